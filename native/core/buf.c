@@ -1,0 +1,87 @@
+#include "core/buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void ms_buf_init(ms_buf *b, ms_ctx *ctx)
+{
+	b->ctx = ctx;
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void ms_buf_dispose(ms_buf *b)
+{
+	ms_ctx_mfree(b->ctx, b->data);
+	ms_buf_init(b, b->ctx);
+}
+
+static int reserve(ms_buf *b, size_t extra)
+{
+	size_t want, cap;
+	char *p;
+
+	if (extra > SIZE_MAX - b->len - 1)
+		return ms_ctx_error(b->ctx, MS_ENOMEM, "buffer of %zu bytes cannot grow by %zu", b->len, extra);
+	want = b->len + extra + 1;
+	if (want <= b->cap)
+		return MS_OK;
+	cap = b->cap ? b->cap : 64;
+	while (cap < want)
+		cap = cap > SIZE_MAX / 2 ? want : cap * 2;
+	p = ms_ctx_realloc(b->ctx, b->data, cap);
+	if (!p)
+		return MS_ENOMEM;
+	b->data = p;
+	b->cap = cap;
+	return MS_OK;
+}
+
+int ms_buf_append(ms_buf *b, const char *s, size_t n)
+{
+	int rc = reserve(b, n);
+
+	if (rc)
+		return rc;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return MS_OK;
+}
+
+int ms_buf_puts(ms_buf *b, const char *s)
+{
+	return ms_buf_append(b, s, strlen(s));
+}
+
+int ms_buf_printf(ms_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return ms_ctx_error(b->ctx, MS_EINVAL, "bad format string '%s'", fmt);
+	rc = reserve(b, (size_t)n);
+	if (rc)
+		return rc;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return MS_OK;
+}
+
+char *ms_buf_detach(ms_buf *b)
+{
+	char *p = b->data;
+
+	if (!p)
+		p = ms_ctx_strdup(b->ctx, "");
+	ms_buf_init(b, b->ctx);
+	return p;
+}

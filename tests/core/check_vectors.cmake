@@ -1,0 +1,10 @@
+# Runs JRandomVectors.java on the JVM and compares with the committed file.
+execute_process(COMMAND ${JAVA} ${SRC} OUTPUT_FILE ${OUT} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "java ${SRC} failed: ${rc}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT} ${EXPECTED} RESULT_VARIABLE diff)
+if(NOT diff EQUAL 0)
+  message(FATAL_ERROR "JVM output ${OUT} differs from ${EXPECTED}")
+endif()
+message(STATUS "java.util.Random vectors match the JVM")

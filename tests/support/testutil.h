@@ -1,0 +1,95 @@
+/* Helpers shared by the cmocka tests. */
+#ifndef MS_TESTUTIL_H
+#define MS_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "microsynth/common.h"
+
+/* An allocator that counts live blocks and fails the Nth allocation
+ * (fail_at = 0: never), as Lua's ltests debug allocator does. */
+typedef struct ms_test_alloc {
+	long calls;
+	long fail_at;
+	long live;
+} ms_test_alloc;
+
+static inline void *ms_test_malloc(void *ud, size_t n)
+{
+	ms_test_alloc *t = ud;
+	void *p;
+
+	if (t->fail_at && ++t->calls == t->fail_at)
+		return NULL;
+	p = malloc(n);
+	if (p)
+		t->live++;
+	return p;
+}
+
+static inline void *ms_test_realloc(void *ud, void *ptr, size_t n)
+{
+	ms_test_alloc *t = ud;
+	void *p;
+
+	if (t->fail_at && ++t->calls == t->fail_at)
+		return NULL;
+	p = realloc(ptr, n);
+	if (p && !ptr)
+		t->live++;
+	return p;
+}
+
+static inline void ms_test_free(void *ud, void *ptr)
+{
+	ms_test_alloc *t = ud;
+
+	if (ptr)
+		t->live--;
+	free(ptr);
+}
+
+static inline ms_ctx *ms_test_ctx_with(ms_test_alloc *t, ms_allocator *a)
+{
+	ms_ctx_options o;
+	ms_ctx *ctx = NULL;
+
+	a->malloc_fn = ms_test_malloc;
+	a->realloc_fn = ms_test_realloc;
+	a->free_fn = ms_test_free;
+	a->ud = t;
+	memset(&o, 0, sizeof(o));
+	o.version = MS_CTX_OPTIONS_VERSION;
+	o.allocator = a;
+	if (ms_ctx_new(&ctx, &o) != MS_OK)
+		return NULL;
+	return ctx;
+}
+
+/* Path of reference data under ../shared, or NULL when it is absent. Tests
+ * then skip, except under CI (env CI set), where they must fail. */
+static inline const char *ms_test_shared(void)
+{
+	const char *p = getenv("MS_SHARED_DIR");
+
+	return p && *p ? p : NULL;
+}
+
+#define MS_SKIP_OR_FAIL_WITHOUT_SHARED()                                            \
+	do {                                                                        \
+		if (!ms_test_shared()) {                                            \
+			if (getenv("CI")) {                                         \
+				fail_msg("../shared is absent but CI is set");      \
+			}                                                           \
+			print_message("skipped: ../shared reference data absent\n"); \
+			skip();                                                     \
+		}                                                                   \
+	} while (0)
+
+#endif

@@ -1,0 +1,41 @@
+/* Shared by the microsynth subcommands. Tools may exit; the library never does. */
+#ifndef MS_TOOLS_CLI_H
+#define MS_TOOLS_CLI_H
+
+#include <stdio.h>
+
+/* Exit codes of the Contracts: 0 held, 1 ran and failed, 2 bad usage or input. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct cli_cmd {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand */
+	void (*usage)(FILE *out);
+} cli_cmd;
+
+/* Reports a usage error for `cmd` on stderr and returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Parses a non-negative int option value; on error reports and returns -1. */
+int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, long max, long *out);
+
+/* Harness cache directory: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness. */
+int cli_harness_dir(char *out, size_t size);
+
+/* Directory holding this executable (from /proc/self/exe). */
+int cli_exe_dir(char *out, size_t size);
+
+/* Finds microsynth-harness.jar beside the build or install tree. */
+int cli_find_tools_jar(char *out, size_t size);
+
+int cmd_harness(int argc, char **argv);
+void cmd_harness_usage(FILE *out);
+int cmd_match(int argc, char **argv);
+void cmd_match_usage(FILE *out);
+
+#endif

@@ -1,0 +1,91 @@
+/* The microsynth command: one binary, one subcommand per job. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "microsynth/common.h"
+#include "cli.h"
+
+static const cli_cmd commands[] = {
+	{ "match", "play one official headless match in the Java harness", cmd_match, cmd_match_usage },
+	{ "harness", "show and check the cached official harness", cmd_harness, cmd_harness_usage },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "microsynth%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'microsynth %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return CLI_USAGE;
+}
+
+int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!val || !*val) {
+		cli_usage_error(cmd, "%s needs a value", opt);
+		return -1;
+	}
+	v = strtol(val, &end, 10);
+	if (*end || v < min || v > max) {
+		cli_usage_error(cmd, "%s: '%s' is not an integer in [%ld, %ld]", opt, val, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: microsynth <command> [options]\n"
+		     "       microsynth --help | --version\n\n"
+		     "Synthesizes programmatic strategies for MicroRTS and plays them in the\n"
+		     "official Java harness.\n\nCommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'microsynth <command> --help' describes a command.\n"
+		     "Commands that scripts read end stdout with one line of key=value pairs;\n"
+		     "exit status 0: the check held, 1: it ran and failed, 2: bad usage or input.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			for (size_t i = 0; i < NCOMMANDS; i++)
+				if (!strcmp(argv[2], commands[i].name)) {
+					commands[i].usage(stdout);
+					return CLI_OK;
+				}
+		}
+		usage(stdout);
+		return CLI_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("microsynth %s\n", ms_version());
+		return CLI_OK;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		for (int j = 2; j < argc; j++)
+			if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
+				commands[i].usage(stdout);
+				return CLI_OK;
+			}
+		return commands[i].run(argc - 1, argv + 1);
+	}
+	return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+}
