@@ -36,6 +36,8 @@ int cli_find_tools_jar(char *out, size_t size);
 int cmd_harness(int argc, char **argv);
 void cmd_harness_usage(FILE *out);
 int cmd_match(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+void cmd_replay_usage(FILE *out);
 void cmd_match_usage(FILE *out);
 
 #endif

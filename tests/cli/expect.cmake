@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.20)
 # Runs CMD with ARGS and checks its exit code and that stderr mentions EXPECT_ERR.
 execute_process(COMMAND ${CMD} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL "${EXPECT_RC}")

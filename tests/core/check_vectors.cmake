@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.20)
 # Runs JRandomVectors.java on the JVM and compares with the committed file.
 execute_process(COMMAND ${JAVA} ${SRC} OUTPUT_FILE ${OUT} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

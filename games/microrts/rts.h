@@ -1,0 +1,102 @@
+/* MicroRTS engine internals shared by the engine's files (and its bots). */
+#ifndef MS_GAMES_MICRORTS_RTS_H
+#define MS_GAMES_MICRORTS_RTS_H
+
+#include <libxml/tree.h>
+
+#include "microsynth/jrandom.h"
+#include "microsynth/microrts.h"
+
+struct ms_rts_utt {
+	ms_ctx *ctx; /* allocator that owns the table */
+	int version;
+	int conflict_policy;
+	int n_types;
+	int max_attack_range;
+	ms_rts_unit_type types[MS_RTS_MAX_TYPES];
+};
+
+/* A unit plus its identity inside the state. Java keys pending actions by
+ * object identity, and trace replay rewrites ids, so the key is separate
+ * from the id. */
+typedef struct rts_unit {
+	ms_rts_unit u;
+	uint32_t key;
+} rts_unit;
+
+typedef struct rts_assign {
+	uint32_t key;
+	int time;
+	ms_rts_action action;
+} rts_assign;
+
+/*
+ * The state is one block: this header, then the arrays at the offsets
+ * below (offsets, not pointers, so a memcpy is a complete clone). There is
+ * room for one unit per cell, the most the rules allow, and one pending
+ * action per unit.
+ */
+struct ms_rts_state {
+	size_t bytes;
+	const ms_rts_utt *utt;
+	int width, height, cells;
+	int time;
+	int cancel_counter;
+	int64_t next_id;
+	uint32_t next_key;
+	int resources[2];
+	int n_units;
+	int n_assign;
+	ms_jrandom rng_damage;   /* UnitAction.r in Java */
+	ms_jrandom rng_conflict; /* GameState.r in Java */
+	size_t off_units, off_assign, off_grid, off_terrain;
+};
+
+static inline rts_unit *rts_units(ms_rts_state *s) { return (rts_unit *)((char *)s + s->off_units); }
+static inline const rts_unit *rts_cunits(const ms_rts_state *s) { return (const rts_unit *)((const char *)s + s->off_units); }
+static inline rts_assign *rts_assigns(ms_rts_state *s) { return (rts_assign *)((char *)s + s->off_assign); }
+static inline const rts_assign *rts_cassigns(const ms_rts_state *s) { return (const rts_assign *)((const char *)s + s->off_assign); }
+/* grid[cell] = 1 + index of the unit on the cell, 0 when empty */
+static inline uint16_t *rts_grid(ms_rts_state *s) { return (uint16_t *)((char *)s + s->off_grid); }
+static inline const uint16_t *rts_cgrid(const ms_rts_state *s) { return (const uint16_t *)((const char *)s + s->off_grid); }
+static inline uint8_t *rts_terrain(ms_rts_state *s) { return (uint8_t *)((char *)s + s->off_terrain); }
+static inline const uint8_t *rts_cterrain(const ms_rts_state *s) { return (const uint8_t *)((const char *)s + s->off_terrain); }
+
+extern const int rts_dx[4];
+extern const int rts_dy[4];
+
+static inline int rts_inside(const ms_rts_state *s, int x, int y)
+{
+	return x >= 0 && y >= 0 && x < s->width && y < s->height;
+}
+
+/* Index of the unit on (x, y), or -1 (also outside the map). */
+static inline int rts_unit_at(const ms_rts_state *s, int x, int y)
+{
+	return rts_inside(s, x, y) ? (int)rts_cgrid(s)[x + y * s->width] - 1 : -1;
+}
+
+/* Allocates a state for a w x h map with nothing on it. */
+int rts_state_alloc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, int w, int h, int64_t seed);
+
+/* Appends a unit (map order); fails on a taken cell or a full state. */
+int rts_state_add_unit(ms_ctx *ctx, ms_rts_state *s, const ms_rts_unit *u, const char *what);
+
+/* Builds a state from an rts.PhysicalGameState element. */
+int rts_state_from_pgs(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, const char *what,
+		       xmlNodePtr pgs, int64_t seed);
+
+/* Reads an rts.units.UnitTypeTable element. */
+int rts_utt_from_xml(ms_ctx *ctx, ms_rts_utt **out, const char *what, xmlNodePtr node);
+
+/* Reads a UnitAction element (XML defaults: parameter -1, x 0, y 0). */
+int rts_action_from_xml(ms_ctx *ctx, const ms_rts_utt *utt, const char *what, xmlNodePtr node,
+			ms_rts_action *out);
+
+/* Index of the unit with `key`, or -1. */
+int rts_find_key(const ms_rts_state *s, uint32_t key);
+
+/* Removes unit `i` and its pending action, keeping the others' order. */
+void rts_remove_unit(ms_rts_state *s, int i);
+
+#endif
