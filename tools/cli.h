@@ -37,6 +37,8 @@ int cmd_harness(int argc, char **argv);
 void cmd_harness_usage(FILE *out);
 int cmd_match(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_json(int argc, char **argv);
+void cmd_json_usage(FILE *out);
 void cmd_replay_usage(FILE *out);
 void cmd_match_usage(FILE *out);
 

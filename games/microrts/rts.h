@@ -82,6 +82,9 @@ int rts_state_alloc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, int 
 /* Appends a unit (map order); fails on a taken cell or a full state. */
 int rts_state_add_unit(ms_ctx *ctx, ms_rts_state *s, const ms_rts_unit *u, const char *what);
 
+/* Decodes a terrain string (digits, or Java's run-length form). */
+int rts_terrain_decode(ms_ctx *ctx, ms_rts_state *s, const char *what, const char *text);
+
 /* Builds a state from an rts.PhysicalGameState element. */
 int rts_state_from_pgs(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, const char *what,
 		       xmlNodePtr pgs, int64_t seed);

@@ -213,59 +213,58 @@ void rts_remove_unit(ms_rts_state *s, int i)
 }
 
 /* Terrain: a digit per cell, or run lengths of A (free) and B (wall). */
-static int read_terrain(ms_ctx *ctx, ms_rts_state *s, const char *what, xmlNodePtr node)
+int rts_terrain_decode(ms_ctx *ctx, ms_rts_state *s, const char *what, const char *t)
 {
-	xmlChar *txt = xmlNodeGetContent(node);
-	const char *t = (const char *)txt;
 	uint8_t *ter = rts_terrain(s);
-	int rc = MS_OK;
 
-	if (!txt)
-		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory reading terrain", what);
 	if (strchr(t, 'A') || strchr(t, 'B')) {
 		int n = 0;
 		const char *p = t;
-		while (*p && rc == MS_OK) {
+		while (*p) {
 			char c = *p++;
 			long run = 1;
-			if (c != 'A' && c != 'B') {
-				rc = ms_ctx_error(ctx, MS_EPARSE, "%s: line %ld: compressed terrain has '%c'",
-						  what, xmlGetLineNo(node), c);
-				break;
-			}
+			if (c != 'A' && c != 'B')
+				return ms_ctx_error(ctx, MS_EPARSE, "%s: compressed terrain has '%c' at character %d",
+						    what, c, (int)(p - t) - 1);
 			if (*p >= '0' && *p <= '9') {
 				run = 0;
 				while (*p >= '0' && *p <= '9' && run <= s->cells)
 					run = run * 10 + (*p++ - '0');
 			}
-			if (n + run > s->cells) {
-				rc = ms_ctx_error(ctx, MS_EPARSE, "%s: line %ld: compressed terrain is longer than %d cells",
-						  what, xmlGetLineNo(node), s->cells);
-				break;
-			}
+			if (n + run > s->cells)
+				return ms_ctx_error(ctx, MS_EPARSE, "%s: compressed terrain is longer than %d cells",
+						    what, s->cells);
 			memset(ter + n, c == 'B', (size_t)run);
 			n += (int)run;
 		}
 		/* Java's encoder drops a last run of length 1; refuse rather than guess. */
-		if (rc == MS_OK && n != s->cells)
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: line %ld: compressed terrain covers %d of %d cells",
-					  what, xmlGetLineNo(node), n, s->cells);
-	} else {
-		size_t len = strlen(t);
-		if (len < (size_t)s->cells) {
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: line %ld: terrain has %zu characters, the %dx%d map needs %d",
-					  what, xmlGetLineNo(node), len, s->width, s->height, s->cells);
-		} else {
-			for (int i = 0; i < s->cells; i++) {
-				if (t[i] < '0' || t[i] > '9') {
-					rc = ms_ctx_error(ctx, MS_EPARSE, "%s: line %ld: terrain character %d is '%c', not a digit",
-							  what, xmlGetLineNo(node), i, t[i]);
-					break;
-				}
-				ter[i] = (uint8_t)(t[i] - '0');
-			}
-		}
+		if (n != s->cells)
+			return ms_ctx_error(ctx, MS_EPARSE, "%s: compressed terrain covers %d of %d cells",
+					    what, n, s->cells);
+		return MS_OK;
 	}
+	if (strlen(t) < (size_t)s->cells)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s: terrain has %zu characters, the %dx%d map needs %d",
+				    what, strlen(t), s->width, s->height, s->cells);
+	for (int i = 0; i < s->cells; i++) {
+		if (t[i] < '0' || t[i] > '9')
+			return ms_ctx_error(ctx, MS_EPARSE, "%s: terrain character %d is '%c', not a digit",
+					    what, i, t[i]);
+		ter[i] = (uint8_t)(t[i] - '0');
+	}
+	return MS_OK;
+}
+
+static int read_terrain(ms_ctx *ctx, ms_rts_state *s, const char *what, xmlNodePtr node)
+{
+	xmlChar *txt = xmlNodeGetContent(node);
+	char where[300];
+	int rc;
+
+	if (!txt)
+		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory reading terrain", what);
+	snprintf(where, sizeof(where), "%s: line %ld", what, xmlGetLineNo(node));
+	rc = rts_terrain_decode(ctx, s, where, (const char *)txt);
 	xmlFree(txt);
 	return rc;
 }
@@ -288,7 +287,8 @@ int rts_state_from_pgs(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, c
 	    (rc = read_terrain(ctx, s, what, node)) ||
 	    (rc = ms_xml_need_child(ctx, what, pgs, "players", &node)))
 		goto fail;
-	for (xmlNodePtr p = ms_xml_child(node, "rts.Player"); p; p = ms_xml_next(p, "rts.Player")) {
+	/* Java reads every child element, whatever its name. */
+	for (xmlNodePtr p = ms_xml_child(node, NULL); p; p = ms_xml_next(p, NULL)) {
 		int id, res;
 		if ((rc = ms_xml_attr_int(ctx, what, p, "ID", &id)) ||
 		    (rc = ms_xml_attr_int(ctx, what, p, "resources", &res)))
@@ -306,7 +306,9 @@ int rts_state_from_pgs(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, c
 	}
 	if ((rc = ms_xml_need_child(ctx, what, pgs, "units", &node)))
 		goto fail;
-	for (xmlNodePtr e = ms_xml_child(node, "rts.units.Unit"); e; e = ms_xml_next(e, "rts.units.Unit")) {
+	/* Any element name: old maps write <rts.units.Light>, which Java rejects
+	 * for its missing type attribute, and so do we. */
+	for (xmlNodePtr e = ms_xml_child(node, NULL); e; e = ms_xml_next(e, NULL)) {
 		ms_rts_unit u;
 		char tname[MS_RTS_TYPE_NAME_MAX], where[300];
 		int64_t id;

@@ -215,6 +215,43 @@ MS_EXTERN int ms_rts_gameover(const ms_rts_state *s);
 /** GameState.winner(): the only player with units, else -1. */
 MS_EXTERN int ms_rts_winner(const ms_rts_state *s);
 
+/* ---- JSON (byte-compatible with the official toJSON) ---------------------- */
+
+/** Flags of ms_rts_state_to_json. */
+enum {
+	MS_RTS_JSON_CONSTANTS = 1,       /**< width, height and terrain (Java's default) */
+	MS_RTS_JSON_COMPRESS_TERRAIN = 2 /**< run-length terrain, as Java writes it */
+};
+
+/**
+ * GameState.toJSON: `{"time":..,"pgs":{..},"actions":[..]}` with Java's exact
+ * bytes. The string is allocated with the context (free: ms_ctx_mfree).
+ */
+MS_EXTERN int ms_rts_state_to_json(ms_ctx *ctx, const ms_rts_state *s, int flags, char **out);
+
+/**
+ * Reads a GameState JSON (with constants) into a new state. Missing keys
+ * take Java's defaults; values Java would accept but the rules cannot
+ * (units off the map, two on a cell, unknown types) are errors.
+ */
+MS_EXTERN int ms_rts_state_from_json(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt,
+				     const char *text, size_t len, int64_t seed);
+
+/** UnitTypeTable.toJSON. */
+MS_EXTERN int ms_rts_utt_to_json(ms_ctx *ctx, const ms_rts_utt *utt, char **out);
+
+/** PlayerAction.toJSON for `n` pairs (elements joined by " ,", as Java does). */
+MS_EXTERN int ms_rts_player_action_to_json(ms_ctx *ctx, const ms_rts_state *s, const ms_rts_pair *pairs,
+					   int n, char **out);
+
+/**
+ * PlayerAction.fromJSON: reads pairs, resolving unitID against `s`. An
+ * unknown unit id is an error (Java would abort the game). Writes at most
+ * `max` pairs; `*n` receives the count.
+ */
+MS_EXTERN int ms_rts_player_action_from_json(ms_ctx *ctx, const ms_rts_state *s, const char *text,
+					     size_t len, ms_rts_pair *pairs, int max, int *n);
+
 /* ---- traces -------------------------------------------------------------- */
 
 typedef struct ms_rts_trace ms_rts_trace;
