@@ -86,6 +86,23 @@ static int collect(paths *out, const char *path, int top)
 	return rc;
 }
 
+int cli_collect_traces(char ***out, size_t *n, int argc, char **argv, int first)
+{
+	paths files = { 0 };
+
+	for (int i = first; i < argc; i++) {
+		if (collect(&files, argv[i], 1)) {
+			for (size_t k = 0; k < files.n; k++)
+				free(files.v[k]);
+			free(files.v);
+			return -1;
+		}
+	}
+	*out = files.v;
+	*n = files.n;
+	return 0;
+}
+
 void cmd_replay_usage(FILE *out)
 {
 	fprintf(out, "Usage: microsynth replay [--verbose] PATH...\n\n"
@@ -100,17 +117,20 @@ int cmd_replay(int argc, char **argv)
 {
 	paths files = { 0 };
 	long snapshots = 0, divergences = 0;
+	int first = argc;
 	int verbose = 0, bad_input = 0, shown = 0;
 	ms_ctx *ctx;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc && first == argc; i++) {
 		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
 			verbose = 1;
 		else if (argv[i][0] == '-')
 			return cli_usage_error("replay", "unknown option '%s'", argv[i]);
-		else if (collect(&files, argv[i], 1))
-			return CLI_USAGE;
+		else
+			first = i;
 	}
+	if (cli_collect_traces(&files.v, &files.n, argc, argv, first))
+		return CLI_USAGE;
 	if (files.n == 0)
 		return cli_usage_error("replay", "no trace given");
 	if (ms_ctx_new(&ctx, NULL)) {

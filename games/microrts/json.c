@@ -94,9 +94,8 @@ int ms_rts_state_to_json(ms_ctx *ctx, const ms_rts_state *s, int flags, char **o
 	if (!rc)
 		rc = ms_buf_puts(&b, ",\"actions\":[");
 	for (int k = 0; k < s->n_assign && !rc; k++) {
-		int ui = rts_find_key(s, as[k].key);
 		rc = ms_buf_printf(&b, "%s{\"ID\":%lld, \"time\":%d, \"action\":", k ? "," : "",
-				   ui >= 0 ? (long long)rts_cunits(s)[ui].u.id : -1LL, as[k].time);
+				   (long long)rts_cunits(s)[as[k].unit].u.id, as[k].time);
 		if (!rc)
 			rc = put_action(&b, s->utt, &as[k].action);
 		if (!rc)
@@ -389,8 +388,10 @@ int ms_rts_state_from_json(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *ut
 		}
 		as = &rts_assigns(s)[s->n_assign++];
 		as->key = rts_units(s)[ui].key;
+		as->unit = ui;
 		as->time = t;
 		as->action = a;
+		rts_assign_update(s, as);
 	}
 	*out = s;
 	s = NULL;

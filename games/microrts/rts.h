@@ -24,9 +24,16 @@ typedef struct rts_unit {
 	uint32_t key;
 } rts_unit;
 
+/* A pending action. `unit` indexes the unit list (kept right when units
+ * are removed); `end` = issue time + duration, cached because the cycle
+ * tests it for every pending action. */
 typedef struct rts_assign {
 	uint32_t key;
+	int unit;
 	int time;
+	int end;
+	int use_cell;    /* ResourceUsage: the cell reserved (-1: none) */
+	int use_cost[2]; /* ... and the stock reserved per player */
 	ms_rts_action action;
 } rts_assign;
 
@@ -47,6 +54,8 @@ struct ms_rts_state {
 	int resources[2];
 	int n_units;
 	int n_assign;
+	int next_end;   /* no pending action ends before this time (a lower bound) */
+	int count[2];   /* units owned by each player */
 	ms_jrandom rng_damage;   /* UnitAction.r in Java */
 	ms_jrandom rng_conflict; /* GameState.r in Java */
 	size_t off_units, off_assign, off_grid, off_terrain;
@@ -95,6 +104,9 @@ int rts_utt_from_xml(ms_ctx *ctx, ms_rts_utt **out, const char *what, xmlNodePtr
 /* Reads a UnitAction element (XML defaults: parameter -1, x 0, y 0). */
 int rts_action_from_xml(ms_ctx *ctx, const ms_rts_utt *utt, const char *what, xmlNodePtr node,
 			ms_rts_action *out);
+
+/* Sets a pending action's `end` and usage, and lowers the state's next_end. */
+void rts_assign_update(ms_rts_state *s, rts_assign *a);
 
 /* Index of the unit with `key`, or -1. */
 int rts_find_key(const ms_rts_state *s, uint32_t key);

@@ -201,6 +201,19 @@ static int consistent(const ms_rts_state *s, const usage *old, const usage *nu)
 	return 1;
 }
 
+void rts_assign_update(ms_rts_state *s, rts_assign *a)
+{
+	const ms_rts_unit *u = &rts_cunits(s)[a->unit].u;
+	usage r = usage_of(s, u, &a->action);
+
+	a->end = a->time + ms_rts_action_duration(s->utt, &a->action, u->type);
+	a->use_cell = r.cell;
+	a->use_cost[0] = r.cost[0];
+	a->use_cost[1] = r.cost[1];
+	if (a->end < s->next_end)
+		s->next_end = a->end;
+}
+
 static int min_int(int a, int b)
 {
 	return a < b ? a : b;
@@ -213,20 +226,23 @@ static int issue_one(ms_rts_state *s, int ui, ms_rts_action *a)
 	rts_assign *as = rts_assigns(s);
 	const ms_rts_unit *u = &us[ui].u;
 	usage ru = usage_of(s, u, a); /* computed once, as Java does */
+	/* An empty usage is consistent with anything: only the slot matters. */
+	int empty = ru.cell < 0 && ru.cost[0] == 0 && ru.cost[1] == 0;
 	int slot = -1;
 
 	for (int k = 0; k < s->n_assign; k++) {
 		rts_assign *x = &as[k];
-		int xi = rts_find_key(s, x->key);
 		const ms_rts_unit *xu;
 		usage xr;
 
-		if (x->key == us[ui].key)
+		if (x->unit == ui)
 			slot = k;
-		if (xi < 0)
+		if (empty)
 			continue;
-		xu = &us[xi].u;
-		xr = usage_of(s, xu, &x->action);
+		xu = &us[x->unit].u;
+		xr.cell = x->use_cell;
+		xr.cost[0] = x->use_cost[0];
+		xr.cost[1] = x->use_cost[1];
 		if (consistent(s, &xr, &ru))
 			continue;
 		if (x->time == s->time) {
@@ -249,23 +265,24 @@ static int issue_one(ms_rts_state *s, int ui, ms_rts_action *a)
 			default:
 				break;
 			}
-			if (cancel_old)
+			if (cancel_old) {
 				x->action = none_of(min_int(d1, d2));
+				rts_assign_update(s, x);
+			}
 			if (cancel_new)
 				*a = none_of(min_int(d1, d2));
 		} else {
 			*a = none_of(-1);
 		}
 	}
-	if (slot >= 0) {
-		as[slot].action = *a;
-		as[slot].time = s->time;
-	} else {
-		rts_assign *n = &as[s->n_assign++];
-		n->key = us[ui].key;
-		n->action = *a;
-		n->time = s->time;
+	if (slot < 0) {
+		slot = s->n_assign++;
+		as[slot].key = us[ui].key;
+		as[slot].unit = ui;
 	}
+	as[slot].action = *a;
+	as[slot].time = s->time;
+	rts_assign_update(s, &as[slot]);
 	return a->type != MS_RTS_NONE;
 }
 
@@ -450,20 +467,18 @@ int ms_rts_cycle(ms_ctx *ctx, ms_rts_state *s, int *gameover)
 {
 	ready buf[256];
 	ready *list = buf;
-	int n = 0, rc = MS_OK;
-	const rts_assign *as;
+	rts_assign *as;
+	int n = 0, kept = 0, next_end = INT32_MAX, rc = MS_OK;
 
 	if (gameover)
 		*gameover = 0;
 	s->time++;
-	as = rts_cassigns(s);
-	for (int k = 0; k < s->n_assign; k++) {
-		int ui = rts_find_key(s, as[k].key);
-		if (ui < 0)
-			continue;
-		if (as[k].time + ms_rts_action_duration(s->utt, &as[k].action, rts_cunits(s)[ui].u.type) <= s->time)
-			n++;
-	}
+	/* Most cycles complete nothing: skip the scan. */
+	if (s->time < s->next_end)
+		goto out;
+	as = rts_assigns(s);
+	for (int k = 0; k < s->n_assign; k++)
+		n += as[k].end <= s->time;
 	if (n > (int)(sizeof(buf) / sizeof(buf[0]))) {
 		list = ms_ctx_malloc(ctx, (size_t)n * sizeof(*list));
 		if (!list) {
@@ -471,66 +486,46 @@ int ms_rts_cycle(ms_ctx *ctx, ms_rts_state *s, int *gameover)
 			return MS_ENOMEM;
 		}
 	}
+	/* Take the ready actions out in order: their units become idle. Java
+	 * removes each just before running it; as effects never read pending
+	 * actions, removing them all first gives the same result. */
 	n = 0;
 	for (int k = 0; k < s->n_assign; k++) {
-		int ui = rts_find_key(s, as[k].key);
-		if (ui < 0)
-			continue;
-		if (as[k].time + ms_rts_action_duration(s->utt, &as[k].action, rts_cunits(s)[ui].u.type) <= s->time) {
+		if (as[k].end <= s->time) {
 			list[n].a = as[k];
-			list[n].u = rts_cunits(s)[ui].u;
+			list[n].u = rts_cunits(s)[as[k].unit].u;
 			n++;
+		} else {
+			if (as[k].end < next_end)
+				next_end = as[k].end;
+			as[kept++] = as[k];
 		}
 	}
+	s->n_assign = kept;
+	s->next_end = next_end;
 	for (int i = 0; i < n; i++) {
-		rts_assign *a = rts_assigns(s);
-		int r;
-		/* The unit becomes idle, then its action takes effect. */
-		for (int k = 0; k < s->n_assign; k++) {
-			if (a[k].key == list[i].a.key) {
-				memmove(&a[k], &a[k + 1], (size_t)(s->n_assign - k - 1) * sizeof(*a));
-				s->n_assign--;
-				break;
-			}
-		}
-		r = execute(ctx, s, &list[i]);
+		int r = execute(ctx, s, &list[i]);
 		if (r && rc == MS_OK)
 			rc = r; /* finish the cycle: never leave it half-applied */
 	}
 	if (list != buf)
 		ms_ctx_mfree(ctx, list);
+out:
 	if (gameover)
 		*gameover = ms_rts_gameover(s);
 	return rc;
 }
 
-/* Units owned by each player; neutral units do not count. */
-static void count_units(const ms_rts_state *s, int count[2])
-{
-	const rts_unit *us = rts_cunits(s);
-
-	count[0] = count[1] = 0;
-	for (int i = 0; i < s->n_units; i++)
-		if (us[i].u.player == 0 || us[i].u.player == 1)
-			count[us[i].u.player]++;
-}
-
 int ms_rts_gameover(const ms_rts_state *s)
 {
-	int count[2];
-
-	count_units(s, count);
-	return count[0] == 0 || count[1] == 0;
+	return s->count[0] == 0 || s->count[1] == 0;
 }
 
 int ms_rts_winner(const ms_rts_state *s)
 {
-	int count[2];
-
-	count_units(s, count);
-	if (count[0] && !count[1])
+	if (s->count[0] && !s->count[1])
 		return 0;
-	if (count[1] && !count[0])
+	if (s->count[1] && !s->count[0])
 		return 1;
 	return -1;
 }

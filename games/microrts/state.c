@@ -1,5 +1,6 @@
 /* Game states: one flat block, map loading, unit bookkeeping. */
 #include <stdalign.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/xml.h"
@@ -43,6 +44,7 @@ int rts_state_alloc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, int 
 	s->off_grid = off_grid;
 	s->off_terrain = off_terrain;
 	s->next_key = 1;
+	s->next_end = INT32_MAX;
 	/* Two generators as in Java (UnitAction.r and GameState.r), seeded
 	 * apart so that one stream does not mirror the other. */
 	ms_jrandom_init(&s->rng_damage, seed);
@@ -140,13 +142,11 @@ int rts_find_key(const ms_rts_state *s, uint32_t key)
 int ms_rts_state_unit_idle(const ms_rts_state *s, int i)
 {
 	const rts_assign *as = rts_cassigns(s);
-	uint32_t key;
 
 	if (i < 0 || i >= s->n_units)
 		return 0;
-	key = rts_cunits(s)[i].key;
 	for (int k = 0; k < s->n_assign; k++)
-		if (as[k].key == key)
+		if (as[k].unit == i)
 			return 0;
 	return 1;
 }
@@ -160,7 +160,7 @@ int ms_rts_state_assignment(const ms_rts_state *s, int i, int *unit_index, ms_rt
 		return MS_ERANGE;
 	a = &rts_cassigns(s)[i];
 	if (unit_index)
-		*unit_index = rts_find_key(s, a->key);
+		*unit_index = a->unit;
 	if (action)
 		*action = a->action;
 	if (issued_at)
@@ -188,6 +188,8 @@ int rts_state_add_unit(ms_ctx *ctx, ms_rts_state *s, const ms_rts_unit *u, const
 	nu->key = s->next_key++;
 	rts_grid(s)[u->x + u->y * s->width] = (uint16_t)(s->n_units + 1);
 	s->n_units++;
+	if (u->player == 0 || u->player == 1)
+		s->count[u->player]++;
 	return MS_OK;
 }
 
@@ -196,20 +198,26 @@ void rts_remove_unit(ms_rts_state *s, int i)
 	rts_unit *us = rts_units(s);
 	rts_assign *as = rts_assigns(s);
 	uint16_t *grid = rts_grid(s);
-	uint32_t key = us[i].key;
+	int n = 0, player = us[i].u.player;
 
+	if (player == 0 || player == 1)
+		s->count[player]--;
 	grid[us[i].u.x + us[i].u.y * s->width] = 0;
 	memmove(&us[i], &us[i + 1], (size_t)(s->n_units - i - 1) * sizeof(*us));
 	s->n_units--;
 	for (int k = i; k < s->n_units; k++)
 		grid[us[k].u.x + us[k].u.y * s->width] = (uint16_t)(k + 1);
+	/* Drop its pending action; the others keep their order and follow
+	 * their units down the list. */
 	for (int k = 0; k < s->n_assign; k++) {
-		if (as[k].key == key) {
-			memmove(&as[k], &as[k + 1], (size_t)(s->n_assign - k - 1) * sizeof(*as));
-			s->n_assign--;
-			break;
-		}
+		if (as[k].unit == i)
+			continue;
+		as[n] = as[k];
+		if (as[n].unit > i)
+			as[n].unit--;
+		n++;
 	}
+	s->n_assign = n;
 }
 
 /* Terrain: a digit per cell, or run lengths of A (free) and B (wall). */

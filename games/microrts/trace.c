@@ -17,6 +17,7 @@
 
 typedef struct trace_action {
 	int64_t unit_id;
+	int unit;        /* index of the unit in its entry, resolved at load */
 	ms_rts_action action;
 } trace_action;
 
@@ -134,6 +135,15 @@ static int read_entry(ms_ctx *ctx, ms_rts_trace *t, const char *what, xmlNodePtr
 		    (rc = ms_xml_need_child(ctx, what, a, "UnitAction", &ua)) ||
 		    (rc = rts_action_from_xml(ctx, t->utt, what, ua, &ta->action)))
 			goto done;
+		ta->unit = -1;
+		for (int j = 0; j < te->n_units && ta->unit < 0; j++)
+			if (te->units[j].id == ta->unit_id)
+				ta->unit = j;
+		if (ta->unit < 0) {
+			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: line %ld: action for unit %lld, which the entry lacks",
+					  what, xmlGetLineNo(a), (long long)ta->unit_id);
+			goto done;
+		}
 		te->n_actions++;
 	}
 done:
@@ -360,13 +370,11 @@ int ms_rts_trace_replay(ms_ctx *ctx, const ms_rts_trace *t, ms_rts_replay_result
 		/* Java's ids come from a process-wide counter: take the trace's ids
 		 * for units on the same cell with the same type (Trace replay). */
 		us = rts_units(s);
-		for (int k = 0; k < s->n_units; k++)
-			for (int j = 0; j < e->n_units; j++)
-				if (e->units[j].x == us[k].u.x && e->units[j].y == us[k].u.y &&
-				    e->units[j].type == us[k].u.type) {
-					us[k].u.id = e->units[j].id;
-					break;
-				}
+		for (int j = 0; j < e->n_units; j++) {
+			int k = rts_unit_at(s, e->units[j].x, e->units[j].y);
+			if (k >= 0 && e->units[j].type == us[k].u.type)
+				us[k].u.id = e->units[j].id;
+		}
 		res->entries++;
 		if (s->time != e->time || !same_as_entry(s, e, detail, sizeof(detail))) {
 			if (s->time != e->time)
@@ -380,15 +388,7 @@ int ms_rts_trace_replay(ms_ctx *ctx, const ms_rts_trace *t, ms_rts_replay_result
 		/* Split by owner, keeping order; player 0 issues first. */
 		np[0] = np[1] = 0;
 		for (int k = 0; k < e->n_actions; k++) {
-			const ms_rts_unit *u = NULL;
-			for (int j = 0; j < e->n_units && !u; j++)
-				if (e->units[j].id == e->actions[k].unit_id)
-					u = &e->units[j];
-			if (!u) {
-				rc = ms_ctx_error(ctx, MS_EPARSE, "trace entry %d (time %d): action for unknown unit %lld",
-						  i, e->time, (long long)e->actions[k].unit_id);
-				goto done;
-			}
+			const ms_rts_unit *u = &e->units[e->actions[k].unit];
 			/* After a divergence a unit may be missing: skip its action. */
 			if ((u->player != 0 && u->player != 1) || rts_unit_at(s, u->x, u->y) < 0)
 				continue;
@@ -400,6 +400,7 @@ int ms_rts_trace_replay(ms_ctx *ctx, const ms_rts_trace *t, ms_rts_replay_result
 			if ((rc = ms_rts_issue_safe(ctx, s, pairs[p], np[p], NULL)))
 				goto done;
 	}
+	res->cycles = s->time;
 done:
 	ms_ctx_mfree(ctx, pairs[0]);
 	ms_ctx_mfree(ctx, pairs[1]);

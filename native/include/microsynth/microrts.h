@@ -266,6 +266,7 @@ typedef struct ms_rts_replay_result {
 	int entries;      /**< entries compared */
 	int divergent;    /**< entries whose state differed */
 	int first_bad;    /**< index of the first divergent entry, or -1 */
+	int cycles;       /**< cycles run (the final state's time) */
 	char detail[512]; /**< unit-level description of the first divergence */
 } ms_rts_replay_result;
 

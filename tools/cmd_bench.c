@@ -1,0 +1,220 @@
+/*
+ * microsynth bench engine: the native engine and the official Java engine
+ * replay the same recorded matches (the official traces) in one run; per
+ * map, cycles per second of each, and the median ratio native / Java.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "microsynth/microrts.h"
+#include "cli.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The map a trace belongs to: .../traces/<map path>/<bot>/trace_0.zip */
+static void map_of(const char *path, char *out, size_t size)
+{
+	const char *p = strstr(path, "/traces/");
+	size_t n;
+
+	snprintf(out, size, "%s", p ? p + 8 : path);
+	for (int k = 0; k < 2; k++) { /* drop the file and the bot folder */
+		char *slash = strrchr(out, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	n = strlen(out);
+	if (n == 0)
+		snprintf(out, size, "%s", path);
+}
+
+typedef struct map_row {
+	char name[256];
+	double native_cycles, native_s, java_cycles, java_s;
+} map_row;
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static map_row *row_for(map_row *rows, int *n, const char *path)
+{
+	char name[256];
+
+	map_of(path, name, sizeof(name));
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	memset(&rows[*n], 0, sizeof(rows[*n]));
+	snprintf(rows[*n].name, sizeof(rows[*n].name), "%s", name);
+	return &rows[(*n)++];
+}
+
+/* Runs the Java side and adds its timings to the rows. */
+static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *rows, int *nrows)
+{
+	char dir[4096], jar[4200], cp[16384], rep[16], warm[16];
+	const char **args;
+	int fds[2], status, n = 0;
+	pid_t pid;
+	FILE *in;
+	char line[8192];
+
+	if (cli_harness_dir(dir, sizeof(dir)) || cli_find_tools_jar(jar, sizeof(jar))) {
+		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
+		return -1;
+	}
+	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar", jar, dir);
+	snprintf(rep, sizeof(rep), "%d", repeat);
+	snprintf(warm, sizeof(warm), "%d", warmup);
+	args = calloc((size_t)nfiles + 8, sizeof(*args));
+	if (!args || pipe(fds))
+		return -1;
+	args[n++] = "java";
+	args[n++] = "-cp";
+	args[n++] = cp;
+	args[n++] = "ai.microsynth.bench.ReplayBench";
+	args[n++] = rep;
+	args[n++] = warm;
+	for (int i = 0; i < nfiles; i++)
+		args[n++] = files[i];
+	args[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execvp("java", (char *const *)args);
+		_exit(127);
+	}
+	close(fds[1]);
+	free(args);
+	in = fdopen(fds[0], "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		char path[4096];
+		double cycles, nanos;
+		if (sscanf(line, "trace %4095s cycles %lf nanos %lf", path, &cycles, &nanos) == 3) {
+			map_row *r = row_for(rows, nrows, path);
+			r->java_cycles += cycles;
+			r->java_s += nanos * 1e-9;
+		}
+	}
+	if (in)
+		fclose(in);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+void cmd_bench_usage(FILE *out)
+{
+	fprintf(out, "Usage: microsynth bench engine [--repeat N] [--warmup N] TRACE_PATH...\n\n"
+		     "Replays the same official traces (zips; directories are searched) in the\n"
+		     "native engine and in the official Java engine (one JVM, warmed up, traces\n"
+		     "parsed before timing), then prints cycles/s per map for both.\n"
+		     "Last line: ratio=X, the median over maps of native / Java cycles per second.\n"
+		     "Paths with spaces are not supported on the Java side.\n");
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	long repeat = 20, warmup = 3;
+	char **files = NULL;
+	size_t nfiles = 0;
+	ms_ctx *ctx;
+	ms_rts_trace **traces;
+	map_row *rows;
+	int nrows = 0, i, first = -1;
+	double *ratios, ratio;
+
+	if (argc < 2 || strcmp(argv[1], "engine"))
+		return cli_usage_error("bench", "expected 'engine'");
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--repeat")) {
+			if (cli_parse_int("bench", "--repeat", i + 1 < argc ? argv[++i] : NULL, 1, 100000, &repeat))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--warmup")) {
+			if (cli_parse_int("bench", "--warmup", i + 1 < argc ? argv[++i] : NULL, 0, 100000, &warmup))
+				return CLI_USAGE;
+		} else if (argv[i][0] == '-') {
+			return cli_usage_error("bench", "unknown option '%s'", argv[i]);
+		} else {
+			first = i;
+			break;
+		}
+	}
+	if (first < 0)
+		return cli_usage_error("bench", "no trace given");
+	if (cli_collect_traces(&files, &nfiles, argc, argv, first))
+		return CLI_USAGE;
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	traces = calloc(nfiles, sizeof(*traces));
+	rows = calloc(nfiles, sizeof(*rows));
+	ratios = calloc(nfiles, sizeof(*ratios));
+	if (!traces || !rows || !ratios)
+		return CLI_FAIL;
+	for (size_t k = 0; k < nfiles; k++) {
+		if (ms_rts_trace_load(ctx, &traces[k], files[k])) {
+			fprintf(stderr, "microsynth bench: %s\n", ms_ctx_last_error(ctx));
+			return CLI_USAGE;
+		}
+	}
+	/* Native: same protocol as the Java side, warm-up then timed repeats. */
+	for (long w = 0; w < warmup; w++)
+		for (size_t k = 0; k < nfiles; k++) {
+			ms_rts_replay_result r;
+			ms_rts_trace_replay(ctx, traces[k], &r);
+		}
+	for (size_t k = 0; k < nfiles; k++) {
+		map_row *row = row_for(rows, &nrows, files[k]);
+		double t0 = now_s(), cycles = 0;
+		for (long r = 0; r < repeat; r++) {
+			ms_rts_replay_result res;
+			if (ms_rts_trace_replay(ctx, traces[k], &res)) {
+				fprintf(stderr, "microsynth bench: %s: %s\n", files[k], ms_ctx_last_error(ctx));
+				return CLI_FAIL;
+			}
+			cycles += res.cycles;
+		}
+		row->native_s += now_s() - t0;
+		row->native_cycles += cycles;
+	}
+	if (run_java(files, (int)nfiles, (int)repeat, (int)warmup, rows, &nrows)) {
+		fprintf(stderr, "microsynth bench: the Java side failed\n");
+		return CLI_FAIL;
+	}
+	printf("%-48s %14s %14s %8s\n", "map", "native cyc/s", "java cyc/s", "ratio");
+	for (i = 0; i < nrows; i++) {
+		double nat = rows[i].native_cycles / rows[i].native_s;
+		double jav = rows[i].java_cycles / rows[i].java_s;
+		ratios[i] = nat / jav;
+		printf("%-48s %14.0f %14.0f %8.1f\n", rows[i].name, nat, jav, ratios[i]);
+	}
+	qsort(ratios, (size_t)nrows, sizeof(*ratios), cmp_double);
+	ratio = nrows % 2 ? ratios[nrows / 2] : (ratios[nrows / 2 - 1] + ratios[nrows / 2]) / 2;
+	printf("maps=%d traces=%zu repeat=%ld ratio=%.1f\n", nrows, nfiles, repeat, ratio);
+	for (size_t k = 0; k < nfiles; k++) {
+		ms_rts_trace_free(traces[k]);
+		free(files[k]);
+	}
+	free(files);
+	free(traces);
+	free(rows);
+	free(ratios);
+	ms_ctx_free(ctx);
+	return CLI_OK;
+}
