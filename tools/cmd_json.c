@@ -10,10 +10,11 @@
 
 void cmd_json_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth json [--utt 1|2|3] [--conflict N] [--tsv] MAP...\n\n"
+	fprintf(out, "Usage: microsynth json [--utt 1|2|3] [--conflict N] [--tsv] [--views] MAP...\n\n"
 		     "Prints the unit type table, then each map's initial game state, as the\n"
 		     "official engine writes them (UnitTypeTable.toJSON, GameState.toJSON),\n"
-		     "one line each. --tsv prefixes each state with its map path and a tab.\n"
+		     "one line each. --tsv prefixes each state with its map path and a tab;\n"
+		     "--views adds each player's partially observable view after each state.\n"
 		     "Exit 2 if a map is rejected (the others are still printed).\n");
 }
 
@@ -23,7 +24,7 @@ int cmd_json(int argc, char **argv)
 	ms_ctx *ctx = NULL;
 	ms_rts_utt *utt = NULL;
 	char *text = NULL;
-	int first_map = 0, tsv = 0, rc = CLI_OK;
+	int first_map = 0, tsv = 0, views = 0, rc = CLI_OK;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--utt")) {
@@ -34,6 +35,8 @@ int cmd_json(int argc, char **argv)
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--tsv")) {
 			tsv = 1;
+		} else if (!strcmp(argv[i], "--views")) {
+			views = 1;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error("json", "unknown option '%s'", argv[i]);
 		} else {
@@ -63,6 +66,18 @@ int cmd_json(int argc, char **argv)
 			rc = CLI_FAIL;
 		ms_ctx_mfree(ctx, text);
 		text = NULL;
+		for (int p = 0; views && p < 2; p++) {
+			ms_rts_state *v;
+			if (ms_rts_state_clone(ctx, &v, s) || ms_rts_state_observe(v, s, p) ||
+			    ms_rts_state_to_json(ctx, v, MS_RTS_JSON_CONSTANTS, &text)) {
+				rc = CLI_FAIL;
+			} else {
+				printf("%s%sview %d\t%s\n", tsv ? argv[i] : "", tsv ? "\t" : "", p, text);
+			}
+			ms_ctx_mfree(ctx, text);
+			text = NULL;
+			ms_rts_state_free(ctx, v);
+		}
 		ms_rts_state_free(ctx, s);
 	}
 done:

@@ -395,3 +395,58 @@ int ms_rts_state_load_map(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt
 		return rc;
 	return from_doc(ctx, out, utt, path, doc, seed);
 }
+
+int ms_rts_state_visible(const ms_rts_state *s, int player, int x, int y)
+{
+	const rts_unit *us = rts_cunits(s);
+
+	for (int i = 0; i < s->n_units; i++) {
+		const ms_rts_unit *u = &us[i].u;
+		int r = s->utt->types[u->type].sight_radius, dx = u->x - x, dy = u->y - y;
+		if (u->player == player && dx * dx + dy * dy <= r * r)
+			return 1;
+	}
+	return 0;
+}
+
+int ms_rts_state_observe(ms_rts_state *dst, const ms_rts_state *src, int player)
+{
+	uint8_t seen_small[4096];
+	uint8_t *seen = seen_small;
+	const rts_unit *us;
+	int rc;
+
+	if (player != 0 && player != 1)
+		return MS_EINVAL;
+	if (dst != src && (rc = ms_rts_state_copy(dst, src)))
+		return rc;
+	/* Mark what the player's units see; they are never removed, so the
+	 * order of removals does not matter. */
+	if (dst->cells > (int)sizeof(seen_small)) {
+		/* Large maps: test each unit's cell directly. */
+		seen = NULL;
+	} else {
+		memset(seen, 0, (size_t)dst->cells);
+		us = rts_cunits(dst);
+		for (int i = 0; i < dst->n_units; i++) {
+			const ms_rts_unit *u = &us[i].u;
+			int r = dst->utt->types[u->type].sight_radius;
+			if (u->player != player)
+				continue;
+			for (int y = u->y - r; y <= u->y + r; y++)
+				for (int x = u->x - r; x <= u->x + r; x++)
+					if (rts_inside(dst, x, y) && (x - u->x) * (x - u->x) + (y - u->y) * (y - u->y) <= r * r)
+						seen[x + y * dst->width] = 1;
+		}
+	}
+	for (int i = dst->n_units - 1; i >= 0; i--) {
+		const ms_rts_unit *u = &rts_cunits(dst)[i].u;
+		int visible;
+		if (u->player == player)
+			continue;
+		visible = seen ? seen[u->x + u->y * dst->width] : ms_rts_state_visible(dst, player, u->x, u->y);
+		if (!visible)
+			rts_remove_unit(dst, i);
+	}
+	return MS_OK;
+}

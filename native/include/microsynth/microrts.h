@@ -144,6 +144,18 @@ MS_EXTERN int ms_rts_state_copy(ms_rts_state *dst, const ms_rts_state *src);
 
 MS_EXTERN void ms_rts_state_free(ms_ctx *ctx, ms_rts_state *s);
 
+/**
+ * PartiallyObservableGameState: makes `dst` (same map size as `src`) the
+ * view of `src` for `player`: units not owned by `player` (enemies and
+ * resource fields) on cells none of the player's units can see are
+ * removed, with their pending actions. Terrain, stocks, time and the
+ * visible units' actions are kept.
+ */
+MS_EXTERN int ms_rts_state_observe(ms_rts_state *dst, const ms_rts_state *src, int player);
+
+/** 1 if `player` sees (x, y): some own unit within its sight radius. */
+MS_EXTERN int ms_rts_state_visible(const ms_rts_state *s, int player, int x, int y);
+
 /** Bytes of the state's block (what a clone copies). */
 MS_EXTERN size_t ms_rts_state_bytes(const ms_rts_state *s);
 
