@@ -36,11 +36,15 @@ int cli_find_tools_jar(char *out, size_t size);
 int cmd_harness(int argc, char **argv);
 void cmd_harness_usage(FILE *out);
 int cmd_match(int argc, char **argv);
-/* Trace files named by argv[first..] (directories searched, sorted). */
-int cli_collect_traces(char ***out, size_t *n, int argc, char **argv, int first);
+/* Files named by argv[first..]; directories are searched (sorted) for
+ * names ending in suf1 or suf2. Free each string and the array. */
+int cli_collect_files(char ***out, size_t *n, int argc, char **argv, int first, const char *suf1,
+		      const char *suf2);
 
 int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+void cmd_diff_usage(FILE *out);
 void cmd_bench_usage(FILE *out);
 int cmd_json(int argc, char **argv);
 void cmd_json_usage(FILE *out);

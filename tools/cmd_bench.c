@@ -158,7 +158,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (first < 0)
 		return cli_usage_error("bench", "no trace given");
-	if (cli_collect_traces(&files, &nfiles, argc, argv, first))
+	if (cli_collect_files(&files, &nfiles, argc, argv, first, ".zip", ".xml"))
 		return CLI_USAGE;
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;

@@ -42,8 +42,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Collects trace files under `path` in a stable (sorted) order. */
-static int collect(paths *out, const char *path, int top)
+/* Collects files under `path` ending in one of two suffixes, in a stable
+ * (sorted) order; a path named directly is taken whatever its name. */
+static int collect(paths *out, const char *path, int top, const char *suf1, const char *suf2)
 {
 	struct stat st;
 	DIR *d;
@@ -52,17 +53,17 @@ static int collect(paths *out, const char *path, int top)
 	int rc = 0;
 
 	if (stat(path, &st) != 0) {
-		fprintf(stderr, "microsynth replay: %s: no such file or directory\n", path);
+		fprintf(stderr, "microsynth: %s: no such file or directory\n", path);
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		if (top || has_suffix(path, ".zip") || has_suffix(path, ".xml"))
+		if (top || has_suffix(path, suf1) || has_suffix(path, suf2))
 			return add_path(out, path);
 		return 0;
 	}
 	d = opendir(path);
 	if (!d) {
-		fprintf(stderr, "microsynth replay: %s: cannot read directory\n", path);
+		fprintf(stderr, "microsynth: %s: cannot read directory\n", path);
 		return -1;
 	}
 	while ((e = readdir(d))) {
@@ -79,19 +80,20 @@ static int collect(paths *out, const char *path, int top)
 	qsort(sub.v, sub.n, sizeof(*sub.v), cmp_str);
 	for (size_t i = 0; i < sub.n; i++) {
 		if (rc == 0)
-			rc = collect(out, sub.v[i], 0);
+			rc = collect(out, sub.v[i], 0, suf1, suf2);
 		free(sub.v[i]);
 	}
 	free(sub.v);
 	return rc;
 }
 
-int cli_collect_traces(char ***out, size_t *n, int argc, char **argv, int first)
+int cli_collect_files(char ***out, size_t *n, int argc, char **argv, int first, const char *suf1,
+		      const char *suf2)
 {
 	paths files = { 0 };
 
 	for (int i = first; i < argc; i++) {
-		if (collect(&files, argv[i], 1)) {
+		if (collect(&files, argv[i], 1, suf1, suf2)) {
 			for (size_t k = 0; k < files.n; k++)
 				free(files.v[k]);
 			free(files.v);
@@ -129,7 +131,7 @@ int cmd_replay(int argc, char **argv)
 		else
 			first = i;
 	}
-	if (cli_collect_traces(&files.v, &files.n, argc, argv, first))
+	if (cli_collect_files(&files.v, &files.n, argc, argv, first, ".zip", ".xml"))
 		return CLI_USAGE;
 	if (files.n == 0)
 		return cli_usage_error("replay", "no trace given");

@@ -450,3 +450,15 @@ int ms_rts_state_observe(ms_rts_state *dst, const ms_rts_state *src, int player)
 	}
 	return MS_OK;
 }
+
+int ms_rts_state_set_rng(ms_rts_state *s, int which, int64_t raw)
+{
+	ms_jrandom *r = which == MS_RTS_RNG_DAMAGE ? &s->rng_damage :
+			which == MS_RTS_RNG_CONFLICT ? &s->rng_conflict : NULL;
+
+	if (!r)
+		return MS_EINVAL;
+	r->seed = (uint64_t)raw & ((UINT64_C(1) << 48) - 1);
+	r->have_next_gaussian = 0;
+	return MS_OK;
+}

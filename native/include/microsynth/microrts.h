@@ -176,6 +176,16 @@ MS_EXTERN int ms_rts_state_find_unit(const ms_rts_state *s, int64_t id);
 /** The next id a production will take. */
 MS_EXTERN int64_t ms_rts_state_next_id(const ms_rts_state *s);
 MS_EXTERN void ms_rts_state_set_next_id(ms_rts_state *s, int64_t next_id);
+/** Generators of a state: damage rolls (UnitAction.r), conflicts (GameState.r). */
+enum { MS_RTS_RNG_DAMAGE = 0, MS_RTS_RNG_CONFLICT = 1 };
+
+/**
+ * Sets a generator's raw 48-bit state (the `seed` field of the Java
+ * generator, already scrambled), to follow a Java game whose static
+ * generators are also drawn by AI simulations.
+ */
+MS_EXTERN int ms_rts_state_set_rng(ms_rts_state *s, int which, int64_t raw_state);
+
 /** Changes the id of unit `i` (trace replay resynchronises ids by position). */
 MS_EXTERN int ms_rts_state_set_unit_id(ms_rts_state *s, int i, int64_t id);
 

@@ -1,0 +1,275 @@
+/*
+ * microsynth diff PATH...: plays recordings made by the Java recorder
+ * (ai.microsynth.record.Recorder, format in tests/README.md) in the native
+ * engine: the same player actions, generator states and unit-id counter
+ * at every cycle; the native state after each cycle must equal the
+ * recorded one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "core/buf.h"
+#include "microsynth/microrts.h"
+#include "cli.h"
+
+#define MAX_PAIRS 4096
+
+/* Reads one line of any length; returns its length or -1 at end. */
+static long read_line(gzFile f, ms_buf *b)
+{
+	char chunk[65536];
+
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+	while (gzgets(f, chunk, sizeof(chunk))) {
+		size_t n = strlen(chunk);
+		if (ms_buf_append(b, chunk, n))
+			return -1;
+		if (n && chunk[n - 1] == '\n') {
+			b->data[--b->len] = '\0';
+			return (long)b->len;
+		}
+	}
+	return b->len ? (long)b->len : -1;
+}
+
+static void put_action(ms_buf *b, const ms_rts_action *a)
+{
+	if (a->type == MS_RTS_ATTACK)
+		ms_buf_printf(b, "%d:%d:%d", a->type, a->x, a->y);
+	else
+		ms_buf_printf(b, "%d:%d:%d", a->type, a->parameter, a->unit_type);
+}
+
+/* The canonical state line; the recorder writes the same from Java. */
+static void state_line(const ms_rts_state *s, ms_buf *b)
+{
+	int n = ms_rts_state_unit_count(s), m = ms_rts_state_assignment_count(s);
+
+	b->len = 0;
+	ms_buf_printf(b, "S %d %d %d U %d", ms_rts_state_time(s), ms_rts_state_resources(s, 0),
+		      ms_rts_state_resources(s, 1), n);
+	for (int i = 0; i < n; i++) {
+		ms_rts_unit u;
+		ms_rts_state_unit(s, i, &u);
+		ms_buf_printf(b, " %lld,%d,%d,%d,%d,%d,%d", (long long)u.id, u.type, u.player, u.x, u.y,
+			      u.resources, u.hitpoints);
+	}
+	ms_buf_printf(b, " A %d", m);
+	for (int k = 0; k < m; k++) {
+		ms_rts_action a;
+		ms_rts_unit u;
+		int ui, t;
+		ms_rts_state_assignment(s, k, &ui, &a, &t);
+		ms_rts_state_unit(s, ui, &u);
+		ms_buf_printf(b, " %lld,%d,", (long long)u.id, t);
+		put_action(b, &a);
+	}
+}
+
+/* "id,type,owner,x,y,res,hp,T:P:UT" (or "5:X:Y" for attacks). */
+static int parse_pair(const char *tok, ms_rts_pair *p)
+{
+	long long id;
+	int t, a, b, c;
+
+	if (sscanf(tok, "%lld,%d,%d,%d,%d,%d,%d,%d:%d:%d", &id, &p->unit.type, &p->unit.player, &p->unit.x,
+		   &p->unit.y, &p->unit.resources, &p->unit.hitpoints, &t, &a, &b) != 10)
+		return -1;
+	p->unit.id = id;
+	c = -1;
+	p->action.type = t;
+	if (t == MS_RTS_ATTACK) {
+		p->action.x = a;
+		p->action.y = b;
+		p->action.parameter = -1;
+		p->action.unit_type = -1;
+	} else {
+		p->action.parameter = a;
+		p->action.unit_type = b;
+		p->action.x = p->action.y = c;
+	}
+	return 0;
+}
+
+typedef struct diff_stats {
+	long cycles, divergences;
+	int shown;
+} diff_stats;
+
+static int first_difference(const char *a, const char *b)
+{
+	int i = 0;
+	while (a[i] && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* Issues one player's recorded pairs; after a divergence some units may be
+ * missing, so pairs whose cell is empty are dropped rather than failing. */
+static int issue(ms_ctx *ctx, ms_rts_state *s, ms_rts_pair *pairs, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (ms_rts_state_unit_at(s, pairs[i].unit.x, pairs[i].unit.y) >= 0)
+			pairs[k++] = pairs[i];
+	return ms_rts_issue_safe(ctx, s, pairs, k, NULL);
+}
+
+static int diff_one(ms_ctx *ctx, const char *path, diff_stats *st)
+{
+	gzFile f = gzopen(path, "rb");
+	ms_buf line, mine;
+	ms_rts_utt *utt = NULL;
+	ms_rts_state *s = NULL;
+	ms_rts_pair *pairs[2];
+	int np[2] = { 0, 0 }, rc = CLI_OK, lineno = 0, bad_here = 0;
+
+	if (!f) {
+		fprintf(stderr, "microsynth diff: %s: cannot open\n", path);
+		return CLI_USAGE;
+	}
+	pairs[0] = calloc(MAX_PAIRS, sizeof(ms_rts_pair));
+	pairs[1] = calloc(MAX_PAIRS, sizeof(ms_rts_pair));
+	ms_buf_init(&line, ctx);
+	ms_buf_init(&mine, ctx);
+	while (read_line(f, &line) >= 0) {
+		char *l = line.data;
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(l, "microsynth-recording 1")) {
+				fprintf(stderr, "microsynth diff: %s: not a recording (line 1)\n", path);
+				rc = CLI_USAGE;
+				break;
+			}
+		} else if (!strncmp(l, "utt ", 4)) {
+			int v, p;
+			if (sscanf(l + 4, "%d %d", &v, &p) != 2 || ms_rts_utt_new(ctx, &utt, v, p)) {
+				fprintf(stderr, "microsynth diff: %s:%d: bad utt line\n", path, lineno);
+				rc = CLI_USAGE;
+				break;
+			}
+		} else if (!strncmp(l, "init ", 5)) {
+			if (!utt || ms_rts_state_from_json(ctx, &s, utt, l + 5, strlen(l + 5), 0)) {
+				fprintf(stderr, "microsynth diff: %s:%d: %s\n", path, lineno,
+					utt ? ms_ctx_last_error(ctx) : "init before utt");
+				rc = CLI_USAGE;
+				break;
+			}
+		} else if (l[0] == 'R' && s) {
+			long long next_id, dmg, conf;
+			if (sscanf(l + 1, "%lld %lld %lld", &next_id, &dmg, &conf) != 3) {
+				rc = CLI_USAGE;
+				break;
+			}
+			ms_rts_state_set_next_id(s, next_id);
+			ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, dmg);
+			ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, conf);
+		} else if (l[0] == 'P' && s) {
+			int p, n;
+			char *save, *tok;
+			if (sscanf(l + 1, "%d %d", &p, &n) != 2 || p < 0 || p > 1 || n < 0 || n > MAX_PAIRS) {
+				rc = CLI_USAGE;
+				break;
+			}
+			strtok_r(l, " ", &save);
+			strtok_r(NULL, " ", &save);
+			strtok_r(NULL, " ", &save);
+			np[p] = 0;
+			while ((tok = strtok_r(NULL, " ", &save)) && np[p] < n)
+				if (parse_pair(tok, &pairs[p][np[p]]) == 0)
+					np[p]++;
+			if (np[p] != n) {
+				fprintf(stderr, "microsynth diff: %s:%d: bad pair list\n", path, lineno);
+				rc = CLI_USAGE;
+				break;
+			}
+		} else if (l[0] == 'S' && s) {
+			int gameover;
+			for (int p = 0; p < 2; p++) {
+				if (np[p] && issue(ctx, s, pairs[p], np[p])) {
+					fprintf(stderr, "microsynth diff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
+					rc = CLI_USAGE;
+				}
+				np[p] = 0;
+			}
+			if (ms_rts_cycle(ctx, s, &gameover)) {
+				fprintf(stderr, "microsynth diff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+			}
+			st->cycles++;
+			state_line(s, &mine);
+			if (strcmp(mine.data, l)) {
+				st->divergences++;
+				if (!bad_here++ && st->shown++ < 10) {
+					int at = first_difference(mine.data, l), from = at > 60 ? at - 60 : 0;
+					printf("%s:%d: cycle %d differs at column %d\n  native:   ...%.140s\n  recorded: ...%.140s\n",
+					       path, lineno, ms_rts_state_time(s), at, mine.data + from, l + from);
+				}
+			}
+		} else if (!strncmp(l, "end ", 4) && s) {
+			int w, t;
+			if (sscanf(l + 4, "%d %d", &w, &t) == 2 && (w != ms_rts_winner(s) || t != ms_rts_state_time(s))) {
+				st->divergences++;
+				printf("%s: recorded end winner=%d time=%d, native winner=%d time=%d\n", path, w, t,
+				       ms_rts_winner(s), ms_rts_state_time(s));
+			}
+		}
+	}
+	gzclose(f);
+	if (rc == CLI_OK && !s) {
+		fprintf(stderr, "microsynth diff: %s: no initial state\n", path);
+		rc = CLI_USAGE;
+	}
+	ms_buf_dispose(&line);
+	ms_buf_dispose(&mine);
+	ms_rts_state_free(ctx, s);
+	ms_rts_utt_free(utt);
+	free(pairs[0]);
+	free(pairs[1]);
+	return rc;
+}
+
+void cmd_diff_usage(FILE *out)
+{
+	fprintf(out, "Usage: microsynth diff PATH...\n\n"
+		     "Plays recordings of official matches (made by the Java recorder;\n"
+		     "*.rec or *.rec.gz, directories searched) in the native engine and\n"
+		     "compares the state after every cycle.\n"
+		     "Last line: matches=N cycles=C divergences=D (exit 1 if D > 0).\n");
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	char **files = NULL;
+	size_t nfiles = 0;
+	diff_stats st = { 0, 0, 0 };
+	ms_ctx *ctx;
+	int rc = CLI_OK;
+
+	if (argc < 2)
+		return cli_usage_error("diff", "no recording given");
+	if (argv[1][0] == '-')
+		return cli_usage_error("diff", "unknown option '%s'", argv[1]);
+	if (cli_collect_files(&files, &nfiles, argc, argv, 1, ".rec.gz", ".rec"))
+		return CLI_USAGE;
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	for (size_t i = 0; i < nfiles; i++) {
+		int r = diff_one(ctx, files[i], &st);
+		if (r == CLI_USAGE)
+			rc = CLI_USAGE;
+		free(files[i]);
+	}
+	free(files);
+	ms_ctx_free(ctx);
+	printf("matches=%zu cycles=%ld divergences=%ld\n", nfiles, st.cycles, st.divergences);
+	if (rc)
+		return rc;
+	return st.divergences ? CLI_FAIL : CLI_OK;
+}
