@@ -115,11 +115,19 @@ int cmd_harness(int argc, char **argv)
 	return ok ? CLI_OK : CLI_FAIL;
 }
 
+static int has_opt(int argc, char **argv, const char *opt)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], opt))
+			return 1;
+	return 0;
+}
+
 void cmd_match_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: microsynth match [--map MAP] [--p0 AI] [--p1 AI] [--utt 1|2|3]\n"
-		"                        [--max-cycles N] [--conflict 0|1|2] [--partially-observable]\n\n"
+		"                        [--max-cycles N] [--conflict 1|2|3] [--partially-observable]\n\n"
 		"Plays one official headless match in the Java harness (microrts.jar)\n"
 		"through ai.microsynth.harness.Match. MAP is a path or a name inside the\n"
 		"harness maps/ (default 8x8/basesWorkers8x8A.xml); AI is a Java class,\n"
@@ -151,11 +159,11 @@ int cmd_match(int argc, char **argv)
 			return CLI_USAGE;
 		if (!strcmp(o, "--utt") && cli_parse_int("match", o, argv[i + 1], 1, 3, &v))
 			return CLI_USAGE;
-		if (!strcmp(o, "--conflict") && cli_parse_int("match", o, argv[i + 1], 0, 2, &v))
+		if (!strcmp(o, "--conflict") && cli_parse_int("match", o, argv[i + 1], 1, 3, &v))
 			return CLI_USAGE;
 		i++;
 	}
-	if (argc > 50)
+	if (argc > 40)
 		return cli_usage_error("match", "too many arguments");
 	if (cli_harness_dir(dir, sizeof(dir)))
 		return cli_usage_error("match", "set MICROSYNTH_HARNESS or HOME");
@@ -171,9 +179,11 @@ int cmd_match(int argc, char **argv)
 	}
 	if (java_home && *java_home)
 		snprintf(java, sizeof(java), "%s/bin/java", java_home);
-	/* Our runner first, then the official jar, then the competition bots. */
-	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar:%s/lib/bots/*", jar, dir, dir);
+	/* The runner builds its own class loader from the harness: microrts.jar
+	 * first, then the bot jars in gym-microrts order (docs/harness.md). */
+	snprintf(cp, sizeof(cp), "%s", jar);
 	args[n++] = java;
+	args[n++] = "-Djava.awt.headless=true";
 	args[n++] = "-cp";
 	args[n++] = cp;
 	args[n++] = "ai.microsynth.harness.Match";
@@ -181,6 +191,19 @@ int cmd_match(int argc, char **argv)
 	args[n++] = dir;
 	for (int i = 1; i < argc; i++)
 		args[n++] = argv[i];
+	/* The small default of the README's main job. */
+	if (!has_opt(argc, argv, "--map")) {
+		args[n++] = "--map";
+		args[n++] = "8x8/basesWorkers8x8A.xml";
+	}
+	if (!has_opt(argc, argv, "--p0")) {
+		args[n++] = "--p0";
+		args[n++] = "WorkerRush";
+	}
+	if (!has_opt(argc, argv, "--p1")) {
+		args[n++] = "--p1";
+		args[n++] = "LightRush";
+	}
 	args[n] = NULL;
 	fflush(stdout);
 	pid = fork();

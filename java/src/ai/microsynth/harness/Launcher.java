@@ -1,0 +1,157 @@
+package ai.microsynth.harness;
+
+import java.io.File;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds the class path of a runner from the harness directory, so that
+ * {@code java -cp microsynth-harness.jar ai.microsynth.harness.Match ...} is
+ * enough: the runner class is loaded again by a {@link HarnessLoader} over
+ * [this jar, microrts.jar] plus, in the {@code flat} arrangement,
+ * lib/bots/*.jar in gym-microrts order. All of these share one class loader,
+ * exactly as with {@code -cp microrts.jar:Coac.jar:...}; this matters because
+ * Coac.jar puts its own classes into MicroRTS's package ai.abstraction and
+ * uses package-private members, which only works within one loader.
+ *
+ * This class must not refer to MicroRTS classes: it runs before they are on
+ * any class path.
+ */
+final class Launcher {
+    private Launcher() {
+    }
+
+    /** Marker type of the loader built here (recognised by name across loaders). */
+    static final class HarnessLoader extends URLClassLoader {
+        static {
+            ClassLoader.registerAsParallelCapable();
+        }
+
+        HarnessLoader(URL[] urls, ClassLoader parent) {
+            super(urls, parent);
+        }
+    }
+
+    static boolean insideHarnessLoader(Class<?> c) {
+        ClassLoader l = c.getClassLoader();
+        return l != null && l.getClass().getName().equals(HarnessLoader.class.getName());
+    }
+
+    /**
+     * Re-runs {@code self.main(args)} inside a HarnessLoader unless it already
+     * runs there or {@code --bots none} was given. Returns true when it did
+     * (the caller then returns), false when the caller should go on.
+     *
+     * @param optionsEnd stop scanning at the first argument not starting with "--"
+     */
+    static boolean relaunch(Class<?> self, String[] args, boolean optionsEnd) {
+        if (insideHarnessLoader(self)) {
+            return false;
+        }
+        String harnessFlag = null, mode = "flat";
+        for (int i = 0; i < args.length; i++) {
+            if (optionsEnd && !args[i].startsWith("--")) {
+                break;
+            }
+            if (args[i].equals("--harness") && i + 1 < args.length) {
+                harnessFlag = args[++i];
+            } else if (args[i].equals("--bots") && i + 1 < args.length) {
+                mode = args[++i];
+            }
+        }
+        if (mode.equals("none")) {
+            return false; // the JVM class path as given
+        }
+        if (!mode.equals("flat") && !mode.equals("isolated")) {
+            System.err.println(self.getSimpleName() + ": --bots must be flat, isolated or none, not '" + mode + "'");
+            System.exit(2);
+        }
+        File harness = harnessDirNoMicrorts(harnessFlag);
+        File microrts = new File(harness, "microrts.jar");
+        if (!microrts.isFile()) {
+            System.err.println(self.getSimpleName() + ": no microrts.jar in " + harness
+                    + " (run tools/setup.sh, or pass --harness DIR / set MICROSYNTH_HARNESS)");
+            System.exit(1);
+        }
+        List<URL> urls = new ArrayList<>();
+        try {
+            urls.add(self.getProtectionDomain().getCodeSource().getLocation());
+            urls.add(microrts.toURI().toURL());
+            if (mode.equals("flat")) {
+                for (File j : botJarsNoMicrorts(harness)) {
+                    urls.add(j.toURI().toURL());
+                }
+            }
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException(e);
+        }
+        HarnessLoader loader = new HarnessLoader(urls.toArray(new URL[0]), platformLoader());
+        Thread.currentThread().setContextClassLoader(loader);
+        try {
+            Class<?> again = Class.forName(self.getName(), true, loader);
+            Method m = again.getMethod("main", String[].class);
+            m.invoke(null, (Object) args);
+        } catch (InvocationTargetException e) {
+            Throwable t = e.getCause();
+            System.err.println(self.getSimpleName() + ": " + t);
+            t.printStackTrace();
+            System.exit(1);
+        } catch (ReflectiveOperationException e) {
+            System.err.println(self.getSimpleName() + ": cannot relaunch: " + e);
+            System.exit(1);
+        }
+        return true;
+    }
+
+    /** Java 9+: the platform loader (java.sql etc.); Java 8: the boot loader (null). */
+    private static ClassLoader platformLoader() {
+        try {
+            return (ClassLoader) ClassLoader.class.getMethod("getPlatformClassLoader").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
+    }
+
+    // Same rules as Harness.harnessDir / Harness.botJars, restated here so that
+    // this class loads nothing that touches MicroRTS types.
+    private static File harnessDirNoMicrorts(String flag) {
+        if (flag != null && !flag.isEmpty()) {
+            return new File(flag);
+        }
+        String env = System.getenv("MICROSYNTH_HARNESS");
+        if (env != null && !env.isEmpty()) {
+            return new File(env);
+        }
+        return new File(new File(new File(System.getProperty("user.home"), ".cache"), "microsynth"), "harness");
+    }
+
+    static List<File> botJarsNoMicrorts(File harness) {
+        File dir = new File(new File(harness, "lib"), "bots");
+        File[] all = dir.listFiles((d, n) -> n.endsWith(".jar"));
+        List<File> out = new ArrayList<>();
+        if (all == null) {
+            return out;
+        }
+        List<File> rest = new ArrayList<>(java.util.Arrays.asList(all));
+        for (String name : GYM_BOT_ORDER) {
+            for (File f : all) {
+                if (f.getName().equals(name)) {
+                    out.add(f);
+                    rest.remove(f);
+                }
+            }
+        }
+        rest.sort((x, y) -> x.getName().compareTo(y.getName()));
+        out.addAll(rest);
+        return out;
+    }
+
+    /** Order of the bot jars in gym-microrts 0.6.0 (vec_env.py); other jars follow alphabetically. */
+    static final String[] GYM_BOT_ORDER = { "Coac.jar", "Droplet.jar", "GRojoA3N.jar", "Izanagi.jar",
+            "MixedBot.jar", "TiamatBot.jar", "UMSBot.jar", "mayariBot.jar" };
+}

@@ -1,0 +1,348 @@
+package ai.microsynth.harness;
+
+import java.io.File;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import ai.core.AI;
+import ai.core.AIWithComputationBudget;
+import rts.GameState;
+import rts.PartiallyObservableGameState;
+import rts.PhysicalGameState;
+import rts.PlayerAction;
+import rts.units.UnitTypeTable;
+
+/**
+ * One headless MicroRTS match in the official engine, every setting given as
+ * a flag (the harness jar ships no resources/config.properties).
+ *
+ * The loop follows a tournament game: build both AIs with their
+ * (UnitTypeTable) constructor, set computation budgets, reset, pre-game
+ * analysis, then per cycle getAction(0), getAction(1), issueSafe both,
+ * cycle(), until the game is over or the cycle limit is reached; an AI that
+ * throws loses. The last line of stdout is {@code winner=W cycles=C}.
+ */
+public final class Match {
+    private Match() {
+    }
+
+    public static void main(String[] args) {
+        if (Launcher.relaunch(Match.class, args, false)) {
+            return;
+        }
+        Run.main(args);
+    }
+
+    /** The runner proper; it needs MicroRTS on the class path (see Launcher). */
+    static final class Run {
+        private Run() {
+        }
+
+        static final String USAGE = String.join("\n",
+                "usage: Match --map PATH --p0 CLASS --p1 CLASS [options]",
+                "  --map PATH              map XML; also looked up in the harness dir and its maps/",
+                "                          (e.g. maps/8x8/basesWorkers8x8A.xml or 8x8/basesWorkers8x8A.xml)",
+                "  --p0 CLASS, --p1 CLASS  AI classes, fully qualified or short (WorkerRush, CoacAI, mayari)",
+                "  --utt 1|2|3             unit type table: 1 original, 2 finetuned, 3 non-deterministic (default 2)",
+                "  --conflict 1|2|3        move conflicts: 1 cancel both, 2 cancel random, 3 alternate (default 1)",
+                "  --max-cycles N          game length limit; a game reaching it is a draw (default 5000)",
+                "  --partially-observable  each AI sees a PartiallyObservableGameState",
+                "  --seed N                seed the engine's static generators and the AIs' Random fields",
+                "  --time-budget MS        TIME_BUDGET of AIWithComputationBudget bots (default 100)",
+                "  --iterations-budget N   ITERATIONS_BUDGET (default -1, unbounded)",
+                "  --pregame-ms MS         preGameAnalysis budget; -1 skips the call (default 1000)",
+                "  --timeout-check         a getAction longer than the time budget + 20 ms loses",
+                "  --digest                print digest=HEX (SHA-256 of the final state JSON) before the summary",
+                "  --harness DIR           harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
+                "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
+                "output: the last stdout line is 'winner=W cycles=C' (W = 0, 1, or -1 for a draw);",
+                "exit 0 when the match ran, 1 when it could not start, 2 on bad usage.");
+
+        public static void main(String[] args) {
+            PrintStream out = Harness.captureStdout();
+            int rc;
+            try {
+                rc = run(args, out);
+            } catch (Harness.UsageException e) {
+                System.err.println("Match: " + e.getMessage());
+                System.err.println(USAGE);
+                rc = 2;
+            } catch (Throwable t) {
+                System.err.println("Match: " + Harness.reason(t));
+                t.printStackTrace();
+                rc = 1;
+            }
+            out.flush();
+            System.err.flush();
+            // Some bots leave threads behind; do not wait for them.
+            System.exit(rc);
+        }
+
+        static int run(String[] args, PrintStream out) throws Exception {
+            String map = null, p0 = null, p1 = null, harnessFlag = null;
+            int utt = UnitTypeTable.VERSION_ORIGINAL_FINETUNED;
+            int conflict = UnitTypeTable.MOVE_CONFLICT_RESOLUTION_CANCEL_BOTH;
+            int maxCycles = 5000, timeBudget = 100, iterationsBudget = -1;
+            long pregameMs = 1000;
+            Long seed = null;
+            boolean po = false, timeoutCheck = false, digest = false;
+            Harness.BotMode mode = Harness.BotMode.FLAT;
+
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                switch (a) {
+                case "-h":
+                case "--help":
+                    out.println(USAGE);
+                    return 0;
+                case "--map":
+                    map = Harness.value(args, i++);
+                    break;
+                case "--p0":
+                    p0 = Harness.value(args, i++);
+                    break;
+                case "--p1":
+                    p1 = Harness.value(args, i++);
+                    break;
+                case "--utt":
+                    utt = Harness.parseInt(a, Harness.value(args, i++));
+                    if (utt < 1 || utt > 3) {
+                        throw new Harness.UsageException("--utt must be 1, 2 or 3");
+                    }
+                    break;
+                case "--conflict":
+                    conflict = Harness.parseInt(a, Harness.value(args, i++));
+                    if (conflict < 1 || conflict > 3) {
+                        throw new Harness.UsageException("--conflict must be 1, 2 or 3");
+                    }
+                    break;
+                case "--max-cycles":
+                    maxCycles = Harness.parseInt(a, Harness.value(args, i++));
+                    if (maxCycles < 1) {
+                        throw new Harness.UsageException("--max-cycles must be positive");
+                    }
+                    break;
+                case "--partially-observable":
+                    po = true;
+                    break;
+                case "--seed":
+                    seed = Harness.parseLong(a, Harness.value(args, i++));
+                    break;
+                case "--time-budget":
+                    timeBudget = Harness.parseInt(a, Harness.value(args, i++));
+                    break;
+                case "--iterations-budget":
+                    iterationsBudget = Harness.parseInt(a, Harness.value(args, i++));
+                    break;
+                case "--pregame-ms":
+                    pregameMs = Harness.parseLong(a, Harness.value(args, i++));
+                    break;
+                case "--timeout-check":
+                    timeoutCheck = true;
+                    break;
+                case "--digest":
+                    digest = true;
+                    break;
+                case "--harness":
+                    harnessFlag = Harness.value(args, i++);
+                    break;
+                case "--bots":
+                    mode = Harness.BotMode.parse(Harness.value(args, i++));
+                    break;
+                default:
+                    throw new Harness.UsageException("unknown argument '" + a + "'");
+                }
+            }
+            if (map == null || p0 == null || p1 == null) {
+                throw new Harness.UsageException("--map, --p0 and --p1 are required");
+            }
+
+            File harness = Harness.harnessDir(harnessFlag);
+            File mapFile = Harness.resolveMap(map, harness);
+            Harness.Env env = new Harness.Env(harness, mode);
+            String c0 = env.resolveName(p0), c1 = env.resolveName(p1);
+            Class<?> k0, k1;
+            try {
+                k0 = env.load(c0);
+                k1 = env.load(c1);
+            } catch (ClassNotFoundException e) {
+                throw new Harness.UsageException("class not found: " + e.getMessage() + " (class path: "
+                        + env.describe() + ")");
+            }
+
+            if (seed != null) {
+                seedEngine(seed); // before any state exists
+            }
+            UnitTypeTable table = new UnitTypeTable(utt, conflict);
+            PhysicalGameState pgs = PhysicalGameState.load(mapFile.getPath(), table);
+            GameState gs = new GameState(pgs, table);
+            AI ai0 = Harness.construct(k0, table);
+            AI ai1 = Harness.construct(k1, table);
+            Harness.setBudgets(ai0, timeBudget, iterationsBudget);
+            Harness.setBudgets(ai1, timeBudget, iterationsBudget);
+            if (seed != null) {
+                seedAI(ai0, seed * 2 + 1);
+                seedAI(ai1, seed * 2 + 2);
+            }
+            out.println("match map=" + map + " utt=" + utt + " conflict=" + conflict + " max_cycles=" + maxCycles
+                    + " po=" + po + " p0=" + k0.getName() + "(" + Harness.where(k0) + ") p1=" + k1.getName() + "("
+                    + Harness.where(k1) + ")");
+            out.flush();
+
+            AI[] ai = { ai0, ai1 };
+            int crashed = -1, timedout = -1;
+            for (AI a : ai) {
+                a.reset();
+            }
+            if (pregameMs >= 0) {
+                for (int p = 0; p < 2 && crashed < 0; p++) {
+                    try {
+                        ai[p].preGameAnalysis(gs, pregameMs);
+                    } catch (Throwable t) {
+                        crashed = p;
+                        report(p, "preGameAnalysis", t);
+                    }
+                }
+            }
+
+            boolean gameover = false;
+            while (crashed < 0 && timedout < 0) {
+                PlayerAction[] pa = new PlayerAction[2];
+                for (int p = 0; p < 2; p++) {
+                    GameState view = po ? new PartiallyObservableGameState(gs, p) : gs;
+                    long t0 = System.nanoTime();
+                    try {
+                        pa[p] = ai[p].getAction(p, view);
+                    } catch (Throwable t) {
+                        crashed = p;
+                        report(p, "getAction at cycle " + gs.getTime(), t);
+                        break;
+                    }
+                    long ms = (System.nanoTime() - t0) / 1000000L;
+                    if (timeoutCheck && ai[p] instanceof AIWithComputationBudget) {
+                        int budget = ((AIWithComputationBudget) ai[p]).getTimeBudget();
+                        if (budget > 0 && ms > budget + 20) {
+                            timedout = p;
+                            System.err.println("Match: player " + p + " timed out at cycle " + gs.getTime() + " ("
+                                    + ms + " ms > " + budget + " + 20 ms)");
+                            break;
+                        }
+                    }
+                }
+                if (crashed >= 0 || timedout >= 0) {
+                    break;
+                }
+                for (int p = 0; p < 2; p++) {
+                    try {
+                        gs.issueSafe(pa[p]);
+                    } catch (Throwable t) {
+                        crashed = p;
+                        report(p, "issueSafe at cycle " + gs.getTime(), t);
+                        break;
+                    }
+                }
+                if (crashed >= 0) {
+                    break;
+                }
+                gameover = gs.cycle();
+                if (gameover || gs.getTime() >= maxCycles) {
+                    break;
+                }
+            }
+
+            int winner;
+            if (crashed >= 0) {
+                winner = 1 - crashed;
+            } else if (timedout >= 0) {
+                winner = 1 - timedout;
+            } else {
+                winner = gs.winner();
+            }
+            for (AI a : ai) {
+                try {
+                    a.gameOver(winner);
+                } catch (Throwable t) {
+                    System.err.println("Match: gameOver of " + a + ": " + Harness.reason(t));
+                }
+            }
+            out.println("result crashed=" + crashed + " timedout=" + timedout + " gameover=" + gs.gameover());
+            if (digest) {
+                out.println("digest=" + digest(gs));
+            }
+            out.println("winner=" + winner + " cycles=" + gs.getTime());
+            return 0;
+        }
+
+        private static void report(int player, String where, Throwable t) {
+            System.err.println("Match: player " + player + " crashed in " + where + ": " + Harness.reason(t));
+            t.printStackTrace();
+        }
+
+        /** SHA-256 (first 16 hex digits) of the state's JSON. */
+        static String digest(GameState gs) throws Exception {
+            StringWriter w = new StringWriter();
+            gs.toJSON(w);
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(w.toString().getBytes(StandardCharsets.UTF_8));
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < 8; i++) {
+                sb.append(String.format("%02x", h[i] & 0xff));
+            }
+            return sb.toString();
+        }
+
+        /** Static generators of the engine that are not final (GameState.r, UnitAction.r, ...). */
+        static final String[][] ENGINE_RANDOMS = { { "rts.GameState", "r" }, { "rts.UnitAction", "r" },
+                { "util.Sampler", "generator" }, { "rts.PlayerActionGenerator", "r" } };
+
+        static void seedEngine(long seed) {
+            List<String> done = new ArrayList<>();
+            int k = 0;
+            for (String[] cf : ENGINE_RANDOMS) {
+                k++;
+                try {
+                    Field f = Class.forName(cf[0]).getDeclaredField(cf[1]);
+                    if (!Modifier.isStatic(f.getModifiers()) || Modifier.isFinal(f.getModifiers())
+                            || !Random.class.isAssignableFrom(f.getType())) {
+                        continue;
+                    }
+                    f.setAccessible(true);
+                    f.set(null, new Random(seed * 1000003L + k));
+                    done.add(cf[0] + "." + cf[1]);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    System.err.println("Match: cannot seed " + cf[0] + "." + cf[1] + ": " + Harness.reason(e));
+                }
+            }
+            System.err.println("Match: seeded " + done);
+        }
+
+        /** Replaces every java.util.Random instance field of an AI (superclasses included). */
+        static void seedAI(AI ai, long seed) {
+            int n = 0;
+            for (Class<?> c = ai.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (Modifier.isStatic(f.getModifiers()) || !Random.class.isAssignableFrom(f.getType())) {
+                        continue;
+                    }
+                    try {
+                        f.setAccessible(true);
+                        if (f.getType().isAssignableFrom(Random.class)) {
+                            f.set(ai, new Random(seed * 7919L + n));
+                            n++;
+                        }
+                    } catch (ReflectiveOperationException | RuntimeException e) {
+                        System.err.println("Match: cannot seed " + c.getName() + "." + f.getName() + ": "
+                                + Harness.reason(e));
+                    }
+                }
+            }
+            System.err.println("Match: seeded " + n + " Random field(s) of " + ai.getClass().getName());
+        }
+    }
+}
