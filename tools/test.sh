@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(tools/build.sh)
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -LE sweep "$@"

@@ -1,0 +1,358 @@
+package ai.microsynth.harness;
+
+import java.io.BufferedWriter;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.zip.GZIPOutputStream;
+
+import ai.core.AI;
+import rts.GameState;
+import rts.PartiallyObservableGameState;
+import rts.PhysicalGameState;
+import rts.PlayerAction;
+import rts.UnitAction;
+import rts.UnitActionAssignment;
+import rts.units.Unit;
+import rts.units.UnitTypeTable;
+import util.Pair;
+
+/**
+ * Plays official bots against each other in the official engine and records
+ * every cycle for `microsynth diff` (format in tests/README.md): the player
+ * actions exactly as the AIs returned them, the unit-id counter and the
+ * states of the engine's two static generators before they are issued, and
+ * the state after the cycle.
+ *
+ *   Recorder [--harness DIR] [--bots MODE] [--extra-maps DIR] --out DIR [--time-budget MS]
+ *            (--plan ci|sweep | --job "NAME MAP UTT CONFLICT P0 P1 MAXCYCLES SEED [po]")...
+ *
+ * Prints "recorded NAME winner=W cycles=C" per match and a last line
+ * "matches=N failed=F".
+ */
+public final class Recorder {
+    private Recorder() {
+    }
+
+    public static void main(String[] args) {
+        if (Launcher.relaunch(Recorder.class, args, false)) {
+            return;
+        }
+        Run.main(args);
+    }
+
+    /** The recorder proper; it needs MicroRTS on the class path (see Launcher). */
+    static final class Run {
+        private Run() {
+        }
+
+        static void main(String[] args) {
+            PrintStream out = Harness.captureStdout();
+            int rc;
+            try {
+                rc = run(args, out);
+            } catch (Harness.UsageException e) {
+                System.err.println("Recorder: " + e.getMessage());
+                rc = 2;
+            } catch (Throwable t) {
+                System.err.println("Recorder: " + Harness.reason(t));
+                rc = 1;
+            }
+            out.flush();
+            System.exit(rc);
+        }
+
+        static final class TrackedRandom extends Random {
+            private static final long serialVersionUID = 1L;
+            private static final long MULT = 0x5DEECE66DL, ADD = 0xBL, MASK = (1L << 48) - 1;
+            private long state;
+
+            TrackedRandom(long seed) {
+                super(seed);
+                state = (seed ^ MULT) & MASK;
+            }
+
+            @Override
+            public synchronized void setSeed(long seed) {
+                super.setSeed(seed);
+                state = (seed ^ MULT) & MASK;
+            }
+
+            @Override
+            protected int next(int bits) {
+                synchronized (this) {
+                    state = (state * MULT + ADD) & MASK;
+                    return (int) (state >>> (48 - bits));
+                }
+            }
+
+            synchronized long state() {
+                return state;
+            }
+        }
+
+        static final String[] MAPS = {
+            "maps/8x8/basesWorkers8x8A.xml", "maps/16x16/TwoBasesBarracks16x16.xml",
+            "maps/16x16/basesWorkers16x16A.xml", "maps/24x24/basesWorkers24x24.xml",
+            "maps/DoubleGame24x24.xml", "maps/BWDistantResources32x32.xml",
+            "basesWorkers32x32A.xml", "maps/BroodWar/(4)BloodBath.scmB.xml",
+        };
+        static final String[] BOTS = {
+            "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "RandomBiasedAI", "CoacAI", "mayari",
+        };
+
+        /** CoacAI and mayari assume full observability (they crash on a view). */
+        static String po(String p0, String p1, boolean want) {
+            return want && !p0.equals("CoacAI") && !p1.equals("CoacAI") && !p0.equals("mayari")
+                    && !p1.equals("mayari") ? " po" : "";
+        }
+
+        /** The fixed CI subset (104 matches) or the sweep (1,176 matches). */
+        static List<String> plan(String which) throws Harness.UsageException {
+            List<String> jobs = new ArrayList<>();
+            int k = 0;
+            if (which.equals("ci")) {
+                for (int m = 0; m < MAPS.length; m++) {
+                    for (int j = 0; j < 13; j++, k++) {
+                        String p0 = BOTS[(j + m) % BOTS.length], p1 = BOTS[(j * 3 + m + 1) % BOTS.length];
+                        int utt = 1 + k % 3, conflict = 1 + (k / 3) % 3;
+                        jobs.add(String.format("ci%03d %s %d %d %s %s %d %d%s", k, MAPS[m], utt, conflict, p0, p1,
+                                800, k, po(p0, p1, k % 4 == 3)));
+                    }
+                }
+            } else if (which.equals("sweep")) {
+                for (String map : MAPS) {
+                    for (String p0 : BOTS) {
+                        for (String p1 : BOTS) {
+                            for (int utt = 1; utt <= 3; utt++, k++) {
+                                int conflict = 1 + k % 3;
+                                jobs.add(String.format("sw%04d %s %d %d %s %s %d %d%s", k, map, utt, conflict, p0, p1,
+                                        3000, k, po(p0, p1, k % 5 == 4)));
+                            }
+                        }
+                    }
+                }
+            } else {
+                throw new Harness.UsageException("--plan must be ci or sweep");
+            }
+            return jobs;
+        }
+
+        static int run(String[] args, PrintStream out) throws Exception {
+            String harnessFlag = null, outDir = null, extraMaps = null;
+            Harness.BotMode mode = Harness.BotMode.FLAT;
+            int timeBudget = 20;
+            List<String> jobs = new ArrayList<>();
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                case "--harness":
+                    harnessFlag = Harness.value(args, i++);
+                    break;
+                case "--bots":
+                    mode = Harness.BotMode.parse(Harness.value(args, i++));
+                    break;
+                case "--out":
+                    outDir = Harness.value(args, i++);
+                    break;
+                case "--extra-maps":
+                    extraMaps = Harness.value(args, i++);
+                    break;
+                case "--time-budget":
+                    timeBudget = Harness.parseInt(args[i], Harness.value(args, i++));
+                    break;
+                case "--plan":
+                    jobs.addAll(plan(Harness.value(args, i++)));
+                    break;
+                case "--job":
+                    jobs.add(Harness.value(args, i++));
+                    break;
+                default:
+                    throw new Harness.UsageException("unknown argument '" + args[i] + "'");
+                }
+            }
+            if (outDir == null || jobs.isEmpty()) {
+                throw new Harness.UsageException("--out and at least one --plan or --job are required");
+            }
+            File harness = Harness.harnessDir(harnessFlag);
+            Harness.Env env = new Harness.Env(harness, mode);
+            File dir = new File(outDir);
+            if (!dir.isDirectory() && !dir.mkdirs()) {
+                throw new Harness.UsageException("cannot create " + outDir);
+            }
+            int failed = 0;
+            for (String job : jobs) {
+                try {
+                    record(job, harness, extraMaps, env, dir, timeBudget, out);
+                } catch (Exception | LinkageError e) {
+                    failed++;
+                    System.err.println("Recorder: " + job + ": " + Harness.reason(e));
+                }
+            }
+            out.println("matches=" + jobs.size() + " failed=" + failed);
+            return failed == 0 ? 0 : 1;
+        }
+
+        /** Time a bot may take for one decision before the match is cut. */
+        static final long HANG_MS = 5000;
+
+        /**
+         * Runs one decision on a thread of its own: some competition bots
+         * loop forever in rare states (mayari in produceCombat), and a
+         * tournament would time them out. A hung thread is stopped.
+         */
+        @SuppressWarnings({"deprecation", "removal"})
+        static PlayerAction decide(AI ai, int p, GameState view) throws Exception {
+            FutureTask<PlayerAction> task = new FutureTask<>(() -> ai.getAction(p, view));
+            Thread t = new Thread(task, "decision");
+            t.setDaemon(true);
+            t.start();
+            try {
+                return task.get(HANG_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                t.stop();
+                throw new IOException("no decision within " + HANG_MS + " ms");
+            } catch (ExecutionException e) {
+                Throwable c = e.getCause();
+                throw c instanceof Exception ? (Exception) c : new IOException(c);
+            }
+        }
+
+        private static Field field(Class<?> c, String name) throws NoSuchFieldException {
+            Field f = c.getDeclaredField(name);
+            f.setAccessible(true);
+            return f;
+        }
+
+        static void record(String job, File harness, String extraMaps, Harness.Env env, File dir, int timeBudget,
+                PrintStream out) throws Exception {
+            String[] w = job.trim().split("\\s+");
+            if (w.length < 8) {
+                throw new Harness.UsageException("job needs NAME MAP UTT CONFLICT P0 P1 MAXCYCLES SEED [po]");
+            }
+            String name = w[0];
+            File mapFile = extraMaps != null && new File(extraMaps, w[1]).isFile() ? new File(extraMaps, w[1])
+                    : Harness.resolveMap(w[1], harness);
+            int utt = Integer.parseInt(w[2]), conflict = Integer.parseInt(w[3]);
+            int maxCycles = Integer.parseInt(w[6]);
+            long seed = Long.parseLong(w[7]);
+            boolean po = w.length > 8 && w[8].equals("po");
+
+            // Seeded, readable generators in place of the engine's static ones.
+            TrackedRandom damage = new TrackedRandom(seed * 2 + 1), conflicts = new TrackedRandom(seed * 2 + 2);
+            UnitAction.r = damage;
+            field(GameState.class, "r").set(null, conflicts);
+            Field parameter = field(UnitAction.class, "parameter");
+
+            UnitTypeTable table = new UnitTypeTable(utt, conflict);
+            GameState gs = new GameState(PhysicalGameState.load(mapFile.getPath(), table), table);
+            AI[] ai = { Harness.construct(env.load(env.resolveName(w[4])), table),
+                        Harness.construct(env.load(env.resolveName(w[5])), table) };
+            for (AI a : ai) {
+                Harness.setBudgets(a, timeBudget, -1);
+                Match.Run.seedAI(a, seed);
+                a.reset();
+            }
+            File file = new File(dir, name + ".rec.gz");
+            int crashed = -1;
+            try (Writer rec = new BufferedWriter(new OutputStreamWriter(
+                    new GZIPOutputStream(new FileOutputStream(file)), StandardCharsets.UTF_8))) {
+                rec.write("microsynth-recording 1\n");
+                rec.write("match " + job.trim() + " p0=" + ai[0].getClass().getName() + " p1="
+                        + ai[1].getClass().getName() + "\n");
+                rec.write("utt " + utt + " " + conflict + "\n");
+                StringWriter init = new StringWriter();
+                gs.toJSON(init);
+                rec.write("init " + init + "\n");
+                StringBuilder line = new StringBuilder();
+                boolean gameover = false;
+                while (!gameover && gs.getTime() < maxCycles) {
+                    PlayerAction[] pa = new PlayerAction[2];
+                    for (int p = 0; p < 2 && crashed < 0; p++) {
+                        try {
+                            pa[p] = decide(ai[p], p, po ? new PartiallyObservableGameState(gs, p) : gs);
+                        } catch (Exception | LinkageError e) {
+                            crashed = p;
+                            System.err.println("Recorder: " + name + ": player " + p + " crashed at cycle "
+                                    + gs.getTime() + ": " + Harness.reason(e));
+                        }
+                    }
+                    if (crashed >= 0) {
+                        break;
+                    }
+                    rec.write("R " + Unit.next_ID + " " + damage.state() + " " + conflicts.state() + "\n");
+                    for (int p = 0; p < 2; p++) {
+                        line.setLength(0);
+                        List<Pair<Unit, UnitAction>> acts = pa[p].getActions();
+                        line.append("P ").append(p).append(' ').append(acts.size());
+                        for (Pair<Unit, UnitAction> ua : acts) {
+                            Unit u = ua.m_a;
+                            line.append(' ').append(u.getID()).append(',').append(u.getType().ID).append(',')
+                                .append(u.getPlayer()).append(',').append(u.getX()).append(',').append(u.getY())
+                                .append(',').append(u.getResources()).append(',').append(u.getHitPoints()).append(',');
+                            action(line, ua.m_b, parameter);
+                        }
+                        rec.write(line.append('\n').toString());
+                    }
+                    gs.issueSafe(pa[0]);
+                    gs.issueSafe(pa[1]);
+                    gameover = gs.cycle();
+                    rec.write(state(gs, line, parameter).append('\n').toString());
+                }
+                rec.write("end " + gs.winner() + " " + gs.getTime() + "\n");
+            }
+            for (AI a : ai) {
+                try {
+                    a.gameOver(gs.winner());
+                } catch (Exception e) {
+                    // the recording is complete; a bot's clean-up does not matter
+                }
+            }
+            // A bot that crashed or hung cuts the match; what was recorded stands.
+            out.println("recorded " + name + " winner=" + gs.winner() + " cycles=" + gs.getTime()
+                    + (crashed >= 0 ? " cut=player" + crashed : ""));
+        }
+
+        /** "T:P:UT", or "5:X:Y" for attacks: the fields the rules read. */
+        static void action(StringBuilder b, UnitAction a, Field parameter) throws IllegalAccessException {
+            if (a.getType() == UnitAction.TYPE_ATTACK_LOCATION) {
+                b.append(a.getType()).append(':').append(a.getLocationX()).append(':').append(a.getLocationY());
+            } else {
+                b.append(a.getType()).append(':').append(parameter.getInt(a)).append(':')
+                 .append(a.getUnitType() == null ? -1 : a.getUnitType().ID);
+            }
+        }
+
+        /** The canonical state line (same as microsynth diff builds). */
+        static StringBuilder state(GameState gs, StringBuilder b, Field parameter) throws IllegalAccessException {
+            PhysicalGameState pgs = gs.getPhysicalGameState();
+            List<Unit> units = pgs.getUnits();
+            b.setLength(0);
+            b.append("S ").append(gs.getTime()).append(' ').append(gs.getPlayer(0).getResources()).append(' ')
+             .append(gs.getPlayer(1).getResources()).append(" U ").append(units.size());
+            for (Unit u : units) {
+                b.append(' ').append(u.getID()).append(',').append(u.getType().ID).append(',').append(u.getPlayer())
+                 .append(',').append(u.getX()).append(',').append(u.getY()).append(',').append(u.getResources())
+                 .append(',').append(u.getHitPoints());
+            }
+            b.append(" A ").append(gs.getUnitActions().size());
+            for (UnitActionAssignment uaa : gs.getUnitActions().values()) {
+                b.append(' ').append(uaa.unit.getID()).append(',').append(uaa.time).append(',');
+                action(b, uaa.action, parameter);
+            }
+            return b;
+        }
+    }
+}
