@@ -121,7 +121,7 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 
 void cmd_bench_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth bench engine [--repeat N] [--warmup N] TRACE_PATH...\n\n"
+	fprintf(out, "Usage: microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n\n"
 		     "Replays the same official traces (zips; directories are searched) in the\n"
 		     "native engine and in the official Java engine (one JVM, warmed up, traces\n"
 		     "parsed before timing), then prints cycles/s per map for both.\n"
@@ -132,6 +132,7 @@ void cmd_bench_usage(FILE *out)
 int cmd_bench(int argc, char **argv)
 {
 	long repeat = 20, warmup = 3;
+	int native_only = 0;
 	char **files = NULL;
 	size_t nfiles = 0;
 	ms_ctx *ctx;
@@ -149,6 +150,8 @@ int cmd_bench(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--warmup")) {
 			if (cli_parse_int("bench", "--warmup", i + 1 < argc ? argv[++i] : NULL, 0, 100000, &warmup))
 				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--native-only")) {
+			native_only = 1;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error("bench", "unknown option '%s'", argv[i]);
 		} else {
@@ -192,6 +195,12 @@ int cmd_bench(int argc, char **argv)
 		}
 		row->native_s += now_s() - t0;
 		row->native_cycles += cycles;
+	}
+	if (native_only) {
+		for (i = 0; i < nrows; i++)
+			printf("%-48s %14.0f\n", rows[i].name, rows[i].native_cycles / rows[i].native_s);
+		printf("maps=%d traces=%zu repeat=%ld\n", nrows, nfiles, repeat);
+		return CLI_OK;
 	}
 	if (run_java(files, (int)nfiles, (int)repeat, (int)warmup, rows, &nrows)) {
 		fprintf(stderr, "microsynth bench: the Java side failed\n");

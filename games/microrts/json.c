@@ -389,6 +389,7 @@ int ms_rts_state_from_json(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *ut
 		as = &rts_assigns(s)[s->n_assign++];
 		as->key = rts_units(s)[ui].key;
 		as->unit = ui;
+		rts_units(s)[ui].slot = s->n_assign - 1;
 		as->time = t;
 		as->action = a;
 		rts_assign_update(s, as);

@@ -22,6 +22,7 @@ struct ms_rts_utt {
 typedef struct rts_unit {
 	ms_rts_unit u;
 	uint32_t key;
+	int slot; /* index of its pending action, -1 when idle */
 } rts_unit;
 
 /* A pending action. `unit` indexes the unit list (kept right when units
@@ -110,6 +111,9 @@ void rts_assign_update(ms_rts_state *s, rts_assign *a);
 
 /* Index of the unit with `key`, or -1. */
 int rts_find_key(const ms_rts_state *s, uint32_t key);
+
+/* Points each unit at its pending action again after actions moved. */
+void rts_reslot(ms_rts_state *s);
 
 /* Removes unit `i` and its pending action, keeping the others' order. */
 void rts_remove_unit(ms_rts_state *s, int i);

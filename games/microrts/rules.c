@@ -169,20 +169,19 @@ typedef struct usage {
 	int cost[2];
 } usage;
 
-static usage usage_of(const ms_rts_state *s, const ms_rts_unit *u, const ms_rts_action *a)
+static inline void usage_of(const ms_rts_state *s, const ms_rts_unit *u, const ms_rts_action *a, usage *r)
 {
-	usage r = { -1, { 0, 0 } };
-
-	if (a->type == MS_RTS_MOVE || a->type == MS_RTS_PRODUCE) {
+	r->cell = -1;
+	r->cost[0] = r->cost[1] = 0;
+	if (a->type != MS_RTS_MOVE && a->type != MS_RTS_PRODUCE)
+		return;
+	if (a->parameter >= 0 && a->parameter < 4) {
 		int d = a->parameter;
-		if (d >= 0 && d < 4) {
-			/* Java computes the index arithmetically, even off the map. */
-			r.cell = (u->x + rts_dx[d]) + (u->y + rts_dy[d]) * s->width;
-		}
-		if (a->type == MS_RTS_PRODUCE && a->unit_type >= 0 && (u->player == 0 || u->player == 1))
-			r.cost[u->player] = s->utt->types[a->unit_type].cost;
+		/* Java computes the index arithmetically, even off the map. */
+		r->cell = (u->x + rts_dx[d]) + (u->y + rts_dy[d]) * s->width;
 	}
-	return r;
+	if (a->type == MS_RTS_PRODUCE && a->unit_type >= 0 && (u->player == 0 || u->player == 1))
+		r->cost[u->player] = s->utt->types[a->unit_type].cost;
 }
 
 /* ResourceUsage.consistentWith: asymmetric, pairwise, against current stock. */
@@ -204,8 +203,9 @@ static int consistent(const ms_rts_state *s, const usage *old, const usage *nu)
 void rts_assign_update(ms_rts_state *s, rts_assign *a)
 {
 	const ms_rts_unit *u = &rts_cunits(s)[a->unit].u;
-	usage r = usage_of(s, u, &a->action);
+	usage r;
 
+	usage_of(s, u, &a->action, &r);
 	a->end = a->time + ms_rts_action_duration(s->utt, &a->action, u->type);
 	a->use_cell = r.cell;
 	a->use_cost[0] = r.cost[0];
@@ -225,60 +225,66 @@ static int issue_one(ms_rts_state *s, int ui, ms_rts_action *a)
 	rts_unit *us = rts_units(s);
 	rts_assign *as = rts_assigns(s);
 	const ms_rts_unit *u = &us[ui].u;
-	usage ru = usage_of(s, u, a); /* computed once, as Java does */
-	/* An empty usage is consistent with anything: only the slot matters. */
-	int empty = ru.cell < 0 && ru.cost[0] == 0 && ru.cost[1] == 0;
-	int slot = -1;
+	usage ru;
+	int slot = us[ui].slot;
 
-	for (int k = 0; k < s->n_assign; k++) {
-		rts_assign *x = &as[k];
-		const ms_rts_unit *xu;
-		usage xr;
+	usage_of(s, u, a, &ru); /* computed once, as Java does */
 
-		if (x->unit == ui)
-			slot = k;
-		if (empty)
-			continue;
-		xu = &us[x->unit].u;
-		xr.cell = x->use_cell;
-		xr.cost[0] = x->use_cost[0];
-		xr.cost[1] = x->use_cost[1];
-		if (consistent(s, &xr, &ru))
-			continue;
-		if (x->time == s->time) {
-			int d1 = ms_rts_action_duration(s->utt, &x->action, xu->type);
-			int d2 = ms_rts_action_duration(s->utt, a, u->type);
-			int cancel_old = 1, cancel_new = 1;
-			int32_t r;
+	/* An empty usage is consistent with anything; a non-empty one can only
+	 * clash with a pending action that reserves something too, since
+	 * legality already keeps a cost within the stock. */
+	if (ru.cell >= 0 || ru.cost[0] || ru.cost[1]) {
+		for (int k = 0; k < s->n_assign; k++) {
+			rts_assign *x = &as[k];
+			const ms_rts_unit *xu;
+			usage xr;
 
-			switch (s->utt->conflict_policy) {
-			case MS_RTS_CONFLICT_CANCEL_RANDOM:
-				ms_jrandom_next_int_bounded(&s->rng_conflict, 2, &r);
-				cancel_new = r == 0;
-				cancel_old = r != 0;
-				break;
-			case MS_RTS_CONFLICT_CANCEL_ALTERNATING:
-				cancel_new = s->cancel_counter % 2 == 0;
-				cancel_old = !cancel_new;
-				s->cancel_counter++;
-				break;
-			default:
-				break;
+			if (x->use_cell < 0 && !x->use_cost[0] && !x->use_cost[1] &&
+			    (!ru.cost[0] || ru.cost[0] <= s->resources[0]) &&
+			    (!ru.cost[1] || ru.cost[1] <= s->resources[1]))
+				continue;
+			xu = &us[x->unit].u;
+			xr.cell = x->use_cell;
+			xr.cost[0] = x->use_cost[0];
+			xr.cost[1] = x->use_cost[1];
+			if (consistent(s, &xr, &ru))
+				continue;
+			if (x->time == s->time) {
+				int d1 = ms_rts_action_duration(s->utt, &x->action, xu->type);
+				int d2 = ms_rts_action_duration(s->utt, a, u->type);
+				int cancel_old = 1, cancel_new = 1;
+				int32_t r;
+
+				switch (s->utt->conflict_policy) {
+				case MS_RTS_CONFLICT_CANCEL_RANDOM:
+					ms_jrandom_next_int_bounded(&s->rng_conflict, 2, &r);
+					cancel_new = r == 0;
+					cancel_old = r != 0;
+					break;
+				case MS_RTS_CONFLICT_CANCEL_ALTERNATING:
+					cancel_new = s->cancel_counter % 2 == 0;
+					cancel_old = !cancel_new;
+					s->cancel_counter++;
+					break;
+				default:
+					break;
+				}
+				if (cancel_old) {
+					x->action = none_of(min_int(d1, d2));
+					rts_assign_update(s, x);
+				}
+				if (cancel_new)
+					*a = none_of(min_int(d1, d2));
+			} else {
+				*a = none_of(-1);
 			}
-			if (cancel_old) {
-				x->action = none_of(min_int(d1, d2));
-				rts_assign_update(s, x);
-			}
-			if (cancel_new)
-				*a = none_of(min_int(d1, d2));
-		} else {
-			*a = none_of(-1);
 		}
 	}
 	if (slot < 0) {
 		slot = s->n_assign++;
 		as[slot].key = us[ui].key;
 		as[slot].unit = ui;
+		us[ui].slot = slot;
 	}
 	as[slot].action = *a;
 	as[slot].time = s->time;
@@ -356,7 +362,9 @@ static int execute(ms_ctx *ctx, ms_rts_state *s, const ready *r)
 {
 	const ms_rts_utt *utt = s->utt;
 	const ms_rts_action *a = &r->a.action;
-	int ui = rts_find_key(s, r->a.key);
+	/* Its index when the cycle began, unless a removal moved it since. */
+	int ui = r->a.unit < s->n_units && rts_cunits(s)[r->a.unit].key == r->a.key ? r->a.unit
+									     : rts_find_key(s, r->a.key);
 	/* A dead unit's effects go to a scratch copy, as Java's do to the
 	 * removed object: they matter only through what they change elsewhere. */
 	ms_rts_unit scratch = r->u;
@@ -503,6 +511,7 @@ int ms_rts_cycle(ms_ctx *ctx, ms_rts_state *s, int *gameover)
 	}
 	s->n_assign = kept;
 	s->next_end = next_end;
+	rts_reslot(s);
 	for (int i = 0; i < n; i++) {
 		int r = execute(ctx, s, &list[i]);
 		if (r && rc == MS_OK)

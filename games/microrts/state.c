@@ -17,7 +17,7 @@ static size_t align_up(size_t n)
 int rts_state_alloc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, int w, int h, int64_t seed)
 {
 	ms_rts_state *s;
-	size_t cells, off_units, off_assign, off_grid, off_terrain, bytes;
+	size_t cells, off_grid, off_terrain, off_units, off_assign, bytes;
 
 	*out = NULL;
 	if (w < 1 || h < 1 || w > MS_RTS_MAX_SIDE || h > MS_RTS_MAX_SIDE)
@@ -25,15 +25,17 @@ int rts_state_alloc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, int 
 	cells = (size_t)w * (size_t)h;
 	if (cells >= UINT16_MAX)
 		return ms_ctx_error(ctx, MS_ERANGE, "map size %dx%d: too many cells", w, h);
-	off_units = align_up(sizeof(ms_rts_state));
-	off_assign = align_up(off_units + cells * sizeof(rts_unit));
-	off_grid = align_up(off_assign + cells * sizeof(rts_assign));
+	/* Fixed-size parts first, the unit and action arrays last: a copy
+	 * takes the fixed part and only the used prefix of each array. */
+	off_grid = align_up(sizeof(ms_rts_state));
 	off_terrain = off_grid + cells * sizeof(uint16_t);
-	bytes = align_up(off_terrain + cells);
+	off_units = align_up(off_terrain + cells);
+	off_assign = align_up(off_units + cells * sizeof(rts_unit));
+	bytes = align_up(off_assign + cells * sizeof(rts_assign));
 	s = ms_ctx_malloc(ctx, bytes);
 	if (!s)
 		return MS_ENOMEM;
-	memset(s, 0, bytes);
+	memset(s, 0, off_units); /* the arrays are read only below their counts */
 	s->bytes = bytes;
 	s->utt = utt;
 	s->width = w;
@@ -53,6 +55,16 @@ int rts_state_alloc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, int 
 	return MS_OK;
 }
 
+/* Header, grid and terrain, then the used units and pending actions. */
+static void copy_used(ms_rts_state *dst, const ms_rts_state *src)
+{
+	memcpy(dst, src, src->off_units);
+	memcpy((char *)dst + src->off_units, (const char *)src + src->off_units,
+	       (size_t)src->n_units * sizeof(rts_unit));
+	memcpy((char *)dst + src->off_assign, (const char *)src + src->off_assign,
+	       (size_t)src->n_assign * sizeof(rts_assign));
+}
+
 int ms_rts_state_clone(ms_ctx *ctx, ms_rts_state **out, const ms_rts_state *s)
 {
 	ms_rts_state *c = ms_ctx_malloc(ctx, s->bytes);
@@ -60,17 +72,24 @@ int ms_rts_state_clone(ms_ctx *ctx, ms_rts_state **out, const ms_rts_state *s)
 	*out = NULL;
 	if (!c)
 		return MS_ENOMEM;
-	memcpy(c, s, s->bytes);
+	copy_used(c, s);
 	*out = c;
 	return MS_OK;
 }
 
 int ms_rts_state_copy(ms_rts_state *dst, const ms_rts_state *src)
 {
+	if (dst == src)
+		return MS_OK;
 	if (dst->bytes != src->bytes || dst->width != src->width || dst->height != src->height)
 		return MS_EINVAL;
-	memcpy(dst, src, src->bytes);
+	copy_used(dst, src);
 	return MS_OK;
+}
+
+size_t ms_rts_state_copied_bytes(const ms_rts_state *s)
+{
+	return s->off_units + (size_t)s->n_units * sizeof(rts_unit) + (size_t)s->n_assign * sizeof(rts_assign);
 }
 
 void ms_rts_state_free(ms_ctx *ctx, ms_rts_state *s)
@@ -145,10 +164,8 @@ int ms_rts_state_unit_idle(const ms_rts_state *s, int i)
 
 	if (i < 0 || i >= s->n_units)
 		return 0;
-	for (int k = 0; k < s->n_assign; k++)
-		if (as[k].unit == i)
-			return 0;
-	return 1;
+	(void)as;
+	return rts_cunits(s)[i].slot < 0;
 }
 
 int ms_rts_state_assignment(const ms_rts_state *s, int i, int *unit_index, ms_rts_action *action,
@@ -186,6 +203,7 @@ int rts_state_add_unit(ms_ctx *ctx, ms_rts_state *s, const ms_rts_unit *u, const
 	nu = &rts_units(s)[s->n_units];
 	nu->u = *u;
 	nu->key = s->next_key++;
+	nu->slot = -1;
 	rts_grid(s)[u->x + u->y * s->width] = (uint16_t)(s->n_units + 1);
 	s->n_units++;
 	if (u->player == 0 || u->player == 1)
@@ -218,6 +236,18 @@ void rts_remove_unit(ms_rts_state *s, int i)
 		n++;
 	}
 	s->n_assign = n;
+	rts_reslot(s);
+}
+
+void rts_reslot(ms_rts_state *s)
+{
+	rts_unit *us = rts_units(s);
+	const rts_assign *as = rts_cassigns(s);
+
+	for (int k = 0; k < s->n_units; k++)
+		us[k].slot = -1;
+	for (int k = 0; k < s->n_assign; k++)
+		us[as[k].unit].slot = k;
 }
 
 /* Terrain: a digit per cell, or run lengths of A (free) and B (wall). */

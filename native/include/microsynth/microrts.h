@@ -136,7 +136,12 @@ MS_EXTERN int ms_rts_state_load_map(ms_ctx *ctx, ms_rts_state **out, const ms_rt
 MS_EXTERN int ms_rts_state_from_map_xml(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt,
 					const char *what, const char *xml, size_t len, int64_t seed);
 
-/** One allocation and one memcpy. */
+/**
+ * One allocation and a flat copy: the fixed part (header, occupancy grid,
+ * terrain) in one memcpy, then the used prefixes of the unit and pending
+ * action arrays, so the cost follows the units in play, not the map's
+ * capacity for them.
+ */
 MS_EXTERN int ms_rts_state_clone(ms_ctx *ctx, ms_rts_state **out, const ms_rts_state *s);
 
 /** Copies `src` into `dst`, which must have been made from the same map size. */
@@ -156,8 +161,11 @@ MS_EXTERN int ms_rts_state_observe(ms_rts_state *dst, const ms_rts_state *src, i
 /** 1 if `player` sees (x, y): some own unit within its sight radius. */
 MS_EXTERN int ms_rts_state_visible(const ms_rts_state *s, int player, int x, int y);
 
-/** Bytes of the state's block (what a clone copies). */
+/** Bytes of the state's block (room for one unit per cell). */
 MS_EXTERN size_t ms_rts_state_bytes(const ms_rts_state *s);
+
+/** Bytes a clone of this state copies now. */
+MS_EXTERN size_t ms_rts_state_copied_bytes(const ms_rts_state *s);
 
 MS_EXTERN const ms_rts_utt *ms_rts_state_utt(const ms_rts_state *s);
 MS_EXTERN int ms_rts_state_time(const ms_rts_state *s);
