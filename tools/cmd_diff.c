@@ -121,8 +121,20 @@ static int issue(ms_ctx *ctx, ms_rts_state *s, ms_rts_pair *pairs, int n)
 	return ms_rts_issue_safe(ctx, s, pairs, k, NULL);
 }
 
-static int diff_one(ms_ctx *ctx, const char *path, diff_stats *st)
+/* DIR/NAME.trace.xml for DIR and .../NAME.rec[.gz] */
+static void trace_path(char *out, size_t size, const char *dir, const char *rec)
 {
+	const char *base = strrchr(rec, '/');
+	size_t n;
+
+	base = base ? base + 1 : rec;
+	n = strcspn(base, ".");
+	snprintf(out, size, "%s/%.*s.trace.xml", dir, (int)n, base);
+}
+
+static int diff_one(ms_ctx *ctx, const char *path, const char *trace_dir, diff_stats *st)
+{
+	ms_rts_trace_writer *tw = NULL;
 	gzFile f = gzopen(path, "rb");
 	ms_buf line, mine;
 	ms_rts_utt *utt = NULL;
@@ -161,6 +173,11 @@ static int diff_one(ms_ctx *ctx, const char *path, diff_stats *st)
 				rc = CLI_USAGE;
 				break;
 			}
+			if (trace_dir && ms_rts_trace_writer_new(ctx, &tw, s)) {
+				fprintf(stderr, "microsynth diff: %s\n", ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+				break;
+			}
 		} else if (l[0] == 'R' && s) {
 			long long next_id, dmg, conf;
 			if (sscanf(l + 1, "%lld %lld %lld", &next_id, &dmg, &conf) != 3) {
@@ -191,6 +208,12 @@ static int diff_one(ms_ctx *ctx, const char *path, diff_stats *st)
 			}
 		} else if (l[0] == 'S' && s) {
 			int gameover;
+			/* The trace entry holds the state before issuing and the
+			 * actions as the AIs returned them. */
+			if (tw && ms_rts_trace_writer_entry(tw, s, pairs[0], np[0], pairs[1], np[1])) {
+				fprintf(stderr, "microsynth diff: %s\n", ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+			}
 			for (int p = 0; p < 2; p++) {
 				if (np[p] && issue(ctx, s, pairs[p], np[p])) {
 					fprintf(stderr, "microsynth diff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
@@ -222,6 +245,15 @@ static int diff_one(ms_ctx *ctx, const char *path, diff_stats *st)
 		}
 	}
 	gzclose(f);
+	if (tw && s && rc == CLI_OK) {
+		char out[4096];
+		trace_path(out, sizeof(out), trace_dir, path);
+		if (ms_rts_trace_writer_finish(tw, s, out)) {
+			fprintf(stderr, "microsynth diff: %s\n", ms_ctx_last_error(ctx));
+			rc = CLI_FAIL;
+		}
+	}
+	ms_rts_trace_writer_free(tw);
 	if (rc == CLI_OK && !s) {
 		fprintf(stderr, "microsynth diff: %s: no initial state\n", path);
 		rc = CLI_USAGE;
@@ -237,10 +269,11 @@ static int diff_one(ms_ctx *ctx, const char *path, diff_stats *st)
 
 void cmd_diff_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth diff PATH...\n\n"
+	fprintf(out, "Usage: microsynth diff [--write-traces DIR] PATH...\n\n"
 		     "Plays recordings of official matches (made by the Java recorder;\n"
 		     "*.rec or *.rec.gz, directories searched) in the native engine and\n"
-		     "compares the state after every cycle.\n"
+		     "compares the state after every cycle. --write-traces writes each match\n"
+		     "as an official trace, DIR/NAME.trace.xml (a .zip name is not used here).\n"
 		     "Last line: matches=N cycles=C divergences=D (exit 1 if D > 0).\n");
 }
 
@@ -252,16 +285,23 @@ int cmd_diff(int argc, char **argv)
 	ms_ctx *ctx;
 	int rc = CLI_OK;
 
-	if (argc < 2)
+	const char *trace_dir = NULL;
+	int first = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "--write-traces")) {
+		trace_dir = argv[2];
+		first = 3;
+	}
+	if (first >= argc)
 		return cli_usage_error("diff", "no recording given");
-	if (argv[1][0] == '-')
-		return cli_usage_error("diff", "unknown option '%s'", argv[1]);
-	if (cli_collect_files(&files, &nfiles, argc, argv, 1, ".rec.gz", ".rec"))
+	if (argv[first][0] == '-')
+		return cli_usage_error("diff", "unknown option '%s'", argv[first]);
+	if (cli_collect_files(&files, &nfiles, argc, argv, first, ".rec.gz", ".rec"))
 		return CLI_USAGE;
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
 	for (size_t i = 0; i < nfiles; i++) {
-		int r = diff_one(ctx, files[i], &st);
+		int r = diff_one(ctx, files[i], trace_dir, &st);
 		if (r == CLI_USAGE)
 			rc = CLI_USAGE;
 		free(files[i]);

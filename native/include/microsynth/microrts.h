@@ -307,6 +307,30 @@ typedef struct ms_rts_replay_result {
  */
 MS_EXTERN int ms_rts_trace_replay(ms_ctx *ctx, const ms_rts_trace *t, ms_rts_replay_result *res);
 
+/**
+ * Writes a match as an official trace (rts.Trace XML, the bytes of
+ * Trace.toxml), so the official trace viewer opens native matches. Entries
+ * follow Tournament: the initial map, one entry per decision point where a
+ * player action is non-empty (the state before issuing and the pairs as the
+ * AIs returned them), and the final map.
+ */
+typedef struct ms_rts_trace_writer ms_rts_trace_writer;
+
+MS_EXTERN int ms_rts_trace_writer_new(ms_ctx *ctx, ms_rts_trace_writer **out, const ms_rts_state *initial);
+
+/** Adds a decision point (nothing when both actions are empty). */
+MS_EXTERN int ms_rts_trace_writer_entry(ms_rts_trace_writer *w, const ms_rts_state *s, const ms_rts_pair *p0,
+					int n0, const ms_rts_pair *p1, int n1);
+
+/**
+ * Adds the final entry and writes the trace to `path`: a zip holding
+ * "game.xml" when the path ends in ".zip", plain XML otherwise.
+ */
+MS_EXTERN int ms_rts_trace_writer_finish(ms_rts_trace_writer *w, const ms_rts_state *final_state,
+					 const char *path);
+
+MS_EXTERN void ms_rts_trace_writer_free(ms_rts_trace_writer *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,11 +24,14 @@ import rts.GameState;
 import rts.PartiallyObservableGameState;
 import rts.PhysicalGameState;
 import rts.PlayerAction;
+import rts.Trace;
+import rts.TraceEntry;
 import rts.UnitAction;
 import rts.UnitActionAssignment;
 import rts.units.Unit;
 import rts.units.UnitTypeTable;
 import util.Pair;
+import util.XMLWriter;
 
 /**
  * Plays official bots against each other in the official engine and records
@@ -37,8 +40,11 @@ import util.Pair;
  * states of the engine's two static generators before they are issued, and
  * the state after the cycle.
  *
- *   Recorder [--harness DIR] [--bots MODE] [--extra-maps DIR] --out DIR [--time-budget MS]
+ *   Recorder [--harness DIR] [--bots MODE] [--extra-maps DIR] [--traces] --out DIR [--time-budget MS]
  *            (--plan ci|sweep | --job "NAME MAP UTT CONFLICT P0 P1 MAXCYCLES SEED [po]")...
+ *
+ * With --traces it also writes the official trace of each match (Trace.toxml,
+ * entries as Tournament makes them) to NAME.trace.xml.
  *
  * Prints "recorded NAME winner=W cycles=C" per match and a last line
  * "matches=N failed=F".
@@ -153,6 +159,7 @@ public final class Recorder {
 
         static int run(String[] args, PrintStream out) throws Exception {
             String harnessFlag = null, outDir = null, extraMaps = null;
+            boolean traces = false;
             Harness.BotMode mode = Harness.BotMode.FLAT;
             int timeBudget = 20;
             List<String> jobs = new ArrayList<>();
@@ -166,6 +173,9 @@ public final class Recorder {
                     break;
                 case "--out":
                     outDir = Harness.value(args, i++);
+                    break;
+                case "--traces":
+                    traces = true;
                     break;
                 case "--extra-maps":
                     extraMaps = Harness.value(args, i++);
@@ -195,7 +205,7 @@ public final class Recorder {
             int failed = 0;
             for (String job : jobs) {
                 try {
-                    record(job, harness, extraMaps, env, dir, timeBudget, out);
+                    record(job, harness, extraMaps, env, dir, timeBudget, traces, out);
                 } catch (Exception | LinkageError e) {
                     failed++;
                     System.err.println("Recorder: " + job + ": " + Harness.reason(e));
@@ -237,7 +247,7 @@ public final class Recorder {
         }
 
         static void record(String job, File harness, String extraMaps, Harness.Env env, File dir, int timeBudget,
-                PrintStream out) throws Exception {
+                boolean traces, PrintStream out) throws Exception {
             String[] w = job.trim().split("\\s+");
             if (w.length < 8) {
                 throw new Harness.UsageException("job needs NAME MAP UTT CONFLICT P0 P1 MAXCYCLES SEED [po]");
@@ -266,6 +276,11 @@ public final class Recorder {
                 a.reset();
             }
             File file = new File(dir, name + ".rec.gz");
+            // The official trace of the same match, built as Tournament builds it.
+            Trace trace = traces ? new Trace(table) : null;
+            if (trace != null) {
+                trace.addEntry(new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime()));
+            }
             int crashed = -1;
             try (Writer rec = new BufferedWriter(new OutputStreamWriter(
                     new GZIPOutputStream(new FileOutputStream(file)), StandardCharsets.UTF_8))) {
@@ -293,6 +308,12 @@ public final class Recorder {
                         break;
                     }
                     rec.write("R " + Unit.next_ID + " " + damage.state() + " " + conflicts.state() + "\n");
+                    if (trace != null && (!pa[0].isEmpty() || !pa[1].isEmpty())) {
+                        TraceEntry te = new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime());
+                        te.addPlayerAction(pa[0].clone());
+                        te.addPlayerAction(pa[1].clone());
+                        trace.addEntry(te);
+                    }
                     for (int p = 0; p < 2; p++) {
                         line.setLength(0);
                         List<Pair<Unit, UnitAction>> acts = pa[p].getActions();
@@ -312,6 +333,13 @@ public final class Recorder {
                     rec.write(state(gs, line, parameter).append('\n').toString());
                 }
                 rec.write("end " + gs.winner() + " " + gs.getTime() + "\n");
+            }
+            if (trace != null) {
+                trace.addEntry(new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime()));
+                try (Writer tw = new BufferedWriter(new OutputStreamWriter(
+                        new FileOutputStream(new File(dir, name + ".trace.xml")), StandardCharsets.UTF_8))) {
+                    trace.toxml(new XMLWriter(tw));
+                }
             }
             for (AI a : ai) {
                 try {
