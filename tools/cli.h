@@ -24,6 +24,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Parses a non-negative int option value; on error reports and returns -1. */
 int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, long max, long *out);
 
+/* Monotonic clock, in seconds. */
+double cli_now(void);
+
 /* Harness cache directory: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness. */
 int cli_harness_dir(char *out, size_t size);
 
@@ -50,5 +53,7 @@ int cmd_json(int argc, char **argv);
 void cmd_json_usage(FILE *out);
 void cmd_replay_usage(FILE *out);
 void cmd_match_usage(FILE *out);
+int cmd_record(int argc, char **argv);
+void cmd_record_usage(FILE *out);
 
 #endif

@@ -14,7 +14,7 @@
 #include "microsynth/microrts.h"
 #include "cli.h"
 
-static double now_s(void)
+double cli_now(void)
 {
 	struct timespec ts;
 
@@ -129,6 +129,37 @@ void cmd_bench_usage(FILE *out)
 		     "Paths with spaces are not supported on the Java side.\n");
 }
 
+/* Bytes of a state on an empty side x side map, and what a clone copies
+ * with `units` units and as many pending actions on it. */
+static void state_size(ms_ctx *ctx, int side, int units)
+{
+	char *xml = malloc((size_t)side * side + 4096 + (size_t)units * 160);
+	size_t n;
+	ms_rts_utt *utt;
+	ms_rts_state *s;
+
+	if (!xml || ms_rts_utt_new(ctx, &utt, 2, 1)) {
+		free(xml);
+		return;
+	}
+	n = (size_t)sprintf(xml, "<rts.PhysicalGameState width=\"%d\" height=\"%d\"><terrain>", side, side);
+	memset(xml + n, '0', (size_t)side * side);
+	n += (size_t)side * side;
+	n += (size_t)sprintf(xml + n, "</terrain><players><rts.Player ID=\"0\" resources=\"5\"/>"
+				      "<rts.Player ID=\"1\" resources=\"5\"/></players><units>");
+	for (int i = 0; i < units; i++)
+		n += (size_t)sprintf(xml + n, "<u type=\"Worker\" ID=\"%d\" player=\"%d\" x=\"%d\" y=\"%d\" "
+					      "resources=\"0\" hitpoints=\"1\"/>", i, i % 2, i % side, i / side);
+	n += (size_t)sprintf(xml + n, "</units></rts.PhysicalGameState>");
+	if (ms_rts_state_from_map_xml(ctx, &s, utt, "size", xml, n, 0) == MS_OK) {
+		printf("state %dx%d: block %zu bytes, a clone with %d units copies %zu bytes\n", side, side,
+		       ms_rts_state_bytes(s), units, ms_rts_state_copied_bytes(s));
+		ms_rts_state_free(ctx, s);
+	}
+	ms_rts_utt_free(utt);
+	free(xml);
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	long repeat = 20, warmup = 3;
@@ -184,7 +215,7 @@ int cmd_bench(int argc, char **argv)
 		}
 	for (size_t k = 0; k < nfiles; k++) {
 		map_row *row = row_for(rows, &nrows, files[k]);
-		double t0 = now_s(), cycles = 0;
+		double t0 = cli_now(), cycles = 0;
 		for (long r = 0; r < repeat; r++) {
 			ms_rts_replay_result res;
 			if (ms_rts_trace_replay(ctx, traces[k], &res)) {
@@ -193,7 +224,7 @@ int cmd_bench(int argc, char **argv)
 			}
 			cycles += res.cycles;
 		}
-		row->native_s += now_s() - t0;
+		row->native_s += cli_now() - t0;
 		row->native_cycles += cycles;
 	}
 	if (native_only) {
@@ -202,6 +233,9 @@ int cmd_bench(int argc, char **argv)
 		printf("maps=%d traces=%zu repeat=%ld\n", nrows, nfiles, repeat);
 		return CLI_OK;
 	}
+	state_size(ctx, 8, 10);
+	state_size(ctx, 64, 100);
+	state_size(ctx, 128, 100);
 	if (run_java(files, (int)nfiles, (int)repeat, (int)warmup, rows, &nrows)) {
 		fprintf(stderr, "microsynth bench: the Java side failed\n");
 		return CLI_FAIL;

@@ -135,60 +135,124 @@ void cmd_match_usage(FILE *out)
 		"Last line: winner=W cycles=C (W: 0, 1, or -1 for a draw).\n");
 }
 
-int cmd_match(int argc, char **argv)
+/* Runs `java -cp microsynth-harness.jar CLASS --harness DIR ARGS...` and
+ * returns its exit status (the runner builds its own class path). */
+static int run_java(const char *cmd, const char *main_class, const char *const *extra, int nextra)
 {
-	char dir[4096], jar[4200], cp[16384];
+	char dir[4096], jar[4200];
 	const char *java_home = getenv("JAVA_HOME");
 	char java[4200] = "java";
-	const char *args[64];
-	int n = 0, status;
+	const char **args;
+	int n = 0, status, rc;
 	pid_t pid;
 
-	/* Validate here so usage errors do not cost a JVM start. */
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		long v;
-		if (!strcmp(o, "--partially-observable"))
-			continue;
-		if (strcmp(o, "--map") && strcmp(o, "--p0") && strcmp(o, "--p1") && strcmp(o, "--utt") &&
-		    strcmp(o, "--max-cycles") && strcmp(o, "--conflict"))
-			return cli_usage_error("match", "unknown option '%s'", o);
-		if (i + 1 >= argc)
-			return cli_usage_error("match", "%s needs a value", o);
-		if (!strcmp(o, "--max-cycles") && cli_parse_int("match", o, argv[i + 1], 1, 100000000, &v))
-			return CLI_USAGE;
-		if (!strcmp(o, "--utt") && cli_parse_int("match", o, argv[i + 1], 1, 3, &v))
-			return CLI_USAGE;
-		if (!strcmp(o, "--conflict") && cli_parse_int("match", o, argv[i + 1], 1, 3, &v))
-			return CLI_USAGE;
-		i++;
-	}
-	if (argc > 40)
-		return cli_usage_error("match", "too many arguments");
 	if (cli_harness_dir(dir, sizeof(dir)))
-		return cli_usage_error("match", "set MICROSYNTH_HARNESS or HOME");
+		return cli_usage_error(cmd, "set MICROSYNTH_HARNESS or HOME");
 	snprintf(jar, sizeof(jar), "%s/microrts.jar", dir);
 	if (!is_file(jar)) {
-		fprintf(stderr, "microsynth match: no harness in %s; run tools/setup.sh\n", dir);
+		fprintf(stderr, "microsynth %s: no harness in %s; run tools/setup.sh\n", cmd, dir);
 		return CLI_USAGE;
 	}
 	if (cli_find_tools_jar(jar, sizeof(jar))) {
-		fprintf(stderr, "microsynth match: microsynth-harness.jar not found beside this binary "
-				"(build with -DMS_JAVA=ON or set MICROSYNTH_JAVA_DIR)\n");
+		fprintf(stderr, "microsynth %s: microsynth-harness.jar not found beside this binary "
+				"(build with -DMS_JAVA=ON or set MICROSYNTH_JAVA_DIR)\n", cmd);
 		return CLI_USAGE;
 	}
 	if (java_home && *java_home)
 		snprintf(java, sizeof(java), "%s/bin/java", java_home);
-	/* The runner builds its own class loader from the harness: microrts.jar
-	 * first, then the bot jars in gym-microrts order (docs/harness.md). */
-	snprintf(cp, sizeof(cp), "%s", jar);
+	args = calloc((size_t)nextra + 8, sizeof(*args));
+	if (!args)
+		return CLI_FAIL;
 	args[n++] = java;
 	args[n++] = "-Djava.awt.headless=true";
 	args[n++] = "-cp";
-	args[n++] = cp;
-	args[n++] = "ai.microsynth.harness.Match";
+	args[n++] = jar;
+	args[n++] = main_class;
 	args[n++] = "--harness";
 	args[n++] = dir;
+	for (int i = 0; i < nextra; i++)
+		args[n++] = extra[i];
+	args[n] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		free(args);
+		fprintf(stderr, "microsynth %s: fork: %s\n", cmd, strerror(errno));
+		return CLI_FAIL;
+	}
+	if (pid == 0) {
+		execvp(args[0], (char *const *)args);
+		fprintf(stderr, "microsynth %s: cannot run %s: %s\n", cmd, args[0], strerror(errno));
+		_exit(127);
+	}
+	free(args);
+	if (waitpid(pid, &status, 0) < 0)
+		return CLI_FAIL;
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : CLI_FAIL;
+	return rc == 127 ? CLI_FAIL : rc;
+}
+
+/* Options of match and record: name, whether it takes a value, its bounds. */
+typedef struct game_opt {
+	const char *name;
+	int has_value;
+	long min, max; /* min > max: any text */
+} game_opt;
+
+static const game_opt game_opts[] = {
+	{ "--map", 1, 1, 0 }, { "--p0", 1, 1, 0 }, { "--p1", 1, 1, 0 },
+	{ "--utt", 1, 1, 3 }, { "--conflict", 1, 1, 3 }, { "--max-cycles", 1, 1, 100000000 },
+	{ "--seed", 1, -2147483647L, 2147483647L }, { "--partially-observable", 0, 0, 0 },
+};
+
+/* Validates match/record options up front so errors cost no JVM start;
+ * `extra` lists further options allowed (with a value). */
+static int check_opts(const char *cmd, int argc, char **argv, const char *const *extra)
+{
+	for (int i = 1; i < argc; i++) {
+		const game_opt *o = NULL;
+		long v;
+		for (size_t k = 0; k < sizeof(game_opts) / sizeof(game_opts[0]); k++)
+			if (!strcmp(argv[i], game_opts[k].name))
+				o = &game_opts[k];
+		if (!o) {
+			int ok = 0;
+			for (int k = 0; extra && extra[k]; k++)
+				ok |= !strcmp(argv[i], extra[k]);
+			if (!ok)
+				return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+			if (strcmp(argv[i], "--traces") && ++i >= argc)
+				return cli_usage_error(cmd, "%s needs a value", argv[i - 1]);
+			continue;
+		}
+		if (!o->has_value)
+			continue;
+		if (i + 1 >= argc)
+			return cli_usage_error(cmd, "%s needs a value", argv[i]);
+		if (o->min <= o->max && cli_parse_int(cmd, argv[i], argv[i + 1], o->min, o->max, &v))
+			return CLI_USAGE;
+		i++;
+	}
+	return CLI_OK;
+}
+
+static const char *opt_value(int argc, char **argv, const char *name, const char *def)
+{
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], name))
+			return argv[i + 1];
+	return def;
+}
+
+int cmd_match(int argc, char **argv)
+{
+	const char *args[64];
+	int n = 0, rc;
+
+	if ((rc = check_opts("match", argc, argv, NULL)))
+		return rc;
+	if (argc > 40)
+		return cli_usage_error("match", "too many arguments");
 	for (int i = 1; i < argc; i++)
 		args[n++] = argv[i];
 	/* The small default of the README's main job. */
@@ -204,21 +268,56 @@ int cmd_match(int argc, char **argv)
 		args[n++] = "--p1";
 		args[n++] = "LightRush";
 	}
-	args[n] = NULL;
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "microsynth match: fork: %s\n", strerror(errno));
-		return CLI_FAIL;
+	return run_java("match", "ai.microsynth.harness.Match", args, n);
+}
+
+void cmd_record_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: microsynth record --out DIR [--traces] [--extra-maps DIR]\n"
+		"                         (--plan ci|sweep | [--map MAP] [--p0 AI] [--p1 AI] [--utt 1|2|3]\n"
+		"                          [--conflict 1|2|3] [--max-cycles N] [--seed S] [--partially-observable])\n\n"
+		"Plays official matches in the Java harness (ai.microsynth.harness.Recorder)\n"
+		"and records every cycle into DIR/NAME.rec.gz for `microsynth diff`\n"
+		"(format: tests/README.md). One match by default (WorkerRush vs LightRush on\n"
+		"8x8/basesWorkers8x8A.xml, table 2, 3000 cycles), named \"match\"; --plan runs\n"
+		"the fixed CI subset (104 matches) or the sweep (1,176). --traces also writes\n"
+		"each match's official trace (DIR/NAME.trace.xml); --extra-maps is searched\n"
+		"for maps the harness lacks. Last line: matches=N failed=F.\n");
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const char *const extra[] = { "--out", "--plan", "--traces", "--extra-maps", NULL };
+	const char *args[16];
+	char job[2048];
+	int n = 0, rc;
+
+	if ((rc = check_opts("record", argc, argv, extra)))
+		return rc;
+	if (!has_opt(argc, argv, "--out"))
+		return cli_usage_error("record", "--out DIR is required");
+	args[n++] = "--out";
+	args[n++] = opt_value(argc, argv, "--out", NULL);
+	if (has_opt(argc, argv, "--traces"))
+		args[n++] = "--traces";
+	if (has_opt(argc, argv, "--extra-maps")) {
+		args[n++] = "--extra-maps";
+		args[n++] = opt_value(argc, argv, "--extra-maps", NULL);
 	}
-	if (pid == 0) {
-		execvp(args[0], (char *const *)args);
-		fprintf(stderr, "microsynth match: cannot run %s: %s\n", args[0], strerror(errno));
-		_exit(127);
+	if (has_opt(argc, argv, "--plan")) {
+		args[n++] = "--plan";
+		args[n++] = opt_value(argc, argv, "--plan", NULL);
+	} else {
+		const char *map = opt_value(argc, argv, "--map", "8x8/basesWorkers8x8A.xml");
+		if (strchr(map, ' '))
+			return cli_usage_error("record", "map paths with spaces are not supported");
+		snprintf(job, sizeof(job), "match %s %s %s %s %s %s %s%s", map, opt_value(argc, argv, "--utt", "2"),
+			 opt_value(argc, argv, "--conflict", "1"), opt_value(argc, argv, "--p0", "WorkerRush"),
+			 opt_value(argc, argv, "--p1", "LightRush"), opt_value(argc, argv, "--max-cycles", "3000"),
+			 opt_value(argc, argv, "--seed", "0"), has_opt(argc, argv, "--partially-observable") ? " po" : "");
+		args[n++] = "--job";
+		args[n++] = job;
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return CLI_FAIL;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status) == 127 ? CLI_FAIL : WEXITSTATUS(status);
-	return CLI_FAIL;
+	return run_java("record", "ai.microsynth.harness.Recorder", args, n);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "microsynth/microrts.h"
 #include "cli.h"
@@ -112,13 +113,16 @@ void cmd_replay_usage(FILE *out)
 		     "searched for *.zip and *.xml) in the native engine, comparing stocks and\n"
 		     "every unit at each recorded entry. Goes on past divergences and prints\n"
 		     "the first one of each trace.\n"
-		     "Last line: traces=N snapshots=S divergences=D (exit 1 if D > 0).\n");
+		     "Last line: traces=N snapshots=S divergences=D cycles=C [winner=W for one\n"
+		     "trace] cycles_per_s=X (replay only, loading excluded); exit 1 if D > 0.\n");
 }
 
 int cmd_replay(int argc, char **argv)
 {
 	paths files = { 0 };
-	long snapshots = 0, divergences = 0;
+	long snapshots = 0, divergences = 0, cycles = 0;
+	double seconds = 0;
+	int winner = -1;
 	int first = argc;
 	int verbose = 0, bad_input = 0, shown = 0;
 	ms_ctx *ctx;
@@ -148,21 +152,30 @@ int cmd_replay(int argc, char **argv)
 			bad_input = 1;
 			continue;
 		}
-		if (ms_rts_trace_replay(ctx, t, &r)) {
+		double t0 = cli_now();
+		int rr = ms_rts_trace_replay(ctx, t, &r);
+		seconds += cli_now() - t0;
+		if (rr) {
 			fprintf(stderr, "microsynth replay: %s: %s\n", files.v[i], ms_ctx_last_error(ctx));
 			bad_input = 1;
 		} else {
 			snapshots += r.entries;
 			divergences += r.divergent;
+			cycles += r.cycles;
+			winner = r.winner;
 			if (r.divergent && shown++ < 20)
 				printf("%s: %d of %d entries differ; first at entry %d: %s\n", files.v[i], r.divergent,
 				       r.entries, r.first_bad, r.detail);
 			else if (verbose)
-				printf("%s: %d entries, %d differ\n", files.v[i], r.entries, r.divergent);
+				printf("%s: %d entries, %d differ, winner=%d cycles=%d\n", files.v[i], r.entries,
+				       r.divergent, r.winner, r.cycles);
 		}
 		ms_rts_trace_free(t);
 	}
-	printf("traces=%zu snapshots=%ld divergences=%ld\n", files.n, snapshots, divergences);
+	printf("traces=%zu snapshots=%ld divergences=%ld cycles=%ld", files.n, snapshots, divergences, cycles);
+	if (files.n == 1)
+		printf(" winner=%d", winner);
+	printf(" cycles_per_s=%.0f\n", seconds > 0 ? (double)cycles / seconds : 0.0);
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);
 	free(files.v);

@@ -9,6 +9,7 @@
 
 static const cli_cmd commands[] = {
 	{ "match", "play one official headless match in the Java harness", cmd_match, cmd_match_usage },
+	{ "record", "record official matches in the Java harness, cycle by cycle", cmd_record, cmd_record_usage },
 	{ "replay", "replay official traces in the native engine and compare every state", cmd_replay, cmd_replay_usage },
 	{ "diff", "play recordings of official matches natively and compare every cycle", cmd_diff, cmd_diff_usage },
 	{ "json", "print a map and unit type table as the official engine's JSON", cmd_json, cmd_json_usage },

@@ -401,6 +401,7 @@ int ms_rts_trace_replay(ms_ctx *ctx, const ms_rts_trace *t, ms_rts_replay_result
 				goto done;
 	}
 	res->cycles = s->time;
+	res->winner = ms_rts_winner(s);
 done:
 	ms_ctx_mfree(ctx, pairs[0]);
 	ms_ctx_mfree(ctx, pairs[1]);

@@ -297,6 +297,7 @@ typedef struct ms_rts_replay_result {
 	int divergent;    /**< entries whose state differed */
 	int first_bad;    /**< index of the first divergent entry, or -1 */
 	int cycles;       /**< cycles run (the final state's time) */
+	int winner;       /**< winner() of the final state */
 	char detail[512]; /**< unit-level description of the first divergence */
 } ms_rts_replay_result;
 
