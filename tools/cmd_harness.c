@@ -281,7 +281,7 @@ void cmd_record_usage(FILE *out)
 		"and records every cycle into DIR/NAME.rec.gz for `microsynth diff`\n"
 		"(format: tests/README.md). One match by default (WorkerRush vs LightRush on\n"
 		"8x8/basesWorkers8x8A.xml, table 2, 3000 cycles), named \"match\"; --plan runs\n"
-		"the fixed CI subset (104 matches) or the sweep (1,176). --traces also writes\n"
+		"the fixed CI subset (110 matches) or the sweep (1,200). --traces also writes\n"
 		"each match's official trace (DIR/NAME.trace.xml); --extra-maps is searched\n"
 		"for maps the harness lacks. Last line: matches=N failed=F.\n");
 }

@@ -120,13 +120,19 @@ public final class Recorder {
             "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "RandomBiasedAI", "CoacAI", "mayari",
         };
 
+        /** The other competition entries of lib/bots that load (docs/harness.md). */
+        static final String[] OTHERS = {
+            "GNS.Droplet", "ai.competition.GRojoA3N.GuidedRojoA3N", "ai.competition.rojobot.Rojo",
+            "ai.competition.IzanagiBot.Izanagi", "ai.JZ.MixedBot", "ai.competition.tiamat.Tiamat",
+        };
+
         /** CoacAI and mayari assume full observability (they crash on a view). */
         static String po(String p0, String p1, boolean want) {
             return want && !p0.equals("CoacAI") && !p1.equals("CoacAI") && !p0.equals("mayari")
                     && !p1.equals("mayari") ? " po" : "";
         }
 
-        /** The fixed CI subset (104 matches) or the sweep (1,176 matches). */
+        /** The fixed CI subset (110 matches) or the sweep (1,200 matches). */
         static List<String> plan(String which) throws Harness.UsageException {
             List<String> jobs = new ArrayList<>();
             int k = 0;
@@ -139,6 +145,10 @@ public final class Recorder {
                                 800, k, po(p0, p1, k % 4 == 3)));
                     }
                 }
+                // Each other competition bot once, short: they search within their budget.
+                for (int o = 0; o < OTHERS.length; o++, k++) {
+                    jobs.add(String.format("ci%03d %s 2 1 %s %s 300 %d", k, MAPS[0], OTHERS[o], BOTS[o % 4], k));
+                }
             } else if (which.equals("sweep")) {
                 for (String map : MAPS) {
                     for (String p0 : BOTS) {
@@ -148,6 +158,13 @@ public final class Recorder {
                                 jobs.add(String.format("sw%04d %s %d %d %s %s %d %d%s", k, map, utt, conflict, p0, p1,
                                         3000, k, po(p0, p1, k % 5 == 4)));
                             }
+                        }
+                    }
+                }
+                for (String other : OTHERS) {
+                    for (String opp : new String[] {"WorkerRush", "CoacAI"}) {
+                        for (int m = 0; m < 2; m++, k++) {
+                            jobs.add(String.format("sw%04d %s 2 1 %s %s 1000 %d", k, MAPS[m], other, opp, k));
                         }
                     }
                 }
