@@ -218,6 +218,24 @@ static void expect(fixture *f, char **w, int n)
 		ms_rts_state_unit(f->s, unit_index(f, atol(w[1])), &u);
 		if (ms_rts_action_legal(f->s, &u, &a) != (w[0][0] == 'l'))
 			FAIL(f, "unit %s: action is%s legal", w[1], w[0][0] == 'l' ? " not" : "");
+	} else if (!strcmp(w[0], "legalat")) { /* legalat ID K ACTION: the K-th legal action */
+		ms_rts_action list[64], want;
+		int k = atoi(w[2]), n2;
+		ms_rts_state_unit(f->s, unit_index(f, atol(w[1])), &u);
+		n2 = ms_rts_legal_actions(f->s, &u, 10, list, 64);
+		want = parse_action(f, w + 3, n - 3);
+		if (k < 0 || k >= n2 || k >= 64)
+			FAIL(f, "unit %s has %d legal actions", w[1], n2);
+		if (list[k].type != want.type || (want.type == MS_RTS_ATTACK ?
+		    (list[k].x != want.x || list[k].y != want.y) :
+		    (list[k].parameter != want.parameter || list[k].unit_type != want.unit_type)))
+			FAIL(f, "legal action %d of unit %s is type %d parameter %d", k, w[1], list[k].type,
+			     list[k].parameter);
+	} else if (!strcmp(w[0], "legalcount")) {
+		ms_rts_action list[64];
+		ms_rts_state_unit(f->s, unit_index(f, atol(w[1])), &u);
+		if (ms_rts_legal_actions(f->s, &u, 10, list, 64) != atoi(w[2]))
+			FAIL(f, "unit %s has %d legal actions", w[1], ms_rts_legal_actions(f->s, &u, 10, list, 64));
 	} else if (!strcmp(w[0], "nextid")) {
 		if (ms_rts_state_next_id(f->s) != atol(w[1]))
 			FAIL(f, "next id is %lld", (long long)ms_rts_state_next_id(f->s));
