@@ -10,6 +10,17 @@
 #include "core/json.h"
 #include "games/microrts/rts.h"
 
+/* Hands the text over on success, frees it on failure. */
+static int finish(ms_buf *b, int rc, char **out)
+{
+	if (rc) {
+		ms_buf_dispose(b);
+		return rc;
+	}
+	*out = ms_buf_detach(b);
+	return *out ? MS_OK : MS_ENOMEM;
+}
+
 static int put_action(ms_buf *b, const ms_rts_utt *utt, const ms_rts_action *a)
 {
 	int rc = ms_buf_printf(b, "{\"type\":%d", a->type);
@@ -103,12 +114,7 @@ int ms_rts_state_to_json(ms_ctx *ctx, const ms_rts_state *s, int flags, char **o
 	}
 	if (!rc)
 		rc = ms_buf_puts(&b, "]}");
-	if (rc) {
-		ms_buf_dispose(&b);
-		return rc;
-	}
-	*out = ms_buf_detach(&b);
-	return *out ? MS_OK : MS_ENOMEM;
+	return finish(&b, rc, out);
 }
 
 static int put_names(ms_buf *b, const ms_rts_utt *utt, const int *ids, int n)
@@ -156,12 +162,7 @@ int ms_rts_utt_to_json(ms_ctx *ctx, const ms_rts_utt *utt, char **out)
 	}
 	if (!rc)
 		rc = ms_buf_puts(&b, "]}");
-	if (rc) {
-		ms_buf_dispose(&b);
-		return rc;
-	}
-	*out = ms_buf_detach(&b);
-	return *out ? MS_OK : MS_ENOMEM;
+	return finish(&b, rc, out);
 }
 
 int ms_rts_player_action_to_json(ms_ctx *ctx, const ms_rts_state *s, const ms_rts_pair *pairs, int n, char **out)
@@ -181,12 +182,7 @@ int ms_rts_player_action_to_json(ms_ctx *ctx, const ms_rts_state *s, const ms_rt
 	}
 	if (!rc)
 		rc = ms_buf_puts(&b, "]");
-	if (rc) {
-		ms_buf_dispose(&b);
-		return rc;
-	}
-	*out = ms_buf_detach(&b);
-	return *out ? MS_OK : MS_ENOMEM;
+	return finish(&b, rc, out);
 }
 
 /* minimal-json getters with Java's defaults for missing keys. */

@@ -2,12 +2,10 @@ cmake_minimum_required(VERSION 3.20)
 # Traces written natively must be the bytes the jar writes (Trace.toxml):
 # the recorder writes the official trace of a few matches, `microsynth diff
 # --write-traces` writes its own from the recordings, and they must match.
-if(NOT EXISTS "${HARNESS}/microrts.jar" OR NOT EXISTS "${JAR}")
-  if(DEFINED ENV{CI})
-    message(FATAL_ERROR "harness ${HARNESS} or ${JAR} is absent but CI is set")
-  endif()
-  message("skipped: no harness in ${HARNESS} or no ${JAR}")
-  cmake_language(EXIT 77)
+set(NEEDS "${HARNESS}/microrts.jar" "${JAR}")
+include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
+if(MS_SKIP)
+  return()
 endif()
 set(dir "${OUT}/traces-vs-jar")
 file(REMOVE_RECURSE "${dir}")
