@@ -260,11 +260,38 @@ static int check_type(ms_ctx *ctx, const ms_rts_utt *u, const ms_rts_unit_type *
 	return MS_OK;
 }
 
-static int json_names(ms_ctx *ctx, const char *what, const cJSON *obj, const char *key,
+/*
+ * Both serialisations carry the same fields; a reader gives access to one
+ * type's fields in either. XML (Java's writer) always has every field; the
+ * JSON reader, like Java's, lets absent stats keep the class defaults.
+ */
+typedef struct type_reader {
+	int (*get_int)(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out);
+	int (*get_bool)(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out);
+	int (*get_names)(ms_ctx *ctx, const char *what, const void *node, const char *key,
+			 char names[][MS_RTS_TYPE_NAME_MAX], int *n);
+	int required;
+} type_reader;
+
+static int json_int(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
+{
+	if (!required && !cJSON_GetObjectItemCaseSensitive(node, key))
+		return MS_OK;
+	return ms_json_get_int(ctx, what, node, key, out);
+}
+
+static int json_bool(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
+{
+	if (!required && !cJSON_GetObjectItemCaseSensitive(node, key))
+		return MS_OK;
+	return ms_json_get_bool(ctx, what, node, key, out);
+}
+
+static int json_names(ms_ctx *ctx, const char *what, const void *node, const char *key,
 		      char names[][MS_RTS_TYPE_NAME_MAX], int *n)
 {
 	const cJSON *arr, *e;
-	int rc = ms_json_get_array(ctx, what, obj, key, &arr);
+	int rc = ms_json_get_array(ctx, what, node, key, &arr);
 
 	if (rc)
 		return rc;
@@ -276,6 +303,83 @@ static int json_names(ms_ctx *ctx, const char *what, const cJSON *obj, const cha
 			return ms_ctx_error(ctx, MS_ERANGE, "%s: '%s' lists too many types", what, key);
 		snprintf(names[(*n)++], MS_RTS_TYPE_NAME_MAX, "%s", e->valuestring);
 	}
+	return MS_OK;
+}
+
+static int xml_int(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
+{
+	if (!required && !ms_xml_has_attr((xmlNodePtr)node, key))
+		return MS_OK;
+	return ms_xml_attr_int(ctx, what, (xmlNodePtr)node, key, out);
+}
+
+static int xml_bool(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
+{
+	if (!required && !ms_xml_has_attr((xmlNodePtr)node, key))
+		return MS_OK;
+	return ms_xml_attr_bool(ctx, what, (xmlNodePtr)node, key, out);
+}
+
+/* Children <KEY type="NAME"> (produces / producedBy). */
+static int xml_names(ms_ctx *ctx, const char *what, const void *node, const char *key,
+		     char names[][MS_RTS_TYPE_NAME_MAX], int *n)
+{
+	*n = 0;
+	for (xmlNodePtr c = ms_xml_child((xmlNodePtr)node, key); c; c = ms_xml_next(c, key)) {
+		int rc;
+		if (*n >= MS_RTS_MAX_TYPES)
+			return ms_ctx_error(ctx, MS_ERANGE, "%s: too many <%s> elements", what, key);
+		if ((rc = ms_xml_attr_str(ctx, what, c, "type", names[*n], MS_RTS_TYPE_NAME_MAX)))
+			return rc;
+		(*n)++;
+	}
+	return MS_OK;
+}
+
+static const type_reader json_reader = { json_int, json_bool, json_names, 0 };
+static const type_reader xml_reader = { xml_int, xml_bool, xml_names, 1 };
+
+/* Reads the type at position u->n_types and appends it. */
+static int read_type(ms_ctx *ctx, const type_reader *r, const void *node, const char *what, const char *name,
+		     ms_rts_utt *u, pending_names *pn)
+{
+	ms_rts_unit_type t;
+	int i = u->n_types, id = i, rc;
+
+	if (i >= MS_RTS_MAX_TYPES)
+		return ms_ctx_error(ctx, MS_ERANGE, "%s: more than %d unit types", what, MS_RTS_MAX_TYPES);
+	if (strlen(name) >= MS_RTS_TYPE_NAME_MAX)
+		return ms_ctx_error(ctx, MS_ERANGE, "%s: name '%.40s' is too long", what, name);
+	type_defaults(&t, i, name);
+	/* Ids are positions: rules and serialisations index types by them. */
+	if ((rc = r->get_int(ctx, what, node, "ID", r->required, &id)))
+		return rc;
+	if (id != i)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s: unit type '%s' has ID %d, its position is %d", what, name, id, i);
+	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+		if ((rc = r->get_int(ctx, what, node, ints[k].key, r->required, (int *)((char *)&t + ints[k].off))))
+			return rc;
+	for (size_t k = 0; k < sizeof(bools) / sizeof(bools[0]); k++)
+		if ((rc = r->get_bool(ctx, what, node, bools[k].key, r->required, (int *)((char *)&t + bools[k].off))))
+			return rc;
+	if ((rc = r->get_names(ctx, what, node, "produces", pn->produces[i], &t.n_produces)) ||
+	    (rc = r->get_names(ctx, what, node, "producedBy", pn->produced_by[i], &t.n_produced_by)) ||
+	    (rc = check_type(ctx, u, &t, what)))
+		return rc;
+	u->types[u->n_types++] = t;
+	return MS_OK;
+}
+
+/* After the last type: names become ids, the table its derived values. */
+static int complete(ms_ctx *ctx, ms_rts_utt *u, const pending_names *pn, const char *what)
+{
+	int rc;
+
+	if (u->n_types == 0)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s: no unit types", what);
+	if ((rc = resolve_links(ctx, u, pn, what)))
+		return rc;
+	finish(u);
 	return MS_OK;
 }
 
@@ -300,60 +404,20 @@ int ms_rts_utt_from_json(ms_ctx *ctx, ms_rts_utt **out, const char *text, size_t
 	}
 	u->version = 0;
 	u->conflict_policy = MS_RTS_CONFLICT_CANCEL_BOTH;
-	if (cJSON_GetObjectItemCaseSensitive(root, "moveConflictResolutionStrategy") &&
-	    (rc = ms_json_get_int(ctx, what, root, "moveConflictResolutionStrategy", &u->conflict_policy)))
-		goto cleanup;
-	if ((rc = ms_json_get_array(ctx, what, root, "unitTypes", &types)))
+	if ((rc = json_int(ctx, what, root, "moveConflictResolutionStrategy", 0, &u->conflict_policy)) ||
+	    (rc = ms_json_get_array(ctx, what, root, "unitTypes", &types)))
 		goto cleanup;
 	cJSON_ArrayForEach(e, types) {
-		ms_rts_unit_type t;
 		const char *name;
 		char where[64];
-		int i = u->n_types;
 
-		snprintf(where, sizeof(where), "%s: unitTypes[%d]", what, i);
-		if (i >= MS_RTS_MAX_TYPES) {
-			rc = ms_ctx_error(ctx, MS_ERANGE, "%s: more than %d unit types", what, MS_RTS_MAX_TYPES);
+		snprintf(where, sizeof(where), "%s: unitTypes[%d]", what, u->n_types);
+		if ((rc = ms_json_get_string(ctx, where, e, "name", &name)) ||
+		    (rc = read_type(ctx, &json_reader, e, where, name, u, pn)))
 			goto cleanup;
-		}
-		if ((rc = ms_json_get_string(ctx, where, e, "name", &name)))
-			goto cleanup;
-		if (strlen(name) >= MS_RTS_TYPE_NAME_MAX) {
-			rc = ms_ctx_error(ctx, MS_ERANGE, "%s: name is too long", where);
-			goto cleanup;
-		}
-		type_defaults(&t, i, name);
-		/* Ids are positions: rules and serialisations index types by it. */
-		if (cJSON_GetObjectItemCaseSensitive(e, "ID")) {
-			int id;
-			if ((rc = ms_json_get_int(ctx, where, e, "ID", &id)))
-				goto cleanup;
-			if (id != i) {
-				rc = ms_ctx_error(ctx, MS_EPARSE, "%s: ID %d should be %d (its position)", where, id, i);
-				goto cleanup;
-			}
-		}
-		for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-			if (cJSON_GetObjectItemCaseSensitive(e, ints[k].key) &&
-			    (rc = ms_json_get_int(ctx, where, e, ints[k].key, (int *)((char *)&t + ints[k].off))))
-				goto cleanup;
-		for (size_t k = 0; k < sizeof(bools) / sizeof(bools[0]); k++)
-			if (cJSON_GetObjectItemCaseSensitive(e, bools[k].key) &&
-			    (rc = ms_json_get_bool(ctx, where, e, bools[k].key, (int *)((char *)&t + bools[k].off))))
-				goto cleanup;
-		if ((rc = json_names(ctx, where, e, "produces", pn->produces[i], &t.n_produces)) ||
-		    (rc = json_names(ctx, where, e, "producedBy", pn->produced_by[i], &t.n_produced_by)) ||
-		    (rc = check_type(ctx, u, &t, where)))
-			goto cleanup;
-		u->types[u->n_types++] = t;
 	}
-	if (u->n_types == 0) {
-		rc = ms_ctx_error(ctx, MS_EPARSE, "%s: no unit types", what);
+	if ((rc = complete(ctx, u, pn, what)))
 		goto cleanup;
-	}
-	if ((rc = resolve_links(ctx, u, pn, what)))
-		goto cleanup;
-	finish(u);
 	*out = u;
 	u = NULL;
 cleanup:
@@ -361,21 +425,6 @@ cleanup:
 	ms_rts_utt_free(u);
 	cJSON_Delete(root);
 	return rc;
-}
-
-static int xml_names(ms_ctx *ctx, const char *what, xmlNodePtr node, const char *elem,
-		     char names[][MS_RTS_TYPE_NAME_MAX], int *n)
-{
-	*n = 0;
-	for (xmlNodePtr c = ms_xml_child(node, elem); c; c = ms_xml_next(c, elem)) {
-		int rc;
-		if (*n >= MS_RTS_MAX_TYPES)
-			return ms_ctx_error(ctx, MS_ERANGE, "%s: too many <%s> elements", what, elem);
-		if ((rc = ms_xml_attr_str(ctx, what, c, "type", names[*n], MS_RTS_TYPE_NAME_MAX)))
-			return rc;
-		(*n)++;
-	}
-	return MS_OK;
 }
 
 int rts_utt_from_xml(ms_ctx *ctx, ms_rts_utt **out, const char *what, xmlNodePtr node)
@@ -392,42 +441,14 @@ int rts_utt_from_xml(ms_ctx *ctx, ms_rts_utt **out, const char *what, xmlNodePtr
 	if ((rc = ms_xml_attr_int(ctx, what, node, "moveConflictResolutionStrategy", &u->conflict_policy)))
 		goto cleanup;
 	for (xmlNodePtr c = ms_xml_child(node, "rts.units.UnitType"); c; c = ms_xml_next(c, "rts.units.UnitType")) {
-		ms_rts_unit_type t;
 		char name[MS_RTS_TYPE_NAME_MAX];
-		int i = u->n_types, id;
 
-		if (i >= MS_RTS_MAX_TYPES) {
-			rc = ms_ctx_error(ctx, MS_ERANGE, "%s: more than %d unit types", what, MS_RTS_MAX_TYPES);
-			goto cleanup;
-		}
 		if ((rc = ms_xml_attr_str(ctx, what, c, "name", name, sizeof(name))) ||
-		    (rc = ms_xml_attr_int(ctx, what, c, "ID", &id)))
+		    (rc = read_type(ctx, &xml_reader, c, what, name, u, pn)))
 			goto cleanup;
-		if (id != i) {
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: line %ld: unit type ID %d should be %d (its position)",
-					  what, xmlGetLineNo(c), id, i);
-			goto cleanup;
-		}
-		type_defaults(&t, i, name);
-		for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-			if ((rc = ms_xml_attr_int(ctx, what, c, ints[k].key, (int *)((char *)&t + ints[k].off))))
-				goto cleanup;
-		for (size_t k = 0; k < sizeof(bools) / sizeof(bools[0]); k++)
-			if ((rc = ms_xml_attr_bool(ctx, what, c, bools[k].key, (int *)((char *)&t + bools[k].off))))
-				goto cleanup;
-		if ((rc = xml_names(ctx, what, c, "produces", pn->produces[i], &t.n_produces)) ||
-		    (rc = xml_names(ctx, what, c, "producedBy", pn->produced_by[i], &t.n_produced_by)) ||
-		    (rc = check_type(ctx, u, &t, what)))
-			goto cleanup;
-		u->types[u->n_types++] = t;
 	}
-	if (u->n_types == 0) {
-		rc = ms_ctx_error(ctx, MS_EPARSE, "%s: no unit types", what);
+	if ((rc = complete(ctx, u, pn, what)))
 		goto cleanup;
-	}
-	if ((rc = resolve_links(ctx, u, pn, what)))
-		goto cleanup;
-	finish(u);
 	*out = u;
 	u = NULL;
 cleanup:
