@@ -54,6 +54,8 @@ void cmd_json_usage(FILE *out);
 void cmd_replay_usage(FILE *out);
 void cmd_match_usage(FILE *out);
 int cmd_record(int argc, char **argv);
+int cmd_botdiff(int argc, char **argv);
+void cmd_botdiff_usage(FILE *out);
 void cmd_record_usage(FILE *out);
 
 #endif

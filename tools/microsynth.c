@@ -12,6 +12,7 @@ static const cli_cmd commands[] = {
 	{ "record", "record official matches in the Java harness, cycle by cycle", cmd_record, cmd_record_usage },
 	{ "replay", "replay official traces in the native engine and compare every state", cmd_replay, cmd_replay_usage },
 	{ "diff", "play recordings of official matches natively and compare every cycle", cmd_diff, cmd_diff_usage },
+	{ "botdiff", "compare native scripted bots' decisions with recorded official ones", cmd_botdiff, cmd_botdiff_usage },
 	{ "json", "print a map and unit type table as the official engine's JSON", cmd_json, cmd_json_usage },
 	{ "bench", "benchmarks: native engine vs the official Java engine", cmd_bench, cmd_bench_usage },
 	{ "harness", "show and check the cached official harness", cmd_harness, cmd_harness_usage },

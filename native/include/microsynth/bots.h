@@ -1,0 +1,95 @@
+/*
+ * Native scripted MicroRTS bots: re-implementations of official Java bots
+ * (WorkerRush, LightRush, HeavyRush, RangedRush, PassiveAI, RandomBiasedAI)
+ * that return, for the same sequence of states, the very PlayerAction the
+ * Java bot returns in-process (same pairs, same order, same actions). The
+ * action is what the bot returns *before* the engine's issueSafe: illegal
+ * actions are kept, and idle units the bot does not command get NONE(10)
+ * as Java's fillWithNones gives them.
+ *
+ * A bot keeps memory for a whole game (the abstraction layer's per-unit
+ * abstract actions, keyed by unit id), so call decide once per cycle on
+ * the states of one game, in order, and reset between games.
+ */
+#ifndef MICROSYNTH_BOTS_H
+#define MICROSYNTH_BOTS_H
+
+#include "microrts.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ms_bot ms_bot;
+
+/** The operations of a bot; every native bot fills one of these. */
+typedef struct ms_bot_ops {
+	const char *name;       /**< short name, e.g. "WorkerRush" */
+	const char *java_class; /**< the official class it reproduces */
+	/** Forgets all per-game memory (AI.reset). */
+	int (*reset)(ms_bot *bot);
+	/**
+	 * The player action for `player` in `state` (the state before issuing).
+	 * Writes at most `max` pairs; `*n` receives how many the bot returns
+	 * (MS_ERANGE when that exceeds `max`).
+	 */
+	int (*decide)(ms_bot *bot, int player, const ms_rts_state *state, ms_rts_pair *out, int max, int *n);
+	/** Releases the bot's private data (not the ms_bot itself). */
+	void (*free)(ms_bot *bot);
+} ms_bot_ops;
+
+/** A bot instance: its operations, owner context and private data. */
+struct ms_bot {
+	const ms_bot_ops *ops;
+	ms_ctx *ctx;
+	const ms_rts_utt *utt;
+	int64_t seed;
+	void *impl;
+};
+
+/**
+ * Creates the bot called `name` (case-insensitive; the Java simple or full
+ * class name is accepted too: "WorkerRush", "ai.abstraction.WorkerRush").
+ * `utt` must outlive the bot; `seed` seeds its own generator (only bots
+ * that draw numbers use it). MS_ENOTFOUND for an unknown name, MS_EINVAL
+ * when the table lacks a type the bot needs.
+ */
+MS_EXTERN int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *utt, int64_t seed);
+
+/** Frees a bot; NULL is ignored. */
+MS_EXTERN void ms_bot_free(ms_bot *bot);
+
+/** Same as bot->ops->reset(bot). */
+MS_EXTERN int ms_bot_reset(ms_bot *bot);
+
+/** Same as bot->ops->decide(...). */
+MS_EXTERN int ms_bot_decide(ms_bot *bot, int player, const ms_rts_state *state, ms_rts_pair *out, int max,
+			    int *n);
+
+/** Names of the native bots, NULL-terminated. */
+MS_EXTERN const char *const *ms_bot_names(void);
+
+/**
+ * The native bot name matching a Java class name ("ai.abstraction.LightRush"
+ * or "LightRush"), or NULL when there is none.
+ */
+MS_EXTERN const char *ms_bot_for_java_class(const char *java_class);
+
+/* ---- path finding ------------------------------------------------------- */
+
+/**
+ * AStarPathFinding.findPathToPositionInRange as the official class computes
+ * it, tie-breaking included: the first MOVE of a shortest path for the unit
+ * at (sx, sy) towards any cell within Euclidean distance `range` of cell
+ * `target` (x + y * width), avoiding cells that are not GameState.free and
+ * the `n_reserved` cells of `reserved`. `*out` receives the MOVE, or type
+ * -1 when there is none (already in range, or unreachable). The scratch
+ * memory is allocated per call on `ctx`.
+ */
+MS_EXTERN int ms_bot_astar(ms_ctx *ctx, const ms_rts_state *state, int sx, int sy, int target, int range,
+			   const int *reserved, int n_reserved, ms_rts_action *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

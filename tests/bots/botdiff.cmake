@@ -1,0 +1,22 @@
+cmake_minimum_required(VERSION 3.20)
+# Decision identity (c): the official jar plays P0 against P1 on MAP; the
+# native bots named for the seats must then return the recorded action at
+# every cycle. Skips without the harness, fails under CI instead.
+set(NEEDS "${HARNESS}/microrts.jar" "${JAR}")
+include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
+if(MS_SKIP)
+  return()
+endif()
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND ${EXE} record --out ${OUT} --map ${MAP} --p0 ${P0} --p1 ${P1} --utt ${UTT}
+    --conflict ${CONFLICT} --max-cycles ${CYCLES}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "recorder failed (${rc}):\n${out}${err}")
+endif()
+execute_process(COMMAND ${EXE} botdiff --p0 ${P0} --p1 ${P1} ${OUT}/match.rec.gz
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT out MATCHES "matches=1 decisions=[1-9][0-9]* mismatches=0\n$" OR NOT rc EQUAL 0)
+  message(FATAL_ERROR "native bots decide differently from the official ones (exit ${rc})")
+endif()

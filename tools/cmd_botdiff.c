@@ -1,0 +1,310 @@
+/*
+ * microsynth botdiff --p0 BOT --p1 BOT RECORDING...: decision identity of
+ * the native scripted bots with the official Java bots. Each recording is
+ * replayed as `microsynth diff` replays it; at every cycle, before the
+ * recorded actions are issued, the native bot of each seat whose recorded
+ * Java class it reproduces decides on the native state (the view of that
+ * seat when the match was partially observable), and its action must
+ * equal the recorded P line: same pairs, same order, same actions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <zlib.h>
+
+#include "core/buf.h"
+#include "microsynth/bots.h"
+#include "microsynth/microrts.h"
+#include "cli.h"
+
+#define BD_MAX_PAIRS 4096
+
+typedef struct bd_stats {
+	long matches, decisions, mismatches;
+	int shown;
+} bd_stats;
+
+static long bd_line(gzFile f, ms_buf *b)
+{
+	char chunk[65536];
+
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+	while (gzgets(f, chunk, sizeof(chunk))) {
+		size_t n = strlen(chunk);
+		if (ms_buf_append(b, chunk, n))
+			return -1;
+		if (n && chunk[n - 1] == '\n') {
+			b->data[--b->len] = '\0';
+			return (long)b->len;
+		}
+	}
+	return b->len ? (long)b->len : -1;
+}
+
+/* One recorded pair: "id,type,owner,x,y,res,hp,T:P:UT" ("5:X:Y" attacks). */
+static int bd_pair(const char *tok, ms_rts_pair *p)
+{
+	long long id;
+	int t, a, b;
+
+	if (sscanf(tok, "%lld,%d,%d,%d,%d,%d,%d,%d:%d:%d", &id, &p->unit.type, &p->unit.player, &p->unit.x,
+		   &p->unit.y, &p->unit.resources, &p->unit.hitpoints, &t, &a, &b) != 10)
+		return -1;
+	p->unit.id = id;
+	p->action.type = t;
+	p->action.parameter = t == MS_RTS_ATTACK ? -1 : a;
+	p->action.unit_type = t == MS_RTS_ATTACK ? -1 : b;
+	p->action.x = t == MS_RTS_ATTACK ? a : -1;
+	p->action.y = t == MS_RTS_ATTACK ? b : -1;
+	return 0;
+}
+
+static void bd_put(ms_buf *b, const ms_rts_pair *p)
+{
+	const ms_rts_action *a = &p->action;
+	ms_buf_printf(b, " %lld,%d,%d,%d,%d,%d,%d,", (long long)p->unit.id, p->unit.type, p->unit.player, p->unit.x,
+		      p->unit.y, p->unit.resources, p->unit.hitpoints);
+	if (a->type == MS_RTS_ATTACK)
+		ms_buf_printf(b, "%d:%d:%d", a->type, a->x, a->y);
+	else
+		ms_buf_printf(b, "%d:%d:%d", a->type, a->parameter, a->unit_type);
+}
+
+/* Pairs compared as the recorder prints them (unit fields and action). */
+static int bd_same(const ms_rts_pair *a, const ms_rts_pair *b)
+{
+	const ms_rts_unit *u = &a->unit, *v = &b->unit;
+	const ms_rts_action *x = &a->action, *y = &b->action;
+
+	if (u->id != v->id || u->type != v->type || u->player != v->player || u->x != v->x || u->y != v->y ||
+	    u->resources != v->resources || u->hitpoints != v->hitpoints || x->type != y->type)
+		return 0;
+	if (x->type == MS_RTS_ATTACK)
+		return x->x == y->x && x->y == y->y;
+	return x->parameter == y->parameter && x->unit_type == y->unit_type;
+}
+
+static int bd_issue(ms_ctx *ctx, ms_rts_state *s, ms_rts_pair *pairs, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (ms_rts_state_unit_at(s, pairs[i].unit.x, pairs[i].unit.y) >= 0)
+			pairs[k++] = pairs[i];
+	return ms_rts_issue_safe(ctx, s, pairs, k, NULL);
+}
+
+/* The Java class of seat `p` named on the match line ("p0=CLASS"). */
+static void bd_class(const char *match, int p, char *out, size_t size)
+{
+	char key[5] = { ' ', 'p', (char)('0' + p), '=', 0 };
+	const char *at = strstr(match, key);
+
+	out[0] = '\0';
+	if (at)
+		snprintf(out, size, "%.*s", (int)strcspn(at + 4, " "), at + 4);
+}
+
+static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *st)
+{
+	gzFile f = gzopen(path, "rb");
+	ms_buf line, msg;
+	ms_rts_utt *utt = NULL;
+	ms_rts_state *s = NULL, *view = NULL;
+	ms_bot *bot[2] = { NULL, NULL };
+	ms_rts_pair *rec[2], *mine;
+	int np[2] = { 0, 0 }, rc = CLI_OK, lineno = 0, po = 0, shown_here = 0;
+	char cls[2][256];
+
+	if (!f) {
+		fprintf(stderr, "microsynth botdiff: %s: cannot open\n", path);
+		return CLI_USAGE;
+	}
+	rec[0] = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
+	rec[1] = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
+	mine = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
+	ms_buf_init(&line, ctx);
+	ms_buf_init(&msg, ctx);
+	cls[0][0] = cls[1][0] = '\0';
+	while (rc == CLI_OK && bd_line(f, &line) >= 0) {
+		char *l = line.data;
+		lineno++;
+		if (lineno == 1 && strcmp(l, "microsynth-recording 1")) {
+			fprintf(stderr, "microsynth botdiff: %s: not a recording\n", path);
+			rc = CLI_USAGE;
+		} else if (!strncmp(l, "match ", 6)) {
+			bd_class(l, 0, cls[0], sizeof(cls[0]));
+			bd_class(l, 1, cls[1], sizeof(cls[1]));
+			po = strstr(l, " po ") != NULL;
+		} else if (!strncmp(l, "utt ", 4)) {
+			int v, p;
+			if (sscanf(l + 4, "%d %d", &v, &p) != 2 || ms_rts_utt_new(ctx, &utt, v, p))
+				rc = CLI_USAGE;
+		} else if (!strncmp(l, "init ", 5)) {
+			if (!utt || ms_rts_state_from_json(ctx, &s, utt, l + 5, strlen(l + 5), 0) ||
+			    (po && ms_rts_state_clone(ctx, &view, s))) {
+				fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
+				rc = CLI_USAGE;
+				break;
+			}
+			for (int p = 0; p < 2; p++) {
+				const char *native = ms_bot_for_java_class(cls[p]);
+				if (!want[p] || !native || strcasecmp(native, want[p]))
+					continue;
+				if (ms_bot_new(ctx, &bot[p], native, utt, 0)) {
+					fprintf(stderr, "microsynth botdiff: %s\n", ms_ctx_last_error(ctx));
+					rc = CLI_USAGE;
+				}
+			}
+			if (bot[0] || bot[1])
+				st->matches++;
+		} else if (l[0] == 'R' && s) {
+			long long next_id, dmg, conf;
+			if (sscanf(l + 1, "%lld %lld %lld", &next_id, &dmg, &conf) != 3) {
+				rc = CLI_USAGE;
+				break;
+			}
+			ms_rts_state_set_next_id(s, next_id);
+			ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, dmg);
+			ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, conf);
+		} else if (l[0] == 'P' && s) {
+			int p, n;
+			char *save, *tok;
+			if (sscanf(l + 1, "%d %d", &p, &n) != 2 || p < 0 || p > 1 || n < 0 || n > BD_MAX_PAIRS) {
+				rc = CLI_USAGE;
+				break;
+			}
+			strtok_r(l, " ", &save);
+			strtok_r(NULL, " ", &save);
+			strtok_r(NULL, " ", &save);
+			np[p] = 0;
+			while ((tok = strtok_r(NULL, " ", &save)) && np[p] < n)
+				if (bd_pair(tok, &rec[p][np[p]]) == 0)
+					np[p]++;
+			if (np[p] != n) {
+				fprintf(stderr, "microsynth botdiff: %s:%d: bad pair list\n", path, lineno);
+				rc = CLI_USAGE;
+			}
+		} else if (l[0] == 'S' && s) {
+			int gameover;
+			/* both Java bots decided on the state before issuing */
+			for (int p = 0; p < 2; p++) {
+				const ms_rts_state *seen = s;
+				int n = 0, same;
+				if (!bot[p])
+					continue;
+				if (po) {
+					ms_rts_state_observe(view, s, p);
+					seen = view;
+				}
+				if (ms_bot_decide(bot[p], p, seen, mine, BD_MAX_PAIRS, &n)) {
+					fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
+					rc = CLI_FAIL;
+					break;
+				}
+				st->decisions++;
+				same = n == np[p];
+				for (int i = 0; same && i < n; i++)
+					same = bd_same(&mine[i], &rec[p][i]);
+				if (same)
+					continue;
+				st->mismatches++;
+				if (shown_here++ < 3 && st->shown++ < 10) {
+					msg.len = 0;
+					ms_buf_printf(&msg, "%s:%d: time %d player %d (%s):\n  native:  ", path, lineno,
+						      ms_rts_state_time(s), p, bot[p]->ops->name);
+					for (int i = 0; i < n; i++)
+						bd_put(&msg, &mine[i]);
+					ms_buf_printf(&msg, "\n  recorded:");
+					for (int i = 0; i < np[p]; i++)
+						bd_put(&msg, &rec[p][i]);
+					printf("%s\n", msg.data);
+				}
+			}
+			for (int p = 0; p < 2; p++) {
+				if (np[p] && bd_issue(ctx, s, rec[p], np[p])) {
+					fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
+					rc = CLI_USAGE;
+				}
+				np[p] = 0;
+			}
+			if (ms_rts_cycle(ctx, s, &gameover)) {
+				fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+			}
+		}
+	}
+	gzclose(f);
+	if (rc == CLI_OK && !s) {
+		fprintf(stderr, "microsynth botdiff: %s: no initial state\n", path);
+		rc = CLI_USAGE;
+	}
+	ms_bot_free(bot[0]);
+	ms_bot_free(bot[1]);
+	ms_buf_dispose(&line);
+	ms_buf_dispose(&msg);
+	ms_rts_state_free(ctx, view);
+	ms_rts_state_free(ctx, s);
+	ms_rts_utt_free(utt);
+	free(rec[0]);
+	free(rec[1]);
+	free(mine);
+	return rc;
+}
+
+void cmd_botdiff_usage(FILE *out)
+{
+	fprintf(out, "Usage: microsynth botdiff [--p0 BOT] [--p1 BOT] RECORDING...\n\n"
+		     "Replays recordings of official matches (see `microsynth diff`) and, at\n"
+		     "every cycle, asks the native bot named for a seat whose recorded Java\n"
+		     "class it reproduces for its action on the native state; the action must\n"
+		     "equal the recorded one (same pairs, order and actions). Seats whose class\n"
+		     "differs are not checked. Bots: WorkerRush LightRush HeavyRush RangedRush\n"
+		     "PassiveAI. Last line: matches=N decisions=D mismatches=M (exit 1 if M > 0).\n");
+}
+
+int cmd_botdiff(int argc, char **argv)
+{
+	const char *want[2] = { NULL, NULL };
+	char **files = NULL;
+	size_t nfiles = 0;
+	bd_stats st = { 0, 0, 0, 0 };
+	ms_ctx *ctx;
+	int rc = CLI_OK, i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i += 2) {
+		int p = !strcmp(argv[i], "--p0") ? 0 : !strcmp(argv[i], "--p1") ? 1 : -1;
+		if (p < 0)
+			return cli_usage_error("botdiff", "unknown option '%s'", argv[i]);
+		if (i + 1 >= argc)
+			return cli_usage_error("botdiff", "%s needs a bot name", argv[i]);
+		if (!ms_bot_for_java_class(argv[i + 1]))
+			return cli_usage_error("botdiff", "no native bot called '%s'", argv[i + 1]);
+		want[p] = argv[i + 1];
+	}
+	if (!want[0] && !want[1])
+		return cli_usage_error("botdiff", "name a bot with --p0 or --p1");
+	if (i >= argc)
+		return cli_usage_error("botdiff", "no recording given");
+	if (cli_collect_files(&files, &nfiles, argc, argv, i, ".rec.gz", ".rec"))
+		return CLI_USAGE;
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	for (size_t k = 0; k < nfiles; k++) {
+		int r = bd_one(ctx, files[k], want, &st);
+		if (r == CLI_USAGE)
+			rc = CLI_USAGE;
+		else if (r && !rc)
+			rc = r;
+		free(files[k]);
+	}
+	free(files);
+	ms_ctx_free(ctx);
+	printf("matches=%ld decisions=%ld mismatches=%ld\n", st.matches, st.decisions, st.mismatches);
+	if (rc)
+		return rc;
+	return st.mismatches ? CLI_FAIL : CLI_OK;
+}
