@@ -58,4 +58,7 @@ int cmd_botdiff(int argc, char **argv);
 void cmd_botdiff_usage(FILE *out);
 void cmd_record_usage(FILE *out);
 
+int cmd_play(int argc, char **argv);
+void cmd_play_usage(FILE *out);
+
 #endif

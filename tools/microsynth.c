@@ -15,6 +15,7 @@ static const cli_cmd commands[] = {
 	{ "botdiff", "compare native scripted bots' decisions with recorded official ones", cmd_botdiff, cmd_botdiff_usage },
 	{ "json", "print a map and unit type table as the official engine's JSON", cmd_json, cmd_json_usage },
 	{ "bench", "benchmarks: native engine vs the official Java engine", cmd_bench, cmd_bench_usage },
+	{ "play", "play one match between native bots in the native engine", cmd_play, cmd_play_usage },
 	{ "harness", "show and check the cached official harness", cmd_harness, cmd_harness_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -4,9 +4,11 @@
 
 #include "bots_internal.h"
 
-static const char *const names[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "PassiveAI", NULL };
+static const char *const names[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "PassiveAI", "RandomBiasedAI",
+				     "RandomAI", NULL };
 static const char *const java[] = { "ai.abstraction.WorkerRush", "ai.abstraction.LightRush",
-				    "ai.abstraction.HeavyRush", "ai.abstraction.RangedRush", "ai.PassiveAI", NULL };
+				    "ai.abstraction.HeavyRush", "ai.abstraction.RangedRush", "ai.PassiveAI",
+				    "ai.RandomBiasedAI", "ai.RandomAI", NULL };
 
 const char *const *ms_bot_names(void)
 {
@@ -59,8 +61,14 @@ int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *ut
 	case 3:
 		rc = bot_rush_new(b, "Ranged");
 		break;
-	default:
+	case 4:
 		rc = bot_passive_new(b);
+		break;
+	case 5:
+		rc = bot_random_biased_new(b);
+		break;
+	default:
+		rc = bot_random_new(b);
 		break;
 	}
 	if (rc) {

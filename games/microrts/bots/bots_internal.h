@@ -107,5 +107,6 @@ int bot_al_building_position(const ms_rts_state *s, const int *reserved, int n, 
 int bot_rush_new(ms_bot *b, const char *military);
 int bot_passive_new(ms_bot *b);
 int bot_random_biased_new(ms_bot *b);
+int bot_random_new(ms_bot *b);
 
 #endif

@@ -1,0 +1,238 @@
+/*
+ * microsynth play: one match between native bots in the native engine,
+ * played as the official headless runner (`microsynth match`) plays it:
+ * both bots decide on the same state (player 1 sees the state before
+ * player 0's action is issued), then issueSafe for player 0, then player
+ * 1, then one cycle, until game over or the cycle limit.
+ *
+ * --seed S seeds what `microsynth match --seed S` seeds, the same way:
+ * the state's generators as GameState.r and UnitAction.r, and the bots'
+ * generator as util.Sampler's (what RandomBiasedAI draws from).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "microsynth/bots.h"
+#include "microsynth/microrts.h"
+#include "cli.h"
+
+/* Match.Run.seedEngine: the k-th static generator gets new Random(seed * 1000003 + k). */
+#define PLAY_SEED_MULT INT64_C(1000003)
+enum { PLAY_K_GAMESTATE = 1, PLAY_K_UNITACTION = 2, PLAY_K_SAMPLER = 3, PLAY_K_PAG = 4 };
+
+/* The raw 48-bit state of `new java.util.Random(seed)`. */
+static int64_t play_scramble(int64_t seed)
+{
+	return (int64_t)(((uint64_t)seed ^ UINT64_C(0x5DEECE66D)) & ((UINT64_C(1) << 48) - 1));
+}
+
+static int play_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The map as a path, else in the harness cache as given, else under maps/. */
+static int play_resolve_map(const char *map, char *out, size_t size)
+{
+	char dir[4096];
+
+	if (play_is_file(map)) {
+		snprintf(out, size, "%s", map);
+		return 0;
+	}
+	if (cli_harness_dir(dir, sizeof(dir)))
+		return -1;
+	if ((size_t)snprintf(out, size, "%s/%s", dir, map) < size && play_is_file(out))
+		return 0;
+	if ((size_t)snprintf(out, size, "%s/maps/%s", dir, map) < size && play_is_file(out))
+		return 0;
+	return -1;
+}
+
+void cmd_play_usage(FILE *out)
+{
+	const char *const *names = ms_bot_names();
+
+	fprintf(out, "Usage: microsynth play --map MAP --p0 BOT --p1 BOT [--utt 1|2|3] [--conflict 1|2|3]\n"
+		     "                       [--max-cycles N] [--seed S] [--trace FILE] [--partially-observable]\n"
+		     "                       [--final-json FILE]\n\n"
+		     "Plays one match between native bots in the native engine, as `microsynth\n"
+		     "match` plays it in the official jar (same loop, same defaults: table 2,\n"
+		     "conflict policy 1, 5000 cycles; a match reaching the limit is a draw).\n"
+		     "MAP is a path, or a map of the harness cache (8x8/basesWorkers8x8A.xml or\n"
+		     "maps/8x8/basesWorkers8x8A.xml). --seed seeds the engine's and the bots'\n"
+		     "generators as `microsynth match --seed` seeds the Java ones (default 0).\n"
+		     "--trace writes the official trace (a zip when FILE ends in .zip);\n"
+		     "--final-json the final state as GameState.toJSON writes it (its SHA-256\n"
+		     "starts with the `digest` of `microsynth match --digest`).\nBots:");
+	for (int i = 0; names[i]; i++)
+		fprintf(out, " %s", names[i]);
+	fprintf(out, "\nLast line: winner=W cycles=C (W = 0, 1, or -1 for a draw).\n");
+}
+
+int cmd_play(int argc, char **argv)
+{
+	const char *map = NULL, *bot_name[2] = { NULL, NULL }, *trace = NULL, *json = NULL;
+	long utt_v = 2, conflict = 1, max_cycles = 5000, seed = 0;
+	int po = 0, rc = CLI_OK, gameover = 0, max_pairs, n[2] = { 0, 0 };
+	char path[4608];
+	ms_ctx *ctx = NULL;
+	ms_rts_utt *utt = NULL;
+	ms_rts_state *s = NULL, *view = NULL;
+	ms_bot *bot[2] = { NULL, NULL };
+	ms_rts_trace_writer *tw = NULL;
+	ms_rts_pair *pa[2] = { NULL, NULL }, *issued = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(o, "--partially-observable")) {
+			po = 1;
+			continue;
+		}
+		if (!v)
+			return cli_usage_error("play", "%s needs a value", o);
+		i++;
+		if (!strcmp(o, "--map"))
+			map = v;
+		else if (!strcmp(o, "--p0"))
+			bot_name[0] = v;
+		else if (!strcmp(o, "--p1"))
+			bot_name[1] = v;
+		else if (!strcmp(o, "--trace"))
+			trace = v;
+		else if (!strcmp(o, "--final-json"))
+			json = v;
+		else if (!strcmp(o, "--utt")) {
+			if (cli_parse_int("play", o, v, 1, 3, &utt_v))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--conflict")) {
+			if (cli_parse_int("play", o, v, 1, 3, &conflict))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--max-cycles")) {
+			if (cli_parse_int("play", o, v, 1, 100000000, &max_cycles))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--seed")) {
+			if (cli_parse_int("play", o, v, -2147483647L, 2147483647L, &seed))
+				return CLI_USAGE;
+		} else
+			return cli_usage_error("play", "unknown option '%s'", o);
+	}
+	if (!map || !bot_name[0] || !bot_name[1])
+		return cli_usage_error("play", "--map, --p0 and --p1 are required");
+	for (int p = 0; p < 2; p++)
+		if (!ms_bot_for_java_class(bot_name[p]))
+			return cli_usage_error("play", "no native bot called '%s'", bot_name[p]);
+	if (play_resolve_map(map, path, sizeof(path)))
+		return cli_usage_error("play", "map '%s' not found (as a path or in the harness cache)", map);
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+
+	if (ms_rts_utt_new(ctx, &utt, (int)utt_v, (int)conflict) ||
+	    ms_rts_state_load_map(ctx, &s, utt, path, seed)) {
+		fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_USAGE;
+		goto cleanup;
+	}
+	ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_GAMESTATE));
+	ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_UNITACTION));
+	if (po && ms_rts_state_clone(ctx, &view, s)) {
+		fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_FAIL;
+		goto cleanup;
+	}
+	for (int p = 0; p < 2; p++)
+		if (ms_bot_new(ctx, &bot[p], bot_name[p], utt, seed * PLAY_SEED_MULT + PLAY_K_SAMPLER) ||
+		    ms_bot_reset(bot[p])) {
+			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
+			rc = CLI_USAGE;
+			goto cleanup;
+		}
+	if (trace && ms_rts_trace_writer_new(ctx, &tw, s)) {
+		fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_FAIL;
+		goto cleanup;
+	}
+	/* at most one unit per cell, so one pair per cell */
+	max_pairs = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
+	pa[0] = calloc((size_t)max_pairs, sizeof(ms_rts_pair));
+	pa[1] = calloc((size_t)max_pairs, sizeof(ms_rts_pair));
+	issued = calloc((size_t)max_pairs, sizeof(ms_rts_pair));
+	if (!pa[0] || !pa[1] || !issued) {
+		rc = CLI_FAIL;
+		goto cleanup;
+	}
+
+	printf("play map=%s p0=%s p1=%s utt=%ld conflict=%ld max_cycles=%ld seed=%ld po=%d\n", map,
+	       bot[0]->ops->name, bot[1]->ops->name, utt_v, conflict, max_cycles, seed, po);
+	while (!gameover && ms_rts_state_time(s) < max_cycles) {
+		for (int p = 0; p < 2; p++) {
+			const ms_rts_state *seen = s;
+			if (po) {
+				ms_rts_state_observe(view, s, p);
+				seen = view;
+			}
+			if (ms_bot_decide(bot[p], p, seen, pa[p], max_pairs, &n[p])) {
+				fprintf(stderr, "microsynth play: player %d (%s) at cycle %d: %s\n", p, bot[p]->ops->name,
+					ms_rts_state_time(s), ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+				goto cleanup;
+			}
+		}
+		/* the trace keeps the actions as the bots returned them */
+		if (tw && ms_rts_trace_writer_entry(tw, s, pa[0], n[0], pa[1], n[1])) {
+			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
+			rc = CLI_FAIL;
+			goto cleanup;
+		}
+		for (int p = 0; p < 2; p++) {
+			memcpy(issued, pa[p], (size_t)n[p] * sizeof(ms_rts_pair));
+			if (n[p] && ms_rts_issue_safe(ctx, s, issued, n[p], NULL)) {
+				fprintf(stderr, "microsynth play: issuing player %d's action at cycle %d: %s\n", p,
+					ms_rts_state_time(s), ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+				goto cleanup;
+			}
+		}
+		if (ms_rts_cycle(ctx, s, &gameover)) {
+			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
+			rc = CLI_FAIL;
+			goto cleanup;
+		}
+	}
+	if (tw && ms_rts_trace_writer_finish(tw, s, trace)) {
+		fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_FAIL;
+		goto cleanup;
+	}
+	if (json) {
+		char *text = NULL;
+		FILE *jf = NULL;
+		if (ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &text) || !(jf = fopen(json, "wb")) ||
+		    fputs(text, jf) == EOF) {
+			fprintf(stderr, "microsynth play: cannot write %s\n", json);
+			rc = CLI_FAIL;
+		}
+		if (jf && fclose(jf))
+			rc = CLI_FAIL;
+		ms_ctx_mfree(ctx, text);
+		if (rc)
+			goto cleanup;
+	}
+	printf("winner=%d cycles=%d\n", ms_rts_winner(s), ms_rts_state_time(s));
+
+cleanup:
+	free(pa[0]);
+	free(pa[1]);
+	free(issued);
+	ms_rts_trace_writer_free(tw);
+	ms_bot_free(bot[0]);
+	ms_bot_free(bot[1]);
+	ms_rts_state_free(ctx, view);
+	ms_rts_state_free(ctx, s);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+	return rc;
+}
