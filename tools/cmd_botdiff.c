@@ -97,6 +97,22 @@ static int bd_issue(ms_ctx *ctx, ms_rts_state *s, ms_rts_pair *pairs, int n)
 	return ms_rts_issue_safe(ctx, s, pairs, k, NULL);
 }
 
+/* The job seed on a match line: "match NAME MAP UTT CONFLICT P0 P1 MAX SEED ..." */
+static int64_t match_seed(const char *l)
+{
+	long long v = 0;
+	const char *p = l;
+
+	for (int k = 0; k < 8 && p; k++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%lld", &v) != 1)
+		return 0;
+	return (int64_t)v;
+}
+
 /* The Java class of seat `p` named on the match line ("p0=CLASS"). */
 static void bd_class(const char *match, int p, char *out, size_t size)
 {
@@ -117,6 +133,7 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *
 	ms_bot *bot[2] = { NULL, NULL };
 	ms_rts_pair *rec[2], *mine;
 	int np[2] = { 0, 0 }, rc = CLI_OK, lineno = 0, po = 0, shown_here = 0;
+	int64_t seed = 0;
 	char cls[2][256];
 
 	if (!f) {
@@ -139,6 +156,7 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *
 			bd_class(l, 0, cls[0], sizeof(cls[0]));
 			bd_class(l, 1, cls[1], sizeof(cls[1]));
 			po = strstr(l, " po ") != NULL;
+			seed = match_seed(l);
 		} else if (!strncmp(l, "utt ", 4)) {
 			int v, p;
 			if (sscanf(l + 4, "%d %d", &v, &p) != 2 || ms_rts_utt_new(ctx, &utt, v, p))
@@ -154,7 +172,9 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *
 				const char *native = ms_bot_for_java_class(cls[p]);
 				if (!want[p] || !native || strcasecmp(native, want[p]))
 					continue;
-				if (ms_bot_new(ctx, &bot[p], native, utt, 0)) {
+				/* The recorder seeds util.Sampler's generator with
+				 * SEED * 1000003 + 3, as `match --seed` does. */
+				if (ms_bot_new(ctx, &bot[p], native, utt, seed * 1000003 + 3)) {
 					fprintf(stderr, "microsynth botdiff: %s\n", ms_ctx_last_error(ctx));
 					rc = CLI_USAGE;
 				}
@@ -263,7 +283,9 @@ void cmd_botdiff_usage(FILE *out)
 		     "class it reproduces for its action on the native state; the action must\n"
 		     "equal the recorded one (same pairs, order and actions). Seats whose class\n"
 		     "differs are not checked. Bots: WorkerRush LightRush HeavyRush RangedRush\n"
-		     "PassiveAI. Last line: matches=N decisions=D mismatches=M (exit 1 if M > 0).\n");
+		     "RandomBiasedAI RandomAI PassiveAI (RandomBiasedAI follows the seed on the\n"
+		     "recording's match line; RandomAI cannot match: Java reseeds it from the\n"
+		     "clock). Last line: matches=N decisions=D mismatches=M (exit 1 if M > 0).\n");
 }
 
 int cmd_botdiff(int argc, char **argv)

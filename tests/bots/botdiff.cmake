@@ -8,8 +8,11 @@ if(MS_SKIP)
   return()
 endif()
 file(REMOVE_RECURSE "${OUT}")
+if(NOT DEFINED SEED)
+  set(SEED 0)
+endif()
 execute_process(COMMAND ${EXE} record --out ${OUT} --map ${MAP} --p0 ${P0} --p1 ${P1} --utt ${UTT}
-    --conflict ${CONFLICT} --max-cycles ${CYCLES}
+    --conflict ${CONFLICT} --max-cycles ${CYCLES} --seed ${SEED}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "recorder failed (${rc}):\n${out}${err}")

@@ -282,6 +282,9 @@ public final class Recorder {
             UnitAction.r = damage;
             field(GameState.class, "r").set(null, conflicts);
             Field parameter = field(UnitAction.class, "parameter");
+            // RandomBiasedAI draws from util.Sampler's static generator: seed it
+            // as `microsynth match --seed` does, so native bots can follow it.
+            field(Class.forName("util.Sampler"), "generator").set(null, new Random(seed * 1000003L + 3));
 
             UnitTypeTable table = new UnitTypeTable(utt, conflict);
             GameState gs = new GameState(PhysicalGameState.load(mapFile.getPath(), table), table);
