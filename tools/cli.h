@@ -24,6 +24,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Parses a non-negative int option value; on error reports and returns -1. */
 int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, long max, long *out);
 
+/* A map as a path, else in the harness cache as given, else under its maps/. */
+int cli_resolve_map(const char *map, char *out, size_t size);
+
 /* Monotonic clock, in seconds. */
 double cli_now(void);
 

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
 
@@ -121,7 +122,13 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 
 void cmd_bench_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n\n"
+	fprintf(out, "Usage: microsynth bench bots [--repeat N] [--warmup N] [--max-cycles N] MAP...\n"
+		     "       microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n\n"
+		     "bots: every ordered pairing of WorkerRush, LightRush, HeavyRush and RangedRush\n"
+		     "on each map (table 2), played natively and by the official engine (one JVM,\n"
+		     "warmed up, maps loaded before timing); cycles/s per map and pairing for both.\n"
+		     "Last line: ratio=X, the median over map-pairings of native / Java cycles/s.\n\n"
+		     "engine:\n"
 		     "Replays the same official traces (zips; directories are searched) in the\n"
 		     "native engine and in the official Java engine (one JVM, warmed up, traces\n"
 		     "parsed before timing), then prints cycles/s per map for both.\n"
@@ -160,7 +167,7 @@ static void state_size(ms_ctx *ctx, int side, int units)
 	free(xml);
 }
 
-int cmd_bench(int argc, char **argv)
+static int bench_engine(int argc, char **argv)
 {
 	long repeat = 20, warmup = 3;
 	int native_only = 0;
@@ -172,8 +179,6 @@ int cmd_bench(int argc, char **argv)
 	int nrows = 0, i, first = -1;
 	double *ratios, ratio;
 
-	if (argc < 2 || strcmp(argv[1], "engine"))
-		return cli_usage_error("bench", "expected 'engine'");
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--repeat")) {
 			if (cli_parse_int("bench", "--repeat", i + 1 < argc ? argv[++i] : NULL, 1, 100000, &repeat))
@@ -260,4 +265,199 @@ int cmd_bench(int argc, char **argv)
 	free(ratios);
 	ms_ctx_free(ctx);
 	return CLI_OK;
+}
+
+static const char *const rushes[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush" };
+
+/* Runs BotBench in one JVM; fills java_cycles/java_s per job (map-major). */
+static int run_java_bots(char **maps, int nmaps, int repeat, int warmup, int max_cycles, double *cyc, double *secs)
+{
+	char dir[4096], jar[4200], cp[16384], rep[16], warm[16], maxc[16];
+	const char **args;
+	char **jobs;
+	int fds[2], status, n = 0, njobs = nmaps * 16;
+	pid_t pid;
+	FILE *in;
+	char line[8192];
+
+	if (cli_harness_dir(dir, sizeof(dir)) || cli_find_tools_jar(jar, sizeof(jar))) {
+		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
+		return -1;
+	}
+	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar", jar, dir);
+	snprintf(rep, sizeof(rep), "%d", repeat);
+	snprintf(warm, sizeof(warm), "%d", warmup);
+	snprintf(maxc, sizeof(maxc), "%d", max_cycles);
+	args = calloc((size_t)njobs + 10, sizeof(*args));
+	jobs = calloc((size_t)njobs, sizeof(*jobs));
+	if (!args || !jobs || pipe(fds))
+		return -1;
+	args[n++] = "java";
+	args[n++] = "-cp";
+	args[n++] = cp;
+	args[n++] = "ai.microsynth.bench.BotBench";
+	args[n++] = rep;
+	args[n++] = warm;
+	args[n++] = maxc;
+	for (int m = 0; m < nmaps; m++)
+		for (int k = 0; k < 16; k++) {
+			size_t len = strlen(maps[m]) + 64;
+			jobs[m * 16 + k] = malloc(len);
+			if (!jobs[m * 16 + k])
+				return -1;
+			snprintf(jobs[m * 16 + k], len, "%s %s %s", maps[m], rushes[k / 4], rushes[k % 4]);
+			args[n++] = jobs[m * 16 + k];
+		}
+	args[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execvp("java", (char *const *)args);
+		_exit(127);
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	for (int j = 0; in && j < njobs && fgets(line, sizeof(line), in);) {
+		const char *c = strstr(line, " cycles ");
+		double cycles, nanos;
+		if (!strncmp(line, "match ", 6) && c && sscanf(c, " cycles %lf nanos %lf", &cycles, &nanos) == 2) {
+			cyc[j] = cycles;
+			secs[j] = nanos * 1e-9;
+			j++;
+		}
+	}
+	if (in)
+		fclose(in);
+	waitpid(pid, &status, 0);
+	for (int j = 0; j < njobs; j++)
+		free(jobs[j]);
+	free(jobs);
+	free(args);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int bench_bots(int argc, char **argv)
+{
+	long repeat = 10, warmup = 2, max_cycles = 3000;
+	char **maps = NULL;
+	int nmaps = 0, first = -1, njobs, rc = CLI_OK;
+	double *ncyc, *nsec, *jcyc, *jsec, *ratios, ratio;
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--repeat")) {
+			if (cli_parse_int("bench", "--repeat", i + 1 < argc ? argv[++i] : NULL, 1, 100000, &repeat))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--warmup")) {
+			if (cli_parse_int("bench", "--warmup", i + 1 < argc ? argv[++i] : NULL, 0, 100000, &warmup))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--max-cycles")) {
+			if (cli_parse_int("bench", "--max-cycles", i + 1 < argc ? argv[++i] : NULL, 1, 1000000, &max_cycles))
+				return CLI_USAGE;
+		} else if (argv[i][0] == '-') {
+			return cli_usage_error("bench", "unknown option '%s'", argv[i]);
+		} else {
+			first = i;
+			break;
+		}
+	}
+	if (first < 0)
+		return cli_usage_error("bench", "no map given");
+	nmaps = argc - first;
+	njobs = nmaps * 16;
+	maps = calloc((size_t)nmaps, sizeof(*maps));
+	ncyc = calloc((size_t)njobs, sizeof(double));
+	nsec = calloc((size_t)njobs, sizeof(double));
+	jcyc = calloc((size_t)njobs, sizeof(double));
+	jsec = calloc((size_t)njobs, sizeof(double));
+	ratios = calloc((size_t)njobs, sizeof(double));
+	if (!maps || !ncyc || !nsec || !jcyc || !jsec || !ratios || ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	if (ms_rts_utt_new(ctx, &utt, 2, 1)) {
+		ms_ctx_free(ctx);
+		return CLI_FAIL;
+	}
+	for (int m = 0; m < nmaps && rc == CLI_OK; m++) {
+		char path[4096];
+		ms_rts_state *initial, *s;
+		if (cli_resolve_map(argv[first + m], path, sizeof(path)) ||
+		    ms_rts_state_load_map(ctx, &initial, utt, path, 0)) {
+			fprintf(stderr, "microsynth bench: map %s: %s\n", argv[first + m],
+				ms_ctx_last_status(ctx) ? ms_ctx_last_error(ctx) : "not found");
+			rc = CLI_USAGE;
+			break;
+		}
+		maps[m] = strdup(path);
+		if (ms_rts_state_clone(ctx, &s, initial)) {
+			rc = CLI_FAIL;
+			break;
+		}
+		for (int k = 0; k < 16 && rc == CLI_OK; k++) {
+			ms_bot *bots[2];
+			double t0;
+			if (ms_bot_new(ctx, &bots[0], rushes[k / 4], utt, 0) || ms_bot_new(ctx, &bots[1], rushes[k % 4], utt, 0)) {
+				rc = CLI_FAIL;
+				break;
+			}
+			for (long r = -warmup; r < repeat && rc == CLI_OK; r++) {
+				if (r == 0)
+					t0 = cli_now();
+				ms_rts_state_copy(s, initial);
+				ms_bot_reset(bots[0]);
+				ms_bot_reset(bots[1]);
+				if (ms_bot_play(ctx, s, bots, (int)max_cycles, 0, NULL, NULL)) {
+					fprintf(stderr, "microsynth bench: %s\n", ms_ctx_last_error(ctx));
+					rc = CLI_FAIL;
+				}
+				if (r >= 0)
+					ncyc[m * 16 + k] += ms_rts_state_time(s);
+			}
+			nsec[m * 16 + k] = cli_now() - t0;
+			ms_bot_free(bots[0]);
+			ms_bot_free(bots[1]);
+		}
+		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(ctx, initial);
+	}
+	if (rc == CLI_OK && run_java_bots(maps, nmaps, (int)repeat, (int)warmup, (int)max_cycles, jcyc, jsec)) {
+		fprintf(stderr, "microsynth bench: the Java side failed\n");
+		rc = CLI_FAIL;
+	}
+	if (rc == CLI_OK) {
+		printf("%-34s %-24s %14s %14s %8s\n", "map", "pairing", "native cyc/s", "java cyc/s", "ratio");
+		for (int j = 0; j < njobs; j++) {
+			double nat = ncyc[j] / nsec[j], jav = jcyc[j] / jsec[j];
+			char pairing[64];
+			const char *base = strrchr(maps[j / 16], '/');
+			snprintf(pairing, sizeof(pairing), "%s-%s", rushes[(j % 16) / 4], rushes[j % 4]);
+			ratios[j] = nat / jav;
+			printf("%-34s %-24s %14.0f %14.0f %8.1f\n", base ? base + 1 : maps[j / 16], pairing, nat, jav, ratios[j]);
+		}
+		qsort(ratios, (size_t)njobs, sizeof(*ratios), cmp_double);
+		ratio = njobs % 2 ? ratios[njobs / 2] : (ratios[njobs / 2 - 1] + ratios[njobs / 2]) / 2;
+		printf("maps=%d pairings=16 repeat=%ld ratio=%.1f\n", nmaps, repeat, ratio);
+	}
+	for (int m = 0; m < nmaps; m++)
+		free(maps[m]);
+	free(maps);
+	free(ncyc);
+	free(nsec);
+	free(jcyc);
+	free(jsec);
+	free(ratios);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+	return rc;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "engine"))
+		return bench_engine(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "bots"))
+		return bench_bots(argc, argv);
+	return cli_usage_error("bench", "expected 'engine' or 'bots'");
 }

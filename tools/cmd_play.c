@@ -35,7 +35,7 @@ static int play_is_file(const char *path)
 }
 
 /* The map as a path, else in the harness cache as given, else under maps/. */
-static int play_resolve_map(const char *map, char *out, size_t size)
+int cli_resolve_map(const char *map, char *out, size_t size)
 {
 	char dir[4096];
 
@@ -77,14 +77,13 @@ int cmd_play(int argc, char **argv)
 {
 	const char *map = NULL, *bot_name[2] = { NULL, NULL }, *trace = NULL, *json = NULL;
 	long utt_v = 2, conflict = 1, max_cycles = 5000, seed = 0;
-	int po = 0, rc = CLI_OK, gameover = 0, max_pairs, n[2] = { 0, 0 };
+	int po = 0, rc = CLI_OK;
 	char path[4608];
 	ms_ctx *ctx = NULL;
 	ms_rts_utt *utt = NULL;
-	ms_rts_state *s = NULL, *view = NULL;
+	ms_rts_state *s = NULL;
 	ms_bot *bot[2] = { NULL, NULL };
 	ms_rts_trace_writer *tw = NULL;
-	ms_rts_pair *pa[2] = { NULL, NULL }, *issued = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -125,7 +124,7 @@ int cmd_play(int argc, char **argv)
 	for (int p = 0; p < 2; p++)
 		if (!ms_bot_for_java_class(bot_name[p]))
 			return cli_usage_error("play", "no native bot called '%s'", bot_name[p]);
-	if (play_resolve_map(map, path, sizeof(path)))
+	if (cli_resolve_map(map, path, sizeof(path)))
 		return cli_usage_error("play", "map '%s' not found (as a path or in the harness cache)", map);
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
@@ -138,11 +137,6 @@ int cmd_play(int argc, char **argv)
 	}
 	ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_GAMESTATE));
 	ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_UNITACTION));
-	if (po && ms_rts_state_clone(ctx, &view, s)) {
-		fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
-		rc = CLI_FAIL;
-		goto cleanup;
-	}
 	for (int p = 0; p < 2; p++)
 		if (ms_bot_new(ctx, &bot[p], bot_name[p], utt, seed * PLAY_SEED_MULT + PLAY_K_SAMPLER) ||
 		    ms_bot_reset(bot[p])) {
@@ -155,52 +149,12 @@ int cmd_play(int argc, char **argv)
 		rc = CLI_FAIL;
 		goto cleanup;
 	}
-	/* at most one unit per cell, so one pair per cell */
-	max_pairs = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
-	pa[0] = calloc((size_t)max_pairs, sizeof(ms_rts_pair));
-	pa[1] = calloc((size_t)max_pairs, sizeof(ms_rts_pair));
-	issued = calloc((size_t)max_pairs, sizeof(ms_rts_pair));
-	if (!pa[0] || !pa[1] || !issued) {
-		rc = CLI_FAIL;
-		goto cleanup;
-	}
-
 	printf("play map=%s p0=%s p1=%s utt=%ld conflict=%ld max_cycles=%ld seed=%ld po=%d\n", map,
 	       bot[0]->ops->name, bot[1]->ops->name, utt_v, conflict, max_cycles, seed, po);
-	while (!gameover && ms_rts_state_time(s) < max_cycles) {
-		for (int p = 0; p < 2; p++) {
-			const ms_rts_state *seen = s;
-			if (po) {
-				ms_rts_state_observe(view, s, p);
-				seen = view;
-			}
-			if (ms_bot_decide(bot[p], p, seen, pa[p], max_pairs, &n[p])) {
-				fprintf(stderr, "microsynth play: player %d (%s) at cycle %d: %s\n", p, bot[p]->ops->name,
-					ms_rts_state_time(s), ms_ctx_last_error(ctx));
-				rc = CLI_FAIL;
-				goto cleanup;
-			}
-		}
-		/* the trace keeps the actions as the bots returned them */
-		if (tw && ms_rts_trace_writer_entry(tw, s, pa[0], n[0], pa[1], n[1])) {
-			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
-			rc = CLI_FAIL;
-			goto cleanup;
-		}
-		for (int p = 0; p < 2; p++) {
-			memcpy(issued, pa[p], (size_t)n[p] * sizeof(ms_rts_pair));
-			if (n[p] && ms_rts_issue_safe(ctx, s, issued, n[p], NULL)) {
-				fprintf(stderr, "microsynth play: issuing player %d's action at cycle %d: %s\n", p,
-					ms_rts_state_time(s), ms_ctx_last_error(ctx));
-				rc = CLI_FAIL;
-				goto cleanup;
-			}
-		}
-		if (ms_rts_cycle(ctx, s, &gameover)) {
-			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
-			rc = CLI_FAIL;
-			goto cleanup;
-		}
+	if (ms_bot_play(ctx, s, bot, (int)max_cycles, po, tw, NULL)) {
+		fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_FAIL;
+		goto cleanup;
 	}
 	if (tw && ms_rts_trace_writer_finish(tw, s, trace)) {
 		fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
@@ -224,13 +178,9 @@ int cmd_play(int argc, char **argv)
 	printf("winner=%d cycles=%d\n", ms_rts_winner(s), ms_rts_state_time(s));
 
 cleanup:
-	free(pa[0]);
-	free(pa[1]);
-	free(issued);
 	ms_rts_trace_writer_free(tw);
 	ms_bot_free(bot[0]);
 	ms_bot_free(bot[1]);
-	ms_rts_state_free(ctx, view);
 	ms_rts_state_free(ctx, s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);

@@ -97,3 +97,55 @@ int ms_bot_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *out
 {
 	return b->ops->decide(b, player, s, out, max, n);
 }
+
+int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
+		ms_rts_trace_writer *trace, int *winner)
+{
+	/* At most one unit per cell, so one pair per cell. */
+	int max_pairs = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
+	ms_rts_pair *pa[2], *issued;
+	ms_rts_state *view = NULL;
+	int n[2], gameover = 0, rc = MS_OK;
+
+	pa[0] = ms_ctx_malloc(ctx, (size_t)max_pairs * sizeof(ms_rts_pair));
+	pa[1] = ms_ctx_malloc(ctx, (size_t)max_pairs * sizeof(ms_rts_pair));
+	issued = ms_ctx_malloc(ctx, (size_t)max_pairs * sizeof(ms_rts_pair));
+	if (!pa[0] || !pa[1] || !issued || (po && (rc = ms_rts_state_clone(ctx, &view, s)))) {
+		rc = rc ? rc : MS_ENOMEM;
+		goto done;
+	}
+	while (!gameover && ms_rts_state_time(s) < max_cycles) {
+		for (int p = 0; p < 2; p++) {
+			const ms_rts_state *seen = s;
+			if (po) {
+				ms_rts_state_observe(view, s, p);
+				seen = view;
+			}
+			if ((rc = ms_bot_decide(bots[p], p, seen, pa[p], max_pairs, &n[p]))) {
+				char msg[400];
+				snprintf(msg, sizeof(msg), "%s", ms_ctx_last_error(ctx));
+				ms_ctx_error(ctx, rc, "player %d (%s) at cycle %d: %s", p, bots[p]->ops->name,
+					     ms_rts_state_time(s), msg);
+				goto done;
+			}
+		}
+		/* The trace keeps the actions as the bots returned them. */
+		if (trace && (rc = ms_rts_trace_writer_entry(trace, s, pa[0], n[0], pa[1], n[1])))
+			goto done;
+		for (int p = 0; p < 2; p++) {
+			memcpy(issued, pa[p], (size_t)n[p] * sizeof(ms_rts_pair));
+			if (n[p] && (rc = ms_rts_issue_safe(ctx, s, issued, n[p], NULL)))
+				goto done;
+		}
+		if ((rc = ms_rts_cycle(ctx, s, &gameover)))
+			goto done;
+	}
+	if (winner)
+		*winner = ms_rts_winner(s);
+done:
+	ms_ctx_mfree(ctx, pa[0]);
+	ms_ctx_mfree(ctx, pa[1]);
+	ms_ctx_mfree(ctx, issued);
+	ms_rts_state_free(ctx, view);
+	return rc;
+}

@@ -75,6 +75,19 @@ MS_EXTERN const char *const *ms_bot_names(void);
  */
 MS_EXTERN const char *ms_bot_for_java_class(const char *java_class);
 
+/* ---- matches ------------------------------------------------------------ */
+
+/**
+ * Plays `s` to its end as the official loop does: both bots decide on the
+ * same state (each on its own partially observable view when `po`), player
+ * 0's action is issued, then player 1's, then one cycle; until game over or
+ * time `max_cycles` (a draw, winner -1, when both still have units). When
+ * `trace` is not NULL each decision point is added to it (finish it with
+ * ms_rts_trace_writer_finish). `*winner` receives ms_rts_winner at the end.
+ */
+MS_EXTERN int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
+			  ms_rts_trace_writer *trace, int *winner);
+
 /* ---- path finding ------------------------------------------------------- */
 
 /**

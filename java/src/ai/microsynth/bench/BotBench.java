@@ -1,0 +1,77 @@
+package ai.microsynth.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import ai.core.AI;
+import rts.GameState;
+import rts.PhysicalGameState;
+import rts.PlayerAction;
+import rts.units.UnitTypeTable;
+
+/**
+ * Plays scripted bots against each other in the official engine and reports
+ * the time the game loop takes, for `microsynth bench bots`. Maps are loaded
+ * before timing; every match is played WARMUP times untimed, then REPEAT
+ * times timed, in this one JVM.
+ *
+ *   BotBench REPEAT WARMUP MAXCYCLES "MAP P0 P1"...   (P0/P1: ai.abstraction class simple names)
+ *
+ * Prints one line per match: "match MAP P0 P1 cycles C nanos N".
+ */
+public final class BotBench {
+    private BotBench() {
+    }
+
+    static AI make(String name, UnitTypeTable utt) throws Exception {
+        return (AI) Class.forName("ai.abstraction." + name).getConstructor(UnitTypeTable.class).newInstance(utt);
+    }
+
+    /** The official loop (as Match plays it); returns the cycles played. */
+    static int play(PhysicalGameState map, UnitTypeTable utt, AI a0, AI a1, int maxCycles) throws Exception {
+        GameState gs = new GameState(map.cloneIncludingTerrain(), utt);
+        a0.reset();
+        a1.reset();
+        boolean gameover = false;
+        while (!gameover && gs.getTime() < maxCycles) {
+            PlayerAction p0 = a0.getAction(0, gs);
+            PlayerAction p1 = a1.getAction(1, gs);
+            gs.issueSafe(p0);
+            gs.issueSafe(p1);
+            gameover = gs.cycle();
+        }
+        return gs.getTime();
+    }
+
+    public static void main(String[] args) throws Exception {
+        int repeat = Integer.parseInt(args[0]);
+        int warmup = Integer.parseInt(args[1]);
+        int maxCycles = Integer.parseInt(args[2]);
+        UnitTypeTable utt = new UnitTypeTable(UnitTypeTable.VERSION_ORIGINAL_FINETUNED);
+        List<String[]> jobs = new ArrayList<>();
+        List<PhysicalGameState> maps = new ArrayList<>();
+        for (int i = 3; i < args.length; i++) {
+            String[] w = args[i].split(" ");
+            jobs.add(w);
+            maps.add(PhysicalGameState.load(w[0], utt));
+        }
+        for (int r = 0; r < warmup; r++) {
+            for (int j = 0; j < jobs.size(); j++) {
+                play(maps.get(j), utt, make(jobs.get(j)[1], utt), make(jobs.get(j)[2], utt), maxCycles);
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (int j = 0; j < jobs.size(); j++) {
+            String[] w = jobs.get(j);
+            AI a0 = make(w[1], utt), a1 = make(w[2], utt);
+            long cycles = 0, start = System.nanoTime();
+            for (int r = 0; r < repeat; r++) {
+                cycles += play(maps.get(j), utt, a0, a1, maxCycles);
+            }
+            long nanos = System.nanoTime() - start;
+            out.append("match ").append(w[0]).append(' ').append(w[1]).append(' ').append(w[2])
+               .append(" cycles ").append(cycles).append(" nanos ").append(nanos).append('\n');
+        }
+        System.out.print(out);
+    }
+}
