@@ -65,37 +65,35 @@ static map_row *row_for(map_row *rows, int *n, const char *path)
 	return &rows[(*n)++];
 }
 
-/* Runs the Java side and adds its timings to the rows. */
-static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *rows, int *nrows)
+/*
+ * Starts `java -cp <tools jar>:microrts.jar CLASS ARGS...` with its stdout
+ * on a pipe; returns the read end, or NULL (with a message) on failure.
+ */
+static FILE *java_open(const char *main_class, const char *const *extra, int nextra, pid_t *pid)
 {
-	char dir[4096], jar[4200], cp[16384], rep[16], warm[16];
+	char dir[4096], jar[4200], cp[16384];
 	const char **args;
-	int fds[2], status, n = 0;
-	pid_t pid;
-	FILE *in;
-	char line[8192];
+	int fds[2], n = 0;
 
 	if (cli_harness_dir(dir, sizeof(dir)) || cli_find_tools_jar(jar, sizeof(jar))) {
 		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
-		return -1;
+		return NULL;
 	}
 	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar", jar, dir);
-	snprintf(rep, sizeof(rep), "%d", repeat);
-	snprintf(warm, sizeof(warm), "%d", warmup);
-	args = calloc((size_t)nfiles + 8, sizeof(*args));
-	if (!args || pipe(fds))
-		return -1;
+	args = calloc((size_t)nextra + 5, sizeof(*args));
+	if (!args || pipe(fds)) {
+		free(args);
+		return NULL;
+	}
 	args[n++] = "java";
 	args[n++] = "-cp";
 	args[n++] = cp;
-	args[n++] = "ai.microsynth.bench.ReplayBench";
-	args[n++] = rep;
-	args[n++] = warm;
-	for (int i = 0; i < nfiles; i++)
-		args[n++] = files[i];
+	args[n++] = main_class;
+	for (int i = 0; i < nextra; i++)
+		args[n++] = extra[i];
 	args[n] = NULL;
-	pid = fork();
-	if (pid == 0) {
+	*pid = fork();
+	if (*pid == 0) {
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);
@@ -104,8 +102,46 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 	}
 	close(fds[1]);
 	free(args);
-	in = fdopen(fds[0], "r");
-	while (in && fgets(line, sizeof(line), in)) {
+	if (*pid < 0) {
+		close(fds[0]);
+		return NULL;
+	}
+	return fdopen(fds[0], "r");
+}
+
+/* Closes the pipe and waits; 0 when the JVM exited cleanly. */
+static int java_close(FILE *in, pid_t pid)
+{
+	int status;
+
+	if (in)
+		fclose(in);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Runs the Java side and adds its timings to the rows. */
+static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *rows, int *nrows)
+{
+	char rep[16], warm[16], line[8192];
+	const char **args = calloc((size_t)nfiles + 2, sizeof(*args));
+	FILE *in;
+	pid_t pid;
+	int n = 0;
+
+	if (!args)
+		return -1;
+	snprintf(rep, sizeof(rep), "%d", repeat);
+	snprintf(warm, sizeof(warm), "%d", warmup);
+	args[n++] = rep;
+	args[n++] = warm;
+	for (int i = 0; i < nfiles; i++)
+		args[n++] = files[i];
+	in = java_open("ai.microsynth.bench.ReplayBench", args, n, &pid);
+	free(args);
+	if (!in)
+		return -1;
+	while (fgets(line, sizeof(line), in)) {
 		char path[4096];
 		double cycles, nanos;
 		if (sscanf(line, "trace %4095s cycles %lf nanos %lf", path, &cycles, &nanos) == 3) {
@@ -114,10 +150,7 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 			r->java_s += nanos * 1e-9;
 		}
 	}
-	if (in)
-		fclose(in);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return java_close(in, pid);
 }
 
 void cmd_bench_usage(FILE *out)
@@ -272,70 +305,58 @@ static const char *const rushes[] = { "WorkerRush", "LightRush", "HeavyRush", "R
 /* Runs BotBench in one JVM; fills java_cycles/java_s per job (map-major). */
 static int run_java_bots(char **maps, int nmaps, int repeat, int warmup, int max_cycles, double *cyc, double *secs)
 {
-	char dir[4096], jar[4200], cp[16384], rep[16], warm[16], maxc[16];
-	const char **args;
-	char **jobs;
-	int fds[2], status, n = 0, njobs = nmaps * 16;
+	char rep[16], warm[16], maxc[16], line[8192];
+	int njobs = nmaps * 16, n = 0, rc;
+	const char **args = calloc((size_t)njobs + 3, sizeof(*args));
+	char **jobs = calloc((size_t)njobs, sizeof(*jobs));
+	FILE *in = NULL;
 	pid_t pid;
-	FILE *in;
-	char line[8192];
 
-	if (cli_harness_dir(dir, sizeof(dir)) || cli_find_tools_jar(jar, sizeof(jar))) {
-		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
+	if (!args || !jobs) {
+		free(args);
+		free(jobs);
 		return -1;
 	}
-	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar", jar, dir);
 	snprintf(rep, sizeof(rep), "%d", repeat);
 	snprintf(warm, sizeof(warm), "%d", warmup);
 	snprintf(maxc, sizeof(maxc), "%d", max_cycles);
-	args = calloc((size_t)njobs + 10, sizeof(*args));
-	jobs = calloc((size_t)njobs, sizeof(*jobs));
-	if (!args || !jobs || pipe(fds))
-		return -1;
-	args[n++] = "java";
-	args[n++] = "-cp";
-	args[n++] = cp;
-	args[n++] = "ai.microsynth.bench.BotBench";
 	args[n++] = rep;
 	args[n++] = warm;
 	args[n++] = maxc;
-	for (int m = 0; m < nmaps; m++)
-		for (int k = 0; k < 16; k++) {
+	rc = 0;
+	for (int m = 0; m < nmaps && !rc; m++)
+		for (int k = 0; k < 16 && !rc; k++) {
 			size_t len = strlen(maps[m]) + 64;
-			jobs[m * 16 + k] = malloc(len);
-			if (!jobs[m * 16 + k])
-				return -1;
-			snprintf(jobs[m * 16 + k], len, "%s %s %s", maps[m], rushes[k / 4], rushes[k % 4]);
-			args[n++] = jobs[m * 16 + k];
+			char *job = malloc(len);
+			if (!job) {
+				rc = -1;
+				break;
+			}
+			snprintf(job, len, "%s %s %s", maps[m], rushes[k / 4], rushes[k % 4]);
+			jobs[m * 16 + k] = job;
+			args[n++] = job;
 		}
-	args[n] = NULL;
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execvp("java", (char *const *)args);
-		_exit(127);
-	}
-	close(fds[1]);
-	in = fdopen(fds[0], "r");
-	for (int j = 0; in && j < njobs && fgets(line, sizeof(line), in);) {
-		const char *c = strstr(line, " cycles ");
-		double cycles, nanos;
-		if (!strncmp(line, "match ", 6) && c && sscanf(c, " cycles %lf nanos %lf", &cycles, &nanos) == 2) {
-			cyc[j] = cycles;
-			secs[j] = nanos * 1e-9;
-			j++;
+	if (!rc)
+		in = java_open("ai.microsynth.bench.BotBench", args, n, &pid);
+	if (in) {
+		for (int j = 0; j < njobs && fgets(line, sizeof(line), in);) {
+			const char *c = strstr(line, " cycles ");
+			double cycles, nanos;
+			if (!strncmp(line, "match ", 6) && c && sscanf(c, " cycles %lf nanos %lf", &cycles, &nanos) == 2) {
+				cyc[j] = cycles;
+				secs[j] = nanos * 1e-9;
+				j++;
+			}
 		}
+		rc = java_close(in, pid);
+	} else {
+		rc = -1;
 	}
-	if (in)
-		fclose(in);
-	waitpid(pid, &status, 0);
 	for (int j = 0; j < njobs; j++)
 		free(jobs[j]);
 	free(jobs);
 	free(args);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return rc;
 }
 
 static int bench_bots(int argc, char **argv)
