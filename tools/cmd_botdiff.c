@@ -12,12 +12,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include <zlib.h>
-
-#include "core/buf.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
+#include "recording.h"
 
 #define BD_MAX_PAIRS 4096
 
@@ -26,52 +24,11 @@ typedef struct bd_stats {
 	int shown;
 } bd_stats;
 
-static long bd_line(gzFile f, ms_buf *b)
-{
-	char chunk[65536];
-
-	b->len = 0;
-	if (b->data)
-		b->data[0] = '\0';
-	while (gzgets(f, chunk, sizeof(chunk))) {
-		size_t n = strlen(chunk);
-		if (ms_buf_append(b, chunk, n))
-			return -1;
-		if (n && chunk[n - 1] == '\n') {
-			b->data[--b->len] = '\0';
-			return (long)b->len;
-		}
-	}
-	return b->len ? (long)b->len : -1;
-}
-
-/* One recorded pair: "id,type,owner,x,y,res,hp,T:P:UT" ("5:X:Y" attacks). */
-static int bd_pair(const char *tok, ms_rts_pair *p)
-{
-	long long id;
-	int t, a, b;
-
-	if (sscanf(tok, "%lld,%d,%d,%d,%d,%d,%d,%d:%d:%d", &id, &p->unit.type, &p->unit.player, &p->unit.x,
-		   &p->unit.y, &p->unit.resources, &p->unit.hitpoints, &t, &a, &b) != 10)
-		return -1;
-	p->unit.id = id;
-	p->action.type = t;
-	p->action.parameter = t == MS_RTS_ATTACK ? -1 : a;
-	p->action.unit_type = t == MS_RTS_ATTACK ? -1 : b;
-	p->action.x = t == MS_RTS_ATTACK ? a : -1;
-	p->action.y = t == MS_RTS_ATTACK ? b : -1;
-	return 0;
-}
-
 static void bd_put(ms_buf *b, const ms_rts_pair *p)
 {
-	const ms_rts_action *a = &p->action;
 	ms_buf_printf(b, " %lld,%d,%d,%d,%d,%d,%d,", (long long)p->unit.id, p->unit.type, p->unit.player, p->unit.x,
 		      p->unit.y, p->unit.resources, p->unit.hitpoints);
-	if (a->type == MS_RTS_ATTACK)
-		ms_buf_printf(b, "%d:%d:%d", a->type, a->x, a->y);
-	else
-		ms_buf_printf(b, "%d:%d:%d", a->type, a->parameter, a->unit_type);
+	rec_put_action(b, &p->action);
 }
 
 /* Pairs compared as the recorder prints them (unit fields and action). */
@@ -86,15 +43,6 @@ static int bd_same(const ms_rts_pair *a, const ms_rts_pair *b)
 	if (x->type == MS_RTS_ATTACK)
 		return x->x == y->x && x->y == y->y;
 	return x->parameter == y->parameter && x->unit_type == y->unit_type;
-}
-
-static int bd_issue(ms_ctx *ctx, ms_rts_state *s, ms_rts_pair *pairs, int n)
-{
-	int k = 0;
-	for (int i = 0; i < n; i++)
-		if (ms_rts_state_unit_at(s, pairs[i].unit.x, pairs[i].unit.y) >= 0)
-			pairs[k++] = pairs[i];
-	return ms_rts_issue_safe(ctx, s, pairs, k, NULL);
 }
 
 /* The job seed on a match line: "match NAME MAP UTT CONFLICT P0 P1 MAX SEED ..." */
@@ -146,7 +94,7 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *
 	ms_buf_init(&line, ctx);
 	ms_buf_init(&msg, ctx);
 	cls[0][0] = cls[1][0] = '\0';
-	while (rc == CLI_OK && bd_line(f, &line) >= 0) {
+	while (rc == CLI_OK && rec_read_line(f, &line) >= 0) {
 		char *l = line.data;
 		lineno++;
 		if (lineno == 1 && strcmp(l, "microsynth-recording 1")) {
@@ -182,29 +130,12 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *
 			if (bot[0] || bot[1])
 				st->matches++;
 		} else if (l[0] == 'R' && s) {
-			long long next_id, dmg, conf;
-			if (sscanf(l + 1, "%lld %lld %lld", &next_id, &dmg, &conf) != 3) {
+			if (rec_apply_r(s, l)) {
 				rc = CLI_USAGE;
 				break;
 			}
-			ms_rts_state_set_next_id(s, next_id);
-			ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, dmg);
-			ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, conf);
 		} else if (l[0] == 'P' && s) {
-			int p, n;
-			char *save, *tok;
-			if (sscanf(l + 1, "%d %d", &p, &n) != 2 || p < 0 || p > 1 || n < 0 || n > BD_MAX_PAIRS) {
-				rc = CLI_USAGE;
-				break;
-			}
-			strtok_r(l, " ", &save);
-			strtok_r(NULL, " ", &save);
-			strtok_r(NULL, " ", &save);
-			np[p] = 0;
-			while ((tok = strtok_r(NULL, " ", &save)) && np[p] < n)
-				if (bd_pair(tok, &rec[p][np[p]]) == 0)
-					np[p]++;
-			if (np[p] != n) {
+			if (rec_parse_p(l, rec, np, BD_MAX_PAIRS) < 0) {
 				fprintf(stderr, "microsynth botdiff: %s:%d: bad pair list\n", path, lineno);
 				rc = CLI_USAGE;
 			}
@@ -245,7 +176,7 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *
 				}
 			}
 			for (int p = 0; p < 2; p++) {
-				if (np[p] && bd_issue(ctx, s, rec[p], np[p])) {
+				if (np[p] && rec_issue(ctx, s, rec[p], np[p])) {
 					fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
 					rc = CLI_USAGE;
 				}

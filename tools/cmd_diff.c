@@ -11,39 +11,11 @@
 
 #include <zlib.h>
 
-#include "core/buf.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
+#include "recording.h"
 
 #define MAX_PAIRS 4096
-
-/* Reads one line of any length; returns its length or -1 at end. */
-static long read_line(gzFile f, ms_buf *b)
-{
-	char chunk[65536];
-
-	b->len = 0;
-	if (b->data)
-		b->data[0] = '\0';
-	while (gzgets(f, chunk, sizeof(chunk))) {
-		size_t n = strlen(chunk);
-		if (ms_buf_append(b, chunk, n))
-			return -1;
-		if (n && chunk[n - 1] == '\n') {
-			b->data[--b->len] = '\0';
-			return (long)b->len;
-		}
-	}
-	return b->len ? (long)b->len : -1;
-}
-
-static void put_action(ms_buf *b, const ms_rts_action *a)
-{
-	if (a->type == MS_RTS_ATTACK)
-		ms_buf_printf(b, "%d:%d:%d", a->type, a->x, a->y);
-	else
-		ms_buf_printf(b, "%d:%d:%d", a->type, a->parameter, a->unit_type);
-}
 
 /* The canonical state line; the recorder writes the same from Java. */
 static void state_line(const ms_rts_state *s, ms_buf *b)
@@ -67,33 +39,8 @@ static void state_line(const ms_rts_state *s, ms_buf *b)
 		ms_rts_state_assignment(s, k, &ui, &a, &t);
 		ms_rts_state_unit(s, ui, &u);
 		ms_buf_printf(b, " %lld,%d,", (long long)u.id, t);
-		put_action(b, &a);
+		rec_put_action(b, &a);
 	}
-}
-
-/* "id,type,owner,x,y,res,hp,T:P:UT" (or "5:X:Y" for attacks). */
-static int parse_pair(const char *tok, ms_rts_pair *p)
-{
-	long long id;
-	int t, a, b, c;
-
-	if (sscanf(tok, "%lld,%d,%d,%d,%d,%d,%d,%d:%d:%d", &id, &p->unit.type, &p->unit.player, &p->unit.x,
-		   &p->unit.y, &p->unit.resources, &p->unit.hitpoints, &t, &a, &b) != 10)
-		return -1;
-	p->unit.id = id;
-	c = -1;
-	p->action.type = t;
-	if (t == MS_RTS_ATTACK) {
-		p->action.x = a;
-		p->action.y = b;
-		p->action.parameter = -1;
-		p->action.unit_type = -1;
-	} else {
-		p->action.parameter = a;
-		p->action.unit_type = b;
-		p->action.x = p->action.y = c;
-	}
-	return 0;
 }
 
 typedef struct diff_stats {
@@ -107,18 +54,6 @@ static int first_difference(const char *a, const char *b)
 	while (a[i] && a[i] == b[i])
 		i++;
 	return i;
-}
-
-/* Issues one player's recorded pairs; after a divergence some units may be
- * missing, so pairs whose cell is empty are dropped rather than failing. */
-static int issue(ms_ctx *ctx, ms_rts_state *s, ms_rts_pair *pairs, int n)
-{
-	int k = 0;
-
-	for (int i = 0; i < n; i++)
-		if (ms_rts_state_unit_at(s, pairs[i].unit.x, pairs[i].unit.y) >= 0)
-			pairs[k++] = pairs[i];
-	return ms_rts_issue_safe(ctx, s, pairs, k, NULL);
 }
 
 /* DIR/NAME.trace.xml for DIR and .../NAME.rec[.gz] */
@@ -150,7 +85,7 @@ static int diff_one(ms_ctx *ctx, const char *path, const char *trace_dir, diff_s
 	pairs[1] = calloc(MAX_PAIRS, sizeof(ms_rts_pair));
 	ms_buf_init(&line, ctx);
 	ms_buf_init(&mine, ctx);
-	while (read_line(f, &line) >= 0) {
+	while (rec_read_line(f, &line) >= 0) {
 		char *l = line.data;
 		lineno++;
 		if (lineno == 1) {
@@ -179,29 +114,13 @@ static int diff_one(ms_ctx *ctx, const char *path, const char *trace_dir, diff_s
 				break;
 			}
 		} else if (l[0] == 'R' && s) {
-			long long next_id, dmg, conf;
-			if (sscanf(l + 1, "%lld %lld %lld", &next_id, &dmg, &conf) != 3) {
+			if (rec_apply_r(s, l)) {
+				fprintf(stderr, "microsynth diff: %s:%d: bad R line\n", path, lineno);
 				rc = CLI_USAGE;
 				break;
 			}
-			ms_rts_state_set_next_id(s, next_id);
-			ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, dmg);
-			ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, conf);
 		} else if (l[0] == 'P' && s) {
-			int p, n;
-			char *save, *tok;
-			if (sscanf(l + 1, "%d %d", &p, &n) != 2 || p < 0 || p > 1 || n < 0 || n > MAX_PAIRS) {
-				rc = CLI_USAGE;
-				break;
-			}
-			strtok_r(l, " ", &save);
-			strtok_r(NULL, " ", &save);
-			strtok_r(NULL, " ", &save);
-			np[p] = 0;
-			while ((tok = strtok_r(NULL, " ", &save)) && np[p] < n)
-				if (parse_pair(tok, &pairs[p][np[p]]) == 0)
-					np[p]++;
-			if (np[p] != n) {
+			if (rec_parse_p(l, pairs, np, MAX_PAIRS) < 0) {
 				fprintf(stderr, "microsynth diff: %s:%d: bad pair list\n", path, lineno);
 				rc = CLI_USAGE;
 				break;
@@ -215,7 +134,7 @@ static int diff_one(ms_ctx *ctx, const char *path, const char *trace_dir, diff_s
 				rc = CLI_FAIL;
 			}
 			for (int p = 0; p < 2; p++) {
-				if (np[p] && issue(ctx, s, pairs[p], np[p])) {
+				if (np[p] && rec_issue(ctx, s, pairs[p], np[p])) {
 					fprintf(stderr, "microsynth diff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
 					rc = CLI_USAGE;
 				}
