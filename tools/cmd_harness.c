@@ -139,6 +139,11 @@ void cmd_match_usage(FILE *out)
  * returns its exit status (the runner builds its own class path). */
 static int run_java(const char *cmd, const char *main_class, const char *const *extra, int nextra)
 {
+	return cli_run_java(cmd, main_class, extra, nextra, 1);
+}
+
+int cli_run_java(const char *cmd, const char *main_class, const char *const *extra, int nextra, int headless)
+{
 	char dir[4096], jar[4200];
 	const char *java_home = getenv("JAVA_HOME");
 	char java[4200] = "java";
@@ -164,7 +169,7 @@ static int run_java(const char *cmd, const char *main_class, const char *const *
 	if (!args)
 		return CLI_FAIL;
 	args[n++] = java;
-	args[n++] = "-Djava.awt.headless=true";
+	args[n++] = headless ? "-Djava.awt.headless=true" : "-Djava.awt.headless=false";
 	args[n++] = "-cp";
 	args[n++] = jar;
 	args[n++] = main_class;

@@ -26,6 +26,7 @@ import java.util.jar.JarFile;
 
 import ai.core.AI;
 import ai.core.AIWithComputationBudget;
+import ai.socket.SocketAI;
 import rts.units.UnitTypeTable;
 
 /**
@@ -494,6 +495,96 @@ final class Harness {
             }
             throw e;
         }
+    }
+
+    /** The body of a runner: parses its arguments, prints to {@code out}, returns the exit status. */
+    interface Body {
+        int run(String[] args, PrintStream out) throws Exception;
+    }
+
+    /**
+     * The common main of every runner: stdout captured (bots print to it),
+     * a usage error exits 2 with the usage text, a failure exits 1 with its
+     * reason, and the JVM exits even if bots left threads behind.
+     */
+    static void runMain(String name, String usage, String[] args, Body body) {
+        PrintStream out = captureStdout();
+        int rc;
+        try {
+            rc = body.run(args, out);
+        } catch (UsageException e) {
+            System.err.println(name + ": " + e.getMessage());
+            if (usage != null) {
+                System.err.println(usage);
+            }
+            rc = 2;
+        } catch (Throwable t) {
+            System.err.println(name + ": " + reason(t));
+            t.printStackTrace();
+            rc = 1;
+        }
+        out.flush();
+        System.err.flush();
+        System.exit(rc);
+    }
+
+    /** Class of the drop-in bot in microsynth.jar (see {@link Launcher}). */
+    static final String DROP_IN_CLASS = "ai.microsynth.MicrosynthAI";
+
+    /**
+     * Builds an AI from a command-line spec: a Java class name (full or
+     * short), {@code program:FILE} (the drop-in bot playing a program file),
+     * or {@code socket:HOST:PORT[:json|xml]} (the official SocketAI connected
+     * to a server such as {@code microsynth serve}). Budgets are set as
+     * tournaments set them.
+     */
+    static AI build(Env env, String spec, UnitTypeTable utt, int timeBudget, int iterationsBudget)
+            throws Exception {
+        AI ai;
+        if (spec.startsWith("program:")) {
+            String file = spec.substring("program:".length());
+            if (file.isEmpty()) {
+                throw new UsageException("'program:' needs a file name");
+            }
+            Class<?> k;
+            try {
+                k = env.load(DROP_IN_CLASS);
+            } catch (ClassNotFoundException e) {
+                throw new UsageException("'" + spec + "' needs microsynth.jar (" + DROP_IN_CLASS
+                        + " not found; build it, or set MICROSYNTH_JAR)");
+            }
+            ai = construct(k, utt);
+            try {
+                k.getMethod("setProgram", String.class).invoke(ai, new File(file).getAbsolutePath());
+            } catch (InvocationTargetException e) {
+                Throwable t = e.getCause();
+                throw new UsageException(spec + ": " + (t.getMessage() != null ? t.getMessage() : t.toString()));
+            }
+        } else if (spec.startsWith("socket:")) {
+            String[] part = spec.split(":");
+            if (part.length < 3 || part.length > 4) {
+                throw new UsageException("'" + spec + "': expected socket:HOST:PORT[:json|xml]");
+            }
+            int port = parseInt("socket port", part[2]);
+            int language = SocketAI.LANGUAGE_JSON;
+            if (part.length == 4) {
+                if (part[3].equals("xml")) {
+                    language = SocketAI.LANGUAGE_XML;
+                } else if (!part[3].equals("json")) {
+                    throw new UsageException("'" + spec + "': language must be json or xml");
+                }
+            }
+            ai = new SocketAI(timeBudget, iterationsBudget, part[1], port, language, utt);
+        } else {
+            String name = env.resolveName(spec);
+            try {
+                ai = construct(env.load(name), utt);
+            } catch (ClassNotFoundException e) {
+                throw new UsageException("class not found: " + name + " (class path: " + env.describe() + ")");
+            }
+        }
+        setBudgets(ai, timeBudget, iterationsBudget);
+        return ai;
     }
 
     private static String superNameChain(Class<?> c) {

@@ -82,6 +82,10 @@ final class Launcher {
         try {
             urls.add(self.getProtectionDomain().getCodeSource().getLocation());
             urls.add(microrts.toURI().toURL());
+            File dropIn = dropInJar(self);
+            if (dropIn != null) {
+                urls.add(dropIn.toURI().toURL());
+            }
             if (mode.equals("flat")) {
                 for (File j : botJarsNoMicrorts(harness)) {
                     urls.add(j.toURI().toURL());
@@ -106,6 +110,25 @@ final class Launcher {
             System.exit(1);
         }
         return true;
+    }
+
+    /**
+     * microsynth.jar (the drop-in bot), so that runners can play
+     * {@code program:FILE}: $MICROSYNTH_JAR, else beside this class's jar.
+     */
+    static File dropInJar(Class<?> self) {
+        String env = System.getenv("MICROSYNTH_JAR");
+        if (env != null && !env.isEmpty()) {
+            File f = new File(env);
+            return f.isFile() ? f : null;
+        }
+        try {
+            File here = new File(self.getProtectionDomain().getCodeSource().getLocation().toURI());
+            File f = new File(here.getParentFile(), "microsynth.jar");
+            return f.isFile() ? f : null;
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Java 9+: the platform loader (java.sql etc.); Java 8: the boot loader (null). */

@@ -49,7 +49,8 @@ public final class Match {
                 "usage: Match --map PATH --p0 CLASS --p1 CLASS [options]",
                 "  --map PATH              map XML; also looked up in the harness dir and its maps/",
                 "                          (e.g. maps/8x8/basesWorkers8x8A.xml or 8x8/basesWorkers8x8A.xml)",
-                "  --p0 CLASS, --p1 CLASS  AI classes, fully qualified or short (WorkerRush, CoacAI, mayari)",
+                "  --p0 SPEC, --p1 SPEC    AI classes, fully qualified or short (WorkerRush, CoacAI, mayari),",
+                "                          program:FILE (microsynth.jar) or socket:HOST:PORT[:json|xml]",
                 "  --utt 1|2|3             unit type table: 1 original, 2 finetuned, 3 non-deterministic (default 2)",
                 "  --conflict 1|2|3        move conflicts: 1 cancel both, 2 cancel random, 3 alternate (default 1)",
                 "  --max-cycles N          game length limit; a game reaching it is a draw (default 5000)",
@@ -66,23 +67,7 @@ public final class Match {
                 "exit 0 when the match ran, 1 when it could not start, 2 on bad usage.");
 
         public static void main(String[] args) {
-            PrintStream out = Harness.captureStdout();
-            int rc;
-            try {
-                rc = run(args, out);
-            } catch (Harness.UsageException e) {
-                System.err.println("Match: " + e.getMessage());
-                System.err.println(USAGE);
-                rc = 2;
-            } catch (Throwable t) {
-                System.err.println("Match: " + Harness.reason(t));
-                t.printStackTrace();
-                rc = 1;
-            }
-            out.flush();
-            System.err.flush();
-            // Some bots leave threads behind; do not wait for them.
-            System.exit(rc);
+            Harness.runMain("Match", USAGE, args, Run::run);
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
@@ -167,26 +152,15 @@ public final class Match {
             File harness = Harness.harnessDir(harnessFlag);
             File mapFile = Harness.resolveMap(map, harness);
             Harness.Env env = new Harness.Env(harness, mode);
-            String c0 = env.resolveName(p0), c1 = env.resolveName(p1);
-            Class<?> k0, k1;
-            try {
-                k0 = env.load(c0);
-                k1 = env.load(c1);
-            } catch (ClassNotFoundException e) {
-                throw new Harness.UsageException("class not found: " + e.getMessage() + " (class path: "
-                        + env.describe() + ")");
-            }
-
             if (seed != null) {
                 seedEngine(seed); // before any state exists
             }
             UnitTypeTable table = new UnitTypeTable(utt, conflict);
             PhysicalGameState pgs = PhysicalGameState.load(mapFile.getPath(), table);
             GameState gs = new GameState(pgs, table);
-            AI ai0 = Harness.construct(k0, table);
-            AI ai1 = Harness.construct(k1, table);
-            Harness.setBudgets(ai0, timeBudget, iterationsBudget);
-            Harness.setBudgets(ai1, timeBudget, iterationsBudget);
+            AI ai0 = Harness.build(env, p0, table, timeBudget, iterationsBudget);
+            AI ai1 = Harness.build(env, p1, table, timeBudget, iterationsBudget);
+            Class<?> k0 = ai0.getClass(), k1 = ai1.getClass();
             if (seed != null) {
                 seedAI(ai0, seed * 2 + 1);
                 seedAI(ai1, seed * 2 + 2);

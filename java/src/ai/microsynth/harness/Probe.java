@@ -59,22 +59,7 @@ public final class Probe {
                 "  --verbose             list every clashing class");
 
         public static void main(String[] args) {
-            PrintStream out = Harness.captureStdout();
-            int rc;
-            try {
-                rc = run(args, out);
-            } catch (Harness.UsageException e) {
-                System.err.println("Probe: " + e.getMessage());
-                System.err.println(USAGE);
-                rc = 2;
-            } catch (Throwable t) {
-                System.err.println("Probe: " + Harness.reason(t));
-                t.printStackTrace();
-                rc = 1;
-            }
-            out.flush();
-            System.err.flush();
-            System.exit(rc);
+            Harness.runMain("Probe", USAGE, args, Run::run);
         }
 
         static int run(String[] args, PrintStream out) throws Exception {

@@ -1,0 +1,304 @@
+package ai.microsynth.harness;
+
+import java.io.File;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+
+import ai.core.AI;
+import rts.units.UnitTypeTable;
+
+/**
+ * Command-line tournaments on the official tournament code (MicroRTS has
+ * them only in its GUI): tournaments.RoundRobinTournament, or
+ * FixedOpponentsTournament when opponents are given. The official log goes to
+ * stdout unchanged; then a win/tie/loss table read back from its per-game
+ * lines, and a last summary line.
+ */
+public final class Tournament {
+    private Tournament() {
+    }
+
+    public static void main(String[] args) {
+        if (Launcher.relaunch(Tournament.class, args, false)) {
+            return;
+        }
+        Run.main(args);
+    }
+
+    static final class Run {
+        private Run() {
+        }
+
+        static final String USAGE = String.join("\n",
+                "usage: Tournament --ai SPEC --ai SPEC ... --map PATH ... [options]",
+                "  --ai SPEC               an AI: a class name (full or short), program:FILE, or",
+                "                          socket:HOST:PORT[:json|xml]; repeat for each AI",
+                "  --opponent SPEC         fixed-opponents mode: every --ai plays every --opponent",
+                "  --map PATH              a map (repeatable); also looked up in the harness's maps/",
+                "  --iterations N          rounds over all maps and pairings (default 1)",
+                "  --utt 1|2|3             unit type table (default 2)",
+                "  --conflict 1|2|3        move conflict policy (default 1)",
+                "  --max-cycles N          game length limit, a draw when reached (default 3000)",
+                "  --time-budget MS        per-decision time budget (default 100)",
+                "  --iterations-budget N   per-decision iterations budget (default -1)",
+                "  --pregame-ms MS         preGameAnalysis budget; -1 disables it (default -1)",
+                "  --partially-observable  partial observability",
+                "  --self-matches          round robin: also AI i against itself",
+                "  --timeout-check         a decision over budget + tolerance loses the game",
+                "  --traces DIR            write the official trace of every game into DIR",
+                "  --harness DIR, --bots flat|isolated|none  as for Match",
+                "output: the official log, a W/T/L table, then the summary line",
+                "'games=N crashes=C timeouts=T' with one 'wins_I=W' per AI.");
+
+        public static void main(String[] args) {
+            Harness.runMain("Tournament", USAGE, args, Run::run);
+        }
+
+        static int run(String[] args, PrintStream out) throws Exception {
+            List<String> ais = new ArrayList<>(), opponents = new ArrayList<>(), maps = new ArrayList<>();
+            int iterations = 1, utt = 2, conflict = 1, maxCycles = 3000, timeBudget = 100, iterationsBudget = -1;
+            long pregame = -1;
+            boolean po = false, selfMatches = false, timeoutCheck = false;
+            String traces = null, harnessFlag = null;
+            Harness.BotMode mode = Harness.BotMode.FLAT;
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                switch (a) {
+                case "-h":
+                case "--help":
+                    out.println(USAGE);
+                    return 0;
+                case "--ai":
+                    ais.add(Harness.value(args, i++));
+                    break;
+                case "--opponent":
+                    opponents.add(Harness.value(args, i++));
+                    break;
+                case "--map":
+                    maps.add(Harness.value(args, i++));
+                    break;
+                case "--iterations":
+                    iterations = positive(a, Harness.value(args, i++));
+                    break;
+                case "--utt":
+                    utt = range(a, Harness.value(args, i++), 1, 3);
+                    break;
+                case "--conflict":
+                    conflict = range(a, Harness.value(args, i++), 1, 3);
+                    break;
+                case "--max-cycles":
+                    maxCycles = positive(a, Harness.value(args, i++));
+                    break;
+                case "--time-budget":
+                    timeBudget = Harness.parseInt(a, Harness.value(args, i++));
+                    break;
+                case "--iterations-budget":
+                    iterationsBudget = Harness.parseInt(a, Harness.value(args, i++));
+                    break;
+                case "--pregame-ms":
+                    pregame = Harness.parseLong(a, Harness.value(args, i++));
+                    break;
+                case "--partially-observable":
+                    po = true;
+                    break;
+                case "--self-matches":
+                    selfMatches = true;
+                    break;
+                case "--timeout-check":
+                    timeoutCheck = true;
+                    break;
+                case "--traces":
+                    traces = Harness.value(args, i++);
+                    break;
+                case "--harness":
+                    harnessFlag = Harness.value(args, i++);
+                    break;
+                case "--bots":
+                    mode = Harness.BotMode.parse(Harness.value(args, i++));
+                    break;
+                default:
+                    throw new Harness.UsageException("unknown argument '" + a + "'");
+                }
+            }
+            if (ais.isEmpty() || maps.isEmpty()) {
+                throw new Harness.UsageException("at least one --ai and one --map are required");
+            }
+            if (opponents.isEmpty() && ais.size() < 2 && !selfMatches) {
+                throw new Harness.UsageException("a round robin needs two --ai (or --self-matches)");
+            }
+            File harness = Harness.harnessDir(harnessFlag);
+            Harness.Env env = new Harness.Env(harness, mode);
+            List<String> mapPaths = new ArrayList<>();
+            for (String m : maps) {
+                mapPaths.add(Harness.resolveMap(m, harness).getPath());
+            }
+            if (traces != null) {
+                File d = new File(traces);
+                if (!d.isDirectory() && !d.mkdirs()) {
+                    throw new Harness.UsageException("cannot create --traces directory " + traces);
+                }
+                traces = d.getPath();
+            }
+            UnitTypeTable table = new UnitTypeTable(utt, conflict);
+            List<AI> players = new ArrayList<>(), against = new ArrayList<>();
+            for (String s : ais) {
+                players.add(Harness.build(env, s, table, timeBudget, iterationsBudget));
+            }
+            for (String s : opponents) {
+                against.add(Harness.build(env, s, table, timeBudget, iterationsBudget));
+            }
+            File rw = Files.createTempDirectory("microsynth-tournament").toFile();
+            StringWriter log = new StringWriter();
+            Writer tee = new Tee(log, out);
+            Writer progress = new Tee(new StringWriter(), System.err);
+            boolean pre = pregame >= 0;
+            long preMs = Math.max(pregame, 0);
+            if (against.isEmpty()) {
+                tournaments.RoundRobinTournament.runTournament(players, -1, mapPaths, iterations, maxCycles, timeBudget,
+                        iterationsBudget, preMs, preMs, !po, selfMatches, timeoutCheck, false, pre, table, traces,
+                        tee, progress, rw.getPath());
+            } else {
+                tournaments.FixedOpponentsTournament.runTournament(players, against, mapPaths, iterations, maxCycles,
+                        timeBudget, iterationsBudget, preMs, preMs, !po, timeoutCheck, false, pre, table, traces, tee,
+                        progress, rw.getPath());
+            }
+            tee.flush();
+            summarize(log.toString(), ais, against.isEmpty() ? ais : opponents, out);
+            return 0;
+        }
+
+        /** Reads the per-game lines back ("iteration map ai1 ai2 time winner crashed timedout"). */
+        static void summarize(String log, List<String> rows, List<String> cols, PrintStream out) {
+            int[][] win = new int[rows.size()][cols.size()], tie = new int[rows.size()][cols.size()],
+                    loss = new int[rows.size()][cols.size()];
+            int games = 0, crashes = 0, timeouts = 0;
+            int[] winsRow = new int[rows.size()];
+            boolean inGames = false;
+            for (String line : log.split("\n")) {
+                if (line.startsWith("iteration\tmap\tai1")) {
+                    inGames = true;
+                    continue;
+                }
+                String[] f = line.split("\t");
+                if (!inGames || f.length != 8) {
+                    continue;
+                }
+                int a1, a2, winner, crashed, timedout;
+                try {
+                    a1 = Integer.parseInt(f[2].trim());
+                    a2 = Integer.parseInt(f[3].trim());
+                    winner = Integer.parseInt(f[5].trim());
+                    crashed = Integer.parseInt(f[6].trim());
+                    timedout = Integer.parseInt(f[7].trim());
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (a1 < 0 || a1 >= rows.size() || a2 < 0 || a2 >= cols.size()) {
+                    continue;
+                }
+                games++;
+                crashes += crashed >= 0 ? 1 : 0;
+                timeouts += timedout >= 0 ? 1 : 0;
+                // a1 played as player 0 and a2 as player 1
+                if (winner == 0) {
+                    win[a1][a2]++;
+                    winsRow[a1]++;
+                } else if (winner == 1) {
+                    loss[a1][a2]++;
+                } else {
+                    tie[a1][a2]++;
+                }
+                if (rows == cols && a1 != a2) {
+                    // round robin: also count the game from a2's side
+                    if (winner == 1) {
+                        win[a2][a1]++;
+                        winsRow[a2]++;
+                    } else if (winner == 0) {
+                        loss[a2][a1]++;
+                    } else {
+                        tie[a2][a1]++;
+                    }
+                }
+            }
+            out.println();
+            out.println("W/T/L of the row AI against the column AI (both seats):");
+            StringBuilder head = new StringBuilder(String.format("%-28s", ""));
+            for (int j = 0; j < cols.size(); j++) {
+                head.append(String.format(" %14s", "[" + j + "]"));
+            }
+            out.println(head);
+            for (int i = 0; i < rows.size(); i++) {
+                StringBuilder sb = new StringBuilder(String.format("%-28s", "[" + i + "] " + shorten(rows.get(i))));
+                for (int j = 0; j < cols.size(); j++) {
+                    sb.append(String.format(" %14s", win[i][j] + "/" + tie[i][j] + "/" + loss[i][j]));
+                }
+                out.println(sb);
+            }
+            if (rows != cols) {
+                for (int j = 0; j < cols.size(); j++) {
+                    out.println("[" + j + "] " + cols.get(j));
+                }
+            }
+            StringBuilder last = new StringBuilder("games=" + games + " crashes=" + crashes + " timeouts=" + timeouts);
+            for (int i = 0; i < rows.size(); i++) {
+                last.append(" wins_").append(i).append('=').append(winsRow[i]);
+            }
+            out.println(last);
+        }
+
+        private static String shorten(String s) {
+            return s.length() <= 24 ? s : "..." + s.substring(s.length() - 21);
+        }
+
+        private static int positive(String flag, String v) throws Harness.UsageException {
+            int n = Harness.parseInt(flag, v);
+            if (n < 1) {
+                throw new Harness.UsageException(flag + " must be positive");
+            }
+            return n;
+        }
+
+        private static int range(String flag, String v, int lo, int hi) throws Harness.UsageException {
+            int n = Harness.parseInt(flag, v);
+            if (n < lo || n > hi) {
+                throw new Harness.UsageException(flag + " must be " + lo + ".." + hi);
+            }
+            return n;
+        }
+    }
+
+    /** Writes to a buffer and a stream at once (the official log is both shown and parsed). */
+    static final class Tee extends Writer {
+        private final Writer buffer;
+        private final PrintStream stream;
+
+        Tee(Writer buffer, PrintStream stream) {
+            this.buffer = buffer;
+            this.stream = stream;
+        }
+
+        @Override
+        public void write(char[] c, int off, int len) {
+            try {
+                buffer.write(c, off, len);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+            stream.print(new String(c, off, len));
+        }
+
+        @Override
+        public void flush() {
+            stream.flush();
+        }
+
+        @Override
+        public void close() {
+            flush();
+        }
+    }
+}

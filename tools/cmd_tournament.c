@@ -1,0 +1,133 @@
+/*
+ * microsynth tournament / watch: the official tournament code and game
+ * window, driven from the command line through the Java runners
+ * (java/src/ai/microsynth/harness/Tournament.java, Watch.java).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cmd_tournament_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: microsynth tournament --ai A --ai B [--ai ...] --map M [--map ...] [--iterations N]\n"
+		"                             [--opponent O ...] [--utt 1|2|3] [--conflict 1|2|3]\n"
+		"                             [--max-cycles N] [--time-budget MS] [--iterations-budget N]\n"
+		"                             [--pregame-ms MS] [--partially-observable] [--self-matches]\n"
+		"                             [--timeout-check] [--traces DIR]\n\n"
+		"Runs the official tournaments.RoundRobinTournament in the harness (every\n"
+		"ordered pair of AIs on every map, N iterations), or FixedOpponentsTournament\n"
+		"when --opponent is given (every --ai against every --opponent). An AI is a\n"
+		"Java class (WorkerRush, ai.coac.CoacAI, mayari, ...), program:FILE (our\n"
+		"drop-in bot playing a program; needs microsynth.jar beside the harness jar\n"
+		"or $MICROSYNTH_JAR) or socket:HOST:PORT[:json|xml] (the official SocketAI\n"
+		"connected to a server such as `microsynth serve`). Prints the official log,\n"
+		"then a win/tie/loss table; last line:\n"
+		"games=N crashes=C timeouts=T wins_0=W0 wins_1=W1 ...\n");
+}
+
+/* Options with a value, and flags; both are passed on unchanged. */
+static const char *const t_valued[] = { "--ai", "--opponent", "--map", "--iterations", "--utt", "--conflict",
+					"--max-cycles", "--time-budget", "--iterations-budget", "--pregame-ms",
+					"--traces", "--bots", NULL };
+static const char *const t_flags[] = { "--partially-observable", "--self-matches", "--timeout-check", NULL };
+static const char *const w_valued[] = { "--p0", "--p1", "--map", "--utt", "--conflict", "--max-cycles",
+					"--time-budget", "--delay", "--size", "--screenshot", "--screenshot-at",
+					"--bots", NULL };
+static const char *const w_flags[] = { "--keep-open", NULL };
+
+static int in(const char *const *set, const char *s)
+{
+	for (int i = 0; set[i]; i++)
+		if (!strcmp(set[i], s))
+			return 1;
+	return 0;
+}
+
+/* Checks the options (so typos cost no JVM start) and collects them. */
+static int collect(const char *cmd, int argc, char **argv, const char *const *valued, const char *const *flags,
+		   const char ***out, int *n)
+{
+	const char **args = calloc((size_t)argc + 8, sizeof(*args));
+	if (!args)
+		return CLI_FAIL;
+	*n = 0;
+	for (int i = 1; i < argc; i++) {
+		if (in(flags, argv[i])) {
+			args[(*n)++] = argv[i];
+		} else if (in(valued, argv[i])) {
+			if (i + 1 >= argc) {
+				free(args);
+				return cli_usage_error(cmd, "%s needs a value", argv[i]);
+			}
+			args[(*n)++] = argv[i];
+			args[(*n)++] = argv[++i];
+		} else {
+			free(args);
+			return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+		}
+	}
+	*out = args;
+	return CLI_OK;
+}
+
+static int count_opt(int argc, char **argv, const char *name)
+{
+	int c = 0;
+	for (int i = 1; i < argc; i++)
+		c += !strcmp(argv[i], name);
+	return c;
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+	const char **args;
+	int n, rc;
+
+	if ((rc = collect("tournament", argc, argv, t_valued, t_flags, &args, &n)))
+		return rc;
+	if (count_opt(argc, argv, "--map") == 0 || count_opt(argc, argv, "--ai") == 0) {
+		free(args);
+		return cli_usage_error("tournament", "at least one --ai and one --map are required");
+	}
+	rc = cli_run_java("tournament", "ai.microsynth.harness.Tournament", args, n, 1);
+	free(args);
+	return rc;
+}
+
+void cmd_watch_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: microsynth watch --p0 A --p1 B --map M [--utt 1|2|3] [--conflict 1|2|3]\n"
+		"                        [--max-cycles N] [--time-budget MS] [--delay MS] [--size PX]\n"
+		"                        [--screenshot FILE [--screenshot-at CYCLE]] [--keep-open]\n\n"
+		"Plays one match in the official engine and shows it in MicroRTS's own game\n"
+		"window (gui.PhysicalGameStatePanel), --delay ms per cycle (default 20).\n"
+		"AIs as for `microsynth tournament` (class, program:FILE, socket:HOST:PORT).\n"
+		"Needs a display: on a machine without one, run it under xvfb-run.\n"
+		"--screenshot saves the window as seen on screen (PNG). Last line:\n"
+		"winner=W cycles=C\n");
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	const char **args;
+	int n, rc;
+
+	if ((rc = collect("watch", argc, argv, w_valued, w_flags, &args, &n)))
+		return rc;
+	if (!count_opt(argc, argv, "--p0") || !count_opt(argc, argv, "--p1") || !count_opt(argc, argv, "--map")) {
+		free(args);
+		return cli_usage_error("watch", "--p0, --p1 and --map are required");
+	}
+	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+		free(args);
+		fprintf(stderr, "microsynth watch: no display (set DISPLAY, or run under xvfb-run -a)\n");
+		return CLI_USAGE;
+	}
+	rc = cli_run_java("watch", "ai.microsynth.harness.Watch", args, n, 0);
+	free(args);
+	return rc;
+}
