@@ -71,30 +71,14 @@ final class Launcher {
             System.err.println(self.getSimpleName() + ": --bots must be flat, isolated or none, not '" + mode + "'");
             System.exit(2);
         }
-        File harness = harnessDirNoMicrorts(harnessFlag);
-        File microrts = new File(harness, "microrts.jar");
-        if (!microrts.isFile()) {
-            System.err.println(self.getSimpleName() + ": no microrts.jar in " + harness
-                    + " (run tools/setup.sh, or pass --harness DIR / set MICROSYNTH_HARNESS)");
-            System.exit(1);
-        }
-        List<URL> urls = new ArrayList<>();
+        HarnessLoader loader;
         try {
-            urls.add(self.getProtectionDomain().getCodeSource().getLocation());
-            urls.add(microrts.toURI().toURL());
-            File dropIn = dropInJar(self);
-            if (dropIn != null) {
-                urls.add(dropIn.toURI().toURL());
-            }
-            if (mode.equals("flat")) {
-                for (File j : botJarsNoMicrorts(harness)) {
-                    urls.add(j.toURI().toURL());
-                }
-            }
-        } catch (MalformedURLException e) {
-            throw new IllegalStateException(e);
+            loader = buildLoader(self, harnessFlag, mode.equals("flat"));
+        } catch (IllegalStateException e) {
+            System.err.println(self.getSimpleName() + ": " + e.getMessage());
+            System.exit(1);
+            return true;
         }
-        HarnessLoader loader = new HarnessLoader(urls.toArray(new URL[0]), platformLoader());
         Thread.currentThread().setContextClassLoader(loader);
         try {
             Class<?> again = Class.forName(self.getName(), true, loader);
@@ -110,6 +94,37 @@ final class Launcher {
             System.exit(1);
         }
         return true;
+    }
+
+    /**
+     * The loader of a run: this jar, microrts.jar, microsynth.jar when
+     * found, then (flat) the bot jars in gym-microrts order. Throws
+     * IllegalStateException naming what is missing.
+     */
+    static HarnessLoader buildLoader(Class<?> self, String harnessFlag, boolean flat) {
+        File harness = harnessDirNoMicrorts(harnessFlag);
+        File microrts = new File(harness, "microrts.jar");
+        if (!microrts.isFile()) {
+            throw new IllegalStateException("no microrts.jar in " + harness
+                    + " (run tools/setup.sh, or pass --harness DIR / set MICROSYNTH_HARNESS)");
+        }
+        List<URL> urls = new ArrayList<>();
+        try {
+            urls.add(self.getProtectionDomain().getCodeSource().getLocation());
+            urls.add(microrts.toURI().toURL());
+            File dropIn = dropInJar(self);
+            if (dropIn != null) {
+                urls.add(dropIn.toURI().toURL());
+            }
+            if (flat) {
+                for (File j : botJarsNoMicrorts(harness)) {
+                    urls.add(j.toURI().toURL());
+                }
+            }
+        } catch (MalformedURLException e) {
+            throw new IllegalStateException(e);
+        }
+        return new HarnessLoader(urls.toArray(new URL[0]), platformLoader());
     }
 
     /**

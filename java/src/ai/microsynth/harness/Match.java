@@ -1,6 +1,10 @@
 package ai.microsynth.harness;
 
+import java.io.BufferedWriter;
 import java.io.File;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.lang.reflect.Field;
@@ -17,7 +21,10 @@ import rts.GameState;
 import rts.PartiallyObservableGameState;
 import rts.PhysicalGameState;
 import rts.PlayerAction;
+import rts.Trace;
+import rts.TraceEntry;
 import rts.units.UnitTypeTable;
+import util.XMLWriter;
 
 /**
  * One headless MicroRTS match in the official engine, every setting given as
@@ -61,6 +68,7 @@ public final class Match {
                 "  --pregame-ms MS         preGameAnalysis budget; -1 skips the call (default 1000)",
                 "  --timeout-check         a getAction longer than the time budget + 20 ms loses",
                 "  --digest                print digest=HEX (SHA-256 of the final state JSON) before the summary",
+                "  --trace FILE            write the match's official trace (Trace.toxml) to FILE",
                 "  --harness DIR           harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
                 "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
                 "output: the last stdout line is 'winner=W cycles=C' (W = 0, 1, or -1 for a draw);",
@@ -71,7 +79,7 @@ public final class Match {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String map = null, p0 = null, p1 = null, harnessFlag = null;
+            String map = null, p0 = null, p1 = null, harnessFlag = null, tracePath = null;
             int utt = UnitTypeTable.VERSION_ORIGINAL_FINETUNED;
             int conflict = UnitTypeTable.MOVE_CONFLICT_RESOLUTION_CANCEL_BOTH;
             int maxCycles = 5000, timeBudget = 100, iterationsBudget = -1;
@@ -135,6 +143,9 @@ public final class Match {
                 case "--digest":
                     digest = true;
                     break;
+                case "--trace":
+                    tracePath = Harness.value(args, i++);
+                    break;
                 case "--harness":
                     harnessFlag = Harness.value(args, i++);
                     break;
@@ -186,6 +197,11 @@ public final class Match {
                 }
             }
 
+            // The official trace, built as the tournament builds it.
+            Trace trace = tracePath == null ? null : new Trace(table);
+            if (trace != null) {
+                trace.addEntry(new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime()));
+            }
             boolean gameover = false;
             while (crashed < 0 && timedout < 0) {
                 PlayerAction[] pa = new PlayerAction[2];
@@ -212,6 +228,12 @@ public final class Match {
                 }
                 if (crashed >= 0 || timedout >= 0) {
                     break;
+                }
+                if (trace != null && (!pa[0].isEmpty() || !pa[1].isEmpty())) {
+                    TraceEntry te = new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime());
+                    te.addPlayerAction(pa[0].clone());
+                    te.addPlayerAction(pa[1].clone());
+                    trace.addEntry(te);
                 }
                 for (int p = 0; p < 2; p++) {
                     try {
@@ -244,6 +266,13 @@ public final class Match {
                     a.gameOver(winner);
                 } catch (Throwable t) {
                     System.err.println("Match: gameOver of " + a + ": " + Harness.reason(t));
+                }
+            }
+            if (trace != null) {
+                trace.addEntry(new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime()));
+                try (Writer tw = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(tracePath),
+                        StandardCharsets.UTF_8))) {
+                    trace.toxml(new XMLWriter(tw));
                 }
             }
             out.println("result crashed=" + crashed + " timedout=" + timedout + " gameover=" + gs.gameover());

@@ -1,0 +1,148 @@
+/*
+ * The hosted JVM plays official matches from C. Arguments: the harness jar
+ * (microsynth-harness.jar), the harness cache, a scratch directory. Skips
+ * (exit 0 with "skipped:") when the harness is absent and CI is not set.
+ */
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "microsynth/jvm.h"
+#include "microsynth/microrts.h"
+
+static const char *g_jar, *g_harness, *g_tmp;
+
+typedef struct fixture {
+	ms_ctx *ctx;
+	ms_jvm *jvm;
+} fixture;
+
+static int setup(void **state)
+{
+	fixture *f = calloc(1, sizeof *f);
+	ms_jvm_opts o = { .version = MS_JVM_OPTS_VERSION, .harness_jar = g_jar, .harness_dir = g_harness };
+	if (!f || ms_ctx_new(&f->ctx, NULL) != MS_OK)
+		return -1;
+	if (ms_jvm_open(f->ctx, &f->jvm, &o) != 0) {
+		fprintf(stderr, "ms_jvm_open: %s\n", ms_ctx_last_error(f->ctx));
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	ms_jvm_close(f->jvm);
+	ms_ctx_free(f->ctx);
+	free(f);
+	return 0;
+}
+
+static ms_jvm_match_opts rushes(void)
+{
+	ms_jvm_match_opts m = { .version = MS_JVM_MATCH_OPTS_VERSION, .map = "8x8/basesWorkers8x8A.xml",
+				.p0 = "WorkerRush", .p1 = "LightRush", .max_cycles = 3000 };
+	return m;
+}
+
+/* WorkerRush beats LightRush on basesWorkers8x8A at cycle 205 in the jar. */
+static void test_jvm__plays_an_official_match_and_writes_its_trace(void **state)
+{
+	fixture *f = *state;
+	char trace[4096];
+	ms_jvm_match_opts m = rushes();
+	ms_jvm_result r;
+	ms_rts_trace *t;
+	ms_rts_replay_result rr;
+
+	snprintf(trace, sizeof trace, "%s/jvm-rushes.xml", g_tmp);
+	m.trace = trace;
+	assert_int_equal(ms_jvm_match(f->jvm, &m, &r), 0);
+	assert_int_equal(r.winner, 0);
+	assert_int_equal(r.cycles, 205);
+	assert_int_equal(r.crashed, -1);
+	/* the official trace replays in the native engine without divergence */
+	assert_int_equal(ms_rts_trace_load(f->ctx, &t, trace), 0);
+	assert_true(ms_rts_trace_entry_count(t) > 2);
+	memset(&rr, 0, sizeof rr);
+	assert_int_equal(ms_rts_trace_replay(f->ctx, t, &rr), 0);
+	assert_int_equal(rr.divergent, 0);
+	assert_int_equal(rr.cycles, 205);
+	assert_int_equal(rr.winner, 0);
+	ms_rts_trace_free(t);
+}
+
+/* The same VM serves many matches, and CoacAI, a competition bot, plays. */
+static void test_jvm__serves_repeated_matches_against_coac(void **state)
+{
+	fixture *f = *state;
+	ms_jvm_match_opts m = rushes();
+	ms_jvm_result r;
+
+	m.p1 = "CoacAI";
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(ms_jvm_match(f->jvm, &m, &r), 0);
+		assert_true(r.winner >= -1 && r.winner <= 1);
+		assert_true(r.cycles > 0 && r.cycles <= 3000);
+		assert_int_equal(r.crashed, -1);
+	}
+}
+
+static void test_jvm__bad_settings_are_reported_not_fatal(void **state)
+{
+	fixture *f = *state;
+	ms_jvm_match_opts m = rushes();
+	ms_jvm_result r;
+
+	m.p1 = "NoSuchBot";
+	assert_int_equal(ms_jvm_match(f->jvm, &m, &r), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "unknown AI class 'NoSuchBot'"));
+	m = rushes();
+	m.map = "no/such/map.xml";
+	assert_int_equal(ms_jvm_match(f->jvm, &m, &r), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "no/such/map.xml"));
+	/* and the VM still plays */
+	m = rushes();
+	assert_int_equal(ms_jvm_match(f->jvm, &m, &r), 0);
+	assert_int_equal(r.cycles, 205);
+}
+
+static void test_jvm__a_missing_jar_is_a_clear_error(void **state)
+{
+	ms_ctx *ctx;
+	ms_jvm *j;
+	ms_jvm_opts o = { .version = MS_JVM_OPTS_VERSION, .harness_jar = "/no/such/microsynth-harness.jar" };
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_jvm_open(ctx, &j, &o), MS_ENOTFOUND);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "/no/such/microsynth-harness.jar"));
+	ms_ctx_free(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	struct stat st;
+	char mr[4096];
+	if (argc != 4)
+		return fprintf(stderr, "usage: test_jvm HARNESS_JAR HARNESS_DIR TMP\n"), 2;
+	g_jar = argv[1];
+	g_harness = argv[2];
+	g_tmp = argv[3];
+	snprintf(mr, sizeof mr, "%s/microrts.jar", g_harness);
+	if (stat(mr, &st) != 0 || stat(g_jar, &st) != 0) {
+		if (getenv("CI"))
+			return fprintf(stderr, "%s or %s is absent but CI is set\n", mr, g_jar), 1;
+		printf("skipped: %s or %s is absent (run tools/setup.sh)\n", mr, g_jar);
+		return 0;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_jvm__plays_an_official_match_and_writes_its_trace, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jvm__serves_repeated_matches_against_coac, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jvm__bad_settings_are_reported_not_fatal, setup, teardown),
+		cmocka_unit_test(test_jvm__a_missing_jar_is_a_clear_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
