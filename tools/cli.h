@@ -70,4 +70,7 @@ int cmd_watch(int argc, char **argv);
 void cmd_watch_usage(FILE *out);
 void cmd_play_usage(FILE *out);
 
+int cmd_cantstop(int argc, char **argv);
+void cmd_cantstop_usage(FILE *out);
+
 #endif

@@ -17,6 +17,7 @@ static const cli_cmd commands[] = {
 	{ "bench", "benchmarks: native engine vs the official Java engine", cmd_bench, cmd_bench_usage },
 	{ "play", "play one match between native bots in the native engine", cmd_play, cmd_play_usage },
 	{ "harness", "show and check the cached official harness", cmd_harness, cmd_harness_usage },
+	{ "cantstop", "Can't Stop: matches, throughput, cloning data sets and scores", cmd_cantstop, cmd_cantstop_usage },
 	{ "tournament", "run an official round-robin or fixed-opponents tournament", cmd_tournament, cmd_tournament_usage },
 	{ "watch", "show a match in the official game window", cmd_watch, cmd_watch_usage },
 };
