@@ -5,5 +5,10 @@
 #include "microsynth/common.h"
 #include "microsynth/arena.h"
 #include "microsynth/jrandom.h"
+#include "microsynth/microrts.h"
+#include "microsynth/bots.h"
+#include "microsynth/dsl.h"
+#include "microsynth/cantstop.h"
+#include "microsynth/jvm.h"
 
 #endif

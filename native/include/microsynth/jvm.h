@@ -12,7 +12,10 @@
  * the first ms_jvm_open starts it (or attaches to the VM that already hosts
  * this process, when the library runs inside Java); later handles share
  * it; ms_jvm_close frees the handle, not the VM. Matches may be played from
- * several threads at once.
+ * several threads at once (one handle, on its own context, per thread).
+ *
+ * The JVM takes SIGSEGV in normal operation: a host program must not
+ * replace its handlers (test frameworks such as cmocka do, and crash it).
  */
 #ifndef MICROSYNTH_JVM_H
 #define MICROSYNTH_JVM_H
