@@ -10,5 +10,6 @@
 #include "microsynth/dsl.h"
 #include "microsynth/cantstop.h"
 #include "microsynth/jvm.h"
+#include "microsynth/synth.h"
 
 #endif

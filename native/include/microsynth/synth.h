@@ -1,0 +1,327 @@
+/*
+ * The game-agnostic synthesis core: simulated annealing, UCT over partial
+ * programs, and their sketch-learning variants (Sketch-SA, Sketch-UCT) of
+ * Medeiros, Aleixo and Lelis (AAAI 2022), over any grammar of dsl.h.
+ *
+ * A game plugs in as a "problem": its grammar, an objective Psi (e.g. the
+ * win rate against a fixed opponent) and optionally a behavioural-cloning
+ * score C(L, p) for sketch learning, both split into independent shards
+ * (e.g. ranges of matches) that a thread pool evaluates in parallel.
+ *
+ * Reproducibility: every evaluation gets a seed derived from the search
+ * seed and the evaluation's index, and shard results are combined in shard
+ * order, so a search budgeted by evaluations gives the same result for a
+ * given seed whatever the number of threads. A wall-clock budget does not
+ * (how many evaluations fit depends on the machine); the statistics say
+ * when a run was budgeted by time.
+ *
+ * Checkpoints: the search appends one line per evaluation (its index,
+ * kind, program hash and exact score) to a log file. Resuming re-runs the
+ * deterministic search from the start, taking scores from the log instead
+ * of evaluating, then continues live. Every algorithm (including UCT's
+ * tree and cache) therefore resumes exactly, a killed run loses at most
+ * the evaluations in flight, and a run resumed under an evaluation budget
+ * ends with the result an uninterrupted run would have given.
+ *
+ * Threads: the search runs on the caller's thread and uses the caller's
+ * context; each evaluation thread gets its own context (and its own copy
+ * of the program under evaluation), so problems need no locking unless
+ * their `user` data is written during evaluation.
+ */
+#ifndef MICROSYNTH_SYNTH_H
+#define MICROSYNTH_SYNTH_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "common.h"
+#include "dsl.h"
+#include "jrandom.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What an evaluation computes. */
+enum {
+	MS_SYNTH_PSI = 0, /**< the objective Psi(p), e.g. win rate against the target opponent */
+	MS_SYNTH_C = 1    /**< the cloning score C(L, p) of sketch learning */
+};
+
+/** Returned by a problem's `eval` when the program failed (a run-time error): the evaluation scores 0. */
+#define MS_SYNTH_FAILED 1
+/** Returned by ms_synth_run when the progress callback asked to stop (the checkpoint is complete). */
+#define MS_SYNTH_STOPPED 1
+
+/* ---- the problem ----------------------------------------------------------- */
+
+#define MS_SYNTH_PROBLEM_VERSION 1
+
+/**
+ * A search problem, as a game provides it. Zero-initialise, set `version`,
+ * then the fields; the struct and what it points to must outlive every
+ * search and evaluator made from it.
+ *
+ * Scores: evaluating program p of kind k runs `eval` once per shard
+ * (0 .. shards[k]-1) with the same seed; each shard adds a `sum` and a
+ * `weight`, and the score is (sum of sums) / (sum of weights), combined in
+ * shard order. A shard returning MS_SYNTH_FAILED makes the whole score 0
+ * (the Can't Stop reference scores any program that raises 0); a negative
+ * status stops the search with that error.
+ */
+typedef struct ms_synth_problem {
+	int version;                   /**< MS_SYNTH_PROBLEM_VERSION */
+	const char *name;              /**< e.g. "cantstop"; recorded in checkpoints */
+	/**
+	 * Everything that changes scores besides the program and the seed
+	 * (opponent, matches per evaluation, data set, rule variant), as one
+	 * line of text; a checkpoint made under another fingerprint is refused.
+	 */
+	const char *fingerprint;
+	const ms_dsl_grammar *grammar;
+	int start;                     /**< non-terminal of whole programs; -1: the grammar's start */
+	ms_dsl_gen_opts gen;           /**< generation and mutation limits (version 0: dsl.h defaults) */
+	int shards[2];                 /**< shards of Psi and of C (0 means 1) */
+	int has_c;                     /**< 1 if kind MS_SYNTH_C is defined (needed by sketch searches) */
+	void *user;
+
+	/** Per-thread state (may be NULL). `ctx` is the thread's own context; `worker` numbers threads from 0. */
+	int (*worker_new)(void *user, ms_ctx *ctx, int worker, void **state);
+	void (*worker_free)(void *user, void *state);
+
+	/**
+	 * Evaluates one shard. Must depend only on (prog, kind, shard, seed)
+	 * and `user`'s read-only data: never on the thread, the time, or what
+	 * the thread evaluated before. `prog` belongs to the thread (its
+	 * context is `ctx`) and is valid for this call only. Returns 0,
+	 * MS_SYNTH_FAILED, or a negative status with a message in `ctx`.
+	 */
+	int (*eval)(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int shard,
+		    uint64_t seed, double *sum, double *weight);
+
+	/** A random whole program into `prog` (NULL: ms_dsl_generate of `start` with `gen`). */
+	int (*generate)(void *user, ms_dsl_prog *prog, ms_jrandom *rng);
+	/** A random neighbour, in place (NULL: ms_dsl_mutate with `gen`, nodes of size > 0). */
+	int (*mutate)(void *user, ms_dsl_prog *prog, ms_jrandom *rng);
+} ms_synth_problem;
+
+/* ---- the evaluator: a thread pool over shards -------------------------------- */
+
+typedef struct ms_synth_eval ms_synth_eval;
+
+/**
+ * An evaluator on `threads` threads: the caller's, which evaluates too
+ * while it waits, and threads - 1 started here (none for 1). Each gets a
+ * context with `worker_alloc` (NULL: the C allocator; it must be
+ * thread-safe) and the problem's worker state.
+ */
+MS_EXTERN int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *pb, int threads,
+				const ms_allocator *worker_alloc);
+MS_EXTERN void ms_synth_eval_free(ms_synth_eval *ev);
+
+/** Called in order i = 0, 1, ... as each program's score is complete; nonzero return is ignored. */
+typedef void (*ms_synth_eval_done_fn)(void *ud, int i, double score, int failed);
+
+/**
+ * Scores progs[0..n) (kind MS_SYNTH_PSI or MS_SYNTH_C), program i with
+ * seeds[i], all shards of all programs in parallel. `scores` and `failed`
+ * (either may be NULL) receive the results; `done` (may be NULL) sees each
+ * result as soon as it and all earlier ones are complete. The programs
+ * must not change during the call. On a negative return (a problem's
+ * error) the message names the program and shard.
+ */
+MS_EXTERN int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, int n, int kind,
+				     const uint64_t *seeds, double *scores, int *failed, ms_synth_eval_done_fn done,
+				     void *ud);
+
+/** The seed of evaluation number `index` of a search seeded with `seed` (SplitMix64 mixing). */
+MS_EXTERN uint64_t ms_synth_eval_seed(uint64_t seed, uint64_t index);
+
+/* ---- searches ---------------------------------------------------------------- */
+
+typedef enum ms_synth_algo {
+	MS_SYNTH_SA = 0,         /**< simulated annealing on Psi, restarted until the budget is spent */
+	MS_SYNTH_UCT = 1,        /**< UCT over partial programs with SA rollouts */
+	MS_SYNTH_SKETCH_SA = 2,  /**< SA on C (sketch search), then SA on Psi from the best sketch */
+	MS_SYNTH_SKETCH_UCT = 3, /**< UCT on C, then UCT on Psi from a tree holding the sketch's branch */
+	MS_SYNTH_RANDOM = 4      /**< random programs: the baseline any search must beat */
+} ms_synth_algo;
+
+/** "sa", "uct", "sketch-sa", "sketch-uct", "random"; NULL for unknown values. */
+MS_EXTERN const char *ms_synth_algo_name(int algo);
+/** The algorithm of a name above, or MS_ENOTFOUND. */
+MS_EXTERN int ms_synth_algo_from_name(const char *name);
+
+/** Where an SA pass restarts (the paper and the reference code differ, spec/cantstop.md 7.2, 7.3). */
+typedef enum ms_synth_restart {
+	/** As the reference code: SA from the initial program if one was given, else from the best program
+	 *  so far (a random one while the best scores 0); Sketch-SA's BR search from its previous pass's best. */
+	MS_SYNTH_RESTART_CODE = 0,
+	MS_SYNTH_RESTART_BEST = 1, /**< always from the best program so far (random while it scores 0) */
+	MS_SYNTH_RESTART_PASS = 2  /**< from the best program of the previous pass (the paper's wording) */
+} ms_synth_restart;
+
+/** UCT's selection rule. */
+typedef enum ms_synth_ucb {
+	MS_SYNTH_UCB_CODE = 0, /**< Q + c * sqrt(N / N_rule), as the reference code (no logarithm) */
+	MS_SYNTH_UCB_PAPER = 1 /**< Q + c * sqrt(ln N / N_rule), as the paper writes it */
+} ms_synth_ucb;
+
+/** Which hole a UCT edge fills. */
+typedef enum ms_synth_hole {
+	MS_SYNTH_HOLE_SHALLOWEST = 0, /**< the shallowest, leftmost among equals (reference code) */
+	MS_SYNTH_HOLE_LEFTMOST = 1    /**< the first in pre-order (the paper) */
+} ms_synth_hole;
+
+/** How UCT completes a partial program for its rollout. */
+typedef enum ms_synth_completion {
+	/** As the reference: leftmost hole first, uniform over the alternatives; after `uct_expansions`
+	 *  expansions only terminal-like ones (leaves, or wrappers of leaves), else those with 1 or 2
+	 *  children. */
+	MS_SYNTH_COMPLETE_CODE = 0,
+	MS_SYNTH_COMPLETE_GENERATOR = 1 /**< each hole by ms_dsl_regenerate with the problem's `gen` */
+} ms_synth_completion;
+
+/** What a sketch search hands to Psi. */
+typedef enum ms_synth_sketch_psi {
+	MS_SYNTH_SKETCH_PSI_RUN_BEST = 0,    /**< the best program (by C) of each sketch run (reference code) */
+	MS_SYNTH_SKETCH_PSI_IMPROVEMENTS = 1 /**< every program that improves its run's best C (the paper) */
+} ms_synth_sketch_psi;
+
+/** Search phases, as reported to progress callbacks. */
+enum { MS_SYNTH_PHASE_SEARCH = 0, MS_SYNTH_PHASE_SKETCH = 1, MS_SYNTH_PHASE_BR = 2 };
+
+/** Progress and final statistics. Scores are -1 until something was evaluated. */
+typedef struct ms_synth_stats {
+	double elapsed;          /**< seconds, including the time before a resume */
+	double fraction;         /**< share of the budget spent, 0..1 */
+	long long evals_psi;     /**< evaluations of Psi (cache hits excluded) */
+	long long evals_c;       /**< evaluations of C */
+	long long cache_hits;
+	long long replayed;      /**< evaluations taken from the checkpoint */
+	double best_psi;         /**< best Psi seen */
+	double best_c;           /**< best C seen */
+	int phase;               /**< MS_SYNTH_PHASE_* */
+	int replaying;           /**< 1 while the checkpoint is being replayed */
+	int improved;            /**< 1 if the evaluation just reported improved best_psi or best_c */
+	int timed;               /**< 1 if budgeted by time: not reproducible */
+	int last_kind;           /**< kind of the evaluation just reported */
+	double last_score;       /**< its score */
+} ms_synth_stats;
+
+/**
+ * Called after every evaluation, in order (also while replaying a
+ * checkpoint). A nonzero return stops the search after the current batch;
+ * ms_synth_run then returns MS_SYNTH_STOPPED.
+ */
+typedef int (*ms_synth_progress_fn)(void *ud, const ms_synth_stats *st);
+
+#define MS_SYNTH_OPTS_VERSION 1
+
+/**
+ * Search settings. ms_synth_opts_init fills the reference code's values
+ * (spec/cantstop.md 7); change fields after it.
+ */
+typedef struct ms_synth_opts {
+	int version;             /**< MS_SYNTH_OPTS_VERSION */
+	int algo;                /**< ms_synth_algo */
+	uint64_t seed;
+	int threads;             /**< evaluation threads (1) */
+	const ms_allocator *worker_alloc; /**< allocator of the threads' contexts (NULL: C allocator) */
+
+	/* budget: at least one of the first two */
+	long long max_evals;     /**< Psi evaluations (0: no limit) */
+	double max_seconds;      /**< wall clock (0: no limit); not reproducible */
+	/** C evaluations of the sketch phase (0: Sketch-SA as the code, `sketch_runs` x `sketch_passes`
+	 *  passes; Sketch-UCT: max_evals, or without max_evals only the time share) */
+	long long sketch_evals;
+	/** share of max_seconds for the sketch phase; 0 means the default: 0.2 for Sketch-UCT (about the
+	 *  paper's 10 h of 48 h), none for Sketch-SA (bounded by its passes, as the code) */
+	double sketch_share;
+
+	/* simulated annealing (spec 7.2): T = t1 / (1 + alpha * i), a pass ends when T <= eps */
+	double sa_t1;            /**< 100 */
+	double sa_alpha;         /**< 0.9 */
+	double sa_beta;          /**< 200: accept with min(1, exp(beta * (new - current) / T)) */
+	double sa_eps;           /**< 1 */
+	int sa_neighbours;       /**< neighbours per step, the best one competes (1; MicroRTS SA uses 20) */
+	int sa_restart;          /**< ms_synth_restart */
+	int sa_cache;            /**< 1: cache Psi and C by program in SA too (0, as the code) */
+
+	/* UCT (spec 7.4) */
+	double uct_c;            /**< exploration constant (10: the paper's K and the reference logs' "c10") */
+	int uct_ucb;             /**< ms_synth_ucb */
+	int uct_hole;            /**< ms_synth_hole */
+	int uct_completion;      /**< ms_synth_completion */
+	int uct_expansions;      /**< free expansions of a completion before terminal-like ones (10) */
+	int uct_rollout_sa;      /**< 1: SA rollout over the filled-in parts (code, "-sim_function SA");
+				      0: one random completion */
+
+	/* sketch learning (spec 7.3, 7.4) */
+	int sketch_runs;         /**< sketch searches (0: 5 for Sketch-SA, 3 for Sketch-UCT, as the code) */
+	int sketch_passes;       /**< SA passes per sketch run (10) */
+	int sketch_psi;          /**< ms_synth_sketch_psi */
+
+	/** SA starts from this program (and, under MS_SYNTH_RESTART_CODE, restarts from it, as the code);
+	 *  UCT's tree starts with this program's branch, scored by one Psi evaluation. Not for sketch
+	 *  searches, whose sketch is their start. */
+	const ms_dsl_prog *initial;
+
+	/* output */
+	/** evaluation log path (NULL: none). A resume needs the settings it records (problem, seed,
+	 *  algorithm options); the thread count may differ, and a larger budget extends the run. */
+	const char *checkpoint;
+	int resume;              /**< 1: replay `checkpoint` if it exists; 0: refuse an existing file */
+	int checkpoint_sync;     /**< 1: fdatasync after every record (survives power loss; slower) */
+	const char *csv;         /**< CSV log path (appended): seconds,best_psi,best_c,evals_psi,evals_c,phase */
+	ms_synth_progress_fn progress;
+	void *progress_ud;
+} ms_synth_opts;
+
+/** Fills the defaults above. */
+MS_EXTERN void ms_synth_opts_init(ms_synth_opts *o);
+
+typedef struct ms_synth ms_synth;
+
+/**
+ * Prepares a search: checks the options against the problem, starts the
+ * evaluator, opens the checkpoint (replaying it on ms_synth_run when
+ * `resume` is set and the file exists; its settings must match) and the
+ * CSV log. Errors name the option or file at fault.
+ */
+MS_EXTERN int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const ms_synth_opts *o);
+
+/**
+ * Runs until the budget is spent (returns 0), the progress callback stops
+ * it (MS_SYNTH_STOPPED), or an error (negative). Call once.
+ */
+MS_EXTERN int ms_synth_run(ms_synth *s);
+
+/** Best program of `kind` found so far (NULL if none); owned by the search. */
+MS_EXTERN const ms_dsl_prog *ms_synth_best(const ms_synth *s, int kind);
+/** Its score (-1 if none). */
+MS_EXTERN double ms_synth_best_score(const ms_synth *s, int kind);
+MS_EXTERN void ms_synth_get_stats(const ms_synth *s, ms_synth_stats *out);
+MS_EXTERN void ms_synth_free(ms_synth *s);
+
+/* ---- a progress bar -------------------------------------------------------- */
+
+/** State of ms_synth_progress_bar; zero-initialise and set `out` (e.g. stderr). */
+typedef struct ms_synth_bar {
+	FILE *out;
+	double last;   /* elapsed time of the last drawing */
+	int drawn;
+} ms_synth_bar;
+
+/**
+ * A progress callback (pass an ms_synth_bar as `progress_ud`): one line
+ * redrawn at most 5 times a second with the bar, elapsed time, ETA, best
+ * Psi and C, and evaluation counts. Never stops the search.
+ */
+MS_EXTERN int ms_synth_progress_bar(void *bar, const ms_synth_stats *st);
+/** Ends the bar's line (call after ms_synth_run). */
+MS_EXTERN void ms_synth_bar_end(ms_synth_bar *bar);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

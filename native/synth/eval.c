@@ -1,0 +1,354 @@
+/*
+ * The evaluator: the caller's thread and threads - 1 helpers take
+ * (program, shard) tasks in order from a shared counter. Shard results
+ * are combined in shard order by the caller's thread, so a score never
+ * depends on which thread computed what; each thread evaluates its own
+ * copy of the program in its own context (worker 0 is the caller's), so
+ * problems can allocate, print and fail freely.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "synth_internal.h"
+
+typedef struct eval_task {
+	int prog, shard;
+	double sum, weight;
+	int rc;
+	int done;
+} eval_task;
+
+typedef struct eval_worker {
+	ms_synth_eval *ev;
+	int id;
+	ms_ctx *ctx;
+	void *state;
+	ms_dsl_prog *copy;
+	pthread_t tid;
+	int started;
+} eval_worker;
+
+struct ms_synth_eval {
+	ms_ctx *ctx;
+	const ms_synth_problem *pb;
+	int threads;
+	eval_worker *w;
+	int have_sync;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+
+	/* the batch in progress */
+	const ms_dsl_prog *const *progs;
+	const uint64_t *seeds;
+	int kind;
+	eval_task *task;
+	int n_task, task_cap, next, n_done;
+	int quit;
+	int err_rc;          /* first negative status of a task */
+	int err_task;
+	char err[512];
+};
+
+uint64_t ms_synth_eval_seed(uint64_t seed, uint64_t index)
+{
+	/* SplitMix64 finaliser over seed and index, twice, so nearby seeds and indices decorrelate. */
+	uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+	for (int r = 0; r < 2; r++) {
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		z ^= z >> 31;
+		z += 0x9e3779b97f4a7c15ULL;
+	}
+	return z;
+}
+
+static int shards_of(const ms_synth_problem *pb, int kind)
+{
+	return pb->shards[kind] > 0 ? pb->shards[kind] : 1;
+}
+
+/* Runs task t on worker w; records the first error's message (tasks after an error are skipped). */
+static void run_task(ms_synth_eval *ev, eval_worker *w, int t)
+{
+	eval_task *k = &ev->task[t];
+	const ms_synth_problem *pb = ev->pb;
+	int skip;
+	if (ev->threads > 1)
+		pthread_mutex_lock(&ev->mu);
+	skip = ev->err_rc < 0;
+	if (ev->threads > 1)
+		pthread_mutex_unlock(&ev->mu);
+	if (skip) {
+		k->rc = 0;
+		k->sum = k->weight = 0;
+		return;
+	}
+	int rc = ms_dsl_prog_copy(w->copy, ev->progs[k->prog]);
+	k->sum = k->weight = 0;
+	if (rc == 0)
+		rc = pb->eval(pb->user, w->state, w->ctx, w->copy, ev->kind, k->shard, ev->seeds[k->prog], &k->sum,
+			      &k->weight);
+	if (rc > 0 && rc != MS_SYNTH_FAILED)
+		rc = ms_ctx_error(w->ctx, MS_EINVAL, "problem %s: eval returned %d (expected 0, MS_SYNTH_FAILED or an error)",
+				  pb->name ? pb->name : "?", rc);
+	k->rc = rc;
+	if (rc < 0) {
+		if (ev->threads > 1)
+			pthread_mutex_lock(&ev->mu);
+		if (ev->err_rc == 0) {
+			ev->err_rc = rc;
+			ev->err_task = t;
+			snprintf(ev->err, sizeof ev->err, "%s", ms_ctx_last_error(w->ctx));
+		}
+		if (ev->threads > 1)
+			pthread_mutex_unlock(&ev->mu);
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	eval_worker *w = arg;
+	ms_synth_eval *ev = w->ev;
+	pthread_mutex_lock(&ev->mu);
+	for (;;) {
+		while (!ev->quit && ev->next >= ev->n_task)
+			pthread_cond_wait(&ev->work, &ev->mu);
+		if (ev->quit)
+			break;
+		int t = ev->next++;
+		pthread_mutex_unlock(&ev->mu);
+		run_task(ev, w, t);
+		pthread_mutex_lock(&ev->mu);
+		ev->task[t].done = 1;
+		ev->n_done++;
+		pthread_cond_broadcast(&ev->done);
+	}
+	pthread_mutex_unlock(&ev->mu);
+	return NULL;
+}
+
+void ms_synth_eval_free(ms_synth_eval *ev)
+{
+	if (!ev)
+		return;
+	if (ev->have_sync) {
+		pthread_mutex_lock(&ev->mu);
+		ev->quit = 1;
+		pthread_cond_broadcast(&ev->work);
+		pthread_mutex_unlock(&ev->mu);
+	}
+	for (int i = 0; ev->w && i < ev->threads; i++) {
+		eval_worker *w = &ev->w[i];
+		if (w->started)
+			pthread_join(w->tid, NULL);
+		if (w->state && ev->pb->worker_free)
+			ev->pb->worker_free(ev->pb->user, w->state);
+		ms_dsl_prog_free(w->copy);
+		ms_ctx_free(w->ctx);
+	}
+	if (ev->have_sync) {
+		pthread_mutex_destroy(&ev->mu);
+		pthread_cond_destroy(&ev->work);
+		pthread_cond_destroy(&ev->done);
+	}
+	ms_ctx_mfree(ev->ctx, ev->w);
+	ms_ctx_mfree(ev->ctx, ev->task);
+	ms_ctx_mfree(ev->ctx, ev);
+}
+
+int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *pb, int threads,
+		      const ms_allocator *worker_alloc)
+{
+	*out = NULL;
+	if (!pb || pb->version != MS_SYNTH_PROBLEM_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: problem missing or of an unknown version");
+	if (!pb->eval || !pb->grammar)
+		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: problem %s has no eval function or no grammar",
+				    pb->name ? pb->name : "?");
+	if (threads < 1 || threads > 1024)
+		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: %d threads (1 to 1024)", threads);
+	ms_synth_eval *ev = ms_ctx_calloc(ctx, 1, sizeof *ev);
+	if (!ev)
+		return ms_ctx_error(ctx, MS_ENOMEM, "evaluator: out of memory");
+	ev->ctx = ctx;
+	ev->pb = pb;
+	ev->threads = threads;
+	int rc = 0;
+	ev->w = ms_ctx_calloc(ctx, (size_t)threads, sizeof *ev->w);
+	if (!ev->w) {
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "evaluator: out of memory");
+		goto fail;
+	}
+	ev->threads = 0; /* counts initialised workers until the end, for cleanup */
+	for (int i = 0; i < threads; i++) {
+		eval_worker *w = &ev->w[i];
+		ms_ctx_options co = { MS_CTX_OPTIONS_VERSION, worker_alloc };
+		w->ev = ev;
+		w->id = i;
+		ev->threads = i + 1;
+		if ((rc = ms_ctx_new(&w->ctx, &co)) < 0) {
+			rc = ms_ctx_error(ctx, rc, "evaluator: cannot create the context of thread %d", i);
+			goto fail;
+		}
+		if ((rc = ms_dsl_prog_new(w->ctx, &w->copy, pb->grammar)) < 0) {
+			rc = ms_ctx_error(ctx, rc, "evaluator: thread %d: %s", i, ms_ctx_last_error(w->ctx));
+			goto fail;
+		}
+		if (pb->worker_new && (rc = pb->worker_new(pb->user, w->ctx, i, &w->state)) < 0) {
+			rc = ms_ctx_error(ctx, rc, "evaluator: problem %s: state of thread %d: %s", pb->name ? pb->name : "?",
+					  i, ms_ctx_last_error(w->ctx));
+			goto fail;
+		}
+	}
+	if (threads > 1) {
+		if (pthread_mutex_init(&ev->mu, NULL) != 0) {
+			rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot create a mutex");
+			goto fail;
+		}
+		if (pthread_cond_init(&ev->work, NULL) != 0) {
+			pthread_mutex_destroy(&ev->mu);
+			rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot create a condition variable");
+			goto fail;
+		}
+		if (pthread_cond_init(&ev->done, NULL) != 0) {
+			pthread_cond_destroy(&ev->work);
+			pthread_mutex_destroy(&ev->mu);
+			rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot create a condition variable");
+			goto fail;
+		}
+		ev->have_sync = 1;
+		for (int i = 1; i < threads; i++) {
+			if (pthread_create(&ev->w[i].tid, NULL, worker_main, &ev->w[i]) != 0) {
+				rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot start thread %d of %d", i, threads);
+				goto fail;
+			}
+			ev->w[i].started = 1;
+		}
+	}
+	*out = ev;
+	return 0;
+fail:
+	ms_synth_eval_free(ev);
+	return rc;
+}
+
+/* Score of program i from its shards, in shard order; 1 in *failed if a shard failed or weighed nothing. */
+static double combine(const ms_synth_eval *ev, int i, int shards, int *failed)
+{
+	double sum = 0, weight = 0;
+	int bad = 0;
+	for (int s = 0; s < shards; s++) {
+		const eval_task *k = &ev->task[i * shards + s];
+		bad |= k->rc == MS_SYNTH_FAILED;
+		sum += k->sum;
+		weight += k->weight;
+	}
+	if (bad || !(weight > 0)) {
+		*failed = 1;
+		return 0;
+	}
+	*failed = 0;
+	return sum / weight;
+}
+
+int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, int n, int kind,
+			   const uint64_t *seeds, double *scores, int *failed, ms_synth_eval_done_fn done, void *ud)
+{
+	if (kind != MS_SYNTH_PSI && kind != MS_SYNTH_C)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "evaluator: unknown kind %d", kind);
+	if (kind == MS_SYNTH_C && !ev->pb->has_c)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "evaluator: problem %s defines no cloning score",
+				    ev->pb->name ? ev->pb->name : "?");
+	if (n <= 0)
+		return 0;
+	int shards = shards_of(ev->pb, kind);
+	if ((long long)n * shards > (1 << 30))
+		return ms_ctx_error(ev->ctx, MS_ERANGE, "evaluator: %d programs of %d shards is too many", n, shards);
+	int n_task = n * shards;
+	if (n_task > ev->task_cap) {
+		eval_task *t = ms_ctx_realloc(ev->ctx, ev->task, sizeof *t * (size_t)n_task);
+		if (!t)
+			return ms_ctx_error(ev->ctx, MS_ENOMEM, "evaluator: out of memory");
+		ev->task = t;
+		ev->task_cap = n_task;
+	}
+	for (int t = 0; t < n_task; t++)
+		ev->task[t] = (eval_task){ .prog = t / shards, .shard = t % shards };
+	ev->progs = progs;
+	ev->seeds = seeds;
+	ev->kind = kind;
+	ev->err_rc = 0;
+	ev->err[0] = 0;
+
+	if (ev->threads == 1) {
+		ev->n_task = n_task;
+		for (int i = 0; i < n; i++) {
+			for (int s = 0; s < shards; s++)
+				run_task(ev, &ev->w[0], i * shards + s);
+			if (ev->err_rc < 0)
+				break;
+			int bad;
+			double sc = combine(ev, i, shards, &bad);
+			if (scores)
+				scores[i] = sc;
+			if (failed)
+				failed[i] = bad;
+			if (done)
+				done(ud, i, sc, bad);
+		}
+	} else {
+		pthread_mutex_lock(&ev->mu);
+		ev->n_task = n_task;
+		ev->next = 0;
+		ev->n_done = 0;
+		pthread_cond_broadcast(&ev->work);
+		int i = 0; /* next program to hand over */
+		for (;;) {
+			/* hand over, in order, every program whose shards are all done */
+			while (i < n && ev->err_rc == 0) {
+				int s = 0;
+				while (s < shards && ev->task[i * shards + s].done)
+					s++;
+				if (s < shards)
+					break;
+				int bad;
+				double sc = combine(ev, i, shards, &bad);
+				pthread_mutex_unlock(&ev->mu);
+				if (scores)
+					scores[i] = sc;
+				if (failed)
+					failed[i] = bad;
+				if (done)
+					done(ud, i, sc, bad);
+				pthread_mutex_lock(&ev->mu);
+				i++;
+			}
+			if (ev->n_done == ev->n_task)
+				break;
+			if (ev->next < ev->n_task) {
+				/* the caller works too, as worker 0 */
+				int t = ev->next++;
+				pthread_mutex_unlock(&ev->mu);
+				run_task(ev, &ev->w[0], t);
+				pthread_mutex_lock(&ev->mu);
+				ev->task[t].done = 1;
+				ev->n_done++;
+				continue;
+			}
+			pthread_cond_wait(&ev->done, &ev->mu);
+		}
+		/* nobody reads the batch once we return */
+		ev->n_task = 0;
+		ev->next = 0;
+		pthread_mutex_unlock(&ev->mu);
+	}
+	ev->progs = NULL;
+	if (ev->err_rc < 0) {
+		const eval_task *k = &ev->task[ev->err_task];
+		return ms_ctx_error(ev->ctx, ev->err_rc, "evaluating program %d of the batch (%s, shard %d): %s", k->prog,
+				    kind == MS_SYNTH_PSI ? "psi" : "C", k->shard, ev->err);
+	}
+	return 0;
+}

@@ -1,0 +1,150 @@
+/* Private layout of searches (native/synth only). */
+#ifndef MS_SYNTH_INTERNAL_H
+#define MS_SYNTH_INTERNAL_H
+
+#include "microsynth/synth.h"
+
+/* Internal outcomes of an evaluation request, besides 0 and negative errors. */
+#define SYN_STOP 1  /* the search ends: budget spent, time up, or the progress callback said so */
+#define SYN_PHASE 2 /* the current phase (a sketch run) has spent its own budget */
+
+/* ---- program -> score cache (UCT's, and SA's on request) ---- */
+
+typedef struct syn_cache {
+	ms_ctx *ctx;
+	uint64_t *hash;   /* 0 marks an empty slot (real hashes of 0 are stored as 1) */
+	int64_t *off;     /* into pool */
+	int32_t *len;
+	double *score;
+	size_t cap, n;
+	ms_dsl_sym *pool;
+	size_t pool_n, pool_cap;
+} syn_cache;
+
+void syn_cache_init(syn_cache *c, ms_ctx *ctx);
+void syn_cache_dispose(syn_cache *c);
+/* 1 and *score when `p` is cached, else 0. */
+int syn_cache_get(const syn_cache *c, const ms_dsl_prog *p, double *score);
+int syn_cache_put(syn_cache *c, const ms_dsl_prog *p, double score);
+
+/* ---- checkpoint log ---- */
+
+typedef struct syn_record {
+	uint64_t hash;
+	double score;
+	int64_t ms; /* elapsed milliseconds when it was recorded */
+	int kind, failed;
+} syn_record;
+
+typedef struct syn_event {
+	long long index; /* evaluations done when the phase's time ran out */
+	long long checks; /* budget checks since the last evaluation at that moment */
+	int64_t ms;
+	int phase_id;
+} syn_event;
+
+typedef struct syn_log {
+	FILE *f;
+	char *path;
+	syn_record *rec;
+	long long n_rec, cap_rec;
+	syn_event *evt;
+	int n_evt, cap_evt, next_evt;
+	int sync;
+} syn_log;
+
+/* ---- the search ---- */
+
+struct ms_synth {
+	ms_ctx *ctx;
+	const ms_synth_problem *pb;
+	ms_synth_opts o;
+	int start_nt;
+	ms_synth_eval *ev;
+	ms_jrandom rng;
+	int ran;
+
+	/* counters */
+	long long next_index;       /* evaluations requested so far (both kinds): the next one's index */
+	long long evals[2], hits, replayed;
+	long long pending[2];       /* live evaluations gathered in the current batch, not yet accounted */
+	long long checks;           /* budget checks since the last evaluation index was taken */
+	long long idle;             /* UCT iterations since the last evaluation index was taken */
+	int stop_asked;             /* the progress callback asked to stop */
+
+	/* best programs */
+	ms_dsl_prog *best[2];
+	double best_score[2];
+	int improved;
+
+	/* the current phase */
+	int phase;                  /* MS_SYNTH_PHASE_* */
+	int phase_id;               /* which sketch run, for time events */
+	long long c_limit;          /* evals[C] must stay below it (0: none) */
+	double phase_deadline;      /* elapsed seconds (0: none) */
+	long long sketch_c_budget;  /* resolved sketch budget in C evaluations (0: none) */
+	double sketch_seconds;      /* resolved sketch budget in seconds (0: none) */
+
+	/* time */
+	double t_start;             /* monotonic clock when live evaluation began */
+	double t_offset;            /* elapsed seconds already spent before that */
+	int stop_reason;            /* 1 budget, 2 callback, 3 space exhausted */
+
+	syn_log log;
+	FILE *csv;
+	syn_cache cache[2];
+	char *header;               /* the checkpoint's settings lines */
+
+	/* batch scratch */
+	const ms_dsl_prog **batch;
+	uint64_t *seeds;
+	int *slot;                  /* which request each live evaluation answers */
+	uint8_t *fresh;             /* per request: 1 if it took an evaluation index (not a cache hit) */
+	int batch_cap;
+};
+
+/* Elapsed seconds of the search (from the log while replaying). */
+double syn_elapsed(ms_synth *s);
+int syn_replaying(const ms_synth *s);
+
+/*
+ * Scores progs[0..n) of `kind` (from the cache when `use_cache`). Returns
+ * 0 when all were scored, SYN_STOP or SYN_PHASE (then *n_done, a prefix,
+ * got scores), or a negative error.
+ */
+int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_cache, double *scores,
+	     int *n_done);
+/* One program. */
+int syn_eval1(ms_synth *s, ms_dsl_prog *p, int kind, int use_cache, double *score);
+/* The budget check alone (for loops that may not evaluate): 0, SYN_STOP or SYN_PHASE. */
+int syn_check(ms_synth *s, int kind);
+/* An iteration without evaluation: 0, or SYN_PHASE / SYN_STOP once the space looks exhausted. */
+#define SYN_IDLE_MAX 200000
+int syn_idle(ms_synth *s);
+
+/* Phases: set before a sketch run or the BR search. */
+void syn_phase(ms_synth *s, int phase, int phase_id, long long c_limit, double deadline);
+
+/* Programs of the search's grammar. */
+int syn_prog_new(ms_synth *s, ms_dsl_prog **out);
+int syn_generate(ms_synth *s, ms_dsl_prog *p);
+int syn_mutate(ms_synth *s, ms_dsl_prog *p);
+/* Uniform double in [0, 1). */
+double syn_uniform(ms_synth *s);
+int syn_below(ms_synth *s, int n);
+
+/* Algorithms (sa.c, uct.c). Return 0 or SYN_STOP when done, or a negative error. */
+int syn_run_sa(ms_synth *s);
+int syn_run_sketch_sa(ms_synth *s);
+int syn_run_random(ms_synth *s);
+int syn_run_uct(ms_synth *s);
+int syn_run_sketch_uct(ms_synth *s);
+
+/* Checkpoint log (ckpt.c). */
+int syn_log_open(ms_synth *s);
+int syn_log_append_eval(ms_synth *s, long long index, const ms_dsl_prog *p, int kind, double score, int failed,
+			int improved);
+int syn_log_append_event(ms_synth *s, long long index, long long checks, int phase_id);
+void syn_log_free(ms_ctx *ctx, syn_log *l);
+
+#endif

@@ -1,0 +1,667 @@
+/*
+ * UCT over partial programs and Sketch-UCT (spec/cantstop.md 7.4; the
+ * AAAI 2022 paper's "UCT for Synthesis of Strategies" and "Sketch
+ * Learning with UCT").
+ *
+ * A tree node is a program with holes; an edge fills one hole (the
+ * shallowest, as the code; the leftmost, as the paper) with one of its
+ * non-terminal's productions. Selection takes the first rule not yet
+ * tried, in the grammar's order, and otherwise the rule maximising
+ * Q + c sqrt(N / N_rule) (the code; the paper puts ln N under the root).
+ * The rollout completes every hole at random and runs one annealing pass
+ * that may only change what was filled into the holes: the program's
+ * structure down to them is the tree's. The best score of the rollout is
+ * backed up. Scores are cached per search (the code keyed them by printed
+ * text; here by tree, which is exact).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "synth_internal.h"
+
+typedef struct uct_node {
+	ms_dsl_prog *prog;
+	int hole;            /* node index of the hole this tree node fills, -1 for a complete program */
+	int n_rules;
+	const uint16_t *rules;
+	int *child;          /* tree node per rule, -1 if not expanded */
+	int *n;
+	double *w;
+	int n_total, n_expanded;
+	int parent, rule;    /* rule: index in the parent's rules */
+} uct_node;
+
+typedef struct uct {
+	ms_synth *s;
+	int kind;
+	const ms_dsl_grammar *g;
+	uct_node **node;
+	int n_node, cap_node;
+
+	/* completion tables, per non-terminal */
+	uint16_t **leafish, **small, **minimal;
+	int *n_leafish, *n_small, *n_minimal;
+	int n_nts;
+
+	/* the search's best (fresh evaluations) */
+	ms_dsl_prog *best;
+	double best_score;
+	/* the paper's Sketch-UCT: Psi of every program that improves the best C */
+	int psi_on_improve;
+	ms_dsl_prog *psi_best;
+	double psi_best_score;
+
+	/* rollout scratch */
+	ms_dsl_prog *full, *sub, *old;
+	ms_dsl_prog **fill;
+	int *holes;
+	int n_fill, cap_fill;
+} uct;
+
+/* ---- completion ---- */
+
+static int is_leafish(const ms_dsl_grammar *g, int prod)
+{
+	for (int k = 0; k < ms_dsl_prod_arity(g, prod); k++) {
+		int n;
+		const uint16_t *alts = ms_dsl_nt_alts(g, ms_dsl_prod_child_nt(g, prod, k), &n);
+		for (int a = 0; a < n; a++)
+			if (ms_dsl_prod_arity(g, alts[a]) > 0)
+				return 0;
+	}
+	return 1;
+}
+
+static int tables(uct *u)
+{
+	const ms_dsl_grammar *g = u->g;
+	ms_ctx *ctx = u->s->ctx;
+	int nts = ms_dsl_nt_count(g), prods = ms_dsl_prod_count(g);
+	u->n_nts = nts;
+	u->leafish = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->leafish);
+	u->small = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->small);
+	u->minimal = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->minimal);
+	u->n_leafish = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->n_leafish);
+	u->n_small = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->n_small);
+	u->n_minimal = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->n_minimal);
+	int *minh = ms_ctx_malloc(ctx, sizeof *minh * (size_t)nts);
+	int *ph = ms_ctx_malloc(ctx, sizeof *ph * (size_t)prods);
+	int rc = 0;
+	if (!u->leafish || !u->small || !u->minimal || !u->n_leafish || !u->n_small || !u->n_minimal || !minh || !ph) {
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
+		goto done;
+	}
+	/* least derivation heights, by fixpoint (the grammar guarantees every one is finite) */
+	for (int i = 0; i < nts; i++)
+		minh[i] = 1 << 28;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int p = 0; p < prods; p++) {
+			int h = 1;
+			for (int k = 0; k < ms_dsl_prod_arity(g, p); k++) {
+				int c = minh[ms_dsl_prod_child_nt(g, p, k)];
+				if (c + 1 > h)
+					h = c + 1;
+			}
+			ph[p] = h;
+		}
+		for (int nt = 0; nt < nts; nt++) {
+			int n;
+			const uint16_t *alts = ms_dsl_nt_alts(g, nt, &n);
+			for (int a = 0; a < n; a++)
+				if (ph[alts[a]] < minh[nt]) {
+					minh[nt] = ph[alts[a]];
+					changed = 1;
+				}
+		}
+	}
+	for (int nt = 0; nt < nts; nt++) {
+		int n;
+		const uint16_t *alts = ms_dsl_nt_alts(g, nt, &n);
+		u->leafish[nt] = ms_ctx_malloc(ctx, sizeof(uint16_t) * (size_t)(n ? n : 1));
+		u->small[nt] = ms_ctx_malloc(ctx, sizeof(uint16_t) * (size_t)(n ? n : 1));
+		u->minimal[nt] = ms_ctx_malloc(ctx, sizeof(uint16_t) * (size_t)(n ? n : 1));
+		if (!u->leafish[nt] || !u->small[nt] || !u->minimal[nt]) {
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
+			goto done;
+		}
+		for (int a = 0; a < n; a++) {
+			int p = alts[a], ar = ms_dsl_prod_arity(g, p);
+			if (is_leafish(g, p))
+				u->leafish[nt][u->n_leafish[nt]++] = (uint16_t)p;
+			if (ar == 1 || ar == 2)
+				u->small[nt][u->n_small[nt]++] = (uint16_t)p;
+			if (ph[p] == minh[nt])
+				u->minimal[nt][u->n_minimal[nt]++] = (uint16_t)p;
+		}
+	}
+done:
+	ms_ctx_mfree(ctx, minh);
+	ms_ctx_mfree(ctx, ph);
+	return rc;
+}
+
+/*
+ * Fills every hole of p, leftmost first, as the code's random completion:
+ * uniform over the alternatives for the first `uct_expansions` expansions
+ * (counted across calls through *count), then only terminal-like ones. A
+ * program past the generation node cap is finished by least-height
+ * alternatives, so completion always ends.
+ */
+static int complete(uct *u, ms_dsl_prog *p, int *count)
+{
+	ms_synth *s = u->s;
+	int rc, h;
+	if (s->o.uct_completion == MS_SYNTH_COMPLETE_GENERATOR) {
+		const ms_dsl_gen_opts *go = s->pb->gen.version == MS_DSL_GEN_OPTS_VERSION ? &s->pb->gen : NULL;
+		while ((h = ms_dsl_first_hole(p)) >= 0)
+			if ((rc = ms_dsl_regenerate(p, h, &s->rng, go)) < 0)
+				return rc;
+		return 0;
+	}
+	int cap = s->pb->gen.max_nodes > 0 ? s->pb->gen.max_nodes : 10000;
+	while ((h = ms_dsl_first_hole(p)) >= 0) {
+		int nt = ms_dsl_hole_nt(ms_dsl_prog_nodes(p)[h]), n;
+		const uint16_t *set = ms_dsl_nt_alts(u->g, nt, &n);
+		if (ms_dsl_prog_len(p) > cap) {
+			set = u->minimal[nt], n = u->n_minimal[nt];
+		} else if (*count >= s->o.uct_expansions) {
+			if (u->n_leafish[nt])
+				set = u->leafish[nt], n = u->n_leafish[nt];
+			else if (u->n_small[nt])
+				set = u->small[nt], n = u->n_small[nt];
+		}
+		if ((rc = ms_dsl_expand(p, h, set[syn_below(s, n)])) < 0)
+			return rc;
+		(*count)++;
+	}
+	return 0;
+}
+
+/* p := a lone hole of non-terminal nt. */
+static int lone_hole(ms_dsl_prog *p, int nt)
+{
+	ms_dsl_prog_clear(p);
+	int rc = ms_dsl_prog_push(p, ms_dsl_hole(nt));
+	return rc < 0 ? rc : ms_dsl_prog_finish(p, nt);
+}
+
+/* ---- tree ---- */
+
+static void node_free(uct *u, uct_node *n)
+{
+	if (!n)
+		return;
+	ms_ctx *ctx = u->s->ctx;
+	ms_dsl_prog_free(n->prog);
+	ms_ctx_mfree(ctx, n->child);
+	ms_ctx_mfree(ctx, n->n);
+	ms_ctx_mfree(ctx, n->w);
+	ms_ctx_mfree(ctx, n);
+}
+
+static void tree_clear(uct *u)
+{
+	for (int i = 0; i < u->n_node; i++)
+		node_free(u, u->node[i]);
+	u->n_node = 0;
+}
+
+/* The hole an edge fills next: shallowest (leftmost among equals) or leftmost. */
+static int next_hole(const uct *u, const ms_dsl_prog *p)
+{
+	if (u->s->o.uct_hole == MS_SYNTH_HOLE_LEFTMOST)
+		return ms_dsl_first_hole(p);
+	const ms_dsl_sym *sym = ms_dsl_prog_nodes(p);
+	const int32_t *end = ms_dsl_prog_ends(p);
+	int n = ms_dsl_prog_len(p), best = -1, best_depth = 0, top = 0;
+	int32_t small[64], *stack = small;
+	if (n > 64 && !(stack = ms_ctx_malloc(u->s->ctx, sizeof *stack * (size_t)n)))
+		return ms_ctx_error(u->s->ctx, MS_ENOMEM, "UCT: out of memory");
+	for (int i = 0; i < n; i++) {
+		while (top > 0 && stack[top - 1] <= i)
+			top--;
+		if (ms_dsl_is_hole(sym[i]) && (best < 0 || top < best_depth)) {
+			best = i;
+			best_depth = top;
+		}
+		stack[top++] = end[i];
+	}
+	if (stack != small)
+		ms_ctx_mfree(u->s->ctx, stack);
+	return best;
+}
+
+/* A tree node for program p (taken over), child `rule` of `parent` (-1 for the root). */
+static int node_add(uct *u, ms_dsl_prog *p, int parent, int rule, int *out)
+{
+	ms_ctx *ctx = u->s->ctx;
+	if (u->n_node == u->cap_node) {
+		int cap = u->cap_node ? 2 * u->cap_node : 256;
+		uct_node **nn = ms_ctx_realloc(ctx, u->node, sizeof *nn * (size_t)cap);
+		if (!nn) {
+			ms_dsl_prog_free(p);
+			return ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
+		}
+		u->node = nn;
+		u->cap_node = cap;
+	}
+	uct_node *n = ms_ctx_calloc(ctx, 1, sizeof *n);
+	if (!n) {
+		ms_dsl_prog_free(p);
+		return ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
+	}
+	n->prog = p;
+	n->parent = parent;
+	n->rule = rule;
+	n->hole = next_hole(u, p);
+	if (n->hole < -1) {
+		int rc = n->hole;
+		node_free(u, n);
+		return rc;
+	}
+	if (n->hole >= 0) {
+		n->rules = ms_dsl_nt_alts(u->g, ms_dsl_hole_nt(ms_dsl_prog_nodes(p)[n->hole]), &n->n_rules);
+		n->child = ms_ctx_malloc(ctx, sizeof *n->child * (size_t)n->n_rules);
+		n->n = ms_ctx_calloc(ctx, (size_t)n->n_rules, sizeof *n->n);
+		n->w = ms_ctx_calloc(ctx, (size_t)n->n_rules, sizeof *n->w);
+		if (!n->child || !n->n || !n->w) {
+			node_free(u, n);
+			return ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
+		}
+		for (int r = 0; r < n->n_rules; r++)
+			n->child[r] = -1;
+	}
+	u->node[u->n_node] = n;
+	*out = u->n_node++;
+	if (parent >= 0) {
+		u->node[parent]->child[rule] = *out;
+		u->node[parent]->n_expanded++;
+	}
+	return 0;
+}
+
+static int new_root(uct *u)
+{
+	ms_dsl_prog *p;
+	int rc = syn_prog_new(u->s, &p), id;
+	if (rc < 0)
+		return rc;
+	if ((rc = lone_hole(p, u->s->start_nt)) < 0) {
+		ms_dsl_prog_free(p);
+		return rc;
+	}
+	tree_clear(u);
+	return node_add(u, p, -1, -1, &id);
+}
+
+static int expand(uct *u, int parent, int rule, int *out)
+{
+	const uct_node *pn = u->node[parent];
+	ms_dsl_prog *p;
+	int rc = ms_dsl_prog_clone(&p, pn->prog);
+	if (rc < 0)
+		return rc;
+	if ((rc = ms_dsl_expand(p, pn->hole, pn->rules[rule])) < 0) {
+		ms_dsl_prog_free(p);
+		return rc;
+	}
+	return node_add(u, p, parent, rule, out);
+}
+
+static void backprop(uct *u, int id, double v)
+{
+	while (u->node[id]->parent >= 0) {
+		uct_node *p = u->node[u->node[id]->parent];
+		int r = u->node[id]->rule;
+		p->n_total++;
+		p->n[r]++;
+		p->w[r] += v;
+		id = u->node[id]->parent;
+	}
+}
+
+static int select_rule(const uct *u, const uct_node *n)
+{
+	if (n->n_expanded < n->n_rules) {
+		for (int r = 0; r < n->n_rules; r++)
+			if (n->child[r] < 0)
+				return r;
+	}
+	const ms_synth_opts *o = &u->s->o;
+	double lnN = log((double)(n->n_total > 0 ? n->n_total : 1));
+	int best = -1;
+	double best_v = 0;
+	for (int r = 0; r < n->n_rules; r++) {
+		double nr = n->n[r] > 0 ? n->n[r] : 1;
+		double explore = o->uct_ucb == MS_SYNTH_UCB_PAPER ? sqrt(lnN / nr) : sqrt((double)n->n_total / nr);
+		double v = n->w[r] / nr + o->uct_c * explore;
+		if (best < 0 || v > best_v) {
+			best = r;
+			best_v = v;
+		}
+	}
+	return best;
+}
+
+/* ---- scores ---- */
+
+static int score(uct *u, ms_dsl_prog *p, double *out)
+{
+	int rc = syn_eval1(u->s, p, u->kind, 1, out);
+	if (rc != 0)
+		return rc;
+	if (u->best_score < 0 || *out > u->best_score) {
+		if ((rc = ms_dsl_prog_copy(u->best, p)) < 0)
+			return rc;
+		u->best_score = *out;
+		if (u->psi_on_improve) {
+			double psi;
+			if ((rc = syn_eval1(u->s, p, MS_SYNTH_PSI, 0, &psi)) != 0)
+				return rc;
+			if (u->psi_best_score < 0 || psi > u->psi_best_score) {
+				if ((rc = ms_dsl_prog_copy(u->psi_best, p)) < 0)
+					return rc;
+				u->psi_best_score = psi;
+			}
+		}
+	}
+	return 0;
+}
+
+/* full := the node's program with every hole replaced by its filler. */
+static int assemble(uct *u, const ms_dsl_prog *partial)
+{
+	int rc = ms_dsl_prog_copy(u->full, partial);
+	for (int i = u->n_fill - 1; rc == 0 && i >= 0; i--)
+		rc = ms_dsl_replace(u->full, u->holes[i], u->fill[i], 0);
+	return rc;
+}
+
+static int reserve_fill(uct *u, int n)
+{
+	ms_synth *s = u->s;
+	if (n <= u->cap_fill)
+		return 0;
+	int cap = u->cap_fill ? 2 * u->cap_fill : 16;
+	while (cap < n)
+		cap *= 2;
+	ms_dsl_prog **f = ms_ctx_realloc(s->ctx, u->fill, sizeof *f * (size_t)cap);
+	if (!f)
+		return ms_ctx_error(s->ctx, MS_ENOMEM, "UCT: out of memory");
+	u->fill = f;
+	int *h = ms_ctx_realloc(s->ctx, u->holes, sizeof *h * (size_t)cap);
+	if (!h)
+		return ms_ctx_error(s->ctx, MS_ENOMEM, "UCT: out of memory");
+	u->holes = h;
+	for (int i = u->cap_fill; i < cap; i++)
+		u->fill[i] = NULL;
+	for (int i = u->cap_fill; i < cap; i++) {
+		int rc = syn_prog_new(s, &u->fill[i]);
+		if (rc < 0) {
+			u->cap_fill = i;
+			return rc;
+		}
+	}
+	u->cap_fill = cap;
+	return 0;
+}
+
+/*
+ * The rollout of the code's "-sim_function SA": complete the node's holes,
+ * score the result, then one annealing pass whose neighbours regenerate
+ * one node (uniform over every node filled into a hole) and whose
+ * temperature after the i-th neighbour is t1 / (1 + alpha * i). Returns
+ * the best score seen in *out.
+ */
+static int rollout(uct *u, const uct_node *node, double *out)
+{
+	ms_synth *s = u->s;
+	const ms_synth_opts *o = &s->o;
+	const ms_dsl_prog *partial = node->prog;
+	const ms_dsl_sym *sym = ms_dsl_prog_nodes(partial);
+	int n = ms_dsl_prog_len(partial), rc, count = 0;
+	u->n_fill = 0;
+	for (int i = 0; i < n; i++)
+		if (ms_dsl_is_hole(sym[i])) {
+			if ((rc = reserve_fill(u, u->n_fill + 1)) < 0)
+				return rc;
+			u->holes[u->n_fill++] = i;
+		}
+	for (int i = 0; i < u->n_fill; i++) {
+		if ((rc = lone_hole(u->fill[i], ms_dsl_hole_nt(sym[u->holes[i]]))) < 0 ||
+		    (rc = complete(u, u->fill[i], &count)) < 0)
+			return rc;
+	}
+	double cur, next;
+	if ((rc = assemble(u, partial)) < 0 || (rc = score(u, u->full, &cur)) != 0)
+		return rc;
+	*out = cur;
+	if (u->n_fill == 0 || !o->uct_rollout_sa)
+		return 0;
+	double t = o->sa_t1;
+	for (long long it = 1; t > o->sa_eps; it++) {
+		int total = 0;
+		for (int i = 0; i < u->n_fill; i++)
+			total += ms_dsl_prog_len(u->fill[i]);
+		int r = syn_below(s, total), f = 0;
+		while (r >= ms_dsl_prog_len(u->fill[f]))
+			r -= ms_dsl_prog_len(u->fill[f++]);
+		int sub_count = -1; /* the code draws the slot's production before its completion counts */
+		if ((rc = ms_dsl_prog_copy(u->old, u->fill[f])) < 0 ||
+		    (rc = lone_hole(u->sub, ms_dsl_node_nt(u->fill[f], r))) < 0 ||
+		    (rc = complete(u, u->sub, &sub_count)) < 0 || (rc = ms_dsl_replace(u->fill[f], r, u->sub, 0)) < 0)
+			return rc;
+		if ((rc = assemble(u, partial)) < 0 || (rc = score(u, u->full, &next)) != 0)
+			return rc;
+		if (next > *out)
+			*out = next;
+		double p = exp(o->sa_beta * (next - cur) / t);
+		if (syn_uniform(s) < (p > 1 ? 1 : p)) {
+			cur = next;
+		} else {
+			ms_dsl_prog *tmp = u->fill[f];
+			u->fill[f] = u->old;
+			u->old = tmp;
+		}
+		t = o->sa_t1 / (1 + o->sa_alpha * (double)it);
+	}
+	return 0;
+}
+
+/* ---- the search ---- */
+
+static int uct_iterate(uct *u)
+{
+	ms_synth *s = u->s;
+	int rc;
+	for (;;) {
+		if ((rc = syn_check(s, u->kind)) != 0)
+			return rc;
+		if ((rc = syn_idle(s)) != 0)
+			return rc; /* every iteration met cached programs only: a finite space, fully explored */
+		int id = 0, r = select_rule(u, u->node[0]);
+		double v;
+		while (u->node[id]->child[r] >= 0) {
+			id = u->node[id]->child[r];
+			if (u->node[id]->hole < 0)
+				break;
+			r = select_rule(u, u->node[id]);
+		}
+		if (u->node[id]->hole < 0) {
+			if ((rc = score(u, u->node[id]->prog, &v)) != 0)
+				return rc;
+			backprop(u, id, v);
+			continue;
+		}
+		int child;
+		if ((rc = expand(u, id, r, &child)) < 0)
+			return rc;
+		if ((rc = rollout(u, u->node[child], &v)) != 0)
+			return rc;
+		backprop(u, child, v);
+	}
+}
+
+/* Tree nodes down the derivation of complete program `target`, backed up with `v`. */
+static int branch(uct *u, const ms_dsl_prog *target, double v)
+{
+	const ms_dsl_sym *tsym = ms_dsl_prog_nodes(target);
+	const int32_t *tend = ms_dsl_prog_ends(target);
+	int id = 0, rc;
+	while (u->node[id]->hole >= 0) {
+		const uct_node *n = u->node[id];
+		const ms_dsl_sym *psym = ms_dsl_prog_nodes(n->prog);
+		int ti = 0;
+		for (int pi = 0; pi < n->hole; pi++)
+			ti = ms_dsl_is_hole(psym[pi]) ? tend[ti] : ti + 1;
+		int r = 0;
+		while (r < n->n_rules && n->rules[r] != tsym[ti])
+			r++;
+		if (r == n->n_rules)
+			return ms_ctx_error(u->s->ctx, MS_EINVAL, "UCT: the sketch's production %s is no alternative of its slot",
+					    ms_dsl_prod_name(u->g, tsym[ti]));
+		if (n->child[r] >= 0) {
+			id = n->child[r];
+			continue;
+		}
+		int child;
+		if ((rc = expand(u, id, r, &child)) < 0)
+			return rc;
+		id = child;
+	}
+	backprop(u, id, v);
+	return 0;
+}
+
+static void uct_free(uct *u)
+{
+	ms_ctx *ctx = u->s->ctx;
+	tree_clear(u);
+	ms_ctx_mfree(ctx, u->node);
+	for (int nt = 0; nt < u->n_nts; nt++) {
+		if (u->leafish)
+			ms_ctx_mfree(ctx, u->leafish[nt]);
+		if (u->small)
+			ms_ctx_mfree(ctx, u->small[nt]);
+		if (u->minimal)
+			ms_ctx_mfree(ctx, u->minimal[nt]);
+	}
+	ms_ctx_mfree(ctx, u->leafish);
+	ms_ctx_mfree(ctx, u->small);
+	ms_ctx_mfree(ctx, u->minimal);
+	ms_ctx_mfree(ctx, u->n_leafish);
+	ms_ctx_mfree(ctx, u->n_small);
+	ms_ctx_mfree(ctx, u->n_minimal);
+	ms_dsl_prog_free(u->best);
+	ms_dsl_prog_free(u->psi_best);
+	ms_dsl_prog_free(u->full);
+	ms_dsl_prog_free(u->sub);
+	ms_dsl_prog_free(u->old);
+	for (int i = 0; i < u->cap_fill; i++)
+		ms_dsl_prog_free(u->fill[i]);
+	ms_ctx_mfree(ctx, u->fill);
+	ms_ctx_mfree(ctx, u->holes);
+}
+
+static int uct_init(uct *u, ms_synth *s)
+{
+	memset(u, 0, sizeof *u);
+	u->s = s;
+	u->g = s->pb->grammar;
+	u->best_score = u->psi_best_score = -1;
+	int rc;
+	if ((rc = tables(u)) < 0 || (rc = syn_prog_new(s, &u->best)) < 0 || (rc = syn_prog_new(s, &u->psi_best)) < 0 ||
+	    (rc = syn_prog_new(s, &u->full)) < 0 || (rc = syn_prog_new(s, &u->sub)) < 0 ||
+	    (rc = syn_prog_new(s, &u->old)) < 0)
+		return rc;
+	return 0;
+}
+
+/* A fresh search of `kind`: new tree, new cache, no best. */
+static int uct_reset(uct *u, int kind)
+{
+	u->kind = kind;
+	u->best_score = u->psi_best_score = -1;
+	u->s->idle = 0;
+	syn_cache_dispose(&u->s->cache[kind]);
+	return new_root(u);
+}
+
+int syn_run_uct(ms_synth *s)
+{
+	uct u;
+	int rc = uct_init(&u, s);
+	if (rc == 0)
+		rc = uct_reset(&u, MS_SYNTH_PSI);
+	syn_phase(s, MS_SYNTH_PHASE_SEARCH, 0, 0, 0);
+	if (rc == 0 && s->o.initial) {
+		ms_dsl_prog *p;
+		double v;
+		if ((rc = ms_dsl_prog_clone(&p, s->o.initial)) == 0) {
+			if ((rc = score(&u, p, &v)) == 0)
+				rc = branch(&u, p, v);
+			ms_dsl_prog_free(p);
+		}
+	}
+	if (rc == 0)
+		rc = uct_iterate(&u);
+	uct_free(&u);
+	return rc == SYN_PHASE ? 0 : rc;
+}
+
+/*
+ * Sketch-UCT as the code runs it: `sketch_runs` (3) UCT searches on C,
+ * each with its share of the sketch budget and its own tree and cache;
+ * each run's best program by C (or, as the paper, the best by Psi among
+ * those that improved C) is scored with Psi; the BR search starts from a
+ * tree holding the derivation of the best of those, backed up with its
+ * Psi, and searches on Psi with a fresh cache.
+ */
+int syn_run_sketch_uct(ms_synth *s)
+{
+	const ms_synth_opts *o = &s->o;
+	int runs = o->sketch_runs > 0 ? o->sketch_runs : 3;
+	ms_dsl_prog *sketch = NULL;
+	double sketch_psi = -1;
+	long long c0 = s->evals[MS_SYNTH_C];
+	uct u;
+	int rc = uct_init(&u, s);
+	if (rc == 0)
+		rc = syn_prog_new(s, &sketch);
+	u.psi_on_improve = o->sketch_psi == MS_SYNTH_SKETCH_PSI_IMPROVEMENTS;
+	for (int r = 0; rc == 0 && r < runs; r++) {
+		long long limit = s->sketch_c_budget > 0 ? c0 + s->sketch_c_budget * (r + 1) / runs : 0;
+		double deadline = s->sketch_seconds > 0 ? s->sketch_seconds * (r + 1) / runs : 0;
+		if ((rc = uct_reset(&u, MS_SYNTH_C)) < 0)
+			break;
+		syn_phase(s, MS_SYNTH_PHASE_SKETCH, r, limit, deadline);
+		rc = uct_iterate(&u);
+		if (rc == SYN_PHASE)
+			rc = 0;
+		syn_phase(s, MS_SYNTH_PHASE_SKETCH, r, 0, 0);
+		if (rc == 0 && !u.psi_on_improve && u.best_score >= 0) {
+			if ((rc = ms_dsl_prog_copy(u.psi_best, u.best)) == 0)
+				rc = syn_eval1(s, u.psi_best, MS_SYNTH_PSI, 0, &u.psi_best_score);
+		}
+		if (rc == 0 && u.psi_best_score >= 0 && (sketch_psi < 0 || u.psi_best_score > sketch_psi)) {
+			rc = ms_dsl_prog_copy(sketch, u.psi_best);
+			sketch_psi = u.psi_best_score;
+		}
+	}
+	u.psi_on_improve = 0;
+	if (rc == 0)
+		rc = uct_reset(&u, MS_SYNTH_PSI);
+	syn_phase(s, MS_SYNTH_PHASE_BR, 0, 0, 0);
+	if (rc == 0 && sketch_psi >= 0) {
+		u.best_score = sketch_psi;
+		rc = ms_dsl_prog_copy(u.best, sketch);
+		if (rc == 0)
+			rc = branch(&u, sketch, sketch_psi);
+	}
+	if (rc == 0)
+		rc = uct_iterate(&u);
+	ms_dsl_prog_free(sketch);
+	uct_free(&u);
+	return rc == SYN_PHASE ? 0 : rc;
+}
