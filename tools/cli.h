@@ -72,5 +72,17 @@ void cmd_play_usage(FILE *out);
 
 int cmd_cantstop(int argc, char **argv);
 void cmd_cantstop_usage(FILE *out);
+int cmd_synth(int argc, char **argv);
+void cmd_synth_usage(FILE *out);
+
+int cmd_serve(int argc, char **argv);
+void cmd_serve_usage(FILE *out);
+/* microsynth bench bridge (tools/cmd_bench_bridge.c): argv[0] is "bench", argv[1] "bridge". */
+int cmd_bench_bridge(int argc, char **argv);
+
+int cmd_dsl(int argc, char **argv);
+void cmd_dsl_usage(FILE *out);
+/* microsynth bench dsl (tools/cmd_bench_dsl.c): argv[0] is "bench", argv[1] "dsl". */
+int cmd_bench_dsl(int argc, char **argv);
 
 #endif

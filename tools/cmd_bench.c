@@ -156,11 +156,17 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 void cmd_bench_usage(FILE *out)
 {
 	fprintf(out, "Usage: microsynth bench bots [--repeat N] [--warmup N] [--max-cycles N] MAP...\n"
-		     "       microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n\n"
+		     "       microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n"
+		     "       microsynth bench dsl [options]      (DSL decision time per step; see `bench dsl --help`)\n"
+		     "       microsynth bench bridge [options]   (socket round trip, ours vs the jar's server;\n"
+		     "                                           see `microsynth bench bridge --help`)\n\n"
 		     "bots: every ordered pairing of WorkerRush, LightRush, HeavyRush and RangedRush\n"
 		     "on each map (table 2), played natively and by the official engine (one JVM,\n"
 		     "warmed up, maps loaded before timing); cycles/s per map and pairing for both.\n"
-		     "Last line: ratio=X, the median over map-pairings of native / Java cycles/s.\n\n"
+		     "Last line: ratio=X, the median over map-pairings of native / Java cycles/s.\n"
+		     "The line before it, cpu_ratio=Y, is the same over the CPU time of the thread\n"
+		     "that plays (steadier on a busy machine; the JVM's collector and compiler\n"
+		     "threads are left out of it).\n\n"
 		     "engine:\n"
 		     "Replays the same official traces (zips; directories are searched) in the\n"
 		     "native engine and in the official Java engine (one JVM, warmed up, traces\n"
@@ -302,8 +308,19 @@ static int bench_engine(int argc, char **argv)
 
 static const char *const rushes[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush" };
 
-/* Runs BotBench in one JVM; fills java_cycles/java_s per job (map-major). */
-static int run_java_bots(char **maps, int nmaps, int repeat, int warmup, int max_cycles, double *cyc, double *secs)
+/* CPU time of the calling thread, in seconds. */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs BotBench in one JVM; fills the cycles, wall seconds and thread CPU
+ * seconds (-1: unknown) per job (map-major). */
+static int run_java_bots(char **maps, int nmaps, int repeat, int warmup, int max_cycles, double *cyc, double *secs,
+			 double *cpu)
 {
 	char rep[16], warm[16], maxc[16], line[8192];
 	int njobs = nmaps * 16, n = 0, rc;
@@ -341,10 +358,12 @@ static int run_java_bots(char **maps, int nmaps, int repeat, int warmup, int max
 	if (in) {
 		for (int j = 0; j < njobs && fgets(line, sizeof(line), in);) {
 			const char *c = strstr(line, " cycles ");
-			double cycles, nanos;
-			if (!strncmp(line, "match ", 6) && c && sscanf(c, " cycles %lf nanos %lf", &cycles, &nanos) == 2) {
+			double cycles, nanos, cpu_nanos = -1;
+			if (!strncmp(line, "match ", 6) && c &&
+			    sscanf(c, " cycles %lf nanos %lf cpu %lf", &cycles, &nanos, &cpu_nanos) >= 2) {
 				cyc[j] = cycles;
 				secs[j] = nanos * 1e-9;
+				cpu[j] = cpu_nanos < 0 ? -1 : cpu_nanos * 1e-9;
 				j++;
 			}
 		}
@@ -359,12 +378,19 @@ static int run_java_bots(char **maps, int nmaps, int repeat, int warmup, int max
 	return rc;
 }
 
+/* Median of v[0..n) (sorts v); n > 0. */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static int bench_bots(int argc, char **argv)
 {
 	long repeat = 10, warmup = 2, max_cycles = 3000;
 	char **maps = NULL;
 	int nmaps = 0, first = -1, njobs, rc = CLI_OK;
-	double *ncyc, *nsec, *jcyc, *jsec, *ratios, ratio;
+	double *ncyc, *nsec, *ncpu, *jcyc, *jsec, *jcpu, *ratios, *cpu_ratios;
 	ms_ctx *ctx;
 	ms_rts_utt *utt;
 
@@ -392,10 +418,14 @@ static int bench_bots(int argc, char **argv)
 	maps = calloc((size_t)nmaps, sizeof(*maps));
 	ncyc = calloc((size_t)njobs, sizeof(double));
 	nsec = calloc((size_t)njobs, sizeof(double));
+	ncpu = calloc((size_t)njobs, sizeof(double));
 	jcyc = calloc((size_t)njobs, sizeof(double));
 	jsec = calloc((size_t)njobs, sizeof(double));
+	jcpu = calloc((size_t)njobs, sizeof(double));
 	ratios = calloc((size_t)njobs, sizeof(double));
-	if (!maps || !ncyc || !nsec || !jcyc || !jsec || !ratios || ms_ctx_new(&ctx, NULL))
+	cpu_ratios = calloc((size_t)njobs, sizeof(double));
+	if (!maps || !ncyc || !nsec || !ncpu || !jcyc || !jsec || !jcpu || !ratios || !cpu_ratios ||
+	    ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
 	if (ms_rts_utt_new(ctx, &utt, 2, 1)) {
 		ms_ctx_free(ctx);
@@ -418,14 +448,16 @@ static int bench_bots(int argc, char **argv)
 		}
 		for (int k = 0; k < 16 && rc == CLI_OK; k++) {
 			ms_bot *bots[2];
-			double t0;
+			double t0 = 0, c0 = 0;
 			if (ms_bot_new(ctx, &bots[0], rushes[k / 4], utt, 0) || ms_bot_new(ctx, &bots[1], rushes[k % 4], utt, 0)) {
 				rc = CLI_FAIL;
 				break;
 			}
 			for (long r = -warmup; r < repeat && rc == CLI_OK; r++) {
-				if (r == 0)
+				if (r == 0) {
 					t0 = cli_now();
+					c0 = thread_cpu();
+				}
 				ms_rts_state_copy(s, initial);
 				ms_bot_reset(bots[0]);
 				ms_bot_reset(bots[1]);
@@ -437,38 +469,53 @@ static int bench_bots(int argc, char **argv)
 					ncyc[m * 16 + k] += ms_rts_state_time(s);
 			}
 			nsec[m * 16 + k] = cli_now() - t0;
+			ncpu[m * 16 + k] = thread_cpu() - c0;
 			ms_bot_free(bots[0]);
 			ms_bot_free(bots[1]);
 		}
 		ms_rts_state_free(ctx, s);
 		ms_rts_state_free(ctx, initial);
 	}
-	if (rc == CLI_OK && run_java_bots(maps, nmaps, (int)repeat, (int)warmup, (int)max_cycles, jcyc, jsec)) {
+	if (rc == CLI_OK && run_java_bots(maps, nmaps, (int)repeat, (int)warmup, (int)max_cycles, jcyc, jsec, jcpu)) {
 		fprintf(stderr, "microsynth bench: the Java side failed\n");
 		rc = CLI_FAIL;
 	}
 	if (rc == CLI_OK) {
-		printf("%-34s %-24s %14s %14s %8s\n", "map", "pairing", "native cyc/s", "java cyc/s", "ratio");
+		int ncpu_ratios = 0;
+		printf("%-34s %-24s %14s %14s %8s %8s\n", "map", "pairing", "native cyc/s", "java cyc/s", "ratio",
+		       "cpu");
 		for (int j = 0; j < njobs; j++) {
 			double nat = ncyc[j] / nsec[j], jav = jcyc[j] / jsec[j];
-			char pairing[64];
+			char pairing[64], cpu[16] = "-";
 			const char *base = strrchr(maps[j / 16], '/');
 			snprintf(pairing, sizeof(pairing), "%s-%s", rushes[(j % 16) / 4], rushes[j % 4]);
 			ratios[j] = nat / jav;
-			printf("%-34s %-24s %14.0f %14.0f %8.1f\n", base ? base + 1 : maps[j / 16], pairing, nat, jav, ratios[j]);
+			if (jcpu[j] > 0 && ncpu[j] > 0) {
+				cpu_ratios[ncpu_ratios] = (ncyc[j] / ncpu[j]) / (jcyc[j] / jcpu[j]);
+				snprintf(cpu, sizeof(cpu), "%.1f", cpu_ratios[ncpu_ratios++]);
+			}
+			printf("%-34s %-24s %14.0f %14.0f %8.1f %8s\n", base ? base + 1 : maps[j / 16], pairing, nat, jav,
+			       ratios[j], cpu);
 		}
-		qsort(ratios, (size_t)njobs, sizeof(*ratios), cmp_double);
-		ratio = njobs % 2 ? ratios[njobs / 2] : (ratios[njobs / 2 - 1] + ratios[njobs / 2]) / 2;
-		printf("maps=%d pairings=16 repeat=%ld ratio=%.1f\n", nmaps, repeat, ratio);
+		/* CPU time of the playing thread on both sides: steadier than wall
+		 * time on a busy machine, and it leaves out the JVM's collector and
+		 * compiler threads (which only lowers the Java side's cost). */
+		if (ncpu_ratios)
+			printf("cpu_ratio=%.1f (median of native / Java over the playing thread's CPU time)\n",
+			       median(cpu_ratios, ncpu_ratios));
+		printf("maps=%d pairings=16 repeat=%ld ratio=%.1f\n", nmaps, repeat, median(ratios, njobs));
 	}
 	for (int m = 0; m < nmaps; m++)
 		free(maps[m]);
 	free(maps);
 	free(ncyc);
 	free(nsec);
+	free(ncpu);
 	free(jcyc);
 	free(jsec);
+	free(jcpu);
 	free(ratios);
+	free(cpu_ratios);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return rc;
@@ -480,5 +527,9 @@ int cmd_bench(int argc, char **argv)
 		return bench_engine(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "bots"))
 		return bench_bots(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "bridge"))
+		return cmd_bench_bridge(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "dsl"))
+		return cmd_bench_dsl(argc, argv);
 	return cli_usage_error("bench", "expected 'engine' or 'bots'");
 }

@@ -1,13 +1,14 @@
 /*
  * microsynth cantstop: Can't Stop matches between built-in players,
- * throughput of the evaluation loop, cloning data sets and their scores
- * (spec/cantstop.md).
+ * throughput of the evaluation loop, cloning data sets and their scores,
+ * and DSL programs: read, printed, evaluated, generated (spec/cantstop.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "microsynth/cantstop.h"
+#include "microsynth/cantstop_dsl.h"
 #include "cli.h"
 
 #define CMD "cantstop"
@@ -22,19 +23,32 @@ void cmd_cantstop_usage(FILE *out)
 		"       microsynth cantstop bench [--matches N] [--repeat R] [--seed S] [--era A|B]\n"
 		"       microsynth cantstop record --oracle PLAYER [--matches N] [--seed S] [--era A|B] [-o FILE]\n"
 		"       microsynth cantstop score (--data FILE | --oracle PLAYER [--matches N]) --policy PLAYER\n"
-		"                                [--seed S]\n\n"
+		"                                [--seed S]\n"
+		"       microsynth cantstop program FILE|builtin:NAME [--matches N] [--seed S] [--era A|B]\n"
+		"                                  [--opponent PLAYER] [--ibr]\n"
+		"       microsynth cantstop random [--count N] [--seed S] [--matches M] [--ibr]\n\n"
 		"play    evaluates p0 against p1 as the reference evaluates a program against GA:\n"
 		"        match i has p0 moving first when i is even, p1 when odd; a match stopped at\n"
 		"        the cap (300 decisions; --cap -1: none) is a draw. Default 1000 matches.\n"
 		"        Last line: wins0= wins1= draws= winrate0= first_winrate= decisions= ...\n"
-		"bench   GA vs GA and the published program (couto) vs GA, --repeat times\n"
-		"        (default 5) --matches (default 1000) on one core; prints the medians.\n"
-		"        Last line: matches_per_s= ms_per_1000= ms_per_psi= (psi: 1000 matches of\n"
-		"        the program-wrapped player against GA).\n"
+		"bench   GA vs GA, the published program (couto) vs GA natively and as a DSL\n"
+		"        program run by the interpreter, --repeat times (default 5) --matches\n"
+		"        (default 1000) on one core; prints the medians. Last line: dsl_ms_per_psi=\n"
+		"        dsl_over_native= matches_per_s= ms_per_1000= ms_per_psi= (psi: 1000 matches\n"
+		"        of the program-wrapped player against GA).\n"
 		"record  writes a cloning data set (default 3 matches of the oracle against itself,\n"
 		"        as the reference recorded them) in the text form of cantstop.h.\n"
 		"score   the observation- and action-based cloning scores of a policy on a data set\n"
-		"        (a file, or one recorded on the fly from --oracle).\n\n"
+		"        (a file, or one recorded on the fly from --oracle).\n"
+		"program reads a DSL program (the printed form: 'yes-no: ...' and 'column: ...'; '#'\n"
+		"        comments; builtin:ga or builtin:couto), prints it, and plays it against\n"
+		"        --opponent (default ga) as the evaluation does: default 1000 matches.\n"
+		"        Last line: size= nodes= searchable= wins= draws= winrate= (searchable=1: in\n"
+		"        the searches' grammar). A program that raises scores 0: error=1, exit 1.\n"
+		"random  prints --count (default 10) random programs as the reference's SA makes\n"
+		"        them; with --matches M, each is played against GA over M matches.\n"
+		"        Last line: count= mean_size= max_depth= [valid= best_winrate=]\n"
+		"--ibr   the iterated-best-response grammar (constants 1..7 instead of 0, 1).\n\n"
 		"Players:");
 	for (int i = 0; names[i]; i++)
 		fprintf(out, " %s", names[i]);
@@ -42,9 +56,9 @@ void cmd_cantstop_usage(FILE *out)
 }
 
 typedef struct cs_args {
-	const char *p0, *p1, *oracle, *policy, *data, *out;
-	long matches, seed, cap, repeat;
-	int era;
+	const char *p0, *p1, *oracle, *policy, *data, *out, *opponent, *file;
+	long matches, seed, cap, repeat, count;
+	int era, ibr;
 	int have_matches;
 } cs_args;
 
@@ -54,7 +68,8 @@ static int cs_parse_args(int argc, char **argv, cs_args *a)
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(opt, "--p0") || !strcmp(opt, "--p1") || !strcmp(opt, "--oracle") ||
-		    !strcmp(opt, "--policy") || !strcmp(opt, "--data") || !strcmp(opt, "-o")) {
+		    !strcmp(opt, "--policy") || !strcmp(opt, "--data") || !strcmp(opt, "-o") ||
+		    !strcmp(opt, "--opponent")) {
 			if (!val)
 				return cli_usage_error(CMD, "%s needs a value", opt);
 			if (!strcmp(opt, "--p0"))
@@ -67,6 +82,8 @@ static int cs_parse_args(int argc, char **argv, cs_args *a)
 				a->policy = val;
 			else if (!strcmp(opt, "--data"))
 				a->data = val;
+			else if (!strcmp(opt, "--opponent"))
+				a->opponent = val;
 			else
 				a->out = val;
 			i++;
@@ -89,6 +106,14 @@ static int cs_parse_args(int argc, char **argv, cs_args *a)
 			if (cli_parse_int(CMD, opt, val, 1, 1000, &a->repeat))
 				return CLI_USAGE;
 			i++;
+		} else if (!strcmp(opt, "--count")) {
+			if (cli_parse_int(CMD, opt, val, 1, 10000000, &a->count))
+				return CLI_USAGE;
+			i++;
+		} else if (!strcmp(opt, "--ibr")) {
+			a->ibr = 1;
+		} else if (opt[0] != '-' && !a->file) {
+			a->file = opt;
 		} else if (!strcmp(opt, "--era")) {
 			if (!val || (strcmp(val, "A") && strcmp(val, "B")))
 				return cli_usage_error(CMD, "--era is A or B");
@@ -144,6 +169,30 @@ static int cs_cmd_play(ms_ctx *ctx, const cs_args *a)
 	return CLI_OK;
 }
 
+/* A grammar for reading programs: the extended one (a superset of the searches'), constants per --ibr. */
+static int cs_dsl(ms_ctx *ctx, const cs_args *a, int extended, ms_cs_dsl **d)
+{
+	ms_cs_dsl_options o = { MS_CS_DSL_OPTIONS_VERSION,
+				a->ibr ? MS_CS_DSL_CONSTANTS_1_TO_7 : MS_CS_DSL_CONSTANTS_01, extended, 0 };
+
+	if (ms_cs_dsl_new(ctx, d, &o))
+		return cs_fail(ctx, "dsl");
+	return CLI_OK;
+}
+
+/* Reads FILE, or builtin:NAME, into a program of d. */
+static int cs_read_program(ms_ctx *ctx, const ms_cs_dsl *d, const char *file, ms_dsl_prog *p)
+{
+	if (!strncmp(file, "builtin:", 8)) {
+		const char *t = ms_cs_dsl_builtin(file + 8);
+
+		if (!t)
+			return ms_ctx_error(ctx, MS_ENOTFOUND, "no built-in program '%s' (ga, couto)", file + 8);
+		return ms_cs_dsl_parse(d, p, t, strlen(t), MS_CS_NT_START, file);
+	}
+	return ms_cs_dsl_load(d, p, file);
+}
+
 static int cs_cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -151,49 +200,213 @@ static int cs_cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Median seconds of `repeat` evaluations of `n` matches of a against b. */
-static int cs_time(ms_ctx *ctx, const ms_cs_match_options *o, const ms_cs_player *pa, const ms_cs_player *pb,
-		   long n, long repeat, uint64_t seed, double *median, ms_cs_eval_result *last)
+/*
+ * Median seconds of `repeat` evaluations of `n` matches for each of the
+ * k match-ups, interleaved so that a machine's load changes hit all alike.
+ */
+static int cs_time(ms_ctx *ctx, const ms_cs_match_options *o, const ms_cs_player *const *pa,
+		   const ms_cs_player *const *pb, int k, long n, long repeat, uint64_t seed, double *median,
+		   ms_cs_eval_result *last)
 {
-	double t[1000];
+	static double t[3][1000];
 
 	/* One untimed run first: caches and clock frequency settle. */
-	memset(last, 0, sizeof(*last));
-	if (ms_cs_evaluate(ctx, o, pa, pb, seed, 0, n, last))
-		return -1;
-	for (long k = 0; k < repeat; k++) {
-		double t0 = cli_now();
-
-		memset(last, 0, sizeof(*last));
-		if (ms_cs_evaluate(ctx, o, pa, pb, seed + (uint64_t)k, 0, n, last))
+	for (int j = 0; j < k; j++) {
+		memset(&last[j], 0, sizeof(last[j]));
+		if (ms_cs_evaluate(ctx, o, pa[j], pb[j], seed, 0, n, &last[j]))
 			return -1;
-		t[k] = cli_now() - t0;
 	}
-	qsort(t, (size_t)repeat, sizeof(double), cs_cmp_double);
-	*median = t[repeat / 2];
+	for (long r = 0; r < repeat; r++)
+		for (int j = 0; j < k; j++) {
+			double t0 = cli_now();
+
+			memset(&last[j], 0, sizeof(last[j]));
+			if (ms_cs_evaluate(ctx, o, pa[j], pb[j], seed + (uint64_t)r, 0, n, &last[j]))
+				return -1;
+			t[j][r] = cli_now() - t0;
+		}
+	for (int j = 0; j < k; j++) {
+		qsort(t[j], (size_t)repeat, sizeof(double), cs_cmp_double);
+		median[j] = t[j][repeat / 2];
+	}
 	return 0;
 }
 
 static int cs_cmd_bench(ms_ctx *ctx, const cs_args *a)
 {
-	ms_cs_player ga, couto;
+	ms_cs_player ga, couto, dsl;
 	ms_cs_match_options o = { MS_CS_MATCH_OPTIONS_VERSION, a->era, 0 };
-	ms_cs_eval_result r_ga, r_prog;
+	ms_cs_eval_result r[3];
 	long n = a->have_matches ? a->matches : 1000, repeat = a->repeat ? a->repeat : 5;
-	double s_ga, s_prog;
+	double s[3], per = 1000.0 / (double)n;
+	ms_cs_dsl *d = NULL;
+	ms_dsl_prog *p = NULL;
+	ms_cs_dsl_runner *run = NULL;
+	int rc;
 
+	if ((rc = cs_dsl(ctx, a, 0, &d)))
+		return rc;
+	if (ms_dsl_prog_new(ctx, &p, ms_cs_dsl_grammar(d)) || cs_read_program(ctx, d, "builtin:couto", p) ||
+	    ms_cs_dsl_runner_new(ctx, d, &run) || ms_cs_dsl_runner_load(run, p)) {
+		rc = cs_fail(ctx, "bench");
+		goto done;
+	}
 	ms_cs_player_ga(&ga, NULL, 0);
 	ms_cs_player_couto(&couto);
-	if (cs_time(ctx, &o, &ga, &ga, n, repeat, (uint64_t)a->seed, &s_ga, &r_ga) ||
-	    cs_time(ctx, &o, &couto, &ga, n, repeat, (uint64_t)a->seed, &s_prog, &r_prog))
-		return cs_fail(ctx, "bench");
-	printf("GA vs GA: %ld matches x %ld runs, median %.2f ms, %.1f decisions/match\n", n, repeat, s_ga * 1e3,
-	       (double)r_ga.decisions / (double)r_ga.matches);
-	printf("couto (program wrapper) vs GA: median %.2f ms, win rate %.3f in the last run\n", s_prog * 1e3,
-	       (double)r_prog.wins_a / (double)r_prog.matches);
-	printf("matches_per_s=%.0f ms_per_1000=%.2f ms_per_psi=%.2f\n", (double)n / s_ga, s_ga * 1e3 * 1000.0 / (double)n,
-	       s_prog * 1e3 * 1000.0 / (double)n);
-	return CLI_OK;
+	ms_cs_dsl_runner_player(run, &dsl);
+	{
+		const ms_cs_player *pa[3] = { &ga, &couto, &dsl }, *pb[3] = { &ga, &ga, &ga };
+
+		if (cs_time(ctx, &o, pa, pb, 3, n, repeat, (uint64_t)a->seed, s, r)) {
+			rc = cs_fail(ctx, "bench");
+			goto done;
+		}
+	}
+	if (memcmp(&r[1], &r[2], sizeof(r[1]))) {
+		fprintf(stderr, "microsynth cantstop bench: couto as a DSL program played differently from native couto\n");
+		rc = CLI_FAIL;
+		goto done;
+	}
+	printf("GA vs GA: %ld matches x %ld runs, median %.2f ms, %.1f decisions/match\n", n, repeat, s[0] * 1e3,
+	       (double)r[0].decisions / (double)r[0].matches);
+	printf("couto (native, program wrapper) vs GA: median %.2f ms, win rate %.3f in the last run\n", s[1] * 1e3,
+	       (double)r[1].wins_a / (double)r[1].matches);
+	printf("couto (DSL interpreter) vs GA: median %.2f ms, same matches\n", s[2] * 1e3);
+	printf("dsl_ms_per_psi=%.2f dsl_over_native=%.2f matches_per_s=%.0f ms_per_1000=%.2f ms_per_psi=%.2f\n",
+	       s[2] * 1e3 * per, s[2] / s[1], (double)n / s[0], s[0] * 1e3 * per, s[1] * 1e3 * per);
+	rc = CLI_OK;
+done:
+	ms_cs_dsl_runner_free(run);
+	ms_dsl_prog_free(p);
+	ms_cs_dsl_free(d);
+	return rc;
+}
+
+static int cs_cmd_program(ms_ctx *ctx, const cs_args *a)
+{
+	ms_cs_dsl *d = NULL, *base = NULL;
+	ms_dsl_prog *p = NULL, *q = NULL;
+	ms_cs_dsl_runner *run = NULL;
+	ms_cs_player opp;
+	ms_cs_match_options o = { MS_CS_MATCH_OPTIONS_VERSION, a->era, (int)a->cap };
+	ms_cs_eval_result r;
+	char *text = NULL;
+	int rc, searchable;
+
+	if (!a->file)
+		return cli_usage_error(CMD, "program needs a FILE (or builtin:ga, builtin:couto)");
+	if ((rc = cs_player(ctx, &opp, a->opponent ? a->opponent : "ga", "--opponent")))
+		return rc;
+	if ((rc = cs_dsl(ctx, a, 1, &d)) || (rc = cs_dsl(ctx, a, 0, &base)))
+		goto done;
+	if (ms_dsl_prog_new(ctx, &p, ms_cs_dsl_grammar(d)) || ms_dsl_prog_new(ctx, &q, ms_cs_dsl_grammar(base))) {
+		rc = cs_fail(ctx, "program");
+		goto done;
+	}
+	if (cs_read_program(ctx, d, a->file, p)) {
+		fprintf(stderr, "microsynth cantstop program: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_USAGE;
+		goto done;
+	}
+	if (ms_dsl_print(p, &text, NULL) || ms_cs_dsl_runner_new(ctx, d, &run) || ms_cs_dsl_runner_load(run, p)) {
+		rc = cs_fail(ctx, "program");
+		goto done;
+	}
+	/* In the searches' grammar too? (GA in the DSL is not: spec 9 item 3.) */
+	searchable = ms_cs_dsl_parse(base, q, text, strlen(text), MS_CS_NT_START, a->file) == 0;
+	printf("%s\n", text);
+	memset(&r, 0, sizeof(r));
+	rc = ms_cs_dsl_evaluate(run, &o, &opp, (uint64_t)a->seed, 0, a->matches, &r);
+	if (rc == MS_ERANGE) {
+		/* The program raised: the reference scores it 0. */
+		fprintf(stderr, "microsynth cantstop program: %s\n", ms_ctx_last_error(ctx));
+		printf("size=%d nodes=%d searchable=%d winrate=0.0000 error=1\n", ms_dsl_size(p), ms_dsl_prog_len(p),
+		       searchable);
+		rc = CLI_FAIL;
+		goto done;
+	}
+	if (rc) {
+		rc = cs_fail(ctx, "program");
+		goto done;
+	}
+	printf("against %s, era %c, %ld matches (the program first in even matches), seed %ld\n",
+	       a->opponent ? a->opponent : "ga", a->era == MS_CS_ERA_B ? 'B' : 'A', r.matches, a->seed);
+	printf("size=%d nodes=%d searchable=%d wins=%ld draws=%ld winrate=%.4f\n", ms_dsl_size(p), ms_dsl_prog_len(p),
+	       searchable, r.wins_a, r.draws, (double)r.wins_a / (double)r.matches);
+	rc = CLI_OK;
+done:
+	if (text)
+		ms_ctx_mfree(ctx, text);
+	ms_cs_dsl_runner_free(run);
+	ms_dsl_prog_free(p);
+	ms_dsl_prog_free(q);
+	ms_cs_dsl_free(d);
+	ms_cs_dsl_free(base);
+	return rc;
+}
+
+static int cs_cmd_random(ms_ctx *ctx, const cs_args *a)
+{
+	ms_cs_dsl *d = NULL;
+	ms_dsl_prog *p = NULL;
+	ms_cs_dsl_runner *run = NULL;
+	ms_jrandom rng;
+	long count = a->count ? a->count : 10, valid = 0, total = 0;
+	int rc, max_depth = 0;
+	double best = 0;
+
+	if ((rc = cs_dsl(ctx, a, 0, &d)))
+		return rc;
+	if (ms_dsl_prog_new(ctx, &p, ms_cs_dsl_grammar(d)) || ms_cs_dsl_runner_new(ctx, d, &run)) {
+		rc = cs_fail(ctx, "random");
+		goto done;
+	}
+	ms_jrandom_init(&rng, a->seed);
+	for (long k = 0; k < count; k++) {
+		char *text = NULL;
+
+		if (ms_cs_dsl_generate(d, p, &rng) || ms_dsl_print(p, &text, NULL)) {
+			rc = cs_fail(ctx, "random");
+			goto done;
+		}
+		total += ms_dsl_size(p);
+		if (ms_dsl_depth(p) > max_depth)
+			max_depth = ms_dsl_depth(p);
+		printf("# program %ld: size %d\n%s\n", k, ms_dsl_size(p), text);
+		ms_ctx_mfree(ctx, text);
+		if (a->have_matches) {
+			ms_cs_eval_result r;
+
+			memset(&r, 0, sizeof(r));
+			if (ms_cs_dsl_runner_load(run, p)) {
+				rc = cs_fail(ctx, "random");
+				goto done;
+			}
+			rc = ms_cs_dsl_evaluate(run, NULL, NULL, (uint64_t)a->seed, 0, a->matches, &r);
+			if (rc == 0) {
+				double w = (double)r.wins_a / (double)r.matches;
+
+				valid++;
+				best = w > best ? w : best;
+				printf("# winrate %.4f\n", w);
+			} else if (rc == MS_ERANGE) {
+				printf("# raises: %s\n", ms_ctx_last_error(ctx));
+			} else {
+				rc = cs_fail(ctx, "random");
+				goto done;
+			}
+		}
+	}
+	printf("count=%ld mean_size=%.2f max_depth=%d", count, (double)total / (double)count, max_depth);
+	if (a->have_matches)
+		printf(" valid=%ld best_winrate=%.4f", valid, best);
+	printf("\n");
+	rc = CLI_OK;
+done:
+	ms_cs_dsl_runner_free(run);
+	ms_dsl_prog_free(p);
+	ms_cs_dsl_free(d);
+	return rc;
 }
 
 static int cs_make_data(ms_ctx *ctx, const cs_args *a, ms_cs_dataset **ds)
@@ -280,14 +493,16 @@ int cmd_cantstop(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	a.matches = 1000;
 	if (argc < 2)
-		return cli_usage_error(CMD, "needs a subcommand: play, bench, record or score");
+		return cli_usage_error(CMD, "needs a subcommand: play, bench, record, score, program or random");
 	if ((rc = cs_parse_args(argc - 1, argv + 1, &a)))
 		return rc;
 	if (ms_ctx_new(&ctx, NULL)) {
 		fprintf(stderr, "microsynth cantstop: out of memory\n");
 		return CLI_FAIL;
 	}
-	if (!strcmp(argv[1], "play"))
+	if (a.file && strcmp(argv[1], "program"))
+		rc = cli_usage_error(CMD, "unexpected argument '%s'", a.file);
+	else if (!strcmp(argv[1], "play"))
 		rc = cs_cmd_play(ctx, &a);
 	else if (!strcmp(argv[1], "bench"))
 		rc = cs_cmd_bench(ctx, &a);
@@ -295,8 +510,13 @@ int cmd_cantstop(int argc, char **argv)
 		rc = cs_cmd_record(ctx, &a);
 	else if (!strcmp(argv[1], "score"))
 		rc = cs_cmd_score(ctx, &a);
+	else if (!strcmp(argv[1], "program"))
+		rc = cs_cmd_program(ctx, &a);
+	else if (!strcmp(argv[1], "random"))
+		rc = cs_cmd_random(ctx, &a);
 	else
-		rc = cli_usage_error(CMD, "unknown subcommand '%s' (play, bench, record, score)", argv[1]);
+		rc = cli_usage_error(CMD, "unknown subcommand '%s' (play, bench, record, score, program, random)",
+				     argv[1]);
 	ms_ctx_free(ctx);
 	return rc;
 }

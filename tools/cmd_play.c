@@ -121,8 +121,10 @@ int cmd_play(int argc, char **argv)
 	}
 	if (!map || !bot_name[0] || !bot_name[1])
 		return cli_usage_error("play", "--map, --p0 and --p1 are required");
+	/* program:FILE and program-text:TEXT are checked when the bot is built */
 	for (int p = 0; p < 2; p++)
-		if (!ms_bot_for_java_class(bot_name[p]))
+		if (strncmp(bot_name[p], "program:", 8) && strncmp(bot_name[p], "program-text:", 13) &&
+		    !ms_bot_for_java_class(bot_name[p]))
 			return cli_usage_error("play", "no native bot called '%s'", bot_name[p]);
 	if (cli_resolve_map(map, path, sizeof(path)))
 		return cli_usage_error("play", "map '%s' not found (as a path or in the harness cache)", map);

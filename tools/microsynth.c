@@ -16,10 +16,13 @@ static const cli_cmd commands[] = {
 	{ "json", "print a map and unit type table as the official engine's JSON", cmd_json, cmd_json_usage },
 	{ "bench", "benchmarks: native engine vs the official Java engine", cmd_bench, cmd_bench_usage },
 	{ "play", "play one match between native bots in the native engine", cmd_play, cmd_play_usage },
+	{ "dsl", "the MicroRTS strategy DSL: check, convert, random programs", cmd_dsl, cmd_dsl_usage },
 	{ "harness", "show and check the cached official harness", cmd_harness, cmd_harness_usage },
 	{ "cantstop", "Can't Stop: matches, throughput, cloning data sets and scores", cmd_cantstop, cmd_cantstop_usage },
+	{ "synth", "synthesize a program: SA, UCT, Sketch-SA, Sketch-UCT (Can't Stop); plot CSV logs", cmd_synth, cmd_synth_usage },
 	{ "tournament", "run an official round-robin or fixed-opponents tournament", cmd_tournament, cmd_tournament_usage },
 	{ "watch", "show a match in the official game window", cmd_watch, cmd_watch_usage },
+	{ "serve", "serve games to SocketAI clients over TCP and websockets", cmd_serve, cmd_serve_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

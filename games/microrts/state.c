@@ -1,9 +1,8 @@
-/* Game states: one flat block, map loading, unit bookkeeping. */
+/* Game states: one flat block, unit bookkeeping, terrain text (maps are read in map_xml.c). */
 #include <stdalign.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "core/xml.h"
 #include "games/microrts/rts.h"
 
 const int rts_dx[4] = { 0, 1, 0, -1 };
@@ -293,139 +292,6 @@ int rts_terrain_decode(ms_ctx *ctx, ms_rts_state *s, const char *what, const cha
 	return MS_OK;
 }
 
-static int read_terrain(ms_ctx *ctx, ms_rts_state *s, const char *what, xmlNodePtr node)
-{
-	xmlChar *txt = xmlNodeGetContent(node);
-	char where[300];
-	int rc;
-
-	if (!txt)
-		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory reading terrain", what);
-	snprintf(where, sizeof(where), "%s: line %ld", what, xmlGetLineNo(node));
-	rc = rts_terrain_decode(ctx, s, where, (const char *)txt);
-	xmlFree(txt);
-	return rc;
-}
-
-int rts_state_from_pgs(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, const char *what,
-		       xmlNodePtr pgs, int64_t seed)
-{
-	ms_rts_state *s = NULL;
-	xmlNodePtr node;
-	int w, h, np = 0, rc;
-	int64_t max_id = -1;
-
-	*out = NULL;
-	if ((rc = ms_xml_attr_int(ctx, what, pgs, "width", &w)) ||
-	    (rc = ms_xml_attr_int(ctx, what, pgs, "height", &h)))
-		return rc;
-	if ((rc = rts_state_alloc(ctx, &s, utt, w, h, seed)))
-		return rc;
-	if ((rc = ms_xml_need_child(ctx, what, pgs, "terrain", &node)) ||
-	    (rc = read_terrain(ctx, s, what, node)) ||
-	    (rc = ms_xml_need_child(ctx, what, pgs, "players", &node)))
-		goto fail;
-	/* Java reads every child element, whatever its name. */
-	for (xmlNodePtr p = ms_xml_child(node, NULL); p; p = ms_xml_next(p, NULL)) {
-		int id, res;
-		if ((rc = ms_xml_attr_int(ctx, what, p, "ID", &id)) ||
-		    (rc = ms_xml_attr_int(ctx, what, p, "resources", &res)))
-			goto fail;
-		if (id != np || np >= 2) {
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: line %ld: player ID %d where %s expected",
-					  what, xmlGetLineNo(p), id, np >= 2 ? "no third player is" : np ? "1 is" : "0 is");
-			goto fail;
-		}
-		s->resources[np++] = res;
-	}
-	if (np != 2) {
-		rc = ms_ctx_error(ctx, MS_EPARSE, "%s: %d players; the engine plays exactly 2", what, np);
-		goto fail;
-	}
-	if ((rc = ms_xml_need_child(ctx, what, pgs, "units", &node)))
-		goto fail;
-	/* Any element name: old maps write <rts.units.Light>, which Java rejects
-	 * for its missing type attribute, and so do we. */
-	for (xmlNodePtr e = ms_xml_child(node, NULL); e; e = ms_xml_next(e, NULL)) {
-		ms_rts_unit u;
-		char tname[MS_RTS_TYPE_NAME_MAX], where[300];
-		int64_t id;
-
-		snprintf(where, sizeof(where), "%s: line %ld", what, xmlGetLineNo(e));
-		if ((rc = ms_xml_attr_str(ctx, what, e, "type", tname, sizeof(tname))) ||
-		    (rc = ms_xml_attr_long(ctx, what, e, "ID", &id)) ||
-		    (rc = ms_xml_attr_int(ctx, what, e, "player", &u.player)) ||
-		    (rc = ms_xml_attr_int(ctx, what, e, "x", &u.x)) ||
-		    (rc = ms_xml_attr_int(ctx, what, e, "y", &u.y)) ||
-		    (rc = ms_xml_attr_int(ctx, what, e, "resources", &u.resources)) ||
-		    (rc = ms_xml_attr_int(ctx, what, e, "hitpoints", &u.hitpoints)))
-			goto fail;
-		u.id = id;
-		u.type = ms_rts_utt_find(utt, tname);
-		if (u.type < 0) {
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: unknown unit type '%s'", where, tname);
-			goto fail;
-		}
-		if (u.player < -1 || u.player > 1) {
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: unit %lld has player %d (expected -1, 0 or 1)",
-					  where, (long long)id, u.player);
-			goto fail;
-		}
-		if (ms_rts_state_find_unit(s, id) >= 0) {
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: unit ID %lld appears twice", where, (long long)id);
-			goto fail;
-		}
-		if ((rc = rts_state_add_unit(ctx, s, &u, where)))
-			goto fail;
-		if (id > max_id)
-			max_id = id;
-	}
-	/* Java's counter is process-wide; ours starts past the loaded ids. */
-	s->next_id = max_id + 1;
-	*out = s;
-	return MS_OK;
-fail:
-	ms_rts_state_free(ctx, s);
-	return rc;
-}
-
-/* The map document's root element becomes the state. */
-static int from_doc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, const char *what,
-		    xmlDocPtr doc, int64_t seed)
-{
-	xmlNodePtr root;
-	int rc = ms_xml_root(ctx, what, doc, "rts.PhysicalGameState", &root);
-
-	if (!rc)
-		rc = rts_state_from_pgs(ctx, out, utt, what, root, seed);
-	xmlFreeDoc(doc);
-	return rc;
-}
-
-int ms_rts_state_from_map_xml(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, const char *what,
-			      const char *xml, size_t len, int64_t seed)
-{
-	xmlDocPtr doc;
-	int rc;
-
-	*out = NULL;
-	if ((rc = ms_xml_read_memory(ctx, what, xml, len, &doc)))
-		return rc;
-	return from_doc(ctx, out, utt, what, doc, seed);
-}
-
-int ms_rts_state_load_map(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, const char *path,
-			  int64_t seed)
-{
-	xmlDocPtr doc;
-	int rc;
-
-	*out = NULL;
-	if ((rc = ms_xml_read_file(ctx, path, &doc)))
-		return rc;
-	return from_doc(ctx, out, utt, path, doc, seed);
-}
-
 int ms_rts_state_visible(const ms_rts_state *s, int player, int x, int y)
 {
 	const rts_unit *us = rts_cunits(s);
@@ -439,45 +305,82 @@ int ms_rts_state_visible(const ms_rts_state *s, int player, int x, int y)
 	return 0;
 }
 
+/*
+ * One pass instead of one rts_remove_unit per hidden unit (each of which
+ * moves the rest of the list and re-slots every unit): each unit first
+ * learns its index in the view (-1: hidden) in its `slot`, then pending
+ * actions and units close up in order, as the removals would leave them.
+ * The player's units are never hidden, so what they see does not depend on
+ * the removals.
+ */
 int ms_rts_state_observe(ms_rts_state *dst, const ms_rts_state *src, int player)
 {
-	uint8_t seen_small[4096];
-	uint8_t *seen = seen_small;
-	const rts_unit *us;
-	int rc;
+	struct {
+		int x, y, r2;
+	} eye[256];
+	rts_unit *us;
+	rts_assign *as;
+	uint16_t *grid;
+	int n_eye = 0, many = 0, n, k = 0, na = 0, rc;
 
 	if (player != 0 && player != 1)
 		return MS_EINVAL;
 	if (dst != src && (rc = ms_rts_state_copy(dst, src)))
 		return rc;
-	/* Mark what the player's units see; they are never removed, so the
-	 * order of removals does not matter. */
-	if (dst->cells > (int)sizeof(seen_small)) {
-		/* Large maps: test each unit's cell directly. */
-		seen = NULL;
-	} else {
-		memset(seen, 0, (size_t)dst->cells);
-		us = rts_cunits(dst);
-		for (int i = 0; i < dst->n_units; i++) {
-			const ms_rts_unit *u = &us[i].u;
-			int r = dst->utt->types[u->type].sight_radius;
-			if (u->player != player)
-				continue;
-			for (int y = u->y - r; y <= u->y + r; y++)
-				for (int x = u->x - r; x <= u->x + r; x++)
-					if (rts_inside(dst, x, y) && (x - u->x) * (x - u->x) + (y - u->y) * (y - u->y) <= r * r)
-						seen[x + y * dst->width] = 1;
-		}
-	}
-	for (int i = dst->n_units - 1; i >= 0; i--) {
-		const ms_rts_unit *u = &rts_cunits(dst)[i].u;
-		int visible;
-		if (u->player == player)
+	us = rts_units(dst);
+	as = rts_assigns(dst);
+	grid = rts_grid(dst);
+	n = dst->n_units;
+	for (int i = 0; i < n && !many; i++) {
+		const ms_rts_unit *u = &us[i].u;
+		int r = dst->utt->types[u->type].sight_radius;
+		if (u->player != player)
 			continue;
-		visible = seen ? seen[u->x + u->y * dst->width] : ms_rts_state_visible(dst, player, u->x, u->y);
-		if (!visible)
-			rts_remove_unit(dst, i);
+		if (n_eye == (int)(sizeof(eye) / sizeof(eye[0]))) {
+			many = 1; /* more than the table holds: ask ms_rts_state_visible */
+			break;
+		}
+		eye[n_eye].x = u->x;
+		eye[n_eye].y = u->y;
+		eye[n_eye].r2 = r * r;
+		n_eye++;
 	}
+	for (int i = 0; i < n; i++) {
+		const ms_rts_unit *u = &us[i].u;
+		int keep = u->player == player;
+		if (!keep && many)
+			keep = ms_rts_state_visible(dst, player, u->x, u->y);
+		for (int e = 0; !keep && !many && e < n_eye; e++) {
+			int dx = eye[e].x - u->x, dy = eye[e].y - u->y;
+			keep = dx * dx + dy * dy <= eye[e].r2;
+		}
+		us[i].slot = keep ? k++ : -1;
+	}
+	if (k < n) {
+		for (int j = 0; j < dst->n_assign; j++) {
+			if (us[as[j].unit].slot < 0)
+				continue;
+			as[na] = as[j];
+			as[na].unit = us[as[j].unit].slot;
+			na++;
+		}
+		dst->n_assign = na;
+		for (int i = 0; i < n; i++) {
+			int to = us[i].slot;
+			if (to < 0) {
+				int p = us[i].u.player;
+				grid[us[i].u.x + us[i].u.y * dst->width] = 0;
+				if (p == 0 || p == 1)
+					dst->count[p]--;
+				continue;
+			}
+			if (to != i)
+				us[to] = us[i];
+			grid[us[to].u.x + us[to].u.y * dst->width] = (uint16_t)(to + 1);
+		}
+		dst->n_units = k;
+	}
+	rts_reslot(dst);
 	return MS_OK;
 }
 

@@ -2,16 +2,15 @@
  * Writing traces in the bytes of Java's Trace.toxml (util.XMLWriter): one
  * tag per line, two spaces of indent per level, every element closed on a
  * line of its own, unit tags ending in " >", entry tags with `time = "T"`.
+ * The text is built in memory here; trace_write_io.c writes it to a file
+ * or a zip (libzip), so the engine builds without libzip.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <zip.h>
-
 #include "core/buf.h"
-#include "games/microrts/rts.h"
+#include "games/microrts/trace_write.h"
 
 struct ms_rts_trace_writer {
 	ms_ctx *ctx;
@@ -186,47 +185,14 @@ int ms_rts_trace_writer_entry(ms_rts_trace_writer *w, const ms_rts_state *s, con
 	return w->rc;
 }
 
-static int write_file(ms_ctx *ctx, const char *path, const char *data, size_t len)
-{
-	size_t plen = strlen(path);
-	int rc = MS_OK;
-
-	if (plen > 4 && !strcmp(path + plen - 4, ".zip")) {
-		int zerr = 0;
-		zip_t *za = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &zerr);
-		zip_source_t *src;
-		if (!za)
-			return ms_ctx_error(ctx, MS_EIO, "%s: cannot create zip (libzip error %d)", path, zerr);
-		src = zip_source_buffer(za, data, len, 0);
-		if (!src || zip_file_add(za, "game.xml", src, ZIP_FL_OVERWRITE) < 0) {
-			if (src)
-				zip_source_free(src);
-			zip_discard(za);
-			return ms_ctx_error(ctx, MS_EIO, "%s: cannot add the trace to the zip", path);
-		}
-		if (zip_close(za) < 0) {
-			rc = ms_ctx_error(ctx, MS_EIO, "%s: cannot write zip: %s", path, zip_strerror(za));
-			zip_discard(za);
-		}
-		return rc;
-	}
-	{
-		FILE *f = fopen(path, "wb");
-		if (!f)
-			return ms_ctx_error(ctx, MS_EIO, "%s: cannot create: %s", path, strerror(errno));
-		if (fwrite(data, 1, len, f) != len)
-			rc = ms_ctx_error(ctx, MS_EIO, "%s: write failed", path);
-		if (fclose(f) && !rc)
-			rc = ms_ctx_error(ctx, MS_EIO, "%s: write failed", path);
-	}
-	return rc;
-}
-
-int ms_rts_trace_writer_finish(ms_rts_trace_writer *w, const ms_rts_state *final_state, const char *path)
+int rts_trace_writer_close(ms_rts_trace_writer *w, const ms_rts_state *final_state, const char **data,
+			   size_t *len)
 {
 	const ms_rts_pair *none[2] = { NULL, NULL };
 	const int zero[2] = { 0, 0 };
 
+	*data = NULL;
+	*len = 0;
 	if (w->rc)
 		return w->rc;
 	put_entry(w, final_state, none, zero);
@@ -234,7 +200,9 @@ int ms_rts_trace_writer_finish(ms_rts_trace_writer *w, const ms_rts_state *final
 	line(w, 0, "</rts.Trace>");
 	if (w->rc)
 		return w->rc;
-	return write_file(w->ctx, path, w->xml.data, w->xml.len);
+	*data = w->xml.data;
+	*len = w->xml.len;
+	return MS_OK;
 }
 
 void ms_rts_trace_writer_free(ms_rts_trace_writer *w)
@@ -243,4 +211,9 @@ void ms_rts_trace_writer_free(ms_rts_trace_writer *w)
 		return;
 	ms_buf_dispose(&w->xml);
 	ms_ctx_mfree(w->ctx, w);
+}
+
+ms_ctx *rts_trace_writer_ctx(const ms_rts_trace_writer *w)
+{
+	return w->ctx;
 }

@@ -1,15 +1,14 @@
 /*
- * Unit type tables: the three official versions, and tables read from the
- * official JSON and XML forms. Types keep the official order (Resource,
- * Base, Barracks, Worker, Light, Heavy, Ranged), which fixes their ids.
+ * Unit type tables: the three official versions, and the field reader that
+ * builds tables from the official JSON and XML forms (the forms themselves
+ * are read in utt_io.c). Types keep the official order (Resource, Base,
+ * Barracks, Worker, Light, Heavy, Ranged), which fixes their ids.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/json.h"
-#include "core/xml.h"
-#include "games/microrts/rts.h"
+#include "games/microrts/utt_internal.h"
 
 enum { T_RESOURCE, T_BASE, T_BARRACKS, T_WORKER, T_LIGHT, T_HEAVY, T_RANGED, T_COUNT };
 
@@ -43,7 +42,7 @@ static void link(ms_rts_utt *u, int producer, int product)
 	q->produced_by[q->n_produced_by++] = producer;
 }
 
-static void finish(ms_rts_utt *u)
+void rts_utt_finish(ms_rts_utt *u)
 {
 	u->max_attack_range = 0;
 	for (int i = 0; i < u->n_types; i++)
@@ -51,7 +50,7 @@ static void finish(ms_rts_utt *u)
 			u->max_attack_range = u->types[i].attack_range;
 }
 
-static ms_rts_utt *utt_alloc(ms_ctx *ctx)
+ms_rts_utt *rts_utt_alloc(ms_ctx *ctx)
 {
 	ms_rts_utt *u = ms_ctx_calloc(ctx, 1, sizeof(*u));
 
@@ -70,7 +69,7 @@ int ms_rts_utt_new(ms_ctx *ctx, ms_rts_utt **out, int version, int conflict_poli
 	*out = NULL;
 	if (version < 1 || version > 3)
 		return ms_ctx_error(ctx, MS_EINVAL, "unit type table version %d: expected 1, 2 or 3", version);
-	u = utt_alloc(ctx);
+	u = rts_utt_alloc(ctx);
 	if (!u)
 		return MS_ENOMEM;
 	u->version = version;
@@ -148,7 +147,7 @@ int ms_rts_utt_new(ms_ctx *ctx, ms_rts_utt **out, int version, int conflict_poli
 	link(u, T_BARRACKS, T_RANGED);
 	link(u, T_WORKER, T_BASE);
 	link(u, T_WORKER, T_BARRACKS);
-	finish(u);
+	rts_utt_finish(u);
 	*out = u;
 	return MS_OK;
 }
@@ -216,13 +215,7 @@ static const field bools[] = {
 	{ "canAttack", offsetof(ms_rts_unit_type, can_attack) },
 };
 
-/* Names of produces/producedBy are resolved once every type is known. */
-typedef struct pending_names {
-	char produces[MS_RTS_MAX_TYPES][MS_RTS_MAX_TYPES][MS_RTS_TYPE_NAME_MAX];
-	char produced_by[MS_RTS_MAX_TYPES][MS_RTS_MAX_TYPES][MS_RTS_TYPE_NAME_MAX];
-} pending_names;
-
-static int resolve_links(ms_ctx *ctx, ms_rts_utt *u, const pending_names *pn, const char *what)
+static int resolve_links(ms_ctx *ctx, ms_rts_utt *u, const rts_pending_names *pn, const char *what)
 {
 	for (int i = 0; i < u->n_types; i++) {
 		ms_rts_unit_type *t = &u->types[i];
@@ -244,7 +237,7 @@ static int resolve_links(ms_ctx *ctx, ms_rts_utt *u, const pending_names *pn, co
 	return MS_OK;
 }
 
-static int check_type(ms_ctx *ctx, const ms_rts_utt *u, const ms_rts_unit_type *t, const char *what)
+int rts_utt_check_type(ms_ctx *ctx, const ms_rts_utt *u, const ms_rts_unit_type *t, const char *what)
 {
 	if (!t->name[0])
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: unit type %d has an empty name", what, t->id);
@@ -260,88 +253,8 @@ static int check_type(ms_ctx *ctx, const ms_rts_utt *u, const ms_rts_unit_type *
 	return MS_OK;
 }
 
-/*
- * Both serialisations carry the same fields; a reader gives access to one
- * type's fields in either. XML (Java's writer) always has every field; the
- * JSON reader, like Java's, lets absent stats keep the class defaults.
- */
-typedef struct type_reader {
-	int (*get_int)(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out);
-	int (*get_bool)(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out);
-	int (*get_names)(ms_ctx *ctx, const char *what, const void *node, const char *key,
-			 char names[][MS_RTS_TYPE_NAME_MAX], int *n);
-	int required;
-} type_reader;
-
-static int json_int(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
-{
-	if (!required && !cJSON_GetObjectItemCaseSensitive(node, key))
-		return MS_OK;
-	return ms_json_get_int(ctx, what, node, key, out);
-}
-
-static int json_bool(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
-{
-	if (!required && !cJSON_GetObjectItemCaseSensitive(node, key))
-		return MS_OK;
-	return ms_json_get_bool(ctx, what, node, key, out);
-}
-
-static int json_names(ms_ctx *ctx, const char *what, const void *node, const char *key,
-		      char names[][MS_RTS_TYPE_NAME_MAX], int *n)
-{
-	const cJSON *arr, *e;
-	int rc = ms_json_get_array(ctx, what, node, key, &arr);
-
-	if (rc)
-		return rc;
-	*n = 0;
-	cJSON_ArrayForEach(e, arr) {
-		if (!cJSON_IsString(e) || strlen(e->valuestring) >= MS_RTS_TYPE_NAME_MAX)
-			return ms_ctx_error(ctx, MS_EPARSE, "%s: '%s' holds a non-name", what, key);
-		if (*n >= MS_RTS_MAX_TYPES)
-			return ms_ctx_error(ctx, MS_ERANGE, "%s: '%s' lists too many types", what, key);
-		snprintf(names[(*n)++], MS_RTS_TYPE_NAME_MAX, "%s", e->valuestring);
-	}
-	return MS_OK;
-}
-
-static int xml_int(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
-{
-	if (!required && !ms_xml_has_attr((xmlNodePtr)node, key))
-		return MS_OK;
-	return ms_xml_attr_int(ctx, what, (xmlNodePtr)node, key, out);
-}
-
-static int xml_bool(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
-{
-	if (!required && !ms_xml_has_attr((xmlNodePtr)node, key))
-		return MS_OK;
-	return ms_xml_attr_bool(ctx, what, (xmlNodePtr)node, key, out);
-}
-
-/* Children <KEY type="NAME"> (produces / producedBy). */
-static int xml_names(ms_ctx *ctx, const char *what, const void *node, const char *key,
-		     char names[][MS_RTS_TYPE_NAME_MAX], int *n)
-{
-	*n = 0;
-	for (xmlNodePtr c = ms_xml_child((xmlNodePtr)node, key); c; c = ms_xml_next(c, key)) {
-		int rc;
-		if (*n >= MS_RTS_MAX_TYPES)
-			return ms_ctx_error(ctx, MS_ERANGE, "%s: too many <%s> elements", what, key);
-		if ((rc = ms_xml_attr_str(ctx, what, c, "type", names[*n], MS_RTS_TYPE_NAME_MAX)))
-			return rc;
-		(*n)++;
-	}
-	return MS_OK;
-}
-
-static const type_reader json_reader = { json_int, json_bool, json_names, 0 };
-static const type_reader xml_reader = { xml_int, xml_bool, xml_names, 1 };
-
-/* Reads the type at position u->n_types and appends it. */
-static int read_type(ms_ctx *ctx, const type_reader *r, const void *node, const char *what, const char *name,
-		     ms_rts_utt *u, pending_names *pn)
+int rts_utt_read_type(ms_ctx *ctx, const rts_type_reader *r, const void *node, const char *what, const char *name,
+		      ms_rts_utt *u, rts_pending_names *pn)
 {
 	ms_rts_unit_type t;
 	int i = u->n_types, id = i, rc;
@@ -364,14 +277,13 @@ static int read_type(ms_ctx *ctx, const type_reader *r, const void *node, const 
 			return rc;
 	if ((rc = r->get_names(ctx, what, node, "produces", pn->produces[i], &t.n_produces)) ||
 	    (rc = r->get_names(ctx, what, node, "producedBy", pn->produced_by[i], &t.n_produced_by)) ||
-	    (rc = check_type(ctx, u, &t, what)))
+	    (rc = rts_utt_check_type(ctx, u, &t, what)))
 		return rc;
 	u->types[u->n_types++] = t;
 	return MS_OK;
 }
 
-/* After the last type: names become ids, the table its derived values. */
-static int complete(ms_ctx *ctx, ms_rts_utt *u, const pending_names *pn, const char *what)
+int rts_utt_complete(ms_ctx *ctx, ms_rts_utt *u, const rts_pending_names *pn, const char *what)
 {
 	int rc;
 
@@ -379,80 +291,7 @@ static int complete(ms_ctx *ctx, ms_rts_utt *u, const pending_names *pn, const c
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: no unit types", what);
 	if ((rc = resolve_links(ctx, u, pn, what)))
 		return rc;
-	finish(u);
+	rts_utt_finish(u);
 	return MS_OK;
 }
 
-int ms_rts_utt_from_json(ms_ctx *ctx, ms_rts_utt **out, const char *text, size_t len)
-{
-	const char *what = "unit type table";
-	cJSON *root = NULL;
-	const cJSON *types, *e;
-	ms_rts_utt *u = NULL;
-	pending_names *pn = NULL;
-	int rc;
-
-	*out = NULL;
-	rc = ms_json_parse(ctx, what, text, len, &root);
-	if (rc)
-		return rc;
-	u = utt_alloc(ctx);
-	pn = ms_ctx_calloc(ctx, 1, sizeof(*pn));
-	if (!u || !pn) {
-		rc = MS_ENOMEM;
-		goto cleanup;
-	}
-	u->version = 0;
-	u->conflict_policy = MS_RTS_CONFLICT_CANCEL_BOTH;
-	if ((rc = json_int(ctx, what, root, "moveConflictResolutionStrategy", 0, &u->conflict_policy)) ||
-	    (rc = ms_json_get_array(ctx, what, root, "unitTypes", &types)))
-		goto cleanup;
-	cJSON_ArrayForEach(e, types) {
-		const char *name;
-		char where[64];
-
-		snprintf(where, sizeof(where), "%s: unitTypes[%d]", what, u->n_types);
-		if ((rc = ms_json_get_string(ctx, where, e, "name", &name)) ||
-		    (rc = read_type(ctx, &json_reader, e, where, name, u, pn)))
-			goto cleanup;
-	}
-	if ((rc = complete(ctx, u, pn, what)))
-		goto cleanup;
-	*out = u;
-	u = NULL;
-cleanup:
-	ms_ctx_mfree(ctx, pn);
-	ms_rts_utt_free(u);
-	cJSON_Delete(root);
-	return rc;
-}
-
-int rts_utt_from_xml(ms_ctx *ctx, ms_rts_utt **out, const char *what, xmlNodePtr node)
-{
-	ms_rts_utt *u = utt_alloc(ctx);
-	pending_names *pn = ms_ctx_calloc(ctx, 1, sizeof(*pn));
-	int rc = MS_OK;
-
-	*out = NULL;
-	if (!u || !pn) {
-		rc = MS_ENOMEM;
-		goto cleanup;
-	}
-	if ((rc = ms_xml_attr_int(ctx, what, node, "moveConflictResolutionStrategy", &u->conflict_policy)))
-		goto cleanup;
-	for (xmlNodePtr c = ms_xml_child(node, "rts.units.UnitType"); c; c = ms_xml_next(c, "rts.units.UnitType")) {
-		char name[MS_RTS_TYPE_NAME_MAX];
-
-		if ((rc = ms_xml_attr_str(ctx, what, c, "name", name, sizeof(name))) ||
-		    (rc = read_type(ctx, &xml_reader, c, what, name, u, pn)))
-			goto cleanup;
-	}
-	if ((rc = complete(ctx, u, pn, what)))
-		goto cleanup;
-	*out = u;
-	u = NULL;
-cleanup:
-	ms_ctx_mfree(ctx, pn);
-	ms_rts_utt_free(u);
-	return rc;
-}

@@ -8,6 +8,7 @@
 #include "microsynth/microrts.h"
 #include "microsynth/bots.h"
 #include "microsynth/dsl.h"
+#include "microsynth/rts_dsl.h"
 #include "microsynth/cantstop.h"
 #include "microsynth/jvm.h"
 #include "microsynth/synth.h"

@@ -1,7 +1,8 @@
 cmake_minimum_required(VERSION 3.20)
 # Decision identity (c): the official jar plays P0 against P1 on MAP; the
 # native bots named for the seats must then return the recorded action at
-# every cycle. Skips without the harness, fails under CI instead.
+# every cycle (on its own view when PO is set). Skips without the harness,
+# fails under CI instead.
 set(NEEDS "${HARNESS}/microrts.jar" "${JAR}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
 if(MS_SKIP)
@@ -11,8 +12,12 @@ file(REMOVE_RECURSE "${OUT}")
 if(NOT DEFINED SEED)
   set(SEED 0)
 endif()
+set(po_flag)
+if(PO)
+  set(po_flag --partially-observable)
+endif()
 execute_process(COMMAND ${EXE} record --out ${OUT} --map ${MAP} --p0 ${P0} --p1 ${P1} --utt ${UTT}
-    --conflict ${CONFLICT} --max-cycles ${CYCLES} --seed ${SEED}
+    --conflict ${CONFLICT} --max-cycles ${CYCLES} --seed ${SEED} ${po_flag}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "recorder failed (${rc}):\n${out}${err}")

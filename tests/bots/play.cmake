@@ -1,31 +1,50 @@
 cmake_minimum_required(VERSION 3.20)
-# Native matches end as official ones: the jar plays every ordered pairing
-# of BOTS on each of MAPS (the recorder, with official traces);
-# `microsynth play` then plays the same matches natively. Per match the
-# summary line must equal the official winner and cycle count, and the
-# native trace must be byte-identical to the official one (every decision
-# point and the final state). Skips without the harness, fails under CI.
-set(NEEDS "${HARNESS}/microrts.jar" "${JAR}")
+# Native matches end as official ones: the jar plays ordered pairings of
+# BOTS on each of MAPS (the recorder, with official traces); `microsynth
+# play` then plays the same matches natively. Per match the summary line
+# must equal the official winner and cycle count, and the native trace must
+# be byte-identical to the official one (every decision point and the final
+# state). With STRIDE s > 1, map m keeps the pairings k (p0 * |BOTS| + p1)
+# with (k + m) % s == 0, so s maps together hold every pairing once. Maps
+# found in EXTRA (a directory) are read from there. Skips without the
+# harness (or EXTRA), fails under CI.
+set(NEEDS "${HARNESS}/microrts.jar" "${JAR}" ${EXTRA})
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
 if(MS_SKIP)
   return()
+endif()
+if(NOT DEFINED STRIDE)
+  set(STRIDE 1)
 endif()
 string(REPLACE "," ";" MAPS "${MAPS}")
 string(REPLACE "," ";" BOTS "${BOTS}")
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 set(names)
+set(m 0)
 foreach(map IN LISTS MAPS)
-  get_filename_component(m "${map}" NAME_WE)
+  get_filename_component(mname "${map}" NAME_WE)
+  # the name goes into a regular expression below: letters and digits only
+  string(REGEX REPLACE "[^A-Za-z0-9]" "" mname "${mname}")
+  set(k 0)
   foreach(p0 IN LISTS BOTS)
     foreach(p1 IN LISTS BOTS)
-      set(name "${m}-${p0}-${p1}")
-      list(APPEND names "${name}|${map}|${p0}|${p1}")
+      math(EXPR keep "(${k} + ${m}) % ${STRIDE}")
+      if(keep EQUAL 0)
+        list(APPEND names "${mname}-${p0}-${p1}|${map}|${p0}|${p1}")
+      endif()
+      math(EXPR k "${k} + 1")
     endforeach()
   endforeach()
+  math(EXPR m "${m} + 1")
 endforeach()
+set(extra_flag)
+if(EXTRA)
+  set(extra_flag --extra-maps ${EXTRA})
+endif()
 set(bad 0)
 set(n 0)
+set(cycles 0)
 foreach(entry IN LISTS names)
   string(REPLACE "|" ";" parts "${entry}")
   list(GET parts 0 name)
@@ -35,7 +54,7 @@ foreach(entry IN LISTS names)
   # One JVM per match: Unit.next_ID is JVM-wide, so a second match in the
   # same JVM would number its new units on from the first's.
   execute_process(COMMAND ${JAVA} -Djava.awt.headless=true -cp ${JAR} ai.microsynth.harness.Recorder
-      --harness ${HARNESS} --traces --out ${OUT}
+      --harness ${HARNESS} ${extra_flag} --traces --out ${OUT}
       --job "${name} ${map} ${UTT} ${CONFLICT} ${p0} ${p1} ${CYCLES} 0"
     RESULT_VARIABLE rc OUTPUT_VARIABLE rec ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -45,11 +64,18 @@ foreach(entry IN LISTS names)
     message(FATAL_ERROR "no official result for ${name}:\n${rec}")
   endif()
   set(want "${CMAKE_MATCH_1}")
-  execute_process(COMMAND ${EXE} play --map ${map} --p0 ${p0} --p1 ${p1} --utt ${UTT} --conflict ${CONFLICT}
+  set(native_map "${map}")
+  if(EXTRA AND EXISTS "${EXTRA}/${map}")
+    set(native_map "${EXTRA}/${map}")
+  endif()
+  execute_process(COMMAND ${EXE} play --map ${native_map} --p0 ${p0} --p1 ${p1} --utt ${UTT} --conflict ${CONFLICT}
       --max-cycles ${CYCLES} --trace ${OUT}/${name}.native.xml
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(REGEX MATCH "winner=-?[0-9]+ cycles=[0-9]+\n$" got "${out}")
   string(STRIP "${got}" got)
+  if(got MATCHES "cycles=([0-9]+)")
+    math(EXPR cycles "${cycles} + ${CMAKE_MATCH_1}")
+  endif()
   execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/${name}.trace.xml ${OUT}/${name}.native.xml
     RESULT_VARIABLE same)
   math(EXPR n "${n} + 1")
@@ -60,7 +86,7 @@ foreach(entry IN LISTS names)
     message("ok ${name}: ${got}")
   endif()
 endforeach()
-message("matches=${n} mismatches=${bad}")
+message("matches=${n} cycles=${cycles} mismatches=${bad}")
 if(NOT bad EQUAL 0)
   message(FATAL_ERROR "native matches end differently from the official ones")
 endif()

@@ -22,8 +22,11 @@ void bot_al_dispose(bot_al *al)
 	ms_ctx_mfree(ctx, al->e);
 	ms_ctx_mfree(ctx, al->ru);
 	ms_ctx_mfree(ctx, al->acc);
+	ms_ctx_mfree(ctx, al->ent);
 	ms_ctx_mfree(ctx, al->in_out);
+	ms_ctx_mfree(ctx, al->foes);
 	ms_ctx_mfree(ctx, al->desires);
+	ms_ctx_mfree(ctx, al->desire_unit);
 	bot_astar_dispose(ctx, &al->astar);
 	bot_frame_dispose(ctx, &al->f);
 	bot_al_init(al, ctx);
@@ -34,17 +37,14 @@ void bot_al_clear(bot_al *al)
 	al->n = 0;
 }
 
-al_entry *bot_al_get(bot_al *al, int64_t id)
+al_entry *bot_al_get(bot_al *al, int ui)
 {
-	for (int i = 0; i < al->n; i++)
-		if (al->e[i].unit == id)
-			return &al->e[i];
-	return NULL;
+	return al->ent[ui] >= 0 ? &al->e[al->ent[ui]] : NULL;
 }
 
 int bot_al_set(bot_al *al, const al_entry *a)
 {
-	al_entry *old = bot_al_get(al, a->unit);
+	al_entry *old = bot_al_get(al, a->ui);
 
 	if (old) {
 		*old = *a;
@@ -58,64 +58,75 @@ int bot_al_set(bot_al *al, const al_entry *a)
 		al->e = e;
 		al->cap = cap;
 	}
+	al->ent[a->ui] = al->n;
 	al->e[al->n++] = *a;
 	return MS_OK;
 }
 
-static al_entry fresh(int64_t u, int kind)
+static al_entry fresh(const bot_al *al, int ui, int kind)
 {
 	al_entry a;
 
 	memset(&a, 0, sizeof(a));
-	a.unit = u;
+	a.unit = rts_cunits(al->f.s)[ui].u.id;
+	a.ui = ui;
 	a.kind = kind;
 	a.target = a.base = -1;
+	a.ti = a.bi = -1;
 	a.type = -1;
 	return a;
 }
 
-int bot_al_move(bot_al *al, int64_t u, int x, int y)
+int bot_al_move(bot_al *al, int ui, int x, int y)
 {
-	al_entry a = fresh(u, AL_MOVE);
+	al_entry a = fresh(al, ui, AL_MOVE);
 	a.x = x;
 	a.y = y;
 	return bot_al_set(al, &a);
 }
 
-int bot_al_train(bot_al *al, int64_t u, int type)
+int bot_al_train(bot_al *al, int ui, int type)
 {
-	al_entry a = fresh(u, AL_TRAIN);
+	al_entry a = fresh(al, ui, AL_TRAIN);
 	a.type = type;
 	return bot_al_set(al, &a);
 }
 
-int bot_al_build(bot_al *al, int64_t u, int type, int x, int y)
+int bot_al_build(bot_al *al, int ui, int type, int x, int y)
 {
-	al_entry a = fresh(u, AL_BUILD);
+	al_entry a = fresh(al, ui, AL_BUILD);
 	a.type = type;
 	a.x = x;
 	a.y = y;
 	return bot_al_set(al, &a);
 }
 
-int bot_al_harvest(bot_al *al, int64_t u, int64_t target, int64_t base)
+int bot_al_harvest(bot_al *al, int ui, int target, int base)
 {
-	al_entry a = fresh(u, AL_HARVEST);
-	a.target = target;
-	a.base = base;
+	const rts_unit *us = rts_cunits(al->f.s);
+	al_entry a = fresh(al, ui, AL_HARVEST);
+	a.target = us[target].u.id;
+	a.ti = target;
+	a.tx = us[target].u.x;
+	a.ty = us[target].u.y;
+	a.base = us[base].u.id;
+	a.bi = base;
+	a.bx = us[base].u.x;
+	a.by = us[base].u.y;
 	return bot_al_set(al, &a);
 }
 
-int bot_al_attack(bot_al *al, int64_t u, int64_t target)
+int bot_al_attack(bot_al *al, int ui, int target)
 {
-	al_entry a = fresh(u, AL_ATTACK);
-	a.target = target;
+	al_entry a = fresh(al, ui, AL_ATTACK);
+	a.target = rts_cunits(al->f.s)[target].u.id;
+	a.ti = target;
 	return bot_al_set(al, &a);
 }
 
-int bot_al_idle(bot_al *al, int64_t u)
+int bot_al_idle(bot_al *al, int ui)
 {
-	al_entry a = fresh(u, AL_IDLE);
+	al_entry a = fresh(al, ui, AL_IDLE);
 	return bot_al_set(al, &a);
 }
 
@@ -162,24 +173,37 @@ int bot_al_building_position(const ms_rts_state *s, const int *reserved, int n, 
 	return -1;
 }
 
-int bot_al_begin(bot_al *al, const ms_rts_state *s)
+int bot_al_begin(bot_al *al, const ms_rts_state *s, int player)
 {
-	int rc;
+	int rc, units = s->n_units;
 
-	bot_frame_dispose(al->ctx, &al->f);
-	if ((rc = bot_frame_init(al->ctx, &al->f, s)))
+	if ((rc = bot_frame_begin(al->ctx, &al->f, s, player)))
 		return rc;
 	if ((rc = bot_astar_grow(al->ctx, &al->astar, s->cells)))
 		return rc;
 	if (s->cells > al->cap_cells) {
 		ms_ctx_mfree(al->ctx, al->acc);
+		al->acc = ms_ctx_calloc(al->ctx, (size_t)s->cells, 1);
+		al->cap_cells = al->acc ? s->cells : 0;
+	}
+	if (units > al->cap_units) {
+		int cap = units < 16 ? 16 : units * 2;
+		ms_ctx_mfree(al->ctx, al->ent);
 		ms_ctx_mfree(al->ctx, al->in_out);
-		al->acc = ms_ctx_malloc(al->ctx, (size_t)s->cells);
-		al->in_out = ms_ctx_malloc(al->ctx, (size_t)s->cells);
-		al->cap_cells = al->acc && al->in_out ? s->cells : 0;
-		if (!al->cap_cells)
-			return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory for a %dx%d map", s->width,
-					    s->height);
+		ms_ctx_mfree(al->ctx, al->foes);
+		al->ent = ms_ctx_malloc(al->ctx, sizeof(int) * (size_t)cap);
+		al->in_out = ms_ctx_malloc(al->ctx, (size_t)cap);
+		al->foes = ms_ctx_malloc(al->ctx, sizeof(bf_unit) * (size_t)cap);
+		al->cap_units = al->ent && al->in_out && al->foes ? cap : 0;
+	}
+	if (s->cells > al->cap_cells || units > al->cap_units)
+		return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory for a %dx%d map", s->width, s->height);
+	for (int i = 0; i < units; i++)
+		al->ent[i] = -1;
+	for (int k = 0; k < al->n; k++) {
+		int ui = al->e[k].ui = bot_frame_find(&al->f, al->e[k].unit, al->e[k].ui);
+		if (ui >= 0)
+			al->ent[ui] = k;
 	}
 	return MS_OK;
 }
@@ -232,13 +256,14 @@ static int allowed(const bot_frame *f, const ms_rts_unit *u, const ms_rts_action
 	return 1;
 }
 
-static const ms_rts_unit *unit_by_id(const ms_rts_state *s, int64_t id)
+/* The unit `id` (NULL when dead or none); *hint is where it was last seen
+ * and is updated. */
+static const ms_rts_unit *unit_by_id(const bot_frame *f, int64_t id, int *hint)
 {
-	int i;
 	if (id < 0)
 		return NULL;
-	i = ms_rts_state_find_unit(s, id);
-	return i < 0 ? NULL : &rts_cunits(s)[i].u;
+	*hint = bot_frame_find(f, id, *hint);
+	return *hint < 0 ? NULL : &rts_cunits(f->s)[*hint].u;
 }
 
 /* Direction from u to the neighbouring cell (x, y), checked up, right,
@@ -258,7 +283,7 @@ static int path(bot_al *al, const ms_rts_unit *u, int x, int y, int range)
 	return dir;
 }
 
-static int completed(bot_al *al, const al_entry *a, const ms_rts_unit *u)
+static int completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
 {
 	const ms_rts_state *s = al->f.s;
 
@@ -266,11 +291,11 @@ static int completed(bot_al *al, const al_entry *a, const ms_rts_unit *u)
 	case AL_MOVE:
 		return u->x == a->x && u->y == a->y;
 	case AL_ATTACK:
-		return !unit_by_id(s, a->target);
+		return !unit_by_id(&al->f, a->target, &a->ti);
 	case AL_HARVEST:
 		/* the jar's Harvest ends with its resource only, whatever the
 		 * worker carries */
-		return !unit_by_id(s, a->target);
+		return !unit_by_id(&al->f, a->target, &a->ti);
 	case AL_BUILD:
 		return rts_unit_at(s, a->x, a->y) >= 0;
 	case AL_TRAIN:
@@ -278,6 +303,30 @@ static int completed(bot_al *al, const al_entry *a, const ms_rts_unit *u)
 	default:
 		return 0;
 	}
+}
+
+/* The units of players other than `player` and the neutral one, in
+ * unit-list order: the frame's list for the deciding player; for a unit of
+ * the other player (a bot that decided for both seats has entries of both)
+ * a list built on the spot. */
+static const bf_unit *foes(bot_al *al, int player, int *n)
+{
+	const ms_rts_state *s = al->f.s;
+	const rts_unit *us = rts_cunits(s);
+
+	if (player == al->f.player) {
+		*n = al->f.n_others;
+		return al->f.others;
+	}
+	*n = 0;
+	for (int i = 0; i < s->n_units; i++)
+		if (us[i].u.player >= 0 && us[i].u.player != player) {
+			al->foes[*n].x = us[i].u.x;
+			al->foes[*n].y = us[i].u.y;
+			al->foes[*n].i = i;
+			(*n)++;
+		}
+	return al->foes;
 }
 
 /* execute(): 1 and *out when the action yields a unit action. */
@@ -296,7 +345,7 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		*out = act(MS_RTS_MOVE, dir, -1);
 		return allowed(f, u, out);
 	case AL_ATTACK: {
-		const ms_rts_unit *t = unit_by_id(s, a->target);
+		const ms_rts_unit *t = unit_by_id(f, a->target, &a->ti);
 		int dx, dy;
 		if (!t)
 			return 0;
@@ -317,7 +366,7 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 	case AL_HARVEST: {
 		int carrying = u->resources > 0;
 		int64_t id = carrying ? a->base : a->target;
-		const ms_rts_unit *t = unit_by_id(s, id);
+		const ms_rts_unit *t = unit_by_id(f, id, carrying ? &a->bi : &a->ti);
 		int x = carrying ? a->bx : a->tx, y = carrying ? a->by : a->ty;
 		if (id < 0)
 			return 0;
@@ -349,23 +398,25 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		return allowed(f, u, out);
 	case AL_TRAIN: {
 		const ms_rts_unit_type *tt = &s->utt->types[a->type];
-		int best = -1, best_score = 0;
+		/* the trainee faces the nearest resource (a harvester) or unit of
+		 * another player; the direction with the highest -distance wins,
+		 * the first one on ties */
+		const bf_unit *near;
+		int n_near, best = -1, best_score = 0;
+		if (tt->can_harvest) {
+			near = f->res;
+			n_near = f->n_res;
+		} else {
+			near = foes(al, u->player, &n_near);
+		}
 		for (int d = 0; d < 4; d++) {
-			int x = u->x + rts_dx[d], y = u->y + rts_dy[d], score = 0, first = 1;
-			const rts_unit *us = rts_cunits(s);
+			int x = u->x + rts_dx[d], y = u->y + rts_dy[d], score = 0;
 			if (!rts_inside(s, x, y) || !bot_frame_free(f, x, y))
 				continue;
-			for (int i = 0; i < s->n_units; i++) {
-				const ms_rts_unit *o = &us[i].u;
-				int dist;
-				if (tt->can_harvest ? !s->utt->types[o->type].is_resource
-						    : (o->player < 0 || o->player == u->player))
-					continue;
-				dist = abs(o->x - x) + abs(o->y - y);
-				if (first || dist < score) {
+			for (int i = 0; i < n_near; i++) {
+				int dist = abs(near[i].x - x) + abs(near[i].y - y);
+				if (i == 0 || dist < score)
 					score = dist;
-					first = 0;
-				}
 			}
 			score = -score;
 			if (best < 0 || score > best_score) {
@@ -380,14 +431,15 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		return allowed(f, u, out);
 	}
 	case AL_IDLE: {
-		const rts_unit *us = rts_cunits(s);
-		int r2 = ut->attack_range * ut->attack_range;
+		int r2 = ut->attack_range * ut->attack_range, n_foes;
+		const bf_unit *foe;
 		if (!ut->can_attack)
 			return 0;
-		for (int i = 0; i < s->n_units; i++) {
-			const ms_rts_unit *o = &us[i].u;
+		foe = foes(al, u->player, &n_foes);
+		for (int i = 0; i < n_foes; i++) {
+			const bf_unit *o = &foe[i];
 			int dx = o->x - u->x, dy = o->y - u->y;
-			if (o->player >= 0 && o->player != u->player && dx * dx + dy * dy <= r2) {
+			if (dx * dx + dy * dy <= r2) {
 				*out = act(MS_RTS_ATTACK, -1, -1);
 				out->x = o->x;
 				out->y = o->y;
@@ -415,7 +467,7 @@ static int push_ru(bot_al *al, int cell)
 	return MS_OK;
 }
 
-int bot_al_translate(bot_al *al, int player, ms_rts_pair *out, int max, int *n)
+int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n)
 {
 	const bot_frame *f = &al->f;
 	const ms_rts_state *s = f->s;
@@ -426,14 +478,18 @@ int bot_al_translate(bot_al *al, int player, ms_rts_pair *out, int max, int *n)
 	al->n_ru = 0;
 	if (al->cap_desires < al->n) {
 		ms_rts_pair *d = ms_ctx_realloc(al->ctx, al->desires, sizeof(ms_rts_pair) * (size_t)al->n);
-		if (!d)
+		int *du = d ? ms_ctx_realloc(al->ctx, al->desire_unit, sizeof(int) * (size_t)al->n) : NULL;
+		if (d)
+			al->desires = d;
+		if (du)
+			al->desire_unit = du;
+		if (!d || !du)
 			return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory");
-		al->desires = d;
 		al->cap_desires = al->n;
 	}
 	for (int i = 0; i < al->n; i++) {
 		al_entry *a = &al->e[i];
-		int ui = ms_rts_state_find_unit(s, a->unit);
+		int ui = a->ui;
 		const ms_rts_unit *u;
 		ms_rts_action ua;
 		if (ui < 0)
@@ -445,16 +501,20 @@ int bot_al_translate(bot_al *al, int player, ms_rts_pair *out, int max, int *n)
 			int cell = used_cell(f, u, &ua);
 			al->desires[nd].unit = *u;
 			al->desires[nd].action = ua;
+			al->desire_unit[nd] = ui;
 			nd++;
 			if (cell >= 0 && (rc = push_ru(al, cell)))
 				return rc;
 		}
-		al->e[keep++] = *a;
+		if (keep != i)
+			al->e[keep] = *a;
+		keep++;
 	}
 	al->n = keep;
 
-	memcpy(al->acc, f->pend, (size_t)s->cells);
-	memset(al->in_out, 0, (size_t)s->cells);
+	/* arbitration against the state's usage plus the desires accepted so
+	 * far; acc holds the latter (all among the ru cells, cleared below) */
+	memset(al->in_out, 0, (size_t)s->n_units);
 	acc_cost[0] = f->pend_cost[0];
 	acc_cost[1] = f->pend_cost[1];
 	for (int i = 0; i < nd; i++) {
@@ -462,7 +522,7 @@ int bot_al_translate(bot_al *al, int player, ms_rts_pair *out, int max, int *n)
 		int cell = used_cell(f, u, &al->desires[i].action);
 		int cost = used_cost(f, u, &al->desires[i].action), p = u->player;
 		int in_map = cell >= 0 && cell < s->cells;
-		if (in_map && al->acc[cell])
+		if (in_map && (f->pend[cell] || al->acc[cell]))
 			continue;
 		if (cost && (p == 0 || p == 1) && acc_cost[p] + cost > 0 && acc_cost[p] + cost > s->resources[p])
 			continue;
@@ -473,13 +533,17 @@ int bot_al_translate(bot_al *al, int player, ms_rts_pair *out, int max, int *n)
 			al->acc[cell] = 1;
 		if (p == 0 || p == 1)
 			acc_cost[p] += cost;
-		al->in_out[ms_rts_state_find_unit(s, u->id)] = 1;
+		al->in_out[al->desire_unit[i]] = 1;
 	}
-	for (int i = 0; i < s->n_units; i++) {
-		if (us[i].u.player != player || us[i].slot >= 0 || al->in_out[i])
+	for (int i = 0; i < al->n_ru; i++)
+		if (al->ru[i] < s->cells)
+			al->acc[al->ru[i]] = 0;
+	for (int i = 0; i < f->n_own; i++) {
+		int ui = f->own[i].i;
+		if (us[ui].slot >= 0 || al->in_out[ui])
 			continue;
 		if (k < max) {
-			out[k].unit = us[i].u;
+			out[k].unit = us[ui].u;
 			out[k].action = act(MS_RTS_NONE, 10, -1);
 		}
 		k++;

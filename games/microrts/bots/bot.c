@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "bots_internal.h"
+#include "microsynth/rts_dsl.h"
 
 static const char *const names[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "PassiveAI", "RandomBiasedAI",
 				     "RandomAI", NULL };
@@ -41,6 +42,8 @@ int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *ut
 	*out = NULL;
 	if (!name || !utt)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_bot_new: no name or no unit type table");
+	if (!strncmp(name, "program:", 8) || !strncmp(name, "program-text:", 13))
+		return ms_rts_dsl_bot_from_spec(ctx, out, name, utt, seed);
 	if ((i = lookup(name)) < 0)
 		return ms_ctx_error(ctx, MS_ENOTFOUND, "no native bot called \"%s\"", name);
 	if (!(b = ms_ctx_calloc(ctx, 1, sizeof(*b))))
@@ -103,14 +106,13 @@ int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cyc
 {
 	/* At most one unit per cell, so one pair per cell. */
 	int max_pairs = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
-	ms_rts_pair *pa[2], *issued;
+	ms_rts_pair *pa[2];
 	ms_rts_state *view = NULL;
 	int n[2], gameover = 0, rc = MS_OK;
 
 	pa[0] = ms_ctx_malloc(ctx, (size_t)max_pairs * sizeof(ms_rts_pair));
 	pa[1] = ms_ctx_malloc(ctx, (size_t)max_pairs * sizeof(ms_rts_pair));
-	issued = ms_ctx_malloc(ctx, (size_t)max_pairs * sizeof(ms_rts_pair));
-	if (!pa[0] || !pa[1] || !issued || (po && (rc = ms_rts_state_clone(ctx, &view, s)))) {
+	if (!pa[0] || !pa[1] || (po && (rc = ms_rts_state_clone(ctx, &view, s)))) {
 		rc = rc ? rc : MS_ENOMEM;
 		goto done;
 	}
@@ -129,14 +131,13 @@ int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cyc
 				goto done;
 			}
 		}
-		/* The trace keeps the actions as the bots returned them. */
+		/* The trace keeps the actions as the bots returned them; issuing
+		 * rewrites them afterwards. */
 		if (trace && (rc = ms_rts_trace_writer_entry(trace, s, pa[0], n[0], pa[1], n[1])))
 			goto done;
-		for (int p = 0; p < 2; p++) {
-			memcpy(issued, pa[p], (size_t)n[p] * sizeof(ms_rts_pair));
-			if (n[p] && (rc = ms_rts_issue_safe(ctx, s, issued, n[p], NULL)))
+		for (int p = 0; p < 2; p++)
+			if (n[p] && (rc = ms_rts_issue_safe(ctx, s, pa[p], n[p], NULL)))
 				goto done;
-		}
 		if ((rc = ms_rts_cycle(ctx, s, &gameover)))
 			goto done;
 	}
@@ -145,7 +146,6 @@ int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cyc
 done:
 	ms_ctx_mfree(ctx, pa[0]);
 	ms_ctx_mfree(ctx, pa[1]);
-	ms_ctx_mfree(ctx, issued);
 	ms_rts_state_free(ctx, view);
 	return rc;
 }

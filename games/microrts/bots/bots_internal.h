@@ -9,32 +9,79 @@
 #include "microsynth/bots.h"
 #include "../rts.h"
 
+enum { BF_RESOURCE = 1, BF_STOCKPILE = 2 };
+
+/* A unit's position and its index in the state's unit list. */
+typedef struct bf_unit {
+	int x, y, i;
+} bf_unit;
+
 /*
- * What a decision reads from the state again and again, computed once:
- * the cells targeted by pending moves and productions (GameState.free
- * excludes them; they are also the state's ResourceUsage cells) and the
- * stock held by pending productions.
+ * What a decision reads from the state again and again, computed once per
+ * decision into buffers the bot keeps: the cells targeted by pending moves
+ * and productions (GameState.free excludes them; they are also the state's
+ * ResourceUsage cells) and the stock held by pending productions; for a
+ * deciding player also the units the bots scan, by role, in unit-list
+ * order (the order the Java loops visit them, which decides their ties).
  */
 typedef struct bot_frame {
 	const ms_rts_state *s;
 	int w, h;
-	uint8_t *pend;    /* [w*h] 1: a pending MOVE or PRODUCE targets the cell */
-	int pend_cost[2]; /* ResourceUsage cost of the pending actions */
+	uint8_t *pend;      /* [cells] 1: a pending MOVE or PRODUCE targets the cell */
+	int *pend_cells;    /* the cells set in pend, cleared by the next decision */
+	int n_pend;
+	int pend_cost[2];   /* ResourceUsage cost of the pending actions */
+	int player;         /* the deciding player, -1: none (no lists) */
+	const ms_rts_utt *roles_of; /* the table `role` was computed for */
+	uint8_t role[MS_RTS_MAX_TYPES]; /* BF_* bits per unit type */
+	bf_unit *own;       /* units of the player */
+	bf_unit *others;    /* units of any other player but the neutral one */
+	bf_unit *res;       /* resources */
+	bf_unit *stock;     /* stockpiles of the player */
+	int n_own, n_others, n_res, n_stock;
+	int cap_cells, cap_units;
+	uint64_t serial;    /* counts decisions, so per-decision caches can tell */
 } bot_frame;
 
-/* Scratch arrays of one A* search, grown to the largest map seen. */
+/*
+ * Scratch of A* searches, grown to the largest map seen. `mark[c] == gen`
+ * when cell c was looked at in the current search; OPEN is a bucket per f
+ * value (see astar.c). `comp` labels the connected regions of the cells
+ * that neither walls nor units that cannot move occupy: a search whose
+ * target is out of its start's regions fails without exploring them. The
+ * labels hold while the terrain and those units' cells (`fixed`, in
+ * unit-list order) stay as they were.
+ */
 typedef struct bot_astar {
-	int cap;
-	int8_t *cache; /* per cell: 0 unknown, 1 free, -1 blocked */
-	int *closed, *cost;
-	uint8_t *added;
-	int *open_cell, *open_h, *open_parent;
+	int cap, cap_f;
+	uint32_t gen;
+	uint32_t *mark;
+	int *parent, *cost, *next; /* [cells] */
+	int16_t *px, *py;          /* [cells] coordinates of the cells pushed (sides <= MS_RTS_MAX_SIDE) */
+	int *head;                 /* [cap_f] last cell pushed with that f, -1: none */
+	int *comp;                 /* [cells] region label, 0: wall or unit that cannot move */
+	uint8_t *terrain;          /* [cells] the terrain comp was built on */
+	int *fixed;                /* [cells] the fixed units' cells comp was built with */
+	int n_fixed, comp_w, comp_h;
+	const bot_frame *seen_frame; /* comp checked for this frame's decision ... */
+	uint64_t seen_serial;        /* ... number */
 } bot_astar;
 
-int bot_frame_init(ms_ctx *ctx, bot_frame *f, const ms_rts_state *s);
+/* Fills the frame for a decision of `player` (0 or 1; -1: the pending
+ * cells and costs only) on `s`, keeping its buffers between calls. */
+int bot_frame_begin(ms_ctx *ctx, bot_frame *f, const ms_rts_state *s, int player);
 void bot_frame_dispose(ms_ctx *ctx, bot_frame *f);
 /* GameState.free(x, y) for an in-map cell. */
-int bot_frame_free(const bot_frame *f, int x, int y);
+static inline int bot_frame_free(const bot_frame *f, int x, int y)
+{
+	int c = x + y * f->w;
+	return !rts_cterrain(f->s)[c] && !rts_cgrid(f->s)[c] && !f->pend[c];
+}
+/* Index of the unit with `id` in the frame's state, or -1. `hint` is where
+ * it may be (where it was in an earlier decision: removals only move units
+ * down the list), -1 for no idea. Ids are taken as unique, as the engine
+ * makes them: the bots key their memory by id. */
+int bot_frame_find(const bot_frame *f, int64_t id, int hint);
 
 int bot_astar_grow(ms_ctx *ctx, bot_astar *a, int cells);
 void bot_astar_dispose(ms_ctx *ctx, bot_astar *a);
@@ -50,10 +97,12 @@ enum { AL_MOVE, AL_ATTACK, AL_HARVEST, AL_BUILD, AL_TRAIN, AL_IDLE };
 
 typedef struct al_entry {
 	int64_t unit;   /* the unit it commands */
+	int ui;         /* its index in the state of the decision, -1: dead */
 	int kind;
 	int x, y;       /* Move and Build target */
 	int64_t target; /* Attack target, Harvest resource (-1: none) */
 	int64_t base;   /* Harvest stockpile (-1: none) */
+	int ti, bi;     /* their indices, as hints (bot_frame_find) */
 	/* Where target and base stood when last seen: Java keeps the unit
 	 * objects, so a dead stockpile still has its last position. */
 	int tx, ty, bx, by;
@@ -72,10 +121,15 @@ typedef struct bot_al {
 	bot_astar astar;
 	int *ru;          /* cells used by the desires of this translation */
 	int n_ru, cap_ru;
-	uint8_t *acc;     /* [cells] arbitration cells */
-	uint8_t *in_out;  /* [units] unit already has an action in the result */
+	uint8_t *acc;     /* [cells] cells taken by the desires accepted so far */
 	int cap_cells;
+	int *ent;         /* [units] entry of the unit at that index, -1: none
+			   * (during a decision, until translate) */
+	uint8_t *in_out;  /* [units] unit already has an action in the result */
+	bf_unit *foes;    /* [units] scratch of foes() */
+	int cap_units;
 	ms_rts_pair *desires;
+	int *desire_unit; /* unit index of each desire */
 	int cap_desires;
 	bot_frame f;      /* valid during a decision */
 } bot_al;
@@ -83,22 +137,29 @@ typedef struct bot_al {
 void bot_al_init(bot_al *al, ms_ctx *ctx);
 void bot_al_dispose(bot_al *al);
 void bot_al_clear(bot_al *al);
-/* The entry of unit `id`, or NULL. */
-al_entry *bot_al_get(bot_al *al, int64_t id);
+/*
+ * During a decision (between bot_al_begin and bot_al_translate) units are
+ * named by their index in the decision's state; their entries are kept by
+ * unit id across decisions.
+ */
+/* The entry of the unit at index `ui`, or NULL. */
+al_entry *bot_al_get(bot_al *al, int ui);
 /* Sets the unit's action (a fresh one), keeping its place if it had one. */
 int bot_al_set(bot_al *al, const al_entry *a);
 
-int bot_al_move(bot_al *al, int64_t u, int x, int y);
-int bot_al_train(bot_al *al, int64_t u, int type);
-int bot_al_build(bot_al *al, int64_t u, int type, int x, int y);
-int bot_al_harvest(bot_al *al, int64_t u, int64_t target, int64_t base);
-int bot_al_attack(bot_al *al, int64_t u, int64_t target);
-int bot_al_idle(bot_al *al, int64_t u);
+/* Abstract actions for the unit at index `ui`; targets are unit indices too. */
+int bot_al_move(bot_al *al, int ui, int x, int y);
+int bot_al_train(bot_al *al, int ui, int type);
+int bot_al_build(bot_al *al, int ui, int type, int x, int y);
+int bot_al_harvest(bot_al *al, int ui, int target, int base);
+int bot_al_attack(bot_al *al, int ui, int target);
+int bot_al_idle(bot_al *al, int ui);
 
-/* Starts a decision on `s` (the frame used by translate and the helpers). */
-int bot_al_begin(bot_al *al, const ms_rts_state *s);
-/* translateActions, then ends the decision. */
-int bot_al_translate(bot_al *al, int player, ms_rts_pair *out, int max, int *n);
+/* Starts a decision of `player` (0 or 1) on `s` (the frame used by
+ * translate and the helpers). */
+int bot_al_begin(bot_al *al, const ms_rts_state *s, int player);
+/* translateActions for the decision's player, then ends the decision. */
+int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n);
 
 /* findBuildingPosition: a cell index or -1. `reserved` has `n` cells. */
 int bot_al_building_position(const ms_rts_state *s, const int *reserved, int n, int dx, int dy);

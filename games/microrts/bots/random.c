@@ -27,6 +27,7 @@ typedef struct rnd_bot {
 	int biased;
 	uint8_t *used; /* [cells] cells of the accumulated resource usage */
 	int cap;
+	bot_frame f;   /* the state's own usage */
 	ms_rts_action legal[RND_MAX_LEGAL];
 } rnd_bot;
 
@@ -64,7 +65,6 @@ static int rnd_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair 
 {
 	rnd_bot *r = b->impl;
 	const rts_unit *us = rts_cunits(s);
-	bot_frame f;
 	int cost[2], k = 0, any = 0, rc;
 
 	*n = 0;
@@ -82,12 +82,11 @@ static int rnd_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair 
 		r->cap = s->cells;
 	}
 	/* the usage starts as the state's: every pending move and production */
-	if ((rc = bot_frame_init(b->ctx, &f, s)))
+	if ((rc = bot_frame_begin(b->ctx, &r->f, s, -1)))
 		return rc;
-	memcpy(r->used, f.pend, (size_t)s->cells);
-	cost[0] = f.pend_cost[0];
-	cost[1] = f.pend_cost[1];
-	bot_frame_dispose(b->ctx, &f);
+	memcpy(r->used, r->f.pend, (size_t)s->cells);
+	cost[0] = r->f.pend_cost[0];
+	cost[1] = r->f.pend_cost[1];
 
 	for (int i = 0; i < s->n_units; i++) {
 		const ms_rts_unit *u = &us[i].u;
@@ -165,6 +164,7 @@ static void rnd_free(ms_bot *b)
 	if (!r)
 		return;
 	ms_ctx_mfree(b->ctx, r->used);
+	bot_frame_dispose(b->ctx, &r->f);
 	ms_ctx_mfree(b->ctx, r);
 	b->impl = NULL;
 }

@@ -11,44 +11,42 @@
 typedef struct rush {
 	bot_al al;
 	int worker, base, barracks, military; /* type ids; military -1 for WorkerRush */
-	int64_t *workers;                     /* scratch: worker ids */
-	int cap_workers;
-	int *reserved;
-	int cap_reserved;
+	int *units;                           /* scratch: unit indices by role, 4 x cap_units */
+	int cap_units;
+	int *workers;                         /* the workers' part of it */
+	int reserved[2];                      /* building sites chosen in this decision */
 } rush;
 
-static int manhattan(const ms_rts_unit *a, const ms_rts_unit *b)
+/* The unit nearest to (x, y) by Manhattan distance, the earliest in `list`
+ * (unit-list order) on ties; -1 when the list is empty. The key (distance,
+ * place in the list) keeps the loop free of branches. */
+static int nearest(const bf_unit *list, int n, int x, int y)
 {
-	return abs(a->x - b->x) + abs(a->y - b->y);
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < n; i++) {
+		uint64_t key = (uint64_t)(abs(list[i].x - x) + abs(list[i].y - y)) << 32 | (uint32_t)i;
+		best = key < best ? key : best;
+	}
+	return n ? list[(uint32_t)best].i : -1;
 }
 
-/* attackClosest: the nearest unit of another (non-neutral) player, the
- * earliest in unit-list order on ties. */
-static int attack_closest(rush *r, const ms_rts_state *s, const ms_rts_unit *u, int player)
+/* attackClosest: the nearest unit of another (non-neutral) player. */
+static int attack_closest(rush *r, int ui)
 {
-	const rts_unit *us = rts_cunits(s);
-	int best = -1, bd = 0;
+	const bot_frame *f = &r->al.f;
+	const ms_rts_unit *u = &rts_cunits(f->s)[ui].u;
+	int best = nearest(f->others, f->n_others, u->x, u->y);
 
-	for (int i = 0; i < s->n_units; i++) {
-		const ms_rts_unit *o = &us[i].u;
-		int d;
-		if (o->player < 0 || o->player == player)
-			continue;
-		d = manhattan(o, u);
-		if (best < 0 || d < bd) {
-			best = i;
-			bd = d;
-		}
-	}
-	if (best < 0)
-		return MS_OK;
-	return bot_al_attack(&r->al, u->id, us[best].u.id);
+	return best < 0 ? MS_OK : bot_al_attack(&r->al, ui, best);
 }
 
 /* buildIfNotAlreadyBuilding */
-static int build_if_not_already(rush *r, const ms_rts_state *s, const ms_rts_unit *u, int type, int *nres)
+static int build_if_not_already(rush *r, int ui, int type, int *nres)
 {
-	al_entry *cur = bot_al_get(&r->al, u->id);
+	const ms_rts_state *s = r->al.f.s;
+	const ms_rts_unit *u = &rts_cunits(s)[ui].u;
+	al_entry *cur = bot_al_get(&r->al, ui);
 	int pos;
 
 	if (cur && cur->kind == AL_BUILD && cur->type == type)
@@ -56,125 +54,68 @@ static int build_if_not_already(rush *r, const ms_rts_state *s, const ms_rts_uni
 	pos = bot_al_building_position(s, r->reserved, *nres, u->x, u->y);
 	r->reserved[(*nres)++] = pos;
 	/* Java's % and / on -1 give the unreachable site (-1, 0) */
-	return bot_al_build(&r->al, u->id, type, pos % s->width, pos / s->width);
+	return bot_al_build(&r->al, ui, type, pos % s->width, pos / s->width);
 }
 
-/* The harvester rule: nearest resource and own stockpile; 1 when assigned. */
-static int harvester(rush *r, const ms_rts_state *s, const ms_rts_unit *u, int player, int *assigned)
+/* The harvester rule: nearest resource and own stockpile. The jar's rushes
+ * (2022 build) assign a harvester only when both exist, whatever it
+ * carries; the others are left alone (not sent to attack, unlike later
+ * versions of the classes). */
+static int harvester(rush *r, int ui)
 {
-	const rts_unit *us = rts_cunits(s);
-	const ms_rts_unit_type *types = s->utt->types;
-	int res = -1, base = -1, rd = 0, bd = 0, rc;
-	al_entry *cur;
+	const bot_frame *f = &r->al.f;
+	const rts_unit *us = rts_cunits(f->s);
+	const ms_rts_unit *u = &us[ui].u;
+	int res = nearest(f->res, f->n_res, u->x, u->y), base = nearest(f->stock, f->n_stock, u->x, u->y);
+	const al_entry *cur;
 
-	*assigned = 0;
-	for (int i = 0; i < s->n_units; i++) {
-		const ms_rts_unit *o = &us[i].u;
-		int d = manhattan(o, u);
-		if (types[o->type].is_resource && (res < 0 || d < rd)) {
-			res = i;
-			rd = d;
-		}
-		if (types[o->type].is_stockpile && o->player == player && (base < 0 || d < bd)) {
-			base = i;
-			bd = d;
-		}
-	}
-	/* The jar's rushes (2022 build) assign a harvester only when both a
-	 * resource and an own stockpile exist, whatever it carries. */
 	if (res < 0 || base < 0)
 		return MS_OK;
-	*assigned = 1;
-	cur = bot_al_get(&r->al, u->id);
+	cur = bot_al_get(&r->al, ui);
 	if (cur && cur->kind == AL_HARVEST && cur->target == us[res].u.id && cur->base == us[base].u.id)
 		return MS_OK;
-	if ((rc = bot_al_harvest(&r->al, u->id, us[res].u.id, us[base].u.id)))
-		return rc;
-	cur = bot_al_get(&r->al, u->id);
-	cur->tx = us[res].u.x;
-	cur->ty = us[res].u.y;
-	cur->bx = us[base].u.x;
-	cur->by = us[base].u.y;
-	return MS_OK;
+	return bot_al_harvest(&r->al, ui, res, base);
 }
 
-static int grow(rush *r, ms_ctx *ctx, int units)
+/* Takes the next worker to build `type` when none is owned and the stock
+ * (less what this decision spent) pays for it. */
+static int build_one(rush *r, int type, int owned, int *head, int nw, int *spent, int *nres)
 {
-	if (units + 4 <= r->cap_workers)
+	const ms_rts_state *s = r->al.f.s;
+	int cost = s->utt->types[type].cost, rc;
+
+	if (owned || *head >= nw || s->resources[r->al.f.player] < cost + *spent)
 		return MS_OK;
-	ms_ctx_mfree(ctx, r->workers);
-	ms_ctx_mfree(ctx, r->reserved);
-	r->cap_workers = r->cap_reserved = 0;
-	r->workers = ms_ctx_malloc(ctx, sizeof(int64_t) * (size_t)(units * 2 + 8));
-	r->reserved = ms_ctx_malloc(ctx, sizeof(int) * 8);
-	if (!r->workers || !r->reserved)
-		return ms_ctx_error(ctx, MS_ENOMEM, "bot: out of memory");
-	r->cap_workers = units * 2 + 8;
-	r->cap_reserved = 8;
+	if ((rc = build_if_not_already(r, r->workers[(*head)++], type, nres)))
+		return rc;
+	*spent += cost;
 	return MS_OK;
 }
 
-static int worker_rush_workers(rush *r, const ms_rts_state *s, int player, int nw)
+static int worker_rush_workers(rush *r, int nw, int nbases)
 {
-	const ms_rts_unit_type *types = s->utt->types;
-	int P = s->resources[player], nbases = 0, nres = 0, spent = 0, head = 0, tail = nw, rc;
-	const rts_unit *us = rts_cunits(s);
+	int nres = 0, spent = 0, head = 0, rc;
 
-	for (int i = 0; i < s->n_units; i++)
-		if (us[i].u.type == r->base && us[i].u.player == player)
-			nbases++;
-	if (nbases == 0 && P >= types[r->base].cost + spent) {
-		const ms_rts_unit *u = &us[ms_rts_state_find_unit(s, r->workers[head++])].u;
-		if ((rc = build_if_not_already(r, s, u, r->base, &nres)))
-			return rc;
-		spent += types[r->base].cost;
-	}
-	if (head < tail) {
-		const ms_rts_unit *u = &us[ms_rts_state_find_unit(s, r->workers[head])].u;
-		int assigned;
-		head++;
-		/* an unassigned harvester is simply left alone (the jar does not
-		 * send it to attack, unlike later versions of the class) */
-		if ((rc = harvester(r, s, u, player, &assigned)))
-			return rc;
-	}
-	for (int i = head; i < tail; i++)
-		if ((rc = attack_closest(r, s, &us[ms_rts_state_find_unit(s, r->workers[i])].u, player)))
+	if ((rc = build_one(r, r->base, nbases, &head, nw, &spent, &nres)))
+		return rc;
+	if (head < nw && (rc = harvester(r, r->workers[head++])))
+		return rc;
+	for (int i = head; i < nw; i++)
+		if ((rc = attack_closest(r, r->workers[i])))
 			return rc;
 	return MS_OK;
 }
 
-static int military_rush_workers(rush *r, const ms_rts_state *s, int player, int nw)
+static int military_rush_workers(rush *r, int nw, int nbases, int nbarracks)
 {
-	const ms_rts_unit_type *types = s->utt->types;
-	int P = s->resources[player], nbases = 0, nbarracks = 0, nres = 0, spent = 0, head = 0, rc;
-	const rts_unit *us = rts_cunits(s);
+	int nres = 0, spent = 0, head = 0, rc;
 
-	for (int i = 0; i < s->n_units; i++) {
-		if (us[i].u.player != player)
-			continue;
-		nbases += us[i].u.type == r->base;
-		nbarracks += us[i].u.type == r->barracks;
-	}
-	if (nbases == 0 && head < nw && P >= types[r->base].cost + spent) {
-		const ms_rts_unit *u = &us[ms_rts_state_find_unit(s, r->workers[head++])].u;
-		if ((rc = build_if_not_already(r, s, u, r->base, &nres)))
+	if ((rc = build_one(r, r->base, nbases, &head, nw, &spent, &nres)) ||
+	    (rc = build_one(r, r->barracks, nbarracks, &head, nw, &spent, &nres)))
+		return rc;
+	for (int i = head; i < nw; i++)
+		if ((rc = harvester(r, r->workers[i])))
 			return rc;
-		spent += types[r->base].cost;
-	}
-	if (nbarracks == 0 && head < nw && P >= types[r->barracks].cost + spent) {
-		const ms_rts_unit *u = &us[ms_rts_state_find_unit(s, r->workers[head++])].u;
-		if ((rc = build_if_not_already(r, s, u, r->barracks, &nres)))
-			return rc;
-		spent += types[r->barracks].cost;
-	}
-	/* the jar's rushes leave workers they cannot make harvest alone */
-	for (int i = head; i < nw; i++) {
-		const ms_rts_unit *u = &us[ms_rts_state_find_unit(s, r->workers[i])].u;
-		int assigned;
-		if ((rc = harvester(r, s, u, player, &assigned)))
-			return rc;
-	}
 	return MS_OK;
 }
 
@@ -183,59 +124,66 @@ static int rush_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair
 	rush *r = b->impl;
 	const ms_rts_unit_type *types = s->utt->types;
 	const rts_unit *us = rts_cunits(s);
-	int P, nw = 0, rc;
+	const bf_unit *own;
+	int P, n_own, nw = 0, nworkers = 0, nbases = 0, nbarracks = 0, ntrain[2] = { 0, 0 }, nmil = 0, rc;
+	int *workers, *train[2], *mil;
 
 	*n = 0;
 	if (player < 0 || player > 1)
 		return ms_ctx_error(b->ctx, MS_EINVAL, "%s: player %d", b->ops->name, player);
 	if (s->utt != b->utt)
 		return ms_ctx_error(b->ctx, MS_EINVAL, "%s: the state uses another unit type table", b->ops->name);
-	if ((rc = bot_al_begin(&r->al, s)) || (rc = grow(r, b->ctx, s->n_units)))
+	if ((rc = bot_al_begin(&r->al, s, player)))
 		return rc;
+	if (s->n_units > r->cap_units) {
+		ms_ctx_mfree(b->ctx, r->units);
+		r->cap_units = (r->units = ms_ctx_malloc(b->ctx, sizeof(int) * 4 * (size_t)s->n_units)) ? s->n_units : 0;
+		if (!r->units)
+			return ms_ctx_error(b->ctx, MS_ENOMEM, "%s: out of memory", b->ops->name);
+	}
+	workers = r->workers = r->units;
+	train[0] = workers + s->n_units;
+	train[1] = train[0] + s->n_units;
+	mil = train[1] + s->n_units;
 	P = s->resources[player];
-
-	if (r->military < 0) {
-		for (int i = 0; i < s->n_units; i++) {
-			const ms_rts_unit *u = &us[i].u;
-			if (u->type == r->base && u->player == player && us[i].slot < 0 && P >= types[r->worker].cost)
-				if ((rc = bot_al_train(&r->al, u->id, r->worker)))
-					return rc;
-		}
-	} else {
-		int nworkers = 0;
-		for (int i = 0; i < s->n_units; i++)
-			nworkers += us[i].u.type == r->worker && us[i].u.player == player;
-		for (int i = 0; i < s->n_units; i++) {
-			const ms_rts_unit *u = &us[i].u;
-			if (u->type == r->base && u->player == player && us[i].slot < 0 && nworkers < 1 &&
-			    P >= types[r->worker].cost)
-				if ((rc = bot_al_train(&r->al, u->id, r->worker)))
-					return rc;
-		}
-		for (int i = 0; i < s->n_units; i++) {
-			const ms_rts_unit *u = &us[i].u;
-			if (u->type == r->barracks && u->player == player && us[i].slot < 0 &&
-			    P >= types[r->military].cost)
-				if ((rc = bot_al_train(&r->al, u->id, r->military)))
-					return rc;
-		}
+	own = r->al.f.own;
+	n_own = r->al.f.n_own;
+	/* The Java classes walk the unit list once per role, in this order, and
+	 * the abstract actions map keeps insertion order: one pass sorts the
+	 * units by role (in list order), then each role is served in turn. */
+	for (int k = 0; k < n_own; k++) {
+		const rts_unit *u = &us[own[k].i];
+		const ms_rts_unit_type *t = &types[u->u.type];
+		nworkers += u->u.type == r->worker;
+		nbases += u->u.type == r->base;
+		nbarracks += u->u.type == r->barracks;
+		if (u->slot < 0 && u->u.type == r->base)
+			train[0][ntrain[0]++] = own[k].i;
+		if (u->slot < 0 && u->u.type == r->barracks)
+			train[1][ntrain[1]++] = own[k].i;
+		if (u->slot < 0 && t->can_attack && !t->can_harvest)
+			mil[nmil++] = own[k].i;
+		if (t->can_harvest)
+			workers[nw++] = own[k].i;
 	}
-	for (int i = 0; i < s->n_units; i++) {
-		const ms_rts_unit *u = &us[i].u;
-		const ms_rts_unit_type *t = &types[u->type];
-		if (t->can_attack && !t->can_harvest && u->player == player && us[i].slot < 0)
-			if ((rc = attack_closest(r, s, u, player)))
+	if (P >= types[r->worker].cost && (r->military < 0 || nworkers < 1))
+		for (int k = 0; k < ntrain[0]; k++)
+			if ((rc = bot_al_train(&r->al, train[0][k], r->worker)))
 				return rc;
-	}
-	for (int i = 0; i < s->n_units; i++)
-		if (types[us[i].u.type].can_harvest && us[i].u.player == player)
-			r->workers[nw++] = us[i].u.id;
+	if (r->military >= 0 && P >= types[r->military].cost)
+		for (int k = 0; k < ntrain[1]; k++)
+			if ((rc = bot_al_train(&r->al, train[1][k], r->military)))
+				return rc;
+	for (int k = 0; k < nmil; k++)
+		if ((rc = attack_closest(r, mil[k])))
+			return rc;
 	if (nw) {
-		rc = r->military < 0 ? worker_rush_workers(r, s, player, nw) : military_rush_workers(r, s, player, nw);
+		rc = r->military < 0 ? worker_rush_workers(r, nw, nbases)
+				     : military_rush_workers(r, nw, nbases, nbarracks);
 		if (rc)
 			return rc;
 	}
-	return bot_al_translate(&r->al, player, out, max, n);
+	return bot_al_translate(&r->al, out, max, n);
 }
 
 static int rush_reset(ms_bot *b)
@@ -250,8 +198,7 @@ static void rush_free(ms_bot *b)
 	if (!r)
 		return;
 	bot_al_dispose(&r->al);
-	ms_ctx_mfree(b->ctx, r->workers);
-	ms_ctx_mfree(b->ctx, r->reserved);
+	ms_ctx_mfree(b->ctx, r->units);
 	ms_ctx_mfree(b->ctx, r);
 	b->impl = NULL;
 }

@@ -1,5 +1,7 @@
 package ai.microsynth.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +19,8 @@ import rts.units.UnitTypeTable;
  *
  *   BotBench REPEAT WARMUP MAXCYCLES "MAP P0 P1"...   (P0/P1: ai.abstraction class simple names)
  *
- * Prints one line per match: "match MAP P0 P1 cycles C nanos N".
+ * Prints one line per match: "match MAP P0 P1 cycles C nanos N cpu U", U the
+ * CPU time of this thread over the same loop (-1 when the JVM cannot tell).
  */
 public final class BotBench {
     private BotBench() {
@@ -60,17 +63,21 @@ public final class BotBench {
                 play(maps.get(j), utt, make(jobs.get(j)[1], utt), make(jobs.get(j)[2], utt), maxCycles);
             }
         }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpu = threads.isCurrentThreadCpuTimeSupported();
         StringBuilder out = new StringBuilder();
         for (int j = 0; j < jobs.size(); j++) {
             String[] w = jobs.get(j);
             AI a0 = make(w[1], utt), a1 = make(w[2], utt);
-            long cycles = 0, start = System.nanoTime();
+            long cycles = 0, start = System.nanoTime(), cpuStart = cpu ? threads.getCurrentThreadCpuTime() : 0;
             for (int r = 0; r < repeat; r++) {
                 cycles += play(maps.get(j), utt, a0, a1, maxCycles);
             }
             long nanos = System.nanoTime() - start;
+            long cpuNanos = cpu ? threads.getCurrentThreadCpuTime() - cpuStart : -1;
             out.append("match ").append(w[0]).append(' ').append(w[1]).append(' ').append(w[2])
-               .append(" cycles ").append(cycles).append(" nanos ").append(nanos).append('\n');
+               .append(" cycles ").append(cycles).append(" nanos ").append(nanos)
+               .append(" cpu ").append(cpuNanos).append('\n');
         }
         System.out.print(out);
     }

@@ -1,0 +1,104 @@
+/* Shared by the files of the MicroRTS DSL (games/microrts/dsl). */
+#ifndef MS_GAMES_MICRORTS_DSL_INTERNAL_H
+#define MS_GAMES_MICRORTS_DSL_INTERNAL_H
+
+#include "microsynth/rts_dsl.h"
+#include "games/microrts/rts.h"
+
+/* Non-terminal ids, in the order of the grammar table. */
+enum { RD_NT_S = 0, RD_NT_C, RD_NT_B, RD_NT_T, RD_NT_N, RD_NT_D, RD_NT_OP, RD_NT_TP, RD_NT_COUNT };
+
+/* Parameter value indices (list order of spec section 5). */
+enum { RD_T_BASE = 0, RD_T_BARRACKS, RD_T_WORKER, RD_T_RANGED, RD_T_LIGHT, RD_T_HEAVY, RD_T_COUNT };
+enum { RD_D_RIGHT = 0, RD_D_LEFT, RD_D_UP, RD_D_DOWN, RD_D_ENEMYDIR, RD_D_COUNT };
+enum { RD_OP_STRONGEST = 0, RD_OP_WEAKEST, RD_OP_CLOSEST, RD_OP_FARTHEST, RD_OP_LESSHEALTHY, RD_OP_MOSTHEALTHY,
+       RD_OP_RANDOM, RD_OP_COUNT };
+enum { RD_TP_ALLY = 0, RD_TP_ENEMY, RD_TP_COUNT };
+
+extern const char *const rd_type_names[RD_T_COUNT];
+
+/* 1 when the production (by op) reads the loop unit `u`. */
+int rd_op_uses_unit(int op);
+/* 1 for a command op. */
+static inline int rd_op_is_command(int op)
+{
+	return op >= MS_RTS_DSL_ATTACK && op <= MS_RTS_DSL_TRAIN;
+}
+
+/* ---- the DSL's action layer (rts_dsl_layer.c) ------------------------------ */
+
+/* One abstract action of this tick; units by index in the state's list. */
+typedef struct rd_aa {
+	int unit;
+	int kind;         /* MS_RTS_DSL_AA_* */
+	int target, base; /* unit indices, -1 for none */
+	int x, y;         /* Move destination, Build site (may lie off the map) */
+	int type;         /* Build / Train type id */
+	int pref;         /* Train's preferred direction */
+	int node;         /* program node that assigned it */
+} rd_aa;
+
+/*
+ * Per-decision view of the state plus the scratch memory of the layer.
+ * Cell marks are stamps (mark[c] == stamp means set) so that nothing is
+ * cleared per decision or per search: the cost of a decision follows the
+ * units and the cells a search visits, not the map's size.
+ */
+typedef struct rd_layer {
+	ms_ctx *ctx;
+	const ms_rts_state *s;
+	const rts_unit *units;
+	const uint8_t *terrain;
+	const uint16_t *grid;
+	int n_units, w, h, cells, player;
+	uint32_t tick;      /* stamp of this decision */
+	uint32_t *pend;     /* a pending MOVE/PRODUCE targets the cell */
+	uint32_t *ru;       /* claimed by a desire of this translation */
+	uint32_t *acc;      /* claimed in the PlayerAction being composed */
+	int pend_cost[2];   /* stock held by pending productions */
+	uint32_t search;    /* stamp of the current A* search */
+	uint32_t *seen;     /* put on OPEN in this search */
+	int *parent, *cost, *next, *head;
+	int n_head;
+	int cap_cells;
+	rd_aa *aa;          /* the abstract-action map, insertion order */
+	int n_aa, cap_aa;
+	int *aa_of;         /* [unit] index in aa, or -1 */
+	uint8_t *in_out;    /* [unit] has a pair in the PlayerAction */
+	int cap_units;
+	ms_rts_pair *desires;
+	int cap_desires;
+} rd_layer;
+
+void rd_layer_init(rd_layer *L, ms_ctx *ctx);
+void rd_layer_dispose(rd_layer *L);
+/* Starts a decision: the frame, an empty abstract-action map. */
+int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player);
+/* Puts an abstract action for a unit that has none. */
+int rd_layer_assign(rd_layer *L, const rd_aa *a);
+/* translateActions with fillWithNones(10): the PlayerAction. */
+int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n);
+
+/* GameState.free for an in-map cell. */
+static inline int rd_free(const rd_layer *L, int c)
+{
+	return !L->terrain[c] && !L->grid[c] && L->pend[c] != L->tick;
+}
+
+/* The JAR's guarded GameState.free(x, y): off-map coordinates alias
+ * through x + y * width; outside the linear range it is false. */
+int rd_jar_free(const rd_layer *L, int x, int y);
+
+/*
+ * AStarPathFinding from (sx, sy) towards cells within Euclidean `range`
+ * of linear position `target` (which may lie off the map). `use_ru`: also
+ * avoid the cells claimed by this translation's desires (variant 1).
+ * *dir receives the first step, *goal the goal cell (variant 2); both -1
+ * when the start already qualifies or no path exists.
+ */
+void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, int *dir, int *goal);
+
+/* findBuildingPosition with no reserved cells: a cell index or -1. */
+int rd_building_position(const rd_layer *L, int x0, int y0);
+
+#endif

@@ -1,0 +1,705 @@
+/*
+ * The dialect-A interpreter (spec sections 3 to 9): one decision per tick
+ * with SL DSL_Base's semantics. Programs are compiled once into a flat
+ * array (one entry per program node: op, decoded parameters, children).
+ *
+ * Counting conditions and the Build/Train/Harvest caps read per-tick
+ * counters instead of scanning the unit list as Java does; the counts are
+ * the same (own units of a type on the map are fixed within a tick, the
+ * abstract-action map only grows).
+ *
+ * Nested loops: a `for` rebinds u for its body, so what a loop does depends
+ * only on the state (fixed within the tick), the abstract-action map and
+ * the budget. Every assignment bumps a version number; a loop that changed
+ * nothing on its last run and finds the version unchanged would change
+ * nothing again, so it is skipped (unless it draws Random targets). This
+ * is exact, and turns the units^depth cost of nested loops into a small
+ * multiple of the units.
+ */
+#include <string.h>
+
+#include "rts_dsl_internal.h"
+
+typedef struct rd_node {
+	int op;
+	int k[3];  /* children: S/B nodes, or parameter nodes */
+	int t;     /* T value index, -1 none */
+	int d;     /* D value index */
+	int n;     /* N value */
+	int o;     /* Op value index */
+	int tp;    /* Tp value index */
+	int end;   /* one past the subtree */
+	int rnd;   /* subtree draws Random targets */
+} rd_node;
+
+/* Memory of a for node within a tick (see the header comment). */
+typedef struct rd_for {
+	uint32_t tick;
+	uint32_t v0, v1;
+} rd_for;
+
+struct ms_rts_dsl_interp {
+	ms_ctx *ctx;
+	rd_node *code;
+	rd_for *fors;
+	int n_code, cap_code;
+	ms_jrandom rng;
+	ms_rts_dsl_opts opts;
+	rd_layer L;
+	/* the unit type table the ids below belong to */
+	const ms_rts_utt *utt;
+	int tmap[RD_T_COUNT]; /* DSL type -> table id, -1 when absent */
+	int id_worker, id_base, id_barracks, id_light, id_heavy, id_ranged;
+	/* per tick */
+	uint32_t tick, version;
+	int player, R;
+	int n_own[MS_RTS_MAX_TYPES], n_other[MS_RTS_MAX_TYPES];
+	int n_build[MS_RTS_MAX_TYPES], n_train[MS_RTS_MAX_TYPES];
+	int n_harvest, n_attack;
+	int any_enemy, any_opponent;
+	ms_rts_dsl_assignment *pub;
+	int n_pub, cap_pub;
+};
+
+/* ---- compiling ----------------------------------------------------------- */
+
+static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
+{
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
+	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
+	const int32_t *ends = ms_dsl_prog_ends(p);
+	int n = ms_dsl_prog_len(p);
+
+	if (!ms_rts_dsl_grammar_is(g) || ms_dsl_prog_nt(p) != RD_NT_S || n < 1)
+		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL interpreter: not a finished MicroRTS DSL program");
+	if (ms_dsl_hole_count(p) > 0)
+		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL interpreter: the program has holes (node %d)",
+				    ms_dsl_first_hole(p));
+	if (n > it->cap_code) {
+		rd_node *c = ms_ctx_realloc(it->ctx, it->code, sizeof(rd_node) * (size_t)n);
+		rd_for *f;
+		if (!c)
+			return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL interpreter: out of memory");
+		it->code = c;
+		if (!(f = ms_ctx_realloc(it->ctx, it->fors, sizeof(rd_for) * (size_t)n)))
+			return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL interpreter: out of memory");
+		it->fors = f;
+		it->cap_code = n;
+	}
+	for (int i = 0; i < n; i++) {
+		rd_node *c = &it->code[i];
+		int arity = ms_dsl_prod_arity(g, nodes[i]);
+		memset(c, 0, sizeof(*c));
+		c->op = ms_dsl_prod_op(g, nodes[i]);
+		c->t = c->d = c->o = c->tp = -1;
+		c->end = ends[i];
+		for (int k = 0; k < arity && k < 3; k++) {
+			int ch = ms_dsl_child(p, i, k), op = ms_dsl_prod_op(g, nodes[ch]);
+			c->k[k] = ch;
+			switch (MS_RTS_DSL_VAL_KIND(op)) {
+			case MS_RTS_DSL_VAL_T:
+				c->t = MS_RTS_DSL_VAL_INDEX(op);
+				break;
+			case MS_RTS_DSL_VAL_N:
+				c->n = MS_RTS_DSL_VAL_INDEX(op);
+				break;
+			case MS_RTS_DSL_VAL_D:
+				c->d = MS_RTS_DSL_VAL_INDEX(op);
+				break;
+			case MS_RTS_DSL_VAL_OP:
+				c->o = MS_RTS_DSL_VAL_INDEX(op);
+				break;
+			case MS_RTS_DSL_VAL_TP:
+				c->tp = MS_RTS_DSL_VAL_INDEX(op);
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	/* Random anywhere below a node makes its loops draw numbers */
+	for (int i = n - 1; i >= 0; i--) {
+		rd_node *c = &it->code[i];
+		c->rnd = c->o == RD_OP_RANDOM;
+		for (int j = i + 1; j < c->end && !c->rnd; j++)
+			c->rnd = it->code[j].o == RD_OP_RANDOM;
+		it->fors[i].tick = 0;
+	}
+	it->n_code = n;
+	return MS_OK;
+}
+
+void ms_rts_dsl_interp_seed(ms_rts_dsl_interp *it, int64_t seed)
+{
+	ms_jrandom_init(&it->rng, seed);
+}
+
+int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_prog *p, int64_t seed,
+			  const ms_rts_dsl_opts *opts)
+{
+	ms_rts_dsl_interp *it;
+	int rc;
+
+	*out = NULL;
+	if (opts && opts->version != MS_RTS_DSL_OPTS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: unknown options version %d", opts->version);
+	if (opts && opts->for_order != MS_RTS_DSL_FOR_LIST && opts->for_order != MS_RTS_DSL_FOR_BIL)
+		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: unknown for order %d", opts->for_order);
+	if (!(it = ms_ctx_calloc(ctx, 1, sizeof(*it))))
+		return ms_ctx_error(ctx, MS_ENOMEM, "DSL interpreter: out of memory");
+	it->ctx = ctx;
+	it->opts.version = MS_RTS_DSL_OPTS_VERSION;
+	if (opts)
+		it->opts = *opts;
+	rd_layer_init(&it->L, ctx);
+	ms_jrandom_init(&it->rng, seed);
+	if ((rc = compile(it, p))) {
+		ms_rts_dsl_interp_free(it);
+		return rc;
+	}
+	*out = it;
+	return MS_OK;
+}
+
+int ms_rts_dsl_interp_set_program(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
+{
+	return compile(it, p);
+}
+
+void ms_rts_dsl_interp_free(ms_rts_dsl_interp *it)
+{
+	if (!it)
+		return;
+	rd_layer_dispose(&it->L);
+	ms_ctx_mfree(it->ctx, it->code);
+	ms_ctx_mfree(it->ctx, it->fors);
+	ms_ctx_mfree(it->ctx, it->pub);
+	ms_ctx_mfree(it->ctx, it);
+}
+
+/* ---- the unit type table --------------------------------------------------- */
+
+static void bind_utt(ms_rts_dsl_interp *it, const ms_rts_utt *utt)
+{
+	if (it->utt == utt)
+		return;
+	it->utt = utt;
+	for (int t = 0; t < RD_T_COUNT; t++)
+		it->tmap[t] = ms_rts_utt_find(utt, rd_type_names[t]);
+	it->id_base = it->tmap[RD_T_BASE];
+	it->id_barracks = it->tmap[RD_T_BARRACKS];
+	it->id_worker = it->tmap[RD_T_WORKER];
+	it->id_ranged = it->tmap[RD_T_RANGED];
+	it->id_light = it->tmap[RD_T_LIGHT];
+	it->id_heavy = it->tmap[RD_T_HEAVY];
+}
+
+/* ---- evaluation ------------------------------------------------------------ */
+
+#define UNIT(it, i) (&(it)->L.units[i].u)
+#define TYPE(it, u) (&(it)->utt->types[(u)->type])
+
+/* Where Java dereferences the unset u. */
+static int no_unit(ms_rts_dsl_interp *it, int node)
+{
+	return ms_ctx_error(it->ctx, MS_EILLEGAL,
+			    "DSL: node %d reads the unit u outside any for loop at cycle %d (Java throws: the "
+			    "match counts as a loss)",
+			    node, ms_rts_state_time(it->L.s));
+}
+
+static int assign(ms_rts_dsl_interp *it, int u, int kind, int node, int target, int base, int x, int y, int type,
+		  int pref)
+{
+	rd_aa a;
+
+	a.unit = u;
+	a.kind = kind;
+	a.node = node;
+	a.target = target;
+	a.base = base;
+	a.x = x;
+	a.y = y;
+	a.type = type;
+	a.pref = pref;
+	it->version++;
+	switch (kind) {
+	case MS_RTS_DSL_AA_ATTACK:
+		it->n_attack++;
+		break;
+	case MS_RTS_DSL_AA_HARVEST:
+		it->n_harvest++;
+		break;
+	case MS_RTS_DSL_AA_BUILD:
+		it->n_build[type]++;
+		break;
+	case MS_RTS_DSL_AA_TRAIN:
+		it->n_train[type]++;
+		break;
+	default:
+		break;
+	}
+	return rd_layer_assign(&it->L, &a);
+}
+
+static inline int iabs(int v)
+{
+	return v < 0 ? -v : v;
+}
+
+/* Interpreter.getUnit<Op>: candidates have an owner, not P, and are not u. */
+static int select_target(ms_rts_dsl_interp *it, int op, int ui, int P)
+{
+	const ms_rts_unit *u = UNIT(it, ui);
+	int best = -1, best_key = 0, best_d = 0;
+
+	if (op == RD_OP_RANDOM) {
+		int32_t r;
+		ms_jrandom_next_int_bounded(&it->rng, 6, &r);
+		op = r;
+	}
+	for (int i = 0; i < it->L.n_units; i++) {
+		const ms_rts_unit *o = UNIT(it, i);
+		const ms_rts_unit_type *ot;
+		int d, key;
+		if (o->player < 0 || o->player == P || i == ui)
+			continue;
+		ot = TYPE(it, o);
+		d = iabs(o->x - u->x) + iabs(o->y - u->y);
+		switch (op) {
+		case RD_OP_CLOSEST:
+			if (best < 0 || d < best_d)
+				best = i, best_d = d;
+			continue;
+		case RD_OP_FARTHEST:
+			if (best < 0 || d > best_d)
+				best = i, best_d = d;
+			continue;
+		case RD_OP_STRONGEST:
+			key = -ot->max_damage;
+			break;
+		case RD_OP_WEAKEST:
+			key = ot->max_damage;
+			break;
+		case RD_OP_LESSHEALTHY:
+			key = ot->hp;
+			break;
+		default: /* MostHealthy */
+			key = -ot->hp;
+			break;
+		}
+		/* smaller key first, then smaller distance, then list order */
+		if (best < 0 || key < best_key || (key == best_key && d < best_d))
+			best = i, best_key = key, best_d = d;
+	}
+	return best;
+}
+
+/* Direction.converte: a direction, or -1. */
+static int resolve_dir(ms_rts_dsl_interp *it, int d, int ui)
+{
+	const rd_layer *L = &it->L;
+	const ms_rts_unit *u = UNIT(it, ui);
+	int x = u->x, y = u->y, best = -1, best_score = 0;
+
+	switch (d) {
+	case RD_D_RIGHT:
+		return rd_jar_free(L, x + 1, y) ? MS_RTS_RIGHT : -1;
+	case RD_D_LEFT:
+		return rd_jar_free(L, x - 1, y) ? MS_RTS_LEFT : -1;
+	case RD_D_UP:
+		return rd_jar_free(L, x, y - 1) ? MS_RTS_UP : -1;
+	case RD_D_DOWN:
+		return rd_jar_free(L, x, y + 1) ? MS_RTS_DOWN : -1;
+	default:
+		break;
+	}
+	for (int dir = 0; dir < 4; dir++) {
+		int nx = x + rts_dx[dir], ny = y + rts_dy[dir], score = 0, first = 1;
+		if (nx < 0 || ny < 0 || nx >= L->w || ny >= L->h || !rd_free(L, nx + ny * L->w))
+			continue;
+		for (int i = 0; i < L->n_units; i++) {
+			const ms_rts_unit *o = UNIT(it, i);
+			int dd;
+			if (o->player != 1 - it->player)
+				continue;
+			dd = (o->x - nx) * (o->x - nx) + (o->y - ny) * (o->y - ny);
+			if (first || dd < score)
+				score = dd, first = 0;
+		}
+		if (best < 0 || score < best_score)
+			best = dir, best_score = score;
+	}
+	return best;
+}
+
+static int eval_cond(ms_rts_dsl_interp *it, int i, int ui, int *value);
+
+static int eval_cond(ms_rts_dsl_interp *it, int i, int ui, int *value)
+{
+	const rd_node *c = &it->code[i];
+	const ms_rts_unit *u = ui >= 0 ? UNIT(it, ui) : NULL;
+	const ms_rts_unit_type *ut = u ? TYPE(it, u) : NULL;
+	int tt = c->t >= 0 ? it->tmap[c->t] : -1, rc, v = 0;
+
+	switch (c->op) {
+	case MS_RTS_DSL_HASNUMBEROFUNITS:
+	case MS_RTS_DSL_HASLESSNUMBEROFUNITS: {
+		int count = tt < 0 ? 0 : it->n_own[tt] + it->n_build[tt] + it->n_train[tt];
+		v = c->op == MS_RTS_DSL_HASNUMBEROFUNITS ? count >= c->n : count < c->n;
+		break;
+	}
+	case MS_RTS_DSL_OPPONENTHASNUMBEROFUNITS:
+		v = (tt < 0 ? 0 : it->n_other[tt]) >= c->n;
+		break;
+	case MS_RTS_DSL_HAVEQTDUNITSATTACKING:
+		v = it->n_attack >= c->n;
+		break;
+	case MS_RTS_DSL_HASNUMBEROFWORKERSHARVESTING:
+		v = it->n_harvest >= c->n;
+		break;
+	case MS_RTS_DSL_HASUNITWITHINDISTANCEFROMOPPONENT:
+		if (!u)
+			return it->any_opponent ? no_unit(it, i) : (*value = 0, MS_OK);
+		for (int j = 0; j < it->L.n_units && !v; j++) {
+			const ms_rts_unit *o = UNIT(it, j);
+			int dx = o->x - u->x, dy = o->y - u->y;
+			v = o->player == 1 - it->player && dx * dx + dy * dy <= c->n * c->n;
+		}
+		break;
+	case MS_RTS_DSL_HASUNITINOPPONENTRANGE:
+		if (!u)
+			return it->any_enemy ? no_unit(it, i) : (*value = 0, MS_OK);
+		for (int j = 0; j < it->L.n_units && !v; j++) {
+			const ms_rts_unit *o = UNIT(it, j);
+			int dx = o->x - u->x, dy = o->y - u->y, r = TYPE(it, o)->attack_range;
+			v = o->player >= 0 && o->player != it->player && dx * dx + dy * dy <= r * r;
+		}
+		break;
+	case MS_RTS_DSL_OPPONENTHASUNITINPLAYERRANGE:
+		if (!u)
+			return no_unit(it, i);
+		if (u->player != it->player)
+			break;
+		for (int j = 0; j < it->L.n_units && !v; j++) {
+			const ms_rts_unit *o = UNIT(it, j);
+			int dx = o->x - u->x, dy = o->y - u->y, r = ut->attack_range;
+			v = o->player >= 0 && o->player != it->player && dx * dx + dy * dy <= r * r;
+		}
+		break;
+	case MS_RTS_DSL_HASUNITTHATKILLSINONEATTACK:
+		if (!u)
+			return it->any_enemy ? no_unit(it, i) : (*value = 0, MS_OK);
+		for (int j = 0; j < it->L.n_units && !v; j++) {
+			const ms_rts_unit *o = UNIT(it, j);
+			v = o->player >= 0 && o->player != it->player && o->hitpoints <= ut->max_damage;
+		}
+		break;
+	case MS_RTS_DSL_OPPONENTHASUNITTHATKILLSUNITINONEATTACK:
+		if (!u)
+			return it->any_enemy ? no_unit(it, i) : (*value = 0, MS_OK);
+		for (int j = 0; j < it->L.n_units && !v; j++) {
+			const ms_rts_unit *o = UNIT(it, j);
+			v = o->player >= 0 && o->player != it->player && TYPE(it, o)->max_damage >= u->hitpoints;
+		}
+		break;
+	case MS_RTS_DSL_IS_TYPE:
+		if (!u)
+			return no_unit(it, i);
+		v = tt >= 0 && u->type == tt;
+		break;
+	case MS_RTS_DSL_ISBUILDER:
+		if (!u)
+			return no_unit(it, i);
+		v = it->id_worker >= 0 && u->type == it->id_worker;
+		break;
+	case MS_RTS_DSL_CANATTACK:
+		if (!u)
+			return no_unit(it, i);
+		v = ut->can_attack;
+		break;
+	case MS_RTS_DSL_CANHARVEST:
+		if (!u)
+			return no_unit(it, i);
+		v = ut->can_harvest;
+		break;
+	case MS_RTS_DSL_NOT:
+		if ((rc = eval_cond(it, c->k[0], ui, &v)))
+			return rc;
+		v = !v;
+		break;
+	default:
+		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL: node %d is not a condition", i);
+	}
+	*value = v != 0;
+	return MS_OK;
+}
+
+static int has_action(const ms_rts_dsl_interp *it, int ui)
+{
+	return it->L.aa_of[ui] >= 0;
+}
+
+static int exec_command(ms_rts_dsl_interp *it, int i, int ui)
+{
+	const rd_node *c = &it->code[i];
+	const ms_rts_unit *u = ui >= 0 ? UNIT(it, ui) : NULL;
+	const ms_rts_unit_type *ut = u ? TYPE(it, u) : NULL;
+	int tt = c->t >= 0 ? it->tmap[c->t] : -1;
+	rd_layer *L = &it->L;
+
+	switch (c->op) {
+	case MS_RTS_DSL_ATTACK:
+		if (!u)
+			return no_unit(it, i);
+		if (!ut->can_attack || u->player != it->player || has_action(it, ui))
+			return MS_OK;
+		return assign(it, ui, MS_RTS_DSL_AA_ATTACK, i, select_target(it, c->o, ui, it->player), -1, 0, 0, -1, -1);
+	case MS_RTS_DSL_BUILD: {
+		int dir, x, y;
+		/* the budget test comes first: only then is u read */
+		if (tt < 0 || it->R < it->utt->types[tt].cost)
+			return MS_OK;
+		if (!u)
+			return no_unit(it, i);
+		if (u->type != it->id_worker || has_action(it, ui) || (c->t != RD_T_BARRACKS && c->t != RD_T_BASE))
+			return MS_OK;
+		if (u->player != it->player || !(it->n_own[tt] + it->n_build[tt] < c->n))
+			return MS_OK;
+		if ((dir = resolve_dir(it, c->d, ui)) >= 0) {
+			x = u->x + rts_dx[dir];
+			y = u->y + rts_dy[dir];
+		} else {
+			int pos = rd_building_position(L, u->x, u->y);
+			x = pos % L->w; /* -1 becomes (-1, 0), as in Java */
+			y = pos / L->w;
+		}
+		it->R -= it->utt->types[tt].cost;
+		return assign(it, ui, MS_RTS_DSL_AA_BUILD, i, -1, -1, x, y, tt, -1);
+	}
+	case MS_RTS_DSL_TRAIN:
+		if (!u)
+			return no_unit(it, i);
+		if (tt < 0 || u->player != it->player || has_action(it, ui))
+			return MS_OK;
+		if ((u->type == it->id_base && c->t == RD_T_WORKER) ||
+		    (u->type == it->id_barracks && (c->t == RD_T_LIGHT || c->t == RD_T_HEAVY || c->t == RD_T_RANGED))) {
+			if (it->R < it->utt->types[tt].cost || !(it->n_own[tt] + it->n_train[tt] < c->n))
+				return MS_OK;
+			it->R -= it->utt->types[tt].cost;
+			return assign(it, ui, MS_RTS_DSL_AA_TRAIN, i, -1, -1, 0, 0, tt, resolve_dir(it, c->d, ui));
+		}
+		return MS_OK;
+	case MS_RTS_DSL_HARVEST: {
+		int res = -1, base = -1, dres = 0, dbase = 0;
+		if (!u)
+			return no_unit(it, i);
+		if (!ut->can_harvest || u->player != it->player || has_action(it, ui) || it->n_harvest >= c->n)
+			return MS_OK;
+		for (int j = 0; j < L->n_units; j++) {
+			const ms_rts_unit *o = UNIT(it, j);
+			const ms_rts_unit_type *ot = TYPE(it, o);
+			int d = iabs(o->x - u->x) + iabs(o->y - u->y);
+			if (ot->is_resource && (res < 0 || d < dres))
+				res = j, dres = d;
+			if (ot->is_stockpile && o->player == it->player && (base < 0 || d < dbase))
+				base = j, dbase = d;
+		}
+		if (res < 0 || base < 0)
+			return MS_OK;
+		return assign(it, ui, MS_RTS_DSL_AA_HARVEST, i, res, base, 0, 0, -1, -1);
+	}
+	case MS_RTS_DSL_IDLE: {
+		int r2;
+		if (!u)
+			return no_unit(it, i);
+		if (u->player != it->player || has_action(it, ui) || !ut->can_attack)
+			return MS_OK;
+		r2 = ut->attack_range * ut->attack_range;
+		for (int j = 0; j < L->n_units; j++) {
+			const ms_rts_unit *o = UNIT(it, j);
+			int dx = o->x - u->x, dy = o->y - u->y;
+			if (o->player >= 0 && o->player != it->player && dx * dx + dy * dy <= r2)
+				return assign(it, ui, MS_RTS_DSL_AA_IDLE, i, -1, -1, 0, 0, -1, -1);
+		}
+		return MS_OK;
+	}
+	case MS_RTS_DSL_MOVEAWAY:
+	case MS_RTS_DSL_MOVETOUNIT: {
+		int target = -1, dir, goal;
+		if (!u)
+			return no_unit(it, i);
+		if (!ut->can_move || u->player != it->player || has_action(it, ui))
+			return MS_OK;
+		if (c->op == MS_RTS_DSL_MOVEAWAY) {
+			int best_d = 0;
+			for (int j = 0; j < L->n_units; j++) {
+				const ms_rts_unit *o = UNIT(it, j);
+				int d;
+				if (o->type != it->id_base || o->player != it->player)
+					continue;
+				d = iabs(o->x - u->x) + iabs(o->y - u->y);
+				if (target < 0 || d > best_d)
+					target = j, best_d = d;
+			}
+		} else {
+			target = select_target(it, c->o, ui, c->tp == RD_TP_ENEMY ? it->player : 1 - it->player);
+		}
+		if (target < 0)
+			return MS_OK;
+		rd_astar(L, u->x, u->y, UNIT(it, target)->x + UNIT(it, target)->y * L->w, 1, 0, &dir, &goal);
+		if (goal < 0)
+			return MS_OK;
+		return assign(it, ui, MS_RTS_DSL_AA_MOVE, i, -1, -1, goal % L->w, goal / L->w, -1, -1);
+	}
+	default:
+		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL: node %d is not a command", i);
+	}
+}
+
+static int exec_stmt(ms_rts_dsl_interp *it, int i, int ui);
+
+/* BIL's pass of unit type `t` (-1: the combat units). */
+static int bil_pass(const ms_rts_dsl_interp *it, int pass, int type)
+{
+	switch (pass) {
+	case 0:
+		return type == it->id_worker;
+	case 1:
+		return type == it->id_barracks;
+	case 2:
+		return type == it->id_base;
+	default:
+		return type == it->id_heavy || type == it->id_ranged || type == it->id_light;
+	}
+}
+
+static int exec_for(ms_rts_dsl_interp *it, int i)
+{
+	const rd_node *c = &it->code[i];
+	rd_for *f = &it->fors[i];
+	uint32_t v0 = it->version;
+	int rc = MS_OK, passes = it->opts.for_order == MS_RTS_DSL_FOR_BIL ? 4 : 1;
+
+	if (f->tick == it->tick && f->v0 == f->v1 && f->v1 == v0 && !c->rnd && !it->opts.full_loops)
+		return MS_OK;
+	for (int pass = 0; pass < passes && !rc; pass++)
+		for (int j = 0; j < it->L.n_units && !rc; j++) {
+			const ms_rts_unit *u = UNIT(it, j);
+			if (u->player != it->player || (passes > 1 && !bil_pass(it, pass, u->type)))
+				continue;
+			rc = exec_stmt(it, c->k[0], j);
+		}
+	f->tick = it->tick;
+	f->v0 = v0;
+	f->v1 = it->version;
+	return rc;
+}
+
+static int exec_stmt(ms_rts_dsl_interp *it, int i, int ui)
+{
+	const rd_node *c = &it->code[i];
+	int rc, v;
+
+	switch (c->op) {
+	case MS_RTS_DSL_S_C:
+		return exec_command(it, c->k[0], ui);
+	case MS_RTS_DSL_S_SEQ:
+		if ((rc = exec_stmt(it, c->k[0], ui)))
+			return rc;
+		return exec_stmt(it, c->k[1], ui);
+	case MS_RTS_DSL_S_FOR:
+		return exec_for(it, i);
+	case MS_RTS_DSL_S_IF:
+		if ((rc = eval_cond(it, c->k[0], ui, &v)))
+			return rc;
+		return v ? exec_stmt(it, c->k[1], ui) : MS_OK;
+	case MS_RTS_DSL_S_IFELSE:
+		if ((rc = eval_cond(it, c->k[0], ui, &v)))
+			return rc;
+		return exec_stmt(it, c->k[v ? 1 : 2], ui);
+	case MS_RTS_DSL_S_EMPTY:
+		return MS_OK;
+	default:
+		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL: node %d is not a statement", i);
+	}
+}
+
+static int publish(ms_rts_dsl_interp *it)
+{
+	const rd_layer *L = &it->L;
+
+	if (L->n_aa > it->cap_pub) {
+		ms_rts_dsl_assignment *v = ms_ctx_realloc(it->ctx, it->pub, sizeof(*v) * (size_t)L->n_aa);
+		if (!v)
+			return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL: out of memory");
+		it->pub = v;
+		it->cap_pub = L->n_aa;
+	}
+	for (int k = 0; k < L->n_aa; k++) {
+		const rd_aa *a = &L->aa[k];
+		ms_rts_dsl_assignment *o = &it->pub[k];
+		o->unit = UNIT(it, a->unit)->id;
+		o->kind = a->kind;
+		o->target = a->target >= 0 ? UNIT(it, a->target)->id : -1;
+		o->base = a->base >= 0 ? UNIT(it, a->base)->id : -1;
+		o->x = a->x;
+		o->y = a->y;
+		o->unit_type = a->kind == MS_RTS_DSL_AA_BUILD || a->kind == MS_RTS_DSL_AA_TRAIN ? a->type : -1;
+		o->pref = a->kind == MS_RTS_DSL_AA_TRAIN ? a->pref : -1;
+		o->node = a->node;
+	}
+	it->n_pub = L->n_aa;
+	return MS_OK;
+}
+
+int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, ms_rts_pair *out, int max, int *n)
+{
+	const rts_unit *us;
+	int rc;
+
+	*n = 0;
+	it->n_pub = 0;
+	if (player != 0 && player != 1)
+		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL: player %d is not 0 or 1", player);
+	bind_utt(it, s->utt);
+	if ((rc = rd_layer_begin(&it->L, s, player)))
+		return rc;
+	if (++it->tick == 0) {
+		for (int i = 0; i < it->n_code; i++)
+			it->fors[i].tick = 0;
+		it->tick = 1;
+	}
+	it->player = player;
+	it->R = s->resources[player];
+	it->version = 0;
+	it->n_harvest = it->n_attack = 0;
+	it->any_enemy = it->any_opponent = 0;
+	memset(it->n_own, 0, sizeof(it->n_own));
+	memset(it->n_other, 0, sizeof(it->n_other));
+	memset(it->n_build, 0, sizeof(it->n_build));
+	memset(it->n_train, 0, sizeof(it->n_train));
+	us = it->L.units;
+	for (int i = 0; i < s->n_units; i++) {
+		const ms_rts_unit *u = &us[i].u;
+		if (u->player == player)
+			it->n_own[u->type]++;
+		else
+			it->n_other[u->type]++;
+		if (u->player >= 0 && u->player != player)
+			it->any_enemy = 1;
+		if (u->player == 1 - player)
+			it->any_opponent = 1;
+	}
+	if ((rc = exec_stmt(it, 0, -1)))
+		return rc;
+	if ((rc = publish(it)))
+		return rc;
+	return rd_layer_translate(&it->L, out, max, n);
+}
+
+const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_interp *it, int *n)
+{
+	*n = it->n_pub;
+	return it->pub;
+}

@@ -1,0 +1,1256 @@
+/*
+ * Text forms of dialect-A programs (spec section 2): one recursive-descent
+ * parser for the Java one-line form, the indented form and the paper form
+ * (they differ only in whitespace, braces and optional words), the salve
+ * token form, the indented printer and the salve printer. The Java
+ * one-line form is ms_dsl_print: the productions' templates are Java's.
+ *
+ * The parser first builds a small tree of its own (so a run of statements
+ * can be folded into right-nested S_S, as the spec fixes), remembering
+ * where each node started, then emits it in pre-order; the load-time check
+ * for commands outside loops then reports line and column.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "rts_dsl_internal.h"
+
+/* ---- lexer ---------------------------------------------------------------- */
+
+enum { TK_EOF = 0, TK_ID, TK_NUM, TK_PUNCT };
+
+typedef struct tok {
+	int kind;
+	const char *s; /* start in the text */
+	int len;
+	int line, col;
+} tok;
+
+/* A node of the parser's own tree. */
+typedef struct pnode {
+	int sym; /* production id or hole symbol */
+	int kid[3];
+	int nk;
+	int line, col;
+} pnode;
+
+typedef struct parser {
+	ms_dsl_prog *p;
+	const ms_dsl_grammar *g;
+	ms_ctx *ctx;
+	const char *what;
+	const char *text;
+	size_t len, at;
+	int line, col;
+	unsigned flags;
+	tok cur;
+	pnode *pool;
+	int n, cap;
+	int depth;
+	int id[64]; /* production ids by name, see load_ids */
+} parser;
+
+static int is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static void advance_char(parser *ps)
+{
+	if (ps->text[ps->at] == '\n') {
+		ps->line++;
+		ps->col = 1;
+	} else {
+		ps->col++;
+	}
+	ps->at++;
+}
+
+static void next(parser *ps)
+{
+	for (;;) {
+		while (ps->at < ps->len && (ps->text[ps->at] == ' ' || ps->text[ps->at] == '\t' ||
+					    ps->text[ps->at] == '\n' || ps->text[ps->at] == '\r'))
+			advance_char(ps);
+		if (ps->at < ps->len && (ps->text[ps->at] == '#' ||
+					 (ps->text[ps->at] == '/' && ps->at + 1 < ps->len && ps->text[ps->at + 1] == '/'))) {
+			while (ps->at < ps->len && ps->text[ps->at] != '\n')
+				advance_char(ps);
+			continue;
+		}
+		break;
+	}
+	ps->cur.s = ps->text + ps->at;
+	ps->cur.line = ps->line;
+	ps->cur.col = ps->col;
+	ps->cur.len = 0;
+	if (ps->at >= ps->len) {
+		ps->cur.kind = TK_EOF;
+		return;
+	}
+	if (is_alpha(ps->text[ps->at])) {
+		ps->cur.kind = TK_ID;
+		while (ps->at < ps->len && (is_alpha(ps->text[ps->at]) || is_digit(ps->text[ps->at])))
+			advance_char(ps), ps->cur.len++;
+	} else if (is_digit(ps->text[ps->at])) {
+		ps->cur.kind = TK_NUM;
+		while (ps->at < ps->len && (is_alpha(ps->text[ps->at]) || is_digit(ps->text[ps->at])))
+			advance_char(ps), ps->cur.len++;
+	} else {
+		ps->cur.kind = TK_PUNCT;
+		advance_char(ps);
+		ps->cur.len = 1;
+	}
+}
+
+static int is(const parser *ps, const char *word)
+{
+	size_t n = strlen(word);
+	return ps->cur.kind != TK_EOF && (size_t)ps->cur.len == n && !memcmp(ps->cur.s, word, n);
+}
+
+static int is_punct(const parser *ps, char c)
+{
+	return ps->cur.kind == TK_PUNCT && ps->cur.s[0] == c;
+}
+
+/* "found ..." part of an error message. */
+static void describe(const parser *ps, char *buf, size_t size)
+{
+	if (ps->cur.kind == TK_EOF)
+		snprintf(buf, size, "the end of the text");
+	else if ((unsigned char)ps->cur.s[0] < 32 || (unsigned char)ps->cur.s[0] >= 127)
+		snprintf(buf, size, "byte 0x%02x", (unsigned char)ps->cur.s[0]);
+	else
+		snprintf(buf, size, "'%.*s'", ps->cur.len > 40 ? 40 : ps->cur.len, ps->cur.s);
+}
+
+static int expected(parser *ps, const char *what)
+{
+	char found[64];
+	describe(ps, found, sizeof(found));
+	return ms_ctx_error(ps->ctx, MS_EPARSE, "%s: line %d, column %d: expected %s, found %s", ps->what, ps->cur.line,
+			    ps->cur.col, what, found);
+}
+
+static int expect_punct(parser *ps, char c, const char *what)
+{
+	if (!is_punct(ps, c))
+		return expected(ps, what);
+	next(ps);
+	return MS_OK;
+}
+
+/* ---- the parser's tree -------------------------------------------------- */
+
+/* Programs are tiny; a bound keeps every recursion over them (the parser's,
+ * the printers', the interpreter's) far from the stack's limit. */
+#define MAX_PARSE_NODES 20000
+
+static int new_node(parser *ps, int sym, int line, int col)
+{
+	if (ps->n >= MAX_PARSE_NODES)
+		return ms_ctx_error(ps->ctx, MS_ERANGE, "%s: line %d, column %d: program larger than %d nodes", ps->what,
+				    line, col, MAX_PARSE_NODES);
+	if (ps->n == ps->cap) {
+		int cap = ps->cap ? ps->cap * 2 : 64;
+		pnode *v = ms_ctx_realloc(ps->ctx, ps->pool, sizeof(pnode) * (size_t)cap);
+		if (!v)
+			return ms_ctx_error(ps->ctx, MS_ENOMEM, "%s: out of memory", ps->what);
+		ps->pool = v;
+		ps->cap = cap;
+	}
+	ps->pool[ps->n].sym = sym;
+	ps->pool[ps->n].nk = 0;
+	ps->pool[ps->n].line = line;
+	ps->pool[ps->n].col = col;
+	return ps->n++;
+}
+
+static void add_kid(parser *ps, int parent, int kid)
+{
+	ps->pool[parent].kid[ps->pool[parent].nk++] = kid;
+}
+
+/* Production ids the parser needs by name. */
+enum { ID_C, ID_SEQ, ID_FOR, ID_IF, ID_IFELSE, ID_EMPTY, ID_NOT, ID_ISTYPE, ID_WORKER, ID_COUNT };
+
+static int load_ids(parser *ps)
+{
+	static const char *const names[ID_COUNT] = { "C", "S_S", "For_S", "If_B_then_S", "If_B_then_S_else_S",
+						     "Empty", "Not", "is_Type", "Worker" };
+	for (int i = 0; i < ID_COUNT; i++)
+		ps->id[i] = ms_dsl_prod_find(ps->g, names[i]);
+	return MS_OK;
+}
+
+/* Spellings accepted for commands and conditions: printed, salve and paper. */
+typedef struct alias {
+	const char *word;
+	const char *prod;
+} alias;
+
+static const alias command_words[] = {
+	{ "attack", "Attack" },         { "Attack", "Attack" },       { "build", "Build" },
+	{ "Build", "Build" },           { "harvest", "Harvest" },     { "Harvest", "Harvest" },
+	{ "idle", "Idle" },             { "Idle", "Idle" },           { "attackIfInRange", "Idle" },
+	{ "moveAway", "MoveAway" },     { "MoveAway", "MoveAway" },   { "moveToUnit", "MoveToUnit" },
+	{ "MoveToUnit", "MoveToUnit" }, { "train", "Train" },         { "Train", "Train" },
+	{ NULL, NULL },
+};
+
+static const alias condition_words[] = {
+	{ "canAttack", "CanAttack" },
+	{ "CanAttack", "CanAttack" },
+	{ "canHarvest", "CanHarvest" },
+	{ "CanHarvest", "CanHarvest" },
+	{ "HasLessNumberOfUnits", "HasLessNumberOfUnits" },
+	{ "HasNumberOfUnits", "HasNumberOfUnits" },
+	{ "HasNumberOfWorkersHarvesting", "HasNumberOfWorkersHarvesting" },
+	{ "HasUnitInOpponentRange", "HasUnitInOpponentRange" },
+	{ "HasUnitThatKillsInOneAttack", "HasUnitThatKillsInOneAttack" },
+	{ "HasUnitWithinDistanceFromOpponent", "HasUnitWithinDistanceFromOpponent" },
+	{ "HaveQtdUnitsAttacking", "HaveQtdUnitsAttacking" },
+	{ "HaveUnitsAttacking", "HaveQtdUnitsAttacking" },
+	{ "isBuilder", "IsBuilder" },
+	{ "IsBuilder", "IsBuilder" },
+	{ "Is_Builder", "IsBuilder" },
+	{ "is", "is_Type" },
+	{ "is_Type", "is_Type" },
+	{ "OpponentHasNumberOfUnits", "OpponentHasNumberOfUnits" },
+	{ "OpponentHasUnitInPlayerRange", "OpponentHasUnitInPlayerRange" },
+	{ "OpponentHasUnitThatKillsUnitInOneAttack", "OpponentHasUnitThatKillsUnitInOneAttack" },
+	{ NULL, NULL },
+};
+
+static const char *lookup_word(const parser *ps, const alias *table)
+{
+	for (int i = 0; table[i].word; i++)
+		if (is(ps, table[i].word))
+			return table[i].prod;
+	return NULL;
+}
+
+/* Hole of `nt` when holes are on and the current word is its name. */
+static int hole_here(const parser *ps, int nt)
+{
+	return (ps->flags & MS_RTS_DSL_PARSE_HOLES) && is(ps, ms_dsl_nt_name(ps->g, nt));
+}
+
+/* The printed list of a non-terminal's values, for errors. */
+static void value_list(const parser *ps, int nt, char *buf, size_t size)
+{
+	int n, at = 0;
+	const uint16_t *alts = ms_dsl_nt_alts(ps->g, nt, &n);
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && (size_t)at < size; i++)
+		at += snprintf(buf + at, size - (size_t)at, "%s%s", i ? (i == n - 1 ? " or " : ", ") : "",
+			       ms_dsl_prod_name(ps->g, alts[i]));
+}
+
+/* One argument: a value of non-terminal `nt`. */
+static int parse_value(parser *ps, int nt, int *out)
+{
+	int n, node;
+	const uint16_t *alts = ms_dsl_nt_alts(ps->g, nt, &n);
+
+	if (ps->cur.kind == TK_ID || ps->cur.kind == TK_NUM) {
+		if (hole_here(ps, nt)) {
+			if ((node = new_node(ps, ms_dsl_hole(nt), ps->cur.line, ps->cur.col)) < 0)
+				return node;
+			next(ps);
+			*out = node;
+			return MS_OK;
+		}
+		for (int i = 0; i < n; i++)
+			if (is(ps, ms_dsl_prod_name(ps->g, alts[i]))) {
+				if ((node = new_node(ps, alts[i], ps->cur.line, ps->cur.col)) < 0)
+					return node;
+				next(ps);
+				*out = node;
+				return MS_OK;
+			}
+	}
+	{
+		char list[512], what[600];
+		value_list(ps, nt, list, sizeof(list));
+		snprintf(what, sizeof(what), "%s (%s)",
+			 nt == RD_NT_T	 ? "a unit type"
+			 : nt == RD_NT_N ? "a number"
+			 : nt == RD_NT_D ? "a direction"
+			 : nt == RD_NT_OP ? "a target rule"
+					  : "a target player",
+			 list);
+		return expected(ps, what);
+	}
+}
+
+/* Name, then the arguments of production `prod` (parentheses optional
+ * when it takes none). `preset` (or -1) is a value node already chosen
+ * (isWorker = is_Type(Worker)). */
+static int parse_call(parser *ps, int prod, int line, int col, int preset, int *out)
+{
+	int node, arity = ms_dsl_prod_arity(ps->g, prod), rc;
+	const char *name = ms_dsl_prod_name(ps->g, prod);
+	char what[128];
+
+	if ((node = new_node(ps, prod, line, col)) < 0)
+		return node;
+	*out = node;
+	next(ps); /* the name */
+	if (preset >= 0) {
+		add_kid(ps, node, preset);
+		arity = 0;
+	}
+	if (!is_punct(ps, '(')) {
+		if (arity == 0)
+			return MS_OK;
+		snprintf(what, sizeof(what), "'(' and the %d argument%s of %s", arity, arity > 1 ? "s" : "", name);
+		return expected(ps, what);
+	}
+	next(ps);
+	for (int k = 0; k < arity; k++) {
+		int v;
+		if (k > 0) {
+			snprintf(what, sizeof(what), "',' before argument %d of %s", k + 1, name);
+			if ((rc = expect_punct(ps, ',', what)))
+				return rc;
+		}
+		if ((rc = parse_value(ps, ms_dsl_prod_child_nt(ps->g, prod, k), &v)))
+			return rc;
+		add_kid(ps, node, v);
+	}
+	snprintf(what, sizeof(what), "')' after %s %d argument%s", name, arity, arity == 1 ? "" : "s");
+	return expect_punct(ps, ')', what);
+}
+
+/* `u.` before a name (optional). */
+static int skip_u_dot(parser *ps)
+{
+	if (!is(ps, "u"))
+		return MS_OK;
+	next(ps);
+	return expect_punct(ps, '.', "'.' after 'u'");
+}
+
+static int parse_cond(parser *ps, int *out);
+
+static int parse_cond(parser *ps, int *out)
+{
+	int line = ps->cur.line, col = ps->cur.col, rc, node;
+	const char *word;
+
+	if (++ps->depth > 2000)
+		return ms_ctx_error(ps->ctx, MS_ERANGE, "%s: line %d, column %d: nested too deeply", ps->what, line, col);
+	if (is(ps, "not") || is_punct(ps, '!')) {
+		int kid;
+		if (!(ps->flags & MS_RTS_DSL_PARSE_NOT) || ps->id[ID_NOT] < 0)
+			return ms_ctx_error(ps->ctx, MS_EPARSE,
+					    "%s: line %d, column %d: negation is not part of dialect A (enable the "
+					    "'not' extension to accept it)",
+					    ps->what, line, col);
+		next(ps);
+		if ((rc = parse_cond(ps, &kid)))
+			return rc;
+		if ((node = new_node(ps, ps->id[ID_NOT], line, col)) < 0)
+			return node;
+		add_kid(ps, node, kid);
+		*out = node;
+		ps->depth--;
+		return MS_OK;
+	}
+	if (hole_here(ps, RD_NT_B)) {
+		if ((node = new_node(ps, ms_dsl_hole(RD_NT_B), line, col)) < 0)
+			return node;
+		next(ps);
+		*out = node;
+		ps->depth--;
+		return MS_OK;
+	}
+	if ((rc = skip_u_dot(ps)))
+		return rc;
+	if (is(ps, "isWorker")) {
+		int v = new_node(ps, ps->id[ID_WORKER], ps->cur.line, ps->cur.col);
+		if (v < 0)
+			return v;
+		rc = parse_call(ps, ps->id[ID_ISTYPE], line, col, v, out);
+	} else if ((word = lookup_word(ps, condition_words))) {
+		rc = parse_call(ps, ms_dsl_prod_find(ps->g, word), line, col, -1, out);
+	} else if (lookup_word(ps, command_words)) {
+		char found[64];
+		describe(ps, found, sizeof(found));
+		return ms_ctx_error(ps->ctx, MS_EPARSE, "%s: line %d, column %d: expected a condition, found the command %s",
+				    ps->what, ps->cur.line, ps->cur.col, found);
+	} else {
+		return expected(ps, "a condition (e.g. u.canAttack(), HasNumberOfUnits(Worker,2))");
+	}
+	ps->depth--;
+	return rc;
+}
+
+static int parse_stmts(parser *ps, int closing, int *out);
+
+/* One statement; *out = -1 when it was only a ';'. */
+static int parse_stmt(parser *ps, int *out)
+{
+	int line = ps->cur.line, col = ps->cur.col, rc, node, kid;
+	const char *word;
+
+	*out = -1;
+	if (is_punct(ps, ';')) {
+		next(ps);
+		return MS_OK;
+	}
+	if (is_punct(ps, '{')) {
+		next(ps);
+		if ((rc = parse_stmts(ps, '}', out)))
+			return rc;
+		return expect_punct(ps, '}', "'}' closing the block");
+	}
+	if (is(ps, "e")) {
+		if ((node = new_node(ps, ps->id[ID_EMPTY], line, col)) < 0)
+			return node;
+		next(ps);
+		*out = node;
+		return MS_OK;
+	}
+	if (hole_here(ps, RD_NT_S)) {
+		if ((node = new_node(ps, ms_dsl_hole(RD_NT_S), line, col)) < 0)
+			return node;
+		next(ps);
+		*out = node;
+		return MS_OK;
+	}
+	if (hole_here(ps, RD_NT_C)) {
+		if ((node = new_node(ps, ps->id[ID_C], line, col)) < 0 ||
+		    (kid = new_node(ps, ms_dsl_hole(RD_NT_C), line, col)) < 0)
+			return MS_ENOMEM;
+		add_kid(ps, node, kid);
+		next(ps);
+		*out = node;
+		return MS_OK;
+	}
+	if (is(ps, "for")) {
+		next(ps);
+		if ((rc = expect_punct(ps, '(', "'(' after 'for'")))
+			return rc;
+		if (is(ps, "Unit"))
+			next(ps);
+		if (!is(ps, "u"))
+			return expected(ps, "'u' (the loop variable: for(Unit u) or for(u))");
+		next(ps);
+		if ((rc = expect_punct(ps, ')', "')' after the loop variable")))
+			return rc;
+		if ((node = new_node(ps, ps->id[ID_FOR], line, col)) < 0)
+			return node;
+		if ((rc = parse_stmts(ps, 0, &kid)))
+			return rc;
+		add_kid(ps, node, kid);
+		*out = node;
+		return MS_OK;
+	}
+	if (is(ps, "if")) {
+		int cond, then_s, else_s;
+		next(ps);
+		if ((rc = expect_punct(ps, '(', "'(' after 'if'")) || (rc = parse_cond(ps, &cond)) ||
+		    (rc = expect_punct(ps, ')', "')' closing the condition")))
+			return rc;
+		if (is(ps, "then"))
+			next(ps);
+		if ((rc = parse_stmts(ps, 0, &then_s)))
+			return rc;
+		if (is(ps, "else")) {
+			next(ps);
+			if ((rc = parse_stmts(ps, 0, &else_s)))
+				return rc;
+			if ((node = new_node(ps, ps->id[ID_IFELSE], line, col)) < 0)
+				return node;
+			add_kid(ps, node, cond);
+			add_kid(ps, node, then_s);
+			add_kid(ps, node, else_s);
+		} else {
+			if ((node = new_node(ps, ps->id[ID_IF], line, col)) < 0)
+				return node;
+			add_kid(ps, node, cond);
+			add_kid(ps, node, then_s);
+		}
+		*out = node;
+		return MS_OK;
+	}
+	if ((rc = skip_u_dot(ps)))
+		return rc;
+	if ((word = lookup_word(ps, command_words))) {
+		if ((node = new_node(ps, ps->id[ID_C], line, col)) < 0)
+			return node;
+		if ((rc = parse_call(ps, ms_dsl_prod_find(ps->g, word), line, col, -1, &kid)))
+			return rc;
+		add_kid(ps, node, kid);
+		*out = node;
+		return MS_OK;
+	}
+	if (lookup_word(ps, condition_words) || is(ps, "isWorker")) {
+		char found[64];
+		describe(ps, found, sizeof(found));
+		return ms_ctx_error(ps->ctx, MS_EPARSE,
+				    "%s: line %d, column %d: expected a statement, found the condition %s (conditions go "
+				    "in if(...))",
+				    ps->what, ps->cur.line, ps->cur.col, found);
+	}
+	return expected(ps, "a statement (for, if, e, or a command such as u.attack(Closest))");
+}
+
+/*
+ * A body (closing == 0: one statement or a braced block) or a block's
+ * statements up to `closing`. Several statements fold into right-nested
+ * S_S; none is Empty.
+ */
+static int parse_stmts(parser *ps, int closing, int *out)
+{
+	int list_cap = 16, n = 0, rc = MS_OK, line = ps->cur.line, col = ps->cur.col;
+	int *list;
+
+	if (++ps->depth > 2000)
+		return ms_ctx_error(ps->ctx, MS_ERANGE, "%s: line %d, column %d: nested too deeply", ps->what, line, col);
+	if (closing == 0) {
+		/* a body: braces, or exactly one statement (';' alone is none) */
+		if (is_punct(ps, '{')) {
+			next(ps);
+			if ((rc = parse_stmts(ps, '}', out)))
+				return rc;
+			rc = expect_punct(ps, '}', "'}' closing the block");
+		} else {
+			if (ps->cur.kind == TK_EOF)
+				return expected(ps, "a statement or '{'");
+			if ((rc = parse_stmt(ps, out)))
+				return rc;
+			if (*out < 0) {
+				int node = new_node(ps, ps->id[ID_EMPTY], line, col);
+				if (node < 0)
+					return node;
+				*out = node;
+			}
+		}
+		ps->depth--;
+		return rc;
+	}
+	if (!(list = ms_ctx_malloc(ps->ctx, sizeof(int) * (size_t)list_cap)))
+		return ms_ctx_error(ps->ctx, MS_ENOMEM, "%s: out of memory", ps->what);
+	while (rc == MS_OK) {
+		int s;
+		if (closing > 0 ? is_punct(ps, (char)closing) : ps->cur.kind == TK_EOF)
+			break;
+		if (ps->cur.kind == TK_EOF) {
+			rc = expected(ps, "'}'");
+			break;
+		}
+		if ((rc = parse_stmt(ps, &s)) || s < 0)
+			continue;
+		if (n == list_cap) {
+			int *v = ms_ctx_realloc(ps->ctx, list, sizeof(int) * (size_t)(list_cap * 2));
+			if (!v) {
+				rc = ms_ctx_error(ps->ctx, MS_ENOMEM, "%s: out of memory", ps->what);
+				break;
+			}
+			list = v;
+			list_cap *= 2;
+		}
+		list[n++] = s;
+	}
+	if (rc == MS_OK) {
+		if (n == 0) {
+			int node = new_node(ps, ps->id[ID_EMPTY], line, col);
+			if (node < 0)
+				rc = node;
+			*out = node;
+		} else {
+			int acc = list[n - 1];
+			for (int i = n - 2; i >= 0 && rc == MS_OK; i--) {
+				int node = new_node(ps, ps->id[ID_SEQ], ps->pool[list[i]].line, ps->pool[list[i]].col);
+				if (node < 0) {
+					rc = node;
+					break;
+				}
+				add_kid(ps, node, list[i]);
+				add_kid(ps, node, acc);
+				acc = node;
+			}
+			*out = acc;
+		}
+	}
+	ms_ctx_mfree(ps->ctx, list);
+	ps->depth--;
+	return rc;
+}
+
+/* Emits the parser's tree in pre-order; pos[k] = parser node of program node k. */
+static int emit(parser *ps, int node, int *pos, int *k)
+{
+	int rc;
+	if ((rc = ms_dsl_prog_push(ps->p, (ms_dsl_sym)ps->pool[node].sym)))
+		return rc;
+	pos[(*k)++] = node;
+	for (int i = 0; i < ps->pool[node].nk; i++)
+		if ((rc = emit(ps, ps->pool[node].kid[i], pos, k)))
+			return rc;
+	return MS_OK;
+}
+
+/* ---- the load-time check --------------------------------------------------- */
+
+/* First node (pre-order) reading `u` outside every for, or -1. */
+static int first_unbound(const ms_dsl_prog *p)
+{
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
+	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
+	const int32_t *ends = ms_dsl_prog_ends(p);
+	int n = ms_dsl_prog_len(p);
+
+	for (int i = 0; i < n;) {
+		ms_dsl_sym s = nodes[i];
+		int op = ms_dsl_is_hole(s) ? 0 : ms_dsl_prod_op(g, s);
+		if (op == MS_RTS_DSL_S_FOR) {
+			i = ends[i]; /* everything inside has a unit */
+			continue;
+		}
+		if (op && rd_op_uses_unit(op))
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+static void node_text(const ms_dsl_prog *p, int i, char *buf, size_t size)
+{
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
+	ms_dsl_sym s = ms_dsl_prog_nodes(p)[i];
+	const char *t = ms_dsl_is_hole(s) ? "?" : ms_dsl_prod_name(g, s);
+	snprintf(buf, size, "%s", t);
+}
+
+int ms_rts_dsl_check_bound(const ms_dsl_prog *p, int *node)
+{
+	int i = first_unbound(p);
+	char name[64];
+
+	if (node)
+		*node = i;
+	if (i < 0)
+		return MS_OK;
+	node_text(p, i, name, sizeof(name));
+	return ms_ctx_error(ms_dsl_prog_ctx(p), MS_EINVAL,
+			    "program node %d (%s) uses the unit u outside any for loop (the reference interpreter "
+			    "throws there)",
+			    i, name);
+}
+
+/* ---- salve tokens ---------------------------------------------------------- */
+
+typedef struct salve {
+	parser *ps;
+	const char *tok;
+	int tlen, index;
+	size_t at;
+} salve;
+
+static void salve_next(salve *sv)
+{
+	const char *text = sv->ps->text;
+	size_t len = sv->ps->len, a = sv->at, e;
+
+	while (a < len && (text[a] == ' ' || text[a] == '\t' || text[a] == '\n' || text[a] == '\r'))
+		a++;
+	e = a;
+	while (e < len && text[e] != ';')
+		e++;
+	sv->tok = text + a;
+	sv->tlen = (int)(e - a);
+	while (sv->tlen > 0 && (sv->tok[sv->tlen - 1] == ' ' || sv->tok[sv->tlen - 1] == '\t' ||
+				sv->tok[sv->tlen - 1] == '\n' || sv->tok[sv->tlen - 1] == '\r'))
+		sv->tlen--;
+	sv->at = e < len ? e + 1 : e;
+	sv->index++;
+	if (a >= len)
+		sv->tok = NULL;
+}
+
+static int salve_is(const salve *sv, const char *w)
+{
+	return sv->tok && (size_t)sv->tlen == strlen(w) && !memcmp(sv->tok, w, (size_t)sv->tlen);
+}
+
+/* Line and column of the current token (or of the end). */
+static void salve_where(const salve *sv, int *line, int *col)
+{
+	const char *end = sv->tok ? sv->tok : sv->ps->text + sv->ps->len;
+
+	*line = *col = 1;
+	for (const char *c = sv->ps->text; c < end; c++) {
+		if (*c == '\n')
+			++*line, *col = 1;
+		else
+			++*col;
+	}
+}
+
+static int salve_error(salve *sv, const char *what)
+{
+	int line, col;
+
+	salve_where(sv, &line, &col);
+	return ms_ctx_error(sv->ps->ctx, MS_EPARSE, "%s: line %d, column %d (token %d): expected %s, found %s%.*s%s",
+			    sv->ps->what, line, col, sv->index, what, sv->tok ? "'" : "the end",
+			    sv->tok ? (sv->tlen > 40 ? 40 : sv->tlen) : 0, sv->tok ? sv->tok : "", sv->tok ? "'" : "");
+}
+
+static int salve_nt(salve *sv, int nt)
+{
+	parser *ps = sv->ps;
+	int n, rc;
+	const uint16_t *alts;
+	char what[96];
+
+	if (++ps->depth > 4000)
+		return ms_ctx_error(ps->ctx, MS_ERANGE, "%s: token %d: nested too deeply", ps->what, sv->index);
+	if (ms_dsl_prog_len(ps->p) >= MAX_PARSE_NODES)
+		return ms_ctx_error(ps->ctx, MS_ERANGE, "%s: token %d: program larger than %d nodes", ps->what, sv->index,
+				    MAX_PARSE_NODES);
+	if (nt == RD_NT_S || nt == RD_NT_B) {
+		if (!salve_is(sv, nt == RD_NT_S ? "S" : "B"))
+			return salve_error(sv, nt == RD_NT_S ? "'S'" : "'B'");
+		salve_next(sv);
+	}
+	if (sv->tok && sv->tlen > 1 && sv->tok[0] == '?' && (ps->flags & MS_RTS_DSL_PARSE_HOLES) &&
+	    (size_t)(sv->tlen - 1) == strlen(ms_dsl_nt_name(ps->g, nt)) &&
+	    !memcmp(sv->tok + 1, ms_dsl_nt_name(ps->g, nt), (size_t)sv->tlen - 1)) {
+		salve_next(sv);
+		ps->depth--;
+		return ms_dsl_prog_push(ps->p, ms_dsl_hole(nt));
+	}
+	alts = ms_dsl_nt_alts(ps->g, nt, &n);
+	for (int i = 0; i < n; i++) {
+		int prod = alts[i];
+		if (!salve_is(sv, ms_dsl_prod_name(ps->g, prod)))
+			continue;
+		if (prod == ps->id[ID_NOT] && !(ps->flags & MS_RTS_DSL_PARSE_NOT))
+			return ms_ctx_error(ps->ctx, MS_EPARSE,
+					    "%s: token %d: negation is not part of dialect A (enable the 'not' extension)",
+					    ps->what, sv->index);
+		if ((rc = ms_dsl_prog_push(ps->p, (ms_dsl_sym)prod)))
+			return rc;
+		salve_next(sv);
+		for (int k = 0; k < ms_dsl_prod_arity(ps->g, prod); k++)
+			if ((rc = salve_nt(sv, ms_dsl_prod_child_nt(ps->g, prod, k))))
+				return rc;
+		ps->depth--;
+		return MS_OK;
+	}
+	snprintf(what, sizeof(what), "a token of %s", ms_dsl_nt_name(ps->g, nt));
+	return salve_error(sv, what);
+}
+
+static int parse_salve(parser *ps)
+{
+	salve sv;
+	int rc;
+
+	memset(&sv, 0, sizeof(sv));
+	sv.ps = ps;
+	salve_next(&sv);
+	if ((rc = salve_nt(&sv, RD_NT_S)))
+		return rc;
+	if (sv.tok)
+		return salve_error(&sv, "the end of the program");
+	if ((rc = ms_dsl_prog_finish(ps->p, RD_NT_S)))
+		return rc;
+	if (!(ps->flags & MS_RTS_DSL_PARSE_UNBOUND) && first_unbound(ps->p) >= 0) {
+		int node = first_unbound(ps->p);
+		char name[64];
+		node_text(ps->p, node, name, sizeof(name));
+		return ms_ctx_error(ps->ctx, MS_EINVAL,
+				    "%s: node %d (%s) uses the unit u outside any for loop (the reference interpreter "
+				    "throws there)",
+				    ps->what, node, name);
+	}
+	return MS_OK;
+}
+
+/* A salve string starts with the token "S" followed by ';'. */
+static int looks_salve(const char *text, size_t len)
+{
+	size_t a = 0;
+	while (a < len && (text[a] == ' ' || text[a] == '\t' || text[a] == '\n' || text[a] == '\r'))
+		a++;
+	if (a >= len || text[a] != 'S')
+		return 0;
+	a++;
+	while (a < len && (text[a] == ' ' || text[a] == '\t'))
+		a++;
+	return a < len && text[a] == ';';
+}
+
+/* ---- the dissertation's listing form ----------------------------------------- */
+
+/*
+ * The dissertation prints programs Python-style: `def NAME(state s):`, then
+ * `for u in s:` and `if B:` / `else:` with indented blocks, one statement a
+ * line, often with line numbers in front. Such text is rewritten line for
+ * line into the brace form (line numbers blanked, `for u in s:` becoming
+ * `for(u){`, blocks closed at the end of their last line), so the parser
+ * above reads it and its errors keep their line numbers.
+ */
+
+typedef struct lline {
+	const char *s; /* start of the line */
+	int len;       /* without the newline and trailing blanks */
+	int num;       /* leading line-number digits to blank out */
+	int indent;    /* column of the first significant character (0-based) */
+	int blank;     /* nothing significant (empty or comment) */
+} lline;
+
+static void split_line(const char *s, int len, lline *l)
+{
+	int i = 0;
+
+	l->s = s;
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
+	l->len = len;
+	l->num = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < len && is_digit(s[i])) {
+		int j = i;
+		while (j < len && is_digit(s[j]))
+			j++;
+		if (j == len || s[j] == ' ' || s[j] == '\t') {
+			l->num = j;
+			i = j;
+			while (i < len && (s[i] == ' ' || s[i] == '\t'))
+				i++;
+		}
+	}
+	l->indent = i;
+	l->blank = i >= len || s[i] == '#' || (s[i] == '/' && i + 1 < len && s[i + 1] == '/');
+}
+
+/* The text of line l from its first significant character. */
+static int starts(const lline *l, const char *w)
+{
+	size_t n = strlen(w);
+	return (size_t)(l->len - l->indent) >= n && !memcmp(l->s + l->indent, w, n);
+}
+
+static int ends_with_colon(const lline *l)
+{
+	return l->len > l->indent && l->s[l->len - 1] == ':';
+}
+
+/* 1 when the first significant line opens a listing (`def ...:` or `for ... in ...:`). */
+static int looks_listing(const char *text, size_t len)
+{
+	size_t at = 0;
+
+	while (at < len) {
+		size_t e = at;
+		lline l;
+		while (e < len && text[e] != '\n')
+			e++;
+		split_line(text + at, (int)(e - at), &l);
+		if (!l.blank) {
+			int for_in = 0;
+			/* " in " inside the line (the text need not end with a NUL) */
+			for (int i = l.indent + 3; starts(&l, "for ") && i + 4 <= l.len && !for_in; i++)
+				for_in = !memcmp(l.s + i, " in ", 4);
+			return (starts(&l, "def ") || for_in) && ends_with_colon(&l);
+		}
+		at = e + 1;
+	}
+	return 0;
+}
+
+typedef struct lblock {
+	int indent; /* the header's indentation */
+	int braces; /* 0 for def: no brace to close */
+	int header; /* line of the header */
+	int body;   /* indentation of the body, -1 until its first line */
+} lblock;
+
+static int listing_error(ms_ctx *ctx, const char *what, int line, int col, const char *msg)
+{
+	return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d, column %d: %s", what, line, col, msg);
+}
+
+static int listing_to_braces(ms_ctx *ctx, const char *what, const char *text, size_t len, ms_buf *out)
+{
+	lblock stack[64];
+	int depth = 0, line = 0, rc = MS_OK, defs = 0;
+	size_t at = 0, last_end = 0; /* where the last significant line ends in `out` */
+
+	while (at <= len && rc == MS_OK) {
+		size_t e = at;
+		lline l;
+		const char *body;
+		int blen;
+		while (e < len && text[e] != '\n')
+			e++;
+		line++;
+		split_line(text + at, (int)(e - at), &l);
+		body = l.s + l.indent;
+		blen = l.len - l.indent;
+		if (l.blank) {
+			rc = ms_buf_append(out, "\n", 1);
+			at = e + 1;
+			continue;
+		}
+		/* close the blocks this line is not inside */
+		while (depth > 0 && l.indent <= stack[depth - 1].indent) {
+			if (stack[depth - 1].body < 0)
+				return listing_error(ctx, what, line, l.indent + 1, "expected an indented block");
+			if (stack[depth - 1].braces) {
+				/* append '}' to the last significant line */
+				char *tail = NULL;
+				size_t tl = out->len - last_end;
+				if (tl && !(tail = ms_ctx_malloc(ctx, tl)))
+					return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", what);
+				if (tl)
+					memcpy(tail, out->data + last_end, tl);
+				out->len = last_end;
+				rc = ms_buf_append(out, "}", 1);
+				if (!rc && tl)
+					rc = ms_buf_append(out, tail, tl);
+				ms_ctx_mfree(ctx, tail);
+				last_end++;
+				if (rc)
+					return rc;
+			}
+			depth--;
+		}
+		if (depth > 0) {
+			lblock *b = &stack[depth - 1];
+			if (b->body < 0)
+				b->body = l.indent;
+			else if (l.indent != b->body)
+				return listing_error(ctx, what, line, l.indent + 1,
+						     "indentation does not match the block's other lines");
+		}
+		/* the line, blanks kept so that columns stay where they were */
+		for (int i = 0; i < l.indent && !rc; i++)
+			rc = ms_buf_append(out, l.s[i] == '\t' ? "\t" : " ", 1);
+		if (rc)
+			return rc;
+		if (ends_with_colon(&l) && (starts(&l, "def ") || starts(&l, "for ") || starts(&l, "if ") ||
+					    starts(&l, "if(") || starts(&l, "else"))) {
+			int braces = 1;
+			if (depth == 64)
+				return listing_error(ctx, what, line, l.indent + 1, "nested too deeply");
+			if (starts(&l, "def ")) {
+				if (depth > 0 || defs++)
+					return listing_error(ctx, what, line, l.indent + 1,
+							     "one def per program, at the top");
+				braces = 0;
+			} else if (starts(&l, "for ")) {
+				rc = ms_buf_puts(out, "for(u){");
+			} else if (starts(&l, "if(")) {
+				/* `if(B):` -> `if(B){` */
+				rc = ms_buf_append(out, body, (size_t)(blen - 1));
+				if (!rc)
+					rc = ms_buf_append(out, "{", 1);
+			} else if (starts(&l, "if")) {
+				/* `if B:` -> `if(B){`: the condition keeps its columns */
+				rc = ms_buf_append(out, "if(", 3);
+				if (!rc)
+					rc = ms_buf_append(out, body + 3, (size_t)(blen - 4));
+				if (!rc)
+					rc = ms_buf_append(out, "){", 2);
+			} else {
+				int k = 4;
+				while (k < blen - 1 && (body[k] == ' ' || body[k] == '\t'))
+					k++;
+				if (k != blen - 1)
+					return listing_error(ctx, what, line, l.indent + 1, "expected 'else:'");
+				rc = ms_buf_puts(out, "else{");
+			}
+			if (starts(&l, "for ")) {
+				/* for u in s: exactly */
+				const char *c = body + 4, *end = l.s + l.len;
+				while (c < end && *c == ' ')
+					c++;
+				if (end - c < 2 || c[0] != 'u' || c[1] != ' ')
+					return listing_error(ctx, what, line, (int)(c - l.s) + 1,
+							     "expected 'u' (the loop variable: for u in s:)");
+			}
+			stack[depth].indent = l.indent;
+			stack[depth].braces = braces;
+			stack[depth].header = line;
+			stack[depth].body = -1;
+			depth++;
+		} else {
+			rc = ms_buf_append(out, body, (size_t)blen);
+		}
+		last_end = out->len;
+		if (!rc && e < len)
+			rc = ms_buf_append(out, "\n", 1);
+		at = e + 1;
+	}
+	if (rc)
+		return rc;
+	while (depth > 0) {
+		if (stack[depth - 1].body < 0)
+			return listing_error(ctx, what, stack[depth - 1].header, stack[depth - 1].indent + 1,
+					     "expected an indented block after this line");
+		if (stack[depth - 1].braces) {
+			char *tail = NULL;
+			size_t tl = out->len - last_end;
+			if (tl && !(tail = ms_ctx_malloc(ctx, tl)))
+				return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", what);
+			if (tl)
+				memcpy(tail, out->data + last_end, tl);
+			out->len = last_end;
+			rc = ms_buf_append(out, "}", 1);
+			if (!rc && tl)
+				rc = ms_buf_append(out, tail, tl);
+			ms_ctx_mfree(ctx, tail);
+			last_end++;
+			if (rc)
+				return rc;
+		}
+		depth--;
+	}
+	return ms_buf_append(out, "", 0);
+}
+
+int ms_rts_dsl_parse(ms_dsl_prog *p, const char *what, const char *text, size_t len, unsigned flags)
+{
+	parser ps;
+	ms_buf listing;
+	int rc, root = -1, *pos = NULL, k = 0;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.p = p;
+	ps.g = ms_dsl_prog_grammar(p);
+	ps.ctx = ms_dsl_prog_ctx(p);
+	ps.what = what ? what : "program";
+	ps.text = text ? text : "";
+	ps.len = text ? len : 0;
+	ps.line = ps.col = 1;
+	ps.flags = flags;
+	ms_buf_init(&listing, ps.ctx);
+	ms_dsl_prog_clear(p);
+	if (!ms_rts_dsl_grammar_is(ps.g))
+		return ms_ctx_error(ps.ctx, MS_EINVAL, "%s: the program's grammar is not the MicroRTS DSL's", ps.what);
+	load_ids(&ps);
+	if (memchr(ps.text, '\0', ps.len))
+		return ms_ctx_error(ps.ctx, MS_EPARSE, "%s: the text contains a NUL byte", ps.what);
+	if (looks_salve(ps.text, ps.len)) {
+		rc = parse_salve(&ps);
+		if (rc)
+			ms_dsl_prog_clear(p);
+		return rc;
+	}
+	if (looks_listing(ps.text, ps.len)) {
+		if ((rc = listing_to_braces(ps.ctx, ps.what, ps.text, ps.len, &listing)))
+			goto done;
+		ps.text = listing.data;
+		ps.len = listing.len;
+	}
+	next(&ps);
+	if ((rc = parse_stmts(&ps, -1, &root)))
+		goto done;
+	if (!(pos = ms_ctx_malloc(ps.ctx, sizeof(int) * (size_t)(ps.n + 1)))) {
+		rc = ms_ctx_error(ps.ctx, MS_ENOMEM, "%s: out of memory", ps.what);
+		goto done;
+	}
+	if ((rc = emit(&ps, root, pos, &k)) || (rc = ms_dsl_prog_finish(p, RD_NT_S)))
+		goto done;
+	if (!(flags & MS_RTS_DSL_PARSE_UNBOUND)) {
+		int bad = first_unbound(p);
+		if (bad >= 0) {
+			const pnode *pn = &ps.pool[pos[bad]];
+			char name[64];
+			node_text(p, bad, name, sizeof(name));
+			rc = ms_ctx_error(ps.ctx, MS_EINVAL,
+					  "%s: line %d, column %d: %s uses the unit u outside any for loop (the reference "
+					  "interpreter throws there; put it inside for(Unit u){...})",
+					  ps.what, pn->line, pn->col, name);
+		}
+	}
+done:
+	if (rc)
+		ms_dsl_prog_clear(p);
+	ms_ctx_mfree(ps.ctx, pos);
+	ms_ctx_mfree(ps.ctx, ps.pool);
+	ms_buf_dispose(&listing);
+	return rc;
+}
+
+int ms_rts_dsl_parse_file(ms_dsl_prog *p, const char *path, unsigned flags)
+{
+	ms_ctx *ctx = ms_dsl_prog_ctx(p);
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (!f)
+		return ms_ctx_error(ctx, MS_EIO, "program file %s: %s", path, strerror(errno));
+	for (;;) {
+		size_t got;
+		if (len + 4096 > cap) {
+			size_t ncap = cap ? cap * 2 : 8192;
+			char *v;
+			if (ncap > ((size_t)64 << 20)) {
+				fclose(f);
+				ms_ctx_mfree(ctx, buf);
+				return ms_ctx_error(ctx, MS_ERANGE, "program file %s: larger than 64 MiB", path);
+			}
+			if (!(v = ms_ctx_realloc(ctx, buf, ncap))) {
+				fclose(f);
+				ms_ctx_mfree(ctx, buf);
+				return ms_ctx_error(ctx, MS_ENOMEM, "program file %s: out of memory", path);
+			}
+			buf = v;
+			cap = ncap;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		ms_ctx_mfree(ctx, buf);
+		return ms_ctx_error(ctx, MS_EIO, "program file %s: read error", path);
+	}
+	fclose(f);
+	rc = ms_rts_dsl_parse(p, path, buf, len, flags);
+	ms_ctx_mfree(ctx, buf);
+	return rc;
+}
+
+/* ---- printers -------------------------------------------------------------- */
+
+static int tabs(ms_buf *b, int k)
+{
+	int rc = MS_OK;
+	for (int i = 0; i < k && !rc; i++)
+		rc = ms_buf_append(b, "\t", 1);
+	return rc;
+}
+
+/* The one-line text of subtree i (conditions and commands). */
+static int line_of(ms_buf *b, const ms_dsl_prog *p, int i, ms_dsl_prog *tmp)
+{
+	char *s = NULL;
+	int rc;
+
+	ms_dsl_prog_clear(tmp);
+	for (int k = i; k < ms_dsl_prog_ends(p)[i]; k++)
+		if ((rc = ms_dsl_prog_push(tmp, ms_dsl_prog_nodes(p)[k])))
+			return rc;
+	if ((rc = ms_dsl_prog_finish(tmp, ms_dsl_node_nt(p, i))) || (rc = ms_dsl_print(tmp, &s, NULL)))
+		return rc;
+	rc = ms_buf_puts(b, s);
+	ms_ctx_mfree(ms_dsl_prog_ctx(p), s);
+	return rc;
+}
+
+/* translateIndentation(k) of statement i. */
+static int pretty(ms_buf *b, const ms_dsl_prog *p, int i, int k, ms_dsl_prog *tmp)
+{
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
+	ms_dsl_sym s = ms_dsl_prog_nodes(p)[i];
+	int rc;
+
+	if (ms_dsl_is_hole(s))
+		return (rc = tabs(b, k)) ? rc : ms_buf_puts(b, "S");
+	switch (ms_dsl_prod_op(g, s)) {
+	case MS_RTS_DSL_S_SEQ:
+		if ((rc = pretty(b, p, ms_dsl_child(p, i, 0), k, tmp)) || (rc = ms_buf_append(b, "\n", 1)))
+			return rc;
+		return pretty(b, p, ms_dsl_child(p, i, 1), k, tmp);
+	case MS_RTS_DSL_S_FOR:
+		if ((rc = tabs(b, k)) || (rc = ms_buf_puts(b, "for(Unit u){\n")) ||
+		    (rc = pretty(b, p, ms_dsl_child(p, i, 0), k + 1, tmp)) || (rc = ms_buf_append(b, "\n", 1)) ||
+		    (rc = tabs(b, k)))
+			return rc;
+		return ms_buf_puts(b, "}");
+	case MS_RTS_DSL_S_IF:
+	case MS_RTS_DSL_S_IFELSE:
+		if ((rc = tabs(b, k)) || (rc = ms_buf_puts(b, "if(")) || (rc = line_of(b, p, ms_dsl_child(p, i, 0), tmp)) ||
+		    (rc = ms_buf_puts(b, ") then {\n")) || (rc = pretty(b, p, ms_dsl_child(p, i, 1), k + 1, tmp)) ||
+		    (rc = ms_buf_append(b, "\n", 1)) || (rc = tabs(b, k)))
+			return rc;
+		if (ms_dsl_prod_op(g, s) == MS_RTS_DSL_S_IFELSE &&
+		    ((rc = ms_buf_puts(b, "} else {\n")) || (rc = pretty(b, p, ms_dsl_child(p, i, 2), k + 1, tmp)) ||
+		     (rc = ms_buf_append(b, "\n", 1)) || (rc = tabs(b, k))))
+			return rc;
+		return ms_buf_puts(b, "}");
+	default: /* e, a command, a command hole */
+		if ((rc = tabs(b, k)))
+			return rc;
+		return line_of(b, p, i, tmp);
+	}
+}
+
+static int print_salve(ms_buf *b, const ms_dsl_prog *p)
+{
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
+	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
+	int rc = MS_OK, n = ms_dsl_prog_len(p);
+
+	for (int i = 0; i < n && !rc; i++) {
+		int nt = ms_dsl_node_nt(p, i);
+		if (i > 0)
+			rc = ms_buf_append(b, ";", 1);
+		if (!rc && (nt == RD_NT_S || nt == RD_NT_B))
+			rc = ms_buf_puts(b, nt == RD_NT_S ? "S;" : "B;");
+		if (rc)
+			break;
+		if (ms_dsl_is_hole(nodes[i]))
+			rc = ms_buf_printf(b, "?%s", ms_dsl_nt_name(g, ms_dsl_hole_nt(nodes[i])));
+		else
+			rc = ms_buf_puts(b, ms_dsl_prod_name(g, nodes[i]));
+	}
+	return rc;
+}
+
+int ms_rts_dsl_print(const ms_dsl_prog *p, int form, char **out, size_t *len)
+{
+	ms_ctx *ctx = ms_dsl_prog_ctx(p);
+	ms_dsl_prog *tmp = NULL;
+	ms_buf b;
+	int rc;
+
+	*out = NULL;
+	if (form == MS_RTS_DSL_FORM_JAVA)
+		return ms_dsl_print(p, out, len);
+	if (form != MS_RTS_DSL_FORM_PRETTY && form != MS_RTS_DSL_FORM_SALVE)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_rts_dsl_print: unknown form %d", form);
+	if (!ms_rts_dsl_grammar_is(ms_dsl_prog_grammar(p)) || ms_dsl_prog_nt(p) != RD_NT_S)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_rts_dsl_print: not a finished MicroRTS DSL program");
+	ms_buf_init(&b, ctx);
+	if (form == MS_RTS_DSL_FORM_SALVE) {
+		rc = print_salve(&b, p);
+	} else if ((rc = ms_dsl_prog_new(ctx, &tmp, ms_dsl_prog_grammar(p))) == MS_OK) {
+		rc = pretty(&b, p, 0, 0, tmp);
+		ms_dsl_prog_free(tmp);
+	}
+	if (rc == MS_OK && !b.data)
+		rc = ms_buf_append(&b, "", 0);
+	if (rc) {
+		ms_buf_dispose(&b);
+		return rc;
+	}
+	if (len)
+		*len = b.len;
+	*out = ms_buf_detach(&b);
+	return MS_OK;
+}

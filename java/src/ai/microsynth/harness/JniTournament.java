@@ -1,0 +1,169 @@
+package ai.microsynth.harness;
+
+import java.io.File;
+import java.io.OutputStreamWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import ai.core.AI;
+import ai.microsynth.MicrosynthAI;
+import rts.units.UnitTypeTable;
+import tournaments.RoundRobinTournament;
+
+/**
+ * The official round-robin tournament (tournaments.RoundRobinTournament,
+ * driven as the GUI's Tournaments tab drives it) with our JNI bot among
+ * Java bots. Prints the tournament's own result table, one
+ * {@code game ...} line per game, and ends with
+ * {@code games=N expected=E crashes=C timeouts=T ours_crashed=A ours_timedout=B}.
+ * Exit 0 when every game was played, nobody crashed and our bot never timed
+ * out; 1 otherwise; 2 on bad usage.
+ *
+ * <pre>java -cp microsynth-jni-tools.jar:microrts.jar:Coac.jar:microsynth.jar \
+ *   ai.microsynth.harness.JniTournament --map maps/8x8/basesWorkers8x8A.xml \
+ *   --ai microsynth:LightRush --ai ai.coac.CoacAI --ai ai.abstraction.WorkerRush [--iterations 1]
+ *   [--max-cycles 3000] [--time-budget 100] [--out DIR] [--utt 2] [--conflict 1]</pre>
+ *
+ * An AI is a class with a (UnitTypeTable) constructor, or {@code microsynth:SPEC}
+ * for {@code new MicrosynthAI(utt, SPEC)}.
+ */
+public final class JniTournament {
+    private JniTournament() {
+    }
+
+    static void usage(String why) {
+        System.err.println("JniTournament: " + why);
+        System.err.println("usage: JniTournament --map MAP [--map MAP...] --ai AI --ai AI [--ai AI...] [--iterations N]"
+                + " [--max-cycles N] [--time-budget MS] [--utt V] [--conflict P] [--out DIR] [--harness DIR]");
+        System.exit(2);
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String> maps = new ArrayList<>(), names = new ArrayList<>();
+        int iterations = 1, maxCycles = 3000, budget = 100, version = 2, conflict = 1;
+        String out = null, harness = System.getenv("MICROSYNTH_HARNESS");
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (i + 1 >= args.length) {
+                usage(a + " needs a value");
+            }
+            String v = args[++i];
+            switch (a) {
+            case "--map":
+                maps.add(v);
+                break;
+            case "--ai":
+                names.add(v);
+                break;
+            case "--iterations":
+                iterations = Integer.parseInt(v);
+                break;
+            case "--max-cycles":
+                maxCycles = Integer.parseInt(v);
+                break;
+            case "--time-budget":
+                budget = Integer.parseInt(v);
+                break;
+            case "--utt":
+                version = Integer.parseInt(v);
+                break;
+            case "--conflict":
+                conflict = Integer.parseInt(v);
+                break;
+            case "--out":
+                out = v;
+                break;
+            case "--harness":
+                harness = v;
+                break;
+            default:
+                usage("unknown argument " + a);
+            }
+        }
+        if (maps.isEmpty() || names.size() < 2) {
+            usage("at least one --map and two --ai are needed");
+        }
+        if (harness == null || harness.isEmpty()) {
+            harness = System.getProperty("user.home") + "/.cache/microsynth/harness";
+        }
+        List<String> paths = new ArrayList<>();
+        for (String m : maps) {
+            File f = new File(m);
+            if (!f.isFile()) {
+                f = new File(harness, m);
+            }
+            if (!f.isFile()) {
+                f = new File(new File(harness, "maps"), m);
+            }
+            if (!f.isFile()) {
+                usage("map not found: " + m);
+            }
+            paths.add(f.getPath());
+        }
+        File dir = new File(out != null ? out : "jni-tournament");
+        if (!dir.isDirectory() && !dir.mkdirs()) {
+            usage("cannot create " + dir);
+        }
+
+        UnitTypeTable utt = new UnitTypeTable(version, conflict);
+        List<AI> ais = new ArrayList<>();
+        int ours = -1;
+        for (String n : names) {
+            if (n.startsWith("microsynth:")) {
+                ours = ais.size();
+                ais.add(new MicrosynthAI(utt, n.substring("microsynth:".length())));
+            } else {
+                ais.add((AI) Class.forName(n).getConstructor(UnitTypeTable.class).newInstance(utt));
+            }
+        }
+
+        StringWriter result = new StringWriter();
+        Writer progress = new OutputStreamWriter(System.err, StandardCharsets.UTF_8);
+        // As the GUI runs it: all games, pre-game analysis on, full
+        // observability, no self-play, timeouts checked, no GC, no traces.
+        RoundRobinTournament.runTournament(ais, -1, paths, iterations, maxCycles, budget, -1, 1000, 1000, true, false,
+                true, false, true, utt, null, result, progress, dir.getPath());
+        progress.flush();
+        String text = result.toString();
+        System.out.print(text);
+
+        // Rows after the header "iteration map ai1 ai2 time winner crashed timedout".
+        int games = 0, crashes = 0, timeouts = 0, oursCrashed = 0, oursTimedOut = 0;
+        boolean rows = false;
+        for (String line : text.split("\r?\n")) {
+            String[] f = line.split("\t");
+            if (!rows) {
+                rows = f.length >= 8 && f[0].equals("iteration") && f[6].equals("crashed");
+                continue;
+            }
+            if (f.length < 8 || !f[0].matches("\\d+")) {
+                break;
+            }
+            int a0 = Integer.parseInt(f[2]), a1 = Integer.parseInt(f[3]);
+            int crashed = Integer.parseInt(f[6]), timedout = Integer.parseInt(f[7]);
+            games++;
+            System.out.println("game " + ais.get(a0) + " vs " + ais.get(a1) + " winner=" + f[5] + " cycles=" + f[4]
+                    + " crashed=" + crashed + " timedout=" + timedout);
+            if (crashed >= 0) {
+                crashes++;
+                oursCrashed += (crashed == 0 ? a0 : a1) == ours ? 1 : 0;
+            }
+            if (timedout >= 0) {
+                timeouts++;
+                oursTimedOut += (timedout == 0 ? a0 : a1) == ours ? 1 : 0;
+            }
+        }
+        int expected = names.size() * (names.size() - 1) * paths.size() * iterations;
+        if (ours >= 0) {
+            System.out.println("ours " + ais.get(ours).statisticsString());
+        }
+        System.out.println("games=" + games + " expected=" + expected + " crashes=" + crashes + " timeouts=" + timeouts
+                + " ours_crashed=" + oursCrashed + " ours_timedout=" + oursTimedOut);
+        System.out.flush();
+        // Some competition bots leave threads behind.
+        System.exit(games == expected && crashes == 0 && oursTimedOut == 0 ? 0 : 1);
+    }
+}

@@ -1,0 +1,96 @@
+/*
+ * Can't Stop as a synthesis problem (synth.h over cantstop_dsl.h), as the
+ * sketch-learning reference sets it up (spec/cantstop.md 6, 7):
+ *
+ *   Psi(p)   = win rate of p against GA over `matches` matches (1,000),
+ *              match i seeded from the evaluation's seed, p first in even
+ *              matches; split into shards of `shard_matches` so threads
+ *              share an evaluation. A program run-time error scores 0.
+ *   C(L, p)  = the observation- (O) or action-based (A) cloning score of p
+ *              on a data set L recorded from an oracle's self-play (the
+ *              reference's three matches of random or GA play), or read
+ *              from a file (cantstop.h text form).
+ *
+ * The made object also carries a second problem, the same Psi over
+ * `final_matches` (10,000) fresh matches, for reporting a final program's
+ * strength with ms_synth_eval_programs or ms_cs_synth_final_psi.
+ *
+ * Everything that changes scores is in the problems' fingerprint line, so
+ * a checkpoint cannot be resumed under other settings.
+ */
+#ifndef MICROSYNTH_CANTSTOP_SYNTH_H
+#define MICROSYNTH_CANTSTOP_SYNTH_H
+
+#include <stdint.h>
+#include "common.h"
+#include "synth.h"
+#include "cantstop.h"
+#include "cantstop_dsl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Oracles of the cloning data set. */
+enum {
+	MS_CS_ORACLE_NONE = 0,   /**< no C: only SA, UCT and random sampling apply */
+	MS_CS_ORACLE_RANDOM = 1, /**< random player against itself */
+	MS_CS_ORACLE_GA = 2,     /**< GA against itself */
+	MS_CS_ORACLE_FILE = 3    /**< a data set file (`data_path`) */
+};
+
+#define MS_CS_SYNTH_OPTIONS_VERSION 1
+
+/** Settings; ms_cs_synth_options_init fills the reference's values. */
+typedef struct ms_cs_synth_options {
+	unsigned int version;  /**< MS_CS_SYNTH_OPTIONS_VERSION */
+	int era;               /**< MS_CS_ERA_A (reference) or MS_CS_ERA_B */
+	long matches;          /**< Psi: matches per evaluation (1000) */
+	long shard_matches;    /**< matches per shard (100) */
+	long final_matches;    /**< matches of the final evaluation problem (10000) */
+	int oracle;            /**< MS_CS_ORACLE_* (NONE) */
+	int score;             /**< MS_CS_SCORE_OBSERVATION (default) or MS_CS_SCORE_ACTION */
+	int data_matches;      /**< matches recorded from the oracle (3, as the reference) */
+	uint64_t data_seed;    /**< seed of the recording (1) */
+	const char *data_path; /**< MS_CS_ORACLE_FILE: the data set to read */
+} ms_cs_synth_options;
+
+MS_EXTERN void ms_cs_synth_options_init(ms_cs_synth_options *o);
+
+/** Oracle names: "none", "random", "ga", "file"; NULL for other values. */
+MS_EXTERN const char *ms_cs_synth_oracle_name(int oracle);
+
+/** The problems, their grammar and data set. Read-only once made: searches on threads may share it. */
+typedef struct ms_cs_synth ms_cs_synth;
+
+/**
+ * Makes the grammar (the searches' variant), records or reads the data set
+ * and fills both problems. Errors name the option or file at fault.
+ * `ctx` is kept for the object's lifetime.
+ */
+MS_EXTERN int ms_cs_synth_new(ms_ctx *ctx, ms_cs_synth **out, const ms_cs_synth_options *o);
+MS_EXTERN void ms_cs_synth_free(ms_cs_synth *cs);
+
+/** The search problem (Psi over `matches`; C when an oracle is set). */
+MS_EXTERN const ms_synth_problem *ms_cs_synth_problem(const ms_cs_synth *cs);
+/** Psi over `final_matches` (no C), for the final report. */
+MS_EXTERN const ms_synth_problem *ms_cs_synth_final_problem(const ms_cs_synth *cs);
+MS_EXTERN const ms_cs_dsl *ms_cs_synth_dsl(const ms_cs_synth *cs);
+/** The cloning data set (NULL without an oracle). */
+MS_EXTERN const ms_cs_dataset *ms_cs_synth_dataset(const ms_cs_synth *cs);
+/** The fingerprint line of the search problem (settings that change scores). */
+MS_EXTERN const char *ms_cs_synth_fingerprint(const ms_cs_synth *cs);
+
+/**
+ * Win rate of `prog` against GA over the final problem's matches, seeded
+ * with `seed`, on `threads` threads (the result does not depend on them).
+ * *failed is set to 1 (and *psi to 0) if the program raised a run-time
+ * error, as the reference scores it. `ctx` receives errors.
+ */
+MS_EXTERN int ms_cs_synth_final_psi(ms_ctx *ctx, const ms_cs_synth *cs, const ms_dsl_prog *prog, int threads,
+				    uint64_t seed, double *psi, int *failed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,247 @@
+/*
+ * The MicroRTS strategy DSL: dialect A of spec/dsl.md (the interpreter of
+ * Medeiros, Aleixo & Lelis, AAAI 2022, "SL DSL_Base"), on the generic
+ * program trees of dsl.h.
+ *
+ * Grammar. Non-terminals S (statements), C (commands), B (conditions) and
+ * the parameter non-terminals T (unit type), N (number), D (direction), Op
+ * (target rule) and Tp (target player). Production names are the tokens of
+ * the Java Control.salve format ("S_S", "For_S", "If_B_then_S", "C",
+ * "Attack", "Build", "is_Type", "Barracks", "25", "EnemyDir", ...), so the
+ * token form of a program is the Java token form minus the "S" and "B"
+ * wrapper tokens (ms_rts_dsl_print with MS_RTS_DSL_FORM_SALVE adds them).
+ * Productions print as Java's translate() does, so ms_dsl_print gives the
+ * Java one-line form byte for byte.
+ *
+ * Text. ms_rts_dsl_parse reads the Java one-line form, the indented form
+ * (translateIndentation), the paper form (`for(u){...}`, `if(B) S`, `;`
+ * separators, `isWorker()`), the salve token form (detected by its
+ * leading "S;") and the dissertation's Python-like listings (`def ...:`,
+ * `for u in s:`, `if B:` / `else:` blocks by indentation, line numbers in
+ * front allowed). Errors give line, column and what was expected. `not B`
+ * is an extension (dialect A has no negation): accepted only with
+ * MS_RTS_DSL_PARSE_NOT on a grammar made with MS_RTS_DSL_GRAMMAR_NOT, and
+ * printed `not B` (salve token "Not"); the Java reference cannot run it.
+ *
+ * Interpretation. Every call decides one tick for one player as the SL
+ * interpreter does: budget snapshot, a fresh abstract-action map, the
+ * program with `u` unset, then AbstractionLayerAI.translateActions with the
+ * DSL's own action layer (the JAR fork's Train, Harvest, path finding and
+ * cell-free test), and NONE(10) for every other idle unit. Nothing carries
+ * over between ticks. The pairs returned are what the Java AI would return
+ * before the engine's issueSafe (which validates them: ms_bot_play does).
+ */
+#ifndef MICROSYNTH_RTS_DSL_H
+#define MICROSYNTH_RTS_DSL_H
+
+#include "bots.h"
+#include "dsl.h"
+#include "jrandom.h"
+#include "microrts.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- grammar ------------------------------------------------------------ */
+
+/** Grammar flags. */
+enum {
+	MS_RTS_DSL_GRAMMAR_NOT = 1u << 0,       /**< add the Not(B) extension to B */
+	MS_RTS_DSL_GRAMMAR_GEN_RANDOM = 1u << 1 /**< samplers may draw Op = Random (as LLD does) */
+};
+
+/**
+ * Builds the dialect-A grammar ("microrts-A", or "microrts-A+not" with the
+ * Not extension) and installs the reference samplers (spec 13.2): S by its
+ * size budget, C uniformly among 7 commands, B among 14 conditions, each
+ * parameter uniformly over its list (Op without Random unless
+ * MS_RTS_DSL_GRAMMAR_GEN_RANDOM). Free with ms_dsl_grammar_free.
+ */
+MS_EXTERN int ms_rts_dsl_grammar_new(ms_ctx *ctx, ms_dsl_grammar **out, unsigned flags);
+
+/** 1 when `g` was made by ms_rts_dsl_grammar_new (with any flags). */
+MS_EXTERN int ms_rts_dsl_grammar_is(const ms_dsl_grammar *g);
+
+/**
+ * Production op codes (ms_dsl_prod_op), for synthesizers and tools that
+ * walk programs. Parameter values have op MS_RTS_DSL_VAL_x | index, the
+ * index in the list order of spec section 5 (for N the op holds the number).
+ */
+enum {
+	MS_RTS_DSL_S_C = 1, MS_RTS_DSL_S_SEQ, MS_RTS_DSL_S_FOR, MS_RTS_DSL_S_IF, MS_RTS_DSL_S_IFELSE,
+	MS_RTS_DSL_S_EMPTY,
+	MS_RTS_DSL_ATTACK = 16, MS_RTS_DSL_BUILD, MS_RTS_DSL_HARVEST, MS_RTS_DSL_IDLE, MS_RTS_DSL_MOVEAWAY,
+	MS_RTS_DSL_MOVETOUNIT, MS_RTS_DSL_TRAIN,
+	MS_RTS_DSL_CANATTACK = 32, MS_RTS_DSL_CANHARVEST, MS_RTS_DSL_HASLESSNUMBEROFUNITS,
+	MS_RTS_DSL_HASNUMBEROFUNITS, MS_RTS_DSL_HASNUMBEROFWORKERSHARVESTING, MS_RTS_DSL_HASUNITINOPPONENTRANGE,
+	MS_RTS_DSL_HASUNITTHATKILLSINONEATTACK, MS_RTS_DSL_HASUNITWITHINDISTANCEFROMOPPONENT,
+	MS_RTS_DSL_HAVEQTDUNITSATTACKING, MS_RTS_DSL_ISBUILDER, MS_RTS_DSL_IS_TYPE,
+	MS_RTS_DSL_OPPONENTHASNUMBEROFUNITS, MS_RTS_DSL_OPPONENTHASUNITINPLAYERRANGE,
+	MS_RTS_DSL_OPPONENTHASUNITTHATKILLSUNITINONEATTACK, MS_RTS_DSL_NOT,
+	MS_RTS_DSL_VAL_T = 0x1000, MS_RTS_DSL_VAL_N = 0x2000, MS_RTS_DSL_VAL_D = 0x3000,
+	MS_RTS_DSL_VAL_OP = 0x4000, MS_RTS_DSL_VAL_TP = 0x5000
+};
+#define MS_RTS_DSL_VAL_KIND(op) ((op) & 0xF000)
+#define MS_RTS_DSL_VAL_INDEX(op) ((op) & 0x0FFF)
+
+/* ---- random programs and mutation (spec 13.2, 13.3) --------------------- */
+
+/**
+ * A random program (sample_S of spec 13.2) with size budget `budget`;
+ * budget <= 0 draws it uniformly in 1..9 as the synthesizers do. A budget
+ * of b gives at most b commands before mutation grows the program.
+ */
+MS_EXTERN int ms_rts_dsl_generate(ms_dsl_prog *p, ms_jrandom *rng, int budget);
+
+/**
+ * One neighbour of simulated annealing as SL's DSL_Extent1 computes it, on
+ * a correct pre-order index (spec 13.3): a slot drawn uniformly among the
+ * weighted slots (a statement 3 plus its kind's own: sequence, for and if 1,
+ * a command statement 3 more, Build and Train 4, Attack, Harvest and
+ * moveToUnit 1, a condition 1 plus 1 except CanAttack and CanHarvest; Empty,
+ * Idle and MoveAway 0), b uniform in 1..9, then: a statement slot resamples
+ * the statement (p 0.2) or wraps it in a new sequence beside a fresh
+ * statement (p 0.8); a sequence resamples both halves (p 0.9); a for passes
+ * to its body; an if resamples its condition and branches; a command slot
+ * resamples the command; a Build/Train slot its three parameters or one of
+ * them; a condition slot resamples the condition or its parameters.
+ * `*at` (may be NULL) receives the index of the node mutated.
+ */
+MS_EXTERN int ms_rts_dsl_mutate(ms_dsl_prog *p, ms_jrandom *rng, int *at);
+
+/* ---- text ----------------------------------------------------------------- */
+
+/** Parse flags. */
+enum {
+	MS_RTS_DSL_PARSE_NOT = 1u << 0,     /**< accept `not B` / `!B` (the grammar must have Not) */
+	MS_RTS_DSL_PARSE_HOLES = 1u << 1,   /**< accept holes: S, C, B, T, N, D, Op, Tp (sketches) */
+	MS_RTS_DSL_PARSE_UNBOUND = 1u << 2  /**< accept commands and unit conditions outside any for */
+};
+
+/**
+ * Reads a program in any text form into `p` (cleared first; its grammar
+ * must be a MicroRTS DSL grammar). `what` names the text in errors (NULL:
+ * "program"). Unless MS_RTS_DSL_PARSE_UNBOUND, a command or a condition
+ * that reads `u` outside every for loop is an error naming its line and
+ * column (the reference interpreter would throw there at run time).
+ */
+MS_EXTERN int ms_rts_dsl_parse(ms_dsl_prog *p, const char *what, const char *text, size_t len, unsigned flags);
+
+/** Reads a program file (any text form) into `p`. */
+MS_EXTERN int ms_rts_dsl_parse_file(ms_dsl_prog *p, const char *path, unsigned flags);
+
+/** Print forms. */
+enum {
+	MS_RTS_DSL_FORM_JAVA = 0,   /**< translate(): one line, the default */
+	MS_RTS_DSL_FORM_PRETTY = 1, /**< translateIndentation(0): one statement per line, tab indents */
+	MS_RTS_DSL_FORM_SALVE = 2   /**< Control.salve: exact-tree tokens joined by ';' */
+};
+
+/**
+ * Prints `p` in `form`. `*out` is NUL-terminated, from the program's
+ * context allocator (free with ms_ctx_mfree); `len` may be NULL. Holes
+ * print as their non-terminal's name (salve: "?NAME").
+ */
+MS_EXTERN int ms_rts_dsl_print(const ms_dsl_prog *p, int form, char **out, size_t *len);
+
+/**
+ * The load-time check: 0 when every command and every condition that
+ * reads `u` lies inside a for loop; otherwise MS_EINVAL naming the first
+ * offending node, whose index goes to `*node` (may be NULL).
+ */
+MS_EXTERN int ms_rts_dsl_check_bound(const ms_dsl_prog *p, int *node);
+
+/* ---- interpretation ------------------------------------------------------- */
+
+typedef struct ms_rts_dsl_interp ms_rts_dsl_interp;
+
+/** Iteration order of `for` (spec 11). */
+enum {
+	MS_RTS_DSL_FOR_LIST = 0, /**< unit-list order (SL, the default) */
+	MS_RTS_DSL_FOR_BIL = 1   /**< Workers, Barracks, Bases, then Heavy/Ranged/Light (BIL) */
+};
+
+/** Interpreter options; zero-initialise, set version, then fields. */
+typedef struct ms_rts_dsl_opts {
+	int version;    /**< MS_RTS_DSL_OPTS_VERSION */
+	int for_order;  /**< MS_RTS_DSL_FOR_* */
+	int full_loops; /**< run every loop in full as Java does (slower, same decisions; for tests) */
+} ms_rts_dsl_opts;
+
+#define MS_RTS_DSL_OPTS_VERSION 1
+
+/**
+ * An interpreter for a copy of `p` (finished, no holes). `seed` seeds the
+ * generator of the Random target rule (unseeded in Java, so programs using
+ * Random cannot match Java runs). `opts` may be NULL.
+ */
+MS_EXTERN int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_prog *p, int64_t seed,
+				    const ms_rts_dsl_opts *opts);
+MS_EXTERN void ms_rts_dsl_interp_free(ms_rts_dsl_interp *it);
+
+/** Replaces the program (same rules as ms_rts_dsl_interp_new); keeps the scratch memory. */
+MS_EXTERN int ms_rts_dsl_interp_set_program(ms_rts_dsl_interp *it, const ms_dsl_prog *p);
+
+/** Reseeds the Random target rule's generator. */
+MS_EXTERN void ms_rts_dsl_interp_seed(ms_rts_dsl_interp *it, int64_t seed);
+
+/**
+ * Decides one tick for `player` in `s`: at most `max` pairs go to `out`,
+ * `*n` receives how many there are (MS_ERANGE when more than `max`).
+ * Returns MS_EILLEGAL, with a message naming the node, where the Java
+ * interpreter would throw (a command or unit condition reached with `u`
+ * unset): the Java evaluators score that match as a loss.
+ */
+MS_EXTERN int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, ms_rts_pair *out,
+				int max, int *n);
+
+/** Abstract actions (ai.abstraction.*) the program assigns. */
+enum {
+	MS_RTS_DSL_AA_MOVE = 0,
+	MS_RTS_DSL_AA_ATTACK,
+	MS_RTS_DSL_AA_HARVEST,
+	MS_RTS_DSL_AA_BUILD,
+	MS_RTS_DSL_AA_TRAIN,
+	MS_RTS_DSL_AA_IDLE
+};
+
+/** One entry of the abstract-action map of the last decision. */
+typedef struct ms_rts_dsl_assignment {
+	int64_t unit;   /**< id of the unit commanded */
+	int kind;       /**< MS_RTS_DSL_AA_* */
+	int64_t target; /**< Attack target / Harvest resource id, -1 for none */
+	int64_t base;   /**< Harvest stockpile id, -1 for none */
+	int x, y;       /**< Move destination, Build site */
+	int unit_type;  /**< Build / Train type id, else -1 */
+	int pref;       /**< Train's preferred direction (-1: none) */
+	int node;       /**< program node that assigned it */
+} ms_rts_dsl_assignment;
+
+/**
+ * The abstract-action map of the last decision, in insertion order (valid
+ * until the next decision). `*n` receives the count.
+ */
+MS_EXTERN const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_interp *it, int *n);
+
+/* ---- programs as bots ----------------------------------------------------- */
+
+/**
+ * A bot playing a copy of `p` (ms_bot_ops name "Program"). The bot keeps
+ * no memory between ticks (nor does the reference interpreter).
+ */
+MS_EXTERN int ms_rts_dsl_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt,
+				 int64_t seed);
+
+/**
+ * A bot from a bot name: "program:FILE" reads the program file,
+ * "program-text:TEXT" reads TEXT (any text form of ms_rts_dsl_parse, with
+ * the default flags). MS_ENOTFOUND when `spec` has neither prefix.
+ */
+MS_EXTERN int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt,
+				       int64_t seed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

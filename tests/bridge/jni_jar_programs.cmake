@@ -1,0 +1,38 @@
+cmake_minimum_required(VERSION 3.20)
+# Programs shipped in the jar: a copy of microsynth.jar gets a
+# programs/index.txt naming a program for one map (by the full fingerprint
+# that MapFingerprint prints) and a native bot by default; the bot built
+# with the harness's (UnitTypeTable) constructor must play the shipped
+# program on that map and the default elsewhere.
+#   cmake -DJAVA= -DJAR_TOOL= -DHARNESS= -DBOT_JAR= -DTOOLS= -DPROGRAM=file -DOUT=dir -P jni_jar_programs.cmake
+set(NEEDS "${HARNESS}/microrts.jar" "${BOT_JAR}" "${TOOLS}")
+include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
+if(MS_SKIP)
+  return()
+endif()
+set(map 8x8/basesWorkers8x8A.xml)
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}/stage/programs")
+configure_file("${BOT_JAR}" "${OUT}/microsynth.jar" COPYONLY)
+execute_process(COMMAND ${JAVA} -cp "${HARNESS}/microrts.jar:${OUT}/microsynth.jar" ai.microsynth.MapFingerprint
+    ${HARNESS}/maps/${map}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE fp ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT fp MATCHES "^(m:[0-9a-f]+) (t:[0-9a-f]+) ")
+  message(FATAL_ERROR "MapFingerprint failed (${rc}): ${fp}${err}")
+endif()
+set(key "${CMAKE_MATCH_1}")
+file(WRITE "${OUT}/stage/programs/index.txt"
+  "# written by tests/bridge/jni_jar_programs.cmake\ndefault HeavyRush\n${key} program:shipped.txt   # ${map}\n")
+configure_file("${PROGRAM}" "${OUT}/stage/programs/shipped.txt" COPYONLY)
+execute_process(COMMAND ${JAR_TOOL} uf "${OUT}/microsynth.jar" -C "${OUT}/stage" programs
+  RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "jar uf failed")
+endif()
+execute_process(COMMAND ${JAVA} -Djava.awt.headless=true -cp "${TOOLS}:${HARNESS}/microrts.jar:${OUT}/microsynth.jar"
+    ai.microsynth.harness.JniChecks --harness ${HARNESS} --jar-program ${map} shipped.txt HeavyRush
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+message("${fp}${out}${err}")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "checks=1 failed=0")
+  message(FATAL_ERROR "the shipped program was not played (exit ${rc})")
+endif()
