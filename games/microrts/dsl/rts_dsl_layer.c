@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rts_dsl_internal.h"
+#include "games/microrts/bots/bots_internal.h"
 
 void rd_layer_init(rd_layer *L, ms_ctx *ctx)
 {
@@ -242,40 +243,10 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 		L->head[i] = -1;
 }
 
+/* The same spiral as AbstractionLayerAI.findBuildingPosition with nothing reserved. */
 int rd_building_position(const rd_layer *L, int x0, int y0)
 {
-	int w = L->w, h = L->h, maxl = w > h ? w : h;
-
-#define SITE(X, Y)                                                          \
-	do {                                                                \
-		int c_ = (X) + (Y) * w;                                     \
-		if (!L->terrain[c_] && !L->grid[c_])                        \
-			return c_;                                          \
-	} while (0)
-
-	for (int l = 1; l < maxl; l++) {
-		int y = y0 - l, x = x0 + l;
-		if (y >= 0)
-			for (int xx = x0 - l; xx <= x0 + l; xx++)
-				if (xx >= 0 && xx < w)
-					SITE(xx, y);
-		if (x < w)
-			for (int yy = y0 - l; yy <= y0 + l; yy++)
-				if (yy >= 0 && yy < h)
-					SITE(x, yy);
-		y = y0 + l;
-		if (y < h)
-			for (int xx = x0 - l; xx <= x0 + l; xx++)
-				if (xx >= 0 && xx < w)
-					SITE(xx, y);
-		x = x0 - l;
-		if (x >= 0)
-			for (int yy = y0 - l; yy <= y0 + l; yy++)
-				if (yy >= 0 && yy < h)
-					SITE(x, yy);
-	}
-#undef SITE
-	return -1;
+	return bot_al_building_position(L->s, NULL, 0, x0, y0);
 }
 
 /* ---- abstract actions ------------------------------------------------------ */
