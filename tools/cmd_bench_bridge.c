@@ -236,11 +236,60 @@ static int run_java(const srv_script *sc, const bb_opts *o, bb_run *r)
 	return rc;
 }
 
+/*
+ * The JNI half: java/.../bench/JniBench in its own JVM (microsynth.jar, the
+ * harness), its report relayed; its last line (overhead and decision time
+ * through JNI) is kept for the summary. 0 when it ran.
+ */
+static int run_jni(const bb_opts *o, char *summary, size_t size)
+{
+	char dir[4096], tools[4200], jdir[4200], cp[16384], line[1024];
+	char *argv[8];
+	pid_t pid;
+	int fd, n = 0, got = 0;
+
+	if (cli_harness_dir(dir, sizeof(dir)) || cli_find_tools_jar(tools, sizeof(tools)))
+		return -1;
+	snprintf(jdir, sizeof(jdir), "%s", tools);
+	snprintf(cp, sizeof(cp), "%s/microsynth-jni-tools.jar:%s/microrts.jar:%s/microsynth.jar", dirname(jdir), dir,
+		 jdir);
+	argv[n++] = "java";
+	argv[n++] = "-cp";
+	argv[n++] = cp;
+	argv[n++] = "ai.microsynth.bench.JniBench";
+	argv[n++] = "--bot";
+	argv[n++] = (char *)o->bot;
+	argv[n] = NULL;
+	printf("bench bridge (JNI): %s through ai.microsynth.MicrosynthAI.getAction\n", o->bot);
+	fflush(stdout);
+	if (srv_spawn(argv, 0, &pid, &fd)) {
+		fprintf(stderr, "microsynth bench bridge: cannot start java: %s\n", strerror(errno));
+		return -1;
+	}
+	while (srv_fd_line(fd, 600000, line, sizeof(line)) == 1) {
+		printf("  %s\n", line);
+		if (strstr(line, "overhead_median_us_16=")) {
+			snprintf(summary, size, "%s", line);
+			got = 1;
+		}
+	}
+	close(fd);
+	if (srv_spawn_wait(pid, 10000) != 0 || !got) {
+		fprintf(stderr, "microsynth bench bridge: JniBench failed (build microsynth.jar with -DMS_JAVA=ON)\n");
+		return -1;
+	}
+	return 0;
+}
+
 static void usage_line(FILE *out)
 {
 	fprintf(out, "       microsynth bench bridge [--map MAP] [--bot NAME] [--opponent NAME] [--lang json|xml]\n"
 		     "                               [--cycles N] [--repeat N] [--warmup N] [--native-only]\n"
-		     "                               [--remember]\n");
+		     "                               [--remember] [--no-jni]\n"
+		     "Socket round trip of getAction, our server vs the jar's JSON/XML server on the\n"
+		     "same messages; then (unless --no-jni or --native-only) getAction through the\n"
+		     "JNI drop-in bot (JniBench: overhead median on 16x16, decision p99 on 64x64).\n"
+		     "Last line: the socket figures, then the JNI figures, as key=value pairs.\n");
 }
 
 int cmd_bench_bridge(int argc, char **argv)
@@ -251,7 +300,8 @@ int cmd_bench_bridge(int argc, char **argv)
 	ms_ctx *ctx = NULL;
 	const char *map = "16x16/basesWorkers16x16A.xml";
 	double nm, np, jm = 0, jp = 0;
-	int rc, same = 0;
+	int rc, same = 0, no_jni = 0;
+	char jni[1024] = "";
 	long v;
 
 	memset(&o, 0, sizeof(o));
@@ -272,6 +322,10 @@ int cmd_bench_bridge(int argc, char **argv)
 		}
 		if (!strcmp(a, "--remember")) {
 			o.forget = 0;
+			continue;
+		}
+		if (!strcmp(a, "--no-jni")) {
+			no_jni = 1;
 			continue;
 		}
 		if (!val) {
@@ -342,9 +396,11 @@ int cmd_bench_bridge(int argc, char **argv)
 		jp = percentile(jav.us, jav.n, 0.99);
 		printf("%-8s %12.1f %12.1f\n", "java", jm, jp);
 		printf("identical replies: %d of %d\n", same, sc.n);
+		if (!no_jni && run_jni(&o, jni, sizeof(jni)))
+			rc = CLI_FAIL;
 		printf("socket_native_median_us=%.1f socket_native_p99_us=%.1f socket_java_median_us=%.1f "
-		       "socket_java_p99_us=%.1f socket_ratio=%.2f identical=%d/%d\n",
-		       nm, np, jm, jp, nm > 0 ? jm / nm : 0, same, sc.n);
+		       "socket_java_p99_us=%.1f socket_ratio=%.2f identical=%d/%d%s%s\n",
+		       nm, np, jm, jp, nm > 0 ? jm / nm : 0, same, sc.n, jni[0] ? " " : "", jni);
 	} else {
 		printf("socket_native_median_us=%.1f socket_native_p99_us=%.1f\n", nm, np);
 	}
@@ -352,5 +408,5 @@ int cmd_bench_bridge(int argc, char **argv)
 	run_free(&jav, sc.n);
 	srv_script_free(ctx, &sc);
 	ms_ctx_free(ctx);
-	return CLI_OK;
+	return rc ? CLI_FAIL : CLI_OK;
 }

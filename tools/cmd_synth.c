@@ -46,7 +46,9 @@ void cmd_synth_usage(FILE *out)
 		"--initial FILE|couto (sa, uct: start from this program, e.g. the published one;\n"
 		"SA then restarts from it, as the reference code does), --restart code|best|pass\n"
 		"(where SA passes restart: as the reference code (default), from the best program\n"
-		"so far, or from the previous pass's best, the paper's wording).\n\n"
+		"so far, or from the previous pass's best, the paper's wording), --common-matches\n"
+		"(every Psi evaluation plays the same matches, drawn from --seed: paired comparisons,\n"
+		"not the reference's protocol; the final evaluation still plays fresh matches).\n\n"
 		"plot    draws best Psi (solid) and best C (dashed) over time, one colour per CSV log.\n"
 		"--game microrts is not supported yet.\n");
 }
@@ -83,7 +85,7 @@ typedef struct synth_args {
 	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart;
 	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double seconds, uct_c;
-	int have_seed, resume, progress, have_uct_c;
+	int have_seed, resume, progress, have_uct_c, common;
 } synth_args;
 
 static int take_string(const char *opt, const char *val, const char **dst)
@@ -150,6 +152,8 @@ static int parse_args(int argc, char **argv, synth_args *a)
 			i++;
 		} else if (!strcmp(opt, "--resume")) {
 			a->resume = 1;
+		} else if (!strcmp(opt, "--common-matches")) {
+			a->common = 1;
 		} else if (!strcmp(opt, "--no-progress")) {
 			a->progress = 0;
 		} else {
@@ -217,6 +221,8 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 	if (a->data_matches)
 		po->data_matches = (int)a->data_matches;
 	po->data_seed = (uint64_t)a->data_seed;
+	po->common_matches = a->common;
+	po->common_seed = (uint64_t)a->seed;
 	return CLI_OK;
 }
 
@@ -361,7 +367,7 @@ static int run_search(const synth_args *a)
 	snprintf(header, sizeof header,
 		 "microsynth synth: a Can't Stop program (cantstop DSL, printed form)\n"
 		 "win rate vs GA: %.4f over %ld fresh matches (final seed %llu)%s\n"
-		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld matches per evaluation; era %c\n"
+		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld %smatches per evaluation; era %c\n"
 		 "seed: %ld; threads: %ld; budget: %s; initial program: %s; SA restarts: %s\n"
 		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s\n"
 		 "best search estimate: Psi %.4f (one %ld-match evaluation, optimistic)\n"
@@ -370,7 +376,8 @@ static int run_search(const synth_args *a)
 		 psi, po.final_matches, (unsigned long long)final_seed,
 		 failed ? " (the program raised a run-time error)" : "", ms_synth_algo_name(algo),
 		 po.oracle == MS_CS_ORACLE_NONE ? "-" : po.score == MS_CS_SCORE_ACTION ? "A (action)" : "O (observation)",
-		 po.oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po.matches, po.era == MS_CS_ERA_B ? 'B' : 'A', a->seed,
+		 po.oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po.matches, a->common ? "common (always the same) " : "",
+		 po.era == MS_CS_ERA_B ? 'B' : 'A', a->seed,
 		 a->threads, budget, a->initial ? a->initial : "none (from scratch)",
 		 a->restart ? a->restart : "code", st.evals_psi, st.evals_c, st.cache_hits, st.elapsed, search_psi, po.matches,
 		 st.timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"

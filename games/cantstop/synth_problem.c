@@ -14,6 +14,8 @@ typedef struct cs_half {
 	const struct ms_cs_synth *cs;
 	long matches;
 	long shard_matches;
+	int common;          /* play the matches of common_seed whatever the evaluation's seed */
+	uint64_t common_seed;
 } cs_half;
 
 struct ms_cs_synth {
@@ -91,7 +93,7 @@ static int cs_eval(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 			return ms_ctx_error(ctx, MS_EINVAL, "cantstop synth: shard %d is beyond %ld matches", shard,
 					    h->matches);
 		memset(&acc, 0, sizeof acc);
-		rc = ms_cs_dsl_evaluate(r, &cs->mo, NULL, seed, first, count, &acc);
+		rc = ms_cs_dsl_evaluate(r, &cs->mo, NULL, h->common ? h->common_seed : seed, first, count, &acc);
 		if (rc == MS_ERANGE)
 			goto failed;
 		if (rc < 0)
@@ -206,11 +208,15 @@ static void cs_fill_problem(ms_cs_synth *cs, int which)
 	ms_synth_problem *pb = &cs->pb[which];
 	cs_half *h = &cs->half[which];
 	const ms_cs_synth_options *o = &cs->o;
-	char data[160] = "none";
+	char data[160] = "none", common[48] = "";
 
 	h->cs = cs;
 	h->matches = which == 0 ? o->matches : o->final_matches;
 	h->shard_matches = o->shard_matches < h->matches ? o->shard_matches : h->matches;
+	h->common = which == 0 && o->common_matches;
+	h->common_seed = o->common_seed;
+	if (h->common)
+		snprintf(common, sizeof common, " common-matches=%llu", (unsigned long long)o->common_seed);
 	if (which == 0 && cs->ds) {
 		int n = o->oracle == MS_CS_ORACLE_FILE
 				? snprintf(data, sizeof data, "score=%c data=file", o->score == MS_CS_SCORE_ACTION ? 'A' : 'O')
@@ -221,9 +227,9 @@ static void cs_fill_problem(ms_cs_synth *cs, int which)
 			 (unsigned long long)cs_dataset_digest(cs->ds));
 	}
 	snprintf(cs->fingerprint[which], sizeof cs->fingerprint[which],
-		 "cantstop era=%c grammar=%s psi=winrate-vs-ga matches=%ld per-shard=%ld cap=%d c=[%s]",
+		 "cantstop era=%c grammar=%s psi=winrate-vs-ga matches=%ld per-shard=%ld%s cap=%d c=[%s]",
 		 o->era == MS_CS_ERA_B ? 'B' : 'A', ms_dsl_grammar_name(ms_cs_dsl_grammar(cs->dsl)), h->matches,
-		 h->shard_matches, MS_CS_DEFAULT_MAX_DECISIONS, which == 0 ? data : "none");
+		 h->shard_matches, common, MS_CS_DEFAULT_MAX_DECISIONS, which == 0 ? data : "none");
 
 	memset(pb, 0, sizeof *pb);
 	pb->version = MS_SYNTH_PROBLEM_VERSION;

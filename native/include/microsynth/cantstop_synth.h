@@ -53,6 +53,15 @@ typedef struct ms_cs_synth_options {
 	int data_matches;      /**< matches recorded from the oracle (3, as the reference) */
 	uint64_t data_seed;    /**< seed of the recording (1) */
 	const char *data_path; /**< MS_CS_ORACLE_FILE: the data set to read */
+	/**
+	 * 1: every Psi evaluation of the search problem plays the same matches,
+	 * those of `common_seed`, instead of matches drawn from the evaluation's
+	 * seed (common random numbers: programs that play alike score alike, so
+	 * comparisons are paired, at the risk of fitting those matches; the
+	 * final problem always plays its own). 0 (default): as the reference.
+	 */
+	int common_matches;
+	uint64_t common_seed;
 } ms_cs_synth_options;
 
 MS_EXTERN void ms_cs_synth_options_init(ms_cs_synth_options *o);
