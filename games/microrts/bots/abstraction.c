@@ -514,7 +514,8 @@ int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n)
 
 	/* arbitration against the state's usage plus the desires accepted so
 	 * far; acc holds the latter (all among the ru cells, cleared below) */
-	memset(al->in_out, 0, (size_t)s->n_units);
+	if (s->n_units > 0)
+		memset(al->in_out, 0, (size_t)s->n_units);
 	acc_cost[0] = f->pend_cost[0];
 	acc_cost[1] = f->pend_cost[1];
 	for (int i = 0; i < nd; i++) {

@@ -135,9 +135,10 @@ static int rush_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair
 		return ms_ctx_error(b->ctx, MS_EINVAL, "%s: the state uses another unit type table", b->ops->name);
 	if ((rc = bot_al_begin(&r->al, s, player)))
 		return rc;
-	if (s->n_units > r->cap_units) {
+	if (s->n_units > r->cap_units || !r->units) { /* never NULL: a unitless state still offsets it */
+		int need = s->n_units > 0 ? s->n_units : 1;
 		ms_ctx_mfree(b->ctx, r->units);
-		r->cap_units = (r->units = ms_ctx_malloc(b->ctx, sizeof(int) * 4 * (size_t)s->n_units)) ? s->n_units : 0;
+		r->cap_units = (r->units = ms_ctx_malloc(b->ctx, sizeof(int) * 4 * (size_t)need)) ? need : 0;
 		if (!r->units)
 			return ms_ctx_error(b->ctx, MS_ENOMEM, "%s: out of memory", b->ops->name);
 	}
