@@ -25,8 +25,8 @@ void cmd_cantstop_usage(FILE *out)
 		"       microsynth cantstop score (--data FILE | --oracle PLAYER [--matches N]) --policy PLAYER\n"
 		"                                [--seed S]\n"
 		"       microsynth cantstop program FILE|builtin:NAME [--matches N] [--seed S] [--era A|B]\n"
-		"                                  [--opponent PLAYER] [--ibr]\n"
-		"       microsynth cantstop random [--count N] [--seed S] [--matches M] [--ibr]\n\n"
+		"                                  [--opponent PLAYER] [--ibr] [--ragged error|object]\n"
+		"       microsynth cantstop random [--count N] [--seed S] [--matches M] [--ibr] [--ragged ...]\n\n"
 		"play    evaluates p0 against p1 as the reference evaluates a program against GA:\n"
 		"        match i has p0 moving first when i is even, p1 when odd; a match stopped at\n"
 		"        the cap (300 decisions; --cap -1: none) is a draw. Default 1000 matches.\n"
@@ -48,7 +48,9 @@ void cmd_cantstop_usage(FILE *out)
 		"random  prints --count (default 10) random programs as the reference's SA makes\n"
 		"        them; with --matches M, each is played against GA over M matches.\n"
 		"        Last line: count= mean_size= max_depth= [valid= best_winrate=]\n"
-		"--ibr   the iterated-best-response grammar (constants 1..7 instead of 0, 1).\n\n"
+		"--ibr   the iterated-best-response grammar (constants 1..7 instead of 0, 1).\n"
+		"--ragged  sum/argmax of ragged lists: error (numpy >= 1.24, the spec's choice; default)\n"
+		"        or object (numpy 1.23.3 as the reference pins it: object arrays).\n\n"
 		"Players:");
 	for (int i = 0; names[i]; i++)
 		fprintf(out, " %s", names[i]);
@@ -58,7 +60,7 @@ void cmd_cantstop_usage(FILE *out)
 typedef struct cs_args {
 	const char *p0, *p1, *oracle, *policy, *data, *out, *opponent, *file;
 	long matches, seed, cap, repeat, count;
-	int era, ibr;
+	int era, ibr, ragged;
 	int have_matches;
 } cs_args;
 
@@ -112,6 +114,11 @@ static int cs_parse_args(int argc, char **argv, cs_args *a)
 			i++;
 		} else if (!strcmp(opt, "--ibr")) {
 			a->ibr = 1;
+		} else if (!strcmp(opt, "--ragged")) {
+			if (!val || (strcmp(val, "error") && strcmp(val, "object")))
+				return cli_usage_error(CMD, "--ragged is error or object");
+			a->ragged = val[0] == 'o' ? MS_CS_DSL_RAGGED_OBJECT : MS_CS_DSL_RAGGED_ERROR;
+			i++;
 		} else if (opt[0] != '-' && !a->file) {
 			a->file = opt;
 		} else if (!strcmp(opt, "--era")) {
@@ -172,8 +179,10 @@ static int cs_cmd_play(ms_ctx *ctx, const cs_args *a)
 /* A grammar for reading programs: the extended one (a superset of the searches'), constants per --ibr. */
 static int cs_dsl(ms_ctx *ctx, const cs_args *a, int extended, ms_cs_dsl **d)
 {
-	ms_cs_dsl_options o = { MS_CS_DSL_OPTIONS_VERSION,
-				a->ibr ? MS_CS_DSL_CONSTANTS_1_TO_7 : MS_CS_DSL_CONSTANTS_01, extended, 0 };
+	ms_cs_dsl_options o = { .version = MS_CS_DSL_OPTIONS_VERSION,
+				.constants = a->ibr ? MS_CS_DSL_CONSTANTS_1_TO_7 : MS_CS_DSL_CONSTANTS_01,
+				.extended = extended,
+				.ragged = a->ragged };
 
 	if (ms_cs_dsl_new(ctx, d, &o))
 		return cs_fail(ctx, "dsl");

@@ -82,6 +82,7 @@ static int parse_duration(const char *val, double *out)
 /* ---- options ---------------------------------------------------------------- */
 
 typedef struct synth_args {
+	char command[1024]; /* the command line, for the output's header */
 	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart;
 	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double seconds, uct_c;
@@ -188,6 +189,9 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 		return cli_usage_error(CMD, "--initial applies to sa and uct only (a sketch search starts from its sketch)");
 	if (a->restart && strcmp(a->restart, "code") && strcmp(a->restart, "best") && strcmp(a->restart, "pass"))
 		return cli_usage_error(CMD, "--restart is code, best or pass, not '%s'", a->restart);
+	if (a->common && a->seed == a->final_seed)
+		return cli_usage_error(CMD, "--common-matches plays the matches of --seed %ld: the final evaluation "
+				       "needs another --final-seed to play fresh ones", a->seed);
 	if (a->resume && !a->checkpoint)
 		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
 
@@ -356,7 +360,7 @@ static int run_search(const synth_args *a)
 	}
 	double final_seconds = cli_now() - t0;
 
-	char budget[96], header[2048];
+	char budget[96], header[3072];
 	if (a->evals && a->seconds > 0)
 		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->evals, a->seconds);
 	else if (a->evals)
@@ -366,6 +370,7 @@ static int run_search(const synth_args *a)
 	const char *oracle = ms_cs_synth_oracle_name(po.oracle);
 	snprintf(header, sizeof header,
 		 "microsynth synth: a Can't Stop program (cantstop DSL, printed form)\n"
+		 "command: %s\n"
 		 "win rate vs GA: %.4f over %ld fresh matches (final seed %llu)%s\n"
 		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld %smatches per evaluation; era %c\n"
 		 "seed: %ld; threads: %ld; budget: %s; initial program: %s; SA restarts: %s\n"
@@ -373,7 +378,7 @@ static int run_search(const synth_args *a)
 		 "best search estimate: Psi %.4f (one %ld-match evaluation, optimistic)\n"
 		 "%s\n"
 		 "fingerprint: %s",
-		 psi, po.final_matches, (unsigned long long)final_seed,
+		 a->command, psi, po.final_matches, (unsigned long long)final_seed,
 		 failed ? " (the program raised a run-time error)" : "", ms_synth_algo_name(algo),
 		 po.oracle == MS_CS_ORACLE_NONE ? "-" : po.score == MS_CS_SCORE_ACTION ? "A (action)" : "O (observation)",
 		 po.oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po.matches, a->common ? "common (always the same) " : "",
@@ -689,6 +694,9 @@ int cmd_synth(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "plot"))
 		return cmd_synth_plot(argc, argv);
 	memset(&a, 0, sizeof a);
+	size_t used = (size_t)snprintf(a.command, sizeof a.command, "microsynth");
+	for (int i = 0; i < argc && used < sizeof a.command; i++)
+		used += (size_t)snprintf(a.command + used, sizeof a.command - used, " %s", argv[i]);
 	a.threads = 1;
 	a.progress = 1;
 	a.data_seed = 1;

@@ -9,8 +9,8 @@
 # Usage: tools/experiment_cantstop.sh [-b MICROSYNTH] [-d OUTDIR] [-e EVALS]
 #            [-s "SEEDS"] [-t THREADS] [-c "CONFIGS"] [-D DEADLINE_SECONDS]
 #            [--best FILE] [--table-only]
-#   -e EVALS     Psi evaluations per run (default 8000)
-#   -s SEEDS     seeds (default "1 2 3 4 5")
+#   -e EVALS     Psi evaluations per run (default 10000)
+#   -s SEEDS     seeds (default "1 2 3 4 5 6 7 8 9 10")
 #   -c CONFIGS   subset of: sa uct ssa-a-random ssa-a-ga ssa-o-random ssa-o-ga
 #                suct-o-random suct-o-ga (default: all eight)
 #   -D SECONDS   stop starting runs after this much wall time (default: none);
@@ -23,8 +23,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin="$here/../build/bin/microsynth"
 outdir="experiment-cantstop"
-evals=8000
-seeds="1 2 3 4 5"
+evals=10000
+seeds="1 2 3 4 5 6 7 8 9 10"
 threads=2
 configs="sa uct ssa-a-random ssa-a-ga ssa-o-random ssa-o-ga suct-o-random suct-o-ga"
 deadline=0

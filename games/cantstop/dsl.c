@@ -153,9 +153,10 @@ int ms_cs_dsl_new(ms_ctx *ctx, ms_cs_dsl **out, const ms_cs_dsl_options *opts)
 	if (opts && opts->version != MS_CS_DSL_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "cantstop dsl: unknown options version %u", opts->version);
 	if (opts && (opts->constants < MS_CS_DSL_CONSTANTS_01 || opts->constants > MS_CS_DSL_CONSTANTS_1_TO_7 ||
-		     opts->max_depth < 0 || opts->max_depth > 64))
-		return ms_ctx_error(ctx, MS_EINVAL, "cantstop dsl: constants %d or max_depth %d out of range",
-				    opts->constants, opts->max_depth);
+		     opts->max_depth < 0 || opts->max_depth > 64 || opts->ragged < MS_CS_DSL_RAGGED_ERROR ||
+		     opts->ragged > MS_CS_DSL_RAGGED_OBJECT))
+		return ms_ctx_error(ctx, MS_EINVAL, "cantstop dsl: constants %d, max_depth %d or ragged %d out of range",
+				    opts->constants, opts->max_depth, opts->ragged);
 	if (!(d = ms_ctx_calloc(ctx, 1, sizeof(*d))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "cantstop dsl: out of memory");
 	d->ctx = ctx;

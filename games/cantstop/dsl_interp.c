@@ -31,6 +31,8 @@ enum {
 #define CSR_MAX_CELLS (UINT32_C(1) << 22)
 /* Deepest nesting of lists a Sum or Argmax accepts as an array. */
 #define CSR_MAX_DIMS 64
+/* csr_as_array: a ragged nesting, under MS_CS_DSL_RAGGED_OBJECT. */
+#define CSR_RAGGED 1
 
 typedef struct csr_val {
 	uint8_t kind;  /* MS_CS_VAL_* */
@@ -390,10 +392,157 @@ static int csr_as_array(ms_cs_dsl_runner *r, int pc, const csr_val *list, csr_ar
 			break;
 		cur = &r->cells[cur->u.off];
 	}
-	if (!csr_conform(r, list, 0, a))
+	if (!csr_conform(r, list, 0, a)) {
+		if (r->d->opts.ragged == MS_CS_DSL_RAGGED_OBJECT)
+			return CSR_RAGGED;
 		return csr_fail(r, pc, "%s of a ragged list (numpy: inhomogeneous shape)", fn);
+	}
 	if (a->any_str && a->any_num)
 		return csr_fail(r, pc, "%s of a list mixing strings and numbers", fn);
+	return MS_OK;
+}
+
+/* ---- numpy 1.23's object arrays (the ragged option) ------------------------------- */
+
+static inline int csr_arith(ms_cs_dsl_runner *r, int pc, int op, const csr_val *a, const csr_val *b, csr_val *out);
+
+/* 1 if every node of v at levels lv..depth-1 is a list of the array's length at that level. */
+static int csr_prefix(const ms_cs_dsl_runner *r, const csr_val *v, int lv, int depth, const csr_array *a)
+{
+	if (lv == depth)
+		return 1;
+	if (v->kind != MS_CS_VAL_LIST || v->len != a->dims[lv])
+		return 0;
+	for (uint32_t k = 0; k < v->len; k++)
+		if (!csr_prefix(r, &r->cells[v->u.off + k], lv + 1, depth, a))
+			return 0;
+	return 1;
+}
+
+/* Copies the nodes at level `depth` (C order) to cells[*at...]. */
+static void csr_objects(ms_cs_dsl_runner *r, csr_val v, int lv, int depth, uint32_t *at)
+{
+	if (lv == depth) {
+		r->cells[(*at)++] = v;
+		return;
+	}
+	for (uint32_t k = 0; k < v.len; k++)
+		csr_objects(r, r->cells[v.u.off + k], lv + 1, depth, at);
+}
+
+/* Python ==, with numpy scalars against sequences refused (numpy would broadcast). */
+static int csr_py_eq(ms_cs_dsl_runner *r, int pc, const csr_val *a, const csr_val *b, int *eq)
+{
+	if (csr_numeric(a) && csr_numeric(b)) {
+		*eq = a->kind == MS_CS_VAL_FLOAT || b->kind == MS_CS_VAL_FLOAT ? csr_as_double(a) == csr_as_double(b)
+										  : a->u.i == b->u.i;
+		return MS_OK;
+	}
+	if (a->kind == MS_CS_VAL_LIST && b->kind == MS_CS_VAL_LIST) {
+		int rc;
+
+		*eq = a->tuple == b->tuple && a->len == b->len;
+		for (uint32_t k = 0; *eq && k < a->len; k++)
+			if ((rc = csr_py_eq(r, pc, &r->cells[a->u.off + k], &r->cells[b->u.off + k], eq)) < 0)
+				return rc;
+		return MS_OK;
+	}
+	if ((a->kind == MS_CS_VAL_LIST && (b->kind == MS_CS_VAL_NPINT || b->kind == MS_CS_VAL_FLOAT)) ||
+	    (b->kind == MS_CS_VAL_LIST && (a->kind == MS_CS_VAL_NPINT || a->kind == MS_CS_VAL_FLOAT)))
+		return csr_fail(r, pc, "comparing %s with %s (numpy broadcasts)", csr_kind_name(a), csr_kind_name(b));
+	*eq = a->kind == b->kind && a->u.i == b->u.i; /* strings; a number never equals a list */
+	return MS_OK;
+}
+
+/* Python's a > b: numbers, strings, and lists (or tuples) lexicographically. */
+static int csr_py_gt(ms_cs_dsl_runner *r, int pc, const csr_val *a, const csr_val *b, int *gt)
+{
+	int rc, eq;
+
+	if (csr_numeric(a) && csr_numeric(b)) {
+		*gt = a->kind == MS_CS_VAL_FLOAT || b->kind == MS_CS_VAL_FLOAT ? csr_as_double(a) > csr_as_double(b)
+										  : a->u.i > b->u.i;
+		return MS_OK;
+	}
+	if (a->kind == MS_CS_VAL_STR && b->kind == MS_CS_VAL_STR) {
+		*gt = a->u.i > b->u.i;
+		return MS_OK;
+	}
+	if (a->kind != MS_CS_VAL_LIST || b->kind != MS_CS_VAL_LIST || a->tuple != b->tuple)
+		return csr_fail(r, pc, "'>' between %s and %s", csr_kind_name(a), csr_kind_name(b));
+	for (uint32_t k = 0; k < a->len && k < b->len; k++) {
+		const csr_val *x = &r->cells[a->u.off + k], *y = &r->cells[b->u.off + k];
+
+		if ((rc = csr_py_eq(r, pc, x, y, &eq)) < 0)
+			return rc;
+		if (!eq)
+			return csr_py_gt(r, pc, x, y, gt);
+	}
+	*gt = a->len > b->len;
+	return MS_OK;
+}
+
+/* Python's a + b on objects: numbers, or lists (tuples) concatenated. */
+static int csr_py_add(ms_cs_dsl_runner *r, int pc, csr_val a, csr_val b, csr_val *out)
+{
+	uint32_t off;
+	int rc;
+
+	if (csr_numeric(&a) && csr_numeric(&b))
+		return csr_arith(r, pc, MS_CS_P_PLUS, &a, &b, out);
+	if (a.kind != MS_CS_VAL_LIST || b.kind != MS_CS_VAL_LIST || a.tuple != b.tuple)
+		return csr_fail(r, pc, "sum adds %s and %s", csr_kind_name(&a), csr_kind_name(&b));
+	if ((rc = csr_alloc(r, pc, a.len + b.len, &off)) < 0)
+		return rc;
+	for (uint32_t k = 0; k < a.len; k++)
+		r->cells[off + k] = r->cells[a.u.off + k];
+	for (uint32_t k = 0; k < b.len; k++)
+		r->cells[off + a.len + k] = r->cells[b.u.off + k];
+	*out = csr_list(off, a.len + b.len, a.tuple);
+	return MS_OK;
+}
+
+/*
+ * numpy 1.23.3 makes a ragged nesting an object array (with a warning the
+ * reference's main.py silences): its shape is the deepest consistent one,
+ * its elements the nodes below. Sum adds them with Python's + (lists
+ * concatenate), Argmax compares them with Python's > (first maximum).
+ */
+CSR_NOINLINE static int csr_reduce_objects(ms_cs_dsl_runner *r, int pc, const csr_val *list, const csr_array *a,
+					   int want_argmax, csr_val *out)
+{
+	int depth = 0, rc, gt;
+	uint64_t n = 1;
+	uint32_t off, at;
+	csr_val acc;
+
+	while (depth < a->ndim && csr_prefix(r, list, 0, depth + 1, a))
+		depth++;
+	for (int j = 0; j < depth; j++)
+		n *= a->dims[j];
+	if (n == 0 || n > CSR_MAX_CELLS)
+		return csr_fail(r, pc, "an object array of %llu elements", (unsigned long long)n);
+	if ((rc = csr_alloc(r, pc, (uint32_t)n, &off)) < 0)
+		return rc;
+	at = off;
+	csr_objects(r, *list, 0, depth, &at);
+	if (want_argmax) {
+		uint32_t best = 0;
+
+		for (uint32_t k = 1; k < n; k++) {
+			if ((rc = csr_py_gt(r, pc, &r->cells[off + k], &r->cells[off + best], &gt)) < 0)
+				return rc;
+			if (gt)
+				best = k;
+		}
+		*out = csr_int(MS_CS_VAL_NPINT, best);
+		return MS_OK;
+	}
+	acc = r->cells[off];
+	for (uint32_t k = 1; k < n; k++)
+		if ((rc = csr_py_add(r, pc, acc, r->cells[off + k], &acc)) < 0)
+			return rc;
+	*out = acc;
 	return MS_OK;
 }
 
@@ -489,6 +638,8 @@ CSR_NOINLINE static int csr_reduce(ms_cs_dsl_runner *r, int pc, const csr_val *l
 	if (list->len == 0 || csr_fold_flat(r, list, &a, &f) != 0) {
 		if ((rc = csr_as_array(r, pc, list, &a, fn)) < 0)
 			return rc;
+		if (rc == CSR_RAGGED)
+			return csr_reduce_objects(r, pc, list, &a, want_argmax, out);
 		f.as_float = a.any_float;
 		if (a.count > 0)
 			csr_fold_leaves(r, list, &f);
@@ -656,11 +807,48 @@ static inline int csr_leaf(ms_cs_dsl_runner *r, int pc, csr_val *out)
 	}
 }
 
+/*
+ * Python's + and * on sequences, which only the ragged option's Sum makes:
+ * concatenation, and repetition by a Python int (a numpy integer on the
+ * left would make a numpy array: refused, as numpy arrays are not values
+ * here).
+ */
+CSR_NOINLINE static int csr_seq_arith(ms_cs_dsl_runner *r, int pc, int op, csr_val a, csr_val b, csr_val *out)
+{
+	uint32_t off;
+	int rc;
+
+	if (op == MS_CS_P_PLUS && a.kind == MS_CS_VAL_LIST && b.kind == MS_CS_VAL_LIST && a.tuple == b.tuple)
+		return csr_py_add(r, pc, a, b, out);
+	if (op == MS_CS_P_TIMES && (a.kind == MS_CS_VAL_LIST) != (b.kind == MS_CS_VAL_LIST)) {
+		csr_val seq = a.kind == MS_CS_VAL_LIST ? a : b, num = a.kind == MS_CS_VAL_LIST ? b : a;
+		int64_t times = num.u.i;
+		uint64_t len;
+
+		if (num.kind == MS_CS_VAL_INT || num.kind == MS_CS_VAL_BOOL ||
+		    (num.kind == MS_CS_VAL_NPINT && a.kind == MS_CS_VAL_LIST)) {
+			len = times > 0 ? (uint64_t)times * seq.len : 0;
+			if (times > (int64_t)CSR_MAX_CELLS || len > CSR_MAX_CELLS)
+				return csr_fail(r, pc, "a sequence repeated %lld times", (long long)times);
+			if ((rc = csr_alloc(r, pc, (uint32_t)len, &off)) < 0)
+				return rc;
+			for (uint64_t k = 0; k < len; k++)
+				r->cells[off + k] = r->cells[seq.u.off + k % seq.len];
+			*out = csr_list(off, (uint32_t)len, seq.tuple);
+			return MS_OK;
+		}
+	}
+	return csr_fail(r, pc, "arithmetic on %s and %s", csr_kind_name(&a), csr_kind_name(&b));
+}
+
 /* Python's + - * on scalars; the result's type follows numpy's promotion. */
 static inline int csr_arith(ms_cs_dsl_runner *r, int pc, int op, const csr_val *a, const csr_val *b, csr_val *out)
 {
-	if (CSR_UNLIKELY(!csr_numeric(a) || !csr_numeric(b)))
+	if (CSR_UNLIKELY(!csr_numeric(a) || !csr_numeric(b))) {
+		if (a->kind == MS_CS_VAL_LIST || b->kind == MS_CS_VAL_LIST)
+			return csr_seq_arith(r, pc, op, *a, *b, out);
 		return csr_fail(r, pc, "arithmetic on %s and %s", csr_kind_name(a), csr_kind_name(b));
+	}
 	if (a->kind == MS_CS_VAL_FLOAT || b->kind == MS_CS_VAL_FLOAT) {
 		double x = csr_as_double(a), y = csr_as_double(b);
 
@@ -749,8 +937,15 @@ static int csr_node(ms_cs_dsl_runner *r, int pc, csr_val *out)
 	case MS_CS_P_LT:
 		if ((rc = csr_eval(r, pc + 1, &a)) < 0 || (rc = csr_eval(r, r->code[pc + 1].end, &b)) < 0)
 			return rc;
-		if (CSR_UNLIKELY(!csr_numeric(&a) || !csr_numeric(&b)))
-			return csr_fail(r, pc, "%s < %s", csr_kind_name(&a), csr_kind_name(&b));
+		if (CSR_UNLIKELY(!csr_numeric(&a) || !csr_numeric(&b))) {
+			int gt;
+
+			/* Sequences (the ragged option's sums) compare as Python compares them. */
+			if ((rc = csr_py_gt(r, pc, &b, &a, &gt)) < 0)
+				return rc;
+			*out = csr_int(MS_CS_VAL_BOOL, gt);
+			return MS_OK;
+		}
 		if (a.kind == MS_CS_VAL_FLOAT || b.kind == MS_CS_VAL_FLOAT)
 			*out = csr_int(MS_CS_VAL_BOOL, csr_as_double(&a) < csr_as_double(&b));
 		else
@@ -787,6 +982,7 @@ int ms_cs_dsl_eval(ms_cs_dsl_runner *r, const ms_cs_env *env, ms_cs_dsl_value *o
 	if (v.kind == MS_CS_VAL_LIST) {
 		out->len = v.len;
 		out->ref = v.u.off;
+		out->i = v.tuple;
 	} else if (v.kind == MS_CS_VAL_FLOAT) {
 		out->f = v.u.f;
 	} else {
@@ -860,6 +1056,7 @@ int ms_cs_dsl_value_format(const ms_cs_dsl_runner *r, const ms_cs_dsl_value *v, 
 			return snprintf(buf, size, "<stale list>");
 		x.len = v->len;
 		x.u.off = v->ref;
+		x.tuple = v->i != 0;
 	} else if (v->kind == MS_CS_VAL_FLOAT) {
 		x.u.f = v->f;
 	} else {

@@ -10,6 +10,7 @@
 #include "microsynth/dsl.h"
 #include "microsynth/rts_dsl.h"
 #include "microsynth/cantstop.h"
+#include "microsynth/cantstop_dsl.h"
 #include "microsynth/jvm.h"
 #include "microsynth/synth.h"
 

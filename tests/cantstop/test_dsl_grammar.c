@@ -21,8 +21,10 @@ typedef struct fixture {
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
-	ms_cs_dsl_options o = { MS_CS_DSL_OPTIONS_VERSION, MS_CS_DSL_CONSTANTS_1_TO_7, 0, 0 };
-	ms_cs_dsl_options e = { MS_CS_DSL_OPTIONS_VERSION, MS_CS_DSL_CONSTANTS_01, 1, 0 };
+	ms_cs_dsl_options o = { .version = MS_CS_DSL_OPTIONS_VERSION,
+					.constants = MS_CS_DSL_CONSTANTS_1_TO_7, .extended = 0 };
+	ms_cs_dsl_options e = { .version = MS_CS_DSL_OPTIONS_VERSION,
+					.constants = MS_CS_DSL_CONSTANTS_01, .extended = 1 };
 
 	if (!f || ms_ctx_new(&f->ctx, NULL) || ms_cs_dsl_new(f->ctx, &f->d, NULL) || ms_cs_dsl_new(f->ctx, &f->ibr, &o) ||
 	    ms_cs_dsl_new(f->ctx, &f->ext, &e) || ms_dsl_prog_new(f->ctx, &f->p, ms_cs_dsl_grammar(f->d)) ||
@@ -119,7 +121,7 @@ static void test_cs_dsl_options__bad_versions_and_ranges_are_refused(void **stat
 {
 	fixture *f = *state;
 	ms_cs_dsl *d = NULL;
-	ms_cs_dsl_options o = { 99, 0, 0, 0 };
+	ms_cs_dsl_options o = { .version = 99 };
 
 	assert_int_equal(ms_cs_dsl_new(f->ctx, &d, &o), MS_EINVAL);
 	assert_null(d);

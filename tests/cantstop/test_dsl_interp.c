@@ -30,7 +30,8 @@ typedef struct fixture {
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
-	ms_cs_dsl_options e = { MS_CS_DSL_OPTIONS_VERSION, MS_CS_DSL_CONSTANTS_01, 1, 0 };
+	ms_cs_dsl_options e = { .version = MS_CS_DSL_OPTIONS_VERSION,
+					.constants = MS_CS_DSL_CONSTANTS_01, .extended = 1 };
 
 	if (!f || ms_ctx_new(&f->ctx, NULL) || ms_cs_dsl_new(f->ctx, &f->d, NULL) || ms_cs_dsl_new(f->ctx, &f->ext, &e) ||
 	    ms_cs_dsl_runner_new(f->ctx, f->d, &f->r) || ms_cs_dsl_runner_new(f->ctx, f->ext, &f->rx) ||
@@ -388,6 +389,56 @@ static void test_cs_dsl_runner__fresh_locals_and_no_growth_per_decision(void **s
 	}
 }
 
+/* The ragged option: numpy 1.23.3's object arrays, as the pinned reference runs. */
+static void test_cs_dsl_eval__ragged_lists_as_numpy_1_23_object_arrays(void **state)
+{
+	fixture *f = *state;
+	ms_cs_dsl *d;
+	ms_cs_dsl_runner *r;
+	ms_dsl_prog *p;
+	ms_cs_dsl_options o = { .version = MS_CS_DSL_OPTIONS_VERSION, .ragged = MS_CS_DSL_RAGGED_OBJECT };
+	static const struct {
+		const char *state, *text, *want;
+	} c[] = {
+		/* Tuples concatenate; Python compares them lexicographically: (7,) > (6, 6). */
+		{ S_COL2, "sum(actions)", "(6, 6, 7, 5)" },
+		{ S_COL2, "argmax(actions)", "np.int64(1)" },
+		{ S_COL2, "sum(map((lambda x : map((lambda x : (move_value + 0)), local_list)), actions))", "[4, 4, 3, 0]" },
+		{ S_COL2, "argmax(map((lambda x : map((lambda x : (move_value + 0)), local_list)), actions))", "np.int64(0)" },
+		/* Sequences repeat and concatenate; a numpy integer before a tuple would broadcast: refused. */
+		{ S_COL2, "(sum(actions) * 0)", "()" },
+		{ S_COL2, "(sum(actions) + sum(actions))", "(6, 6, 7, 5, 6, 6, 7, 5)" },
+		{ S_COL2, "(sum(neutrals) + sum(actions))", "!arithmetic on a numpy int64 and a tuple" },
+		/* Regular arrays are unchanged. */
+		{ S_COL, "sum(actions)", "np.int64(42)" },
+		{ S_COL, "argmax(actions)", "np.int64(1)" },
+	};
+	ms_cs_move acts[MS_CS_MAX_ACTIONS];
+
+	assert_int_equal(ms_cs_dsl_new(f->ctx, &d, &o), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, d, &r), 0);
+	assert_int_equal(ms_dsl_prog_new(f->ctx, &p, ms_cs_dsl_grammar(d)), 0);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ms_cs_state s = cs_state(c[i].state);
+		ms_cs_env env;
+		ms_cs_dsl_value v;
+
+		if (ms_cs_dsl_parse(d, p, c[i].text, strlen(c[i].text), PROG, "case"))
+			fail_msg("%s", ms_ctx_last_error(f->ctx));
+		assert_int_equal(ms_cs_dsl_runner_load(r, p), 0);
+		ms_cs_env_init(&env, &s, acts, ms_cs_legal_actions(&s, acts));
+		if (ms_cs_dsl_eval(r, &env, &v))
+			snprintf(f->out, sizeof(f->out), "!%s", ms_ctx_last_error(f->ctx));
+		else
+			ms_cs_dsl_value_format(r, &v, f->out, sizeof(f->out));
+		if (c[i].want[0] == '!' ? !strstr(f->out, c[i].want + 1) : strcmp(f->out, c[i].want) != 0)
+			fail_msg("case %zu: %s\n  got  %s\n  want %s", i, c[i].text, f->out, c[i].want);
+	}
+	ms_dsl_prog_free(p);
+	ms_cs_dsl_runner_free(r);
+	ms_cs_dsl_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +451,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cs_dsl_player__values_become_decisions_as_the_wrapper_says, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_cs_dsl_runner__fresh_locals_and_no_growth_per_decision, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_cs_dsl_eval__ragged_lists_as_numpy_1_23_object_arrays, setup,
 						teardown),
 	};
 

@@ -133,7 +133,8 @@ typedef struct fixture {
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
-	ms_cs_dsl_options e = { MS_CS_DSL_OPTIONS_VERSION, MS_CS_DSL_CONSTANTS_01, 1, 0 };
+	ms_cs_dsl_options e = { .version = MS_CS_DSL_OPTIONS_VERSION,
+					.constants = MS_CS_DSL_CONSTANTS_01, .extended = 1 };
 
 	if (!f || ms_ctx_new(&f->ctx, NULL) || ms_cs_dsl_new(f->ctx, &f->d, NULL) || ms_cs_dsl_new(f->ctx, &f->ext, &e))
 		return -1;

@@ -1,6 +1,7 @@
 /*
  * libFuzzer target: the Can't Stop DSL reader (printed form, spec 5.8) on
- * both grammars. Whatever parses must print back to text that parses to
+ * the searches' grammar and on the extended one (interpreted with the
+ * ragged option). Whatever parses must print back to text that parses to
  * the same tree and prints identically, and then plays two matches against
  * GA through the interpreter (errors are fine, crashes and leaks are not).
  */
@@ -34,7 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	ms_ctx *ctx = NULL;
 	ms_cs_dsl *d[2] = { NULL, NULL };
-	ms_cs_dsl_options ext = { MS_CS_DSL_OPTIONS_VERSION, MS_CS_DSL_CONSTANTS_01, 1, 0 };
+	ms_cs_dsl_options ext = { .version = MS_CS_DSL_OPTIONS_VERSION,
+					.constants = MS_CS_DSL_CONSTANTS_01, .extended = 1,
+				.ragged = MS_CS_DSL_RAGGED_OBJECT };
 	/* The first byte picks the non-terminal read (mostly whole programs). */
 	int nt = size > 0 && data[0] < MS_CS_NT_COUNT ? data[0] : MS_CS_NT_START;
 

@@ -158,6 +158,40 @@ static void test_cs_synth__fingerprint_names_the_settings(void **state)
 	ms_cs_synth_free(c);
 }
 
+/* Common matches: every Psi evaluation plays the same matches, whatever its seed; the default draws them. */
+static void test_cs_synth__common_matches_ignore_the_evaluation_seed(void **state)
+{
+	fixture *f = *state;
+	ms_cs_synth_options o;
+	ms_cs_synth *cs[2];
+	double psi[2][2];
+
+	for (int k = 0; k < 2; k++) {
+		ms_cs_synth_options_init(&o);
+		o.matches = 400;
+		o.common_matches = k;
+		o.common_seed = 9;
+		if (ms_cs_synth_new(f->ctx, &cs[k], &o) < 0)
+			fail_msg("ms_cs_synth_new: %s", ms_ctx_last_error(f->ctx));
+		ms_dsl_prog *p = parse(f, cs[k], ms_cs_dsl_builtin("couto"));
+		ms_synth_eval *ev;
+		uint64_t seeds[2] = { 1, 2 };
+		const ms_dsl_prog *progs[2] = { p, p };
+		assert_int_equal(ms_synth_eval_new(f->ctx, &ev, ms_cs_synth_problem(cs[k]), 2, NULL), 0);
+		assert_int_equal(ms_synth_eval_programs(ev, progs, 2, MS_SYNTH_PSI, seeds, psi[k], NULL, NULL, NULL), 0);
+		ms_synth_eval_free(ev);
+		ms_dsl_prog_free(p);
+	}
+	assert_true(psi[1][0] == psi[1][1]);
+	assert_true(psi[0][0] != psi[0][1]);
+	assert_non_null(strstr(ms_cs_synth_fingerprint(cs[1]), "common-matches=9"));
+	assert_null(strstr(ms_cs_synth_fingerprint(cs[0]), "common-matches"));
+	/* the final problem plays fresh matches either way */
+	assert_null(strstr(ms_cs_synth_final_problem(cs[1])->fingerprint, "common-matches"));
+	ms_cs_synth_free(cs[0]);
+	ms_cs_synth_free(cs[1]);
+}
+
 static void test_cs_synth__bad_options_are_refused_with_a_message(void **state)
 {
 	fixture *f = *state;
@@ -279,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cs_synth__run_time_error_scores_zero, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_synth__c_is_the_cloning_score_of_the_recorded_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_synth__fingerprint_names_the_settings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cs_synth__common_matches_ignore_the_evaluation_seed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_synth__bad_options_are_refused_with_a_message, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_synth__evals_budget_is_deterministic_across_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_synth__short_search_beats_the_random_player, setup, teardown),

@@ -102,6 +102,19 @@ enum {
 	MS_CS_DSL_CONSTANTS_1_TO_7 = 1  /**< {1..7}: the iterated-best-response mode */
 };
 
+/** What Sum and Argmax do with a ragged nesting of lists (spec 5.4). */
+enum {
+	MS_CS_DSL_RAGGED_ERROR = 0, /**< raise, as numpy >= 1.24 does (the spec's choice, default) */
+	/**
+	 * As numpy 1.23.3, the version the reference pins, with the warning its
+	 * main.py silences: an object array of the deepest consistent shape;
+	 * Sum adds its elements with Python's + (lists and tuples concatenate,
+	 * a number and a list raise), Argmax compares them with Python's >
+	 * (tuples lexicographically: e.g. argmax over [(6, 6), (7,), (5,)] is 1).
+	 */
+	MS_CS_DSL_RAGGED_OBJECT = 1
+};
+
 #define MS_CS_DSL_OPTIONS_VERSION 1
 
 /** Grammar variant; zero-initialise, set `version`, or pass NULL for the searches' grammar. */
@@ -117,6 +130,8 @@ typedef struct ms_cs_dsl_options {
 	int extended;
 	/** Generation depth (spec 5.9): children of nodes at depth >= max_depth are terminal-first. 0: 4. */
 	int max_depth;
+	/** MS_CS_DSL_RAGGED_ERROR (default) or MS_CS_DSL_RAGGED_OBJECT; interpretation only. */
+	int ragged;
 } ms_cs_dsl_options;
 
 /** A Can't Stop grammar with its sampler. Read-only once made. */
@@ -217,7 +232,7 @@ enum {
 /** A value as ms_cs_dsl_eval returns it; lists stay inside the runner. */
 typedef struct ms_cs_dsl_value {
 	int kind;
-	int64_t i;    /**< INT, NPINT, BOOL (0/1), STR (the letter) */
+	int64_t i;    /**< INT, NPINT, BOOL (0/1), STR (the letter); LIST: 1 for a tuple */
 	double f;     /**< FLOAT; also the numeric value of INT, NPINT and BOOL */
 	uint32_t len; /**< LIST: number of elements */
 	uint32_t ref; /**< LIST: the runner's reference (valid until the next evaluation) */
@@ -233,7 +248,9 @@ MS_EXTERN void ms_cs_dsl_runner_free(ms_cs_dsl_runner *r);
 /**
  * Compiles `p` into the runner (copied: `p` may change or go afterwards).
  * Any non-terminal may be the root; players need a whole program
- * (MS_CS_NT_START). MS_EINVAL for holes or a program of another grammar.
+ * (MS_CS_NT_START). MS_EINVAL for holes or a program of another grammar;
+ * MS_ERANGE for a program nested deeper than 2,000 (the walk is recursive),
+ * which a search should score as a failing program.
  */
 MS_EXTERN int ms_cs_dsl_runner_load(ms_cs_dsl_runner *r, const ms_dsl_prog *p);
 
@@ -242,8 +259,9 @@ MS_EXTERN int ms_cs_dsl_runner_load(ms_cs_dsl_runner *r, const ms_dsl_prog *p);
  * whole program evaluates its yes/no child when env->yes_no, else its
  * column child. A run-time error of the reference (spec 5.4: a Map binding
  * a value that is neither a Python int nor a list, an unbound local, an
- * argmax of nothing, a ragged or string array, a column outside 2..12, ...)
- * returns MS_ERANGE with a message naming the node.
+ * argmax of nothing, a ragged array (unless MS_CS_DSL_RAGGED_OBJECT), a sum
+ * of strings, a column outside 2..12, ...) returns MS_ERANGE with a message
+ * naming the node.
  */
 MS_EXTERN int ms_cs_dsl_eval(ms_cs_dsl_runner *r, const ms_cs_env *env, ms_cs_dsl_value *out);
 
@@ -282,7 +300,8 @@ enum { MS_CS_SCORE_OBSERVATION = 0, MS_CS_SCORE_ACTION = 1 };
 /**
  * C(L, p) of the loaded program on `ds`: the program as a policy through
  * ms_cs_score_observation or ms_cs_score_action. A program error gives
- * *score = 0 and returns the error (the reference scores it 0).
+ * *score = 0 and returns MS_ERANGE (the reference scores it 0); other
+ * codes are the data set's or the caller's problems.
  */
 MS_EXTERN int ms_cs_dsl_clone_score(ms_cs_dsl_runner *r, const ms_cs_dataset *ds, int which, uint64_t seed,
 				    double *score);
@@ -291,7 +310,10 @@ MS_EXTERN int ms_cs_dsl_clone_score(ms_cs_dsl_runner *r, const ms_cs_dataset *ds
  * Win rate of the loaded program against `opponent` (NULL: GA) over
  * matches first .. first+count-1 of an evaluation seeded with `seed`
  * (spec 7.1, ms_cs_evaluate with the program as player A). Totals are
- * added into *acc (zero it first). A program error stops and is returned.
+ * added into *acc (zero it first). A program error (the reference's
+ * exception: score 0) stops the evaluation and returns MS_ERANGE; so does
+ * a column index outside the legal list. MS_ENOMEM and MS_EINVAL are not
+ * the program's.
  */
 MS_EXTERN int ms_cs_dsl_evaluate(ms_cs_dsl_runner *r, const ms_cs_match_options *opts, const ms_cs_player *opponent,
 				 uint64_t seed, long first, long count, ms_cs_eval_result *acc);
