@@ -210,22 +210,10 @@ int bot_al_begin(bot_al *al, const ms_rts_state *s, int player)
 
 /* ---- engine queries the abstract actions make ------------------------- */
 
-static ms_rts_action act(int type, int parameter, int unit_type)
-{
-	ms_rts_action a;
-	a.type = type;
-	a.parameter = parameter;
-	a.x = a.y = -1;
-	a.unit_type = unit_type;
-	return a;
-}
-
 /* The cell an action of `u` uses (ResourceUsage), or -1. */
 static int used_cell(const bot_frame *f, const ms_rts_unit *u, const ms_rts_action *a)
 {
-	if ((a->type != MS_RTS_MOVE && a->type != MS_RTS_PRODUCE) || a->parameter < 0 || a->parameter > 3)
-		return -1;
-	return (u->x + rts_dx[a->parameter]) + (u->y + rts_dy[a->parameter]) * f->w;
+	return (int)bot_used_cell(f->w, u, a);
 }
 
 static int used_cost(const bot_frame *f, const ms_rts_unit *u, const ms_rts_action *a)
@@ -342,7 +330,7 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		dir = path(al, u, a->x, a->y, 0);
 		if (dir < 0)
 			return 0;
-		*out = act(MS_RTS_MOVE, dir, -1);
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
 		return allowed(f, u, out);
 	case AL_ATTACK: {
 		const ms_rts_unit *t = unit_by_id(f, a->target, &a->ti);
@@ -352,7 +340,7 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		dx = t->x - u->x;
 		dy = t->y - u->y;
 		if (dx * dx + dy * dy <= ut->attack_range * ut->attack_range) {
-			*out = act(MS_RTS_ATTACK, -1, -1);
+			*out = bot_act(MS_RTS_ATTACK, -1, -1);
 			out->x = t->x;
 			out->y = t->y;
 			return 1;
@@ -360,7 +348,7 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		dir = path(al, u, t->x, t->y, ut->attack_range);
 		if (dir < 0)
 			return 0;
-		*out = act(MS_RTS_MOVE, dir, -1);
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
 		return allowed(f, u, out);
 	}
 	case AL_HARVEST: {
@@ -376,25 +364,25 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		}
 		dir = path(al, u, x, y, 1);
 		if (dir >= 0) {
-			*out = act(MS_RTS_MOVE, dir, -1);
+			*out = bot_act(MS_RTS_MOVE, dir, -1);
 			return allowed(f, u, out);
 		}
 		dir = adjacent_dir(u, x, y);
 		if (dir < 0)
 			return 0;
-		*out = act(carrying ? MS_RTS_RETURN : MS_RTS_HARVEST, dir, -1);
+		*out = bot_act(carrying ? MS_RTS_RETURN : MS_RTS_HARVEST, dir, -1);
 		return 1;
 	}
 	case AL_BUILD:
 		dir = path(al, u, a->x, a->y, 1);
 		if (dir >= 0) {
-			*out = act(MS_RTS_MOVE, dir, -1);
+			*out = bot_act(MS_RTS_MOVE, dir, -1);
 			return allowed(f, u, out);
 		}
 		dir = adjacent_dir(u, a->x, a->y);
 		if (dir < 0)
 			return 0;
-		*out = act(MS_RTS_PRODUCE, dir, a->type);
+		*out = bot_act(MS_RTS_PRODUCE, dir, a->type);
 		return allowed(f, u, out);
 	case AL_TRAIN: {
 		const ms_rts_unit_type *tt = &s->utt->types[a->type];
@@ -427,7 +415,7 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		a->done = 1;
 		if (best < 0)
 			return 0;
-		*out = act(MS_RTS_PRODUCE, best, a->type);
+		*out = bot_act(MS_RTS_PRODUCE, best, a->type);
 		return allowed(f, u, out);
 	}
 	case AL_IDLE: {
@@ -440,7 +428,7 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 			const bf_unit *o = &foe[i];
 			int dx = o->x - u->x, dy = o->y - u->y;
 			if (dx * dx + dy * dy <= r2) {
-				*out = act(MS_RTS_ATTACK, -1, -1);
+				*out = bot_act(MS_RTS_ATTACK, -1, -1);
 				out->x = o->x;
 				out->y = o->y;
 				return 1;
@@ -545,7 +533,7 @@ int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n)
 			continue;
 		if (k < max) {
 			out[k].unit = us[ui].u;
-			out[k].action = act(MS_RTS_NONE, 10, -1);
+			out[k].action = bot_act(MS_RTS_NONE, 10, -1);
 		}
 		k++;
 	}

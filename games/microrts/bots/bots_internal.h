@@ -170,4 +170,23 @@ int bot_passive_new(ms_bot *b);
 int bot_random_biased_new(ms_bot *b);
 int bot_random_new(ms_bot *b);
 
+/* An abstract action's unit action (no target cell). */
+static inline ms_rts_action bot_act(int type, int parameter, int unit_type)
+{
+	ms_rts_action a;
+	a.type = type;
+	a.parameter = parameter;
+	a.x = a.y = -1;
+	a.unit_type = unit_type;
+	return a;
+}
+
+/* The linear cell an action of `u` claims (ResourceUsage) on a map `w` wide, or -1. */
+static inline long bot_used_cell(int w, const ms_rts_unit *u, const ms_rts_action *a)
+{
+	if ((a->type != MS_RTS_MOVE && a->type != MS_RTS_PRODUCE) || a->parameter < 0 || a->parameter > 3)
+		return -1;
+	return (long)(u->x + rts_dx[a->parameter]) + (long)(u->y + rts_dy[a->parameter]) * w;
+}
+
 #endif

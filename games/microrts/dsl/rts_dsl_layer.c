@@ -251,22 +251,10 @@ int rd_building_position(const rd_layer *L, int x0, int y0)
 
 /* ---- abstract actions ------------------------------------------------------ */
 
-static ms_rts_action act(int type, int parameter, int unit_type)
-{
-	ms_rts_action a;
-	a.type = type;
-	a.parameter = parameter;
-	a.x = a.y = -1;
-	a.unit_type = unit_type;
-	return a;
-}
-
 /* The linear cell an action claims (ResourceUsage), or -1. */
 static long used_cell(const rd_layer *L, const ms_rts_unit *u, const ms_rts_action *a)
 {
-	if ((a->type != MS_RTS_MOVE && a->type != MS_RTS_PRODUCE) || a->parameter < 0 || a->parameter > 3)
-		return -1;
-	return (long)(u->x + rts_dx[a->parameter]) + (long)(u->y + rts_dy[a->parameter]) * L->w;
+	return bot_used_cell(L->w, u, a);
 }
 
 static int used_cost(const rd_layer *L, const ms_rts_unit *u, const ms_rts_action *a)
@@ -340,43 +328,43 @@ static int execute(rd_layer *L, const rd_aa *a, const ms_rts_unit *u, ms_rts_act
 	case MS_RTS_DSL_AA_MOVE:
 		if ((dir = step_towards(L, u, a->x + a->y * L->w, 0)) < 0)
 			return 0;
-		*out = act(MS_RTS_MOVE, dir, -1);
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
 		return allowed(L, u, out);
 	case MS_RTS_DSL_AA_ATTACK: {
 		const ms_rts_unit *t = &L->units[a->target].u;
 		int dx = t->x - u->x, dy = t->y - u->y;
 		if (dx * dx + dy * dy <= ut->attack_range * ut->attack_range) {
-			*out = act(MS_RTS_ATTACK, -1, -1);
+			*out = bot_act(MS_RTS_ATTACK, -1, -1);
 			out->x = t->x;
 			out->y = t->y;
 			return 1;
 		}
 		if ((dir = step_towards(L, u, t->x + t->y * L->w, ut->attack_range)) < 0)
 			return 0;
-		*out = act(MS_RTS_MOVE, dir, -1);
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
 		return allowed(L, u, out);
 	}
 	case MS_RTS_DSL_AA_HARVEST: {
 		int carrying = u->resources > 0;
 		const ms_rts_unit *t = &L->units[carrying ? a->base : a->target].u;
 		if ((dir = step_towards(L, u, t->x + t->y * L->w, 1)) >= 0) {
-			*out = act(MS_RTS_MOVE, dir, -1);
+			*out = bot_act(MS_RTS_MOVE, dir, -1);
 			return allowed(L, u, out);
 		}
 		/* HARVEST and RETURN are not checked against the rules here */
 		if ((dir = adjacent_dir(u, t->x, t->y)) < 0)
 			return 0;
-		*out = act(carrying ? MS_RTS_RETURN : MS_RTS_HARVEST, dir, -1);
+		*out = bot_act(carrying ? MS_RTS_RETURN : MS_RTS_HARVEST, dir, -1);
 		return 1;
 	}
 	case MS_RTS_DSL_AA_BUILD:
 		if ((dir = step_towards(L, u, a->x + a->y * L->w, 1)) >= 0) {
-			*out = act(MS_RTS_MOVE, dir, -1);
+			*out = bot_act(MS_RTS_MOVE, dir, -1);
 			return allowed(L, u, out);
 		}
 		if ((dir = adjacent_dir(u, a->x, a->y)) < 0)
 			return 0;
-		*out = act(MS_RTS_PRODUCE, dir, a->type);
+		*out = bot_act(MS_RTS_PRODUCE, dir, a->type);
 		return allowed(L, u, out);
 	case MS_RTS_DSL_AA_TRAIN: {
 		/* the JAR's Train: the preferred direction wins when its cell is free */
@@ -404,7 +392,7 @@ static int execute(rd_layer *L, const rd_aa *a, const ms_rts_unit *u, ms_rts_act
 		}
 		if (best < 0)
 			return 0;
-		*out = act(MS_RTS_PRODUCE, best, a->type);
+		*out = bot_act(MS_RTS_PRODUCE, best, a->type);
 		return allowed(L, u, out);
 	}
 	case MS_RTS_DSL_AA_IDLE: {
@@ -415,7 +403,7 @@ static int execute(rd_layer *L, const rd_aa *a, const ms_rts_unit *u, ms_rts_act
 			const ms_rts_unit *o = &L->units[i].u;
 			int dx = o->x - u->x, dy = o->y - u->y;
 			if (o->player >= 0 && o->player != u->player && dx * dx + dy * dy <= r2) {
-				*out = act(MS_RTS_ATTACK, -1, -1);
+				*out = bot_act(MS_RTS_ATTACK, -1, -1);
 				out->x = o->x;
 				out->y = o->y;
 				return 1;
@@ -482,7 +470,7 @@ int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n)
 			continue;
 		if (k < max) {
 			out[k].unit = r->u;
-			out[k].action = act(MS_RTS_NONE, 10, -1);
+			out[k].action = bot_act(MS_RTS_NONE, 10, -1);
 		}
 		k++;
 	}
