@@ -888,6 +888,20 @@ static int listing_error(ms_ctx *ctx, const char *what, int line, int col, const
 	return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d, column %d: %s", what, line, col, msg);
 }
 
+/* Puts '}' at the end of the last significant line (at *last_end), before
+ * the blank lines and comments that followed it. */
+static int close_brace(ms_buf *out, size_t *last_end)
+{
+	size_t at = *last_end, tail = out->len - at;
+	int rc = ms_buf_append(out, "}", 1); /* grows the buffer by one */
+	if (rc)
+		return rc;
+	memmove(out->data + at + 1, out->data + at, tail);
+	out->data[at] = '}';
+	(*last_end)++;
+	return 0;
+}
+
 static int listing_to_braces(ms_ctx *ctx, const char *what, const char *text, size_t len, ms_buf *out)
 {
 	lblock stack[64];
@@ -915,20 +929,7 @@ static int listing_to_braces(ms_ctx *ctx, const char *what, const char *text, si
 			if (stack[depth - 1].body < 0)
 				return listing_error(ctx, what, line, l.indent + 1, "expected an indented block");
 			if (stack[depth - 1].braces) {
-				/* append '}' to the last significant line */
-				char *tail = NULL;
-				size_t tl = out->len - last_end;
-				if (tl && !(tail = ms_ctx_malloc(ctx, tl)))
-					return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", what);
-				if (tl)
-					memcpy(tail, out->data + last_end, tl);
-				out->len = last_end;
-				rc = ms_buf_append(out, "}", 1);
-				if (!rc && tl)
-					rc = ms_buf_append(out, tail, tl);
-				ms_ctx_mfree(ctx, tail);
-				last_end++;
-				if (rc)
+				if ((rc = close_brace(out, &last_end)))
 					return rc;
 			}
 			depth--;
@@ -1007,19 +1008,7 @@ static int listing_to_braces(ms_ctx *ctx, const char *what, const char *text, si
 			return listing_error(ctx, what, stack[depth - 1].header, stack[depth - 1].indent + 1,
 					     "expected an indented block after this line");
 		if (stack[depth - 1].braces) {
-			char *tail = NULL;
-			size_t tl = out->len - last_end;
-			if (tl && !(tail = ms_ctx_malloc(ctx, tl)))
-				return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", what);
-			if (tl)
-				memcpy(tail, out->data + last_end, tl);
-			out->len = last_end;
-			rc = ms_buf_append(out, "}", 1);
-			if (!rc && tl)
-				rc = ms_buf_append(out, tail, tl);
-			ms_ctx_mfree(ctx, tail);
-			last_end++;
-			if (rc)
+			if ((rc = close_brace(out, &last_end)))
 				return rc;
 		}
 		depth--;
