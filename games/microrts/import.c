@@ -150,7 +150,6 @@ int ms_rts_state_add_unit(ms_ctx *ctx, ms_rts_state *s, const ms_rts_unit *u, in
 int ms_rts_state_add_pending(ms_ctx *ctx, ms_rts_state *s, int unit_index, int issued_at, const ms_rts_action *a)
 {
 	rts_unit *us = rts_units(s);
-	rts_assign *as;
 	const char *what = "state: pending action";
 
 	if (unit_index < 0 || unit_index >= s->n_units)
@@ -173,12 +172,6 @@ int ms_rts_state_add_pending(ms_ctx *ctx, ms_rts_state *s, int unit_index, int i
 		return ms_ctx_error(ctx, MS_ERANGE, "%s %d (unit %lld): NONE lasts %d cycles", what, s->n_assign,
 				    (long long)us[unit_index].u.id, a->parameter);
 	/* One pending action per unit at most, so this never runs past the array. */
-	as = &rts_assigns(s)[s->n_assign];
-	as->key = us[unit_index].key;
-	as->unit = unit_index;
-	as->time = issued_at;
-	as->action = *a;
-	us[unit_index].slot = s->n_assign++;
-	rts_assign_update(s, as);
+	rts_assign_append(s, unit_index, issued_at, a);
 	return MS_OK;
 }

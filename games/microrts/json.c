@@ -366,7 +366,6 @@ int ms_rts_state_from_json(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *ut
 		int t, ui;
 		ms_rts_action a;
 		const cJSON *ao;
-		rts_assign *as;
 
 		snprintf(what, sizeof(what), "state.actions[%d]", i++);
 		if ((rc = opt_long(ctx, what, e, "ID", -1, &id)) || (rc = opt_int(ctx, what, e, "time", 0, &t)) ||
@@ -382,13 +381,7 @@ int ms_rts_state_from_json(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *ut
 			rc = ms_ctx_error(ctx, MS_EPARSE, "%s: unit %lld has two actions", what, (long long)id);
 			goto done;
 		}
-		as = &rts_assigns(s)[s->n_assign++];
-		as->key = rts_units(s)[ui].key;
-		as->unit = ui;
-		rts_units(s)[ui].slot = s->n_assign - 1;
-		as->time = t;
-		as->action = a;
-		rts_assign_update(s, as);
+		rts_assign_append(s, ui, t, &a);
 	}
 	*out = s;
 	s = NULL;

@@ -109,6 +109,9 @@ int rts_action_from_xml(ms_ctx *ctx, const ms_rts_utt *utt, const char *what, xm
 /* Sets a pending action's `end` and usage, and lowers the state's next_end. */
 void rts_assign_update(ms_rts_state *s, rts_assign *a);
 
+/* Appends a pending action for unit `ui` (which has none), issued at cycle `time`. */
+void rts_assign_append(ms_rts_state *s, int ui, int time, const ms_rts_action *a);
+
 /* Index of the unit with `key`, or -1. */
 int rts_find_key(const ms_rts_state *s, uint32_t key);
 

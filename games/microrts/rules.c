@@ -214,6 +214,19 @@ void rts_assign_update(ms_rts_state *s, rts_assign *a)
 		s->next_end = a->end;
 }
 
+void rts_assign_append(ms_rts_state *s, int ui, int time, const ms_rts_action *a)
+{
+	rts_unit *us = rts_units(s);
+	rts_assign *as = &rts_assigns(s)[s->n_assign];
+
+	as->key = us[ui].key;
+	as->unit = ui;
+	as->time = time;
+	as->action = *a;
+	us[ui].slot = s->n_assign++;
+	rts_assign_update(s, as);
+}
+
 static int min_int(int a, int b)
 {
 	return a < b ? a : b;

@@ -254,7 +254,6 @@ static int read_xml_actions(ms_ctx *ctx, ms_rts_state *s, xmlNodePtr actions)
 		int t, ui;
 		xmlNodePtr uan;
 		ms_rts_action a;
-		rts_assign *as;
 
 		snprintf(what, sizeof(what), "state: line %ld", xmlGetLineNo(e));
 		if ((rc = ms_xml_attr_long(ctx, "state", e, "ID", &id)) ||
@@ -268,13 +267,7 @@ static int read_xml_actions(ms_ctx *ctx, ms_rts_state *s, xmlNodePtr actions)
 					    what, (long long)id);
 		if (!ms_rts_state_unit_idle(s, ui))
 			return ms_ctx_error(ctx, MS_EPARSE, "%s: unit %lld has two actions", what, (long long)id);
-		as = &rts_assigns(s)[s->n_assign++];
-		as->key = rts_units(s)[ui].key;
-		as->unit = ui;
-		rts_units(s)[ui].slot = s->n_assign - 1;
-		as->time = t;
-		as->action = a;
-		rts_assign_update(s, as);
+		rts_assign_append(s, ui, t, &a);
 	}
 	return MS_OK;
 }
