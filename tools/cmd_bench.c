@@ -14,6 +14,7 @@
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
+#include "edition.h"
 
 double cli_now(void)
 {
@@ -155,7 +156,8 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 
 void cmd_bench_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth bench bots [--repeat N] [--warmup N] [--max-cycles N] MAP...\n"
+	fprintf(out, "Usage: microsynth bench bots [--repeat N] [--warmup N] [--max-cycles N]\n"
+		     "                            [--edition 2022|2023] MAP...\n"
 		     "       microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n"
 		     "       microsynth bench dsl [options]      (DSL decision time per step; see `bench dsl --help`)\n"
 		     "       microsynth bench bridge [options]   (socket round trip, ours vs the jar's server;\n"
@@ -163,6 +165,7 @@ void cmd_bench_usage(FILE *out)
 		     "bots: every ordered pairing of WorkerRush, LightRush, HeavyRush and RangedRush\n"
 		     "on each map (table 2), played natively and by the official engine (one JVM,\n"
 		     "warmed up, maps loaded before timing); cycles/s per map and pairing for both.\n"
+		     "The native bots play the harness's edition unless --edition names one.\n"
 		     "Last line: ratio=X, the median over map-pairings of native / Java cycles/s.\n"
 		     "The line before it, cpu_ratio=Y, is the same over the CPU time of the thread\n"
 		     "that plays (steadier on a busy machine; the JVM's collector and compiler\n"
@@ -389,7 +392,7 @@ static int bench_bots(int argc, char **argv)
 {
 	long repeat = 10, warmup = 2, max_cycles = 3000;
 	char **maps = NULL;
-	int nmaps = 0, first = -1, njobs, rc = CLI_OK;
+	int nmaps = 0, first = -1, njobs, rc = CLI_OK, edition = edition_of_harness(NULL);
 	double *ncyc, *nsec, *ncpu, *jcyc, *jsec, *jcpu, *ratios, *cpu_ratios;
 	ms_ctx *ctx;
 	ms_rts_utt *utt;
@@ -403,6 +406,9 @@ static int bench_bots(int argc, char **argv)
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--max-cycles")) {
 			if (cli_parse_int("bench", "--max-cycles", i + 1 < argc ? argv[++i] : NULL, 1, 1000000, &max_cycles))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--edition")) {
+			if (edition_arg("bench", i + 1 < argc ? argv[++i] : NULL, &edition))
 				return CLI_USAGE;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error("bench", "unknown option '%s'", argv[i]);
@@ -449,7 +455,8 @@ static int bench_bots(int argc, char **argv)
 		for (int k = 0; k < 16 && rc == CLI_OK; k++) {
 			ms_bot *bots[2];
 			double t0 = 0, c0 = 0;
-			if (ms_bot_new(ctx, &bots[0], rushes[k / 4], utt, 0) || ms_bot_new(ctx, &bots[1], rushes[k % 4], utt, 0)) {
+			if (ms_bot_new(ctx, &bots[0], rushes[k / 4], utt, 0) || ms_bot_new(ctx, &bots[1], rushes[k % 4], utt, 0) ||
+			    ms_bot_set_edition(bots[0], edition) || ms_bot_set_edition(bots[1], edition)) {
 				rc = CLI_FAIL;
 				break;
 			}

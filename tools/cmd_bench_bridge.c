@@ -21,6 +21,7 @@
 #include "bridge/server/kit.h"
 #include "microsynth/server.h"
 #include "cli.h"
+#include "edition.h"
 
 typedef struct bb_opts {
 	char map[4096];
@@ -159,6 +160,7 @@ static int run_native(const srv_script *sc, const bb_opts *o, bb_run *r)
 	so.session.bot = o->bot;
 	so.session.language = o->lang;
 	so.session.forget = o->forget;
+	so.session.edition = edition_of_harness(NULL); /* the Java server it is compared with runs the harness's bots */
 	lws_set_log_level(LLL_ERR | LLL_WARN, NULL);
 	if (ms_ctx_new(&ctx, NULL) || ms_server_new(ctx, &srv, &so)) {
 		fprintf(stderr, "microsynth bench bridge: %s\n", ctx ? ms_ctx_last_error(ctx) : "out of memory");

@@ -15,6 +15,7 @@
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
+#include "edition.h"
 #include "recording.h"
 
 #define BD_MAX_PAIRS 4096
@@ -72,7 +73,7 @@ static void bd_class(const char *match, int p, char *out, size_t size)
 		snprintf(out, size, "%.*s", (int)strcspn(at + 4, " "), at + 4);
 }
 
-static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *st)
+static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], int edition, bd_stats *st)
 {
 	gzFile f = gzopen(path, "rb");
 	ms_buf line, msg;
@@ -122,7 +123,8 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *
 					continue;
 				/* The recorder seeds util.Sampler's generator with
 				 * SEED * 1000003 + 3, as `match --seed` does. */
-				if (ms_bot_new(ctx, &bot[p], native, utt, seed * 1000003 + 3)) {
+				if (ms_bot_new(ctx, &bot[p], native, utt, seed * 1000003 + 3) ||
+				    ms_bot_set_edition(bot[p], edition)) {
 					fprintf(stderr, "microsynth botdiff: %s\n", ms_ctx_last_error(ctx));
 					rc = CLI_USAGE;
 				}
@@ -208,7 +210,7 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], bd_stats *
 
 void cmd_botdiff_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth botdiff [--p0 BOT] [--p1 BOT] RECORDING...\n\n"
+	fprintf(out, "Usage: microsynth botdiff [--p0 BOT] [--p1 BOT] [--edition 2022|2023] RECORDING...\n\n"
 		     "Replays recordings of official matches (see `microsynth diff`) and, at\n"
 		     "every cycle, asks the native bot named for a seat whose recorded Java\n"
 		     "class it reproduces for its action on the native state; the action must\n"
@@ -216,7 +218,9 @@ void cmd_botdiff_usage(FILE *out)
 		     "differs are not checked. Bots: WorkerRush LightRush HeavyRush RangedRush\n"
 		     "RandomBiasedAI RandomAI PassiveAI (RandomBiasedAI follows the seed on the\n"
 		     "recording's match line; RandomAI cannot match: Java reseeds it from the\n"
-		     "clock). Last line: matches=N decisions=D mismatches=M (exit 1 if M > 0).\n");
+		     "clock). --edition: the edition of the official bots to reproduce (default:\n"
+		     "the harness's, see `microsynth harness`). Last line: matches=N\n"
+		     "decisions=D mismatches=M (exit 1 if M > 0).\n");
 }
 
 int cmd_botdiff(int argc, char **argv)
@@ -226,10 +230,15 @@ int cmd_botdiff(int argc, char **argv)
 	size_t nfiles = 0;
 	bd_stats st = { 0, 0, 0, 0 };
 	ms_ctx *ctx;
-	int rc = CLI_OK, i = 1;
+	int rc = CLI_OK, i = 1, edition = edition_of_harness(NULL);
 
 	for (; i < argc && argv[i][0] == '-'; i += 2) {
 		int p = !strcmp(argv[i], "--p0") ? 0 : !strcmp(argv[i], "--p1") ? 1 : -1;
+		if (!strcmp(argv[i], "--edition")) {
+			if (edition_arg("botdiff", i + 1 < argc ? argv[i + 1] : NULL, &edition))
+				return CLI_USAGE;
+			continue;
+		}
 		if (p < 0)
 			return cli_usage_error("botdiff", "unknown option '%s'", argv[i]);
 		if (i + 1 >= argc)
@@ -247,7 +256,7 @@ int cmd_botdiff(int argc, char **argv)
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
 	for (size_t k = 0; k < nfiles; k++) {
-		int r = bd_one(ctx, files[k], want, &st);
+		int r = bd_one(ctx, files[k], want, edition, &st);
 		if (r == CLI_USAGE)
 			rc = CLI_USAGE;
 		else if (r && !rc)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "edition.h"
 
 int cli_harness_dir(char *out, size_t size)
 {
@@ -75,16 +76,20 @@ void cmd_harness_usage(FILE *out)
 {
 	fprintf(out, "Usage: microsynth harness\n\n"
 		     "Prints where the official harness is cached ($MICROSYNTH_HARNESS or\n"
-		     "~/.cache/microsynth/harness) and what tools/setup.sh recorded about it.\n"
-		     "Last line: harness=DIR version=V ok=0|1. Exit 1 when it is missing.\n");
+		     "~/.cache/microsynth/harness), what tools/setup.sh recorded about it, and\n"
+		     "the edition of the official bots its microrts.jar holds (2022: the\n"
+		     "gym-microrts build; 2023: the official repository since 2023), which the\n"
+		     "commands that play native bots follow by default (--edition overrides).\n"
+		     "Last line: harness=DIR version=V ok=0|1 edition=2022|2023|unknown.\n"
+		     "Exit 1 when it is missing or its jar cannot be read.\n");
 }
 
 int cmd_harness(int argc, char **argv)
 {
 	char dir[4096], path[4200], line[512];
-	char version[64] = "unknown";
+	char version[64] = "unknown", why[512];
 	FILE *f;
-	int ok;
+	int ok, edition = -1;
 
 	if (argc > 1)
 		return cli_usage_error("harness", "unexpected argument '%s'", argv[1]);
@@ -111,7 +116,13 @@ int cmd_harness(int argc, char **argv)
 	}
 	if (!ok)
 		fprintf(stderr, "microsynth harness: no harness in %s; run tools/setup.sh\n", dir);
-	printf("harness=%s version=%s ok=%d\n", dir, version, ok);
+	snprintf(path, sizeof(path), "%s/microrts.jar", dir);
+	if (ok && edition_of_jar(path, &edition, why, sizeof(why))) {
+		fprintf(stderr, "microsynth harness: %s\n", why);
+		ok = 0;
+	}
+	printf("harness=%s version=%s ok=%d edition=%s\n", dir, version, ok,
+	       edition >= 0 ? edition_name(edition) : "unknown");
 	return ok ? CLI_OK : CLI_FAIL;
 }
 

@@ -17,6 +17,7 @@
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
+#include "edition.h"
 
 /* Match.Run.seedEngine: the k-th static generator gets new Random(seed * 1000003 + k). */
 #define PLAY_SEED_MULT INT64_C(1000003)
@@ -58,7 +59,7 @@ void cmd_play_usage(FILE *out)
 
 	fprintf(out, "Usage: microsynth play --map MAP --p0 BOT --p1 BOT [--utt 1|2|3] [--conflict 1|2|3]\n"
 		     "                       [--max-cycles N] [--seed S] [--trace FILE] [--partially-observable]\n"
-		     "                       [--final-json FILE]\n\n"
+		     "                       [--final-json FILE] [--edition 2022|2023]\n\n"
 		     "Plays one match between native bots in the native engine, as `microsynth\n"
 		     "match` plays it in the official jar (same loop, same defaults: table 2,\n"
 		     "conflict policy 1, 5000 cycles; a match reaching the limit is a draw).\n"
@@ -67,7 +68,9 @@ void cmd_play_usage(FILE *out)
 		     "generators as `microsynth match --seed` seeds the Java ones (default 0).\n"
 		     "--trace writes the official trace (a zip when FILE ends in .zip);\n"
 		     "--final-json the final state as GameState.toJSON writes it (its SHA-256\n"
-		     "starts with the `digest` of `microsynth match --digest`).\nBots:");
+		     "starts with the `digest` of `microsynth match --digest`). --edition: which\n"
+		     "build's scripted bots to reproduce (default: the harness's, as `microsynth\n"
+		     "harness` prints it; 2022 without a harness).\nBots:");
 	for (int i = 0; names[i]; i++)
 		fprintf(out, " %s", names[i]);
 	fprintf(out, "\nLast line: winner=W cycles=C (W = 0, 1, or -1 for a draw).\n");
@@ -77,7 +80,7 @@ int cmd_play(int argc, char **argv)
 {
 	const char *map = NULL, *bot_name[2] = { NULL, NULL }, *trace = NULL, *json = NULL;
 	long utt_v = 2, conflict = 1, max_cycles = 5000, seed = 0;
-	int po = 0, rc = CLI_OK;
+	int po = 0, rc = CLI_OK, edition = -1;
 	char path[4608];
 	ms_ctx *ctx = NULL;
 	ms_rts_utt *utt = NULL;
@@ -104,7 +107,10 @@ int cmd_play(int argc, char **argv)
 			trace = v;
 		else if (!strcmp(o, "--final-json"))
 			json = v;
-		else if (!strcmp(o, "--utt")) {
+		else if (!strcmp(o, "--edition")) {
+			if (edition_arg("play", v, &edition))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--utt")) {
 			if (cli_parse_int("play", o, v, 1, 3, &utt_v))
 				return CLI_USAGE;
 		} else if (!strcmp(o, "--conflict")) {
@@ -128,6 +134,8 @@ int cmd_play(int argc, char **argv)
 			return cli_usage_error("play", "no native bot called '%s'", bot_name[p]);
 	if (cli_resolve_map(map, path, sizeof(path)))
 		return cli_usage_error("play", "map '%s' not found (as a path or in the harness cache)", map);
+	if (edition < 0)
+		edition = edition_of_harness(NULL);
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
 
@@ -141,7 +149,7 @@ int cmd_play(int argc, char **argv)
 	ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_UNITACTION));
 	for (int p = 0; p < 2; p++)
 		if (ms_bot_new(ctx, &bot[p], bot_name[p], utt, seed * PLAY_SEED_MULT + PLAY_K_SAMPLER) ||
-		    ms_bot_reset(bot[p])) {
+		    ms_bot_set_edition(bot[p], edition) || ms_bot_reset(bot[p])) {
 			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
 			rc = CLI_USAGE;
 			goto cleanup;
@@ -151,8 +159,8 @@ int cmd_play(int argc, char **argv)
 		rc = CLI_FAIL;
 		goto cleanup;
 	}
-	printf("play map=%s p0=%s p1=%s utt=%ld conflict=%ld max_cycles=%ld seed=%ld po=%d\n", map,
-	       bot[0]->ops->name, bot[1]->ops->name, utt_v, conflict, max_cycles, seed, po);
+	printf("play map=%s p0=%s p1=%s utt=%ld conflict=%ld max_cycles=%ld seed=%ld po=%d edition=%s\n", map,
+	       bot[0]->ops->name, bot[1]->ops->name, utt_v, conflict, max_cycles, seed, po, edition_name(edition));
 	if (ms_bot_play(ctx, s, bot, (int)max_cycles, po, tw, NULL)) {
 		fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
 		rc = CLI_FAIL;

@@ -14,6 +14,7 @@
 
 #include "microsynth/server.h"
 #include "cli.h"
+#include "edition.h"
 
 typedef struct serve_state {
 	ms_server *srv;
@@ -29,7 +30,7 @@ void cmd_serve_usage(FILE *out)
 		"Usage: microsynth serve [--port N] [--bind ADDR] [--ws-port N] [--unix PATH]\n"
 		"                        [--program FILE | --bot NAME] [--lang auto|json|xml]\n"
 		"                        [--seed N] [--max-line BYTES] [--max-connections N]\n"
-		"                        [--games N] [--forget] [--quiet]\n\n"
+		"                        [--games N] [--forget] [--edition 2022|2023] [--quiet]\n\n"
 		"Serves MicroRTS games to ai.socket.SocketAI clients (the official socket\n"
 		"protocol, JSON and XML) on raw TCP, and the same messages on a websocket\n"
 		"endpoint (subprotocol \"microrts.v1\"; docs/bridge.md), many games at once.\n\n"
@@ -51,6 +52,8 @@ void cmd_serve_usage(FILE *out)
 		"  --games N          stop after N gameOver messages (default: serve until a signal)\n"
 		"  --forget           the bot forgets its memory before every getAction, as behind\n"
 		"                     the Java reference servers (their replies, byte for byte)\n"
+		"  --edition E        the official bots' edition a native bot reproduces, 2022\n"
+		"                     or 2023 (default: the harness's, see `microsynth harness`)\n"
 		"  --quiet            do not log connections and errors on stderr\n\n"
 		"Stdout: 'listening tcp=ADDR:PORT [ws=ADDR:PORT] [unix=PATH] bot=SPEC lang=L' once\n"
 		"the sockets are open"
@@ -114,7 +117,7 @@ int cmd_serve(int argc, char **argv)
 	char spec[4200];
 	const char *program = NULL, *bot = NULL, *bind = "127.0.0.1", *unix_path = NULL;
 	long port = 9898, ws_port = -1, v;
-	int rc, accepted = 0;
+	int rc, accepted = 0, edition_given = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&st, 0, sizeof(st));
@@ -168,6 +171,10 @@ int cmd_serve(int argc, char **argv)
 			if (cli_parse_int("serve", a, val, 1, 1000000, &v))
 				return CLI_USAGE;
 			o.max_sessions = (int)v;
+		} else if (!strcmp(a, "--edition")) {
+			if (edition_arg("serve", val, &o.session.edition))
+				return CLI_USAGE;
+			edition_given = 1;
 		} else if (!strcmp(a, "--games")) {
 			if (cli_parse_int("serve", a, val, 1, 1L << 30, &st.games_wanted))
 				return CLI_USAGE;
@@ -183,6 +190,8 @@ int cmd_serve(int argc, char **argv)
 		snprintf(spec, sizeof(spec), "program:%s", program);
 	else
 		snprintf(spec, sizeof(spec), "%s", bot ? bot : MS_SERVER_DEFAULT_BOT);
+	if (!edition_given)
+		o.session.edition = edition_of_harness(NULL);
 	o.bind = bind;
 	o.port = (int)port;
 	o.ws_port = (int)ws_port;

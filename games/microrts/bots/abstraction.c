@@ -105,10 +105,12 @@ int bot_al_harvest(bot_al *al, int ui, int target, int base)
 {
 	const rts_unit *us = rts_cunits(al->f.s);
 	al_entry a = fresh(al, ui, AL_HARVEST);
-	a.target = us[target].u.id;
-	a.ti = target;
-	a.tx = us[target].u.x;
-	a.ty = us[target].u.y;
+	if (target >= 0) {
+		a.target = us[target].u.id;
+		a.ti = target;
+		a.tx = us[target].u.x;
+		a.ty = us[target].u.y;
+	}
 	a.base = us[base].u.id;
 	a.bi = base;
 	a.bx = us[base].u.x;
@@ -281,8 +283,11 @@ static int completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
 	case AL_ATTACK:
 		return !unit_by_id(&al->f, a->target, &a->ti);
 	case AL_HARVEST:
-		/* the jar's Harvest ends with its resource only, whatever the
-		 * worker carries */
+		/* the 2022 jar's Harvest ends with its resource only, whatever
+		 * the worker carries; since 2023 with the unit it heads for (no
+		 * unit, -1, counts as gone as Java's contains(null) is false) */
+		if (al->edition == MS_PATH_EDITION_2023 && u->resources > 0)
+			return !unit_by_id(&al->f, a->base, &a->bi);
 		return !unit_by_id(&al->f, a->target, &a->ti);
 	case AL_BUILD:
 		return rts_unit_at(s, a->x, a->y) >= 0;

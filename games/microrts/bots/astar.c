@@ -438,3 +438,16 @@ int ms_bot_astar(ms_ctx *ctx, const ms_rts_state *state, int sx, int sy, int tar
 	bot_frame_dispose(ctx, &f);
 	return rc;
 }
+
+/* Here rather than in the registry: the edition travels with the bot, and
+ * the bots that depend on it read it at each decision. */
+int ms_bot_set_edition(ms_bot *b, int edition)
+{
+	if (!b)
+		return MS_EINVAL;
+	if (edition != MS_PATH_EDITION_2022 && edition != MS_PATH_EDITION_2023)
+		return ms_ctx_error(b->ctx, MS_EINVAL, "ms_bot_set_edition: unknown edition %d (0: 2022, 1: 2023)",
+				    edition);
+	b->edition = edition;
+	return MS_OK;
+}

@@ -132,6 +132,7 @@ typedef struct bot_al {
 	int *desire_unit; /* unit index of each desire */
 	int cap_desires;
 	bot_frame f;      /* valid during a decision */
+	int edition;      /* MS_PATH_EDITION_*: when Harvest is completed */
 } bot_al;
 
 void bot_al_init(bot_al *al, ms_ctx *ctx);
@@ -147,7 +148,8 @@ al_entry *bot_al_get(bot_al *al, int ui);
 /* Sets the unit's action (a fresh one), keeping its place if it had one. */
 int bot_al_set(bot_al *al, const al_entry *a);
 
-/* Abstract actions for the unit at index `ui`; targets are unit indices too. */
+/* Abstract actions for the unit at index `ui`; targets are unit indices too
+ * (Harvest's resource may be -1: a carrying worker sent home, 2023). */
 int bot_al_move(bot_al *al, int ui, int x, int y);
 int bot_al_train(bot_al *al, int ui, int type);
 int bot_al_build(bot_al *al, int ui, int type, int x, int y);

@@ -11,9 +11,10 @@
 typedef struct rush {
 	bot_al al;
 	int worker, base, barracks, military; /* type ids; military -1 for WorkerRush */
-	int *units;                           /* scratch: unit indices by role, 4 x cap_units */
+	int *units;                           /* scratch: unit indices by role, 5 x cap_units */
 	int cap_units;
 	int *workers;                         /* the workers' part of it */
+	int *idle;                            /* the part for workers without a Harvest */
 	int reserved[2];                      /* building sites chosen in this decision */
 } rush;
 
@@ -57,11 +58,14 @@ static int build_if_not_already(rush *r, int ui, int type, int *nres)
 	return bot_al_build(&r->al, ui, type, pos % s->width, pos / s->width);
 }
 
-/* The harvester rule: nearest resource and own stockpile. The jar's rushes
- * (2022 build) assign a harvester only when both exist, whatever it
- * carries; the others are left alone (not sent to attack, unlike later
- * versions of the classes). */
-static int harvester(rush *r, int ui)
+/*
+ * The harvester rule: nearest resource and own stockpile. *idle receives 1
+ * when the worker got no Harvest. The 2022 jar assigns one only when both
+ * exist, whatever the worker carries. Since 2023 a carrying worker is sent
+ * to the nearest stockpile alone (kept when its Harvest already heads
+ * there), so it can bring its load home after the resources ran out.
+ */
+static int harvester(rush *r, int ui, int *idle)
 {
 	const bot_frame *f = &r->al.f;
 	const rts_unit *us = rts_cunits(f->s);
@@ -69,8 +73,21 @@ static int harvester(rush *r, int ui)
 	int res = nearest(f->res, f->n_res, u->x, u->y), base = nearest(f->stock, f->n_stock, u->x, u->y);
 	const al_entry *cur;
 
-	if (res < 0 || base < 0)
+	*idle = 0;
+	if (r->al.edition == MS_PATH_EDITION_2023 && u->resources > 0) {
+		if (base < 0) {
+			*idle = 1;
+			return MS_OK;
+		}
+		cur = bot_al_get(&r->al, ui);
+		if (cur && cur->kind == AL_HARVEST && cur->base == us[base].u.id)
+			return MS_OK;
+		return bot_al_harvest(&r->al, ui, -1, base);
+	}
+	if (res < 0 || base < 0) {
+		*idle = 1;
 		return MS_OK;
+	}
 	cur = bot_al_get(&r->al, ui);
 	if (cur && cur->kind == AL_HARVEST && cur->target == us[res].u.id && cur->base == us[base].u.id)
 		return MS_OK;
@@ -92,29 +109,45 @@ static int build_one(rush *r, int type, int owned, int *head, int nw, int *spent
 	return MS_OK;
 }
 
+/*
+ * Workers that get no Harvest: the 2022 jar leaves them alone; since 2023
+ * they attack the nearest enemy, after every other worker had its turn
+ * (WorkerRush puts its harvester back at the end of its free workers, the
+ * military rushes collect the still-free ones and send them last).
+ */
 static int worker_rush_workers(rush *r, int nw, int nbases)
 {
-	int nres = 0, spent = 0, head = 0, rc;
+	int nres = 0, spent = 0, head = 0, idle = 0, hw = -1, rc;
 
 	if ((rc = build_one(r, r->base, nbases, &head, nw, &spent, &nres)))
 		return rc;
-	if (head < nw && (rc = harvester(r, r->workers[head++])))
+	if (head < nw && (rc = harvester(r, hw = r->workers[head++], &idle)))
 		return rc;
 	for (int i = head; i < nw; i++)
 		if ((rc = attack_closest(r, r->workers[i])))
 			return rc;
+	if (idle && r->al.edition == MS_PATH_EDITION_2023)
+		return attack_closest(r, hw);
 	return MS_OK;
 }
 
 static int military_rush_workers(rush *r, int nw, int nbases, int nbarracks)
 {
-	int nres = 0, spent = 0, head = 0, rc;
+	int nres = 0, spent = 0, head = 0, n_idle = 0, idle, rc;
 
 	if ((rc = build_one(r, r->base, nbases, &head, nw, &spent, &nres)) ||
 	    (rc = build_one(r, r->barracks, nbarracks, &head, nw, &spent, &nres)))
 		return rc;
-	for (int i = head; i < nw; i++)
-		if ((rc = harvester(r, r->workers[i])))
+	for (int i = head; i < nw; i++) {
+		if ((rc = harvester(r, r->workers[i], &idle)))
+			return rc;
+		if (idle)
+			r->idle[n_idle++] = r->workers[i];
+	}
+	if (r->al.edition != MS_PATH_EDITION_2023)
+		return MS_OK;
+	for (int i = 0; i < n_idle; i++)
+		if ((rc = attack_closest(r, r->idle[i])))
 			return rc;
 	return MS_OK;
 }
@@ -133,12 +166,13 @@ static int rush_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair
 		return ms_ctx_error(b->ctx, MS_EINVAL, "%s: player %d", b->ops->name, player);
 	if (s->utt != b->utt)
 		return ms_ctx_error(b->ctx, MS_EINVAL, "%s: the state uses another unit type table", b->ops->name);
+	r->al.edition = b->edition;
 	if ((rc = bot_al_begin(&r->al, s, player)))
 		return rc;
 	if (s->n_units > r->cap_units || !r->units) { /* never NULL: a unitless state still offsets it */
 		int need = s->n_units > 0 ? s->n_units : 1;
 		ms_ctx_mfree(b->ctx, r->units);
-		r->cap_units = (r->units = ms_ctx_malloc(b->ctx, sizeof(int) * 4 * (size_t)need)) ? need : 0;
+		r->cap_units = (r->units = ms_ctx_malloc(b->ctx, sizeof(int) * 5 * (size_t)need)) ? need : 0;
 		if (!r->units)
 			return ms_ctx_error(b->ctx, MS_ENOMEM, "%s: out of memory", b->ops->name);
 	}
@@ -146,6 +180,7 @@ static int rush_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair
 	train[0] = workers + s->n_units;
 	train[1] = train[0] + s->n_units;
 	mil = train[1] + s->n_units;
+	r->idle = mil + s->n_units;
 	P = s->resources[player];
 	own = r->al.f.own;
 	n_own = r->al.f.n_own;

@@ -35,6 +35,7 @@ struct ms_server_session {
 	int64_t seed;
 	size_t max_line;
 	int forget;
+	int edition;       /* MS_PATH_EDITION_* of the bot */
 	int client;
 	char welcome[256];
 
@@ -185,7 +186,7 @@ static int on_utt(ms_server_session *s, const char *text, size_t len, ms_server_
 		return ack(s, emit, ud, err);
 	}
 	s->utt = utt;
-	if (ms_bot_new(s->ctx, &s->bot, s->bot_spec, s->utt, s->seed)) {
+	if (ms_bot_new(s->ctx, &s->bot, s->bot_spec, s->utt, s->seed) || ms_bot_set_edition(s->bot, s->edition)) {
 		snprintf(s->bot_err, sizeof(s->bot_err), "bot %s: %s", s->bot_spec, ms_ctx_last_error(s->ctx));
 		report(s, "utt: %s", s->bot_err);
 		return ack(s, emit, ud, s->bot_err);
@@ -524,11 +525,14 @@ int srv_session_create(ms_ctx *ctx, ms_server_session **out, const ms_server_ses
 	ms_ctx_options co = { MS_CTX_OPTIONS_VERSION, &ctx->alloc };
 	ms_server_session *s;
 	const char *bot;
-	int rc;
+	int rc, edition;
 
 	*out = NULL;
-	if (!opts || opts->version != MS_SERVER_SESSION_OPTIONS_VERSION)
+	if (!opts || opts->version < 1 || opts->version > MS_SERVER_SESSION_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "server session: options missing or of an unknown version");
+	edition = opts->version >= 2 ? opts->edition : MS_PATH_EDITION_2022;
+	if (edition != MS_PATH_EDITION_2022 && edition != MS_PATH_EDITION_2023)
+		return ms_ctx_error(ctx, MS_EINVAL, "server session: unknown bot edition %d", edition);
 	if (opts->language != MS_SERVER_LANG_AUTO && opts->language != MS_SERVER_LANG_JSON &&
 	    opts->language != MS_SERVER_LANG_XML)
 		return ms_ctx_error(ctx, MS_EINVAL, "server session: unknown language %d", opts->language);
@@ -539,6 +543,8 @@ int srv_session_create(ms_ctx *ctx, ms_server_session **out, const ms_server_ses
 		if ((rc = ms_rts_utt_new(ctx, &utt, MS_RTS_UTT_FINETUNED, MS_RTS_CONFLICT_CANCEL_BOTH)))
 			return rc;
 		rc = ms_bot_new(ctx, &b, bot, utt, opts->seed);
+		if (!rc)
+			rc = ms_bot_set_edition(b, edition);
 		ms_bot_free(b);
 		ms_rts_utt_free(utt);
 		if (rc)
@@ -559,6 +565,7 @@ int srv_session_create(ms_ctx *ctx, ms_server_session **out, const ms_server_ses
 	s->lang = opts->language != MS_SERVER_LANG_AUTO ? opts->language : MS_SERVER_LANG_JSON;
 	s->seed = opts->seed;
 	s->forget = opts->forget;
+	s->edition = edition;
 	s->max_line = opts->max_line ? opts->max_line : MS_SERVER_DEFAULT_MAX_LINE;
 	s->client = client;
 	s->time_budget = 100;

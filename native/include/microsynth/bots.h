@@ -22,6 +22,26 @@ extern "C" {
 
 typedef struct ms_bot ms_bot;
 
+/**
+ * Editions of the official scripted bots (ai.abstraction.*) a native bot can
+ * reproduce. MicroRTS builds differ in how the rushes and their Harvest
+ * action treat a worker that carries resources:
+ * - MS_PATH_EDITION_2022: the build inside gym-microrts 0.6.0 (the harness
+ *   tools/setup.sh installs). A harvester is only assigned while both a
+ *   resource and an own stockpile exist, whatever it carries; a worker left
+ *   without them stays idle; Harvest ends when its resource is gone.
+ * - MS_PATH_EDITION_2023: the official repository since 2023 (what the
+ *   competitions run). A carrying worker is sent back to the nearest own
+ *   stockpile even when no resource is left; workers that cannot harvest
+ *   attack the nearest enemy; Harvest ends when the unit it heads for (the
+ *   stockpile while carrying, else the resource) is gone.
+ * AStarPathFinding was rewritten in that repository in Nov-Dec 2023, but the
+ * rewrite chooses the same paths (same OPEN order and tie-breaking), so both
+ * editions share the native A*. The name keeps "PATH" because the two
+ * builds are told apart by that class (see docs/harness.md).
+ */
+enum { MS_PATH_EDITION_2022 = 0, MS_PATH_EDITION_2023 = 1 };
+
 /** The operations of a bot; every native bot fills one of these. */
 typedef struct ms_bot_ops {
 	const char *name;       /**< short name, e.g. "WorkerRush" */
@@ -45,6 +65,7 @@ struct ms_bot {
 	const ms_rts_utt *utt;
 	int64_t seed;
 	void *impl;
+	int edition; /**< MS_PATH_EDITION_*; 0 (2022) after ms_bot_new */
 };
 
 /**
@@ -55,6 +76,15 @@ struct ms_bot {
  * when the table lacks a type the bot needs.
  */
 MS_EXTERN int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *utt, int64_t seed);
+
+/**
+ * Selects the edition of the official bots `bot` reproduces (an
+ * MS_PATH_EDITION_* value); bots without a scripted counterpart that
+ * changed (PassiveAI, the random bots, programs) ignore it. Takes effect at
+ * the next decision; call it before a game starts. MS_EINVAL for an unknown
+ * edition (the bot keeps its edition).
+ */
+MS_EXTERN int ms_bot_set_edition(ms_bot *bot, int edition);
 
 /** Frees a bot; NULL is ignored. */
 MS_EXTERN void ms_bot_free(ms_bot *bot);

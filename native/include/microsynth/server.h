@@ -46,11 +46,11 @@ enum {
 
 /* ---- sessions --------------------------------------------------------------- */
 
-#define MS_SERVER_SESSION_OPTIONS_VERSION 1
+#define MS_SERVER_SESSION_OPTIONS_VERSION 2
 
 /** What a session plays and speaks; zero-initialise, then set `version`. */
 typedef struct ms_server_session_options {
-	unsigned int version; /**< MS_SERVER_SESSION_OPTIONS_VERSION */
+	unsigned int version; /**< MS_SERVER_SESSION_OPTIONS_VERSION (1 is accepted too) */
 	/**
 	 * Bot spec for ms_bot_new: a native bot ("LightRush", "WorkerRush", a Java
 	 * class name) or "program:FILE". NULL: MS_SERVER_DEFAULT_BOT.
@@ -69,6 +69,12 @@ typedef struct ms_server_session_options {
 	 * bot keeps its memory for the whole game, as a Java bot in-process does.
 	 */
 	int forget;
+	/**
+	 * Since version 2: the edition of the official scripted bots a native
+	 * bot reproduces (MS_PATH_EDITION_*, bots.h; 0: 2022). Version 1
+	 * options play the 2022 edition.
+	 */
+	int edition;
 } ms_server_session_options;
 
 typedef struct ms_server_session ms_server_session;
