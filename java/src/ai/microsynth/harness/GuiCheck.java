@@ -44,7 +44,7 @@ public final class GuiCheck {
         int rc;
         try {
             rc = run(args, out);
-        } catch (Harness.UsageException e) {
+        } catch (Options.UsageException e) {
             System.err.println("GuiCheck: " + e.getMessage());
             System.err.println(USAGE);
             rc = 2;
@@ -60,31 +60,32 @@ public final class GuiCheck {
         String until = null;
         int seconds = 30;
         long settle = 1500;
-        int i = 0;
-        for (; i < args.length && args[i].startsWith("--"); i++) {
-            switch (args[i]) {
+        Options o = new Options(args);
+        while (o.nextOption()) {
+            switch (o.flag()) {
             case "--until":
-                until = Harness.value(args, i++);
+                until = o.value();
                 break;
             case "--seconds":
-                seconds = Harness.parseInt(args[i], Harness.value(args, i++));
+                seconds = o.intValue();
                 break;
             case "--harness":
             case "--bots":
-                Harness.value(args, i++); // used by Launcher
+                o.value(); // used by Launcher
                 break;
             case "--settle":
-                settle = Harness.parseLong(args[i], Harness.value(args, i++));
+                settle = o.longValue();
                 break;
             default:
-                throw new Harness.UsageException("unknown option '" + args[i] + "'");
+                throw o.unknown();
             }
         }
-        if (i >= args.length) {
-            throw new Harness.UsageException("MAINCLASS is required");
+        String[] tail = o.rest();
+        if (tail.length == 0) {
+            throw new Options.UsageException("MAINCLASS is required");
         }
-        String mainClass = args[i];
-        String[] rest = Arrays.copyOfRange(args, i + 1, args.length);
+        String mainClass = tail[0];
+        String[] rest = Arrays.copyOfRange(tail, 1, tail.length);
 
         if (GraphicsEnvironment.isHeadless()) {
             out.println("gui failed: no display (run under xvfb-run)");

@@ -26,6 +26,8 @@ import java.util.jar.JarFile;
 
 import ai.core.AI;
 import ai.core.AIWithComputationBudget;
+import ai.microsynth.harness.Options.BotMode;
+import ai.microsynth.harness.Options.UsageException;
 import ai.socket.SocketAI;
 import rts.units.UnitTypeTable;
 
@@ -59,45 +61,12 @@ final class Harness {
 
     static final String AI_INTERNAL = "ai/core/AI";
 
-    /** Bad command line: message to stderr, exit status 2. */
-    static final class UsageException extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        UsageException(String msg) {
-            super(msg);
-        }
-    }
-
-    enum BotMode {
-        FLAT, ISOLATED, NONE;
-
-        static BotMode parse(String s) throws UsageException {
-            switch (s.toLowerCase(Locale.ROOT)) {
-            case "flat":
-                return FLAT;
-            case "isolated":
-                return ISOLATED;
-            case "none":
-                return NONE;
-            default:
-                throw new UsageException("--bots must be flat, isolated or none, not '" + s + "'");
-            }
-        }
-    }
-
     // ------------------------------------------------------------------
     // Harness directory and files
 
     /** --harness flag, else $MICROSYNTH_HARNESS, else ~/.cache/microsynth/harness. */
     static File harnessDir(String flag) {
-        if (flag != null && !flag.isEmpty()) {
-            return new File(flag);
-        }
-        String env = System.getenv("MICROSYNTH_HARNESS");
-        if (env != null && !env.isEmpty()) {
-            return new File(env);
-        }
-        return new File(new File(new File(System.getProperty("user.home"), ".cache"), "microsynth"), "harness");
+        return Options.harnessDir(flag);
     }
 
     /**
@@ -565,7 +534,7 @@ final class Harness {
             if (part.length < 3 || part.length > 4) {
                 throw new UsageException("'" + spec + "': expected socket:HOST:PORT[:json|xml]");
             }
-            int port = parseInt("socket port", part[2]);
+            int port = Options.parseInt("socket port", part[2]);
             int language = SocketAI.LANGUAGE_JSON;
             if (part.length == 4) {
                 if (part[3].equals("xml")) {
@@ -635,29 +604,5 @@ final class Harness {
         PrintStream real = System.out;
         System.setOut(System.err);
         return real;
-    }
-
-    static int parseInt(String flag, String v) throws UsageException {
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new UsageException(flag + " needs an integer, not '" + v + "'");
-        }
-    }
-
-    static long parseLong(String flag, String v) throws UsageException {
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            throw new UsageException(flag + " needs an integer, not '" + v + "'");
-        }
-    }
-
-    /** Value of a flag that needs one. */
-    static String value(String[] args, int i) throws UsageException {
-        if (i + 1 >= args.length) {
-            throw new UsageException(args[i] + " needs a value");
-        }
-        return args[i + 1];
     }
 }

@@ -11,11 +11,11 @@ import java.util.List;
 import ai.core.AI;
 import ai.microsynth.MicrosynthAI;
 import rts.units.UnitTypeTable;
-import tournaments.RoundRobinTournament;
 
 /**
  * The official round-robin tournament (tournaments.RoundRobinTournament,
- * driven as the GUI's Tournaments tab drives it) with our JNI bot among
+ * driven as the GUI's Tournaments tab drives it, in either API shape: see
+ * TournamentApi) with our JNI bot among
  * Java bots. Prints the tournament's own result table, one
  * {@code game ...} line per game, and ends with
  * {@code games=N expected=E crashes=C timeouts=T ours_crashed=A ours_timedout=B}.
@@ -34,61 +34,52 @@ public final class JniTournament {
     private JniTournament() {
     }
 
+    static final String USAGE = "usage: JniTournament --map MAP [--map MAP...] --ai AI --ai AI [--ai AI...]"
+            + " [--iterations N] [--max-cycles N] [--time-budget MS] [--utt V] [--conflict P] [--out DIR]"
+            + " [--harness DIR]";
+
     static void usage(String why) {
         System.err.println("JniTournament: " + why);
-        System.err.println("usage: JniTournament --map MAP [--map MAP...] --ai AI --ai AI [--ai AI...] [--iterations N]"
-                + " [--max-cycles N] [--time-budget MS] [--utt V] [--conflict P] [--out DIR] [--harness DIR]");
+        System.err.println(USAGE);
         System.exit(2);
     }
 
     public static void main(String[] args) throws Exception {
         List<String> maps = new ArrayList<>(), names = new ArrayList<>();
-        int iterations = 1, maxCycles = 3000, budget = 100, version = 2, conflict = 1;
-        String out = null, harness = System.getenv("MICROSYNTH_HARNESS");
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (i + 1 >= args.length) {
-                usage(a + " needs a value");
+        int iterations = 1;
+        String out = null;
+        Options.Shared sh = new Options.Shared("--harness", "--utt", "--conflict", "--max-cycles", "--time-budget");
+        try {
+            Options o = new Options(args);
+            while (o.next()) {
+                if (sh.read(o)) {
+                    continue;
+                }
+                switch (o.flag()) {
+                case "--map":
+                    maps.add(o.value());
+                    break;
+                case "--ai":
+                    names.add(o.value());
+                    break;
+                case "--iterations":
+                    iterations = o.intAtLeast(1);
+                    break;
+                case "--out":
+                    out = o.value();
+                    break;
+                default:
+                    throw o.unknown();
+                }
             }
-            String v = args[++i];
-            switch (a) {
-            case "--map":
-                maps.add(v);
-                break;
-            case "--ai":
-                names.add(v);
-                break;
-            case "--iterations":
-                iterations = Integer.parseInt(v);
-                break;
-            case "--max-cycles":
-                maxCycles = Integer.parseInt(v);
-                break;
-            case "--time-budget":
-                budget = Integer.parseInt(v);
-                break;
-            case "--utt":
-                version = Integer.parseInt(v);
-                break;
-            case "--conflict":
-                conflict = Integer.parseInt(v);
-                break;
-            case "--out":
-                out = v;
-                break;
-            case "--harness":
-                harness = v;
-                break;
-            default:
-                usage("unknown argument " + a);
-            }
+        } catch (Options.UsageException e) {
+            usage(e.getMessage());
         }
         if (maps.isEmpty() || names.size() < 2) {
             usage("at least one --map and two --ai are needed");
         }
-        if (harness == null || harness.isEmpty()) {
-            harness = System.getProperty("user.home") + "/.cache/microsynth/harness";
-        }
+        String harness = sh.harnessDir().getPath();
+        int maxCycles = sh.maxCycles, budget = sh.timeBudget, version = sh.utt, conflict = sh.conflict;
         List<String> paths = new ArrayList<>();
         for (String m : maps) {
             File f = new File(m);
@@ -124,8 +115,12 @@ public final class JniTournament {
         Writer progress = new OutputStreamWriter(System.err, StandardCharsets.UTF_8);
         // As the GUI runs it: all games, pre-game analysis on, full
         // observability, no self-play, timeouts checked, no GC, no traces.
-        RoundRobinTournament.runTournament(ais, -1, paths, iterations, maxCycles, budget, -1, 1000, 1000, true, false,
-                true, false, true, utt, null, result, progress, dir.getPath());
+        TournamentApi.Shape shape = TournamentApi.find(UnitTypeTable.class.getClassLoader(),
+                TournamentApi.ROUND_ROBIN, UnitTypeTable.class);
+        System.out.println("tournament_api=" + shape.name() + " class=" + TournamentApi.ROUND_ROBIN + "("
+                + TournamentApi.where(shape.cls) + ")");
+        TournamentApi.run(shape, new List<?>[] {ais}, new Object[] {-1, paths, iterations, maxCycles, budget, -1,
+            1000L, 1000L, true, false, true, false, true, utt, null, result, progress, dir.getPath()});
         progress.flush();
         String text = result.toString();
         System.out.print(text);

@@ -79,88 +79,51 @@ public final class Match {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String map = null, p0 = null, p1 = null, harnessFlag = null, tracePath = null;
-            int utt = UnitTypeTable.VERSION_ORIGINAL_FINETUNED;
-            int conflict = UnitTypeTable.MOVE_CONFLICT_RESOLUTION_CANCEL_BOTH;
-            int maxCycles = 5000, timeBudget = 100, iterationsBudget = -1;
-            long pregameMs = 1000;
-            Long seed = null;
-            boolean po = false, timeoutCheck = false, digest = false;
-            Harness.BotMode mode = Harness.BotMode.FLAT;
-
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                switch (a) {
-                case "-h":
-                case "--help":
+            String map = null, p0 = null, p1 = null, tracePath = null;
+            boolean digest = false;
+            Options.Shared sh = new Options.Shared(Options.Shared.MATCH);
+            sh.maxCycles = 5000;
+            sh.pregameMs = 1000;
+            Options o = new Options(args);
+            while (o.next()) {
+                if (sh.read(o)) {
+                    continue;
+                }
+                if (o.isHelp()) {
                     out.println(USAGE);
                     return 0;
+                }
+                switch (o.flag()) {
                 case "--map":
-                    map = Harness.value(args, i++);
+                    map = o.value();
                     break;
                 case "--p0":
-                    p0 = Harness.value(args, i++);
+                    p0 = o.value();
                     break;
                 case "--p1":
-                    p1 = Harness.value(args, i++);
-                    break;
-                case "--utt":
-                    utt = Harness.parseInt(a, Harness.value(args, i++));
-                    if (utt < 1 || utt > 3) {
-                        throw new Harness.UsageException("--utt must be 1, 2 or 3");
-                    }
-                    break;
-                case "--conflict":
-                    conflict = Harness.parseInt(a, Harness.value(args, i++));
-                    if (conflict < 1 || conflict > 3) {
-                        throw new Harness.UsageException("--conflict must be 1, 2 or 3");
-                    }
-                    break;
-                case "--max-cycles":
-                    maxCycles = Harness.parseInt(a, Harness.value(args, i++));
-                    if (maxCycles < 1) {
-                        throw new Harness.UsageException("--max-cycles must be positive");
-                    }
-                    break;
-                case "--partially-observable":
-                    po = true;
-                    break;
-                case "--seed":
-                    seed = Harness.parseLong(a, Harness.value(args, i++));
-                    break;
-                case "--time-budget":
-                    timeBudget = Harness.parseInt(a, Harness.value(args, i++));
-                    break;
-                case "--iterations-budget":
-                    iterationsBudget = Harness.parseInt(a, Harness.value(args, i++));
-                    break;
-                case "--pregame-ms":
-                    pregameMs = Harness.parseLong(a, Harness.value(args, i++));
-                    break;
-                case "--timeout-check":
-                    timeoutCheck = true;
+                    p1 = o.value();
                     break;
                 case "--digest":
                     digest = true;
                     break;
                 case "--trace":
-                    tracePath = Harness.value(args, i++);
-                    break;
-                case "--harness":
-                    harnessFlag = Harness.value(args, i++);
-                    break;
-                case "--bots":
-                    mode = Harness.BotMode.parse(Harness.value(args, i++));
+                    tracePath = o.value();
                     break;
                 default:
-                    throw new Harness.UsageException("unknown argument '" + a + "'");
+                    throw o.unknown();
                 }
             }
             if (map == null || p0 == null || p1 == null) {
-                throw new Harness.UsageException("--map, --p0 and --p1 are required");
+                throw new Options.UsageException("--map, --p0 and --p1 are required");
             }
+            int utt = sh.utt, conflict = sh.conflict, maxCycles = sh.maxCycles, timeBudget = sh.timeBudget;
+            int iterationsBudget = sh.iterationsBudget;
+            long pregameMs = sh.pregameMs;
+            Long seed = sh.seed;
+            boolean po = sh.partiallyObservable, timeoutCheck = sh.timeoutCheck;
+            Options.BotMode mode = sh.bots;
 
-            File harness = Harness.harnessDir(harnessFlag);
+            File harness = sh.harnessDir();
             File mapFile = Harness.resolveMap(map, harness);
             Harness.Env env = new Harness.Env(harness, mode);
             if (seed != null) {

@@ -63,46 +63,38 @@ public final class Probe {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String harnessFlag = null, map = "maps/8x8/basesWorkers8x8A.xml", opponent = "ai.abstraction.WorkerRush";
-            Harness.BotMode mode = Harness.BotMode.FLAT;
-            int cycles = 0, utt = 2;
+            String map = "maps/8x8/basesWorkers8x8A.xml", opponent = "ai.abstraction.WorkerRush";
+            int cycles = 0;
             long timeoutMs = 60000;
             boolean jars = false, clashes = false, mains = false, verbose = false;
             List<String> names = new ArrayList<>();
             List<String> require = new ArrayList<>();
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                switch (a) {
-                case "-h":
-                case "--help":
+            Options.Shared sh = new Options.Shared("--harness", "--bots", "--utt");
+            Options o = new Options(args);
+            while (o.next()) {
+                if (sh.read(o)) {
+                    continue;
+                }
+                if (o.isHelp()) {
                     out.println(USAGE);
                     return 0;
-                case "--harness":
-                    harnessFlag = Harness.value(args, i++);
-                    break;
-                case "--bots":
-                    mode = Harness.BotMode.parse(Harness.value(args, i++));
-                    break;
+                }
+                String a = o.flag();
+                switch (a) {
                 case "--cycles":
-                    cycles = Harness.parseInt(a, Harness.value(args, i++));
+                    cycles = o.intValue();
                     break;
                 case "--opponent":
-                    opponent = Harness.value(args, i++);
+                    opponent = o.value();
                     break;
                 case "--map":
-                    map = Harness.value(args, i++);
-                    break;
-                case "--utt":
-                    utt = Harness.parseInt(a, Harness.value(args, i++));
-                    if (utt < 1 || utt > 3) {
-                        throw new Harness.UsageException("--utt must be 1, 2 or 3");
-                    }
+                    map = o.value();
                     break;
                 case "--timeout-ms":
-                    timeoutMs = Harness.parseLong(a, Harness.value(args, i++));
+                    timeoutMs = o.longValue();
                     break;
                 case "--require":
-                    require.add(Harness.value(args, i++));
+                    require.add(o.value());
                     break;
                 case "--jars":
                     jars = true;
@@ -118,14 +110,15 @@ public final class Probe {
                     break;
                 default:
                     if (a.startsWith("-")) {
-                        throw new Harness.UsageException("unknown option '" + a + "'");
+                        throw new Options.UsageException("unknown option '" + a + "'");
                     }
                     names.add(a);
                 }
             }
+            int utt = sh.utt;
 
-            File harness = Harness.harnessDir(harnessFlag);
-            Harness.Env env = new Harness.Env(harness, mode);
+            File harness = sh.harnessDir();
+            Harness.Env env = new Harness.Env(harness, sh.bots);
             out.println("classpath " + String.join(" ", env.describe()));
             if (jars) {
                 printJars(env, out);

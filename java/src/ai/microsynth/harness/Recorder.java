@@ -70,7 +70,7 @@ public final class Recorder {
             int rc;
             try {
                 rc = run(args, out);
-            } catch (Harness.UsageException e) {
+            } catch (Options.UsageException e) {
                 System.err.println("Recorder: " + e.getMessage());
                 rc = 2;
             } catch (Throwable t) {
@@ -133,7 +133,7 @@ public final class Recorder {
         }
 
         /** The fixed CI subset (110 matches) or the sweep (1,200 matches). */
-        static List<String> plan(String which) throws Harness.UsageException {
+        static List<String> plan(String which) throws Options.UsageException {
             List<String> jobs = new ArrayList<>();
             int k = 0;
             if (which.equals("ci")) {
@@ -169,55 +169,51 @@ public final class Recorder {
                     }
                 }
             } else {
-                throw new Harness.UsageException("--plan must be ci or sweep");
+                throw new Options.UsageException("--plan must be ci or sweep");
             }
             return jobs;
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String harnessFlag = null, outDir = null, extraMaps = null;
+            String outDir = null, extraMaps = null;
             boolean traces = false;
-            Harness.BotMode mode = Harness.BotMode.FLAT;
-            int timeBudget = 20;
             List<String> jobs = new ArrayList<>();
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                case "--harness":
-                    harnessFlag = Harness.value(args, i++);
-                    break;
-                case "--bots":
-                    mode = Harness.BotMode.parse(Harness.value(args, i++));
-                    break;
+            Options.Shared sh = new Options.Shared("--harness", "--bots", "--time-budget");
+            sh.timeBudget = 20;
+            Options o = new Options(args);
+            while (o.next()) {
+                if (sh.read(o)) {
+                    continue;
+                }
+                switch (o.flag()) {
                 case "--out":
-                    outDir = Harness.value(args, i++);
+                    outDir = o.value();
                     break;
                 case "--traces":
                     traces = true;
                     break;
                 case "--extra-maps":
-                    extraMaps = Harness.value(args, i++);
-                    break;
-                case "--time-budget":
-                    timeBudget = Harness.parseInt(args[i], Harness.value(args, i++));
+                    extraMaps = o.value();
                     break;
                 case "--plan":
-                    jobs.addAll(plan(Harness.value(args, i++)));
+                    jobs.addAll(plan(o.value()));
                     break;
                 case "--job":
-                    jobs.add(Harness.value(args, i++));
+                    jobs.add(o.value());
                     break;
                 default:
-                    throw new Harness.UsageException("unknown argument '" + args[i] + "'");
+                    throw o.unknown();
                 }
             }
+            int timeBudget = sh.timeBudget;
             if (outDir == null || jobs.isEmpty()) {
-                throw new Harness.UsageException("--out and at least one --plan or --job are required");
+                throw new Options.UsageException("--out and at least one --plan or --job are required");
             }
-            File harness = Harness.harnessDir(harnessFlag);
-            Harness.Env env = new Harness.Env(harness, mode);
+            File harness = sh.harnessDir();
+            Harness.Env env = new Harness.Env(harness, sh.bots);
             File dir = new File(outDir);
             if (!dir.isDirectory() && !dir.mkdirs()) {
-                throw new Harness.UsageException("cannot create " + outDir);
+                throw new Options.UsageException("cannot create " + outDir);
             }
             int failed = 0;
             for (String job : jobs) {
@@ -267,7 +263,7 @@ public final class Recorder {
                 boolean traces, PrintStream out) throws Exception {
             String[] w = job.trim().split("\\s+");
             if (w.length < 8) {
-                throw new Harness.UsageException("job needs NAME MAP UTT CONFLICT P0 P1 MAXCYCLES SEED [po]");
+                throw new Options.UsageException("job needs NAME MAP UTT CONFLICT P0 P1 MAXCYCLES SEED [po]");
             }
             String name = w[0];
             File mapFile = extraMaps != null && new File(extraMaps, w[1]).isFile() ? new File(extraMaps, w[1])

@@ -14,9 +14,12 @@ import rts.units.UnitTypeTable;
 /**
  * Command-line tournaments on the official tournament code (MicroRTS has
  * them only in its GUI): tournaments.RoundRobinTournament, or
- * FixedOpponentsTournament when opponents are given. The official log goes to
- * stdout unchanged; then a win/tie/loss table read back from its per-game
- * lines, and a last summary line.
+ * FixedOpponentsTournament when opponents are given, called through
+ * {@link TournamentApi} so that both the static API of the gym-microrts build
+ * and the instance API of the current official repository work. A first line
+ * {@code tournament_api=static|instance class=...} says which was called; the
+ * official log goes to stdout unchanged; then a win/tie/loss table read back
+ * from its per-game lines, and a last summary line.
  */
 public final class Tournament {
     private Tournament() {
@@ -60,78 +63,54 @@ public final class Tournament {
 
         static int run(String[] args, PrintStream out) throws Exception {
             List<String> ais = new ArrayList<>(), opponents = new ArrayList<>(), maps = new ArrayList<>();
-            int iterations = 1, utt = 2, conflict = 1, maxCycles = 3000, timeBudget = 100, iterationsBudget = -1;
-            long pregame = -1;
-            boolean po = false, selfMatches = false, timeoutCheck = false;
-            String traces = null, harnessFlag = null;
-            Harness.BotMode mode = Harness.BotMode.FLAT;
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                switch (a) {
-                case "-h":
-                case "--help":
+            int iterations = 1;
+            boolean selfMatches = false;
+            String traces = null;
+            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
+            Options o = new Options(args);
+            while (o.next()) {
+                if (sh.read(o)) {
+                    continue;
+                }
+                if (o.isHelp()) {
                     out.println(USAGE);
                     return 0;
+                }
+                switch (o.flag()) {
                 case "--ai":
-                    ais.add(Harness.value(args, i++));
+                    ais.add(o.value());
                     break;
                 case "--opponent":
-                    opponents.add(Harness.value(args, i++));
+                    opponents.add(o.value());
                     break;
                 case "--map":
-                    maps.add(Harness.value(args, i++));
+                    maps.add(o.value());
                     break;
                 case "--iterations":
-                    iterations = positive(a, Harness.value(args, i++));
-                    break;
-                case "--utt":
-                    utt = range(a, Harness.value(args, i++), 1, 3);
-                    break;
-                case "--conflict":
-                    conflict = range(a, Harness.value(args, i++), 1, 3);
-                    break;
-                case "--max-cycles":
-                    maxCycles = positive(a, Harness.value(args, i++));
-                    break;
-                case "--time-budget":
-                    timeBudget = Harness.parseInt(a, Harness.value(args, i++));
-                    break;
-                case "--iterations-budget":
-                    iterationsBudget = Harness.parseInt(a, Harness.value(args, i++));
-                    break;
-                case "--pregame-ms":
-                    pregame = Harness.parseLong(a, Harness.value(args, i++));
-                    break;
-                case "--partially-observable":
-                    po = true;
+                    iterations = o.intAtLeast(1);
                     break;
                 case "--self-matches":
                     selfMatches = true;
                     break;
-                case "--timeout-check":
-                    timeoutCheck = true;
-                    break;
                 case "--traces":
-                    traces = Harness.value(args, i++);
-                    break;
-                case "--harness":
-                    harnessFlag = Harness.value(args, i++);
-                    break;
-                case "--bots":
-                    mode = Harness.BotMode.parse(Harness.value(args, i++));
+                    traces = o.value();
                     break;
                 default:
-                    throw new Harness.UsageException("unknown argument '" + a + "'");
+                    throw o.unknown();
                 }
             }
+            int utt = sh.utt, conflict = sh.conflict, maxCycles = sh.maxCycles, timeBudget = sh.timeBudget;
+            int iterationsBudget = sh.iterationsBudget;
+            long pregame = sh.pregameMs;
+            boolean po = sh.partiallyObservable, timeoutCheck = sh.timeoutCheck;
             if (ais.isEmpty() || maps.isEmpty()) {
-                throw new Harness.UsageException("at least one --ai and one --map are required");
+                throw new Options.UsageException("at least one --ai and one --map are required");
             }
             if (opponents.isEmpty() && ais.size() < 2 && !selfMatches) {
-                throw new Harness.UsageException("a round robin needs two --ai (or --self-matches)");
+                throw new Options.UsageException("a round robin needs two --ai (or --self-matches)");
             }
-            File harness = Harness.harnessDir(harnessFlag);
-            Harness.Env env = new Harness.Env(harness, mode);
+            File harness = sh.harnessDir();
+            Harness.Env env = new Harness.Env(harness, sh.bots);
             List<String> mapPaths = new ArrayList<>();
             for (String m : maps) {
                 mapPaths.add(Harness.resolveMap(m, harness).getPath());
@@ -139,7 +118,7 @@ public final class Tournament {
             if (traces != null) {
                 File d = new File(traces);
                 if (!d.isDirectory() && !d.mkdirs()) {
-                    throw new Harness.UsageException("cannot create --traces directory " + traces);
+                    throw new Options.UsageException("cannot create --traces directory " + traces);
                 }
                 traces = d.getPath();
             }
@@ -157,15 +136,24 @@ public final class Tournament {
             Writer progress = new Tee(new StringWriter(), System.err);
             boolean pre = pregame >= 0;
             long preMs = Math.max(pregame, 0);
+            Object[] rest;
+            List<?>[] lists;
+            String which;
             if (against.isEmpty()) {
-                tournaments.RoundRobinTournament.runTournament(players, -1, mapPaths, iterations, maxCycles, timeBudget,
-                        iterationsBudget, preMs, preMs, !po, selfMatches, timeoutCheck, false, pre, table, traces,
-                        tee, progress, rw.getPath());
+                which = TournamentApi.ROUND_ROBIN;
+                lists = new List<?>[] {players};
+                rest = new Object[] {-1, mapPaths, iterations, maxCycles, timeBudget, iterationsBudget, preMs, preMs,
+                    !po, selfMatches, timeoutCheck, false, pre, table, traces, tee, progress, rw.getPath()};
             } else {
-                tournaments.FixedOpponentsTournament.runTournament(players, against, mapPaths, iterations, maxCycles,
-                        timeBudget, iterationsBudget, preMs, preMs, !po, timeoutCheck, false, pre, table, traces, tee,
-                        progress, rw.getPath());
+                which = TournamentApi.FIXED_OPPONENTS;
+                lists = new List<?>[] {players, against};
+                rest = new Object[] {mapPaths, iterations, maxCycles, timeBudget, iterationsBudget, preMs, preMs, !po,
+                    timeoutCheck, false, pre, table, traces, tee, progress, rw.getPath()};
             }
+            TournamentApi.Shape shape = TournamentApi.find(UnitTypeTable.class.getClassLoader(), which,
+                    UnitTypeTable.class);
+            out.println("tournament_api=" + shape.name() + " class=" + which + "(" + Harness.where(shape.cls) + ")");
+            TournamentApi.run(shape, lists, rest);
             tee.flush();
             summarize(log.toString(), ais, against.isEmpty() ? ais : opponents, out);
             return 0;
@@ -252,22 +240,6 @@ public final class Tournament {
 
         private static String shorten(String s) {
             return s.length() <= 24 ? s : "..." + s.substring(s.length() - 21);
-        }
-
-        private static int positive(String flag, String v) throws Harness.UsageException {
-            int n = Harness.parseInt(flag, v);
-            if (n < 1) {
-                throw new Harness.UsageException(flag + " must be positive");
-            }
-            return n;
-        }
-
-        private static int range(String flag, String v, int lo, int hi) throws Harness.UsageException {
-            int n = Harness.parseInt(flag, v);
-            if (n < lo || n > hi) {
-                throw new Harness.UsageException(flag + " must be " + lo + ".." + hi);
-            }
-            return n;
         }
     }
 

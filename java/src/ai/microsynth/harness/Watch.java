@@ -49,70 +49,55 @@ public final class Watch {
             "output: last line 'winner=W cycles=C' (and 'screenshot=FILE colors=K' before it)");
 
     static int run(String[] args, PrintStream out) throws Exception {
-        String map = null, p0 = null, p1 = null, shot = null, harnessFlag = null;
-        int utt = 2, conflict = 1, maxCycles = 3000, timeBudget = 100, delay = 20, size = 640, shotAt = -1;
+        String map = null, p0 = null, p1 = null, shot = null;
+        int delay = 20, size = 640, shotAt = -1;
         boolean keepOpen = false;
-        Harness.BotMode mode = Harness.BotMode.FLAT;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
+        Options.Shared sh = new Options.Shared("--harness", "--bots", "--utt", "--conflict", "--max-cycles",
+                "--time-budget");
+        Options o = new Options(args);
+        while (o.next()) {
+            if (sh.read(o)) {
+                continue;
+            }
+            switch (o.flag()) {
             case "--map":
-                map = Harness.value(args, i++);
+                map = o.value();
                 break;
             case "--p0":
-                p0 = Harness.value(args, i++);
+                p0 = o.value();
                 break;
             case "--p1":
-                p1 = Harness.value(args, i++);
-                break;
-            case "--utt":
-                utt = Harness.parseInt(a, Harness.value(args, i++));
-                break;
-            case "--conflict":
-                conflict = Harness.parseInt(a, Harness.value(args, i++));
-                break;
-            case "--max-cycles":
-                maxCycles = Harness.parseInt(a, Harness.value(args, i++));
-                break;
-            case "--time-budget":
-                timeBudget = Harness.parseInt(a, Harness.value(args, i++));
+                p1 = o.value();
                 break;
             case "--delay":
-                delay = Harness.parseInt(a, Harness.value(args, i++));
+                delay = o.intValue();
                 break;
             case "--size":
-                size = Harness.parseInt(a, Harness.value(args, i++));
+                size = o.intAtLeast(64);
                 break;
             case "--screenshot":
-                shot = Harness.value(args, i++);
+                shot = o.value();
                 break;
             case "--screenshot-at":
-                shotAt = Harness.parseInt(a, Harness.value(args, i++));
+                shotAt = o.intValue();
                 break;
             case "--keep-open":
                 keepOpen = true;
                 break;
-            case "--harness":
-                harnessFlag = Harness.value(args, i++);
-                break;
-            case "--bots":
-                mode = Harness.BotMode.parse(Harness.value(args, i++));
-                break;
             default:
-                throw new Harness.UsageException("unknown argument '" + a + "'");
+                throw o.unknown();
             }
         }
         if (map == null || p0 == null || p1 == null) {
-            throw new Harness.UsageException("--map, --p0 and --p1 are required");
+            throw new Options.UsageException("--map, --p0 and --p1 are required");
         }
-        if (utt < 1 || utt > 3 || conflict < 1 || conflict > 3 || maxCycles < 1 || size < 64) {
-            throw new Harness.UsageException("--utt/--conflict must be 1..3, --max-cycles positive, --size >= 64");
-        }
+        int utt = sh.utt, conflict = sh.conflict, maxCycles = sh.maxCycles, timeBudget = sh.timeBudget;
+        Options.BotMode mode = sh.bots;
         if (GraphicsEnvironment.isHeadless()) {
             System.err.println("Watch: no display (run under a desktop session or xvfb-run)");
             return 3;
         }
-        File harness = Harness.harnessDir(harnessFlag);
+        File harness = sh.harnessDir();
         Harness.Env env = new Harness.Env(harness, mode);
         UnitTypeTable table = new UnitTypeTable(utt, conflict);
         GameState gs = new GameState(PhysicalGameState.load(Harness.resolveMap(map, harness).getPath(), table), table);
