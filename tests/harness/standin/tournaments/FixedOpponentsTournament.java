@@ -1,0 +1,31 @@
+package tournaments;
+
+import java.io.Writer;
+import java.util.List;
+
+import ai.core.AI;
+import rts.units.UnitTypeTable;
+
+/** Test stand-in with the instance API of the current official MicroRTS (see Tournament). */
+public class FixedOpponentsTournament extends Tournament {
+    public FixedOpponentsTournament(List<AI> ais, List<AI> opponentAIs) {
+        super(ais, opponentAIs);
+    }
+
+    public void runTournament(List<String> maps, int iterations, int maxGameLength, int timeBudget,
+            int iterationsBudget, long preAnalysisBudgetFirstTimeInAMap, long preAnalysisBudgetRestOfTimes,
+            boolean fullObservability, boolean timeoutCheck, boolean runGC, boolean preAnalysis,
+            UnitTypeTable utt, String traceOutputfolder, Writer out, Writer progress,
+            String folderForReadWriteFolders) throws Exception {
+        header(out);
+        for (int it = 0; it < iterations; it++) {
+            for (int m = 0; m < maps.size(); m++) {
+                for (int a = 0; a < ais.size(); a++) {
+                    for (int b = 0; b < opponents.size(); b++) {
+                        game(it, m, maps.get(m), a, b, maxGameLength, utt, out);
+                    }
+                }
+            }
+        }
+    }
+}
