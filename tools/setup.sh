@@ -12,7 +12,7 @@
 # --harness-jar installs a MicroRTS jar you built yourself (for instance from
 # the current official repository, see docs/harness.md) as the harness
 # instead: the jar, the bot jars of DIR (default: lib/bots beside the jar or
-# one level up) and the maps of DIR (default: maps/ found the same way) go
+# up to two levels up) and the maps of DIR (default: maps/ found the same way) go
 # into $MICROSYNTH_HARNESS, or ~/.cache/microsynth/harness-user when it is
 # unset, with the checksum of every jar recorded in its HARNESS file. Point
 # every command at it with MICROSYNTH_HARNESS=that directory.
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
 	--harness-jar) needs_value "$1" $#; user_jar=$2; shift 2 ;;
 	--bots) needs_value "$1" $#; user_bots=$2; shift 2 ;;
 	--maps) needs_value "$1" $#; user_maps=$2; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
 	*) echo "setup: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
