@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
 	--harness-jar) needs_value "$1" $#; user_jar=$2; shift 2 ;;
 	--bots) needs_value "$1" $#; user_bots=$2; shift 2 ;;
 	--maps) needs_value "$1" $#; user_maps=$2; shift 2 ;;
-	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
 	*) echo "setup: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
