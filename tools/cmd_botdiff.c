@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
@@ -123,7 +124,7 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], int editio
 					continue;
 				/* The recorder seeds util.Sampler's generator with
 				 * SEED * 1000003 + 3, as `match --seed` does. */
-				if (ms_bot_new(ctx, &bot[p], native, utt, seed * 1000003 + 3) ||
+				if (ms_bot_make(ctx, &bot[p], native, utt, seed * 1000003 + 3) ||
 				    ms_bot_set_edition(bot[p], edition)) {
 					fprintf(stderr, "microsynth botdiff: %s\n", ms_ctx_last_error(ctx));
 					rc = CLI_USAGE;

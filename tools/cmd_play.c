@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
@@ -148,7 +149,7 @@ int cmd_play(int argc, char **argv)
 	ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_GAMESTATE));
 	ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_UNITACTION));
 	for (int p = 0; p < 2; p++)
-		if (ms_bot_new(ctx, &bot[p], bot_name[p], utt, seed * PLAY_SEED_MULT + PLAY_K_SAMPLER) ||
+		if (ms_bot_make(ctx, &bot[p], bot_name[p], utt, seed * PLAY_SEED_MULT + PLAY_K_SAMPLER) ||
 		    ms_bot_set_edition(bot[p], edition) || ms_bot_reset(bot[p])) {
 			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
 			rc = CLI_USAGE;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 
@@ -28,8 +29,8 @@ int main(int argc, char **argv)
 	if (ms_ctx_new(&ctx, NULL))
 		return 1;
 	if (ms_rts_utt_new(ctx, &utt, atoi(argv[4]), atoi(argv[5])) ||
-	    ms_rts_state_load_map(ctx, &s, utt, argv[1], 0) || ms_bot_new(ctx, &bots[0], argv[2], utt, 0) ||
-	    ms_bot_new(ctx, &bots[1], argv[3], utt, 0) || ms_bot_reset(bots[0]) || ms_bot_reset(bots[1]) ||
+	    ms_rts_state_load_map(ctx, &s, utt, argv[1], 0) || ms_bot_make(ctx, &bots[0], argv[2], utt, 0) ||
+	    ms_bot_make(ctx, &bots[1], argv[3], utt, 0) || ms_bot_reset(bots[0]) || ms_bot_reset(bots[1]) ||
 	    ms_bot_play(ctx, s, bots, atoi(argv[6]), 0, NULL, &winner) ||
 	    ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &json)) {
 		fprintf(stderr, "jni_play: %s\n", ms_ctx_last_error(ctx));

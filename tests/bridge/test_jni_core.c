@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "jni_testpack.h"
@@ -101,7 +102,7 @@ static void play_both_ways(const char *map, int version, const char *p0, const c
 	cells = ms_rts_state_width(f.s) * ms_rts_state_height(f.s);
 	for (int p = 0; p < 2; p++) {
 		const char *spec = p ? p1 : p0;
-		assert_int_equal(ms_bot_new(f.ctx, &bot[p], spec, f.utt, 0), MS_OK);
+		assert_int_equal(ms_bot_make(f.ctx, &bot[p], spec, f.utt, 0), MS_OK);
 		assert_int_equal(ms_bot_reset(bot[p]), MS_OK);
 		j[p] = new_ai(&f, spec);
 		pairs[p] = calloc((size_t)cells, sizeof(ms_rts_pair));

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "microsynth/rts_import.h"
@@ -150,8 +151,8 @@ static void test_import__states_rebuild_to_the_same_json_and_play_on_identically
 	for (int i = 0; i < 64; i++)
 		terrain[i] = (uint8_t)ms_rts_state_terrain(s, i % 8, i / 8);
 	assert_int_equal(ms_rts_state_new(ctx, &c, utt, 8, 8, terrain, 0), MS_OK);
-	assert_int_equal(ms_bot_new(ctx, &bot[0], "LightRush", utt, 0), MS_OK);
-	assert_int_equal(ms_bot_new(ctx, &bot[1], "WorkerRush", utt, 0), MS_OK);
+	assert_int_equal(ms_bot_make(ctx, &bot[0], "LightRush", utt, 0), MS_OK);
+	assert_int_equal(ms_bot_make(ctx, &bot[1], "WorkerRush", utt, 0), MS_OK);
 	ms_bot_reset(bot[0]);
 	ms_bot_reset(bot[1]);
 	while (!over && ms_rts_state_time(s) < 3000) {

@@ -28,8 +28,10 @@ static int g_failed;
 #include "microsynth/common.h"
 #include "microsynth/jvm.h"
 #include "microsynth/microrts.h"
+#include "microsynth/match.h"
+#include "microsynth/rts_dsl.h"
 
-static const char *g_jar, *g_harness, *g_tmp;
+static const char *g_jar, *g_harness, *g_tmp, *g_program;
 
 typedef struct fixture {
 	ms_ctx *ctx;
@@ -128,6 +130,79 @@ static void test_jvm__bad_settings_are_reported_not_fatal(void **state)
 	assert_int_equal(r.cycles, 205);
 }
 
+/* Parses the test program into a fresh grammar and program on `ctx`. */
+static int load_program(ms_ctx *ctx, ms_dsl_grammar **g, ms_dsl_prog **p)
+{
+	if (ms_rts_dsl_grammar_new(ctx, g, 0) || ms_dsl_prog_new(ctx, p, *g))
+		return -1;
+	return ms_rts_dsl_parse_file(*p, g_program, 0);
+}
+
+static ms_match_opts match_opts(int backend)
+{
+	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .backend = backend, .map = "8x8/basesWorkers8x8A.xml",
+			    .max_cycles = 3000, .harness_jar = g_jar, .harness_dir = g_harness };
+	return o;
+}
+
+/*
+ * A program handed over from memory plays in the official engine exactly as
+ * the same program read from its file by the drop-in bot, in both seats, and
+ * exactly as the native backend plays it (same winner, same cycle).
+ */
+static void test_match__program_from_memory_plays_alike_on_both_backends(void **state)
+{
+	fixture *f = *state;
+	ms_dsl_grammar *g = NULL;
+	ms_dsl_prog *p = NULL;
+	ms_match *off = NULL, *nat = NULL;
+	ms_match_opts oo = match_opts(MS_MATCH_OFFICIAL), no = match_opts(MS_MATCH_NATIVE);
+	char file_spec[4200];
+	int ok = 0;
+
+	snprintf(file_spec, sizeof file_spec, "program:%s", g_program);
+	if (load_program(f->ctx, &g, &p) || ms_match_new(f->ctx, &off, &oo) || ms_match_new(f->ctx, &nat, &no)) {
+		fprintf(stderr, "setup: %s\n", ms_ctx_last_error(f->ctx));
+		goto done;
+	}
+	for (int seat = 0; seat < 2; seat++) {
+		ms_match_player mem[2], nat_p[2];
+		ms_match_result a, b, c;
+		ms_jvm_match_opts jm = rushes();
+		ms_jvm_result r;
+
+		mem[seat] = ms_match_player_program(p);
+		mem[1 - seat] = ms_match_player_spec("WorkerRush");
+		nat_p[seat] = ms_match_player_program(p);
+		nat_p[1 - seat] = ms_match_player_spec("WorkerRush");
+		if (ms_match_play(off, mem, NULL, &a) || ms_match_play(nat, nat_p, NULL, &c)) {
+			fprintf(stderr, "play: %s\n", ms_ctx_last_error(f->ctx));
+			goto done;
+		}
+		jm.p0 = seat == 0 ? file_spec : "WorkerRush";
+		jm.p1 = seat == 0 ? "WorkerRush" : file_spec;
+		jm.seeded = 1;
+		if (ms_jvm_match(f->jvm, &jm, &r)) {
+			fprintf(stderr, "jvm: %s\n", ms_ctx_last_error(f->ctx));
+			goto done;
+		}
+		b.winner = r.winner;
+		b.cycles = r.cycles;
+		printf("seat %d: memory winner=%d cycles=%d, file winner=%d cycles=%d, native winner=%d cycles=%d\n",
+		       seat, a.winner, a.cycles, b.winner, b.cycles, c.winner, c.cycles);
+		if (a.winner != b.winner || a.cycles != b.cycles || a.crashed != -1 || a.winner != c.winner ||
+		    a.cycles != c.cycles)
+			goto done;
+	}
+	ok = 1;
+done:
+	ms_match_free(off);
+	ms_match_free(nat);
+	ms_dsl_prog_free(p);
+	ms_dsl_grammar_free(g);
+	CHECK(ok);
+}
+
 static void test_jvm__a_missing_jar_is_a_clear_error(void **state)
 {
 	ms_ctx *ctx;
@@ -144,8 +219,9 @@ int main(int argc, char **argv)
 {
 	struct stat st;
 	char mr[4096];
-	if (argc != 4)
-		return fprintf(stderr, "usage: test_jvm HARNESS_JAR HARNESS_DIR TMP\n"), 2;
+	if (argc != 5)
+		return fprintf(stderr, "usage: test_jvm HARNESS_JAR HARNESS_DIR TMP PROGRAM\n"), 2;
+	g_program = argv[4];
 	g_jar = argv[1];
 	g_harness = argv[2];
 	g_tmp = argv[3];
@@ -158,9 +234,10 @@ int main(int argc, char **argv)
 	}
 	void (*tests[])(void **) = { test_jvm__plays_an_official_match_and_writes_its_trace,
 				     test_jvm__serves_repeated_matches_against_coac,
-				     test_jvm__bad_settings_are_reported_not_fatal };
+				     test_jvm__bad_settings_are_reported_not_fatal,
+				     test_match__program_from_memory_plays_alike_on_both_backends };
 	const char *names[] = { "plays_an_official_match_and_writes_its_trace", "serves_repeated_matches_against_coac",
-				"bad_settings_are_reported_not_fatal" };
+				"bad_settings_are_reported_not_fatal", "program_from_memory_plays_alike_on_both_backends" };
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
 		void *fx = NULL;
 		int before = g_failed;

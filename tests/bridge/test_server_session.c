@@ -15,6 +15,7 @@
 
 #include "bridge/server/kit.h"
 #include "bridge/server/server_internal.h"
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "microsynth/server.h"
@@ -63,7 +64,7 @@ static char *expected_reply(const char *bot, int lang, const ms_rts_state *st, i
 	int n;
 	char *out = NULL;
 
-	assert_int_equal(ms_bot_new(F.ctx, &b, bot, F.utt, 0), 0);
+	assert_int_equal(ms_bot_make(F.ctx, &b, bot, F.utt, 0), 0);
 	assert_int_equal(ms_bot_decide(b, player, st, p, 64, &n), 0);
 	ms_bot_free(b);
 	if (lang == MS_SERVER_LANG_JSON) {
@@ -534,7 +535,7 @@ static void test_server_session__replies_play_a_game_to_the_end(void **state)
 
 	(void)state;
 	assert_int_equal(ms_rts_state_clone(F.ctx, &g, F.map8), 0);
-	assert_int_equal(ms_bot_new(F.ctx, &passive, "PassiveAI", F.utt, 0), 0);
+	assert_int_equal(ms_bot_make(F.ctx, &passive, "PassiveAI", F.utt, 0), 0);
 	request(s, &r, "budget 100 0", NULL);
 	request(s, &r, "utt", F.utt_json);
 	while (!over && ms_rts_state_time(g) < 3000) {

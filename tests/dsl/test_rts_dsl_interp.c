@@ -31,6 +31,7 @@
 
 #include <stdio.h>
 
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/rts_dsl.h"
 
@@ -477,8 +478,8 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
 	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "8x8", map, strlen(map), 0), MS_OK);
-	assert_int_equal(ms_bot_new(ctx, &bots[0], "WorkerRush", utt, 0), MS_OK);
-	assert_int_equal(ms_bot_new(ctx, &bots[1], "LightRush", utt, 0), MS_OK);
+	assert_int_equal(ms_bot_make(ctx, &bots[0], "WorkerRush", utt, 0), MS_OK);
+	assert_int_equal(ms_bot_make(ctx, &bots[1], "LightRush", utt, 0), MS_OK);
 	for (int t = 0; t < 400 && nstates < 20; t++) {
 		int n, go = 0;
 		if (t % 20 == 0)

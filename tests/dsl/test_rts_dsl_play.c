@@ -1,7 +1,7 @@
 /*
  * The four programs of the dissertation (../shared/programs/paper) play
  * full native matches on their maps against the native rushes, in both
- * seats, as bots made by ms_bot_new("program:FILE"): every decision must
+ * seats, as bots made by ms_bot_make("program:FILE"): every decision must
  * succeed, the match must reach its end (a winner or the cycle limit), and
  * a replay must end identically. The maps come from the harness cache
  * (argument 1: its maps folder); the dissertation's 32x32 map
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/rts_dsl.h"
 
@@ -39,7 +40,7 @@ static void play(ms_ctx *ctx, const ms_rts_utt *utt, const char *map, const char
 
 	if (ms_rts_state_load_map(ctx, &s, utt, map, 0))
 		fail_msg("%s", ms_ctx_last_error(ctx));
-	if (ms_bot_new(ctx, &bots[0], p0, utt, 0) || ms_bot_new(ctx, &bots[1], p1, utt, 0))
+	if (ms_bot_make(ctx, &bots[0], p0, utt, 0) || ms_bot_make(ctx, &bots[1], p1, utt, 0))
 		fail_msg("%s", ms_ctx_last_error(ctx));
 	if (ms_bot_play(ctx, s, bots, max_cycles, 0, NULL, winner))
 		fail_msg("%s vs %s on %s: %s", p0, p1, map, ms_ctx_last_error(ctx));
@@ -109,19 +110,19 @@ static void test_rts_dsl_play__program_text_bots(void **state)
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
 	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "8x8", map, strlen(map), 0), MS_OK);
-	assert_int_equal(ms_bot_new(ctx, &bots[0],
+	assert_int_equal(ms_bot_make(ctx, &bots[0],
 				    "program-text:for(Unit u){u.train(Worker,EnemyDir,4) u.harvest(1) u.attack(Closest)}",
 				    utt, 0),
 			 MS_OK);
 	assert_string_equal(bots[0]->ops->name, "Program");
-	assert_int_equal(ms_bot_new(ctx, &bots[1], "PassiveAI", utt, 0), MS_OK);
+	assert_int_equal(ms_bot_make(ctx, &bots[1], "PassiveAI", utt, 0), MS_OK);
 	assert_int_equal(ms_bot_play(ctx, s, bots, 3000, 0, NULL, &winner), MS_OK);
 	assert_int_equal(winner, 0); /* workers beat a passive player */
 	/* errors: a bad program, a missing file */
-	assert_int_equal(ms_bot_new(ctx, &bad, "program-text:u.attack(Closest)", utt, 0), MS_EINVAL);
+	assert_int_equal(ms_bot_make(ctx, &bad, "program-text:u.attack(Closest)", utt, 0), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(ctx), "line 1, column 1"));
 	assert_null(bad);
-	assert_int_equal(ms_bot_new(ctx, &bad, "program:/no/such/program.txt", utt, 0), MS_EIO);
+	assert_int_equal(ms_bot_make(ctx, &bad, "program:/no/such/program.txt", utt, 0), MS_EIO);
 	assert_null(bad);
 	ms_bot_free(bots[0]);
 	ms_bot_free(bots[1]);

@@ -3,7 +3,6 @@
 #include <strings.h>
 
 #include "bots_internal.h"
-#include "microsynth/rts_dsl.h"
 
 static const char *const names[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "PassiveAI", "RandomBiasedAI",
 				     "RandomAI", NULL };
@@ -42,8 +41,6 @@ int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *ut
 	*out = NULL;
 	if (!name || !utt)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_bot_new: no name or no unit type table");
-	if (!strncmp(name, "program:", 8) || !strncmp(name, "program-text:", 13))
-		return ms_rts_dsl_bot_from_spec(ctx, out, name, utt, seed);
 	if ((i = lookup(name)) < 0)
 		return ms_ctx_error(ctx, MS_ENOTFOUND, "no native bot called \"%s\"", name);
 	if (!(b = ms_ctx_calloc(ctx, 1, sizeof(*b))))

@@ -8,6 +8,7 @@
 
 #include "microsynth/bots.h"
 #include "../rts.h"
+#include "bot_actions.h"
 
 enum { BF_RESOURCE = 1, BF_STOCKPILE = 2 };
 
@@ -163,32 +164,10 @@ int bot_al_begin(bot_al *al, const ms_rts_state *s, int player);
 /* translateActions for the decision's player, then ends the decision. */
 int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n);
 
-/* findBuildingPosition: a cell index or -1. `reserved` has `n` cells. */
-int bot_al_building_position(const ms_rts_state *s, const int *reserved, int n, int dx, int dy);
-
 /* Bot constructors (the registry lives in bot.c). */
 int bot_rush_new(ms_bot *b, const char *military);
 int bot_passive_new(ms_bot *b);
 int bot_random_biased_new(ms_bot *b);
 int bot_random_new(ms_bot *b);
-
-/* An abstract action's unit action (no target cell). */
-static inline ms_rts_action bot_act(int type, int parameter, int unit_type)
-{
-	ms_rts_action a;
-	a.type = type;
-	a.parameter = parameter;
-	a.x = a.y = -1;
-	a.unit_type = unit_type;
-	return a;
-}
-
-/* The linear cell an action of `u` claims (ResourceUsage) on a map `w` wide, or -1. */
-static inline long bot_used_cell(int w, const ms_rts_unit *u, const ms_rts_action *a)
-{
-	if ((a->type != MS_RTS_MOVE && a->type != MS_RTS_PRODUCE) || a->parameter < 0 || a->parameter > 3)
-		return -1;
-	return (long)(u->x + rts_dx[a->parameter]) + (long)(u->y + rts_dy[a->parameter]) * w;
-}
 
 #endif

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "rts_dsl_internal.h"
-#include "games/microrts/bots/bots_internal.h"
+#include "games/microrts/bots/bot_actions.h"
 
 void rd_layer_init(rd_layer *L, ms_ctx *ctx)
 {

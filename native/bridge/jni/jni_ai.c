@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/rts_import.h"
 
@@ -180,7 +181,7 @@ const char *ms_jni_ai_bot_name(const ms_jni_ai *ai)
 /* A fresh bot for `spec` on `utt`; reset, as before a game. */
 static int make_bot(ms_jni_ai *ai, ms_bot **out, const char *spec, const ms_rts_utt *utt)
 {
-	int rc = ms_bot_new(ai->ctx, out, spec, utt, ai->seed);
+	int rc = ms_bot_make(ai->ctx, out, spec, utt, ai->seed);
 
 	if (!rc && (rc = ms_bot_reset(*out))) {
 		ms_bot_free(*out);

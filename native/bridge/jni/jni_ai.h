@@ -44,7 +44,7 @@
 typedef struct ms_jni_ai ms_jni_ai;
 
 /**
- * A handle playing the bot `spec` (anything ms_bot_new accepts: a native
+ * A handle playing the bot `spec` (anything ms_bot_make accepts: a native
  * bot name, later "program:FILE") with the table packed in `utt` and the
  * type names `names`. On failure `err` receives the message (the handle's
  * context is gone by then).

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "kit.h"
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/server.h"
 
@@ -478,8 +479,8 @@ int srv_script_make(ms_ctx *ctx, srv_script *out, int lang, const char *map_path
 	memset(out, 0, sizeof(*out));
 	out->lang = lang;
 	if ((rc = ms_rts_utt_new(ctx, &utt, utt_version, MS_RTS_CONFLICT_CANCEL_BOTH)) ||
-	    (rc = ms_rts_state_load_map(ctx, &s, utt, map_path, 0)) || (rc = ms_bot_new(ctx, &bots[0], p0, utt, 0)) ||
-	    (rc = ms_bot_new(ctx, &bots[1], p1, utt, 0)))
+	    (rc = ms_rts_state_load_map(ctx, &s, utt, map_path, 0)) || (rc = ms_bot_make(ctx, &bots[0], p0, utt, 0)) ||
+	    (rc = ms_bot_make(ctx, &bots[1], p1, utt, 0)))
 		goto done;
 	if (lang == MS_SERVER_LANG_JSON) {
 		rc = ms_rts_utt_to_json(ctx, utt, &out->utt);

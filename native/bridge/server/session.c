@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "server_internal.h"
 
@@ -186,7 +187,7 @@ static int on_utt(ms_server_session *s, const char *text, size_t len, ms_server_
 		return ack(s, emit, ud, err);
 	}
 	s->utt = utt;
-	if (ms_bot_new(s->ctx, &s->bot, s->bot_spec, s->utt, s->seed) || ms_bot_set_edition(s->bot, s->edition)) {
+	if (ms_bot_make(s->ctx, &s->bot, s->bot_spec, s->utt, s->seed) || ms_bot_set_edition(s->bot, s->edition)) {
 		snprintf(s->bot_err, sizeof(s->bot_err), "bot %s: %s", s->bot_spec, ms_ctx_last_error(s->ctx));
 		report(s, "utt: %s", s->bot_err);
 		return ack(s, emit, ud, s->bot_err);
@@ -542,7 +543,7 @@ int srv_session_create(ms_ctx *ctx, ms_server_session **out, const ms_server_ses
 		ms_bot *b;
 		if ((rc = ms_rts_utt_new(ctx, &utt, MS_RTS_UTT_FINETUNED, MS_RTS_CONFLICT_CANCEL_BOTH)))
 			return rc;
-		rc = ms_bot_new(ctx, &b, bot, utt, opts->seed);
+		rc = ms_bot_make(ctx, &b, bot, utt, opts->seed);
 		if (!rc)
 			rc = ms_bot_set_edition(b, edition);
 		ms_bot_free(b);

@@ -73,7 +73,8 @@ struct ms_bot {
  * class name is accepted too: "WorkerRush", "ai.abstraction.WorkerRush").
  * `utt` must outlive the bot; `seed` seeds its own generator (only bots
  * that draw numbers use it). MS_ENOTFOUND for an unknown name, MS_EINVAL
- * when the table lacks a type the bot needs.
+ * when the table lacks a type the bot needs. Only native scripted bots:
+ * programs and every other spec go through ms_bot_make (match.h).
  */
 MS_EXTERN int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *utt, int64_t seed);
 

@@ -52,7 +52,7 @@ enum {
 typedef struct ms_server_session_options {
 	unsigned int version; /**< MS_SERVER_SESSION_OPTIONS_VERSION (1 is accepted too) */
 	/**
-	 * Bot spec for ms_bot_new: a native bot ("LightRush", "WorkerRush", a Java
+	 * Bot spec for ms_bot_make: a native bot ("LightRush", "WorkerRush", a Java
 	 * class name) or "program:FILE". NULL: MS_SERVER_DEFAULT_BOT.
 	 */
 	const char *bot;

@@ -510,18 +510,22 @@ final class Harness {
     static AI build(Env env, String spec, UnitTypeTable utt, int timeBudget, int iterationsBudget)
             throws Exception {
         AI ai;
-        if (spec.startsWith("program:")) {
+        if (spec.startsWith("program-text:")) {
+            // A program handed over from memory (ms_match_play): the drop-in
+            // bot parses it once here, at construction.
+            Class<?> k = dropIn(env, spec);
+            try {
+                ai = (AI) k.getConstructor(UnitTypeTable.class, String.class).newInstance(utt, spec);
+            } catch (InvocationTargetException e) {
+                Throwable t = e.getCause();
+                throw new UsageException("program text: " + (t.getMessage() != null ? t.getMessage() : t.toString()));
+            }
+        } else if (spec.startsWith("program:")) {
             String file = spec.substring("program:".length());
             if (file.isEmpty()) {
                 throw new UsageException("'program:' needs a file name");
             }
-            Class<?> k;
-            try {
-                k = env.load(DROP_IN_CLASS);
-            } catch (ClassNotFoundException e) {
-                throw new UsageException("'" + spec + "' needs microsynth.jar (" + DROP_IN_CLASS
-                        + " not found; build it, or set MICROSYNTH_JAR)");
-            }
+            Class<?> k = dropIn(env, spec);
             ai = construct(k, utt);
             try {
                 k.getMethod("setProgram", String.class).invoke(ai, new File(file).getAbsolutePath());
@@ -554,6 +558,17 @@ final class Harness {
         }
         setBudgets(ai, timeBudget, iterationsBudget);
         return ai;
+    }
+
+    /** The drop-in bot's class, which program specs need. */
+    private static Class<?> dropIn(Env env, String spec) throws UsageException {
+        try {
+            return env.load(DROP_IN_CLASS);
+        } catch (ClassNotFoundException e) {
+            String shown = spec.length() > 40 ? spec.substring(0, 40) + "..." : spec;
+            throw new UsageException("'" + shown + "' needs microsynth.jar (" + DROP_IN_CLASS
+                    + " not found; build it, or set MICROSYNTH_JAR)");
+        }
     }
 
     private static String superNameChain(Class<?> c) {

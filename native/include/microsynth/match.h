@@ -1,0 +1,135 @@
+/*
+ * Players and matches: the one way to make a bot from a spec, and the one
+ * way to play a MicroRTS match, whichever engine plays it.
+ *
+ * The factory sits above the native scripted bots (bots.h) and the DSL
+ * (rts_dsl.h): a spec names a native bot ("WorkerRush", or its Java class
+ * "ai.abstraction.WorkerRush"), a program file ("program:FILE") or a
+ * program's text ("program-text:TEXT"); a program already in memory becomes
+ * a bot through ms_match_player_program.
+ *
+ * A match context (ms_match) is opened once per thread for one map and its
+ * settings and plays any number of matches between any players:
+ *  - MS_MATCH_NATIVE plays in the library's engine (ms_bot_play): players are
+ *    native bots and programs; a Java class with no native twin is refused.
+ *  - MS_MATCH_OFFICIAL plays in the official Java engine through the hosted
+ *    JVM (jvm.h): players are Java classes (a native bot's name means the Java
+ *    class it reproduces) and programs, which play through the drop-in bot
+ *    (ai.microsynth.MicrosynthAI) and cross into the JVM as text once per
+ *    match, parsed once there, never per decision. A Java AI that throws loses
+ *    the match (the harness's rule); ours never takes the JVM down.
+ * The same program therefore plays the same way on both backends, and a
+ * synthesis problem scores candidates on either without writing files.
+ */
+#ifndef MICROSYNTH_MATCH_H
+#define MICROSYNTH_MATCH_H
+
+#include <stdint.h>
+#include "common.h"
+#include "bots.h"
+#include "dsl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the bot factory ----------------------------------------------------- */
+
+/**
+ * A bot from a spec: a native bot's short or Java class name,
+ * "program:FILE" or "program-text:TEXT" (any text form rts_dsl.h reads).
+ * `utt` must outlive the bot; `seed` seeds the bot's own generator; the bot
+ * plays path-finding edition 2022 until ms_bot_set_edition. MS_ENOTFOUND for
+ * an unknown name; parse errors name the file (or "program text"), line and
+ * column.
+ */
+MS_EXTERN int ms_bot_make(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed);
+
+/* ---- players ---------------------------------------------------------------- */
+
+/** What plays one side of a match. */
+typedef struct ms_match_player {
+	/** A spec as ms_bot_make reads it, or a Java class (official backend); NULL when `program` is set. */
+	const char *spec;
+	/** A MicroRTS DSL program in memory (rts_dsl.h grammar), or NULL. */
+	const ms_dsl_prog *program;
+} ms_match_player;
+
+/** A player for a spec (a native bot, program:FILE, program-text:TEXT, or a Java class). */
+static inline ms_match_player ms_match_player_spec(const char *spec)
+{
+	ms_match_player p = { spec, NULL };
+	return p;
+}
+
+/** A player for a program held in memory. */
+static inline ms_match_player ms_match_player_program(const ms_dsl_prog *program)
+{
+	ms_match_player p = { NULL, program };
+	return p;
+}
+
+/* ---- matches ---------------------------------------------------------------- */
+
+typedef enum ms_match_backend {
+	MS_MATCH_NATIVE = 0,  /**< the library's engine, in-process */
+	MS_MATCH_OFFICIAL = 1 /**< the official Java engine in the hosted JVM */
+} ms_match_backend;
+
+#define MS_MATCH_OPTS_VERSION 1
+
+/** Settings of a match context; zero-initialise, set version and map. */
+typedef struct ms_match_opts {
+	int version;             /**< MS_MATCH_OPTS_VERSION */
+	int backend;             /**< ms_match_backend */
+	/** Map file; a relative path that does not exist is looked up in the harness's maps/. */
+	const char *map;
+	int utt;                 /**< unit type table 1..3 (0: 2) */
+	int conflict;            /**< move conflict policy 1..3 (0: 1) */
+	int max_cycles;          /**< 0: 5000 */
+	int partially_observable;
+	int edition;             /**< native bots' path finding: MS_PATH_EDITION_* (native backend) */
+	int64_t seed;            /**< seeds the bots' and the engine's generators */
+	/* official backend only */
+	const char *harness_jar; /**< microsynth-harness.jar (required there) */
+	const char *harness_dir; /**< NULL: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness */
+	int time_budget;         /**< ms per decision for budgeted Java AIs (0: 100) */
+} ms_match_opts;
+
+/** The end of one match. */
+typedef struct ms_match_result {
+	int winner;    /**< 0, 1, or -1 for a draw */
+	int cycles;    /**< the cycle the match ended at */
+	int crashed;   /**< official backend: the player whose AI threw (it lost), else -1 */
+	int timed_out; /**< official backend: 1 if the harness's time check stopped it */
+} ms_match_result;
+
+typedef struct ms_match ms_match;
+
+/**
+ * Opens a match context: loads the map and its unit type table once (native
+ * backend) or starts/joins the process's JVM (official backend). Errors name
+ * the map or the JVM's problem.
+ */
+MS_EXTERN int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts);
+MS_EXTERN void ms_match_free(ms_match *m);
+
+/**
+ * Plays one match, players[0] as player 0. `trace` (NULL: none) receives
+ * the official trace (XML, or zipped when it ends in .zip). The result does
+ * not depend on earlier matches of the context. A program or bot that fails
+ * during the match is an error naming the player and cycle (native), or a
+ * loss of that player (official, the harness's rule).
+ */
+MS_EXTERN int ms_match_play(ms_match *m, const ms_match_player players[2], const char *trace,
+			    ms_match_result *res);
+
+/** The native backend's state at the end of the last match (NULL before one, or official). */
+MS_EXTERN const ms_rts_state *ms_match_final_state(const ms_match *m);
+/** The unit type table matches are played with (native backend; NULL for official). */
+MS_EXTERN const ms_rts_utt *ms_match_utt(const ms_match *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,283 @@
+/*
+ * The match interface: one call plays a match on the native engine or in the
+ * official Java engine (the hosted JVM), with native bots, programs in memory
+ * or Java classes as players.
+ *
+ * Native: the map is loaded once per context; each match starts from a copy
+ * of that state, seeded as the official Match runner seeds its static
+ * generators (seed * 1000003 + k), so `microsynth play` and this give the
+ * same match. Official: a program crosses into the JVM once per match as its
+ * exact-tree (salve) text behind "program-text:", which the drop-in bot
+ * parses once at construction.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "microsynth/match.h"
+#include "microsynth/jvm.h"
+#include "microsynth/rts_dsl.h"
+#include "core/internal.h"
+
+/* Match.Run.seedEngine: the k-th static generator gets new Random(seed * 1000003 + k). */
+#define SEED_MULT INT64_C(1000003)
+enum { K_GAMESTATE = 1, K_UNITACTION = 2, K_SAMPLER = 3 };
+
+struct ms_match {
+	ms_ctx *ctx;
+	ms_match_opts o;
+	char *map;               /* resolved map path */
+	char *harness_jar, *harness_dir;
+	/* native */
+	ms_rts_utt *utt;
+	ms_rts_state *initial;   /* as loaded */
+	ms_rts_state *s;         /* the match being played, then its end */
+	int played;
+	/* official */
+	ms_jvm *jvm;
+};
+
+/* The raw 48-bit state of `new java.util.Random(seed)`. */
+static int64_t scramble(int64_t seed)
+{
+	return (int64_t)(((uint64_t)seed ^ UINT64_C(0x5DEECE66D)) & ((UINT64_C(1) << 48) - 1));
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The map as given, else inside the harness (as given, then under maps/). */
+static int resolve_map(ms_match *m, const char *map)
+{
+	const char *dir = m->o.harness_dir ? m->o.harness_dir : getenv("MICROSYNTH_HARNESS");
+	const char *home = getenv("HOME");
+	char base[4096], path[8192];
+
+	if (is_file(map))
+		return (m->map = ms_ctx_strdup(m->ctx, map)) ? MS_OK : MS_ENOMEM;
+	if (dir && *dir)
+		snprintf(base, sizeof(base), "%s", dir);
+	else if (home && *home)
+		snprintf(base, sizeof(base), "%s/.cache/microsynth/harness", home);
+	else
+		base[0] = 0;
+	if (base[0]) {
+		snprintf(path, sizeof(path), "%s/%s", base, map);
+		if (!is_file(path))
+			snprintf(path, sizeof(path), "%s/maps/%s", base, map);
+		if (is_file(path))
+			return (m->map = ms_ctx_strdup(m->ctx, path)) ? MS_OK : MS_ENOMEM;
+	}
+	return ms_ctx_error(m->ctx, MS_ENOTFOUND, "map '%s' not found (as a path or in the harness%s%s)", map,
+			    base[0] ? " at " : "", base);
+}
+
+int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
+{
+	ms_match *m;
+	int rc;
+
+	*out = NULL;
+	if (!opts || opts->version != MS_MATCH_OPTS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: options version %d (expected %d)",
+				    opts ? opts->version : -1, MS_MATCH_OPTS_VERSION);
+	if (!opts->map)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: no map");
+	if (opts->backend != MS_MATCH_NATIVE && opts->backend != MS_MATCH_OFFICIAL)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: unknown backend %d", opts->backend);
+	if (opts->utt < 0 || opts->utt > 3 || opts->conflict < 0 || opts->conflict > 3 || opts->max_cycles < 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: unit type table %d, conflict policy %d or "
+				    "max cycles %d out of range", opts->utt, opts->conflict, opts->max_cycles);
+	if (!(m = ms_ctx_calloc(ctx, 1, sizeof(*m))))
+		return ms_ctx_error(ctx, MS_ENOMEM, "ms_match_new: out of memory");
+	m->ctx = ctx;
+	m->o = *opts;
+	if (!m->o.utt)
+		m->o.utt = 2;
+	if (!m->o.conflict)
+		m->o.conflict = 1;
+	if (!m->o.max_cycles)
+		m->o.max_cycles = 5000;
+	if ((opts->harness_jar && !(m->harness_jar = ms_ctx_strdup(ctx, opts->harness_jar))) ||
+	    (opts->harness_dir && !(m->harness_dir = ms_ctx_strdup(ctx, opts->harness_dir)))) {
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "ms_match_new: out of memory");
+		goto fail;
+	}
+	m->o.harness_jar = m->harness_jar;
+	m->o.harness_dir = m->harness_dir;
+	m->o.map = NULL;
+	if ((rc = resolve_map(m, opts->map)))
+		goto fail;
+	if (m->o.backend == MS_MATCH_NATIVE) {
+		if ((rc = ms_rts_utt_new(ctx, &m->utt, m->o.utt, m->o.conflict)) ||
+		    (rc = ms_rts_state_load_map(ctx, &m->initial, m->utt, m->map, m->o.seed)) ||
+		    (rc = ms_rts_state_clone(ctx, &m->s, m->initial)))
+			goto fail;
+		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_CONFLICT, scramble(m->o.seed * SEED_MULT + K_GAMESTATE));
+		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_DAMAGE, scramble(m->o.seed * SEED_MULT + K_UNITACTION));
+	} else {
+#ifdef MS_HAVE_JVM
+		ms_jvm_opts jo = { .version = MS_JVM_OPTS_VERSION, .harness_jar = m->harness_jar,
+				   .harness_dir = m->harness_dir };
+		if (!m->harness_jar) {
+			rc = ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: the official backend needs harness_jar "
+					  "(microsynth-harness.jar)");
+			goto fail;
+		}
+		if ((rc = ms_jvm_open(ctx, &m->jvm, &jo)))
+			goto fail;
+#else
+		rc = ms_ctx_error(ctx, MS_EUNSUPPORTED, "ms_match_new: this build has no hosted JVM (no JDK headers)");
+		goto fail;
+#endif
+	}
+	*out = m;
+	return MS_OK;
+fail:
+	ms_match_free(m);
+	return rc;
+}
+
+void ms_match_free(ms_match *m)
+{
+	if (!m)
+		return;
+#ifdef MS_HAVE_JVM
+	ms_jvm_close(m->jvm);
+#endif
+	ms_rts_state_free(m->ctx, m->s);
+	ms_rts_state_free(m->ctx, m->initial);
+	ms_rts_utt_free(m->utt);
+	ms_ctx_mfree(m->ctx, m->map);
+	ms_ctx_mfree(m->ctx, m->harness_jar);
+	ms_ctx_mfree(m->ctx, m->harness_dir);
+	ms_ctx_mfree(m->ctx, m);
+}
+
+static int check_player(ms_match *m, const ms_match_player *p, int i)
+{
+	if (!p->spec == !p->program)
+		return ms_ctx_error(m->ctx, MS_EINVAL, "match: player %d needs exactly one of a spec and a program",
+				    i);
+	return MS_OK;
+}
+
+static int play_native(ms_match *m, const ms_match_player players[2], const char *trace, ms_match_result *res)
+{
+	ms_ctx *ctx = m->ctx;
+	ms_bot *bot[2] = { NULL, NULL };
+	ms_rts_trace_writer *tw = NULL;
+	int64_t bot_seed = m->o.seed * SEED_MULT + K_SAMPLER;
+	int rc = MS_OK;
+
+	if ((rc = ms_rts_state_copy(m->s, m->initial)))
+		return rc;
+	for (int p = 0; p < 2; p++) {
+		rc = players[p].program ? ms_rts_dsl_bot_new(ctx, &bot[p], players[p].program, m->utt, bot_seed)
+					: ms_bot_make(ctx, &bot[p], players[p].spec, m->utt, bot_seed);
+		if (rc || (rc = ms_bot_set_edition(bot[p], m->o.edition)) || (rc = ms_bot_reset(bot[p])))
+			goto done;
+	}
+	if (trace && (rc = ms_rts_trace_writer_new(ctx, &tw, m->s)))
+		goto done;
+	if ((rc = ms_bot_play(ctx, m->s, bot, m->o.max_cycles, m->o.partially_observable, tw, NULL)))
+		goto done;
+	if (tw && (rc = ms_rts_trace_writer_finish(tw, m->s, trace)))
+		goto done;
+	m->played = 1;
+	res->winner = ms_rts_winner(m->s);
+	res->cycles = ms_rts_state_time(m->s);
+	res->crashed = -1;
+	res->timed_out = 0;
+done:
+	ms_rts_trace_writer_free(tw);
+	ms_bot_free(bot[0]);
+	ms_bot_free(bot[1]);
+	return rc;
+}
+
+#ifdef MS_HAVE_JVM
+static int play_official(ms_match *m, const ms_match_player players[2], const char *trace, ms_match_result *res)
+{
+	static const char prefix[] = "program-text:";
+	ms_jvm_match_opts jm = { .version = MS_JVM_MATCH_OPTS_VERSION };
+	ms_jvm_result jr;
+	char *spec[2] = { NULL, NULL };
+	const char *name[2];
+	int rc = MS_OK;
+
+	for (int p = 0; p < 2; p++) {
+		char *text = NULL;
+		size_t len = 0;
+		if (!players[p].program) {
+			/* a native bot's short name is its Java class's short name, which the harness resolves */
+			name[p] = players[p].spec;
+			continue;
+		}
+		if ((rc = ms_rts_dsl_print(players[p].program, MS_RTS_DSL_FORM_SALVE, &text, &len)))
+			goto done;
+		spec[p] = ms_ctx_malloc(m->ctx, sizeof(prefix) + len);
+		if (!spec[p]) {
+			ms_ctx_mfree(ms_dsl_prog_ctx(players[p].program), text);
+			rc = ms_ctx_error(m->ctx, MS_ENOMEM, "match: out of memory");
+			goto done;
+		}
+		memcpy(spec[p], prefix, sizeof(prefix) - 1);
+		memcpy(spec[p] + sizeof(prefix) - 1, text, len + 1);
+		ms_ctx_mfree(ms_dsl_prog_ctx(players[p].program), text);
+		name[p] = spec[p];
+	}
+	jm.map = m->map;
+	jm.p0 = name[0];
+	jm.p1 = name[1];
+	jm.utt = m->o.utt;
+	jm.conflict = m->o.conflict;
+	jm.max_cycles = m->o.max_cycles;
+	jm.time_budget = m->o.time_budget;
+	jm.partially_observable = m->o.partially_observable;
+	jm.seeded = 1;
+	jm.seed = m->o.seed;
+	jm.trace = trace;
+	if ((rc = ms_jvm_match(m->jvm, &jm, &jr)))
+		goto done;
+	res->winner = jr.winner;
+	res->cycles = jr.cycles;
+	res->crashed = jr.crashed;
+	res->timed_out = jr.timed_out;
+done:
+	ms_ctx_mfree(m->ctx, spec[0]);
+	ms_ctx_mfree(m->ctx, spec[1]);
+	return rc;
+}
+#endif
+
+int ms_match_play(ms_match *m, const ms_match_player players[2], const char *trace, ms_match_result *res)
+{
+	int rc;
+
+	if ((rc = check_player(m, &players[0], 0)) || (rc = check_player(m, &players[1], 1)))
+		return rc;
+	if (m->o.backend == MS_MATCH_NATIVE)
+		return play_native(m, players, trace, res);
+#ifdef MS_HAVE_JVM
+	return play_official(m, players, trace, res);
+#else
+	(void)trace;
+	(void)res;
+	return ms_ctx_error(m->ctx, MS_EUNSUPPORTED, "match: this build has no hosted JVM");
+#endif
+}
+
+const ms_rts_state *ms_match_final_state(const ms_match *m)
+{
+	return m && m->o.backend == MS_MATCH_NATIVE && m->played ? m->s : NULL;
+}
+
+const ms_rts_utt *ms_match_utt(const ms_match *m)
+{
+	return m ? m->utt : NULL;
+}

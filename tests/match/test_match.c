@@ -1,0 +1,204 @@
+/*
+ * The bot factory (ms_bot_make) and the match interface's native backend.
+ * Arguments: the harness's maps folder, a program file.
+ */
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "microsynth/match.h"
+#include "microsynth/bots.h"
+#include "microsynth/rts_dsl.h"
+
+static const char *maps_dir, *program_file;
+
+static int have_maps(void)
+{
+	struct stat st;
+	if (maps_dir && stat(maps_dir, &st) == 0)
+		return 1;
+	if (getenv("CI"))
+		fail_msg("the harness maps are absent but CI is set");
+	print_message("skipped: harness maps absent (tools/setup.sh)\n");
+	return 0;
+}
+
+/* Every kind of spec makes a bot; the bots' own registry knows no programs. */
+static void test_match__factory_makes_every_kind_of_spec(void **state)
+{
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_bot *b;
+	char spec[4200];
+	(void)state;
+
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_bot_make(ctx, &b, "WorkerRush", utt, 0), MS_OK);
+	assert_string_equal(b->ops->name, "WorkerRush");
+	ms_bot_free(b);
+	assert_int_equal(ms_bot_make(ctx, &b, "ai.abstraction.LightRush", utt, 0), MS_OK);
+	assert_string_equal(b->ops->name, "LightRush");
+	ms_bot_free(b);
+	assert_int_equal(ms_bot_make(ctx, &b, "program-text:for(Unit u){u.harvest(1)}", utt, 0), MS_OK);
+	assert_string_equal(b->ops->name, "Program");
+	ms_bot_free(b);
+	snprintf(spec, sizeof spec, "program:%s", program_file);
+	assert_int_equal(ms_bot_make(ctx, &b, spec, utt, 0), MS_OK);
+	assert_string_equal(b->ops->name, "Program");
+	ms_bot_free(b);
+	/* below the factory, the scripted bots' registry does not read programs */
+	assert_int_equal(ms_bot_new(ctx, &b, "program-text:for(Unit u){u.harvest(1)}", utt, 0), MS_ENOTFOUND);
+	assert_null(b);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
+static void test_match__factory_errors_name_the_spec(void **state)
+{
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_bot *b;
+	(void)state;
+
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_bot_make(ctx, &b, "NoSuchRush", utt, 0), MS_ENOTFOUND);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "NoSuchRush"));
+	assert_int_not_equal(ms_bot_make(ctx, &b, "program-text:for(Unit u){u.harvest(}", utt, 0), MS_OK);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "program text"));
+	assert_int_not_equal(ms_bot_make(ctx, &b, "program:/no/such/program.txt", utt, 0), MS_OK);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "/no/such/program.txt"));
+	assert_int_equal(ms_bot_make(ctx, &b, NULL, utt, 0), MS_EINVAL);
+	assert_null(b);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
+/* ms_bot_play on a fresh state with bots from the factory: the reference the match interface must equal. */
+static void play_direct(ms_ctx *ctx, const char *map, const char *p0, const char *p1, int max_cycles, int *winner,
+			int *cycles)
+{
+	ms_rts_utt *utt;
+	ms_rts_state *s;
+	ms_bot *bots[2];
+
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	if (ms_rts_state_load_map(ctx, &s, utt, map, 0) || ms_bot_make(ctx, &bots[0], p0, utt, 3) ||
+	    ms_bot_make(ctx, &bots[1], p1, utt, 3))
+		fail_msg("%s", ms_ctx_last_error(ctx));
+	/* bots seeded as the interface seeds them for seed 0 (0 * 1000003 + 3); table 2 and policy 1 draw nothing */
+	if (ms_bot_play(ctx, s, bots, max_cycles, 0, NULL, winner))
+		fail_msg("%s", ms_ctx_last_error(ctx));
+	*cycles = ms_rts_state_time(s);
+	ms_bot_free(bots[0]);
+	ms_bot_free(bots[1]);
+	ms_rts_state_free(ctx, s);
+	ms_rts_utt_free(utt);
+}
+
+/*
+ * A program in memory plays, in both seats and over repeated matches on one
+ * context, exactly as the same program made from its text by the factory
+ * and played by ms_bot_play on a freshly loaded map.
+ */
+static void test_match__native_program_in_memory_plays_as_ms_bot_play(void **state)
+{
+	ms_ctx *ctx;
+	ms_dsl_grammar *g;
+	ms_dsl_prog *p;
+	ms_match *m;
+	char map[2100], spec[4200];
+	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .max_cycles = 3000 };
+	(void)state;
+
+	if (!have_maps())
+		skip();
+	snprintf(map, sizeof map, "%s/16x16/basesWorkers16x16A.xml", maps_dir);
+	snprintf(spec, sizeof spec, "program:%s", program_file);
+	o.map = map;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_dsl_grammar_new(ctx, &g, 0), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(ctx, &p, g), MS_OK);
+	assert_int_equal(ms_rts_dsl_parse_file(p, program_file, 0), MS_OK);
+	assert_int_equal(ms_match_new(ctx, &m, &o), MS_OK);
+	assert_null(ms_match_final_state(m));
+	for (int round = 0; round < 2; round++)
+		for (int seat = 0; seat < 2; seat++)
+			for (int r = 0; r < 2; r++) {
+				const char *rush = r ? "LightRush" : "WorkerRush";
+				ms_match_player pl[2];
+				ms_match_result res;
+				int w, c;
+
+				pl[seat] = ms_match_player_program(p);
+				pl[1 - seat] = ms_match_player_spec(rush);
+				assert_int_equal(ms_match_play(m, pl, NULL, &res), MS_OK);
+				play_direct(ctx, map, seat ? rush : spec, seat ? spec : rush, 3000, &w, &c);
+				assert_int_equal(res.winner, w);
+				assert_int_equal(res.cycles, c);
+				assert_int_equal(res.crashed, -1);
+				assert_non_null(ms_match_final_state(m));
+				assert_int_equal(ms_rts_state_time(ms_match_final_state(m)), c);
+				if (!round)
+					print_message("program as player %d vs %s: winner=%d cycles=%d\n", seat, rush, w, c);
+			}
+	ms_match_free(m);
+	ms_dsl_prog_free(p);
+	ms_dsl_grammar_free(g);
+	ms_ctx_free(ctx);
+}
+
+static void test_match__bad_settings_and_players_are_errors(void **state)
+{
+	ms_ctx *ctx;
+	ms_match *m;
+	ms_match_player pl[2] = { { NULL, NULL }, { "WorkerRush", NULL } };
+	ms_match_result res;
+	char map[2100];
+	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE,
+			    .map = "no/such/map.xml" };
+	(void)state;
+
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_match_new(ctx, &m, &o), MS_ENOTFOUND);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "no/such/map.xml"));
+	o.version = 99;
+	assert_int_equal(ms_match_new(ctx, &m, &o), MS_EINVAL);
+	o.version = MS_MATCH_OPTS_VERSION;
+	o.utt = 7;
+	assert_int_equal(ms_match_new(ctx, &m, &o), MS_EINVAL);
+	if (have_maps()) {
+		snprintf(map, sizeof map, "%s/8x8/basesWorkers8x8A.xml", maps_dir);
+		o.map = map;
+		o.utt = 0;
+		assert_int_equal(ms_match_new(ctx, &m, &o), MS_OK);
+		assert_int_equal(ms_match_play(m, pl, NULL, &res), MS_EINVAL);
+		assert_non_null(strstr(ms_ctx_last_error(ctx), "player 0"));
+		pl[0].spec = "CoacAI-that-does-not-exist";
+		assert_int_equal(ms_match_play(m, pl, NULL, &res), MS_ENOTFOUND);
+		assert_non_null(strstr(ms_ctx_last_error(ctx), "CoacAI-that-does-not-exist"));
+		/* and the context still plays */
+		pl[0].spec = "LightRush";
+		assert_int_equal(ms_match_play(m, pl, NULL, &res), MS_OK);
+		assert_true(res.cycles > 0);
+		ms_match_free(m);
+	}
+	ms_ctx_free(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_match__factory_makes_every_kind_of_spec),
+		cmocka_unit_test(test_match__factory_errors_name_the_spec),
+		cmocka_unit_test(test_match__native_program_in_memory_plays_as_ms_bot_play),
+		cmocka_unit_test(test_match__bad_settings_and_players_are_errors),
+	};
+	if (argc != 3)
+		return fprintf(stderr, "usage: test_match MAPS_DIR PROGRAM\n"), 2;
+	maps_dir = argv[1];
+	program_file = argv[2];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
