@@ -14,7 +14,7 @@
 #include "synth_internal.h"
 
 typedef struct eval_task {
-	int prog, shard;
+	int prog, opp, shard; /* opp: index into the population, or -1 */
 	double sum, weight;
 	int rc;
 	int done;
@@ -38,6 +38,11 @@ struct ms_synth_eval {
 	int have_sync;
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
+
+	/* the population Psi is measured against (problems with opponents) */
+	int *pop_id;
+	double *pop_w;
+	int n_pop;
 
 	/* the batch in progress */
 	const ms_dsl_prog *const *progs;
@@ -87,7 +92,10 @@ static void run_task(ms_synth_eval *ev, eval_worker *w, int t)
 	}
 	int rc = ms_dsl_prog_copy(w->copy, ev->progs[k->prog]);
 	k->sum = k->weight = 0;
-	if (rc == 0)
+	if (rc == 0 && syn_problem_eval_vs(pb))
+		rc = pb->eval_vs(pb->user, w->state, w->ctx, w->copy, ev->kind, k->opp >= 0 ? ev->pop_id[k->opp] : -1,
+				 k->shard, ev->seeds[k->prog], &k->sum, &k->weight);
+	else if (rc == 0)
 		rc = pb->eval(pb->user, w->state, w->ctx, w->copy, ev->kind, k->shard, ev->seeds[k->prog], &k->sum,
 			      &k->weight);
 	if (rc > 0 && rc != MS_SYNTH_FAILED)
@@ -155,6 +163,8 @@ void ms_synth_eval_free(ms_synth_eval *ev)
 	}
 	ms_ctx_mfree(ev->ctx, ev->w);
 	ms_ctx_mfree(ev->ctx, ev->task);
+	ms_ctx_mfree(ev->ctx, ev->pop_id);
+	ms_ctx_mfree(ev->ctx, ev->pop_w);
 	ms_ctx_mfree(ev->ctx, ev);
 }
 
@@ -162,11 +172,14 @@ int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *
 		      const ms_allocator *worker_alloc)
 {
 	*out = NULL;
-	if (!pb || pb->version != MS_SYNTH_PROBLEM_VERSION)
+	if (!pb || (pb->version != 1 && pb->version != MS_SYNTH_PROBLEM_VERSION))
 		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: problem missing or of an unknown version");
-	if (!pb->eval || !pb->grammar)
+	if ((!pb->eval && !syn_problem_eval_vs(pb)) || !pb->grammar)
 		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: problem %s has no eval function or no grammar",
 				    pb->name ? pb->name : "?");
+	if (syn_problem_opponents(pb) > 0 && !syn_problem_eval_vs(pb))
+		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: problem %s has %d opponents but no eval_vs",
+				    pb->name ? pb->name : "?", syn_problem_opponents(pb));
 	if (threads < 1 || threads > 1024)
 		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: %d threads (1 to 1024)", threads);
 	ms_synth_eval *ev = ms_ctx_calloc(ctx, 1, sizeof *ev);
@@ -176,6 +189,8 @@ int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *
 	ev->pb = pb;
 	ev->threads = threads;
 	int rc = 0;
+	if ((rc = ms_synth_eval_set_population(ev, NULL)) < 0)
+		goto fail;
 	ev->w = ms_ctx_calloc(ctx, (size_t)threads, sizeof *ev->w);
 	if (!ev->w) {
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "evaluator: out of memory");
@@ -234,23 +249,90 @@ fail:
 	return rc;
 }
 
-/* Score of program i from its shards, in shard order; 1 in *failed if a shard failed or weighed nothing. */
-static double combine(const ms_synth_eval *ev, int i, int shards, int *failed)
+/*
+ * Score of program i from its tasks (opponents x shards), combined in
+ * order: each opponent's score is its shards' sum over their weight, and
+ * the program's is the opponents' scores weighted by the population; 1 in
+ * *failed if a shard failed or an opponent's shards weighed nothing.
+ */
+static double combine(const ms_synth_eval *ev, int i, int opps, int shards, int *failed)
 {
-	double sum = 0, weight = 0;
+	double total = 0, total_w = 0;
 	int bad = 0;
-	for (int s = 0; s < shards; s++) {
-		const eval_task *k = &ev->task[i * shards + s];
-		bad |= k->rc == MS_SYNTH_FAILED;
-		sum += k->sum;
-		weight += k->weight;
+	for (int o = 0; o < opps; o++) {
+		double sum = 0, weight = 0;
+		for (int s = 0; s < shards; s++) {
+			const eval_task *k = &ev->task[(i * opps + o) * shards + s];
+			bad |= k->rc == MS_SYNTH_FAILED;
+			sum += k->sum;
+			weight += k->weight;
+		}
+		if (!(weight > 0)) {
+			bad = 1;
+			break;
+		}
+		if (opps == 1 && ev->task[i * shards].opp < 0)
+			return *failed = bad, bad ? 0 : sum / weight;
+		total += ev->pop_w[ev->task[(i * opps + o) * shards].opp] * (sum / weight);
+		total_w += ev->pop_w[ev->task[(i * opps + o) * shards].opp];
 	}
-	if (bad || !(weight > 0)) {
+	if (bad || !(total_w > 0)) {
 		*failed = 1;
 		return 0;
 	}
 	*failed = 0;
-	return sum / weight;
+	return total / total_w;
+}
+
+int ms_synth_eval_set_population(ms_synth_eval *ev, const ms_synth_population *pop)
+{
+	int n_opp = syn_problem_opponents(ev->pb);
+	int n = pop && pop->n > 0 ? pop->n : n_opp;
+	int *id = NULL;
+	double *w = NULL;
+
+	if (pop && pop->n < 0)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "population: %d opponents", pop->n);
+	if (pop && pop->n > 0 && !pop->opponents)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "population: %d opponents but no numbers", pop->n);
+	if (n > 0) {
+		id = ms_ctx_malloc(ev->ctx, sizeof *id * (size_t)n);
+		w = ms_ctx_malloc(ev->ctx, sizeof *w * (size_t)n);
+		if (!id || !w) {
+			ms_ctx_mfree(ev->ctx, id);
+			ms_ctx_mfree(ev->ctx, w);
+			return ms_ctx_error(ev->ctx, MS_ENOMEM, "population: out of memory");
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		id[i] = pop && pop->n > 0 ? pop->opponents[i] : i;
+		w[i] = pop && pop->n > 0 && pop->weights ? pop->weights[i] : 1.0;
+		int bad_id = id[i] < 0 || id[i] >= n_opp, repeated = 0;
+		for (int j = 0; j < i; j++)
+			repeated |= id[j] == id[i];
+		if (bad_id || repeated || !(w[i] > 0) || w[i] > 1e300) {
+			int rc = ms_ctx_error(ev->ctx, MS_EINVAL,
+					      "population: opponent %d of %d: %s (the problem %s has %d opponents)", i, n,
+					      bad_id ? "no such opponent" : repeated ? "given twice" : "weight not > 0",
+					      ev->pb->name ? ev->pb->name : "?", n_opp);
+			ms_ctx_mfree(ev->ctx, id);
+			ms_ctx_mfree(ev->ctx, w);
+			return rc;
+		}
+	}
+	ms_ctx_mfree(ev->ctx, ev->pop_id);
+	ms_ctx_mfree(ev->ctx, ev->pop_w);
+	ev->pop_id = id;
+	ev->pop_w = w;
+	ev->n_pop = n;
+	return 0;
+}
+
+int syn_eval_population(const ms_synth_eval *ev, const int **ids, const double **weights)
+{
+	*ids = ev->pop_id;
+	*weights = ev->pop_w;
+	return ev->n_pop;
 }
 
 int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, int n, int kind,
@@ -264,9 +346,14 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 	if (n <= 0)
 		return 0;
 	int shards = shards_of(ev->pb, kind);
-	if ((long long)n * shards > (1 << 30))
-		return ms_ctx_error(ev->ctx, MS_ERANGE, "evaluator: %d programs of %d shards is too many", n, shards);
-	int n_task = n * shards;
+	/* Psi of a problem with opponents: every opponent of the population, each in `shards` shards */
+	int vs = kind == MS_SYNTH_PSI && ev->n_pop > 0;
+	int opps = vs ? ev->n_pop : 1;
+	if ((long long)n * opps * shards > (1 << 30))
+		return ms_ctx_error(ev->ctx, MS_ERANGE, "evaluator: %d programs of %d x %d shards is too many", n, opps,
+				    shards);
+	int per = opps * shards; /* tasks per program */
+	int n_task = n * per;
 	if (n_task > ev->task_cap) {
 		eval_task *t = ms_ctx_realloc(ev->ctx, ev->task, sizeof *t * (size_t)n_task);
 		if (!t)
@@ -275,7 +362,7 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 		ev->task_cap = n_task;
 	}
 	for (int t = 0; t < n_task; t++)
-		ev->task[t] = (eval_task){ .prog = t / shards, .shard = t % shards };
+		ev->task[t] = (eval_task){ .prog = t / per, .opp = vs ? t % per / shards : -1, .shard = t % shards };
 	ev->progs = progs;
 	ev->seeds = seeds;
 	ev->kind = kind;
@@ -285,12 +372,12 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 	if (ev->threads == 1) {
 		ev->n_task = n_task;
 		for (int i = 0; i < n; i++) {
-			for (int s = 0; s < shards; s++)
-				run_task(ev, &ev->w[0], i * shards + s);
+			for (int s = 0; s < per; s++)
+				run_task(ev, &ev->w[0], i * per + s);
 			if (ev->err_rc < 0)
 				break;
 			int bad;
-			double sc = combine(ev, i, shards, &bad);
+			double sc = combine(ev, i, opps, shards, &bad);
 			if (scores)
 				scores[i] = sc;
 			if (failed)
@@ -309,12 +396,12 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 			/* hand over, in order, every program whose shards are all done */
 			while (i < n && ev->err_rc == 0) {
 				int s = 0;
-				while (s < shards && ev->task[i * shards + s].done)
+				while (s < per && ev->task[i * per + s].done)
 					s++;
-				if (s < shards)
+				if (s < per)
 					break;
 				int bad;
-				double sc = combine(ev, i, shards, &bad);
+				double sc = combine(ev, i, opps, shards, &bad);
 				pthread_mutex_unlock(&ev->mu);
 				if (scores)
 					scores[i] = sc;
@@ -347,6 +434,10 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 	ev->progs = NULL;
 	if (ev->err_rc < 0) {
 		const eval_task *k = &ev->task[ev->err_task];
+		if (k->opp >= 0)
+			return ms_ctx_error(ev->ctx, ev->err_rc,
+					    "evaluating program %d of the batch (psi against opponent %d, shard %d): %s",
+					    k->prog, ev->pop_id[k->opp], k->shard, ev->err);
 		return ms_ctx_error(ev->ctx, ev->err_rc, "evaluating program %d of the batch (%s, shard %d): %s", k->prog,
 				    kind == MS_SYNTH_PSI ? "psi" : "C", k->shard, ev->err);
 	}

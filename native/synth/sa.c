@@ -19,7 +19,8 @@
 #include "synth_internal.h"
 
 /* Where the next pass starts (resolved from ms_synth_restart per use). */
-enum { R_START, R_BEST, R_PASS, R_GLOBAL_PSI };
+enum { R_START = SYN_SA_RESTART_START, R_BEST = SYN_SA_RESTART_BEST, R_PASS = SYN_SA_RESTART_PASS,
+       R_GLOBAL_PSI = SYN_SA_RESTART_GLOBAL_PSI };
 
 typedef struct sa_search {
 	ms_synth *s;
@@ -190,18 +191,35 @@ static int sa_passes(sa_search *a, const ms_dsl_prog *start, int max_passes, int
 	return 0;
 }
 
-int syn_run_sa(ms_synth *s)
+int syn_sa_step(ms_synth *s, int kind, const ms_dsl_prog *start, int max_passes, int restart, ms_dsl_prog *best,
+		double *best_score)
 {
 	sa_search a;
-	int rc = sa_init(&a, s, MS_SYNTH_PSI);
-	if (rc == 0) {
-		int restart = s->o.sa_restart == MS_SYNTH_RESTART_PASS ? R_PASS :
-			      s->o.sa_restart == MS_SYNTH_RESTART_BEST ? R_BEST : s->o.initial ? R_START : R_BEST;
-		syn_phase(s, MS_SYNTH_PHASE_SEARCH, 0, 0, 0);
-		rc = sa_passes(&a, s->o.initial, 0, restart);
+	int rc;
+
+	if (restart < R_START || restart > R_GLOBAL_PSI)
+		return ms_ctx_error(s->ctx, MS_EINVAL, "SA step: unknown restart rule %d", restart);
+	if ((rc = sa_init(&a, s, kind)) == 0)
+		rc = sa_passes(&a, start, max_passes, restart);
+	if (rc == SYN_PHASE)
+		rc = 0;
+	if (rc >= 0 && best_score)
+		*best_score = a.best_score;
+	if (rc >= 0 && best && a.best_score >= 0) {
+		int c = ms_dsl_prog_copy(best, a.best);
+		if (c < 0)
+			rc = c;
 	}
 	sa_free(&a);
-	return rc == SYN_PHASE ? 0 : rc;
+	return rc;
+}
+
+int syn_run_sa(ms_synth *s)
+{
+	int restart = s->o.sa_restart == MS_SYNTH_RESTART_PASS ? R_PASS :
+		      s->o.sa_restart == MS_SYNTH_RESTART_BEST ? R_BEST : s->o.initial ? R_START : R_BEST;
+	syn_phase(s, MS_SYNTH_PHASE_SEARCH, 0, 0, 0);
+	return syn_sa_step(s, MS_SYNTH_PSI, s->o.initial, 0, restart, NULL, NULL);
 }
 
 /*

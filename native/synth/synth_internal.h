@@ -8,6 +8,19 @@
 #define SYN_STOP 1  /* the search ends: budget spent, time up, or the progress callback said so */
 #define SYN_PHASE 2 /* the current phase (a sketch run) has spent its own budget */
 
+/* Version-2 fields of a problem, read safely from version-1 problems too. */
+static inline int syn_problem_opponents(const ms_synth_problem *pb)
+{
+	return pb->version >= 2 ? pb->n_opponents : 0;
+}
+static inline int (*syn_problem_eval_vs(const ms_synth_problem *pb))(void *, void *, ms_ctx *, const ms_dsl_prog *,
+									  int, int, int, uint64_t, double *, double *)
+{
+	return pb->version >= 2 ? pb->eval_vs : NULL;
+}
+/* The evaluator's population: its size, numbers and weights. */
+int syn_eval_population(const ms_synth_eval *ev, const int **ids, const double **weights);
+
 /* ---- program -> score cache (UCT's, and SA's on request) ---- */
 
 typedef struct syn_cache {
@@ -103,6 +116,16 @@ struct ms_synth {
 	int batch_cap;
 };
 
+/* ---- services (services.c): what algorithms call, one way ---- */
+
+/* Monotonic seconds. */
+double syn_now(void);
+/* Called when replay ends: live time continues from the log's last time. */
+void syn_start_live_clock(ms_synth *s);
+/* The problem's generation options (NULL: dsl.h defaults). */
+const ms_dsl_gen_opts *syn_gen_opts(const ms_synth *s);
+/* One CSV line of the current bests. */
+int syn_csv_line(ms_synth *s, double elapsed);
 /* Elapsed seconds of the search (from the log while replaying). */
 double syn_elapsed(ms_synth *s);
 int syn_replaying(const ms_synth *s);
@@ -133,7 +156,33 @@ int syn_mutate(ms_synth *s, ms_dsl_prog *p);
 double syn_uniform(ms_synth *s);
 int syn_below(ms_synth *s, int n);
 
-/* Algorithms (sa.c, uct.c). Return 0 or SYN_STOP when done, or a negative error. */
+/* ---- algorithms (algos.c: the table; sa.c, uct.c: the searches) ---- */
+
+/* One row of the algorithm table. */
+typedef struct syn_algo {
+	int id;                    /* ms_synth_algo */
+	const char *name;          /* as ms_synth_algo_name gives it */
+	int needs_c;               /* 1: the problem must define a cloning score */
+	int (*run)(ms_synth *s);   /* 0 or SYN_STOP when done, or a negative error */
+} syn_algo;
+
+/* The table's row of `algo`, or NULL. */
+const syn_algo *syn_algo_get(int algo);
+
+/*
+ * SA as a step other algorithms reuse (a best response in self-play, a
+ * local search from a library program): annealing passes on `kind` from
+ * `start` (NULL: a random program) until `max_passes` (0: no limit) or the
+ * budget or phase ends, each pass restarting as `restart` (SYN_SA_RESTART_*).
+ * The best program of these passes goes to `best` (may be NULL) and its
+ * score to *best_score (-1 when nothing was scored). Returns 0 (SYN_PHASE
+ * is taken as the end of the step), SYN_STOP, or a negative error.
+ */
+enum { SYN_SA_RESTART_START, SYN_SA_RESTART_BEST, SYN_SA_RESTART_PASS, SYN_SA_RESTART_GLOBAL_PSI };
+int syn_sa_step(ms_synth *s, int kind, const ms_dsl_prog *start, int max_passes, int restart, ms_dsl_prog *best,
+		double *best_score);
+
+/* Run functions of the table's rows. Return 0 or SYN_STOP when done, or a negative error. */
 int syn_run_sa(ms_synth *s);
 int syn_run_sketch_sa(ms_synth *s);
 int syn_run_random(ms_synth *s);

@@ -54,7 +54,25 @@ enum {
 
 /* ---- the problem ----------------------------------------------------------- */
 
-#define MS_SYNTH_PROBLEM_VERSION 1
+/**
+ * Version 2 adds opponents (`n_opponents`, `eval_vs`); version 1 problems
+ * (no opponents, `eval` only) are still accepted.
+ */
+#define MS_SYNTH_PROBLEM_VERSION 2
+
+/**
+ * Whom Psi is measured against. A problem may number its opponents
+ * 0 .. n_opponents - 1 (native bots, Java classes, programs, ... as it
+ * defines them); a population is a set of them with weights, and
+ * Psi(p) = sum_i w_i Psi_i(p) / sum_i w_i, Psi_i(p) being p's score
+ * against opponent i. Self-play loops (iterated best response, fictitious
+ * play, 2L) score programs against changing populations of one problem.
+ */
+typedef struct ms_synth_population {
+	int n;                 /**< opponents in the population (0: every opponent of the problem, weight 1) */
+	const int *opponents;  /**< their numbers */
+	const double *weights; /**< their weights (> 0); NULL: all 1 */
+} ms_synth_population;
 
 /**
  * A search problem, as a game provides it. Zero-initialise, set `version`,
@@ -98,6 +116,17 @@ typedef struct ms_synth_problem {
 	int (*eval)(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int shard,
 		    uint64_t seed, double *sum, double *weight);
 
+	/* ---- version 2 ---- */
+	/** Opponents the problem numbers (0: none; then Psi has no opponent and `eval` is used). */
+	int n_opponents;
+	/**
+	 * As `eval`, against opponent number `opponent` (-1 for kind C, which has
+	 * no opponent). Used instead of `eval` when set; required when
+	 * n_opponents > 0.
+	 */
+	int (*eval_vs)(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int opponent,
+		       int shard, uint64_t seed, double *sum, double *weight);
+
 	/** A random whole program into `prog` (NULL: ms_dsl_generate of `start` with `gen`). */
 	int (*generate)(void *user, ms_dsl_prog *prog, ms_jrandom *rng);
 	/** A random neighbour, in place (NULL: ms_dsl_mutate with `gen`, nodes of size > 0). */
@@ -133,6 +162,14 @@ MS_EXTERN int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const
 				     const uint64_t *seeds, double *scores, int *failed, ms_synth_eval_done_fn done,
 				     void *ud);
 
+/**
+ * Sets the population that later Psi evaluations are measured against
+ * (copied; NULL or n = 0: every opponent of the problem with weight 1).
+ * MS_EINVAL for an opponent number outside the problem's, a repeated one,
+ * or a weight that is not > 0; the population is then unchanged.
+ */
+MS_EXTERN int ms_synth_eval_set_population(ms_synth_eval *ev, const ms_synth_population *pop);
+
 /** The seed of evaluation number `index` of a search seeded with `seed` (SplitMix64 mixing). */
 MS_EXTERN uint64_t ms_synth_eval_seed(uint64_t seed, uint64_t index);
 
@@ -150,6 +187,10 @@ typedef enum ms_synth_algo {
 MS_EXTERN const char *ms_synth_algo_name(int algo);
 /** The algorithm of a name above, or MS_ENOTFOUND. */
 MS_EXTERN int ms_synth_algo_from_name(const char *name);
+/** Number of algorithms in the table. */
+MS_EXTERN int ms_synth_algo_count(void);
+/** Name of the i-th algorithm of the table (0 .. count - 1), or NULL. */
+MS_EXTERN const char *ms_synth_algo_name_at(int i);
 
 /** Where an SA pass restarts (the paper and the reference code differ, spec/cantstop.md 7.2, 7.3). */
 typedef enum ms_synth_restart {
@@ -265,6 +306,10 @@ typedef struct ms_synth_opts {
 	 *  UCT's tree starts with this program's branch, scored by one Psi evaluation. Not for sketch
 	 *  searches, whose sketch is their start. */
 	const ms_dsl_prog *initial;
+
+	/** Psi is measured against this population (NULL: every opponent of the problem, weight 1);
+	 *  recorded in the checkpoint, so a resume under another population is refused. */
+	const ms_synth_population *population;
 
 	/* output */
 	/** evaluation log path (NULL: none). A resume needs the settings it records (problem, seed,
