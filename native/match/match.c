@@ -166,7 +166,8 @@ static int check_player(ms_match *m, const ms_match_player *p, int i)
 	return MS_OK;
 }
 
-static int play_native(ms_match *m, const ms_match_player players[2], const char *trace, ms_match_result *res)
+static int play_native(ms_match *m, const ms_match_player players[2], const char *trace, ms_bot_observer observe,
+		       void *ud, ms_match_result *res)
 {
 	ms_ctx *ctx = m->ctx;
 	ms_bot *bot[2] = { NULL, NULL };
@@ -184,7 +185,8 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 	}
 	if (trace && (rc = ms_rts_trace_writer_new(ctx, &tw, m->s)))
 		goto done;
-	if ((rc = ms_bot_play(ctx, m->s, bot, m->o.max_cycles, m->o.partially_observable, tw, NULL)))
+	if ((rc = ms_bot_play_observed(ctx, m->s, bot, m->o.max_cycles, m->o.partially_observable, tw, NULL, observe,
+				       ud)))
 		goto done;
 	if (tw && (rc = ms_rts_trace_writer_finish(tw, m->s, trace)))
 		goto done;
@@ -262,7 +264,7 @@ int ms_match_play(ms_match *m, const ms_match_player players[2], const char *tra
 	if ((rc = check_player(m, &players[0], 0)) || (rc = check_player(m, &players[1], 1)))
 		return rc;
 	if (m->o.backend == MS_MATCH_NATIVE)
-		return play_native(m, players, trace, res);
+		return play_native(m, players, trace, NULL, NULL, res);
 #ifdef MS_HAVE_JVM
 	return play_official(m, players, trace, res);
 #else
@@ -270,6 +272,29 @@ int ms_match_play(ms_match *m, const ms_match_player players[2], const char *tra
 	(void)res;
 	return ms_ctx_error(m->ctx, MS_EUNSUPPORTED, "match: this build has no hosted JVM");
 #endif
+}
+
+int ms_match_play_observed(ms_match *m, const ms_match_player players[2], ms_bot_observer observe, void *ud,
+			   ms_match_result *res)
+{
+	int rc;
+
+	if (m->o.backend != MS_MATCH_NATIVE)
+		return ms_ctx_error(m->ctx, MS_EUNSUPPORTED, "match: observing cycles needs the native backend");
+	if ((rc = check_player(m, &players[0], 0)) || (rc = check_player(m, &players[1], 1)))
+		return rc;
+	return play_native(m, players, NULL, observe, ud, res);
+}
+
+const ms_rts_state *ms_match_initial_state(const ms_match *m)
+{
+	return m ? m->initial : NULL;
+}
+
+void ms_match_map_size(const ms_match *m, int *width, int *height)
+{
+	*width = m && m->initial ? ms_rts_state_width(m->initial) : 0;
+	*height = m && m->initial ? ms_rts_state_height(m->initial) : 0;
 }
 
 const ms_rts_state *ms_match_final_state(const ms_match *m)

@@ -101,6 +101,12 @@ int ms_bot_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *out
 int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
 		ms_rts_trace_writer *trace, int *winner)
 {
+	return ms_bot_play_observed(ctx, s, bots, max_cycles, po, trace, winner, NULL, NULL);
+}
+
+int ms_bot_play_observed(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
+			 ms_rts_trace_writer *trace, int *winner, ms_bot_observer observe, void *ud)
+{
 	/* At most one unit per cell, so one pair per cell. */
 	int max_pairs = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
 	ms_rts_pair *pa[2];
@@ -136,6 +142,8 @@ int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cyc
 			if (n[p] && (rc = ms_rts_issue_safe(ctx, s, pa[p], n[p], NULL)))
 				goto done;
 		if ((rc = ms_rts_cycle(ctx, s, &gameover)))
+			goto done;
+		if (observe && (rc = observe(ud, s)))
 			goto done;
 	}
 	if (winner)

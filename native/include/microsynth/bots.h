@@ -119,6 +119,13 @@ MS_EXTERN const char *ms_bot_for_java_class(const char *java_class);
 MS_EXTERN int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
 			  ms_rts_trace_writer *trace, int *winner);
 
+/** Called after every cycle of ms_bot_play_observed; a nonzero return ends the match with that status. */
+typedef int (*ms_bot_observer)(void *ud, const ms_rts_state *s);
+
+/** ms_bot_play with `observe` (may be NULL) called after every cycle, e.g. to count what a player trains. */
+MS_EXTERN int ms_bot_play_observed(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
+				   ms_rts_trace_writer *trace, int *winner, ms_bot_observer observe, void *ud);
+
 /* ---- path finding ------------------------------------------------------- */
 
 /**

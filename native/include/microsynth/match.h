@@ -124,6 +124,20 @@ MS_EXTERN void ms_match_free(ms_match *m);
 MS_EXTERN int ms_match_play(ms_match *m, const ms_match_player players[2], const char *trace,
 			    ms_match_result *res);
 
+/**
+ * The native backend's ms_match_play with `observe` (bots.h; may be NULL)
+ * called on the state after every cycle. MS_EUNSUPPORTED on the official
+ * backend, whose cycles run in the JVM.
+ */
+MS_EXTERN int ms_match_play_observed(ms_match *m, const ms_match_player players[2], ms_bot_observer observe,
+				     void *ud, ms_match_result *res);
+
+/** The native backend's state every match starts from (NULL for official). */
+MS_EXTERN const ms_rts_state *ms_match_initial_state(const ms_match *m);
+
+/** The map's width and height (native backend; 0 for official). */
+MS_EXTERN void ms_match_map_size(const ms_match *m, int *width, int *height);
+
 /** The native backend's state at the end of the last match (NULL before one, or official). */
 MS_EXTERN const ms_rts_state *ms_match_final_state(const ms_match *m);
 /** The unit type table matches are played with (native backend; NULL for official). */

@@ -1,0 +1,577 @@
+/*
+ * MicroRTS as a synthesis problem (rts_synth.h): Psi over matches against
+ * numbered opponents on the match interface (native or official backend
+ * per opponent), the observable-outcome score O against an oracle's
+ * matches, and a final scoring in either engine.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "microsynth/rts_synth.h"
+#include "microsynth/match.h"
+#include "microsynth/rts_dsl.h"
+#include "core/internal.h"
+
+/* Features of one match, for the seat of interest: units trained per type, then these. */
+enum { F_HARVESTED = MS_RTS_MAX_TYPES, F_DESTROYED, F_LOST, N_FEATURES };
+
+struct ms_rts_synth {
+	ms_ctx *ctx;
+	ms_dsl_grammar *g;
+	int n_maps, n_opp;
+	char **maps;            /* as given */
+	int *max_cycles;        /* per map */
+	char **opp;             /* opponent specs */
+	int *opp_java;          /* 1: a Java class, played in the JVM */
+	int utt, conflict, edition, tiebreak;
+	char *harness_jar, *harness_dir;
+	char *oracle, *c_opp;   /* NULL without C */
+	double *oracle_f;       /* [map][seat][N_FEATURES] */
+	double eps;             /* weight of O in tie-broken Psi */
+	int for_prod, s_nt;     /* for(Unit u){S} and S, to wrap unbound programs */
+	char fingerprint[1024];
+	ms_synth_problem pb;
+};
+
+typedef struct worker {
+	ms_ctx *ctx;
+	ms_match **nat;         /* [map] native contexts */
+	ms_match **off;         /* [map] official contexts, opened on first use */
+} worker;
+
+/* ---- features ---------------------------------------------------------------- */
+
+typedef struct observer {
+	int seat;
+	int64_t max_id;          /* highest unit id seen */
+	int alive[2];            /* units per player at the last cycle */
+	int res;                 /* the seat's resources at the last cycle */
+	double f[N_FEATURES];
+} observer;
+
+static void observer_start(observer *o, const ms_rts_state *s, int seat)
+{
+	ms_rts_unit u;
+	memset(o, 0, sizeof *o);
+	o->seat = seat;
+	for (int i = 0; i < ms_rts_state_unit_count(s); i++) {
+		ms_rts_state_unit(s, i, &u);
+		if (u.id > o->max_id)
+			o->max_id = u.id;
+		if (u.player == 0 || u.player == 1)
+			o->alive[u.player]++;
+	}
+	o->res = ms_rts_state_resources(s, seat);
+}
+
+/* After every cycle: new ids are units trained (ids only grow), vanished ones were destroyed. */
+static int observe(void *ud, const ms_rts_state *s)
+{
+	observer *o = ud;
+	ms_rts_unit u;
+	int alive[2] = { 0, 0 }, born[2] = { 0, 0 };
+	int64_t max_id = o->max_id;
+
+	for (int i = 0; i < ms_rts_state_unit_count(s); i++) {
+		ms_rts_state_unit(s, i, &u);
+		if (u.player != 0 && u.player != 1)
+			continue;
+		alive[u.player]++;
+		if (u.id > o->max_id) {
+			born[u.player]++;
+			if (u.player == o->seat && u.type >= 0 && u.type < MS_RTS_MAX_TYPES)
+				o->f[u.type] += 1;
+			if (u.id > max_id)
+				max_id = u.id;
+		}
+	}
+	o->max_id = max_id;
+	o->f[F_LOST] += o->alive[o->seat] + born[o->seat] - alive[o->seat];
+	o->f[F_DESTROYED] += o->alive[1 - o->seat] + born[1 - o->seat] - alive[1 - o->seat];
+	o->alive[0] = alive[0];
+	o->alive[1] = alive[1];
+	int r = ms_rts_state_resources(s, o->seat);
+	if (r > o->res)
+		o->f[F_HARVESTED] += r - o->res;
+	o->res = r;
+	return 0;
+}
+
+/* 1 - sum|a - b| / sum(a + b): 1 for identical outcomes, 0 for disjoint ones. */
+static double similarity(const double *a, const double *b)
+{
+	double diff = 0, tot = 0;
+	for (int i = 0; i < N_FEATURES; i++) {
+		diff += fabs(a[i] - b[i]);
+		tot += a[i] + b[i];
+	}
+	return tot > 0 ? 1 - diff / tot : 1;
+}
+
+/* ---- matches ---------------------------------------------------------------- */
+
+static int open_match(const ms_rts_synth *rs, ms_ctx *ctx, int map, int official, ms_match **out)
+{
+	ms_match_opts mo = { .version = MS_MATCH_OPTS_VERSION,
+			     .backend = official ? MS_MATCH_OFFICIAL : MS_MATCH_NATIVE,
+			     .map = rs->maps[map],
+			     .utt = rs->utt,
+			     .conflict = rs->conflict,
+			     .max_cycles = rs->max_cycles ? rs->max_cycles[map] : 0,
+			     .edition = rs->edition,
+			     .harness_jar = rs->harness_jar,
+			     .harness_dir = rs->harness_dir };
+	return ms_match_new(ctx, out, &mo);
+}
+
+static double score_of(int winner, int seat)
+{
+	return winner < 0 ? 0.5 : winner == seat ? 1.0 : 0.0;
+}
+
+/* One match of `prog` in `seat` against `opp_spec`; observer `ob` (native only) may be NULL. */
+static int play(ms_match *m, const ms_dsl_prog *prog, const char *opp_spec, int seat, observer *ob,
+		ms_match_result *res)
+{
+	ms_match_player pl[2];
+	pl[seat] = ms_match_player_program(prog);
+	pl[1 - seat] = ms_match_player_spec(opp_spec);
+	if (!ob)
+		return ms_match_play(m, pl, NULL, res);
+	return ms_match_play_observed(m, pl, observe, ob, res);
+}
+
+/*
+ * A native match that fails: the opponents and maps were all checked when
+ * the problem was made, so what fails mid-match is the candidate program (a
+ * run-time error), which scores 0 as in the reference; running out of
+ * memory stays an error.
+ */
+static int native_failure(int rc)
+{
+	return rc == MS_ENOMEM ? rc : MS_SYNTH_FAILED;
+}
+
+/* ---- the problem's callbacks ------------------------------------------------ */
+
+static int worker_new(void *user, ms_ctx *ctx, int id, void **state)
+{
+	const ms_rts_synth *rs = user;
+	worker *w = ms_ctx_calloc(ctx, 1, sizeof *w);
+	int rc = MS_OK;
+	(void)id;
+
+	*state = NULL;
+	if (!w || !(w->nat = ms_ctx_calloc(ctx, (size_t)rs->n_maps, sizeof *w->nat)) ||
+	    !(w->off = ms_ctx_calloc(ctx, (size_t)rs->n_maps, sizeof *w->off)))
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+	if (w)
+		w->ctx = ctx;
+	for (int i = 0; rc == MS_OK && i < rs->n_maps; i++)
+		rc = open_match(rs, ctx, i, 0, &w->nat[i]);
+	if (rc && w) {
+		for (int i = 0; w->nat && i < rs->n_maps; i++)
+			ms_match_free(w->nat[i]);
+		ms_ctx_mfree(ctx, w->nat);
+		ms_ctx_mfree(ctx, w->off);
+		ms_ctx_mfree(ctx, w);
+		return rc;
+	}
+	*state = w;
+	return MS_OK;
+}
+
+static void worker_free(void *user, void *state)
+{
+	const ms_rts_synth *rs = user;
+	worker *w = state;
+	if (!w)
+		return;
+	for (int i = 0; i < rs->n_maps; i++) {
+		ms_match_free(w->nat[i]);
+		ms_match_free(w->off[i]);
+	}
+	ms_ctx_mfree(w->ctx, w->nat);
+	ms_ctx_mfree(w->ctx, w->off);
+	ms_ctx_mfree(w->ctx, w);
+}
+
+static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int opponent,
+		   int shard, uint64_t seed, double *sum, double *weight)
+{
+	const ms_rts_synth *rs = user;
+	worker *w = state;
+	int map = shard / 2, seat = shard % 2, rc;
+	ms_match_result res;
+	observer ob;
+	(void)seed;
+
+	*sum = *weight = 0;
+	if (kind == MS_SYNTH_C) {
+		/* O: this program's match against the C opponent beside the oracle's */
+		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+		if ((rc = play(w->nat[map], prog, rs->c_opp, seat, &ob, &res)))
+			return native_failure(rc);
+		*sum = similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
+		*weight = 1;
+		return 0;
+	}
+	if (rs->opp_java[opponent]) {
+		if (!w->off[map] && (rc = open_match(rs, ctx, map, 1, &w->off[map])))
+			return rc;
+		if ((rc = play(w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
+			return rc;
+		*sum = score_of(res.winner, seat);
+	} else {
+		int tie = rs->tiebreak && rs->oracle_f;
+		if (tie)
+			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, tie ? &ob : NULL, &res)))
+			return native_failure(rc);
+		*sum = score_of(res.winner, seat);
+		/* the O tie-break is only defined against the C opponent's outcomes; a native match gives the features */
+		if (tie)
+			*sum += rs->eps * similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
+	}
+	*weight = 1;
+	return 0;
+}
+
+/*
+ * A command or unit condition outside every for loop makes the reference
+ * interpreter throw, so such a program loses every match: the reference
+ * (SL) starts its searches from for(Unit u){e} and such programs only
+ * waste evaluations. Generation therefore wraps a sampled program that is
+ * not bound in for(Unit u){...}, and mutation retries (up to MUTATE_TRIES
+ * draws) until the neighbour is bound; the last draw is kept otherwise.
+ */
+enum { MUTATE_TRIES = 16 };
+
+static int wrap_in_for(const ms_rts_synth *rs, ms_dsl_prog *prog)
+{
+	int n = ms_dsl_prog_len(prog), rc;
+	ms_dsl_sym *copy = ms_ctx_malloc(rs->ctx, sizeof *copy * (size_t)(n > 0 ? n : 1));
+
+	if (!copy)
+		return ms_ctx_error(rs->ctx, MS_ENOMEM, "microrts problem: out of memory");
+	memcpy(copy, ms_dsl_prog_nodes(prog), sizeof *copy * (size_t)n);
+	ms_dsl_prog_clear(prog);
+	rc = ms_dsl_prog_push(prog, (ms_dsl_sym)rs->for_prod);
+	for (int i = 0; rc == MS_OK && i < n; i++)
+		rc = ms_dsl_prog_push(prog, copy[i]);
+	if (rc == MS_OK)
+		rc = ms_dsl_prog_finish(prog, rs->s_nt);
+	ms_ctx_mfree(rs->ctx, copy);
+	return rc;
+}
+
+static int generate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
+{
+	const ms_rts_synth *rs = user;
+	int rc = ms_rts_dsl_generate(prog, rng, 0);
+	if (rc == MS_OK && ms_rts_dsl_check_bound(prog, NULL) != MS_OK)
+		rc = wrap_in_for(rs, prog);
+	return rc;
+}
+
+static int mutate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
+{
+	const ms_rts_synth *rs = user;
+	ms_dsl_prog *from = NULL;
+	int rc = ms_dsl_prog_clone(&from, prog);
+
+	(void)rs;
+	for (int t = 0; rc == MS_OK && t < MUTATE_TRIES; t++) {
+		if (t && (rc = ms_dsl_prog_copy(prog, from)))
+			break;
+		if ((rc = ms_rts_dsl_mutate(prog, rng, NULL)) == MS_OK && ms_rts_dsl_check_bound(prog, NULL) == MS_OK)
+			break;
+	}
+	ms_dsl_prog_free(from);
+	return rc;
+}
+
+/* ---- construction --------------------------------------------------------------- */
+
+/* The competition's cycle limit for a map of this size. */
+static int cycles_for(int w, int h)
+{
+	int side = w > h ? w : h;
+	return side <= 8 ? 3000 : side <= 16 ? 4000 : side <= 24 ? 5000 : side <= 32 ? 6000 : 8000;
+}
+
+static int is_native(const char *spec)
+{
+	return !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13) || ms_bot_for_java_class(spec);
+}
+
+void ms_rts_synth_free(ms_rts_synth *rs)
+{
+	if (!rs)
+		return;
+	for (int i = 0; rs->maps && i < rs->n_maps; i++)
+		ms_ctx_mfree(rs->ctx, rs->maps[i]);
+	for (int i = 0; rs->opp && i < rs->n_opp; i++)
+		ms_ctx_mfree(rs->ctx, rs->opp[i]);
+	ms_ctx_mfree(rs->ctx, rs->maps);
+	ms_ctx_mfree(rs->ctx, rs->opp);
+	ms_ctx_mfree(rs->ctx, rs->opp_java);
+	ms_ctx_mfree(rs->ctx, rs->max_cycles);
+	ms_ctx_mfree(rs->ctx, rs->harness_jar);
+	ms_ctx_mfree(rs->ctx, rs->harness_dir);
+	ms_ctx_mfree(rs->ctx, rs->oracle);
+	ms_ctx_mfree(rs->ctx, rs->c_opp);
+	ms_ctx_mfree(rs->ctx, rs->oracle_f);
+	ms_dsl_grammar_free(rs->g);
+	ms_ctx_mfree(rs->ctx, rs);
+}
+
+static char *dup_or_null(ms_ctx *ctx, const char *s, int *rc)
+{
+	char *d;
+	if (!s)
+		return NULL;
+	if (!(d = ms_ctx_strdup(ctx, s)))
+		*rc = MS_ENOMEM;
+	return d;
+}
+
+/* The oracle's features on every map and seat against the C opponent. */
+static int record_oracle(ms_rts_synth *rs)
+{
+	ms_ctx *ctx = rs->ctx;
+	int rc = MS_OK;
+
+	if (!(rs->oracle_f = ms_ctx_calloc(ctx, (size_t)rs->n_maps * 2 * N_FEATURES, sizeof(double))))
+		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+	for (int i = 0; rc == MS_OK && i < rs->n_maps; i++) {
+		ms_match *m = NULL;
+		if ((rc = open_match(rs, ctx, i, 0, &m)))
+			break;
+		for (int seat = 0; rc == MS_OK && seat < 2; seat++) {
+			ms_match_player pl[2];
+			ms_match_result res;
+			observer ob;
+			pl[seat] = ms_match_player_spec(rs->oracle);
+			pl[1 - seat] = ms_match_player_spec(rs->c_opp);
+			observer_start(&ob, ms_match_initial_state(m), seat);
+			if ((rc = ms_match_play_observed(m, pl, observe, &ob, &res)) == MS_OK)
+				memcpy(rs->oracle_f + (size_t)(i * 2 + seat) * N_FEATURES, ob.f, sizeof ob.f);
+			else
+				rc = ms_ctx_error(ctx, rc, "oracle %s vs %s on %s: %s", rs->oracle, rs->c_opp, rs->maps[i],
+						  ms_ctx_last_error(ctx));
+		}
+		ms_match_free(m);
+	}
+	return rc;
+}
+
+int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options *o)
+{
+	ms_rts_synth *rs;
+	int rc = MS_OK, java = 0;
+	size_t used;
+
+	*out = NULL;
+	if (!o || o->version != MS_RTS_SYNTH_OPTIONS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: options missing or of an unknown version");
+	if (o->n_maps < 1 || !o->maps)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no map (--map)");
+	if (o->n_opponents < 1 || !o->opponents)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no opponent (--opponent)");
+	if (o->tiebreak && !o->oracle)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: breaking ties by O needs an oracle");
+	if (o->max_cycles < 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
+	if (!(rs = ms_ctx_calloc(ctx, 1, sizeof *rs)))
+		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+	rs->ctx = ctx;
+	rs->n_maps = o->n_maps;
+	rs->n_opp = o->n_opponents;
+	rs->utt = o->utt ? o->utt : 2;
+	rs->conflict = o->conflict ? o->conflict : 1;
+	rs->edition = o->edition;
+	rs->tiebreak = o->tiebreak;
+	rs->maps = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->maps);
+	rs->max_cycles = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->max_cycles);
+	rs->opp = ms_ctx_calloc(ctx, (size_t)o->n_opponents, sizeof *rs->opp);
+	rs->opp_java = ms_ctx_calloc(ctx, (size_t)o->n_opponents, sizeof *rs->opp_java);
+	rs->harness_jar = dup_or_null(ctx, o->harness_jar, &rc);
+	rs->harness_dir = dup_or_null(ctx, o->harness_dir, &rc);
+	rs->oracle = dup_or_null(ctx, o->oracle, &rc);
+	if (!rs->maps || !rs->max_cycles || !rs->opp || !rs->opp_java || rc) {
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < o->n_maps; i++) {
+		ms_match *m = NULL;
+		int w, h;
+		if (!o->maps[i] || !(rs->maps[i] = ms_ctx_strdup(ctx, o->maps[i]))) {
+			rc = ms_ctx_error(ctx, MS_EINVAL, "microrts problem: map %d missing or out of memory", i);
+			goto fail;
+		}
+		rs->max_cycles[i] = 1; /* probe: open_match only needs the map */
+		if ((rc = open_match(rs, ctx, i, 0, &m))) {
+			rc = ms_ctx_error(ctx, rc, "--map %s: %s", o->maps[i], ms_ctx_last_error(ctx));
+			goto fail;
+		}
+		ms_match_map_size(m, &w, &h);
+		ms_match_free(m);
+		rs->max_cycles[i] = o->max_cycles ? o->max_cycles : cycles_for(w, h);
+	}
+	for (int i = 0; i < o->n_opponents; i++) {
+		const char *spec = o->opponents[i];
+		if (!spec || !*spec) {
+			rc = ms_ctx_error(ctx, MS_EINVAL, "--opponent %d: empty", i + 1);
+			goto fail;
+		}
+		if (!(rs->opp[i] = ms_ctx_strdup(ctx, spec))) {
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+			goto fail;
+		}
+		rs->opp_java[i] = !is_native(spec);
+		java |= rs->opp_java[i];
+		if (!rs->opp_java[i]) {
+			/* a native opponent (or program) must build now, not in the middle of a search */
+			ms_rts_utt *utt = NULL;
+			ms_bot *b = NULL;
+			if ((rc = ms_rts_utt_new(ctx, &utt, rs->utt, rs->conflict)) == MS_OK)
+				rc = ms_bot_make(ctx, &b, spec, utt, 0);
+			ms_bot_free(b);
+			ms_rts_utt_free(utt);
+			if (rc) {
+				rc = ms_ctx_error(ctx, rc, "--opponent %s: %s", spec, ms_ctx_last_error(ctx));
+				goto fail;
+			}
+		} else if (strchr(spec, ' ') || strchr(spec, ':')) {
+			rc = ms_ctx_error(ctx, MS_EINVAL, "--opponent %s: not a native bot, a program or a Java class name",
+					  spec);
+			goto fail;
+		}
+	}
+	if (java && !rs->harness_jar) {
+		rc = ms_ctx_error(ctx, MS_EINVAL, "microrts problem: Java opponents need microsynth-harness.jar");
+		goto fail;
+	}
+	if (rs->oracle) {
+		const char *c = o->c_opponent;
+		for (int i = 0; !c && i < rs->n_opp; i++)
+			if (!rs->opp_java[i])
+				c = rs->opp[i];
+		if (!(rs->c_opp = ms_ctx_strdup(ctx, c ? c : "WorkerRush"))) {
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+			goto fail;
+		}
+		if (!is_native(rs->oracle) || !is_native(rs->c_opp)) {
+			rc = ms_ctx_error(ctx, MS_EINVAL,
+					  "--oracle %s / C opponent %s: the O score plays natively (a native bot or program:FILE)",
+					  rs->oracle, rs->c_opp);
+			goto fail;
+		}
+		if ((rc = record_oracle(rs)))
+			goto fail;
+	}
+	/* O, at most 1 per match, must stay below Psi's resolution (half a match) */
+	rs->eps = 0.25 / (2.0 * rs->n_maps * rs->n_opp);
+	if ((rc = ms_rts_dsl_grammar_new(ctx, &rs->g, 0)))
+		goto fail;
+	rs->for_prod = ms_dsl_prod_find(rs->g, "For_S");
+	rs->s_nt = ms_dsl_nt_find(rs->g, "S");
+	if (rs->for_prod < 0 || rs->s_nt < 0) {
+		rc = ms_ctx_error(ctx, MS_ERROR, "microrts problem: the DSL grammar has no For_S or S");
+		goto fail;
+	}
+	used = (size_t)snprintf(rs->fingerprint, sizeof rs->fingerprint, "utt %d conflict %d edition %d tiebreak %d maps",
+				rs->utt, rs->conflict, rs->edition, rs->tiebreak);
+	for (int i = 0; i < rs->n_maps && used < sizeof rs->fingerprint; i++)
+		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " %s:%d", rs->maps[i],
+					 rs->max_cycles[i]);
+	for (int i = 0; i < rs->n_opp && used < sizeof rs->fingerprint; i++)
+		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " vs %s", rs->opp[i]);
+	if (rs->oracle && used < sizeof rs->fingerprint)
+		snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " oracle %s c_vs %s", rs->oracle,
+			 rs->c_opp);
+
+	rs->pb.version = MS_SYNTH_PROBLEM_VERSION;
+	rs->pb.name = "microrts";
+	rs->pb.fingerprint = rs->fingerprint;
+	rs->pb.grammar = rs->g;
+	rs->pb.start = -1;
+	rs->pb.shards[MS_SYNTH_PSI] = 2 * rs->n_maps;
+	rs->pb.shards[MS_SYNTH_C] = 2 * rs->n_maps;
+	rs->pb.has_c = rs->oracle != NULL;
+	rs->pb.user = rs;
+	rs->pb.worker_new = worker_new;
+	rs->pb.worker_free = worker_free;
+	rs->pb.n_opponents = rs->n_opp;
+	rs->pb.eval_vs = eval_vs;
+	rs->pb.generate = generate;
+	rs->pb.mutate = mutate;
+	*out = rs;
+	return MS_OK;
+fail:
+	ms_rts_synth_free(rs);
+	return rc;
+}
+
+const ms_synth_problem *ms_rts_synth_problem(const ms_rts_synth *rs)
+{
+	return &rs->pb;
+}
+
+const ms_dsl_grammar *ms_rts_synth_grammar(const ms_rts_synth *rs)
+{
+	return rs->g;
+}
+
+int ms_rts_synth_max_cycles(const ms_rts_synth *rs, int map)
+{
+	return map >= 0 && map < rs->n_maps ? rs->max_cycles[map] : 0;
+}
+
+const char *ms_rts_synth_fingerprint(const ms_rts_synth *rs)
+{
+	return rs->fingerprint;
+}
+
+int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *prog, int official,
+		       ms_rts_synth_result *res)
+{
+	int rc = MS_OK, n = 0;
+	double total = 0;
+
+	memset(res, 0, sizeof *res);
+	for (int i = 0; rc == MS_OK && i < rs->n_maps; i++) {
+		ms_match *nat = NULL, *off = NULL;
+		if ((rc = open_match(rs, ctx, i, 0, &nat)))
+			break;
+		for (int k = 0; rc == MS_OK && k < rs->n_opp; k++) {
+			int java = official || rs->opp_java[k];
+			if (java && !off && (rc = open_match(rs, ctx, i, 1, &off)))
+				break;
+			for (int seat = 0; rc == MS_OK && seat < 2; seat++) {
+				ms_match_result r;
+				if ((rc = play(java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
+					/* natively, a failing program loses, as a throwing AI does in the harness */
+					if (java || native_failure(rc) != MS_SYNTH_FAILED)
+						break;
+					rc = MS_OK;
+					r.winner = 1 - seat;
+					r.crashed = seat;
+				}
+				total += score_of(r.winner, seat);
+				n++;
+				res->wins += r.winner == seat;
+				res->losses += r.winner == 1 - seat;
+				res->draws += r.winner < 0;
+				res->opponent_crashes += r.crashed == 1 - seat;
+			}
+		}
+		ms_match_free(nat);
+		ms_match_free(off);
+	}
+	res->psi = n ? total / n : 0;
+	return rc;
+}

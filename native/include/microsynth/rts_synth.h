@@ -1,0 +1,95 @@
+/*
+ * MicroRTS as a synthesis problem (synth.h over rts_dsl.h programs), as the
+ * sketch-learning paper sets it up for MicroRTS:
+ *   Psi(p) = mean score (win 1, draw 0.5, loss 0) of p over matches against
+ *            each opponent, in both seats, on each map, each map with the
+ *            competition's cycle limit for its size (8x8: 3000, 16x16: 4000,
+ *            24x24: 5000, 32x32: 6000, larger: 8000) unless overridden.
+ *            Opponents are the problem's numbered opponents (synth.h
+ *            populations): native bots and programs play in-process, Java
+ *            classes (CoacAI, mayari, ...) in the official engine through the
+ *            hosted JVM, the candidate crossing from memory. A Java opponent
+ *            that throws or times out loses (the harness's rule).
+ *   C(L, p) = the observable-outcome score O: how alike p's matches and an
+ *            oracle's matches are, per map and seat, against the C opponent
+ *            (a native bot: the oracle's matches are played once, natively):
+ *            units trained per type, resources harvested, enemy units
+ *            destroyed and own units lost, compared as 1 - sum|a-b| / sum(a+b).
+ *   With `tiebreak`, ties in Psi are broken by O (lexicographic order, as the
+ *   paper's MicroRTS setup): Psi + eps * O with eps below Psi's resolution,
+ *   so sketch learning guides a search while every program loses.
+ * Shards: one per (map, seat), so matches of one evaluation run in parallel.
+ * Matches are seeded with 0: with the default table and conflict policy they
+ * draw no random number, and a program's Psi is exact and reproducible.
+ */
+#ifndef MICROSYNTH_RTS_SYNTH_H
+#define MICROSYNTH_RTS_SYNTH_H
+
+#include "common.h"
+#include "dsl.h"
+#include "synth.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MS_RTS_SYNTH_OPTIONS_VERSION 1
+
+/** Settings; zero-initialise, set version, maps and opponents. */
+typedef struct ms_rts_synth_options {
+	int version;                    /**< MS_RTS_SYNTH_OPTIONS_VERSION */
+	const char *const *maps;        /**< map files (or names inside the harness's maps/) */
+	int n_maps;
+	const char *const *opponents;   /**< native bot names, program:FILE, or Java classes */
+	int n_opponents;
+	int utt;                        /**< unit type table 1..3 (0: 2) */
+	int conflict;                   /**< move conflict policy 1..3 (0: 1) */
+	int max_cycles;                 /**< 0: by map size as above */
+	int edition;                    /**< native bots' path finding (MS_PATH_EDITION_*) */
+	const char *harness_jar;        /**< microsynth-harness.jar: needed for Java opponents and ms_rts_synth_score */
+	const char *harness_dir;        /**< NULL: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness */
+	const char *oracle;             /**< the oracle of C: a native bot or program:FILE (NULL: no C) */
+	const char *c_opponent;         /**< native opponent of C's matches (NULL: the first native opponent, else WorkerRush) */
+	int tiebreak;                   /**< 1: break ties in Psi by O (needs an oracle) */
+} ms_rts_synth_options;
+
+typedef struct ms_rts_synth ms_rts_synth;
+
+/**
+ * Checks the settings (every map loads; every opponent is a native bot, a
+ * readable program or, with a harness jar, a Java class), plays the
+ * oracle's matches, and fills the problem. Errors name the option.
+ */
+MS_EXTERN int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options *o);
+MS_EXTERN void ms_rts_synth_free(ms_rts_synth *rs);
+
+/** The search problem (its opponents are the options' opponents, in order). */
+MS_EXTERN const ms_synth_problem *ms_rts_synth_problem(const ms_rts_synth *rs);
+/** The DSL grammar programs of the problem use. */
+MS_EXTERN const ms_dsl_grammar *ms_rts_synth_grammar(const ms_rts_synth *rs);
+/** Cycle limit used on map i. */
+MS_EXTERN int ms_rts_synth_max_cycles(const ms_rts_synth *rs, int map);
+/** The fingerprint line (settings that change scores). */
+MS_EXTERN const char *ms_rts_synth_fingerprint(const ms_rts_synth *rs);
+
+/** Results of ms_rts_synth_score. */
+typedef struct ms_rts_synth_result {
+	double psi;          /**< mean score, ties not broken */
+	int wins, draws, losses;
+	int opponent_crashes; /**< Java opponents that threw (counted as our wins) */
+} ms_rts_synth_result;
+
+/**
+ * Plays `prog` against every opponent in both seats on every map, in the
+ * native engine (`official` 0; Java opponents still play in the JVM) or
+ * with every match in the official engine (`official` 1: native bot names
+ * mean their Java classes; the program plays through the drop-in bot).
+ * `ctx` receives errors.
+ */
+MS_EXTERN int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *prog, int official,
+				 ms_rts_synth_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

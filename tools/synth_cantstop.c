@@ -1,0 +1,378 @@
+/*
+ * microsynth synth --game cantstop: program synthesis for Can't Stop
+ * (spec/cantstop.md 7) with the searches of synth.h on the problem of
+ * cantstop_synth.h. cmd_synth.c dispatches here.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "microsynth/cantstop_synth.h"
+#include "microsynth/synth.h"
+#include "cli.h"
+#include "synth_front.h"
+
+#define CMD "synth"
+
+void synth_cantstop_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: microsynth synth --game cantstop --algo sa|uct|sketch-sa|sketch-uct|random\n"
+		"                        [--score A|O] [--oracle random|ga] (--evals N | --time T)\n"
+		"                        --seed S [--threads K] -o FILE [--csv FILE] [--checkpoint FILE]\n"
+		"                        [--resume] [--no-progress] [more options below]\n"
+		"\n"
+		"Searches for a Can't Stop program (yes/no and column programs of the reference DSL)\n"
+		"maximising its win rate against GA (Psi, 1000 matches per evaluation, a run-time error\n"
+		"scores 0). Sketch searches first search on a cloning score C (--score O: observation-\n"
+		"based, A: action-based; default O) over a data set recorded from the oracle's\n"
+		"self-play (--oracle, default ga; 3 matches as the reference), then on Psi.\n\n"
+		"Budget: --evals N (Psi evaluations; reproducible: the same seed gives the same program\n"
+		"for any --threads) or --time T (seconds, or 90s, 15m, 2h; not reproducible). With both,\n"
+		"the first reached ends the run.\n\n"
+		"-o FILE receives the best program with a '#' header: its win rate against GA over\n"
+		"10000 fresh matches (--final-matches, seeded with --final-seed, default 777), the\n"
+		"settings, seed, evaluations and time. --csv appends a line per improvement (seconds,\n"
+		"best_psi,best_c,evals_psi,evals_c,phase). --checkpoint logs every evaluation; after\n"
+		"a kill, the same command with --resume continues and ends as an uninterrupted run.\n"
+		"Ctrl-C stops cleanly (resume later). Last stdout line: psi=X search_psi=Y evals=N\n"
+		"evals_c=M seconds=T.\n\n"
+		"More options: --matches N (Psi matches, 1000), --data-matches N (3), --data-seed S (1),\n"
+		"--data FILE (a data set file instead of --oracle), --era A|B (A), --sketch-evals N\n"
+		"(C evaluations of the sketch phase; default: the algorithm's own), --uct-c X (10),\n"
+		"--initial FILE|couto (sa, uct: start from this program, e.g. the published one;\n"
+		"SA then restarts from it, as the reference code does), --restart code|best|pass\n"
+		"(where SA passes restart: as the reference code (default), from the best program\n"
+		"so far, or from the previous pass's best, the paper's wording), --common-matches\n"
+		"(every Psi evaluation plays the same matches, drawn from --seed: paired comparisons,\n"
+		"not the reference's protocol; the final evaluation still plays fresh matches).\n");
+}
+
+/* ---- options ---------------------------------------------------------------- */
+
+typedef struct synth_args {
+	char command[1024]; /* the command line, for the output's header */
+	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart;
+	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
+	double seconds, uct_c;
+	int have_seed, resume, progress, have_uct_c, common;
+} synth_args;
+
+static int take_string(const char *opt, const char *val, const char **dst)
+{
+	if (!val)
+		return cli_usage_error(CMD, "%s needs a value", opt);
+	*dst = val;
+	return CLI_OK;
+}
+
+static int parse_args(int argc, char **argv, synth_args *a)
+{
+	static const char *const strings[] = { "--game", "--algo", "--score", "--oracle", "-o", "--csv",
+					      "--checkpoint", "--data", "--era", "--initial",
+					      "--restart" };
+	const char **string_dst[] = { &a->game, &a->algo, &a->score, &a->oracle, &a->out, &a->csv,
+				      &a->checkpoint, &a->data, &a->era, &a->initial,
+				      &a->restart };
+	static const char *const ints[] = { "--evals", "--seed", "--threads", "--matches", "--final-matches",
+					   "--final-seed", "--data-matches", "--data-seed", "--sketch-evals" };
+	long *int_dst[] = { &a->evals, &a->seed, &a->threads, &a->matches, &a->final_matches,
+			    &a->final_seed, &a->data_matches, &a->data_seed, &a->sketch_evals };
+	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1 };
+	static const long int_max[] = { 1000000000L, 0x7fffffffffffffffL, 256, 100000000L, 100000000L,
+					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L };
+
+	for (int i = 1; i < argc; i++) {
+		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		size_t k;
+		int rc;
+
+		for (k = 0; k < sizeof strings / sizeof strings[0]; k++)
+			if (!strcmp(opt, strings[k]))
+				break;
+		if (k < sizeof strings / sizeof strings[0]) {
+			if ((rc = take_string(opt, val, string_dst[k])) != CLI_OK)
+				return rc;
+			i++;
+			continue;
+		}
+		for (k = 0; k < sizeof ints / sizeof ints[0]; k++)
+			if (!strcmp(opt, ints[k]))
+				break;
+		if (k < sizeof ints / sizeof ints[0]) {
+			if (cli_parse_int(CMD, opt, val, int_min[k], int_max[k], int_dst[k]))
+				return CLI_USAGE;
+			if (int_dst[k] == &a->seed)
+				a->have_seed = 1;
+			i++;
+			continue;
+		}
+		if (!strcmp(opt, "--time")) {
+			if ((rc = synth_parse_duration(val, &a->seconds)) != CLI_OK)
+				return rc;
+			i++;
+		} else if (!strcmp(opt, "--uct-c")) {
+			char *end;
+			if (!val)
+				return cli_usage_error(CMD, "--uct-c needs a value");
+			a->uct_c = strtod(val, &end);
+			if (end == val || *end || !(a->uct_c >= 0) || a->uct_c > 1e9)
+				return cli_usage_error(CMD, "--uct-c: '%s' is not a non-negative number", val);
+			a->have_uct_c = 1;
+			i++;
+		} else if (!strcmp(opt, "--resume")) {
+			a->resume = 1;
+		} else if (!strcmp(opt, "--common-matches")) {
+			a->common = 1;
+		} else if (!strcmp(opt, "--no-progress")) {
+			a->progress = 0;
+		} else {
+			return cli_usage_error(CMD, "unknown option '%s'", opt);
+		}
+	}
+	return CLI_OK;
+}
+
+/* Checks what needs the whole command line; fills the problem's options. */
+static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
+{
+	if (!a->game)
+		return cli_usage_error(CMD, "--game is required (cantstop)");
+	if (strcmp(a->game, "cantstop"))
+		return cli_usage_error(CMD, "--game: unknown game '%s' (cantstop)", a->game);
+	if (!a->algo)
+		return cli_usage_error(CMD, "--algo is required (sa, uct, sketch-sa, sketch-uct, random)");
+	*algo = ms_synth_algo_from_name(a->algo);
+	if (*algo < 0)
+		return cli_usage_error(CMD, "--algo: unknown algorithm '%s' (sa, uct, sketch-sa, sketch-uct, random)",
+				       a->algo);
+	if (!a->evals && !(a->seconds > 0))
+		return cli_usage_error(CMD, "a budget is required: --evals N or --time T");
+	if (!a->have_seed)
+		return cli_usage_error(CMD, "--seed is required");
+	if (!a->out)
+		return cli_usage_error(CMD, "-o FILE is required");
+	if (a->initial && *algo != MS_SYNTH_SA && *algo != MS_SYNTH_UCT)
+		return cli_usage_error(CMD, "--initial applies to sa and uct only (a sketch search starts from its sketch)");
+	if (a->restart && strcmp(a->restart, "code") && strcmp(a->restart, "best") && strcmp(a->restart, "pass"))
+		return cli_usage_error(CMD, "--restart is code, best or pass, not '%s'", a->restart);
+	if (a->common && a->seed == a->final_seed)
+		return cli_usage_error(CMD, "--common-matches plays the matches of --seed %ld: the final evaluation "
+				       "needs another --final-seed to play fresh ones", a->seed);
+	if (a->resume && !a->checkpoint)
+		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
+
+	ms_cs_synth_options_init(po);
+	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
+	if (!sketch && (a->score || a->oracle || a->data || a->sketch_evals))
+		return cli_usage_error(CMD, "--score, --oracle, --data and --sketch-evals apply to sketch-sa and "
+				       "sketch-uct only");
+	if (a->score && strcmp(a->score, "A") && strcmp(a->score, "O"))
+		return cli_usage_error(CMD, "--score is A (action-based) or O (observation-based), not '%s'", a->score);
+	if (a->oracle && strcmp(a->oracle, "random") && strcmp(a->oracle, "ga"))
+		return cli_usage_error(CMD, "--oracle is random or ga, not '%s' (the human data set is not available)",
+				       a->oracle);
+	if (a->oracle && a->data)
+		return cli_usage_error(CMD, "--oracle and --data exclude each other");
+	if (a->era && strcmp(a->era, "A") && strcmp(a->era, "B"))
+		return cli_usage_error(CMD, "--era is A or B");
+	if (sketch) {
+		po->oracle = a->data ? MS_CS_ORACLE_FILE
+			     : a->oracle && !strcmp(a->oracle, "random") ? MS_CS_ORACLE_RANDOM
+									 : MS_CS_ORACLE_GA;
+		po->data_path = a->data;
+		po->score = a->score && !strcmp(a->score, "A") ? MS_CS_SCORE_ACTION : MS_CS_SCORE_OBSERVATION;
+	}
+	if (a->era)
+		po->era = a->era[0] == 'B' ? MS_CS_ERA_B : MS_CS_ERA_A;
+	if (a->matches)
+		po->matches = a->matches;
+	if (a->final_matches)
+		po->final_matches = a->final_matches;
+	if (a->data_matches)
+		po->data_matches = (int)a->data_matches;
+	po->data_seed = (uint64_t)a->data_seed;
+	po->common_matches = a->common;
+	po->common_seed = (uint64_t)a->seed;
+	return CLI_OK;
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+/* Status to exit code: bad input (options, files) is usage, the rest a failure. */
+static int fail(ms_ctx *ctx, const char *what)
+{
+	int st = ms_ctx_last_status(ctx);
+	fprintf(stderr, "microsynth synth: %s: %s\n", what, ms_ctx_last_error(ctx));
+	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
+}
+
+static int run_search(const synth_args *a)
+{
+	ms_ctx *ctx = NULL;
+	ms_cs_synth *cs = NULL;
+	ms_synth *s = NULL;
+	ms_synth_opts so;
+	ms_cs_synth_options po;
+	ms_synth_stats st;
+	synth_run_ud ud;
+	char *text = NULL;
+	ms_dsl_prog *initial = NULL;
+	int algo, rc, ret = CLI_FAIL;
+
+	if ((rc = check_args(a, &algo, &po)) != CLI_OK)
+		return rc;
+	if (ms_ctx_new(&ctx, NULL) != MS_OK) {
+		fprintf(stderr, "microsynth synth: out of memory\n");
+		return CLI_FAIL;
+	}
+	if (ms_cs_synth_new(ctx, &cs, &po) < 0) {
+		ret = fail(ctx, "problem");
+		goto done;
+	}
+
+	if (a->initial) {
+		const ms_cs_dsl *d = ms_cs_synth_dsl(cs);
+		const char *builtin = ms_cs_dsl_builtin(a->initial);
+		rc = ms_dsl_prog_new(ctx, &initial, ms_cs_dsl_grammar(d));
+		if (rc >= 0)
+			rc = builtin && !strcmp(a->initial, "couto")
+				     ? ms_cs_dsl_parse(d, initial, builtin, strlen(builtin), MS_CS_NT_START, "couto")
+				     : ms_cs_dsl_load(d, initial, a->initial);
+		if (rc < 0) {
+			ret = fail(ctx, "--initial");
+			goto done;
+		}
+	}
+	ms_synth_opts_init(&so);
+	so.initial = initial;
+	if (a->restart)
+		so.sa_restart = !strcmp(a->restart, "best")   ? MS_SYNTH_RESTART_BEST
+				: !strcmp(a->restart, "pass") ? MS_SYNTH_RESTART_PASS
+							      : MS_SYNTH_RESTART_CODE;
+	so.algo = algo;
+	so.seed = (uint64_t)a->seed;
+	so.threads = (int)a->threads;
+	so.max_evals = a->evals;
+	so.max_seconds = a->seconds;
+	so.sketch_evals = a->sketch_evals;
+	if (a->have_uct_c)
+		so.uct_c = a->uct_c;
+	so.checkpoint = a->checkpoint;
+	so.resume = a->resume;
+	so.csv = a->csv;
+	memset(&ud, 0, sizeof ud);
+	ud.bar.out = stderr;
+	ud.bar_on = a->progress;
+	so.progress = synth_on_progress;
+	so.progress_ud = &ud;
+
+	if (ms_synth_new(ctx, &s, ms_cs_synth_problem(cs), &so) < 0) {
+		ret = fail(ctx, "search");
+		goto done;
+	}
+	synth_signals_catch();
+	rc = ms_synth_run(s);
+	synth_signals_release();
+	if (ud.bar_on)
+		ms_synth_bar_end(&ud.bar);
+	if (rc < 0) {
+		ret = fail(ctx, "search");
+		goto done;
+	}
+	ms_synth_get_stats(s, &st);
+	if (rc == MS_SYNTH_STOPPED) {
+		fprintf(stderr, "microsynth synth: interrupted after %lld Psi evaluations (%.1f s)%s\n", st.evals_psi,
+			st.elapsed,
+			a->checkpoint ? "; continue with the same command and --resume" : "; no checkpoint was kept");
+		goto done;
+	}
+
+	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
+	if (!best) {
+		fprintf(stderr, "microsynth synth: the budget ended before any program was evaluated on Psi\n");
+		goto done;
+	}
+	double search_psi = ms_synth_best_score(s, MS_SYNTH_PSI);
+	uint64_t final_seed = (uint64_t)a->final_seed;
+	double psi, t0 = cli_now();
+	int failed;
+	if (ms_cs_synth_final_psi(ctx, cs, best, (int)a->threads, final_seed, &psi, &failed) < 0) {
+		ret = fail(ctx, "final evaluation");
+		goto done;
+	}
+	double final_seconds = cli_now() - t0;
+
+	char budget[96], header[3072];
+	if (a->evals && a->seconds > 0)
+		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->evals, a->seconds);
+	else if (a->evals)
+		snprintf(budget, sizeof budget, "--evals %ld", a->evals);
+	else
+		snprintf(budget, sizeof budget, "--time %.0fs", a->seconds);
+	const char *oracle = ms_cs_synth_oracle_name(po.oracle);
+	snprintf(header, sizeof header,
+		 "microsynth synth: a Can't Stop program (cantstop DSL, printed form)\n"
+		 "command: %s\n"
+		 "win rate vs GA: %.4f over %ld fresh matches (final seed %llu)%s\n"
+		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld %smatches per evaluation; era %c\n"
+		 "seed: %ld; threads: %ld; budget: %s; initial program: %s; SA restarts: %s\n"
+		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s\n"
+		 "best search estimate: Psi %.4f (one %ld-match evaluation, optimistic)\n"
+		 "%s\n"
+		 "fingerprint: %s",
+		 a->command, psi, po.final_matches, (unsigned long long)final_seed,
+		 failed ? " (the program raised a run-time error)" : "", ms_synth_algo_name(algo),
+		 po.oracle == MS_CS_ORACLE_NONE ? "-" : po.score == MS_CS_SCORE_ACTION ? "A (action)" : "O (observation)",
+		 po.oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po.matches, a->common ? "common (always the same) " : "",
+		 po.era == MS_CS_ERA_B ? 'B' : 'A', a->seed,
+		 a->threads, budget, a->initial ? a->initial : "none (from scratch)",
+		 a->restart ? a->restart : "code", st.evals_psi, st.evals_c, st.cache_hits, st.elapsed, search_psi, po.matches,
+		 st.timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"
+			  : "reproducible: the same command gives the same program for any --threads",
+		 ms_cs_synth_fingerprint(cs));
+	if (ms_cs_dsl_save(best, a->out, header) < 0) {
+		ret = fail(ctx, "output");
+		goto done;
+	}
+	if (ms_dsl_print(best, &text, NULL) < 0) {
+		ret = fail(ctx, "output");
+		goto done;
+	}
+	printf("%s\n", text);
+	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld elapsed=%.1f final_matches=%ld final_seconds=%.2f%s\n",
+	       ms_synth_algo_name(algo), a->seed, st.evals_psi, st.evals_c, st.elapsed, po.final_matches,
+	       final_seconds, st.timed ? " reproducible=no" : " reproducible=yes");
+	printf("psi=%.4f search_psi=%.4f evals=%lld evals_c=%lld seconds=%.1f\n", psi, search_psi, st.evals_psi,
+	       st.evals_c, st.elapsed);
+	ret = CLI_OK;
+done:
+	if (text)
+		ms_ctx_mfree(ctx, text);
+	ms_synth_free(s);
+	ms_dsl_prog_free(initial);
+	ms_cs_synth_free(cs);
+	ms_ctx_free(ctx);
+	return ret;
+}
+
+int synth_cantstop_main(int argc, char **argv)
+{
+	synth_args a;
+
+	memset(&a, 0, sizeof a);
+	size_t used = (size_t)snprintf(a.command, sizeof a.command, "microsynth");
+	for (int i = 0; i < argc && used < sizeof a.command; i++)
+		used += (size_t)snprintf(a.command + used, sizeof a.command - used, " %s", argv[i]);
+	a.threads = 1;
+	a.progress = 1;
+	a.data_seed = 1;
+	a.final_seed = 777;
+	int rc = parse_args(argc, argv, &a);
+	if (rc != CLI_OK)
+		return rc;
+	return run_search(&a);
+}

@@ -1,0 +1,33 @@
+/*
+ * The synth command's front ends: cmd_synth.c reads --game and hands the
+ * arguments to the game's front end (one file and one table row per game);
+ * what they share lives in synth_common.c.
+ */
+#ifndef MS_TOOLS_SYNTH_FRONT_H
+#define MS_TOOLS_SYNTH_FRONT_H
+
+#include <stdio.h>
+
+#include "microsynth/synth.h"
+
+/* Front ends: argv as `microsynth synth` got it (argv[0] is "synth"). */
+int synth_cantstop_main(int argc, char **argv);
+void synth_cantstop_usage(FILE *out);
+int synth_microrts_main(int argc, char **argv);
+void synth_microrts_usage(FILE *out);
+/* `synth plot` (any game's CSV logs). */
+int synth_plot_main(int argc, char **argv);
+
+/* 90, 90s, 1.5m, 15m, 2h into seconds (> 0); usage error naming --time otherwise. */
+int synth_parse_duration(const char *val, double *out);
+
+/* Progress callback state: a bar on stderr, and Ctrl-C / SIGTERM as a clean stop. */
+typedef struct synth_run_ud {
+	ms_synth_bar bar;
+	int bar_on;
+} synth_run_ud;
+int synth_on_progress(void *ud, const ms_synth_stats *st);
+void synth_signals_catch(void);
+void synth_signals_release(void);
+
+#endif

@@ -1,0 +1,368 @@
+/*
+ * microsynth synth --game microrts: searches for a MicroRTS strategy (the
+ * DSL of rts_dsl.h) that beats the given opponents on the given maps, with
+ * the searches of synth.h on the problem of rts_synth.h, then replays the
+ * best program in the official harness (harness_psi).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "microsynth/rts_dsl.h"
+#include "microsynth/rts_synth.h"
+#include "microsynth/synth.h"
+#include "cli.h"
+#include "edition.h"
+#include "synth_front.h"
+
+#define CMD "synth"
+#define MAX_LIST 64
+
+void synth_microrts_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: microsynth synth --game microrts --map MAP [--map MAP ...] --opponent AI [--opponent AI ...]\n"
+		"                        --algo sa|uct|sketch-sa|sketch-uct|random [--score O --oracle BOT]\n"
+		"                        (--evals N | --time T) --seed S [--threads K] -o FILE [--csv FILE]\n"
+		"                        [--checkpoint FILE [--resume]] [more options below]\n"
+		"\n"
+		"Searches for a MicroRTS program maximising Psi: its mean score (win 1, draw 0.5, loss 0)\n"
+		"against every --opponent in both seats on every --map, each map with the competition's\n"
+		"cycle limit for its size (8x8 3000, 16x16 4000, 24x24 5000, 32x32 6000, larger 8000;\n"
+		"--max-cycles N overrides). An opponent is a native bot (WorkerRush, LightRush, HeavyRush,\n"
+		"RangedRush, PassiveAI, RandomBiasedAI, ...) or program:FILE, played in-process, or any\n"
+		"other Java class of the harness (CoacAI, mayari, ...), played in the official engine\n"
+		"through the hosted JVM with the candidate passed from memory.\n\n"
+		"Sketch searches first search on the cloning score C (--score O, the observable outcome:\n"
+		"units trained per type, resources harvested, units destroyed and lost, compared with the\n"
+		"matches of --oracle, a native bot or program:FILE, against --c-opponent, default the\n"
+		"first native opponent, else WorkerRush), then on Psi. With an oracle, ties in Psi are\n"
+		"broken by O as in the paper (--no-tiebreak turns that off). --score A (action agreement\n"
+		"on recorded official matches) is not available yet.\n\n"
+		"Budget: --evals N (reproducible: the same seed gives the same program for any --threads)\n"
+		"or --time T (90, 90s, 15m, 2h; not reproducible).\n\n"
+		"-o FILE receives the best program (indented form) under a '#' header: the command, maps,\n"
+		"opponents, seed, evaluations, elapsed, psi (our engine; Java opponents in the JVM) and\n"
+		"harness_psi (every match replayed in the official harness through the drop-in bot;\n"
+		"--no-harness skips it). Last stdout line: psi=X harness_psi=Y evals=N seconds=T.\n\n"
+		"More options: --utt 1|2|3 (2), --conflict 1|2|3 (1), --edition 2022|2023 (native bots'\n"
+		"path finding; default: the harness's), --neighbours K (SA: mutations per step, the best\n"
+		"competes; 20 as the MicroRTS references), --initial FILE (sa, uct: start from a program),\n"
+		"--uct-c X (10), --sketch-evals N, --no-progress.\n");
+}
+
+typedef struct args {
+	char command[2048];
+	const char *maps[MAX_LIST], *opps[MAX_LIST];
+	int n_maps, n_opps;
+	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial;
+	long evals, seed, threads, max_cycles, utt, conflict, neighbours, sketch_evals;
+	double seconds, uct_c;
+	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c;
+} args;
+
+static int parse(int argc, char **argv, args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int flag = 1;
+		if (!strcmp(o, "--resume"))
+			a->resume = 1;
+		else if (!strcmp(o, "--no-progress"))
+			a->progress = 0;
+		else if (!strcmp(o, "--no-harness"))
+			a->harness = 0;
+		else if (!strcmp(o, "--no-tiebreak"))
+			a->tiebreak = 0;
+		else
+			flag = 0;
+		if (flag)
+			continue;
+		if (!v)
+			return cli_usage_error(CMD, "%s needs a value", o);
+		i++;
+		if (!strcmp(o, "--game"))
+			continue;
+		if (!strcmp(o, "--map") || !strcmp(o, "--opponent")) {
+			int is_map = o[2] == 'm';
+			int *n = is_map ? &a->n_maps : &a->n_opps;
+			if (*n == MAX_LIST)
+				return cli_usage_error(CMD, "more than %d %s options", MAX_LIST, o);
+			(is_map ? a->maps : a->opps)[(*n)++] = v;
+		} else if (!strcmp(o, "--algo"))
+			a->algo = v;
+		else if (!strcmp(o, "--score"))
+			a->score = v;
+		else if (!strcmp(o, "--oracle"))
+			a->oracle = v;
+		else if (!strcmp(o, "--c-opponent"))
+			a->c_opp = v;
+		else if (!strcmp(o, "-o"))
+			a->out = v;
+		else if (!strcmp(o, "--csv"))
+			a->csv = v;
+		else if (!strcmp(o, "--checkpoint"))
+			a->checkpoint = v;
+		else if (!strcmp(o, "--initial"))
+			a->initial = v;
+		else if (!strcmp(o, "--time")) {
+			if (synth_parse_duration(v, &a->seconds))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--edition")) {
+			if (edition_arg(CMD, v, &a->edition))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--uct-c")) {
+			char *end;
+			a->uct_c = strtod(v, &end);
+			if (*end || !(a->uct_c >= 0))
+				return cli_usage_error(CMD, "--uct-c: '%s' is not a number >= 0", v);
+			a->have_uct_c = 1;
+		} else {
+			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
+							     "--conflict", "--neighbours", "--sketch-evals" };
+			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1 };
+			static const long hi[] = { 1000000000L, 2147483647L, 256, 100000000L, 3, 3, 65536, 1000000000L };
+			long *dst[] = { &a->evals, &a->seed, &a->threads, &a->max_cycles, &a->utt, &a->conflict,
+					&a->neighbours, &a->sketch_evals };
+			size_t k = 0;
+			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
+				k++;
+			if (k == sizeof names / sizeof *names)
+				return cli_usage_error(CMD, "unknown option '%s'", o);
+			if (cli_parse_int(CMD, o, v, lo[k], hi[k], dst[k]))
+				return CLI_USAGE;
+			if (k == 1)
+				a->have_seed = 1;
+		}
+	}
+	return CLI_OK;
+}
+
+static int check(const args *a, int *algo)
+{
+	if (!a->n_maps)
+		return cli_usage_error(CMD, "--map is required");
+	if (!a->n_opps)
+		return cli_usage_error(CMD, "--opponent is required");
+	if (!a->algo)
+		return cli_usage_error(CMD, "--algo is required (sa, uct, sketch-sa, sketch-uct, random)");
+	if ((*algo = ms_synth_algo_from_name(a->algo)) < 0)
+		return cli_usage_error(CMD, "--algo: unknown algorithm '%s' (sa, uct, sketch-sa, sketch-uct, random)",
+				       a->algo);
+	if (!a->have_seed)
+		return cli_usage_error(CMD, "--seed is required");
+	if (!a->evals && !(a->seconds > 0))
+		return cli_usage_error(CMD, "a budget is required: --evals N or --time T");
+	if (!a->out)
+		return cli_usage_error(CMD, "-o FILE is required");
+	if (a->score && strcmp(a->score, "O"))
+		return cli_usage_error(CMD, "--score %s: only O (observable outcome) is available for MicroRTS", a->score);
+	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
+	if (sketch && !a->oracle)
+		return cli_usage_error(CMD, "%s needs --oracle (a native bot or program:FILE)", a->algo);
+	if (a->resume && !a->checkpoint)
+		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
+	if (a->initial && sketch)
+		return cli_usage_error(CMD, "--initial: %s starts from its sketch", a->algo);
+	return CLI_OK;
+}
+
+static int fail(ms_ctx *ctx, const char *what)
+{
+	int st = ms_ctx_last_status(ctx);
+	fprintf(stderr, "microsynth synth: %s: %s\n", what, ms_ctx_last_error(ctx));
+	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
+}
+
+/* The program under a '#' header, in the indented form. */
+static int write_program(ms_ctx *ctx, const ms_dsl_prog *p, const char *path, const char *header)
+{
+	char *text = NULL;
+	FILE *f;
+	int ok;
+
+	if (ms_rts_dsl_print(p, MS_RTS_DSL_FORM_PRETTY, &text, NULL))
+		return -1;
+	if (!(f = fopen(path, "w"))) {
+		ms_ctx_mfree(ms_dsl_prog_ctx(p), text);
+		return ms_ctx_error(ctx, MS_EIO, "-o %s: cannot write", path);
+	}
+	for (const char *l = header; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		fprintf(f, "# %.*s\n", (int)n, l);
+		l += n + (e != NULL);
+	}
+	fprintf(f, "%s\n", text);
+	ms_ctx_mfree(ms_dsl_prog_ctx(p), text);
+	ok = !ferror(f);
+	ok &= fclose(f) == 0;
+	return ok ? 0 : ms_ctx_error(ctx, MS_EIO, "-o %s: write failed", path);
+}
+
+int synth_microrts_main(int argc, char **argv)
+{
+	args a;
+	int algo, rc, ret = CLI_FAIL;
+	char jar[4096];
+	int have_jar;
+	ms_ctx *ctx = NULL;
+	ms_rts_synth *rs = NULL;
+	ms_synth *s = NULL;
+	ms_dsl_prog *initial = NULL;
+	ms_synth_opts so;
+	ms_synth_stats st;
+	synth_run_ud ud;
+
+	memset(&a, 0, sizeof a);
+	a.threads = 1;
+	a.progress = 1;
+	a.harness = 1;
+	a.tiebreak = 1;
+	a.neighbours = 20;
+	a.edition = -1;
+	size_t used = (size_t)snprintf(a.command, sizeof a.command, "microsynth");
+	for (int i = 0; i < argc && used < sizeof a.command; i++)
+		used += (size_t)snprintf(a.command + used, sizeof a.command - used, " %s", argv[i]);
+	if ((rc = parse(argc, argv, &a)) || (rc = check(&a, &algo)))
+		return rc;
+	if (a.edition < 0)
+		a.edition = edition_of_harness(NULL);
+	have_jar = cli_find_tools_jar(jar, sizeof jar) == 0;
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+
+	ms_rts_synth_options po = { .version = MS_RTS_SYNTH_OPTIONS_VERSION,
+				    .maps = a.maps,
+				    .n_maps = a.n_maps,
+				    .opponents = a.opps,
+				    .n_opponents = a.n_opps,
+				    .utt = (int)a.utt,
+				    .conflict = (int)a.conflict,
+				    .max_cycles = (int)a.max_cycles,
+				    .edition = a.edition,
+				    .harness_jar = have_jar ? jar : NULL,
+				    .oracle = a.oracle,
+				    .c_opponent = a.c_opp,
+				    .tiebreak = a.oracle && a.tiebreak };
+	if (ms_rts_synth_new(ctx, &rs, &po)) {
+		ret = fail(ctx, "problem");
+		goto done;
+	}
+	if (a.initial) {
+		if (ms_dsl_prog_new(ctx, &initial, ms_rts_synth_grammar(rs)) ||
+		    ms_rts_dsl_parse_file(initial, a.initial, 0)) {
+			ret = fail(ctx, "--initial");
+			goto done;
+		}
+	}
+	ms_synth_opts_init(&so);
+	so.algo = algo;
+	so.seed = (uint64_t)a.seed;
+	so.threads = (int)a.threads;
+	so.max_evals = a.evals;
+	so.max_seconds = a.seconds;
+	so.sketch_evals = a.sketch_evals;
+	so.sa_neighbours = (int)a.neighbours;
+	so.sa_cache = 1; /* matches are deterministic: a program seen before scores as it did */
+	so.initial = initial;
+	if (a.have_uct_c)
+		so.uct_c = a.uct_c;
+	so.checkpoint = a.checkpoint;
+	so.resume = a.resume;
+	so.csv = a.csv;
+	memset(&ud, 0, sizeof ud);
+	ud.bar.out = stderr;
+	ud.bar_on = a.progress;
+	so.progress = synth_on_progress;
+	so.progress_ud = &ud;
+	if (ms_synth_new(ctx, &s, ms_rts_synth_problem(rs), &so)) {
+		ret = fail(ctx, "search");
+		goto done;
+	}
+	synth_signals_catch();
+	rc = ms_synth_run(s);
+	synth_signals_release();
+	if (ud.bar_on)
+		ms_synth_bar_end(&ud.bar);
+	if (rc < 0) {
+		ret = fail(ctx, "search");
+		goto done;
+	}
+	ms_synth_get_stats(s, &st);
+	if (rc == MS_SYNTH_STOPPED) {
+		fprintf(stderr, "microsynth synth: interrupted after %lld Psi evaluations (%.1f s)%s\n", st.evals_psi,
+			st.elapsed, a.checkpoint ? "; continue with the same command and --resume" : "");
+		goto done;
+	}
+	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
+	if (!best) {
+		fprintf(stderr, "microsynth synth: the budget ended before any program was evaluated on Psi\n");
+		goto done;
+	}
+
+	/* the final program, scored without tie-breaks, then in the official harness */
+	ms_rts_synth_result ours, off;
+	double t0 = cli_now(), harness_seconds = 0;
+	if (ms_rts_synth_score(ctx, rs, best, 0, &ours)) {
+		ret = fail(ctx, "final evaluation");
+		goto done;
+	}
+	int harness = a.harness && have_jar;
+	if (harness) {
+		t0 = cli_now();
+		if (ms_rts_synth_score(ctx, rs, best, 1, &off)) {
+			ret = fail(ctx, "harness evaluation");
+			goto done;
+		}
+		harness_seconds = cli_now() - t0;
+	}
+	char header[8192], hp[64], list[2048];
+	size_t ul = 0;
+	list[0] = 0;
+	for (int i = 0; i < a.n_maps && ul < sizeof list; i++)
+		ul += (size_t)snprintf(list + ul, sizeof list - ul, "%s%s (%d cycles)", i ? ", " : "", a.maps[i],
+				       ms_rts_synth_max_cycles(rs, i));
+	if (harness)
+		snprintf(hp, sizeof hp, "%.4f (%dW %dD %dL)", off.psi, off.wins, off.draws, off.losses);
+	else
+		snprintf(hp, sizeof hp, "not measured");
+	snprintf(header, sizeof header,
+		 "microsynth synth: a MicroRTS program (DSL of the sketch-learning papers, indented form)\n"
+		 "command: %s\n"
+		 "maps: %s\n"
+		 "opponents:%s%s%s%s (both seats)\n"
+		 "algorithm: %s; oracle: %s; seed: %ld; threads: %ld; edition: %s\n"
+		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s (%s)\n"
+		 "psi: %.4f (%dW %dD %dL, our engine; Java opponents in the JVM)\n"
+		 "harness_psi: %s (official harness, every match)\n"
+		 "fingerprint: %s",
+		 a.command, list, a.opps[0] ? " " : "", a.opps[0], a.n_opps > 1 ? " and " : "",
+		 a.n_opps > 1 ? "others listed in the command" : "", a.algo, a.oracle ? a.oracle : "-", a.seed,
+		 a.threads, edition_name(a.edition), st.evals_psi, st.evals_c, st.cache_hits, st.elapsed,
+		 st.timed ? "budgeted by time: NOT reproducible" : "reproducible for this seed and any --threads",
+		 ours.psi, ours.wins, ours.draws, ours.losses, hp, ms_rts_synth_fingerprint(rs));
+	if (write_program(ctx, best, a.out, header)) {
+		ret = fail(ctx, "output");
+		goto done;
+	}
+	char *text = NULL;
+	if (!ms_rts_dsl_print(best, MS_RTS_DSL_FORM_PRETTY, &text, NULL)) {
+		printf("%s\n", text);
+		ms_ctx_mfree(ms_dsl_prog_ctx(best), text);
+	}
+	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld wins=%d draws=%d losses=%d harness_seconds=%.1f%s\n",
+	       a.algo, a.seed, st.evals_psi, st.evals_c, ours.wins, ours.draws, ours.losses, harness_seconds,
+	       st.timed ? " reproducible=no" : " reproducible=yes");
+	if (harness)
+		printf("psi=%.4f harness_psi=%.4f evals=%lld seconds=%.1f\n", ours.psi, off.psi, st.evals_psi, st.elapsed);
+	else
+		printf("psi=%.4f harness_psi=- evals=%lld seconds=%.1f\n", ours.psi, st.evals_psi, st.elapsed);
+	ret = CLI_OK;
+done:
+	ms_synth_free(s);
+	ms_dsl_prog_free(initial);
+	ms_rts_synth_free(rs);
+	ms_ctx_free(ctx);
+	return ret;
+}
