@@ -169,11 +169,22 @@ static int worker_new(void *user, ms_ctx *ctx, int id, void **state)
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 	if (w)
 		w->ctx = ctx;
-	for (int i = 0; rc == MS_OK && i < rs->n_maps; i++)
+	/* Official contexts too, here: workers are made one after another on
+	 * the caller's thread, and the process's JVM must not be started by two
+	 * threads at once. */
+	int java = 0;
+	for (int k = 0; k < rs->n_opp; k++)
+		java |= rs->opp_java[k];
+	for (int i = 0; rc == MS_OK && i < rs->n_maps; i++) {
 		rc = open_match(rs, ctx, i, 0, &w->nat[i]);
+		if (rc == MS_OK && java)
+			rc = open_match(rs, ctx, i, 1, &w->off[i]);
+	}
 	if (rc && w) {
-		for (int i = 0; w->nat && i < rs->n_maps; i++)
+		for (int i = 0; w->nat && i < rs->n_maps; i++) {
 			ms_match_free(w->nat[i]);
+			ms_match_free(w->off ? w->off[i] : NULL);
+		}
 		ms_ctx_mfree(ctx, w->nat);
 		ms_ctx_mfree(ctx, w->off);
 		ms_ctx_mfree(ctx, w);
@@ -219,8 +230,6 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		return 0;
 	}
 	if (rs->opp_java[opponent]) {
-		if (!w->off[map] && (rc = open_match(rs, ctx, map, 1, &w->off[map])))
-			return rc;
 		if ((rc = play(w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
 			return rc;
 		*sum = score_of(res.winner, seat);
