@@ -160,6 +160,8 @@ void cmd_bench_usage(FILE *out)
 		     "                            [--edition 2022|2023] MAP...\n"
 		     "       microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n"
 		     "       microsynth bench dsl [options]      (DSL decision time per step; see `bench dsl --help`)\n"
+		     "       microsynth bench synth [options]    (synthesis matches: native vs hosted JVM, CoacAI,\n"
+		     "                                           the JNI path's overhead; `bench synth --help`)\n"
 		     "       microsynth bench bridge [options]   (socket round trip, ours vs the jar's server;\n"
 		     "                                           see `microsynth bench bridge --help`)\n\n"
 		     "bots: every ordered pairing of WorkerRush, LightRush, HeavyRush and RangedRush\n"
@@ -536,6 +538,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_bots(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "bridge"))
 		return cmd_bench_bridge(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "synth"))
+		return cmd_bench_synth(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "dsl"))
 		return cmd_bench_dsl(argc, argv);
 	return cli_usage_error("bench", "expected 'engine' or 'bots'");

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine, builds, and runs the main job on a small default:
-# one official match in the Java harness (WorkerRush vs LightRush on
-# basesWorkers8x8A), recorded with its official trace, then replayed by the
-# native engine, which checks every state and prints the result and its
-# speed. Extra arguments go to `microsynth record` (--map, --p0, --p1, ...).
+# a MicroRTS strategy synthesized against the four rushes on basesWorkers8x8A
+# (simulated annealing, 2,000 evaluations: seconds on 2 cores), printed, then
+# replayed in the official Java harness through the drop-in bot; the last
+# line is `psi=X harness_psi=Y evals=N seconds=T`. Arguments replace the
+# default synthesis options (see `microsynth synth --help`), e.g.
+#   tools/quickstart.sh --map 8x8/basesWorkers8x8A.xml --opponent CoacAI --algo sa --time 2m --seed 1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=$(tools/build.sh)
 out="$build/quickstart"
 rm -rf "$out"
-"$build/bin/microsynth" record --traces --out "$out" "$@" | grep -E '^(recorded|matches=)'
-"$build/bin/microsynth" diff "$out"
-exec "$build/bin/microsynth" replay "$out"/*.trace.xml
+mkdir -p "$out"
+if [ $# -eq 0 ]; then
+	set -- --map 8x8/basesWorkers8x8A.xml --opponent WorkerRush --opponent LightRush --opponent HeavyRush \
+		--opponent RangedRush --algo sa --evals 2000 --seed 1
+fi
+exec "$build/bin/microsynth" synth --game microrts --threads "$(nproc)" -o "$out/program.ms" --no-progress "$@"

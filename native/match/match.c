@@ -121,8 +121,10 @@ int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
 		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_DAMAGE, scramble(m->o.seed * SEED_MULT + K_UNITACTION));
 	} else {
 #ifdef MS_HAVE_JVM
+		static const char *const quiet[] = { "-Dmicrosynth.quiet=true" };
 		ms_jvm_opts jo = { .version = MS_JVM_OPTS_VERSION, .harness_jar = m->harness_jar,
-				   .harness_dir = m->harness_dir };
+				   .harness_dir = m->harness_dir, .vm_options = quiet,
+				   .n_vm_options = m->o.jvm_verbose ? 0 : 1 };
 		if (!m->harness_jar) {
 			rc = ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: the official backend needs harness_jar "
 					  "(microsynth-harness.jar)");

@@ -94,6 +94,9 @@ typedef struct ms_match_opts {
 	const char *harness_jar; /**< microsynth-harness.jar (required there) */
 	const char *harness_dir; /**< NULL: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness */
 	int time_budget;         /**< ms per decision for budgeted Java AIs (0: 100) */
+	/** 1: keep what Java AIs print; 0 (default): the JVM's stdout and stderr are discarded (competition
+	 *  bots print warnings every cycle). Takes effect when this context starts the process's JVM. */
+	int jvm_verbose;
 } ms_match_opts;
 
 /** The end of one match. */

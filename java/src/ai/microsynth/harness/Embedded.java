@@ -17,6 +17,33 @@ public final class Embedded {
     private Embedded() {
     }
 
+    private static boolean quieted;
+
+    /**
+     * With -Dmicrosynth.quiet=true (the hosted JVM of a synthesis run sets
+     * it) the JVM's System.out and System.err are discarded: competition bots
+     * print warnings on every cycle (CoacAI's Build.execute, TrainDirection),
+     * which over thousands of evaluation matches would fill gigabytes. Match
+     * results come back through the return value, errors as exceptions.
+     */
+    private static synchronized void quietOnce() {
+        if (quieted || !Boolean.getBoolean("microsynth.quiet")) {
+            return;
+        }
+        quieted = true;
+        java.io.OutputStream none = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+            }
+        };
+        System.setOut(new PrintStream(none));
+        System.setErr(new PrintStream(none));
+    }
+
     private static Launcher.HarnessLoader loader;
     private static String loaderFor;
 
@@ -38,6 +65,7 @@ public final class Embedded {
      * {@code winner=W cycles=C}.
      */
     public static String match(String[] args) throws Exception {
+        quietOnce();
         String harness = null;
         for (int i = 0; i + 1 < args.length; i++) {
             if (args[i].equals("--harness")) {

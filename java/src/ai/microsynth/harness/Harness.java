@@ -503,19 +503,23 @@ final class Harness {
     /**
      * Builds an AI from a command-line spec: a Java class name (full or
      * short), {@code program:FILE} (the drop-in bot playing a program file),
-     * or {@code socket:HOST:PORT[:json|xml]} (the official SocketAI connected
+     * {@code program-text:TEXT} (a program handed over from memory),
+     * {@code microsynth:SPEC} (the drop-in bot playing any spec it reads, e.g.
+     * a native bot), or {@code socket:HOST:PORT[:json|xml]} (the official SocketAI connected
      * to a server such as {@code microsynth serve}). Budgets are set as
      * tournaments set them.
      */
     static AI build(Env env, String spec, UnitTypeTable utt, int timeBudget, int iterationsBudget)
             throws Exception {
         AI ai;
-        if (spec.startsWith("program-text:")) {
-            // A program handed over from memory (ms_match_play): the drop-in
-            // bot parses it once here, at construction.
+        if (spec.startsWith("program-text:") || spec.startsWith("microsynth:")) {
+            // A program handed over from memory (ms_match_play), or the drop-in
+            // bot playing a native bot (microsynth:LightRush): the drop-in bot
+            // reads its spec once here, at construction.
             Class<?> k = dropIn(env, spec);
+            String own = spec.startsWith("microsynth:") ? spec.substring("microsynth:".length()) : spec;
             try {
-                ai = (AI) k.getConstructor(UnitTypeTable.class, String.class).newInstance(utt, spec);
+                ai = (AI) k.getConstructor(UnitTypeTable.class, String.class).newInstance(utt, own);
             } catch (InvocationTargetException e) {
                 Throwable t = e.getCause();
                 throw new UsageException("program text: " + (t.getMessage() != null ? t.getMessage() : t.toString()));

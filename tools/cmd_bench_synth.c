@@ -1,0 +1,159 @@
+/*
+ * microsynth bench synth: what a synthesis evaluation costs. Per map, in one
+ * run: matches per second of a program against WorkerRush natively and the
+ * same matches in the official engine through the hosted JVM (the program
+ * from memory; both must end alike), matches per second against CoacAI in
+ * the JVM, and the JNI path's overhead: the drop-in bot playing native
+ * LightRush against the Java LightRush class in the same match (identical
+ * decisions, so the time difference is the bridge's).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "microsynth/match.h"
+#include "microsynth/rts_dsl.h"
+#include "cli.h"
+
+#define CMD "bench synth"
+
+static const char default_program[] =
+	"for(Unit u){u.train(Worker,Up,3) u.build(Barracks,EnemyDir,1) u.train(Light,Right,6) u.harvest(2) "
+	"u.attack(Closest)}";
+
+void cmd_bench_synth_usage(FILE *out)
+{
+	fprintf(out, "Usage: microsynth bench synth [--program FILE] [--repeat N] [MAP ...]\n\n"
+		     "Matches per second of a program (default: a fixed worker-and-light program) against\n"
+		     "WorkerRush natively and in the official engine through the hosted JVM (program passed\n"
+		     "from memory), against CoacAI in the JVM, and the JNI path's overhead (drop-in LightRush\n"
+		     "vs the Java LightRush, same match). Maps default to 16x16/basesWorkers16x16A.xml and\n"
+		     "BroodWar/(4)BloodBath.scmB.xml (64x64); --repeat N matches per measure (5), after one\n"
+		     "warm-up. Last line: ratio=X (native / official matches per second, median over maps)\n"
+		     "jvm_overhead=Y (drop-in / Java time, median) coac_mps=Z (median).\n");
+}
+
+typedef struct timing {
+	double mps;
+	ms_match_result last;
+} timing;
+
+static int measure(ms_ctx *ctx, ms_match *m, const ms_match_player pl[2], int repeat, timing *t)
+{
+	double t0;
+	if (ms_match_play(m, pl, NULL, &t->last)) /* warm-up */
+		return -1;
+	t0 = cli_now();
+	for (int i = 0; i < repeat; i++)
+		if (ms_match_play(m, pl, NULL, &t->last))
+			return -1;
+	t->mps = repeat / (cli_now() - t0);
+	(void)ctx;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int cmd_bench_synth(int argc, char **argv)
+{
+	static const char *const default_maps[] = { "16x16/basesWorkers16x16A.xml", "BroodWar/(4)BloodBath.scmB.xml" };
+	const char *program = NULL, *maps[16];
+	long repeat = 5;
+	int n_maps = 0, rc = CLI_FAIL;
+	char jar[4096];
+	double ratio[16], overhead[16], coac[16];
+	ms_ctx *ctx = NULL;
+	ms_dsl_grammar *g = NULL;
+	ms_dsl_prog *p = NULL;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			cmd_bench_synth_usage(stdout);
+			return CLI_OK;
+		}
+		if (!strcmp(argv[i], "--program") && i + 1 < argc)
+			program = argv[++i];
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--repeat", argv[++i], 1, 100000, &repeat))
+				return CLI_USAGE;
+		} else if (argv[i][0] == '-')
+			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+		else if (n_maps < 16)
+			maps[n_maps++] = argv[i];
+		else
+			return cli_usage_error(CMD, "at most 16 maps");
+	}
+	if (!n_maps)
+		for (; n_maps < 2; n_maps++)
+			maps[n_maps] = default_maps[n_maps];
+	if (cli_find_tools_jar(jar, sizeof jar)) {
+		fprintf(stderr, "microsynth %s: needs microsynth-harness.jar (build the project) and the harness\n", CMD);
+		return CLI_FAIL;
+	}
+	if (ms_ctx_new(&ctx, NULL) || ms_rts_dsl_grammar_new(ctx, &g, 0) || ms_dsl_prog_new(ctx, &p, g))
+		goto done;
+	if (program ? ms_rts_dsl_parse_file(p, program, 0)
+		    : ms_rts_dsl_parse(p, "default program", default_program, sizeof default_program - 1, 0)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		rc = CLI_USAGE;
+		goto done;
+	}
+	printf("map native_mps official_mps ratio coac_mps dropin_s java_s jvm_overhead cycles\n");
+	for (int i = 0; i < n_maps; i++) {
+		ms_match_opts no = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = maps[i] };
+		ms_match_opts oo = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_OFFICIAL, .map = maps[i],
+				     .harness_jar = jar };
+		ms_match *nat = NULL, *off = NULL;
+		ms_match_player vs_rush[2] = { ms_match_player_program(p), ms_match_player_spec("WorkerRush") };
+		ms_match_player vs_coac[2] = { ms_match_player_program(p), ms_match_player_spec("CoacAI") };
+		ms_match_player dropin[2] = { ms_match_player_spec("microsynth:LightRush"),
+					      ms_match_player_spec("WorkerRush") };
+		ms_match_player java[2] = { ms_match_player_spec("LightRush"), ms_match_player_spec("WorkerRush") };
+		timing tn, to, tc, td, tj;
+
+		if (ms_match_new(ctx, &nat, &no) || ms_match_new(ctx, &off, &oo) ||
+		    measure(ctx, nat, vs_rush, (int)repeat, &tn) || measure(ctx, off, vs_rush, (int)repeat, &to) ||
+		    measure(ctx, off, vs_coac, (int)repeat, &tc) || measure(ctx, off, dropin, (int)repeat, &td) ||
+		    measure(ctx, off, java, (int)repeat, &tj)) {
+			fprintf(stderr, "microsynth %s: %s: %s\n", CMD, maps[i], ms_ctx_last_error(ctx));
+			ms_match_free(nat);
+			ms_match_free(off);
+			goto done;
+		}
+		ms_match_free(nat);
+		ms_match_free(off);
+		if (tn.last.winner != to.last.winner || tn.last.cycles != to.last.cycles ||
+		    td.last.winner != tj.last.winner || td.last.cycles != tj.last.cycles) {
+			fprintf(stderr,
+				"microsynth %s: %s: the engines disagree (native %d@%d, official %d@%d; drop-in %d@%d, "
+				"Java %d@%d)\n",
+				CMD, maps[i], tn.last.winner, tn.last.cycles, to.last.winner, to.last.cycles, td.last.winner,
+				td.last.cycles, tj.last.winner, tj.last.cycles);
+			goto done;
+		}
+		ratio[i] = tn.mps / to.mps;
+		overhead[i] = tj.mps / td.mps;
+		coac[i] = tc.mps;
+		printf("%s %.1f %.2f %.1f %.2f %.4f %.4f %.3f %d\n", maps[i], tn.mps, to.mps, ratio[i], tc.mps, 1 / td.mps,
+		       1 / tj.mps, overhead[i], tn.last.cycles);
+		fflush(stdout);
+	}
+	printf("ratio=%.1f jvm_overhead=%.3f coac_mps=%.2f maps=%d repeat=%ld\n", median(ratio, n_maps),
+	       median(overhead, n_maps), median(coac, n_maps), n_maps, repeat);
+	rc = CLI_OK;
+done:
+	ms_dsl_prog_free(p);
+	ms_dsl_grammar_free(g);
+	ms_ctx_free(ctx);
+	return rc;
+}
