@@ -27,6 +27,9 @@ int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, l
 /* A map as a path, else in the harness cache as given, else under its maps/. */
 int cli_resolve_map(const char *map, char *out, size_t size);
 
+/* 1 if `path` is a regular file. */
+int cli_is_file(const char *path);
+
 /* Monotonic clock, in seconds. */
 double cli_now(void);
 

@@ -16,13 +16,6 @@
 #include "cli.h"
 #include "edition.h"
 
-double cli_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The map a trace belongs to: .../traces/<map path>/<bot>/trace_0.zip */
 static void map_of(const char *path, char *out, size_t size)

@@ -13,64 +13,9 @@
 #include "cli.h"
 #include "edition.h"
 
-int cli_harness_dir(char *out, size_t size)
-{
-	const char *env = getenv("MICROSYNTH_HARNESS");
-	const char *home = getenv("HOME");
-	int n;
 
-	if (env && *env)
-		n = snprintf(out, size, "%s", env);
-	else if (home && *home)
-		n = snprintf(out, size, "%s/.cache/microsynth/harness", home);
-	else
-		return -1;
-	return n > 0 && (size_t)n < size ? 0 : -1;
-}
 
-int cli_exe_dir(char *out, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", out, size - 1);
-	char *slash;
 
-	if (n <= 0 || (size_t)n >= size - 1)
-		return -1;
-	out[n] = '\0';
-	slash = strrchr(out, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	return 0;
-}
-
-static int is_file(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-int cli_find_tools_jar(char *out, size_t size)
-{
-	const char *env = getenv("MICROSYNTH_JAVA_DIR");
-	char dir[4096];
-	/* Build tree (bin/ beside java/), then an install prefix. */
-	static const char *const rel[] = { "/../java/microsynth-harness.jar",
-					   "/../share/microsynth/microsynth-harness.jar" };
-
-	if (env && *env) {
-		snprintf(out, size, "%s/microsynth-harness.jar", env);
-		return is_file(out) ? 0 : -1;
-	}
-	if (cli_exe_dir(dir, sizeof(dir)))
-		return -1;
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(out, size, "%s%s", dir, rel[i]);
-		if (is_file(out))
-			return 0;
-	}
-	return -1;
-}
 
 void cmd_harness_usage(FILE *out)
 {
@@ -96,7 +41,7 @@ int cmd_harness(int argc, char **argv)
 	if (cli_harness_dir(dir, sizeof(dir)))
 		return cli_usage_error("harness", "set MICROSYNTH_HARNESS or HOME");
 	snprintf(path, sizeof(path), "%s/microrts.jar", dir);
-	ok = is_file(path);
+	ok = cli_is_file(path);
 	snprintf(path, sizeof(path), "%s/HARNESS", dir);
 	f = fopen(path, "r");
 	if (f) {
@@ -153,60 +98,6 @@ static int run_java(const char *cmd, const char *main_class, const char *const *
 	return cli_run_java(cmd, main_class, extra, nextra, 1);
 }
 
-int cli_run_java(const char *cmd, const char *main_class, const char *const *extra, int nextra, int headless)
-{
-	char dir[4096], jar[4200];
-	const char *java_home = getenv("JAVA_HOME");
-	char java[4200] = "java";
-	const char **args;
-	int n = 0, status, rc;
-	pid_t pid;
-
-	if (cli_harness_dir(dir, sizeof(dir)))
-		return cli_usage_error(cmd, "set MICROSYNTH_HARNESS or HOME");
-	snprintf(jar, sizeof(jar), "%s/microrts.jar", dir);
-	if (!is_file(jar)) {
-		fprintf(stderr, "microsynth %s: no harness in %s; run tools/setup.sh\n", cmd, dir);
-		return CLI_USAGE;
-	}
-	if (cli_find_tools_jar(jar, sizeof(jar))) {
-		fprintf(stderr, "microsynth %s: microsynth-harness.jar not found beside this binary "
-				"(build with -DMS_JAVA=ON or set MICROSYNTH_JAVA_DIR)\n", cmd);
-		return CLI_USAGE;
-	}
-	if (java_home && *java_home)
-		snprintf(java, sizeof(java), "%s/bin/java", java_home);
-	args = calloc((size_t)nextra + 8, sizeof(*args));
-	if (!args)
-		return CLI_FAIL;
-	args[n++] = java;
-	args[n++] = headless ? "-Djava.awt.headless=true" : "-Djava.awt.headless=false";
-	args[n++] = "-cp";
-	args[n++] = jar;
-	args[n++] = main_class;
-	args[n++] = "--harness";
-	args[n++] = dir;
-	for (int i = 0; i < nextra; i++)
-		args[n++] = extra[i];
-	args[n] = NULL;
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		free(args);
-		fprintf(stderr, "microsynth %s: fork: %s\n", cmd, strerror(errno));
-		return CLI_FAIL;
-	}
-	if (pid == 0) {
-		execvp(args[0], (char *const *)args);
-		fprintf(stderr, "microsynth %s: cannot run %s: %s\n", cmd, args[0], strerror(errno));
-		_exit(127);
-	}
-	free(args);
-	if (waitpid(pid, &status, 0) < 0)
-		return CLI_FAIL;
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : CLI_FAIL;
-	return rc == 127 ? CLI_FAIL : rc;
-}
 
 /* Options of match and record: name, whether it takes a value, its bounds. */
 typedef struct game_opt {

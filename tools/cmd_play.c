@@ -30,29 +30,7 @@ static int64_t play_scramble(int64_t seed)
 	return (int64_t)(((uint64_t)seed ^ UINT64_C(0x5DEECE66D)) & ((UINT64_C(1) << 48) - 1));
 }
 
-static int play_is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
 
-/* The map as a path, else in the harness cache as given, else under maps/. */
-int cli_resolve_map(const char *map, char *out, size_t size)
-{
-	char dir[4096];
-
-	if (play_is_file(map)) {
-		snprintf(out, size, "%s", map);
-		return 0;
-	}
-	if (cli_harness_dir(dir, sizeof(dir)))
-		return -1;
-	if ((size_t)snprintf(out, size, "%s/%s", dir, map) < size && play_is_file(out))
-		return 0;
-	if ((size_t)snprintf(out, size, "%s/maps/%s", dir, map) < size && play_is_file(out))
-		return 0;
-	return -1;
-}
 
 void cmd_play_usage(FILE *out)
 {

@@ -13,98 +13,7 @@
 #include "microsynth/microrts.h"
 #include "cli.h"
 
-typedef struct paths {
-	char **v;
-	size_t n, cap;
-} paths;
 
-static int add_path(paths *p, const char *s)
-{
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		char **v = realloc(p->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		p->v = v;
-		p->cap = cap;
-	}
-	p->v[p->n] = strdup(s);
-	return p->v[p->n++] ? 0 : -1;
-}
-
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && !strcmp(s + a - b, suf);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Collects files under `path` ending in one of two suffixes, in a stable
- * (sorted) order; a path named directly is taken whatever its name. */
-static int collect(paths *out, const char *path, int top, const char *suf1, const char *suf2)
-{
-	struct stat st;
-	DIR *d;
-	struct dirent *e;
-	paths sub = { 0 };
-	int rc = 0;
-
-	if (stat(path, &st) != 0) {
-		fprintf(stderr, "microsynth: %s: no such file or directory\n", path);
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		if (top || has_suffix(path, suf1) || has_suffix(path, suf2))
-			return add_path(out, path);
-		return 0;
-	}
-	d = opendir(path);
-	if (!d) {
-		fprintf(stderr, "microsynth: %s: cannot read directory\n", path);
-		return -1;
-	}
-	while ((e = readdir(d))) {
-		char buf[4096];
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(buf, sizeof(buf), "%s/%s", path, e->d_name);
-		if (add_path(&sub, buf)) {
-			rc = -1;
-			break;
-		}
-	}
-	closedir(d);
-	qsort(sub.v, sub.n, sizeof(*sub.v), cmp_str);
-	for (size_t i = 0; i < sub.n; i++) {
-		if (rc == 0)
-			rc = collect(out, sub.v[i], 0, suf1, suf2);
-		free(sub.v[i]);
-	}
-	free(sub.v);
-	return rc;
-}
-
-int cli_collect_files(char ***out, size_t *n, int argc, char **argv, int first, const char *suf1,
-		      const char *suf2)
-{
-	paths files = { 0 };
-
-	for (int i = first; i < argc; i++) {
-		if (collect(&files, argv[i], 1, suf1, suf2)) {
-			for (size_t k = 0; k < files.n; k++)
-				free(files.v[k]);
-			free(files.v);
-			return -1;
-		}
-	}
-	*out = files.v;
-	*n = files.n;
-	return 0;
-}
 
 void cmd_replay_usage(FILE *out)
 {
@@ -119,7 +28,10 @@ void cmd_replay_usage(FILE *out)
 
 int cmd_replay(int argc, char **argv)
 {
-	paths files = { 0 };
+	struct {
+		char **v;
+		size_t n;
+	} files = { NULL, 0 };
 	long snapshots = 0, divergences = 0, cycles = 0;
 	double seconds = 0;
 	int winner = -1;

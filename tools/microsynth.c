@@ -26,35 +26,7 @@ static const cli_cmd commands[] = {
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
 
-	fprintf(stderr, "microsynth%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'microsynth %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
-	return CLI_USAGE;
-}
-
-int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	if (!val || !*val) {
-		cli_usage_error(cmd, "%s needs a value", opt);
-		return -1;
-	}
-	v = strtol(val, &end, 10);
-	if (*end || v < min || v > max) {
-		cli_usage_error(cmd, "%s: '%s' is not an integer in [%ld, %ld]", opt, val, min, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
 
 static void usage(FILE *out)
 {

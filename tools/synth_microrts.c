@@ -36,9 +36,11 @@ void synth_microrts_usage(FILE *out)
 		"Sketch searches first search on the cloning score C (--score O, the observable outcome:\n"
 		"units trained per type, resources harvested, units destroyed and lost, compared with the\n"
 		"matches of --oracle, a native bot or program:FILE, against --c-opponent, default the\n"
-		"first native opponent, else WorkerRush), then on Psi. With an oracle, ties in Psi are\n"
-		"broken by O as in the paper (--no-tiebreak turns that off). --score A (action agreement\n"
-		"on recorded official matches) is not available yet.\n\n"
+		"first native opponent, else WorkerRush), then on Psi. Ties in Psi are broken (never\n"
+		"outweighing a better result) by --tiebreak o|length|none: o (the default with an oracle)\n"
+		"by O as in the paper; length (the default without) by match length, a loss later and a\n"
+		"win sooner being better, which also works against Java opponents. --score A (action\n"
+		"agreement on recorded official matches) is not available yet.\n\n"
 		"Budget: --evals N (reproducible: the same seed gives the same program for any --threads)\n"
 		"or --time T (90, 90s, 15m, 2h; not reproducible).\n\n"
 		"-o FILE receives the best program (indented form) under a '#' header: the command, maps,\n"
@@ -72,8 +74,6 @@ static int parse(int argc, char **argv, args *a)
 			a->progress = 0;
 		else if (!strcmp(o, "--no-harness"))
 			a->harness = 0;
-		else if (!strcmp(o, "--no-tiebreak"))
-			a->tiebreak = 0;
 		else
 			flag = 0;
 		if (flag)
@@ -95,7 +95,16 @@ static int parse(int argc, char **argv, args *a)
 			a->score = v;
 		else if (!strcmp(o, "--oracle"))
 			a->oracle = v;
-		else if (!strcmp(o, "--c-opponent"))
+		else if (!strcmp(o, "--tiebreak")) {
+			if (!strcmp(v, "none"))
+				a->tiebreak = MS_RTS_TIEBREAK_NONE;
+			else if (!strcmp(v, "o") || !strcmp(v, "O"))
+				a->tiebreak = MS_RTS_TIEBREAK_O;
+			else if (!strcmp(v, "length"))
+				a->tiebreak = MS_RTS_TIEBREAK_LENGTH;
+			else
+				return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length or none", v);
+		} else if (!strcmp(o, "--c-opponent"))
 			a->c_opp = v;
 		else if (!strcmp(o, "-o"))
 			a->out = v;
@@ -162,9 +171,16 @@ static int check(const args *a, int *algo)
 		return cli_usage_error(CMD, "%s needs --oracle (a native bot or program:FILE)", a->algo);
 	if (a->resume && !a->checkpoint)
 		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
+	if (a->tiebreak == MS_RTS_TIEBREAK_O && !a->oracle)
+		return cli_usage_error(CMD, "--tiebreak o needs --oracle");
 	if (a->initial && sketch)
 		return cli_usage_error(CMD, "--initial: %s starts from its sketch", a->algo);
 	return CLI_OK;
+}
+
+static const char *tiebreak_name(int t)
+{
+	return t == MS_RTS_TIEBREAK_O ? "O" : t == MS_RTS_TIEBREAK_LENGTH ? "match length" : "none";
 }
 
 static int fail(ms_ctx *ctx, const char *what)
@@ -218,7 +234,7 @@ int synth_microrts_main(int argc, char **argv)
 	a.threads = 1;
 	a.progress = 1;
 	a.harness = 1;
-	a.tiebreak = 1;
+	a.tiebreak = -1;
 	a.neighbours = 20;
 	a.edition = -1;
 	size_t used = (size_t)snprintf(a.command, sizeof a.command, "microsynth");
@@ -244,7 +260,9 @@ int synth_microrts_main(int argc, char **argv)
 				    .harness_jar = have_jar ? jar : NULL,
 				    .oracle = a.oracle,
 				    .c_opponent = a.c_opp,
-				    .tiebreak = a.oracle && a.tiebreak };
+				    .tiebreak = a.tiebreak >= 0 ? a.tiebreak
+						: a.oracle	     ? MS_RTS_TIEBREAK_O
+								     : MS_RTS_TIEBREAK_LENGTH };
 	if (ms_rts_synth_new(ctx, &rs, &po)) {
 		ret = fail(ctx, "problem");
 		goto done;
@@ -332,14 +350,14 @@ int synth_microrts_main(int argc, char **argv)
 		 "command: %s\n"
 		 "maps: %s\n"
 		 "opponents:%s%s%s%s (both seats)\n"
-		 "algorithm: %s; oracle: %s; seed: %ld; threads: %ld; edition: %s\n"
+		 "algorithm: %s; oracle: %s; seed: %ld; threads: %ld; edition: %s; tie-break: %s\n"
 		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s (%s)\n"
 		 "psi: %.4f (%dW %dD %dL, our engine; Java opponents in the JVM)\n"
 		 "harness_psi: %s (official harness, every match)\n"
 		 "fingerprint: %s",
 		 a.command, list, a.opps[0] ? " " : "", a.opps[0], a.n_opps > 1 ? " and " : "",
 		 a.n_opps > 1 ? "others listed in the command" : "", a.algo, a.oracle ? a.oracle : "-", a.seed,
-		 a.threads, edition_name(a.edition), st.evals_psi, st.evals_c, st.cache_hits, st.elapsed,
+		 a.threads, edition_name(a.edition), tiebreak_name(po.tiebreak), st.evals_psi, st.evals_c, st.cache_hits, st.elapsed,
 		 st.timed ? "budgeted by time: NOT reproducible" : "reproducible for this seed and any --threads",
 		 ours.psi, ours.wins, ours.draws, ours.losses, hp, ms_rts_synth_fingerprint(rs));
 	if (write_program(ctx, best, a.out, header)) {

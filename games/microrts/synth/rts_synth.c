@@ -209,6 +209,17 @@ static void worker_free(void *user, void *state)
 	ms_ctx_mfree(w->ctx, w);
 }
 
+/* eps times how good the match's length was for the program: a loss late, a win early (LENGTH only). */
+static double length_tiebreak(const ms_rts_synth *rs, int map, const ms_match_result *r, int seat)
+{
+	double f = (double)r->cycles / rs->max_cycles[map];
+	if (rs->tiebreak != MS_RTS_TIEBREAK_LENGTH)
+		return 0;
+	if (f > 1)
+		f = 1;
+	return rs->eps * (r->winner < 0 ? 0.5 : r->winner == seat ? 1 - f : f);
+}
+
 static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int opponent,
 		   int shard, uint64_t seed, double *sum, double *weight)
 {
@@ -232,14 +243,14 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	if (rs->opp_java[opponent]) {
 		if ((rc = play(w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
 			return rc;
-		*sum = score_of(res.winner, seat);
+		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 	} else {
-		int tie = rs->tiebreak && rs->oracle_f;
+		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
 		if (tie)
 			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, tie ? &ob : NULL, &res)))
 			return native_failure(rc);
-		*sum = score_of(res.winner, seat);
+		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 		/* the O tie-break is only defined against the C opponent's outcomes; a native match gives the features */
 		if (tie)
 			*sum += rs->eps * similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
@@ -390,8 +401,10 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no map (--map)");
 	if (o->n_opponents < 1 || !o->opponents)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no opponent (--opponent)");
-	if (o->tiebreak && !o->oracle)
+	if (o->tiebreak == MS_RTS_TIEBREAK_O && !o->oracle)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: breaking ties by O needs an oracle");
+	if (o->tiebreak < MS_RTS_TIEBREAK_NONE || o->tiebreak > MS_RTS_TIEBREAK_LENGTH)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: unknown tie-break %d", o->tiebreak);
 	if (o->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
 	if (!(rs = ms_ctx_calloc(ctx, 1, sizeof *rs)))

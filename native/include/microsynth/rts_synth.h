@@ -15,9 +15,12 @@
  *            (a native bot: the oracle's matches are played once, natively):
  *            units trained per type, resources harvested, enemy units
  *            destroyed and own units lost, compared as 1 - sum|a-b| / sum(a+b).
- *   With `tiebreak`, ties in Psi are broken by O (lexicographic order, as the
- *   paper's MicroRTS setup): Psi + eps * O with eps below Psi's resolution,
- *   so sketch learning guides a search while every program loses.
+ *   With `tiebreak`, ties in Psi are broken (lexicographic order: Psi + eps * t
+ *   with t in [0, 1] and eps below Psi's resolution, so no tie-break ever
+ *   outweighs a better result): MS_RTS_TIEBREAK_O by O, as the paper's
+ *   MicroRTS setup, so sketch learning guides a search while every program
+ *   loses; MS_RTS_TIEBREAK_LENGTH by match length (a loss later, a win
+ *   sooner), which needs no oracle and works against Java opponents too.
  * Shards: one per (map, seat), so matches of one evaluation run in parallel.
  * Matches are seeded with 0: with the default table and conflict policy they
  * draw no random number, and a program's Psi is exact and reproducible.
@@ -35,6 +38,13 @@ extern "C" {
 
 #define MS_RTS_SYNTH_OPTIONS_VERSION 1
 
+/** Tie-breaks of Psi. */
+enum {
+	MS_RTS_TIEBREAK_NONE = 0,
+	MS_RTS_TIEBREAK_O = 1,     /**< the O score against the oracle's matches (native opponents only) */
+	MS_RTS_TIEBREAK_LENGTH = 2 /**< per match: a loss scores its length, a win its shortness (cycles / limit) */
+};
+
 /** Settings; zero-initialise, set version, maps and opponents. */
 typedef struct ms_rts_synth_options {
 	int version;                    /**< MS_RTS_SYNTH_OPTIONS_VERSION */
@@ -50,7 +60,7 @@ typedef struct ms_rts_synth_options {
 	const char *harness_dir;        /**< NULL: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness */
 	const char *oracle;             /**< the oracle of C: a native bot or program:FILE (NULL: no C) */
 	const char *c_opponent;         /**< native opponent of C's matches (NULL: the first native opponent, else WorkerRush) */
-	int tiebreak;                   /**< 1: break ties in Psi by O (needs an oracle) */
+	int tiebreak;                   /**< MS_RTS_TIEBREAK_*: how ties in Psi are broken (O needs an oracle) */
 } ms_rts_synth_options;
 
 typedef struct ms_rts_synth ms_rts_synth;
