@@ -18,7 +18,7 @@
 
 #include <libwebsockets.h>
 
-#include "bridge/server/kit.h"
+#include "tools/kit/kit.h"
 #include "microsynth/server.h"
 #include "cli.h"
 #include "edition.h"

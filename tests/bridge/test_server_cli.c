@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "bridge/server/kit.h"
+#include "tools/kit/kit.h"
 #include "server_testlib.h"
 
 static const char *exe;

@@ -33,7 +33,7 @@
 
 #include <libwebsockets.h>
 
-#include "bridge/server/kit.h"
+#include "tools/kit/kit.h"
 #include "microsynth/server.h"
 #include "server_testlib.h"
 

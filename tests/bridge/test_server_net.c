@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <libwebsockets.h>
 
-#include "bridge/server/kit.h"
+#include "tools/kit/kit.h"
 #include "microsynth/server.h"
 #include "server_testlib.h"
 

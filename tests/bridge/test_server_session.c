@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "bridge/server/kit.h"
+#include "tools/kit/kit.h"
 #include "bridge/server/server_internal.h"
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
