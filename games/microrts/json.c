@@ -4,6 +4,7 @@
  * its behaviour exactly (comma-space inside objects, bare commas between
  * array elements, " ," between player-action elements, and "x":X,"y":Y).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/buf.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/xml.h"
-#include "games/microrts/rts.h"
+#include "games/microrts/rts_xml.h"
 
 static int read_terrain(ms_ctx *ctx, ms_rts_state *s, const char *what, xmlNodePtr node)
 {

@@ -2,7 +2,6 @@
 #ifndef MS_GAMES_MICRORTS_RTS_H
 #define MS_GAMES_MICRORTS_RTS_H
 
-#include <libxml/tree.h>
 
 #include "microsynth/jrandom.h"
 #include "microsynth/microrts.h"
@@ -94,17 +93,6 @@ int rts_state_add_unit(ms_ctx *ctx, ms_rts_state *s, const ms_rts_unit *u, const
 
 /* Decodes a terrain string (digits, or Java's run-length form). */
 int rts_terrain_decode(ms_ctx *ctx, ms_rts_state *s, const char *what, const char *text);
-
-/* Builds a state from an rts.PhysicalGameState element. */
-int rts_state_from_pgs(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, const char *what,
-		       xmlNodePtr pgs, int64_t seed);
-
-/* Reads an rts.units.UnitTypeTable element. */
-int rts_utt_from_xml(ms_ctx *ctx, ms_rts_utt **out, const char *what, xmlNodePtr node);
-
-/* Reads a UnitAction element (XML defaults: parameter -1, x 0, y 0). */
-int rts_action_from_xml(ms_ctx *ctx, const ms_rts_utt *utt, const char *what, xmlNodePtr node,
-			ms_rts_action *out);
 
 /* Sets a pending action's `end` and usage, and lowers the state's next_end. */
 void rts_assign_update(ms_rts_state *s, rts_assign *a);

@@ -395,3 +395,62 @@ int ms_rts_state_set_rng(ms_rts_state *s, int which, int64_t raw)
 	r->have_next_gaussian = 0;
 	return MS_OK;
 }
+
+/* ---- Java's short run-length terrain ---------------------------------------------- */
+
+/*
+ * Java's encoder never writes a final run of length 1, so a compressed
+ * terrain may cover one cell less than the map: returns the letter that
+ * completes it (the other letter than the last run's), or 0 when `t` is not
+ * compressed or needs nothing.
+ */
+static char missing_last_cell(const char *t, long cells)
+{
+	long n = 0;
+	char last = 0;
+
+	if (!strchr(t, 'A') && !strchr(t, 'B'))
+		return 0;
+	for (const char *p = t; *p;) {
+		long run = 1;
+		char ch = *p++;
+		if (ch != 'A' && ch != 'B')
+			return 0;
+		if (*p >= '0' && *p <= '9') {
+			run = 0;
+			while (*p >= '0' && *p <= '9' && run <= cells)
+				run = run * 10 + (*p++ - '0');
+		}
+		n += run;
+		if (n > cells)
+			return 0;
+		last = ch;
+	}
+	return n == cells - 1 ? (last == 'A' ? 'B' : 'A') : 0;
+}
+
+/* The terrain text completed by one letter, on the context's allocator. */
+static char *terrain_plus(ms_ctx *ctx, const char *t, char letter)
+{
+	size_t n = strlen(t);
+	char *s = ms_ctx_malloc(ctx, n + 2);
+
+	if (s) {
+		memcpy(s, t, n);
+		s[n] = letter;
+		s[n + 1] = '\0';
+	}
+	return s;
+}
+
+int ms_rts_terrain_complete(ms_ctx *ctx, const char *terrain, long cells, char **out)
+{
+	char letter = terrain ? missing_last_cell(terrain, cells) : 0;
+
+	*out = NULL;
+	if (!letter)
+		return MS_OK;
+	if (!(*out = terrain_plus(ctx, terrain, letter)))
+		return ms_ctx_error(ctx, MS_ENOMEM, "terrain: out of memory completing %ld cells", cells);
+	return MS_OK;
+}

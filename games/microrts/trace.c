@@ -10,7 +10,7 @@
 #include <zip.h>
 
 #include "core/xml.h"
-#include "games/microrts/rts.h"
+#include "games/microrts/rts_xml.h"
 
 /* Zip bombs stop here; the largest official trace is well under 10 MB. */
 #define TRACE_MAX_BYTES (512u * 1024u * 1024u)

@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/xml.h"
 #include "games/microrts/utt_internal.h"
+#include "games/microrts/rts_xml.h"
 
 static int json_int(ms_ctx *ctx, const char *what, const void *node, const char *key, int required, int *out)
 {

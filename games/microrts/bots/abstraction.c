@@ -5,6 +5,7 @@
  * map into one PlayerAction (desires in map order, arbitrated against the
  * state's resource usage, then NONE(10) for every other idle unit).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bots_internal.h"

@@ -1,4 +1,5 @@
 /* The bot registry: native bots by name, and the generic entry points. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 

@@ -4,6 +4,7 @@
  * layer. `military` is NULL for WorkerRush, else the type the barracks
  * trains; the four share the harvesting and attacking rules.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bots_internal.h"

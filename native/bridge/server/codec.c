@@ -1,20 +1,15 @@
 /*
  * Payloads of the SocketAI protocol: unit type tables and game states in,
- * player actions out. The engine's own readers do the work; this file adds
- * what only the protocol needs: XML game states (the engine reads maps and
- * traces, not GameState.toxml), states sent without their constants, and
- * Java's run-length terrain whose final one-cell run is missing (spec
- * appendix A7).
+ * player actions out. The engine's public readers do the work (JSON and XML
+ * states, map constants kept from an earlier state, Java's short run-length
+ * terrain: spec appendix A7); this file only repairs JSON states and writes
+ * XML player actions.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <libxml/tree.h>
-
 #include "core/json.h"
-#include "core/xml.h"
-#include "games/microrts/rts.h"
 #include "server_internal.h"
 
 void srv_constants_clear(ms_ctx *ctx, srv_constants *c)
@@ -64,63 +59,14 @@ int srv_sniff(const char *text, size_t len)
 	return MS_SERVER_LANG_AUTO;
 }
 
-/*
- * Java's encoder never writes a final run of length 1, so a compressed
- * terrain may cover one cell less than the map: returns the letter that
- * completes it (the other letter than the last run's), or 0 when `t` is not
- * compressed or needs nothing.
- */
-static char missing_last_cell(const char *t, long cells)
-{
-	long n = 0;
-	char last = 0;
-
-	if (!strchr(t, 'A') && !strchr(t, 'B'))
-		return 0;
-	for (const char *p = t; *p;) {
-		long run = 1;
-		char ch = *p++;
-		if (ch != 'A' && ch != 'B')
-			return 0;
-		if (*p >= '0' && *p <= '9') {
-			run = 0;
-			while (*p >= '0' && *p <= '9' && run <= cells)
-				run = run * 10 + (*p++ - '0');
-		}
-		n += run;
-		if (n > cells)
-			return 0;
-		last = ch;
-	}
-	return n == cells - 1 ? (last == 'A' ? 'B' : 'A') : 0;
-}
-
-/* The terrain text completed by one letter, on the context's allocator. */
-static char *complete_terrain(ms_ctx *ctx, const char *t, char letter)
-{
-	size_t n = strlen(t);
-	char *s = ms_ctx_malloc(ctx, n + 2);
-
-	if (s) {
-		memcpy(s, t, n);
-		s[n] = letter;
-		s[n + 1] = '\0';
-	}
-	return s;
-}
-
 int srv_read_utt(ms_ctx *ctx, int lang, const char *text, size_t len, ms_rts_utt **out)
 {
-	xmlDocPtr doc;
 	int rc;
 
 	*out = NULL;
 	if (lang == MS_SERVER_LANG_JSON)
 		return ms_rts_utt_from_json(ctx, out, text, len);
-	if ((rc = ms_xml_read_memory(ctx, "unit type table", text, len, &doc)))
-		return rc;
-	rc = rts_utt_from_xml(ctx, out, "unit type table", xmlDocGetRootElement(doc));
-	xmlFreeDoc(doc);
+	rc = ms_rts_utt_from_xml(ctx, out, "unit type table", text, len);
 	return rc;
 }
 
@@ -168,11 +114,11 @@ static int read_state_json(ms_ctx *ctx, const ms_rts_utt *utt, const srv_constan
 		changed = 1;
 	} else if (cJSON_IsString(terrain) && cJSON_IsNumber(w) && cJSON_IsNumber(h) && w->valueint > 0 &&
 		   h->valueint > 0 && w->valueint <= MS_RTS_MAX_SIDE && h->valueint <= MS_RTS_MAX_SIDE) {
-		char letter = missing_last_cell(terrain->valuestring, (long)w->valueint * h->valueint);
-		if (letter) {
+		if ((rc = ms_rts_terrain_complete(ctx, terrain->valuestring, (long)w->valueint * h->valueint, &fixed)))
+			goto done;
+		if (fixed) {
 			cJSON *t;
-			if (!(fixed = complete_terrain(ctx, terrain->valuestring, letter)) ||
-			    !(t = cJSON_CreateString(fixed)) || !cJSON_ReplaceItemInObjectCaseSensitive(pgs, "terrain", t)) {
+			if (!(t = cJSON_CreateString(fixed)) || !cJSON_ReplaceItemInObjectCaseSensitive(pgs, "terrain", t)) {
 				rc = ms_ctx_error(ctx, MS_ENOMEM, "state: out of memory completing the terrain");
 				goto done;
 			}
@@ -194,133 +140,16 @@ done:
 	return rc;
 }
 
-/* ---- XML states ------------------------------------------------------------ */
-
-/* Puts the kept constants into a PhysicalGameState element that lacks them. */
-static int add_constants(ms_ctx *ctx, xmlNodePtr pgs, const srv_constants *c)
-{
-	char num[16];
-
-	if (!c->terrain)
-		return ms_ctx_error(ctx, MS_EPARSE, "state: line %ld: rts.PhysicalGameState has no width, height "
-						    "and terrain, and no earlier state (preGameAnalysis) gave them",
-				    xmlGetLineNo(pgs));
-	snprintf(num, sizeof(num), "%d", c->width);
-	if (!xmlSetProp(pgs, BAD_CAST "width", BAD_CAST num))
-		return MS_ENOMEM;
-	snprintf(num, sizeof(num), "%d", c->height);
-	if (!xmlSetProp(pgs, BAD_CAST "height", BAD_CAST num))
-		return MS_ENOMEM;
-	if (!ms_xml_child(pgs, "terrain") && !xmlNewTextChild(pgs, NULL, BAD_CAST "terrain", BAD_CAST c->terrain))
-		return MS_ENOMEM;
-	return MS_OK;
-}
-
-static int fix_xml_terrain(ms_ctx *ctx, xmlNodePtr pgs)
-{
-	xmlNodePtr t = ms_xml_child(pgs, "terrain");
-	xmlChar *txt;
-	int w, h, rc = MS_OK;
-	char letter;
-
-	if (!t || ms_xml_attr_int(ctx, "state", pgs, "width", &w) || ms_xml_attr_int(ctx, "state", pgs, "height", &h) ||
-	    w <= 0 || h <= 0 || w > MS_RTS_MAX_SIDE || h > MS_RTS_MAX_SIDE) {
-		ms_ctx_clear_error(ctx); /* the engine's reader reports these */
-		return MS_OK;
-	}
-	if (!(txt = xmlNodeGetContent(t)))
-		return MS_ENOMEM;
-	letter = missing_last_cell((const char *)txt, (long)w * h);
-	if (letter) {
-		char *fixed = complete_terrain(ctx, (const char *)txt, letter);
-		if (fixed)
-			xmlNodeSetContent(t, BAD_CAST fixed);
-		else
-			rc = MS_ENOMEM;
-		ms_ctx_mfree(ctx, fixed);
-	}
-	xmlFree(txt);
-	return rc;
-}
-
-/* GameState.fromXML's <actions>: each child is one unit's pending action. */
-static int read_xml_actions(ms_ctx *ctx, ms_rts_state *s, xmlNodePtr actions)
-{
-	int rc;
-
-	for (xmlNodePtr e = ms_xml_child(actions, NULL); e; e = ms_xml_next(e, NULL)) {
-		char what[64];
-		int64_t id;
-		int t, ui;
-		xmlNodePtr uan;
-		ms_rts_action a;
-
-		snprintf(what, sizeof(what), "state: line %ld", xmlGetLineNo(e));
-		if ((rc = ms_xml_attr_long(ctx, "state", e, "ID", &id)) ||
-		    (rc = ms_xml_attr_int(ctx, "state", e, "time", &t)) ||
-		    (rc = ms_xml_need_child(ctx, "state", e, "UnitAction", &uan)) ||
-		    (rc = rts_action_from_xml(ctx, s->utt, "state", uan, &a)))
-			return rc;
-		ui = ms_rts_state_find_unit(s, id);
-		if (ui < 0)
-			return ms_ctx_error(ctx, MS_ENOTFOUND, "%s: action for unit ID %lld, which is not in the state",
-					    what, (long long)id);
-		if (!ms_rts_state_unit_idle(s, ui))
-			return ms_ctx_error(ctx, MS_EPARSE, "%s: unit %lld has two actions", what, (long long)id);
-		rts_assign_append(s, ui, t, &a);
-	}
-	return MS_OK;
-}
-
-static int read_state_xml(ms_ctx *ctx, const ms_rts_utt *utt, const srv_constants *c, const char *text, size_t len,
-			  int64_t seed, ms_rts_state **out)
-{
-	xmlDocPtr doc;
-	xmlNodePtr root, pgs;
-	ms_rts_state *s = NULL;
-	int rc, time;
-
-	if ((rc = ms_xml_read_memory(ctx, "state", text, len, &doc)))
-		return rc;
-	/* Java reads the root whatever its name (rts.GameState, or
-	 * rts.PartiallyObservableGameState for a filtered view). */
-	root = xmlDocGetRootElement(doc);
-	if ((rc = ms_xml_attr_int(ctx, "state", root, "time", &time)) ||
-	    (rc = ms_xml_need_child(ctx, "state", root, "rts.PhysicalGameState", &pgs)))
-		goto done;
-	if (time < 0) {
-		rc = ms_ctx_error(ctx, MS_ERANGE, "state: negative time %d", time);
-		goto done;
-	}
-	if (!ms_xml_has_attr(pgs, "width") && !ms_xml_has_attr(pgs, "height") && !ms_xml_child(pgs, "terrain"))
-		rc = add_constants(ctx, pgs, c);
-	else
-		rc = fix_xml_terrain(ctx, pgs);
-	if (rc) {
-		if (rc == MS_ENOMEM)
-			ms_ctx_error(ctx, rc, "state: out of memory");
-		goto done;
-	}
-	if ((rc = rts_state_from_pgs(ctx, &s, utt, "state", pgs, seed)))
-		goto done;
-	s->time = time;
-	if ((rc = read_xml_actions(ctx, s, ms_xml_child(root, "actions"))))
-		goto done;
-	*out = s;
-	s = NULL;
-done:
-	ms_rts_state_free(ctx, s);
-	xmlFreeDoc(doc);
-	return rc;
-}
-
 int srv_read_state(ms_ctx *ctx, int lang, const ms_rts_utt *utt, const srv_constants *c, const char *text,
 		   size_t len, int64_t seed, ms_rts_state **out)
 {
 	*out = NULL;
 	if (lang == MS_SERVER_LANG_JSON)
 		return read_state_json(ctx, utt, c, text, len, seed, out);
-	return read_state_xml(ctx, utt, c, text, len, seed, out);
+	{
+		ms_rts_map_constants mc = { c->width, c->height, c->terrain };
+		return ms_rts_state_from_xml(ctx, out, utt, "state", text, len, c->terrain ? &mc : NULL, seed);
+	}
 }
 
 /* ---- XML player actions ----------------------------------------------------- */

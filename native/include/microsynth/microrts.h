@@ -259,6 +259,35 @@ enum {
  */
 MS_EXTERN int ms_rts_state_to_json(ms_ctx *ctx, const ms_rts_state *s, int flags, char **out);
 
+/** Map constants a game state may omit (the SocketAI protocol sends them once). */
+typedef struct ms_rts_map_constants {
+	int width, height;
+	const char *terrain; /**< width * height digits, '0' free, '1' wall */
+} ms_rts_map_constants;
+
+/**
+ * Reads a game state in GameState.toxml's form, as the SocketAI protocol
+ * sends it: the root (rts.GameState or rts.PartiallyObservableGameState)
+ * with its time, the rts.PhysicalGameState, and the units' pending
+ * <actions>. When the PhysicalGameState has no width, height and terrain,
+ * `constants` gives them (NULL: an error); Java's run-length terrain one
+ * cell short is completed. `what` names the text in errors (NULL: "state"),
+ * with the line and element at fault.
+ */
+MS_EXTERN int ms_rts_state_from_xml(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, const char *what,
+				    const char *xml, size_t len, const ms_rts_map_constants *constants, int64_t seed);
+
+/** Reads an rts.units.UnitTypeTable in XML; `what` names it in errors (NULL: "unit type table"). */
+MS_EXTERN int ms_rts_utt_from_xml(ms_ctx *ctx, ms_rts_utt **out, const char *what, const char *xml, size_t len);
+
+/**
+ * Java's run-length terrain writer (A/B runs) never writes a final run of
+ * one cell, so such a text may cover one cell less than the map's `cells`:
+ * *out receives the completed text (on ctx's allocator), or NULL when
+ * `terrain` is not run-length encoded or lacks nothing.
+ */
+MS_EXTERN int ms_rts_terrain_complete(ms_ctx *ctx, const char *terrain, long cells, char **out);
+
 /**
  * Reads a GameState JSON (with constants) into a new state. Missing keys
  * take Java's defaults; values Java would accept but the rules cannot
