@@ -6,7 +6,7 @@
  * Every node of non-terminal S stands for the Java pair "S wrapper + its
  * child", C and B nodes for the command and condition objects themselves;
  * that is why the token form needs the "S" and "B" prefixes added back to
- * be Java's (rts_dsl_text.c) and why a statement node weighs 3 plus its
+ * be Java's (rts_dsl_print.c) and why a statement node weighs 3 plus its
  * kind's weight in the mutation.
  */
 #include <string.h>

@@ -4,6 +4,7 @@
 
 #include "microsynth/rts_dsl.h"
 #include "games/microrts/rts.h"
+#include "core/buf.h"
 
 /* Non-terminal ids, in the order of the grammar table. */
 enum { RD_NT_S = 0, RD_NT_C, RD_NT_B, RD_NT_T, RD_NT_N, RD_NT_D, RD_NT_OP, RD_NT_TP, RD_NT_COUNT };
@@ -100,5 +101,15 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 
 /* findBuildingPosition with no reserved cells: a cell index or -1. */
 int rd_building_position(const rd_layer *L, int x0, int y0);
+
+/* A decimal digit (the lexer's and the listing rewriter's). */
+static inline int rts_dsl_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The dissertation's listing form (rts_dsl_listing.c): 1 if `text` looks like one; its rewrite into braces. */
+int rts_dsl_looks_listing(const char *text, size_t len);
+int rts_dsl_listing_to_braces(ms_ctx *ctx, const char *what, const char *text, size_t len, ms_buf *out);
 
 #endif

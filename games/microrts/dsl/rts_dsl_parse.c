@@ -1,9 +1,10 @@
 /*
- * Text forms of dialect-A programs (spec section 2): one recursive-descent
- * parser for the Java one-line form, the indented form and the paper form
- * (they differ only in whitespace, braces and optional words), the salve
- * token form, the indented printer and the salve printer. The Java
- * one-line form is ms_dsl_print: the productions' templates are Java's.
+ * Reading dialect-A programs (spec section 2): the lexer and one
+ * recursive-descent parser for the Java one-line form, the indented form
+ * and the paper form (they differ only in whitespace, braces and optional
+ * words), the salve token form's reader, and the load-time check. The
+ * dissertation's listings are rewritten into braces first
+ * (rts_dsl_listing.c); the printers are in rts_dsl_print.c.
  *
  * The parser first builds a small tree of its own (so a run of statements
  * can be folded into right-nested S_S, as the spec fixes), remembering
@@ -57,10 +58,6 @@ static int is_alpha(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
 
 static void advance_char(parser *ps)
 {
@@ -97,11 +94,11 @@ static void next(parser *ps)
 	}
 	if (is_alpha(ps->text[ps->at])) {
 		ps->cur.kind = TK_ID;
-		while (ps->at < ps->len && (is_alpha(ps->text[ps->at]) || is_digit(ps->text[ps->at])))
+		while (ps->at < ps->len && (is_alpha(ps->text[ps->at]) || rts_dsl_is_digit(ps->text[ps->at])))
 			advance_char(ps), ps->cur.len++;
-	} else if (is_digit(ps->text[ps->at])) {
+	} else if (rts_dsl_is_digit(ps->text[ps->at])) {
 		ps->cur.kind = TK_NUM;
-		while (ps->at < ps->len && (is_alpha(ps->text[ps->at]) || is_digit(ps->text[ps->at])))
+		while (ps->at < ps->len && (is_alpha(ps->text[ps->at]) || rts_dsl_is_digit(ps->text[ps->at])))
 			advance_char(ps), ps->cur.len++;
 	} else {
 		ps->cur.kind = TK_PUNCT;
@@ -796,226 +793,6 @@ static int looks_salve(const char *text, size_t len)
 	return a < len && text[a] == ';';
 }
 
-/* ---- the dissertation's listing form ----------------------------------------- */
-
-/*
- * The dissertation prints programs Python-style: `def NAME(state s):`, then
- * `for u in s:` and `if B:` / `else:` with indented blocks, one statement a
- * line, often with line numbers in front. Such text is rewritten line for
- * line into the brace form (line numbers blanked, `for u in s:` becoming
- * `for(u){`, blocks closed at the end of their last line), so the parser
- * above reads it and its errors keep their line numbers.
- */
-
-typedef struct lline {
-	const char *s; /* start of the line */
-	int len;       /* without the newline and trailing blanks */
-	int num;       /* leading line-number digits to blank out */
-	int indent;    /* column of the first significant character (0-based) */
-	int blank;     /* nothing significant (empty or comment) */
-} lline;
-
-static void split_line(const char *s, int len, lline *l)
-{
-	int i = 0;
-
-	l->s = s;
-	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
-		len--;
-	l->len = len;
-	l->num = 0;
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i < len && is_digit(s[i])) {
-		int j = i;
-		while (j < len && is_digit(s[j]))
-			j++;
-		if (j == len || s[j] == ' ' || s[j] == '\t') {
-			l->num = j;
-			i = j;
-			while (i < len && (s[i] == ' ' || s[i] == '\t'))
-				i++;
-		}
-	}
-	l->indent = i;
-	l->blank = i >= len || s[i] == '#' || (s[i] == '/' && i + 1 < len && s[i + 1] == '/');
-}
-
-/* The text of line l from its first significant character. */
-static int starts(const lline *l, const char *w)
-{
-	size_t n = strlen(w);
-	return (size_t)(l->len - l->indent) >= n && !memcmp(l->s + l->indent, w, n);
-}
-
-static int ends_with_colon(const lline *l)
-{
-	return l->len > l->indent && l->s[l->len - 1] == ':';
-}
-
-/* 1 when the first significant line opens a listing (`def ...:` or `for ... in ...:`). */
-static int looks_listing(const char *text, size_t len)
-{
-	size_t at = 0;
-
-	while (at < len) {
-		size_t e = at;
-		lline l;
-		while (e < len && text[e] != '\n')
-			e++;
-		split_line(text + at, (int)(e - at), &l);
-		if (!l.blank) {
-			int for_in = 0;
-			/* " in " inside the line (the text need not end with a NUL) */
-			for (int i = l.indent + 3; starts(&l, "for ") && i + 4 <= l.len && !for_in; i++)
-				for_in = !memcmp(l.s + i, " in ", 4);
-			return (starts(&l, "def ") || for_in) && ends_with_colon(&l);
-		}
-		at = e + 1;
-	}
-	return 0;
-}
-
-typedef struct lblock {
-	int indent; /* the header's indentation */
-	int braces; /* 0 for def: no brace to close */
-	int header; /* line of the header */
-	int body;   /* indentation of the body, -1 until its first line */
-} lblock;
-
-static int listing_error(ms_ctx *ctx, const char *what, int line, int col, const char *msg)
-{
-	return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d, column %d: %s", what, line, col, msg);
-}
-
-/* Puts '}' at the end of the last significant line (at *last_end), before
- * the blank lines and comments that followed it. */
-static int close_brace(ms_buf *out, size_t *last_end)
-{
-	size_t at = *last_end, tail = out->len - at;
-	int rc = ms_buf_append(out, "}", 1); /* grows the buffer by one */
-	if (rc)
-		return rc;
-	memmove(out->data + at + 1, out->data + at, tail);
-	out->data[at] = '}';
-	(*last_end)++;
-	return 0;
-}
-
-static int listing_to_braces(ms_ctx *ctx, const char *what, const char *text, size_t len, ms_buf *out)
-{
-	lblock stack[64];
-	int depth = 0, line = 0, rc = MS_OK, defs = 0;
-	size_t at = 0, last_end = 0; /* where the last significant line ends in `out` */
-
-	while (at <= len && rc == MS_OK) {
-		size_t e = at;
-		lline l;
-		const char *body;
-		int blen;
-		while (e < len && text[e] != '\n')
-			e++;
-		line++;
-		split_line(text + at, (int)(e - at), &l);
-		body = l.s + l.indent;
-		blen = l.len - l.indent;
-		if (l.blank) {
-			rc = ms_buf_append(out, "\n", 1);
-			at = e + 1;
-			continue;
-		}
-		/* close the blocks this line is not inside */
-		while (depth > 0 && l.indent <= stack[depth - 1].indent) {
-			if (stack[depth - 1].body < 0)
-				return listing_error(ctx, what, line, l.indent + 1, "expected an indented block");
-			if (stack[depth - 1].braces) {
-				if ((rc = close_brace(out, &last_end)))
-					return rc;
-			}
-			depth--;
-		}
-		if (depth > 0) {
-			lblock *b = &stack[depth - 1];
-			if (b->body < 0)
-				b->body = l.indent;
-			else if (l.indent != b->body)
-				return listing_error(ctx, what, line, l.indent + 1,
-						     "indentation does not match the block's other lines");
-		}
-		/* the line, blanks kept so that columns stay where they were */
-		for (int i = 0; i < l.indent && !rc; i++)
-			rc = ms_buf_append(out, l.s[i] == '\t' ? "\t" : " ", 1);
-		if (rc)
-			return rc;
-		if (ends_with_colon(&l) && (starts(&l, "def ") || starts(&l, "for ") || starts(&l, "if ") ||
-					    starts(&l, "if(") || starts(&l, "else"))) {
-			int braces = 1;
-			if (depth == 64)
-				return listing_error(ctx, what, line, l.indent + 1, "nested too deeply");
-			if (starts(&l, "def ")) {
-				if (depth > 0 || defs++)
-					return listing_error(ctx, what, line, l.indent + 1,
-							     "one def per program, at the top");
-				braces = 0;
-			} else if (starts(&l, "for ")) {
-				rc = ms_buf_puts(out, "for(u){");
-			} else if (starts(&l, "if(")) {
-				/* `if(B):` -> `if(B){` */
-				rc = ms_buf_append(out, body, (size_t)(blen - 1));
-				if (!rc)
-					rc = ms_buf_append(out, "{", 1);
-			} else if (starts(&l, "if")) {
-				/* `if B:` -> `if(B){`: the condition keeps its columns */
-				rc = ms_buf_append(out, "if(", 3);
-				if (!rc)
-					rc = ms_buf_append(out, body + 3, (size_t)(blen - 4));
-				if (!rc)
-					rc = ms_buf_append(out, "){", 2);
-			} else {
-				int k = 4;
-				while (k < blen - 1 && (body[k] == ' ' || body[k] == '\t'))
-					k++;
-				if (k != blen - 1)
-					return listing_error(ctx, what, line, l.indent + 1, "expected 'else:'");
-				rc = ms_buf_puts(out, "else{");
-			}
-			if (starts(&l, "for ")) {
-				/* for u in s: exactly */
-				const char *c = body + 4, *end = l.s + l.len;
-				while (c < end && *c == ' ')
-					c++;
-				if (end - c < 2 || c[0] != 'u' || c[1] != ' ')
-					return listing_error(ctx, what, line, (int)(c - l.s) + 1,
-							     "expected 'u' (the loop variable: for u in s:)");
-			}
-			stack[depth].indent = l.indent;
-			stack[depth].braces = braces;
-			stack[depth].header = line;
-			stack[depth].body = -1;
-			depth++;
-		} else {
-			rc = ms_buf_append(out, body, (size_t)blen);
-		}
-		last_end = out->len;
-		if (!rc && e < len)
-			rc = ms_buf_append(out, "\n", 1);
-		at = e + 1;
-	}
-	if (rc)
-		return rc;
-	while (depth > 0) {
-		if (stack[depth - 1].body < 0)
-			return listing_error(ctx, what, stack[depth - 1].header, stack[depth - 1].indent + 1,
-					     "expected an indented block after this line");
-		if (stack[depth - 1].braces) {
-			if ((rc = close_brace(out, &last_end)))
-				return rc;
-		}
-		depth--;
-	}
-	return ms_buf_append(out, "", 0);
-}
-
 int ms_rts_dsl_parse(ms_dsl_prog *p, const char *what, const char *text, size_t len, unsigned flags)
 {
 	parser ps;
@@ -1044,8 +821,8 @@ int ms_rts_dsl_parse(ms_dsl_prog *p, const char *what, const char *text, size_t 
 			ms_dsl_prog_clear(p);
 		return rc;
 	}
-	if (looks_listing(ps.text, ps.len)) {
-		if ((rc = listing_to_braces(ps.ctx, ps.what, ps.text, ps.len, &listing)))
+	if (rts_dsl_looks_listing(ps.text, ps.len)) {
+		if ((rc = rts_dsl_listing_to_braces(ps.ctx, ps.what, ps.text, ps.len, &listing)))
 			goto done;
 		ps.text = listing.data;
 		ps.len = listing.len;
@@ -1122,124 +899,4 @@ int ms_rts_dsl_parse_file(ms_dsl_prog *p, const char *path, unsigned flags)
 	rc = ms_rts_dsl_parse(p, path, buf, len, flags);
 	ms_ctx_mfree(ctx, buf);
 	return rc;
-}
-
-/* ---- printers -------------------------------------------------------------- */
-
-static int tabs(ms_buf *b, int k)
-{
-	int rc = MS_OK;
-	for (int i = 0; i < k && !rc; i++)
-		rc = ms_buf_append(b, "\t", 1);
-	return rc;
-}
-
-/* The one-line text of subtree i (conditions and commands). */
-static int line_of(ms_buf *b, const ms_dsl_prog *p, int i, ms_dsl_prog *tmp)
-{
-	char *s = NULL;
-	int rc;
-
-	ms_dsl_prog_clear(tmp);
-	for (int k = i; k < ms_dsl_prog_ends(p)[i]; k++)
-		if ((rc = ms_dsl_prog_push(tmp, ms_dsl_prog_nodes(p)[k])))
-			return rc;
-	if ((rc = ms_dsl_prog_finish(tmp, ms_dsl_node_nt(p, i))) || (rc = ms_dsl_print(tmp, &s, NULL)))
-		return rc;
-	rc = ms_buf_puts(b, s);
-	ms_ctx_mfree(ms_dsl_prog_ctx(p), s);
-	return rc;
-}
-
-/* translateIndentation(k) of statement i. */
-static int pretty(ms_buf *b, const ms_dsl_prog *p, int i, int k, ms_dsl_prog *tmp)
-{
-	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
-	ms_dsl_sym s = ms_dsl_prog_nodes(p)[i];
-	int rc;
-
-	if (ms_dsl_is_hole(s))
-		return (rc = tabs(b, k)) ? rc : ms_buf_puts(b, "S");
-	switch (ms_dsl_prod_op(g, s)) {
-	case MS_RTS_DSL_S_SEQ:
-		if ((rc = pretty(b, p, ms_dsl_child(p, i, 0), k, tmp)) || (rc = ms_buf_append(b, "\n", 1)))
-			return rc;
-		return pretty(b, p, ms_dsl_child(p, i, 1), k, tmp);
-	case MS_RTS_DSL_S_FOR:
-		if ((rc = tabs(b, k)) || (rc = ms_buf_puts(b, "for(Unit u){\n")) ||
-		    (rc = pretty(b, p, ms_dsl_child(p, i, 0), k + 1, tmp)) || (rc = ms_buf_append(b, "\n", 1)) ||
-		    (rc = tabs(b, k)))
-			return rc;
-		return ms_buf_puts(b, "}");
-	case MS_RTS_DSL_S_IF:
-	case MS_RTS_DSL_S_IFELSE:
-		if ((rc = tabs(b, k)) || (rc = ms_buf_puts(b, "if(")) || (rc = line_of(b, p, ms_dsl_child(p, i, 0), tmp)) ||
-		    (rc = ms_buf_puts(b, ") then {\n")) || (rc = pretty(b, p, ms_dsl_child(p, i, 1), k + 1, tmp)) ||
-		    (rc = ms_buf_append(b, "\n", 1)) || (rc = tabs(b, k)))
-			return rc;
-		if (ms_dsl_prod_op(g, s) == MS_RTS_DSL_S_IFELSE &&
-		    ((rc = ms_buf_puts(b, "} else {\n")) || (rc = pretty(b, p, ms_dsl_child(p, i, 2), k + 1, tmp)) ||
-		     (rc = ms_buf_append(b, "\n", 1)) || (rc = tabs(b, k))))
-			return rc;
-		return ms_buf_puts(b, "}");
-	default: /* e, a command, a command hole */
-		if ((rc = tabs(b, k)))
-			return rc;
-		return line_of(b, p, i, tmp);
-	}
-}
-
-static int print_salve(ms_buf *b, const ms_dsl_prog *p)
-{
-	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
-	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
-	int rc = MS_OK, n = ms_dsl_prog_len(p);
-
-	for (int i = 0; i < n && !rc; i++) {
-		int nt = ms_dsl_node_nt(p, i);
-		if (i > 0)
-			rc = ms_buf_append(b, ";", 1);
-		if (!rc && (nt == RD_NT_S || nt == RD_NT_B))
-			rc = ms_buf_puts(b, nt == RD_NT_S ? "S;" : "B;");
-		if (rc)
-			break;
-		if (ms_dsl_is_hole(nodes[i]))
-			rc = ms_buf_printf(b, "?%s", ms_dsl_nt_name(g, ms_dsl_hole_nt(nodes[i])));
-		else
-			rc = ms_buf_puts(b, ms_dsl_prod_name(g, nodes[i]));
-	}
-	return rc;
-}
-
-int ms_rts_dsl_print(const ms_dsl_prog *p, int form, char **out, size_t *len)
-{
-	ms_ctx *ctx = ms_dsl_prog_ctx(p);
-	ms_dsl_prog *tmp = NULL;
-	ms_buf b;
-	int rc;
-
-	*out = NULL;
-	if (form == MS_RTS_DSL_FORM_JAVA)
-		return ms_dsl_print(p, out, len);
-	if (form != MS_RTS_DSL_FORM_PRETTY && form != MS_RTS_DSL_FORM_SALVE)
-		return ms_ctx_error(ctx, MS_EINVAL, "ms_rts_dsl_print: unknown form %d", form);
-	if (!ms_rts_dsl_grammar_is(ms_dsl_prog_grammar(p)) || ms_dsl_prog_nt(p) != RD_NT_S)
-		return ms_ctx_error(ctx, MS_EINVAL, "ms_rts_dsl_print: not a finished MicroRTS DSL program");
-	ms_buf_init(&b, ctx);
-	if (form == MS_RTS_DSL_FORM_SALVE) {
-		rc = print_salve(&b, p);
-	} else if ((rc = ms_dsl_prog_new(ctx, &tmp, ms_dsl_prog_grammar(p))) == MS_OK) {
-		rc = pretty(&b, p, 0, 0, tmp);
-		ms_dsl_prog_free(tmp);
-	}
-	if (rc == MS_OK && !b.data)
-		rc = ms_buf_append(&b, "", 0);
-	if (rc) {
-		ms_buf_dispose(&b);
-		return rc;
-	}
-	if (len)
-		*len = b.len;
-	*out = ms_buf_detach(&b);
-	return MS_OK;
 }
