@@ -203,13 +203,6 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 /* ---- the run ---------------------------------------------------------------- */
 
 /* Status to exit code: bad input (options, files) is usage, the rest a failure. */
-static int fail(ms_ctx *ctx, const char *what)
-{
-	int st = ms_ctx_last_status(ctx);
-	fprintf(stderr, "microsynth synth: %s: %s\n", what, ms_ctx_last_error(ctx));
-	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
-}
-
 static int run_search(const synth_args *a)
 {
 	ms_ctx *ctx = NULL;
@@ -230,7 +223,7 @@ static int run_search(const synth_args *a)
 		return CLI_FAIL;
 	}
 	if (ms_cs_synth_new(ctx, &cs, &po) < 0) {
-		ret = fail(ctx, "problem");
+		ret = synth_fail(ctx, "problem");
 		goto done;
 	}
 
@@ -243,7 +236,7 @@ static int run_search(const synth_args *a)
 				     ? ms_cs_dsl_parse(d, initial, builtin, strlen(builtin), MS_CS_NT_START, "couto")
 				     : ms_cs_dsl_load(d, initial, a->initial);
 		if (rc < 0) {
-			ret = fail(ctx, "--initial");
+			ret = synth_fail(ctx, "--initial");
 			goto done;
 		}
 	}
@@ -271,37 +264,19 @@ static int run_search(const synth_args *a)
 	so.progress_ud = &ud;
 
 	if (ms_synth_new(ctx, &s, ms_cs_synth_problem(cs), &so) < 0) {
-		ret = fail(ctx, "search");
+		ret = synth_fail(ctx, "search");
 		goto done;
 	}
-	synth_signals_catch();
-	rc = ms_synth_run(s);
-	synth_signals_release();
-	if (ud.bar_on)
-		ms_synth_bar_end(&ud.bar);
-	if (rc < 0) {
-		ret = fail(ctx, "search");
+	if ((ret = synth_run(ctx, s, &ud, a->checkpoint, &st)) != CLI_OK)
 		goto done;
-	}
-	ms_synth_get_stats(s, &st);
-	if (rc == MS_SYNTH_STOPPED) {
-		fprintf(stderr, "microsynth synth: interrupted after %lld Psi evaluations (%.1f s)%s\n", st.evals_psi,
-			st.elapsed,
-			a->checkpoint ? "; continue with the same command and --resume" : "; no checkpoint was kept");
-		goto done;
-	}
-
 	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
-	if (!best) {
-		fprintf(stderr, "microsynth synth: the budget ended before any program was evaluated on Psi\n");
-		goto done;
-	}
+	ret = CLI_FAIL;
 	double search_psi = ms_synth_best_score(s, MS_SYNTH_PSI);
 	uint64_t final_seed = (uint64_t)a->final_seed;
 	double psi, t0 = cli_now();
 	int failed;
 	if (ms_cs_synth_final_psi(ctx, cs, best, (int)a->threads, final_seed, &psi, &failed) < 0) {
-		ret = fail(ctx, "final evaluation");
+		ret = synth_fail(ctx, "final evaluation");
 		goto done;
 	}
 	double final_seconds = cli_now() - t0;
@@ -335,11 +310,11 @@ static int run_search(const synth_args *a)
 			  : "reproducible: the same command gives the same program for any --threads",
 		 ms_cs_synth_fingerprint(cs));
 	if (ms_cs_dsl_save(best, a->out, header) < 0) {
-		ret = fail(ctx, "output");
+		ret = synth_fail(ctx, "output");
 		goto done;
 	}
 	if (ms_dsl_print(best, &text, NULL) < 0) {
-		ret = fail(ctx, "output");
+		ret = synth_fail(ctx, "output");
 		goto done;
 	}
 	printf("%s\n", text);

@@ -65,3 +65,35 @@ void synth_signals_release(void)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 }
+
+int synth_fail(ms_ctx *ctx, const char *what)
+{
+	int st = ms_ctx_last_status(ctx);
+	fprintf(stderr, "microsynth synth: %s: %s\n", what, ms_ctx_last_error(ctx));
+	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
+}
+
+int synth_run(ms_ctx *ctx, ms_synth *s, synth_run_ud *ud, const char *checkpoint, ms_synth_stats *st)
+{
+	int rc;
+
+	synth_signals_catch();
+	rc = ms_synth_run(s);
+	synth_signals_release();
+	if (ud->bar_on)
+		ms_synth_bar_end(&ud->bar);
+	if (rc < 0)
+		return synth_fail(ctx, "search");
+	ms_synth_get_stats(s, st);
+	if (rc == MS_SYNTH_STOPPED) {
+		fprintf(stderr, "microsynth synth: interrupted after %lld Psi evaluations (%.1f s)%s\n", st->evals_psi,
+			st->elapsed,
+			checkpoint ? "; continue with the same command and --resume" : "; no checkpoint was kept");
+		return CLI_FAIL;
+	}
+	if (!ms_synth_best(s, MS_SYNTH_PSI)) {
+		fprintf(stderr, "microsynth synth: the budget ended before any program was evaluated on Psi\n");
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}

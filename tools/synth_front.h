@@ -30,4 +30,13 @@ int synth_on_progress(void *ud, const ms_synth_stats *st);
 void synth_signals_catch(void);
 void synth_signals_release(void);
 
+/* An error's message on stderr; bad input (options, files) is a usage error, the rest a failure. */
+int synth_fail(ms_ctx *ctx, const char *what);
+/*
+ * Runs a prepared search with Ctrl-C as a clean stop and fills *st: CLI_OK
+ * when it ended with a best program; otherwise what to exit with, the
+ * reason on stderr (an interruption says how to resume).
+ */
+int synth_run(ms_ctx *ctx, ms_synth *s, synth_run_ud *ud, const char *checkpoint, ms_synth_stats *st);
+
 #endif

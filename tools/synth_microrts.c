@@ -183,13 +183,6 @@ static const char *tiebreak_name(int t)
 	return t == MS_RTS_TIEBREAK_O ? "O" : t == MS_RTS_TIEBREAK_LENGTH ? "match length" : "none";
 }
 
-static int fail(ms_ctx *ctx, const char *what)
-{
-	int st = ms_ctx_last_status(ctx);
-	fprintf(stderr, "microsynth synth: %s: %s\n", what, ms_ctx_last_error(ctx));
-	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
-}
-
 /* The program under a '#' header, in the indented form. */
 static int write_program(ms_ctx *ctx, const ms_dsl_prog *p, const char *path, const char *header)
 {
@@ -264,13 +257,13 @@ int synth_microrts_main(int argc, char **argv)
 						: a.oracle	     ? MS_RTS_TIEBREAK_O
 								     : MS_RTS_TIEBREAK_LENGTH };
 	if (ms_rts_synth_new(ctx, &rs, &po)) {
-		ret = fail(ctx, "problem");
+		ret = synth_fail(ctx, "problem");
 		goto done;
 	}
 	if (a.initial) {
 		if (ms_dsl_prog_new(ctx, &initial, ms_rts_synth_grammar(rs)) ||
 		    ms_rts_dsl_parse_file(initial, a.initial, 0)) {
-			ret = fail(ctx, "--initial");
+			ret = synth_fail(ctx, "--initial");
 			goto done;
 		}
 	}
@@ -295,42 +288,26 @@ int synth_microrts_main(int argc, char **argv)
 	so.progress = synth_on_progress;
 	so.progress_ud = &ud;
 	if (ms_synth_new(ctx, &s, ms_rts_synth_problem(rs), &so)) {
-		ret = fail(ctx, "search");
+		ret = synth_fail(ctx, "search");
 		goto done;
 	}
-	synth_signals_catch();
-	rc = ms_synth_run(s);
-	synth_signals_release();
-	if (ud.bar_on)
-		ms_synth_bar_end(&ud.bar);
-	if (rc < 0) {
-		ret = fail(ctx, "search");
+	if ((ret = synth_run(ctx, s, &ud, a.checkpoint, &st)) != CLI_OK)
 		goto done;
-	}
-	ms_synth_get_stats(s, &st);
-	if (rc == MS_SYNTH_STOPPED) {
-		fprintf(stderr, "microsynth synth: interrupted after %lld Psi evaluations (%.1f s)%s\n", st.evals_psi,
-			st.elapsed, a.checkpoint ? "; continue with the same command and --resume" : "");
-		goto done;
-	}
 	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
-	if (!best) {
-		fprintf(stderr, "microsynth synth: the budget ended before any program was evaluated on Psi\n");
-		goto done;
-	}
+	ret = CLI_FAIL;
 
 	/* the final program, scored without tie-breaks, then in the official harness */
 	ms_rts_synth_result ours, off;
 	double t0 = cli_now(), harness_seconds = 0;
 	if (ms_rts_synth_score(ctx, rs, best, 0, &ours)) {
-		ret = fail(ctx, "final evaluation");
+		ret = synth_fail(ctx, "final evaluation");
 		goto done;
 	}
 	int harness = a.harness && have_jar;
 	if (harness) {
 		t0 = cli_now();
 		if (ms_rts_synth_score(ctx, rs, best, 1, &off)) {
-			ret = fail(ctx, "harness evaluation");
+			ret = synth_fail(ctx, "harness evaluation");
 			goto done;
 		}
 		harness_seconds = cli_now() - t0;
@@ -361,7 +338,7 @@ int synth_microrts_main(int argc, char **argv)
 		 st.timed ? "budgeted by time: NOT reproducible" : "reproducible for this seed and any --threads",
 		 ours.psi, ours.wins, ours.draws, ours.losses, hp, ms_rts_synth_fingerprint(rs));
 	if (write_program(ctx, best, a.out, header)) {
-		ret = fail(ctx, "output");
+		ret = synth_fail(ctx, "output");
 		goto done;
 	}
 	char *text = NULL;
