@@ -13,17 +13,6 @@
 
 static const char *maps_dir, *program_file;
 
-static int have_maps(void)
-{
-	struct stat st;
-	if (maps_dir && stat(maps_dir, &st) == 0)
-		return 1;
-	if (getenv("CI"))
-		fail_msg("the harness maps are absent but CI is set");
-	print_message("skipped: harness maps absent (tools/setup.sh)\n");
-	return 0;
-}
-
 /* Every kind of spec makes a bot; the bots' own registry knows no programs. */
 static void test_match__factory_makes_every_kind_of_spec(void **state)
 {
@@ -113,7 +102,7 @@ static void test_match__native_program_in_memory_plays_as_ms_bot_play(void **sta
 	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .max_cycles = 3000 };
 	(void)state;
 
-	if (!have_maps())
+	if (!ms_test_have_maps(maps_dir))
 		skip();
 	snprintf(map, sizeof map, "%s/16x16/basesWorkers16x16A.xml", maps_dir);
 	snprintf(spec, sizeof spec, "program:%s", program_file);
@@ -169,7 +158,7 @@ static void test_match__bad_settings_and_players_are_errors(void **state)
 	o.version = MS_MATCH_OPTS_VERSION;
 	o.utt = 7;
 	assert_int_equal(ms_match_new(ctx, &m, &o), MS_EINVAL);
-	if (have_maps()) {
+	if (ms_test_have_maps(maps_dir)) {
 		snprintf(map, sizeof map, "%s/8x8/basesWorkers8x8A.xml", maps_dir);
 		o.map = map;
 		o.utt = 0;

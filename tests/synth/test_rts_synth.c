@@ -14,17 +14,6 @@
 
 static const char *maps_dir, *program_file;
 
-static int have_maps(void)
-{
-	struct stat st;
-	if (maps_dir && stat(maps_dir, &st) == 0)
-		return 1;
-	if (getenv("CI"))
-		fail_msg("the harness maps are absent but CI is set");
-	print_message("skipped: harness maps absent (tools/setup.sh)\n");
-	return 0;
-}
-
 typedef struct fixture {
 	ms_ctx *ctx;
 	char map8[2100], map16[2100], oracle[2200];
@@ -89,7 +78,7 @@ static void test_rts_synth__psi_is_the_mean_score_of_its_matches(void **state)
 	uint64_t seed = 1;
 	double psi[3], want[2] = { 0, 0 };
 
-	if (!have_maps())
+	if (!ms_test_have_maps(maps_dir))
 		skip();
 	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
 	assert_int_equal(ms_rts_synth_max_cycles(rs, 0), 3000);
@@ -141,7 +130,7 @@ static void test_rts_synth__o_score_of_the_oracle_is_one(void **state)
 	uint64_t seeds[2] = { 1, 1 };
 	double c[2], psi[2];
 
-	if (!have_maps())
+	if (!ms_test_have_maps(maps_dir))
 		skip();
 	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
 	ms_dsl_prog *p;
@@ -176,7 +165,7 @@ static void test_rts_synth__bad_settings_name_what_is_wrong(void **state)
 				   .opponents = opps, .n_opponents = 1 };
 	ms_rts_synth *rs;
 
-	if (!have_maps())
+	if (!ms_test_have_maps(maps_dir))
 		skip();
 	/* an unknown name is taken for a Java class: without a harness jar that is an error */
 	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_EINVAL);
