@@ -14,67 +14,9 @@
 
 #include "core/internal.h"
 #include "dsl_internal.h"
+#include "dsl_runner.h"
 
-/* Instructions beyond the productions: a wrapper fused with its value. */
-enum {
-	CSI_CONST = MS_CS_P_COUNT, /* arg: the value */
-	CSI_NEUTRALS,
-	CSI_ACTIONS,
-	CSI_PROGRESS_VALUE,
-	CSI_MOVE_VALUE,
-	CSI_MARKER,
-	CSI_COUNT
-};
-
-/* Deepest program the runner accepts (the walk is recursive) and largest arena. */
-#define CSR_MAX_DEPTH 2000
-#define CSR_MAX_CELLS (UINT32_C(1) << 22)
-/* Deepest nesting of lists a Sum or Argmax accepts as an array. */
-#define CSR_MAX_DIMS 64
-/* csr_as_array: a ragged nesting, under MS_CS_DSL_RAGGED_OBJECT. */
-#define CSR_RAGGED 1
-
-typedef struct csr_val {
-	uint8_t kind;  /* MS_CS_VAL_* */
-	uint8_t tuple; /* LIST: a tuple of `actions` (only printing differs) */
-	uint8_t pad[2];
-	uint32_t len;  /* LIST: elements */
-	union {
-		int64_t i;    /* INT, NPINT, BOOL, STR */
-		double f;     /* FLOAT */
-		uint32_t off; /* LIST: first cell */
-	} u;
-} csr_val;
-
-typedef struct csr_ins {
-	int16_t op;
-	int16_t leaf; /* no children: evaluated without a call */
-	int32_t arg;  /* CSI_CONST: the value */
-	int32_t end;  /* one past this instruction's subtree */
-	int32_t node; /* the program node, for messages */
-} csr_ins;
-
-struct ms_cs_dsl_runner {
-	ms_ctx *ctx;
-	const ms_cs_dsl *d;
-	csr_ins *code;
-	int n_code, cap_code;
-	int root_nt; /* -1: nothing loaded */
-	csr_val *cells;
-	uint32_t top, cap;
-	ms_cs_program program;
-
-	/* One evaluation. */
-	const ms_cs_env *env;
-	ms_ctx *ectx; /* where errors go (may be NULL) */
-	int yes_no_safe; /* the yes/no program cannot raise (csr_safe_scalar) */
-	int have_int, have_list, have_neutrals, have_actions, have_difficulty;
-	int difficulty;
-	int64_t loc_int;
-	csr_val loc_list, neutrals, actions;
-};
-
-static const char *csr_kind_name(const csr_val *v)
+const char *csr_kind_name(const csr_val *v)
 {
 	switch (v->kind) {
 	case MS_CS_VAL_INT: return "a Python int";
@@ -97,7 +39,7 @@ static const char *csr_kind_name(const csr_val *v)
 #endif
 
 /* A run-time error of the program: the reference raises, the evaluation scores 0. */
-CSR_COLD MS_PRINTF(3, 4) static int csr_fail(ms_cs_dsl_runner *r, int pc, const char *fmt, ...)
+CSR_COLD int csr_fail(ms_cs_dsl_runner *r, int pc, const char *fmt, ...)
 {
 	char msg[320];
 	va_list ap;
@@ -292,16 +234,6 @@ static inline int csr_alloc(ms_cs_dsl_runner *r, int pc, uint32_t n, uint32_t *o
 	*off = r->top;
 	r->top += n;
 	return MS_OK;
-}
-
-static inline int csr_numeric(const csr_val *v)
-{
-	return v->kind <= MS_CS_VAL_BOOL;
-}
-
-static inline double csr_as_double(const csr_val *v)
-{
-	return v->kind == MS_CS_VAL_FLOAT ? v->u.f : (double)v->u.i;
 }
 
 static inline csr_val csr_int(int kind, int64_t i)
@@ -959,7 +891,7 @@ static int csr_node(ms_cs_dsl_runner *r, int pc, csr_val *out)
 }
 
 /* Fresh locals and arena (init_env makes a new dictionary per decision), then the walk. */
-static int csr_run(ms_cs_dsl_runner *r, ms_ctx *ectx, const ms_cs_env *env, csr_val *out)
+int csr_run(ms_cs_dsl_runner *r, ms_ctx *ectx, const ms_cs_env *env, csr_val *out)
 {
 	if (r->root_nt < 0)
 		return ms_ctx_error(ectx, MS_EINVAL, "cantstop dsl runner: no program loaded");
@@ -990,188 +922,4 @@ int ms_cs_dsl_eval(ms_cs_dsl_runner *r, const ms_cs_env *env, ms_cs_dsl_value *o
 		out->f = (double)v.u.i;
 	}
 	return MS_OK;
-}
-
-/* ---- printing values --------------------------------------------------------------- */
-
-typedef struct csr_out {
-	char *buf;
-	size_t size, len;
-} csr_out;
-
-MS_PRINTF(2, 3) static void csr_put(csr_out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(o->len < o->size ? o->buf + o->len : NULL, o->len < o->size ? o->size - o->len : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n;
-}
-
-static void csr_put_float(csr_out *o, double f)
-{
-	char t[40];
-
-	snprintf(t, sizeof(t), "%.17g", f);
-	/* Python writes integral floats with ".0". */
-	csr_put(o, "%s%s", t, strpbrk(t, ".eni") ? "" : ".0");
-}
-
-static void csr_put_value(const ms_cs_dsl_runner *r, csr_out *o, const csr_val *v)
-{
-	switch (v->kind) {
-	case MS_CS_VAL_INT: csr_put(o, "%lld", (long long)v->u.i); break;
-	case MS_CS_VAL_NPINT: csr_put(o, "np.int64(%lld)", (long long)v->u.i); break;
-	case MS_CS_VAL_FLOAT:
-		csr_put(o, "np.float64(");
-		csr_put_float(o, v->u.f);
-		csr_put(o, ")");
-		break;
-	case MS_CS_VAL_BOOL: csr_put(o, "%s", v->u.i ? "True" : "False"); break;
-	case MS_CS_VAL_STR: csr_put(o, "'%c'", (char)v->u.i); break;
-	default:
-		csr_put(o, "%c", v->tuple ? '(' : '[');
-		for (uint32_t k = 0; k < v->len; k++) {
-			csr_put(o, "%s", k ? ", " : "");
-			csr_put_value(r, o, &r->cells[v->u.off + k]);
-		}
-		csr_put(o, "%s", v->tuple ? (v->len == 1 ? ",)" : ")") : "]");
-	}
-}
-
-int ms_cs_dsl_value_format(const ms_cs_dsl_runner *r, const ms_cs_dsl_value *v, char *buf, size_t size)
-{
-	csr_out o = { buf, size, 0 };
-	csr_val x;
-
-	if (size)
-		buf[0] = '\0';
-	memset(&x, 0, sizeof(x));
-	x.kind = (uint8_t)v->kind;
-	if (v->kind == MS_CS_VAL_LIST) {
-		if (v->ref > r->top || v->len > r->top - v->ref)
-			return snprintf(buf, size, "<stale list>");
-		x.len = v->len;
-		x.u.off = v->ref;
-		x.tuple = v->i != 0;
-	} else if (v->kind == MS_CS_VAL_FLOAT) {
-		x.u.f = v->f;
-	} else {
-		x.u.i = v->i;
-	}
-	csr_put_value(r, &o, &x);
-	return (int)o.len;
-}
-
-/* ---- programs as players ------------------------------------------------------------- */
-
-static int csr_whole(ms_cs_dsl_runner *r, ms_ctx *ctx)
-{
-	if (r->root_nt != MS_CS_NT_START)
-		return ms_ctx_error(ctx, MS_EINVAL, "cantstop dsl player: %s", r->root_nt < 0 ? "no program loaded"
-											 : "the loaded program is not a whole program");
-	return MS_OK;
-}
-
-static int csr_yes_no_value(ms_ctx *ctx, void *ud, const ms_cs_env *env, double *value)
-{
-	ms_cs_dsl_runner *r = ud;
-	csr_val v;
-	int rc;
-
-	if ((rc = csr_whole(r, ctx)) < 0)
-		return rc;
-	/* Forced answers ignore the value; a program that cannot raise need not run for them. */
-	if (r->yes_no_safe && (ms_cs_wins_after_stopping(env->state) || ms_cs_neutrals_to_play(env->state))) {
-		*value = 0;
-		return MS_OK;
-	}
-	if ((rc = csr_run(r, ctx, env, &v)) < 0)
-		return rc;
-	/* `score >= threshold`: any number compares; a list or a string would raise. */
-	if (!csr_numeric(&v))
-		return csr_fail(r, 0, "the yes/no program gave %s, not a number", csr_kind_name(&v));
-	*value = csr_as_double(&v);
-	return MS_OK;
-}
-
-static int csr_column_index(ms_cs_dsl_runner *r, ms_ctx *ctx, const ms_cs_env *env, int64_t *index)
-{
-	csr_val v;
-	int rc;
-
-	if ((rc = csr_whole(r, ctx)) < 0 || (rc = csr_run(r, ctx, env, &v)) < 0)
-		return rc;
-	/* `actions[index]`: Python and numpy integers (and bools) index; floats raise. */
-	if (v.kind != MS_CS_VAL_INT && v.kind != MS_CS_VAL_NPINT && v.kind != MS_CS_VAL_BOOL)
-		return csr_fail(r, 0, "the column program gave %s, which cannot index the actions", csr_kind_name(&v));
-	*index = v.u.i;
-	return MS_OK;
-}
-
-static int csr_column_index_cb(ms_ctx *ctx, void *ud, const ms_cs_env *env, int64_t *index)
-{
-	return csr_column_index(ud, ctx, env, index);
-}
-
-static const ms_cs_program *csr_program(ms_cs_dsl_runner *r)
-{
-	r->program.yes_no_value = csr_yes_no_value;
-	r->program.column_index = csr_column_index_cb;
-	r->program.ud = r;
-	return &r->program;
-}
-
-int ms_cs_dsl_runner_yes_no_safe(const ms_cs_dsl_runner *r)
-{
-	return r->root_nt == MS_CS_NT_START && r->yes_no_safe;
-}
-
-const ms_cs_program *ms_cs_dsl_runner_program(const ms_cs_dsl_runner *r)
-{
-	/* The struct lives in the runner; filling it is idempotent. */
-	return csr_program((ms_cs_dsl_runner *)r);
-}
-
-void ms_cs_dsl_runner_player(ms_cs_dsl_runner *r, ms_cs_player *out)
-{
-	ms_cs_player_program(out, csr_program(r));
-	out->name = "dsl";
-}
-
-/* ---- scores ------------------------------------------------------------------------- */
-
-int ms_cs_dsl_clone_score(ms_cs_dsl_runner *r, const ms_cs_dataset *ds, int which, uint64_t seed, double *score)
-{
-	ms_cs_player p;
-	int rc;
-
-	*score = 0;
-	if ((rc = csr_whole(r, r->ctx)) < 0)
-		return rc;
-	ms_cs_dsl_runner_player(r, &p);
-	if (which == MS_CS_SCORE_OBSERVATION)
-		return ms_cs_score_observation(r->ctx, ds, &p, seed, score);
-	if (which == MS_CS_SCORE_ACTION)
-		return ms_cs_score_action(r->ctx, ds, &p, seed, score);
-	return ms_ctx_error(r->ctx, MS_EINVAL, "cantstop dsl: unknown cloning score %d", which);
-}
-
-int ms_cs_dsl_evaluate(ms_cs_dsl_runner *r, const ms_cs_match_options *opts, const ms_cs_player *opponent,
-		       uint64_t seed, long first, long count, ms_cs_eval_result *acc)
-{
-	ms_cs_player p, ga;
-	int rc;
-
-	if ((rc = csr_whole(r, r->ctx)) < 0)
-		return rc;
-	ms_cs_dsl_runner_player(r, &p);
-	if (!opponent) {
-		ms_cs_player_ga(&ga, NULL, 0);
-		opponent = &ga;
-	}
-	return ms_cs_evaluate(r->ctx, opts, &p, opponent, seed, first, count, acc);
 }
