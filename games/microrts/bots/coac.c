@@ -135,9 +135,10 @@ static int best_to_attack(const coac *c, int a, const int *list, int n)
 			best = e;
 			continue;
 		}
-		int ra = U(c, e)->hitpoints - c->dmg[e] - mind, rb = U(c, best)->hitpoints - c->dmg[best] - mind;
-		int cmp = ra <= 0 && rb <= 0 ? ra - rb : ra <= 0 ? 1 : rb <= 0 ? -1 : -dist(c, a, e) + dist(c, a, best);
-		if (cmp > 0)
+		/* Stream.max keeps the earlier one unless compare(earlier, later) < 0 */
+		int ra = U(c, best)->hitpoints - c->dmg[best] - mind, rb = U(c, e)->hitpoints - c->dmg[e] - mind;
+		int cmp = ra <= 0 && rb <= 0 ? ra - rb : ra <= 0 ? 1 : rb <= 0 ? -1 : -dist(c, a, best) + dist(c, a, e);
+		if (cmp < 0)
 			best = e;
 	}
 	return best;
