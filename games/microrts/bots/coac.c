@@ -18,11 +18,43 @@
  * harvester assignment (worker id -> base id, kept across decisions), the
  * per-decision damage bookkeeping that drops enemies already killed by
  * this decision's attacks, and the attack-all switch.
- * Sources of the jar's run-to-run variation (to be handled when identity
- * is measured): `harvesting` is a HashMap<Long, Long> (Long hashes by
- * value, so its order is deterministic); the wall-clock timing in
- * getAction only prints; attackAll is a field kept across games (reset()
- * does not clear it), which the native bot clears on reset.
+ * What the 2022 jar does that this draft does not yet follow (read from its
+ * bytecode; the public source agrees unless said):
+ *  - AbstractionLayerAIWait1 keeps `actions` in a HashMap<Unit, ...> and
+ *    translates in that map's iteration order. In this microrts.jar
+ *    Unit.hashCode is (int)ID and equals is identity, so the order is
+ *    HashMap bucket order ((h ^ h >>> 16) & (capacity - 1), insertion order
+ *    within a bucket, capacity doubling past 3/4 load and never shrinking):
+ *    deterministic given the ids, but not the insertion order bot_al uses.
+ *    It ends with fillWithNones.
+ *  - TrueIdle is NONE with duration 1 (the layer's Idle may attack).
+ *  - TrainDirection produces in the side CoacAI chose (max of -distance to
+ *    the nearest enemy over up, down, left, right, first on ties; free
+ *    cells only), and only if the engine allows it (else it prints
+ *    "TrainDirection invalid direction" and gives nothing); it completes at
+ *    once.
+ *  - CoacAttack: attack when in range; wait (NONE 1) when the target's next
+ *    cell is in range; else the A* path into range; when there is none it
+ *    draws a direction from a fresh, unseeded java.util.Random and tries the
+ *    four moves from there, turning clockwise.
+ *  - CoacAI recognises basesWorkers16x16A by the hash of the map's text
+ *    (1835166811) on the first decision after construction and then
+ *    trains ranged after the first heavy there.
+ * Sources of the jar's run-to-run variation:
+ *  - CoacAttack's unseeded Random (above): a chaser with no path moves in a
+ *    random direction; the recorder's field seeding cannot reach it. Those
+ *    cycles are not deterministic; the native bot is to try up, right,
+ *    down, left in that order (a fixed, documented choice).
+ *  - state kept across games by one instance: reset() clears neither
+ *    harvesting, attackAll, wasSeparated nor myWorkersCombat (whose null
+ *    test is how it spots the first decision, so the map check runs only
+ *    in the first game). The native bot forgets everything on reset.
+ *  - unit ids come from the engine's static counter, so repeated matches in
+ *    one JVM number units differently and the HashMap order above changes;
+ *    recordings carry the ids, so botdiff can reproduce it.
+ *  - getAction reads the clock only to print: no budget cut.
+ *  - harvesting, damages and the per-base maps are keyed by Long (hashed by
+ *    value): deterministic.
  */
 #include <limits.h>
 #include <stdlib.h>
