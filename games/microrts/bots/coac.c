@@ -27,7 +27,9 @@
  *    within a bucket, capacity doubling past 3/4 load and never shrinking):
  *    deterministic given the ids, but not the insertion order bot_al uses.
  *    It ends with fillWithNones.
- *  - TrueIdle is NONE with duration 1 (the layer's Idle may attack).
+ *  - TrueIdle is NONE with duration 1 (the layer's Idle may attack). The
+ *    layer's fill of units without action is NONE 1 too: that one the
+ *    draft follows.
  *  - TrainDirection produces in the side CoacAI chose (max of -distance to
  *    the nearest enemy over up, down, left, right, first on ties; free
  *    cells only), and only if the engine allows it (else it prints
@@ -39,7 +41,8 @@
  *    four moves from there, turning clockwise.
  *  - CoacAI recognises basesWorkers16x16A by the hash of the map's text
  *    (1835166811) on the first decision after construction and then
- *    trains ranged after the first heavy there.
+ *    trains ranged after the first heavy there: the draft follows it
+ *    (is_bases_workers_16a), looking again after each reset.
  * Sources of the jar's run-to-run variation:
  *  - CoacAttack's unseeded Random (above): a chaser with no path moves in a
  *    random direction; the recorder's field seeding cannot reach it. Those
@@ -72,6 +75,7 @@ typedef struct coac {
 	coac_harv *harv; /* harvesting: worker id -> base id, insertion order */
 	int n_harv, cap_harv;
 	int attack_all;
+	int map_a; /* -1: not looked at yet; 1: the first decision saw basesWorkers16x16A */
 	/* per-decision scratch, cap_units each */
 	int *mw, *mwb, *mc, *mcb, *mb, *mbar, *en, *alive, *res, *close_res, *bases, *combat_w, *dmg, *tmp;
 	int cap_units;
@@ -359,6 +363,37 @@ static int workers(coac *c)
 	return MS_OK;
 }
 
+/*
+ * CoacAI tells basesWorkers16x16A by the String hash of the state's text on
+ * its first decision (1835166811); the text lists the terrain, the players'
+ * stocks and every unit's type, id, owner, cell, hit points and load, so
+ * the native bot compares those with the map's start instead.
+ */
+static int is_bases_workers_16a(const ms_rts_state *s)
+{
+	static const int want[8][7] = { /* type, id, player, x, y, resources, hp */
+		{ 0, 16, -1, 0, 0, 25, 1 },   { 0, 17, -1, 0, 1, 25, 1 },  { 0, 18, -1, 15, 14, 25, 1 },
+		{ 0, 19, -1, 15, 15, 25, 1 }, { 1, 20, 0, 2, 2, 0, 10 },   { 1, 21, 1, 13, 13, 0, 10 },
+		{ 3, 22, 0, 1, 1, 0, 1 },     { 3, 23, 1, 14, 14, 0, 1 },
+	};
+	static const char *const names[] = { "Resource", "Base", "Barracks", "Worker" };
+	const rts_unit *us = rts_cunits(s);
+
+	if (s->width != 16 || s->height != 16 || s->n_units != 8 || s->resources[0] != 5 || s->resources[1] != 5)
+		return 0;
+	for (int c = 0; c < 256; c++)
+		if (rts_cterrain(s)[c])
+			return 0;
+	for (int k = 0; k < 8; k++) {
+		const ms_rts_unit *u = &us[k].u;
+		if (u->type != ms_rts_utt_find(s->utt, names[want[k][0]]) || u->id != want[k][1] ||
+		    u->player != want[k][2] || u->x != want[k][3] || u->y != want[k][4] || u->resources != want[k][5] ||
+		    u->hitpoints != want[k][6])
+			return 0;
+	}
+	return 1;
+}
+
 static int grow(coac *c, int n)
 {
 	int **arrs[] = { &c->mw, &c->mwb, &c->mc, &c->mcb, &c->mb, &c->mbar, &c->en, &c->alive, &c->res, &c->close_res,
@@ -396,6 +431,8 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 	c->n_mw = c->n_mwb = c->n_mc = c->n_mcb = c->n_mb = c->n_mbar = c->n_en = c->n_alive = c->n_res = 0;
 	c->n_close_res = c->n_bases = c->n_combat_w = 0;
 	c->used = 0;
+	if (c->map_a < 0)
+		c->map_a = is_bases_workers_16a(s);
 	for (int i = 0; i < s->n_units; i++) {
 		const ms_rts_unit *u = &us[i].u;
 		const ms_rts_unit_type *t = &types[u->type];
@@ -475,7 +512,7 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 		for (int k = 0; k < c->n_mcb; k++)
 			heavy += us[c->mcb[k]].u.type == c->heavy;
 		for (int k = 0; k < c->n_mbar; k++)
-			if ((rc = train(c, c->mbar[k], heavy > 3 ? c->ranged : c->heavy)))
+			if ((rc = train(c, c->mbar[k], heavy > (c->map_a ? 0 : 3) ? c->ranged : c->heavy)))
 				return rc;
 	}
 	if (s->width <= 8)
@@ -497,7 +534,15 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 	for (int k = 0; k < c->n_mc; k++)
 		if ((rc = combat(c, c->mc[k])))
 			return rc;
-	return bot_al_translate(&c->al, out, max, n);
+	if ((rc = bot_al_translate(&c->al, out, max, n)))
+		return rc;
+	/* AbstractionLayerAIWait1 fills the units left without an action with
+	 * NONE for 1 cycle (the shared layer, as AbstractionLayerAI, for 10);
+	 * the shared layer gives NONE only in that fill. */
+	for (int k = 0; k < *n; k++)
+		if (out[k].action.type == MS_RTS_NONE && out[k].action.parameter == 10)
+			out[k].action.parameter = 1;
+	return MS_OK;
 }
 
 static int coac_reset(ms_bot *b)
@@ -506,6 +551,7 @@ static int coac_reset(ms_bot *b)
 	bot_al_clear(&c->al);
 	c->n_harv = 0;
 	c->attack_all = 0;
+	c->map_a = -1;
 	return MS_OK;
 }
 
@@ -536,6 +582,7 @@ int bot_coac_new(ms_bot *b)
 	if (!c)
 		return ms_ctx_error(b->ctx, MS_ENOMEM, "bot: out of memory");
 	bot_al_init(&c->al, b->ctx);
+	c->map_a = -1;
 	b->impl = c;
 	b->ops = &coac_ops;
 	ids[0] = &c->worker, ids[1] = &c->base, ids[2] = &c->barracks, ids[3] = &c->ranged, ids[4] = &c->heavy;
