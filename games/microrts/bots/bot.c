@@ -6,10 +6,10 @@
 #include "bots_internal.h"
 
 static const char *const names[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "PassiveAI", "RandomBiasedAI",
-				     "RandomAI", NULL };
+				     "RandomAI", "CoacAIDraft", NULL };
 static const char *const java[] = { "ai.abstraction.WorkerRush", "ai.abstraction.LightRush",
 				    "ai.abstraction.HeavyRush", "ai.abstraction.RangedRush", "ai.PassiveAI",
-				    "ai.RandomBiasedAI", "ai.RandomAI", NULL };
+				    "ai.RandomBiasedAI", "ai.RandomAI", "", NULL };
 
 const char *const *ms_bot_names(void)
 {
@@ -67,6 +67,9 @@ int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *ut
 		break;
 	case 5:
 		rc = bot_random_biased_new(b);
+		break;
+	case 7:
+		rc = bot_coac_new(b);
 		break;
 	default:
 		rc = bot_random_new(b);

@@ -169,5 +169,7 @@ int bot_rush_new(ms_bot *b, const char *military);
 int bot_passive_new(ms_bot *b);
 int bot_random_biased_new(ms_bot *b);
 int bot_random_new(ms_bot *b);
+/* CoacAIDraft (coac.c): a simplified CoacAI, not yet decision-identical. */
+int bot_coac_new(ms_bot *b);
 
 #endif
