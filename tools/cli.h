@@ -70,6 +70,8 @@ int cli_run_java(const char *cmd, const char *main_class, const char *const *ext
 int cmd_tournament(int argc, char **argv);
 void cmd_tournament_usage(FILE *out);
 int cmd_watch(int argc, char **argv);
+int cmd_evaluate(int argc, char **argv);
+void cmd_evaluate_usage(FILE *out);
 void cmd_watch_usage(FILE *out);
 void cmd_play_usage(FILE *out);
 

@@ -131,3 +131,42 @@ int cmd_watch(int argc, char **argv)
 	free(args);
 	return rc;
 }
+
+void cmd_evaluate_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: microsynth evaluate [--ai AI] [--field default|all|FILE] [--maps 2025|2023|2023-hidden|held-out|FILE]\n"
+		"                           [--held-out] [--iterations N] [--round-robin] [--max-cycles N]\n"
+		"                           [--map-dir DIR] [--index FILE] [--utt 1|2|3] [--conflict 1|2|3]\n"
+		"                           [--time-budget MS] [--pregame-ms MS] [--timeout-check] [--bots MODE]\n\n"
+		"Scores an AI (default microsynth:auto: the drop-in bot choosing its program\n"
+		"by map) against a field of bots in the official tournament code, both seats:\n"
+		"per map, FixedOpponentsTournament with the AI in seat 0, then with the field\n"
+		"in seat 0 (--round-robin: RoundRobinTournament over the AI and the field,\n"
+		"which also scores the field). Field: default = CoacAI, mayari, WorkerRush,\n"
+		"LightRush, HeavyRush, RangedRush; all = also the harness's other lib/bots.\n"
+		"Maps: 2025 = the 2025 competition's ten 16x16 maps (5000 cycles); 2023 = the\n"
+		"2023 open maps; 2023-hidden; held-out = harness maps no synthesis of ours used\n"
+		"(checked against the program index's 'trained' lines); --maps repeats.\n"
+		"Game length: the competition's by map size unless --max-cycles.\n"
+		"Prints W/D/L per map and opponent, mean scores, the drop-in bot's decision\n"
+		"times; last line:\n"
+		"games=N wins=W draws=D losses=L score=X crashes=C timeouts=T [decisions=K decision_ms_p999=P ...]\n");
+}
+
+int cmd_evaluate(int argc, char **argv)
+{
+	static const char *const valued[] = { "--ai", "--field", "--maps", "--iterations", "--max-cycles", "--map-dir",
+					      "--index", "--utt", "--conflict", "--time-budget", "--iterations-budget",
+					      "--pregame-ms", "--bots", "--harness", NULL };
+	static const char *const flags[] = { "--held-out", "--round-robin", "--partially-observable",
+					     "--timeout-check", NULL };
+	const char **args;
+	int n, rc;
+
+	if ((rc = collect("evaluate", argc, argv, valued, flags, &args, &n)))
+		return rc;
+	rc = cli_run_java("evaluate", "ai.microsynth.harness.Evaluate", args, n, 1);
+	free(args);
+	return rc;
+}

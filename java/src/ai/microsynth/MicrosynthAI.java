@@ -348,6 +348,27 @@ public class MicrosynthAI extends AIWithComputationBudget {
         }
     }
 
+    /** Wall-clock times of getAction calls, in nanoseconds (a growing array; 8 bytes a decision). */
+    static final class DecisionClock {
+        private long[] ns = new long[1024];
+        private int n;
+
+        synchronized void add(long t) {
+            if (n == ns.length) {
+                ns = java.util.Arrays.copyOf(ns, n * 2);
+            }
+            ns[n++] = t;
+        }
+
+        synchronized long[] copy() {
+            return java.util.Arrays.copyOf(ns, n);
+        }
+
+        synchronized void clear() {
+            n = 0;
+        }
+    }
+
     /** A spec as shown (getPlaying, messages) and as the native side reads it. */
     private static final class Spec {
         final String shown, forNative;
@@ -380,6 +401,10 @@ public class MicrosynthAI extends AIWithComputationBudget {
     private int[] reply = new int[64];
     private Unit[] units = new Unit[32];
     private final long[] counters = new long[2];
+
+    // decision times (whole getAction), shared with this AI's clones: the
+    // official tournaments play clones, and `evaluate` reads the original
+    private DecisionClock clock = new DecisionClock();
 
     // failures
     private long failures;
@@ -769,6 +794,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
     /** Never throws: a failure gives an empty action (the units do nothing this cycle). */
     @Override
     public synchronized PlayerAction getAction(int player, GameState gs) {
+        long t0 = System.nanoTime();
         try {
             return decide(player, gs);
         } catch (Throwable t) {
@@ -776,6 +802,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
             return new PlayerAction();
         } finally {
             java.util.Arrays.fill(units, null); // do not keep the game's units alive
+            clock.add(System.nanoTime() - t0);
         }
     }
 
@@ -850,7 +877,9 @@ public class MicrosynthAI extends AIWithComputationBudget {
     /** A fresh instance with the same configuration and its own native handle. */
     @Override
     public synchronized AI clone() {
-        return new MicrosynthAI(utt, bot, seed, index, getTimeBudget(), getIterationsBudget());
+        MicrosynthAI c = new MicrosynthAI(utt, bot, seed, index, getTimeBudget(), getIterationsBudget());
+        c.clock = clock;
+        return c;
     }
 
     @Override
@@ -941,6 +970,19 @@ public class MicrosynthAI extends AIWithComputationBudget {
     public synchronized long lastDecideNanos() {
         long h = handle == null ? 0 : handle.pointer();
         return h == 0 ? -1 : nDecideNanos(h);
+    }
+
+    /**
+     * Wall-clock nanoseconds of every getAction call of this AI and its
+     * clones so far (bridge included), in call order.
+     */
+    public long[] decisionNanos() {
+        return clock.copy();
+    }
+
+    /** Forgets the decision times of this AI and its clones. */
+    public void clearDecisionNanos() {
+        clock.clear();
     }
 
     /** Failures so far (getAction and the other calls that never throw). */

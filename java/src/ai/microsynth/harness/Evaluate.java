@@ -1,0 +1,547 @@
+package ai.microsynth.harness;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import ai.core.AI;
+import rts.units.UnitTypeTable;
+
+/**
+ * Scores one AI against a field of bots in the official tournament code,
+ * both seats: per map, FixedOpponentsTournament with the AI in seat 0
+ * against the field, then with the field in seat 0 against the AI (the
+ * official class plays its first list in seat 0 only). With
+ * {@code --round-robin} it runs RoundRobinTournament over the AI and the
+ * field instead, which also scores every bot of the field against the others
+ * in the same run (the competitions' own tables). A win counts 1, a draw 0.5.
+ *
+ * Map sets: the 2025 competition's ten public 16x16 maps (5000 cycles), the
+ * 2023 competition's open and hidden maps, and held-out maps that no
+ * synthesis run of ours used (checked against the {@code trained} lines of
+ * the program index). When the AI is the drop-in bot, its decision times
+ * (whole getAction, bridge included) are summarised at the end.
+ */
+public final class Evaluate {
+    private Evaluate() {
+    }
+
+    public static void main(String[] args) {
+        if (Launcher.relaunch(Evaluate.class, args, false)) {
+            return;
+        }
+        Run.main(args);
+    }
+
+    /** The 2025 competition's public 16x16 maps (played for 5000 cycles). */
+    static final String[] MAPS_2025 = {"16x16/basesWorkers16x16A.xml", "16x16/TwoBasesBarracks16x16.xml",
+        "16x16/basesWorkers16x16I.xml", "16x16/basesWorkers16x16.xml", "16x16/basesWorkers16x16D.xml",
+        "16x16/EightBasesWorkers16x16.xml", "16x16/basesWorkers16x16C.xml", "16x16/melee16x16Mixed8.xml",
+        "16x16/basesWorkers16x16L.xml", "16x16/melee16x16Mixed12.xml"};
+    /** The 2023 competition's open maps. */
+    static final String[] MAPS_2023 = {"8x8/basesWorkers8x8A.xml", "8x8/FourBasesWorkers8x8.xml",
+        "NoWhereToRun9x8.xml", "16x16/basesWorkers16x16A.xml", "16x16/TwoBasesBarracks16x16.xml",
+        "DoubleGame24x24.xml", "BWDistantResources32x32.xml", "BroodWar/(4)BloodBath.scmB.xml"};
+    /** The 2023 competition's hidden maps (public since). */
+    static final String[] MAPS_2023_HIDDEN = {"itsNotSafe.xml", "24x24/basesWorkers24x24A.xml",
+        "basesWorkers32x32A.xml", "chambers32x32.xml"};
+    /**
+     * Harness maps that no synthesis run of ours used: sizes from 8x8 to
+     * 24x24, open and walled, one or two bases each. `evaluate` refuses the
+     * set if the program index names one of them as trained on.
+     */
+    static final String[] MAPS_HELD_OUT = {"8x8/basesWorkers8x8L.xml", "8x8/TwoBasesWorkers8x8.xml",
+        "10x10/basesWorkers10x10.xml", "12x12/basesWorkers12x12.xml", "16x16/basesWorkers16x16F.xml",
+        "16x16/basesWorkers16x16K.xml", "24x24/basesWorkers24x24B.xml", "24x24/basesWorkers24x24H.xml",
+        "EightBasesWorkers16x12.xml", "melee14x12Mixed18.xml"};
+
+    /** The default field: the two strongest competition bots and the four rushes. */
+    static final String[] FIELD_DEFAULT = {"ai.coac.CoacAI", "mayari", "WorkerRush", "LightRush", "HeavyRush",
+        "RangedRush"};
+    /** `--field all`: the default field and the other bots of the harness's lib/bots. */
+    static final String[] FIELD_MORE = {"Droplet", "GRojoA3N", "Izanagi", "MixedBot", "TiamatBot"};
+
+    /** The competition's game length for a map of this size. */
+    static int cyclesFor(int w, int h) {
+        int side = Math.max(w, h);
+        return side <= 8 ? 3000 : side <= 16 ? 4000 : side <= 24 ? 5000 : side <= 32 ? 6000 : 8000;
+    }
+
+    static final class Run {
+        private Run() {
+        }
+
+        static final String USAGE = String.join("\n",
+                "usage: Evaluate [--ai SPEC] [--field default|all|FILE] [--maps SET] [--held-out] [options]",
+                "  --ai SPEC               the AI scored (default microsynth:auto, the drop-in bot",
+                "                          choosing its program by map); any spec Tournament takes",
+                "  --field default|all|FILE  opponents: default = CoacAI, mayari and the four rushes;",
+                "                          all = also the other lib/bots; FILE = one spec per line",
+                "  --maps SET              2025 (ten 16x16 maps, 5000 cycles), 2023 (open maps),",
+                "                          2023-hidden, held-out, or a FILE with one map per line;",
+                "                          repeatable",
+                "  --held-out              same as --maps held-out",
+                "  --map-dir DIR           also look for maps here (repeatable; e.g. the maps/ of the",
+                "                          current official repository for basesWorkers32x32A.xml)",
+                "  --index FILE            program index whose 'trained' lines --held-out checks",
+                "                          (default: the one in microsynth.jar)",
+                "  --iterations N          games per pairing, map and seat (default 1)",
+                "  --max-cycles N          game length (default: 5000 for the 2025 maps, else the",
+                "                          competition's by map size: 3000 up to 8x8, 4000 to 16x16,",
+                "                          5000 to 24x24, 6000 to 32x32, 8000 above)",
+                "  --round-robin           the official round robin over the AI and the field",
+                "  --utt, --conflict, --time-budget, --iterations-budget, --pregame-ms,",
+                "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
+                "output: per map and per opponent W/D/L and mean score; decision times of the",
+                "drop-in bot; last line 'games=N wins=W draws=D losses=L score=X crashes=C timeouts=T ...'");
+
+        public static void main(String[] args) {
+            Harness.runMain("Evaluate", USAGE, args, Run::run);
+        }
+
+        /** Results of the scored AI, per map and per opponent. */
+        static final class Table {
+            final int[][] w, d, l;
+            int crashes, timeouts, games;
+
+            Table(int maps, int opps) {
+                w = new int[maps][opps];
+                d = new int[maps][opps];
+                l = new int[maps][opps];
+            }
+        }
+
+        static int run(String[] args, PrintStream out) throws Exception {
+            String aiSpec = "microsynth:auto", indexFile = null;
+            List<String> sets = new ArrayList<>();
+            String field = "default";
+            int iterations = 1;
+            Integer maxCycles = null;
+            boolean roundRobin = false;
+            List<File> mapDirs = new ArrayList<>();
+            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
+            Options o = new Options(args);
+            while (o.next()) {
+                if (o.flag().equals("--max-cycles")) {
+                    maxCycles = o.intAtLeast(1);
+                    continue;
+                }
+                if (sh.read(o)) {
+                    continue;
+                }
+                if (o.isHelp()) {
+                    out.println(USAGE);
+                    return 0;
+                }
+                switch (o.flag()) {
+                case "--ai":
+                    aiSpec = o.value();
+                    break;
+                case "--field":
+                    field = o.value();
+                    break;
+                case "--maps":
+                    sets.add(o.value());
+                    break;
+                case "--held-out":
+                    sets.add("held-out");
+                    break;
+                case "--map-dir":
+                    mapDirs.add(new File(o.value()));
+                    break;
+                case "--index":
+                    indexFile = o.value();
+                    break;
+                case "--iterations":
+                    iterations = o.intAtLeast(1);
+                    break;
+                case "--round-robin":
+                    roundRobin = true;
+                    break;
+                default:
+                    throw o.unknown();
+                }
+            }
+            if (sets.isEmpty()) {
+                sets.add("2025");
+            }
+            File harness = sh.harnessDir();
+            Harness.Env env = new Harness.Env(harness, sh.bots);
+            List<String> fieldSpecs = fieldOf(field);
+            List<String> maps = new ArrayList<>();
+            Set<String> in2025 = new LinkedHashSet<>();
+            for (String s : sets) {
+                for (String m : mapsOf(s, env, indexFile)) {
+                    if (!maps.contains(m)) {
+                        maps.add(m);
+                    }
+                    if (s.equals("2025")) {
+                        in2025.add(m);
+                    }
+                }
+            }
+            UnitTypeTable table = new UnitTypeTable(sh.utt, sh.conflict);
+            AI ai = Harness.build(env, aiSpec, table, sh.timeBudget, sh.iterationsBudget);
+            List<AI> opponents = new ArrayList<>();
+            List<String> loaded = new ArrayList<>();
+            for (String s : fieldSpecs) {
+                try {
+                    opponents.add(Harness.build(env, s, table, sh.timeBudget, sh.iterationsBudget));
+                    loaded.add(s);
+                } catch (Exception | LinkageError e) {
+                    if (!field.equals("all")) {
+                        throw new Options.UsageException("field bot '" + s + "' does not load: " + Harness.reason(e));
+                    }
+                    System.err.println("evaluate: skipping " + s + " (does not load: " + Harness.reason(e) + ")");
+                }
+            }
+            out.println("evaluate ai=" + aiSpec + " field=" + String.join(",", loaded) + " maps=" + maps.size()
+                    + " iterations=" + iterations + " mode=" + (roundRobin ? "round-robin" : "both-seats"));
+            TournamentApi.Shape rr = TournamentApi.find(UnitTypeTable.class.getClassLoader(),
+                    TournamentApi.ROUND_ROBIN, UnitTypeTable.class);
+            TournamentApi.Shape fixed = TournamentApi.find(UnitTypeTable.class.getClassLoader(),
+                    TournamentApi.FIXED_OPPONENTS, UnitTypeTable.class);
+            out.println("tournament_api=" + fixed.name());
+
+            Table t = new Table(maps.size(), loaded.size());
+            double[][] rrScore = new double[loaded.size() + 1][2]; // round robin: sum, games per AI
+            File rw = Files.createTempDirectory("microsynth-evaluate").toFile();
+            boolean pre = sh.pregameMs >= 0;
+            long preMs = Math.max(sh.pregameMs, 0);
+            for (int mi = 0; mi < maps.size(); mi++) {
+                String path = resolve(maps.get(mi), harness, mapDirs).getPath();
+                int cycles = maxCycles != null ? maxCycles
+                        : in2025.contains(maps.get(mi)) ? 5000 : cyclesFor(path, table);
+                List<String> mapList = Arrays.asList(path);
+                if (roundRobin) {
+                    List<AI> all = new ArrayList<>();
+                    all.add(ai);
+                    all.addAll(opponents);
+                    String log = play(rr, new List<?>[] {all}, new Object[] {-1, mapList, iterations, cycles,
+                        sh.timeBudget, sh.iterationsBudget, preMs, preMs, !sh.partiallyObservable, false,
+                        sh.timeoutCheck, false, pre, table, null, null, null, rw.getPath()});
+                    for (int[] g : games(log)) {
+                        // g = ai1 ai2 winner crashed timedout; index 0 is the scored AI
+                        countRoundRobin(rrScore, g);
+                        if (g[0] == 0 || g[1] == 0) {
+                            boolean first = g[0] == 0;
+                            int opp = (first ? g[1] : g[0]) - 1;
+                            int res = g[2] == -1 ? 0 : (g[2] == 0) == first ? 1 : -1;
+                            add(t, mi, opp, res, g, first ? 0 : 1);
+                        }
+                    }
+                } else {
+                    String log = play(fixed, new List<?>[] {Arrays.asList(ai), opponents}, new Object[] {mapList,
+                        iterations, cycles, sh.timeBudget, sh.iterationsBudget, preMs, preMs,
+                        !sh.partiallyObservable, sh.timeoutCheck, false, pre, table, null, null, null, rw.getPath()});
+                    for (int[] g : games(log)) {
+                        add(t, mi, g[1], g[2] == 0 ? 1 : g[2] == 1 ? -1 : 0, g, 0);
+                    }
+                    // Seat 1: one opponent at a time, as the official class's summary
+                    // indexes its tables wrongly when the first list is the longer one
+                    // (ArrayIndexOutOfBoundsException in the 2022 build).
+                    for (int oi = 0; oi < opponents.size(); oi++) {
+                        log = play(fixed, new List<?>[] {Arrays.asList(opponents.get(oi)), Arrays.asList(ai)},
+                            new Object[] {mapList, iterations, cycles, sh.timeBudget, sh.iterationsBudget, preMs,
+                                preMs, !sh.partiallyObservable, sh.timeoutCheck, false, pre, table, null, null, null,
+                                rw.getPath()});
+                        for (int[] g : games(log)) {
+                            add(t, mi, oi, g[2] == 1 ? 1 : g[2] == 0 ? -1 : 0, g, 1);
+                        }
+                    }
+                }
+                int[] s = sum(t, mi, -1);
+                System.err.printf(Locale.ROOT, "evaluate: %d/%d %s W/D/L %d/%d/%d score %.3f%n", mi + 1, maps.size(),
+                        maps.get(mi), s[0], s[1], s[2], score(s));
+            }
+            report(out, t, maps, loaded, aiSpec);
+            if (roundRobin) {
+                out.println();
+                out.println("round robin, mean score of every AI (all its games on these maps):");
+                for (int i = 0; i <= loaded.size(); i++) {
+                    String name = i == 0 ? aiSpec : loaded.get(i - 1);
+                    out.printf(Locale.ROOT, "  %-32s %.3f (%d games)%n", name,
+                            rrScore[i][1] == 0 ? 0 : rrScore[i][0] / rrScore[i][1], (int) rrScore[i][1]);
+                }
+            }
+            String clock = decisionTimes(ai, out);
+            int[] all = sum(t, -1, -1);
+            out.printf(Locale.ROOT, "games=%d wins=%d draws=%d losses=%d score=%.4f crashes=%d timeouts=%d%s%n",
+                    t.games, all[0], all[1], all[2], score(all), t.crashes, t.timeouts, clock);
+            return 0;
+        }
+
+        /** Runs one official tournament and returns its log. */
+        private static String play(TournamentApi.Shape shape, List<?>[] lists, Object[] rest) throws Exception {
+            StringWriter log = new StringWriter();
+            int n = rest.length;
+            // the last four parameters: traces dir, log writer, progress writer, read/write folder
+            rest[n - 3] = log;
+            rest[n - 2] = new StringWriter();
+            TournamentApi.run(shape, lists, rest);
+            return log.toString();
+        }
+
+        /** The per-game lines of a tournament log: ai1, ai2, winner, crashed, timedout. */
+        static List<int[]> games(String log) {
+            List<int[]> out = new ArrayList<>();
+            boolean inGames = false;
+            for (String line : log.split("\n")) {
+                if (line.startsWith("iteration\tmap\tai1")) {
+                    inGames = true;
+                    continue;
+                }
+                String[] f = line.split("\t");
+                if (!inGames || f.length != 8) {
+                    continue;
+                }
+                try {
+                    out.add(new int[] {Integer.parseInt(f[2].trim()), Integer.parseInt(f[3].trim()),
+                        Integer.parseInt(f[5].trim()), Integer.parseInt(f[6].trim()), Integer.parseInt(f[7].trim())});
+                } catch (NumberFormatException e) {
+                    // a line of the summary, not a game
+                }
+            }
+            return out;
+        }
+
+        /** Records one game of the scored AI (res 1 win, 0 draw, -1 loss; seat: the AI's player). */
+        private static void add(Table t, int map, int opp, int res, int[] g, int seat) {
+            t.games++;
+            if (res > 0) {
+                t.w[map][opp]++;
+            } else if (res < 0) {
+                t.l[map][opp]++;
+            } else {
+                t.d[map][opp]++;
+            }
+            // crashed / timedout hold the player who crashed or timed out, -1 if none
+            if (g[3] == seat) {
+                t.crashes++;
+            }
+            if (g[4] == seat) {
+                t.timeouts++;
+            }
+        }
+
+        private static void countRoundRobin(double[][] acc, int[] g) {
+            double s0 = g[2] == 0 ? 1 : g[2] == 1 ? 0 : 0.5;
+            acc[g[0]][0] += s0;
+            acc[g[0]][1]++;
+            acc[g[1]][0] += 1 - s0;
+            acc[g[1]][1]++;
+        }
+
+        /** W, D, L summed over a map (-1: all) and an opponent (-1: all). */
+        static int[] sum(Table t, int map, int opp) {
+            int[] s = new int[3];
+            for (int m = 0; m < t.w.length; m++) {
+                for (int o = 0; o < t.w[m].length; o++) {
+                    if ((map < 0 || m == map) && (opp < 0 || o == opp)) {
+                        s[0] += t.w[m][o];
+                        s[1] += t.d[m][o];
+                        s[2] += t.l[m][o];
+                    }
+                }
+            }
+            return s;
+        }
+
+        static double score(int[] s) {
+            int n = s[0] + s[1] + s[2];
+            return n == 0 ? 0 : (s[0] + 0.5 * s[1]) / n;
+        }
+
+        private static void report(PrintStream out, Table t, List<String> maps, List<String> field, String ai) {
+            out.println();
+            out.println("W/D/L of " + ai + " against each bot, both seats, and mean score per map:");
+            StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-34s", "map"));
+            for (int j = 0; j < field.size(); j++) {
+                head.append(String.format(Locale.ROOT, " %10s", "[" + j + "]"));
+            }
+            head.append("      score");
+            out.println(head);
+            for (int m = 0; m < maps.size(); m++) {
+                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-34s", shorten(maps.get(m), 34)));
+                for (int j = 0; j < field.size(); j++) {
+                    sb.append(String.format(Locale.ROOT, " %10s", t.w[m][j] + "/" + t.d[m][j] + "/" + t.l[m][j]));
+                }
+                sb.append(String.format(Locale.ROOT, " %10.3f", score(sum(t, m, -1))));
+                out.println(sb);
+            }
+            StringBuilder tot = new StringBuilder(String.format(Locale.ROOT, "%-34s", "all maps"));
+            for (int j = 0; j < field.size(); j++) {
+                int[] s = sum(t, -1, j);
+                tot.append(String.format(Locale.ROOT, " %10s", s[0] + "/" + s[1] + "/" + s[2]));
+            }
+            tot.append(String.format(Locale.ROOT, " %10.3f", score(sum(t, -1, -1))));
+            out.println(tot);
+            for (int j = 0; j < field.size(); j++) {
+                out.printf(Locale.ROOT, "[%d] %s: score %.3f%n", j, field.get(j), score(sum(t, -1, j)));
+            }
+        }
+
+        private static String shorten(String s, int n) {
+            return s.length() <= n ? s : "..." + s.substring(s.length() - n + 3);
+        }
+
+        /** The drop-in bot's decision-time summary (empty when the AI is something else). */
+        private static String decisionTimes(AI ai, PrintStream out) {
+            try {
+                Method m = ai.getClass().getMethod("decisionNanos");
+                long[] ns = (long[]) m.invoke(ai);
+                if (ns.length == 0) {
+                    return "";
+                }
+                Arrays.sort(ns);
+                double p50 = ns[(int) Math.min(ns.length - 1, Math.floor(0.5 * ns.length))] / 1e6;
+                double p99 = ns[(int) Math.min(ns.length - 1, Math.floor(0.99 * ns.length))] / 1e6;
+                double p999 = ns[(int) Math.min(ns.length - 1, Math.floor(0.999 * ns.length))] / 1e6;
+                double max = ns[ns.length - 1] / 1e6;
+                out.printf(Locale.ROOT, "decision time of %s (whole getAction, %d decisions): p50 %.3f ms, "
+                        + "p99 %.3f ms, p99.9 %.3f ms, max %.3f ms%n", ai, ns.length, p50, p99, p999, max);
+                return String.format(Locale.ROOT, " decisions=%d decision_ms_p999=%.3f decision_ms_max=%.3f",
+                        ns.length, p999, max);
+            } catch (NoSuchMethodException e) {
+                return "";
+            } catch (ReflectiveOperationException e) {
+                return " decisions=?";
+            }
+        }
+
+        /** A map as Harness.resolveMap finds it, else under one of the --map-dir folders. */
+        private static File resolve(String map, File harness, List<File> dirs) throws Options.UsageException {
+            try {
+                return Harness.resolveMap(map, harness);
+            } catch (Options.UsageException e) {
+                for (File d : dirs) {
+                    File f = new File(d, map);
+                    if (f.isFile()) {
+                        return f;
+                    }
+                }
+                throw new Options.UsageException(e.getMessage() + (dirs.isEmpty()
+                        ? "; maps of the current official repository (basesWorkers32x32A.xml, ...) need --map-dir DIR"
+                        : "; not under any --map-dir either"));
+            }
+        }
+
+        /** The game length of a map: read its size from the file. */
+        private static int cyclesFor(String path, UnitTypeTable table) throws Exception {
+            rts.PhysicalGameState pgs = rts.PhysicalGameState.load(path, table);
+            return Evaluate.cyclesFor(pgs.getWidth(), pgs.getHeight());
+        }
+
+        static List<String> fieldOf(String field) throws IOException, Options.UsageException {
+            List<String> out = new ArrayList<>();
+            if (field.equals("default") || field.equals("all")) {
+                out.addAll(Arrays.asList(FIELD_DEFAULT));
+                if (field.equals("all")) {
+                    out.addAll(Arrays.asList(FIELD_MORE));
+                }
+                return out;
+            }
+            File f = new File(field);
+            if (!f.isFile()) {
+                throw new Options.UsageException("--field: expected default, all or a file; no file " + field);
+            }
+            out.addAll(lines(f));
+            if (out.isEmpty()) {
+                throw new Options.UsageException("--field " + field + ": no bots in the file");
+            }
+            return out;
+        }
+
+        static List<String> mapsOf(String set, Harness.Env env, String indexFile)
+                throws IOException, Options.UsageException {
+            switch (set) {
+            case "2025":
+                return Arrays.asList(MAPS_2025);
+            case "2023":
+                return Arrays.asList(MAPS_2023);
+            case "2023-hidden":
+                return Arrays.asList(MAPS_2023_HIDDEN);
+            case "held-out":
+                checkHeldOut(env, indexFile);
+                return Arrays.asList(MAPS_HELD_OUT);
+            default:
+                File f = new File(set);
+                if (!f.isFile()) {
+                    throw new Options.UsageException("--maps: expected 2025, 2023, 2023-hidden, held-out or a file;"
+                            + " no file " + set);
+                }
+                List<String> out = lines(f);
+                if (out.isEmpty()) {
+                    throw new Options.UsageException("--maps " + set + ": no maps in the file");
+                }
+                return out;
+            }
+        }
+
+        /** Refuses the held-out set if the program index says a synthesis run used one of its maps. */
+        private static void checkHeldOut(Harness.Env env, String indexFile) throws IOException,
+                Options.UsageException {
+            List<String> trained = new ArrayList<>();
+            try (BufferedReader r = openIndex(env, indexFile)) {
+                if (r == null) {
+                    System.err.println("evaluate: no program index found; the held-out claim is unchecked");
+                    return;
+                }
+                String line;
+                while ((line = r.readLine()) != null) {
+                    int hash = line.indexOf('#');
+                    String s = (hash >= 0 ? line.substring(0, hash) : line).trim();
+                    if (s.startsWith("trained ")) {
+                        trained.add(s.substring("trained ".length()).trim());
+                    }
+                }
+            }
+            for (String m : MAPS_HELD_OUT) {
+                if (trained.contains(m)) {
+                    throw new Options.UsageException("held-out map " + m
+                            + " is listed as trained on in the program index");
+                }
+            }
+            System.err.println("evaluate: held-out maps checked against " + trained.size()
+                    + " 'trained' lines of the program index");
+        }
+
+        private static BufferedReader openIndex(Harness.Env env, String indexFile) throws IOException {
+            if (indexFile != null) {
+                return Files.newBufferedReader(new File(indexFile).toPath(), StandardCharsets.UTF_8);
+            }
+            try {
+                Class<?> k = env.load(Harness.DROP_IN_CLASS);
+                InputStream in = k.getResourceAsStream("/programs/index.txt");
+                return in == null ? null : new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            } catch (ClassNotFoundException e) {
+                return null;
+            }
+        }
+
+        private static List<String> lines(File f) throws IOException {
+            List<String> out = new ArrayList<>();
+            for (String line : Files.readAllLines(f.toPath(), StandardCharsets.UTF_8)) {
+                int hash = line.indexOf('#');
+                String s = (hash >= 0 ? line.substring(0, hash) : line).trim();
+                if (!s.isEmpty()) {
+                    out.add(s);
+                }
+            }
+            return out;
+        }
+    }
+}
