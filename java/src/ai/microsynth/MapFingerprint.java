@@ -26,8 +26,10 @@ import rts.units.UnitTypeTable;
  * with one terrain but different starts (basesWorkers8x8 and its
  * variants).</li>
  * </ul>
- * HEX is 16 hex digits of a 64-bit FNV-1a hash. {@code main} prints both
- * keys for map files: {@code java -cp microrts.jar:microsynth.jar
+ * HEX is 16 hex digits of a 64-bit FNV-1a hash. For maps no key names,
+ * {@link #features} describe a map and {@link #distance} compares two, so
+ * the index's {@code near} lines can name the program of the most similar
+ * known map. {@code main} prints both keys and the features for map files: {@code java -cp microrts.jar:microsynth.jar
  * ai.microsynth.MapFingerprint [--utt 1|2|3] MAP.xml...}.
  */
 public final class MapFingerprint {
@@ -99,6 +101,97 @@ public final class MapFingerprint {
         return hex("m:", f);
     }
 
+    /** Names of the features, in the order of {@link #features}. */
+    public static final String[] FEATURES = {"width", "height", "bases", "workers", "resources", "distance",
+        "walls"};
+
+    /**
+     * Features of a map, for choosing a program on a map no fingerprint
+     * names: width, height, bases and workers per player (the mean of both),
+     * resource fields, the Manhattan distance between the two players'
+     * nearest bases (between their nearest units without bases; width +
+     * height without units), and the share of wall cells.
+     */
+    public static double[] features(GameState gs) {
+        PhysicalGameState pgs = gs.getPhysicalGameState();
+        int w = pgs.getWidth(), h = pgs.getHeight();
+        int bases = 0, workers = 0, resources = 0, walls = 0;
+        List<Unit> p0 = new ArrayList<>(), p1 = new ArrayList<>();
+        List<Unit> b0 = new ArrayList<>(), b1 = new ArrayList<>();
+        for (Unit u : pgs.getUnits()) {
+            String n = u.getType().name;
+            if (u.getType().isResource) {
+                resources++;
+                continue;
+            }
+            boolean base = n.equals("Base");
+            if (base) {
+                bases++;
+            } else if (n.equals("Worker")) {
+                workers++;
+            }
+            if (u.getPlayer() == 0) {
+                p0.add(u);
+                if (base) {
+                    b0.add(u);
+                }
+            } else if (u.getPlayer() == 1) {
+                p1.add(u);
+                if (base) {
+                    b1.add(u);
+                }
+            }
+        }
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                walls += pgs.getTerrain(x, y) == PhysicalGameState.TERRAIN_NONE ? 0 : 1;
+            }
+        }
+        int d = !b0.isEmpty() && !b1.isEmpty() ? nearest(b0, b1) : !p0.isEmpty() && !p1.isEmpty() ? nearest(p0, p1)
+                : w + h;
+        return new double[] {w, h, bases / 2.0, workers / 2.0, resources, d, walls / (double) (w * h)};
+    }
+
+    private static int nearest(List<Unit> a, List<Unit> b) {
+        int best = Integer.MAX_VALUE;
+        for (Unit u : a) {
+            for (Unit v : b) {
+                best = Math.min(best, Math.abs(u.getX() - v.getX()) + Math.abs(u.getY() - v.getY()));
+            }
+        }
+        return best;
+    }
+
+    /**
+     * How far apart two maps' features are: size on a log scale (a map
+     * twice as wide counts 1), bases and workers per player, resource fields
+     * per 64 cells, base distance relative to the map's side, wall share.
+     * The weights make "twice the size" and "one more base" weigh about the
+     * same; they were set by hand, not fitted.
+     */
+    public static double distance(double[] a, double[] b) {
+        double d = Math.abs(log2(a[0]) - log2(b[0])) + Math.abs(log2(a[1]) - log2(b[1]));
+        d += Math.abs(a[2] - b[2]) + 0.5 * Math.abs(a[3] - b[3]);
+        d += 0.5 * Math.abs(64 * a[4] / (a[0] * a[1]) - 64 * b[4] / (b[0] * b[1]));
+        d += 2 * Math.abs(a[5] / Math.max(a[0], a[1]) - b[5] / Math.max(b[0], b[1]));
+        d += 4 * Math.abs(a[6] - b[6]);
+        return d;
+    }
+
+    private static double log2(double x) {
+        return Math.log(Math.max(x, 1)) / Math.log(2);
+    }
+
+    /** The features as an index line's numbers: "W H BASES WORKERS RESOURCES DISTANCE WALLS". */
+    public static String featureText(double[] f) {
+        return String.format(java.util.Locale.ROOT, "%d %d %s %s %d %d %.3f", (int) f[0], (int) f[1], trim(f[2]),
+                trim(f[3]), (int) f[4], (int) f[5], f[6]);
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? Integer.toString((int) v) : Double.toString(v);
+    }
+
     public static void main(String[] args) throws Exception {
         int version = UnitTypeTable.VERSION_ORIGINAL_FINETUNED;
         List<String> maps = new ArrayList<>();
@@ -120,7 +213,7 @@ public final class MapFingerprint {
         for (String m : maps) {
             PhysicalGameState pgs = PhysicalGameState.load(new File(m).getPath(), utt);
             GameState gs = new GameState(pgs, utt);
-            System.out.println(full(gs) + " " + terrain(pgs) + " " + m);
+            System.out.println(full(gs) + " " + terrain(pgs) + " near " + featureText(features(gs)) + " " + m);
         }
     }
 }

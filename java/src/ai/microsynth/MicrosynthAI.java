@@ -257,6 +257,9 @@ public class MicrosynthAI extends AIWithComputationBudget {
         final Map<String, String> specs = new LinkedHashMap<>();
         String defaultSpec;
         final List<String> problems = new ArrayList<>();
+        // `near` lines: features of a known map and its spec, for maps no key names
+        final List<double[]> near = new ArrayList<>();
+        final List<String> nearSpecs = new ArrayList<>();
 
         static ProgramIndex parse(BufferedReader r) throws IOException {
             ProgramIndex idx = new ProgramIndex();
@@ -276,6 +279,28 @@ public class MicrosynthAI extends AIWithComputationBudget {
                     idx.defaultSpec = kv[1].trim();
                 } else if (kv[0].matches("[mt]:[0-9a-f]{16}")) {
                     idx.specs.put(kv[0], kv[1].trim());
+                } else if (kv[0].equals("trained")) {
+                    continue; // a map some synthesis run used (for `evaluate --held-out`)
+                } else if (kv[0].equals("near")) {
+                    String[] f = kv[1].trim().split("\\s+", 8);
+                    double[] v = new double[7];
+                    try {
+                        if (f.length != 8) {
+                            throw new NumberFormatException("expected 7 numbers and a spec");
+                        }
+                        for (int i = 0; i < 7; i++) {
+                            v[i] = Double.parseDouble(f[i]);
+                        }
+                        if (v[0] < 1 || v[1] < 1) {
+                            throw new NumberFormatException("width and height must be at least 1");
+                        }
+                    } catch (NumberFormatException e) {
+                        idx.problems.add("line " + no + ": 'near W H BASES WORKERS RESOURCES DISTANCE WALLS SPEC': "
+                                + e.getMessage());
+                        continue;
+                    }
+                    idx.near.add(v);
+                    idx.nearSpecs.add(f[7].trim());
                 } else {
                     idx.problems.add("line " + no + ": key '" + kv[0] + "' is neither 'default' nor m:HEX16 / t:HEX16");
                 }
@@ -285,15 +310,24 @@ public class MicrosynthAI extends AIWithComputationBudget {
 
         /** The spec for this state's map: full fingerprint (time 0 only), terrain, default. */
         String lookup(GameState gs) {
-            if (specs.isEmpty()) {
-                return defaultSpec;
-            }
             String s = null;
-            if (gs.getTime() == 0) {
+            if (!specs.isEmpty() && gs.getTime() == 0) {
                 s = specs.get(MapFingerprint.full(gs));
             }
-            if (s == null) {
+            if (s == null && !specs.isEmpty()) {
                 s = specs.get(MapFingerprint.terrain(gs.getPhysicalGameState()));
+            }
+            if (s == null && !near.isEmpty()) {
+                // an unseen map: the spec of the most similar known map (first on ties)
+                double[] f = MapFingerprint.features(gs);
+                double best = Double.MAX_VALUE;
+                for (int i = 0; i < near.size(); i++) {
+                    double d = MapFingerprint.distance(f, near.get(i));
+                    if (d < best) {
+                        best = d;
+                        s = nearSpecs.get(i);
+                    }
+                }
             }
             return s != null ? s : defaultSpec;
         }
