@@ -386,6 +386,15 @@ public class MicrosynthAI extends AIWithComputationBudget {
     static final class DecisionClock {
         private long[] ns = new long[1024];
         private int n;
+        private long failures; // of this AI and its clones
+
+        synchronized void failed() {
+            failures++;
+        }
+
+        synchronized long failures() {
+            return failures;
+        }
 
         synchronized void add(long t) {
             if (n == ns.length) {
@@ -782,6 +791,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
     private void failed(String what, Throwable t) {
         String msg = what + ": " + (t.getMessage() != null ? t.getMessage() : t.toString());
         failures++;
+        clock.failed();
         lastFailure = msg;
         if (firstFailure == null) {
             firstFailure = msg;
@@ -1012,6 +1022,11 @@ public class MicrosynthAI extends AIWithComputationBudget {
      */
     public long[] decisionNanos() {
         return clock.copy();
+    }
+
+    /** Failures of this AI and its clones (see {@link #failures}). */
+    public long sharedFailures() {
+        return clock.failures();
     }
 
     /** Forgets the decision times of this AI and its clones. */

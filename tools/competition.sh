@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The competition bot's per-map programs (issue 16): synthesis against the
+# field, and the program index lines that make the drop-in bot play them.
+#
+#   tools/competition.sh synth [--time T] [--seed S] [--threads K] [--max-cycles N]
+#                              [--initial FILE] [--out DIR] MAP...
+#       one `microsynth synth` run per map against the field (CoacAI, mayari
+#       and the four rushes, both seats; Java bots in the official engine),
+#       simulated annealing; writes DIR/NAME.ms (+ .csv, .ckpt, .log);
+#       DIR defaults to build/competition. An existing NAME.ms is kept
+#       (delete it to redo the map).
+#   tools/competition.sh index PROGRAM...
+#       prints the index lines for programs/microrts/*.ms files: m: key,
+#       near line (map features) and trained line of the map named in each
+#       program's '# maps:' header (t: keys are left to the editor: several
+#       maps share one terrain).
+#
+# BUILD_DIR (default build) holds the microsynth binary and jars.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+exe="$build/bin/microsynth"
+harness=${MICROSYNTH_HARNESS:-$HOME/.cache/microsynth/harness}
+field=(CoacAI mayari WorkerRush LightRush HeavyRush RangedRush)
+
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+
+cmd=${1:-}
+[ -n "$cmd" ] || usage
+shift
+case "$cmd" in
+synth)
+	time=10m seed=1 threads=2 out="$build/competition" initial="" cycles=""
+	maps=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--time) time=$2; shift 2 ;;
+		--seed) seed=$2; shift 2 ;;
+		--threads) threads=$2; shift 2 ;;
+		--out) out=$2; shift 2 ;;
+		--initial) initial=$2; shift 2 ;;
+		--max-cycles) cycles=$2; shift 2 ;;
+		-*) echo "competition.sh: unknown option $1" >&2; usage ;;
+		*) maps+=("$1"); shift ;;
+		esac
+	done
+	[ ${#maps[@]} -gt 0 ] || usage
+	mkdir -p "$out"
+	opp=()
+	for f in "${field[@]}"; do opp+=(--opponent "$f"); done
+	for m in "${maps[@]}"; do
+		name=$(basename "$m" .xml | tr -c 'A-Za-z0-9_.\n' '_')
+		if [ -f "$out/$name.ms" ]; then
+			echo "competition: $name.ms exists, skipped" >&2
+			continue
+		fi
+		extra=()
+		[ -n "$initial" ] && extra+=(--initial "$initial")
+		[ -n "$cycles" ] && extra+=(--max-cycles "$cycles")
+		echo "competition: $m ($time, seed $seed)" >&2
+		"$exe" synth --game microrts --map "$m" "${opp[@]}" --algo sa --time "$time" --seed "$seed" \
+			--threads "$threads" "${extra[@]}" -o "$out/$name.ms" --csv "$out/$name.csv" \
+			--checkpoint "$out/$name.ckpt" --no-progress >"$out/$name.log" 2>&1 || {
+			echo "competition: $m failed, see $out/$name.log" >&2
+			continue
+		}
+		tail -n 1 "$out/$name.log"
+	done
+	;;
+index)
+	[ $# -gt 0 ] || usage
+	cp="$harness/microrts.jar:$build/java/microsynth.jar"
+	for p in "$@"; do
+		map=$(sed -n 's/^# maps: \([^ ]*\) .*/\1/p' "$p" | head -n 1)
+		[ -n "$map" ] || { echo "competition.sh: $p has no '# maps:' header" >&2; exit 2; }
+		file=$map
+		[ -f "$file" ] || file="$harness/$map"
+		[ -f "$file" ] || file="$harness/maps/$map"
+		[ -f "$file" ] || { echo "competition.sh: map $map of $p not found" >&2; exit 2; }
+		rel=${p#programs/}
+		java -cp "$cp" ai.microsynth.MapFingerprint "$file" | while read -r full terrain near rest; do
+			feats=$(echo "$rest" | awk '{print $1, $2, $3, $4, $5, $6, $7}')
+			short=${map#maps/}
+			echo "$full program:$rel   # $short"
+			echo "near $feats program:$rel   # $short"
+			echo "trained $short"
+		done
+	done
+	;;
+*) usage ;;
+esac
