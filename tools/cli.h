@@ -71,6 +71,8 @@ int cmd_tournament(int argc, char **argv);
 void cmd_tournament_usage(FILE *out);
 int cmd_watch(int argc, char **argv);
 int cmd_evaluate(int argc, char **argv);
+int cmd_league(int argc, char **argv);
+void cmd_league_usage(FILE *out);
 int cmd_package(int argc, char **argv);
 void cmd_package_usage(FILE *out);
 void cmd_evaluate_usage(FILE *out);

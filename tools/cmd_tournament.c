@@ -170,3 +170,38 @@ int cmd_evaluate(int argc, char **argv)
 	free(args);
 	return rc;
 }
+
+void cmd_league_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: microsynth league --ai A [--name N] --ai B [--name N] ... (--map M ... | --maps SET)\n"
+		"                         [--iterations N] [--max-cycles N] [--svg PREFIX] [--map-dir DIR]\n"
+		"                         [--utt 1|2|3] [--conflict 1|2|3] [--time-budget MS] [--bots MODE]\n\n"
+		"A simulated tournament: the official RoundRobinTournament over programs\n"
+		"(program:FILE), our native bots (microsynth:NAME, through the drop-in bot) and\n"
+		"Java bots (CoacAI, mayari, ...), every ordered pair on every map, each map with\n"
+		"the competition's game length for its size (--max-cycles overrides). Sets as for\n"
+		"`evaluate --maps`. Prints the W/D/L and mean-score tables and a ranking; --svg\n"
+		"writes PREFIX-heatmap.svg and PREFIX-ranking.svg. Last line:\n"
+		"games=N crashes=C timeouts=T best=NAME best_score=X\n");
+}
+
+int cmd_league(int argc, char **argv)
+{
+	static const char *const valued[] = { "--ai", "--name", "--map", "--maps", "--iterations", "--max-cycles",
+					      "--svg", "--map-dir", "--utt", "--conflict", "--time-budget",
+					      "--iterations-budget", "--pregame-ms", "--bots", "--harness", NULL };
+	static const char *const flags[] = { "--partially-observable", "--timeout-check", NULL };
+	const char **args;
+	int n, rc;
+
+	if ((rc = collect("league", argc, argv, valued, flags, &args, &n)))
+		return rc;
+	if (count_opt(argc, argv, "--ai") < 2) {
+		free(args);
+		return cli_usage_error("league", "at least two --ai are required");
+	}
+	rc = cli_run_java("league", "ai.microsynth.harness.League", args, n, 1);
+	free(args);
+	return rc;
+}

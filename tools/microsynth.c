@@ -23,6 +23,7 @@ static const cli_cmd commands[] = {
 	{ "tournament", "run an official round-robin or fixed-opponents tournament", cmd_tournament, cmd_tournament_usage },
 	{ "evaluate", "score an AI against the field in the official harness, both seats, per map", cmd_evaluate, cmd_evaluate_usage },
 	{ "package", "write a competition submission: the drop-in jar, its README and program index", cmd_package, cmd_package_usage },
+	{ "league", "a simulated tournament of programs, native and Java bots, with tables and SVG plots", cmd_league, cmd_league_usage },
 	{ "watch", "show a match in the official game window", cmd_watch, cmd_watch_usage },
 	{ "serve", "serve games to SocketAI clients over TCP and websockets", cmd_serve, cmd_serve_usage },
 };

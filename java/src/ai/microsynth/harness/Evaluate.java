@@ -424,7 +424,7 @@ public final class Evaluate {
         }
 
         /** A map as Harness.resolveMap finds it, else under one of the --map-dir folders. */
-        private static File resolve(String map, File harness, List<File> dirs) throws Options.UsageException {
+        static File resolve(String map, File harness, List<File> dirs) throws Options.UsageException {
             try {
                 return Harness.resolveMap(map, harness);
             } catch (Options.UsageException e) {
@@ -441,7 +441,7 @@ public final class Evaluate {
         }
 
         /** The game length of a map: read its size from the file. */
-        private static int cyclesFor(String path, UnitTypeTable table) throws Exception {
+        static int cyclesFor(String path, UnitTypeTable table) throws Exception {
             rts.PhysicalGameState pgs = rts.PhysicalGameState.load(path, table);
             return Evaluate.cyclesFor(pgs.getWidth(), pgs.getHeight());
         }
