@@ -384,7 +384,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
 
     /** Wall-clock times of getAction calls, in nanoseconds (a growing array; 8 bytes a decision). */
     static final class DecisionClock {
-        private long[] ns = new long[1024];
+        private long[] ns = new long[1024], nativeNs = new long[1024];
         private int n;
         private long failures; // of this AI and its clones
 
@@ -396,15 +396,21 @@ public class MicrosynthAI extends AIWithComputationBudget {
             return failures;
         }
 
-        synchronized void add(long t) {
+        synchronized void add(long t, long inNative) {
             if (n == ns.length) {
                 ns = java.util.Arrays.copyOf(ns, n * 2);
+                nativeNs = java.util.Arrays.copyOf(nativeNs, n * 2);
             }
+            nativeNs[n] = inNative;
             ns[n++] = t;
         }
 
         synchronized long[] copy() {
             return java.util.Arrays.copyOf(ns, n);
+        }
+
+        synchronized long[] copyNative() {
+            return java.util.Arrays.copyOf(nativeNs, n);
         }
 
         synchronized void clear() {
@@ -846,7 +852,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
             return new PlayerAction();
         } finally {
             java.util.Arrays.fill(units, null); // do not keep the game's units alive
-            clock.add(System.nanoTime() - t0);
+            long h = handle == null ? 0 : handle.pointer();
+            clock.add(System.nanoTime() - t0, h == 0 ? -1 : nDecideNanos(h));
         }
     }
 
@@ -1022,6 +1029,14 @@ public class MicrosynthAI extends AIWithComputationBudget {
      */
     public long[] decisionNanos() {
         return clock.copy();
+    }
+
+    /**
+     * As {@link #decisionNanos}, the part spent in the native bot's decision
+     * (the rest is packing, the bridge, and whatever stopped the JVM thread).
+     */
+    public long[] decisionNativeNanos() {
+        return clock.copyNative();
     }
 
     /** Failures of this AI and its clones (see {@link #failures}). */

@@ -413,6 +413,12 @@ public final class Evaluate {
                 double max = ns[ns.length - 1] / 1e6;
                 out.printf(Locale.ROOT, "decision time of %s (whole getAction, %d decisions): p50 %.3f ms, "
                         + "p99 %.3f ms, p99.9 %.3f ms, max %.3f ms%n", ai, ns.length, p50, p99, p999, max);
+                long[] nat = (long[]) ai.getClass().getMethod("decisionNativeNanos").invoke(ai);
+                Arrays.sort(nat);
+                out.printf(Locale.ROOT, "  of which in the native decision: p50 %.3f ms, p99.9 %.3f ms, max %.3f ms%n",
+                        nat[(int) Math.floor(0.5 * nat.length)] / 1e6,
+                        nat[(int) Math.min(nat.length - 1, Math.floor(0.999 * nat.length))] / 1e6,
+                        nat[nat.length - 1] / 1e6);
                 long failures = (Long) ai.getClass().getMethod("sharedFailures").invoke(ai);
                 return String.format(Locale.ROOT, " decisions=%d decision_ms_p999=%.3f decision_ms_max=%.3f"
                         + " bot_failures=%d", ns.length, p999, max, failures);
