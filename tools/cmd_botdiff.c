@@ -24,6 +24,7 @@
 typedef struct bd_stats {
 	long matches, decisions, mismatches;
 	int shown;
+	long random, random_differ; /* decisions the Java bot drew at random; of those, differing */
 } bd_stats;
 
 static void bd_put(ms_buf *b, const ms_rts_pair *p)
@@ -163,6 +164,12 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], int editio
 				same = n == np[p];
 				for (int i = 0; same && i < n; i++)
 					same = bd_same(&mine[i], &rec[p][i]);
+				/* the Java bot drew from an unseeded generator: counted apart */
+				if (bot[p]->random_moves) {
+					st->random++;
+					st->random_differ += !same;
+					continue;
+				}
 				if (same)
 					continue;
 				st->mismatches++;
@@ -229,7 +236,7 @@ int cmd_botdiff(int argc, char **argv)
 	const char *want[2] = { NULL, NULL };
 	char **files = NULL;
 	size_t nfiles = 0;
-	bd_stats st = { 0, 0, 0, 0 };
+	bd_stats st = { 0, 0, 0, 0, 0, 0 };
 	ms_ctx *ctx;
 	int rc = CLI_OK, i = 1, edition = edition_of_harness(NULL);
 
@@ -266,6 +273,9 @@ int cmd_botdiff(int argc, char **argv)
 	}
 	free(files);
 	ms_ctx_free(ctx);
+	if (st.random)
+		printf("random: decisions=%ld differ=%ld (the Java bot drew a move from an unseeded generator)\n",
+		       st.random, st.random_differ);
 	printf("matches=%ld decisions=%ld mismatches=%ld\n", st.matches, st.decisions, st.mismatches);
 	if (rc)
 		return rc;

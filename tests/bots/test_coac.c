@@ -81,7 +81,7 @@ static int play_checked(const char *xml, const char *opp, int cycles)
 	cells = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
 	pa[0] = malloc(sizeof(ms_rts_pair) * (size_t)cells);
 	pa[1] = malloc(sizeof(ms_rts_pair) * (size_t)cells);
-	assert_int_equal(ms_bot_new(ctx, &b[0], "CoacAIDraft", utt, 1), MS_OK);
+	assert_int_equal(ms_bot_new(ctx, &b[0], "CoacAI", utt, 1), MS_OK);
 	assert_int_equal(ms_bot_new(ctx, &b[1], opp, utt, 2), MS_OK);
 	for (int t = 0; t < cycles && !gameover; t++) {
 		for (int p = 0; p < 2; p++)
