@@ -224,11 +224,13 @@ void cmd_botdiff_usage(FILE *out)
 		     "class it reproduces for its action on the native state; the action must\n"
 		     "equal the recorded one (same pairs, order and actions). Seats whose class\n"
 		     "differs are not checked. Bots: WorkerRush LightRush HeavyRush RangedRush\n"
-		     "RandomBiasedAI RandomAI PassiveAI (RandomBiasedAI follows the seed on the\n"
-		     "recording's match line; RandomAI cannot match: Java reseeds it from the\n"
-		     "clock). --edition: the edition of the official bots to reproduce (default:\n"
-		     "the harness's, see `microsynth harness`). Last line: matches=N\n"
-		     "decisions=D mismatches=M (exit 1 if M > 0).\n");
+		     "RandomBiasedAI RandomAI PassiveAI CoacAI (RandomBiasedAI follows the seed\n"
+		     "on the recording's match line; RandomAI cannot match: Java reseeds it from\n"
+		     "the clock; CoacAI's decisions where the jar draws a move from an unseeded\n"
+		     "generator are counted apart, on a line `random: decisions=R differ=X`).\n"
+		     "--edition: the edition of the official bots to reproduce (default: the\n"
+		     "harness's, see `microsynth harness`). Last line: matches=N decisions=D\n"
+		     "mismatches=M (exit 1 if M > 0).\n");
 }
 
 int cmd_botdiff(int argc, char **argv)

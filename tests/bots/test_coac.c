@@ -1,4 +1,4 @@
-/* CoacAIDraft on bad and random states: no units, one side only, walls
+/* CoacAI on bad and random states: no units, one side only, walls
  * everywhere, a 128x128 map, random legal maps. Every decision returns
  * (bounded), every action it gives is legal for its unit, and a match
  * ends without error within its cycle limit. Also: on an open 8x8 map it
@@ -62,8 +62,8 @@ static int into_wall(const ms_rts_state *s, const ms_rts_unit *u, const ms_rts_a
 	       ms_rts_state_terrain(s, x, y);
 }
 
-/* Plays CoacAIDraft (player 0) against `opp` for at most `cycles`,
- * checking every CoacAIDraft decision's actions are legal (see
+/* Plays CoacAI (player 0) against `opp` for at most `cycles`,
+ * checking every CoacAI decision's actions are legal (see
  * into_wall); returns the
  * winner. */
 static int play_checked(const char *xml, const char *opp, int cycles)
