@@ -424,8 +424,8 @@ static int bench_bots(int argc, char **argv)
 	long repeat = 10, warmup = 2, max_cycles = 3000;
 	char **maps = NULL;
 	int nmaps = 0, first = -1, njobs, rc = CLI_OK, edition = edition_of_harness(NULL), nb = 4, na = 0;
-	static char botl[BENCH_MAX_BOTS][32], against[BENCH_MAX_BOTS][32];
-	static bench_pairs pp;
+	char botl[BENCH_MAX_BOTS][32] = { { 0 } }, against[BENCH_MAX_BOTS][32];
+	bench_pairs *pp;
 	double *ncyc, *nsec, *ncpu, *jcyc, *jsec, *jcpu, *ratios, *cpu_ratios;
 	ms_ctx *ctx;
 	ms_rts_utt *utt;
@@ -458,22 +458,24 @@ static int bench_bots(int argc, char **argv)
 	}
 	if (first < 0)
 		return cli_usage_error("bench", "no map given");
+	if (!(pp = calloc(1, sizeof(*pp))))
+		return CLI_FAIL;
 	if (nb == 4 && !botl[0][0])
 		for (int k = 0; k < 4; k++)
 			snprintf(botl[k], sizeof(botl[k]), "%s", rushes[k]);
 	/* every ordered pairing of --bots, or each of them against each of
 	 * --against in both seats */
-	pp.n = 0;
+	pp->n = 0;
 	for (int a = 0; a < nb; a++)
 		for (int b = 0; b < (na ? na : nb); b++)
 			for (int seat = 0; seat < (na ? 2 : 1); seat++) {
 				const char *x = botl[a], *y = na ? against[b] : botl[b];
-				snprintf(pp.p0[pp.n], sizeof(pp.p0[0]), "%s", seat ? y : x);
-				snprintf(pp.p1[pp.n], sizeof(pp.p1[0]), "%s", seat ? x : y);
-				pp.n++;
+				snprintf(pp->p0[pp->n], sizeof(pp->p0[0]), "%s", seat ? y : x);
+				snprintf(pp->p1[pp->n], sizeof(pp->p1[0]), "%s", seat ? x : y);
+				pp->n++;
 			}
 	nmaps = argc - first;
-	njobs = nmaps * pp.n;
+	njobs = nmaps * pp->n;
 	maps = calloc((size_t)nmaps, sizeof(*maps));
 	ncyc = calloc((size_t)njobs, sizeof(double));
 	nsec = calloc((size_t)njobs, sizeof(double));
@@ -505,16 +507,16 @@ static int bench_bots(int argc, char **argv)
 			rc = CLI_FAIL;
 			break;
 		}
-		for (int k = 0; k < pp.n && rc == CLI_OK; k++) {
+		for (int k = 0; k < pp->n && rc == CLI_OK; k++) {
 			ms_bot *bots[2];
 			double t0 = 0, c0 = 0;
-			if (ms_bot_new(ctx, &bots[0], pp.p0[k], utt, 0) || ms_bot_new(ctx, &bots[1], pp.p1[k], utt, 0) ||
+			if (ms_bot_new(ctx, &bots[0], pp->p0[k], utt, 0) || ms_bot_new(ctx, &bots[1], pp->p1[k], utt, 0) ||
 			    ms_bot_set_edition(bots[0], edition) || ms_bot_set_edition(bots[1], edition)) {
 				rc = CLI_FAIL;
 				break;
 			}
-			snprintf(pp.j0[k], sizeof(pp.j0[k]), "%s", bots[0]->ops->java_class);
-			snprintf(pp.j1[k], sizeof(pp.j1[k]), "%s", bots[1]->ops->java_class);
+			snprintf(pp->j0[k], sizeof(pp->j0[k]), "%s", bots[0]->ops->java_class);
+			snprintf(pp->j1[k], sizeof(pp->j1[k]), "%s", bots[1]->ops->java_class);
 			for (long r = -warmup; r < repeat && rc == CLI_OK; r++) {
 				if (r == 0) {
 					t0 = cli_now();
@@ -528,17 +530,17 @@ static int bench_bots(int argc, char **argv)
 					rc = CLI_FAIL;
 				}
 				if (r >= 0)
-					ncyc[m * pp.n + k] += ms_rts_state_time(s);
+					ncyc[m * pp->n + k] += ms_rts_state_time(s);
 			}
-			nsec[m * pp.n + k] = cli_now() - t0;
-			ncpu[m * pp.n + k] = thread_cpu() - c0;
+			nsec[m * pp->n + k] = cli_now() - t0;
+			ncpu[m * pp->n + k] = thread_cpu() - c0;
 			ms_bot_free(bots[0]);
 			ms_bot_free(bots[1]);
 		}
 		ms_rts_state_free(ctx, s);
 		ms_rts_state_free(ctx, initial);
 	}
-	if (rc == CLI_OK && run_java_bots(maps, nmaps, &pp, (int)repeat, (int)warmup, (int)max_cycles, jcyc, jsec, jcpu)) {
+	if (rc == CLI_OK && run_java_bots(maps, nmaps, pp, (int)repeat, (int)warmup, (int)max_cycles, jcyc, jsec, jcpu)) {
 		fprintf(stderr, "microsynth bench: the Java side failed\n");
 		rc = CLI_FAIL;
 	}
@@ -549,14 +551,14 @@ static int bench_bots(int argc, char **argv)
 		for (int j = 0; j < njobs; j++) {
 			double nat = ncyc[j] / nsec[j], jav = jcyc[j] / jsec[j];
 			char pairing[80], cpu[16] = "-";
-			const char *base = strrchr(maps[j / pp.n], '/');
-			snprintf(pairing, sizeof(pairing), "%s-%s", pp.p0[j % pp.n], pp.p1[j % pp.n]);
+			const char *base = strrchr(maps[j / pp->n], '/');
+			snprintf(pairing, sizeof(pairing), "%s-%s", pp->p0[j % pp->n], pp->p1[j % pp->n]);
 			ratios[j] = nat / jav;
 			if (jcpu[j] > 0 && ncpu[j] > 0) {
 				cpu_ratios[ncpu_ratios] = (ncyc[j] / ncpu[j]) / (jcyc[j] / jcpu[j]);
 				snprintf(cpu, sizeof(cpu), "%.1f", cpu_ratios[ncpu_ratios++]);
 			}
-			printf("%-34s %-24s %14.0f %14.0f %8.1f %8s\n", base ? base + 1 : maps[j / pp.n], pairing, nat, jav,
+			printf("%-34s %-24s %14.0f %14.0f %8.1f %8s\n", base ? base + 1 : maps[j / pp->n], pairing, nat, jav,
 			       ratios[j], cpu);
 		}
 		/* CPU time of the playing thread on both sides: steadier than wall
@@ -565,7 +567,7 @@ static int bench_bots(int argc, char **argv)
 		if (ncpu_ratios)
 			printf("cpu_ratio=%.1f (median of native / Java over the playing thread's CPU time)\n",
 			       median(cpu_ratios, ncpu_ratios));
-		printf("maps=%d pairings=%d repeat=%ld ratio=%.1f\n", nmaps, pp.n, repeat, median(ratios, njobs));
+		printf("maps=%d pairings=%d repeat=%ld ratio=%.1f\n", nmaps, pp->n, repeat, median(ratios, njobs));
 	}
 	for (int m = 0; m < nmaps; m++)
 		free(maps[m]);
@@ -578,6 +580,7 @@ static int bench_bots(int argc, char **argv)
 	free(jcpu);
 	free(ratios);
 	free(cpu_ratios);
+	free(pp);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return rc;
