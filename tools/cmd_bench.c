@@ -73,7 +73,8 @@ static FILE *java_open(const char *main_class, const char *const *extra, int nex
 		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
 		return NULL;
 	}
-	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar", jar, dir);
+	/* Coac.jar after microrts.jar (the flat arrangement, docs/harness.md) for ai.coac.CoacAI */
+	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar:%s/lib/bots/Coac.jar", jar, dir, dir);
 	args = calloc((size_t)nextra + 5, sizeof(*args));
 	if (!args || pipe(fds)) {
 		free(args);
@@ -150,14 +151,16 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 void cmd_bench_usage(FILE *out)
 {
 	fprintf(out, "Usage: microsynth bench bots [--repeat N] [--warmup N] [--max-cycles N]\n"
-		     "                            [--edition 2022|2023] MAP...\n"
+		     "                            [--edition 2022|2023] [--bots LIST] [--against LIST] MAP...\n"
 		     "       microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n"
 		     "       microsynth bench dsl [options]      (DSL decision time per step; see `bench dsl --help`)\n"
 		     "       microsynth bench synth [options]    (synthesis matches: native vs hosted JVM, CoacAI,\n"
 		     "                                           the JNI path's overhead; `bench synth --help`)\n"
 		     "       microsynth bench bridge [options]   (socket round trip, ours vs the jar's server;\n"
 		     "                                           see `microsynth bench bridge --help`)\n\n"
-		     "bots: every ordered pairing of WorkerRush, LightRush, HeavyRush and RangedRush\n"
+		     "bots: every ordered pairing of --bots (default WorkerRush,LightRush,HeavyRush,\n"
+		     "RangedRush), or with --against each of --bots against each of its list in both\n"
+		     "seats (e.g. --bots CoacAI --against WorkerRush,LightRush,HeavyRush,RangedRush),\n"
 		     "on each map (table 2), played natively and by the official engine (one JVM,\n"
 		     "warmed up, maps loaded before timing); cycles/s per map and pairing for both.\n"
 		     "The native bots play the harness's edition unless --edition names one.\n"
@@ -306,6 +309,39 @@ static int bench_engine(int argc, char **argv)
 
 static const char *const rushes[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush" };
 
+#define BENCH_MAX_BOTS 16
+
+/* The pairings a bots benchmark plays: p0[k] against p1[k]. */
+typedef struct bench_pairs {
+	char p0[BENCH_MAX_BOTS * BENCH_MAX_BOTS * 2][32], p1[BENCH_MAX_BOTS * BENCH_MAX_BOTS * 2][32];
+	char j0[BENCH_MAX_BOTS * BENCH_MAX_BOTS * 2][64], j1[BENCH_MAX_BOTS * BENCH_MAX_BOTS * 2][64]; /* Java classes */
+	int n;
+} bench_pairs;
+
+/* Splits a comma-separated list of native bot names into out[]; 0 or -1
+ * after a usage error. */
+static int bench_bot_list(const char *opt, const char *arg, char out[][32], int *n)
+{
+	*n = 0;
+	if (!arg || !*arg)
+		return cli_usage_error("bench", "%s needs a comma-separated list of bots", opt), -1;
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ",");
+		if (*n == BENCH_MAX_BOTS || len == 0 || len >= 32)
+			return cli_usage_error("bench", "%s: bad list '%s' (at most %d names)", opt, arg, BENCH_MAX_BOTS),
+			       -1;
+		memcpy(out[*n], p, len);
+		out[*n][len] = '\0';
+		if (!ms_bot_for_java_class(out[*n]))
+			return cli_usage_error("bench", "%s: no native bot called '%s'", opt, out[*n]), -1;
+		(*n)++;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
 /* CPU time of the calling thread, in seconds. */
 static double thread_cpu(void)
 {
@@ -317,11 +353,11 @@ static double thread_cpu(void)
 
 /* Runs BotBench in one JVM; fills the cycles, wall seconds and thread CPU
  * seconds (-1: unknown) per job (map-major). */
-static int run_java_bots(char **maps, int nmaps, int repeat, int warmup, int max_cycles, double *cyc, double *secs,
-			 double *cpu)
+static int run_java_bots(char **maps, int nmaps, const bench_pairs *pp, int repeat, int warmup, int max_cycles,
+			 double *cyc, double *secs, double *cpu)
 {
 	char rep[16], warm[16], maxc[16], line[8192];
-	int njobs = nmaps * 16, n = 0, rc;
+	int njobs = nmaps * pp->n, n = 0, rc;
 	const char **args = calloc((size_t)njobs + 3, sizeof(*args));
 	char **jobs = calloc((size_t)njobs, sizeof(*jobs));
 	FILE *in = NULL;
@@ -340,15 +376,15 @@ static int run_java_bots(char **maps, int nmaps, int repeat, int warmup, int max
 	args[n++] = maxc;
 	rc = 0;
 	for (int m = 0; m < nmaps && !rc; m++)
-		for (int k = 0; k < 16 && !rc; k++) {
-			size_t len = strlen(maps[m]) + 64;
+		for (int k = 0; k < pp->n && !rc; k++) {
+			size_t len = strlen(maps[m]) + 160;
 			char *job = malloc(len);
 			if (!job) {
 				rc = -1;
 				break;
 			}
-			snprintf(job, len, "%s %s %s", maps[m], rushes[k / 4], rushes[k % 4]);
-			jobs[m * 16 + k] = job;
+			snprintf(job, len, "%s %s %s", maps[m], pp->j0[k], pp->j1[k]);
+			jobs[m * pp->n + k] = job;
 			args[n++] = job;
 		}
 	if (!rc)
@@ -387,7 +423,9 @@ static int bench_bots(int argc, char **argv)
 {
 	long repeat = 10, warmup = 2, max_cycles = 3000;
 	char **maps = NULL;
-	int nmaps = 0, first = -1, njobs, rc = CLI_OK, edition = edition_of_harness(NULL);
+	int nmaps = 0, first = -1, njobs, rc = CLI_OK, edition = edition_of_harness(NULL), nb = 4, na = 0;
+	char botl[BENCH_MAX_BOTS][32] = { { 0 } }, against[BENCH_MAX_BOTS][32];
+	bench_pairs *pp;
 	double *ncyc, *nsec, *ncpu, *jcyc, *jsec, *jcpu, *ratios, *cpu_ratios;
 	ms_ctx *ctx;
 	ms_rts_utt *utt;
@@ -405,6 +443,12 @@ static int bench_bots(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--edition")) {
 			if (edition_arg("bench", i + 1 < argc ? argv[++i] : NULL, &edition))
 				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--bots")) {
+			if (bench_bot_list("--bots", i + 1 < argc ? argv[++i] : NULL, botl, &nb))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--against")) {
+			if (bench_bot_list("--against", i + 1 < argc ? argv[++i] : NULL, against, &na))
+				return CLI_USAGE;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error("bench", "unknown option '%s'", argv[i]);
 		} else {
@@ -414,8 +458,24 @@ static int bench_bots(int argc, char **argv)
 	}
 	if (first < 0)
 		return cli_usage_error("bench", "no map given");
+	if (!(pp = calloc(1, sizeof(*pp))))
+		return CLI_FAIL;
+	if (nb == 4 && !botl[0][0])
+		for (int k = 0; k < 4; k++)
+			snprintf(botl[k], sizeof(botl[k]), "%s", rushes[k]);
+	/* every ordered pairing of --bots, or each of them against each of
+	 * --against in both seats */
+	pp->n = 0;
+	for (int a = 0; a < nb; a++)
+		for (int b = 0; b < (na ? na : nb); b++)
+			for (int seat = 0; seat < (na ? 2 : 1); seat++) {
+				const char *x = botl[a], *y = na ? against[b] : botl[b];
+				snprintf(pp->p0[pp->n], sizeof(pp->p0[0]), "%s", seat ? y : x);
+				snprintf(pp->p1[pp->n], sizeof(pp->p1[0]), "%s", seat ? x : y);
+				pp->n++;
+			}
 	nmaps = argc - first;
-	njobs = nmaps * 16;
+	njobs = nmaps * pp->n;
 	maps = calloc((size_t)nmaps, sizeof(*maps));
 	ncyc = calloc((size_t)njobs, sizeof(double));
 	nsec = calloc((size_t)njobs, sizeof(double));
@@ -447,14 +507,16 @@ static int bench_bots(int argc, char **argv)
 			rc = CLI_FAIL;
 			break;
 		}
-		for (int k = 0; k < 16 && rc == CLI_OK; k++) {
+		for (int k = 0; k < pp->n && rc == CLI_OK; k++) {
 			ms_bot *bots[2];
 			double t0 = 0, c0 = 0;
-			if (ms_bot_new(ctx, &bots[0], rushes[k / 4], utt, 0) || ms_bot_new(ctx, &bots[1], rushes[k % 4], utt, 0) ||
+			if (ms_bot_new(ctx, &bots[0], pp->p0[k], utt, 0) || ms_bot_new(ctx, &bots[1], pp->p1[k], utt, 0) ||
 			    ms_bot_set_edition(bots[0], edition) || ms_bot_set_edition(bots[1], edition)) {
 				rc = CLI_FAIL;
 				break;
 			}
+			snprintf(pp->j0[k], sizeof(pp->j0[k]), "%s", bots[0]->ops->java_class);
+			snprintf(pp->j1[k], sizeof(pp->j1[k]), "%s", bots[1]->ops->java_class);
 			for (long r = -warmup; r < repeat && rc == CLI_OK; r++) {
 				if (r == 0) {
 					t0 = cli_now();
@@ -468,17 +530,17 @@ static int bench_bots(int argc, char **argv)
 					rc = CLI_FAIL;
 				}
 				if (r >= 0)
-					ncyc[m * 16 + k] += ms_rts_state_time(s);
+					ncyc[m * pp->n + k] += ms_rts_state_time(s);
 			}
-			nsec[m * 16 + k] = cli_now() - t0;
-			ncpu[m * 16 + k] = thread_cpu() - c0;
+			nsec[m * pp->n + k] = cli_now() - t0;
+			ncpu[m * pp->n + k] = thread_cpu() - c0;
 			ms_bot_free(bots[0]);
 			ms_bot_free(bots[1]);
 		}
 		ms_rts_state_free(ctx, s);
 		ms_rts_state_free(ctx, initial);
 	}
-	if (rc == CLI_OK && run_java_bots(maps, nmaps, (int)repeat, (int)warmup, (int)max_cycles, jcyc, jsec, jcpu)) {
+	if (rc == CLI_OK && run_java_bots(maps, nmaps, pp, (int)repeat, (int)warmup, (int)max_cycles, jcyc, jsec, jcpu)) {
 		fprintf(stderr, "microsynth bench: the Java side failed\n");
 		rc = CLI_FAIL;
 	}
@@ -488,15 +550,15 @@ static int bench_bots(int argc, char **argv)
 		       "cpu");
 		for (int j = 0; j < njobs; j++) {
 			double nat = ncyc[j] / nsec[j], jav = jcyc[j] / jsec[j];
-			char pairing[64], cpu[16] = "-";
-			const char *base = strrchr(maps[j / 16], '/');
-			snprintf(pairing, sizeof(pairing), "%s-%s", rushes[(j % 16) / 4], rushes[j % 4]);
+			char pairing[80], cpu[16] = "-";
+			const char *base = strrchr(maps[j / pp->n], '/');
+			snprintf(pairing, sizeof(pairing), "%s-%s", pp->p0[j % pp->n], pp->p1[j % pp->n]);
 			ratios[j] = nat / jav;
 			if (jcpu[j] > 0 && ncpu[j] > 0) {
 				cpu_ratios[ncpu_ratios] = (ncyc[j] / ncpu[j]) / (jcyc[j] / jcpu[j]);
 				snprintf(cpu, sizeof(cpu), "%.1f", cpu_ratios[ncpu_ratios++]);
 			}
-			printf("%-34s %-24s %14.0f %14.0f %8.1f %8s\n", base ? base + 1 : maps[j / 16], pairing, nat, jav,
+			printf("%-34s %-24s %14.0f %14.0f %8.1f %8s\n", base ? base + 1 : maps[j / pp->n], pairing, nat, jav,
 			       ratios[j], cpu);
 		}
 		/* CPU time of the playing thread on both sides: steadier than wall
@@ -505,7 +567,7 @@ static int bench_bots(int argc, char **argv)
 		if (ncpu_ratios)
 			printf("cpu_ratio=%.1f (median of native / Java over the playing thread's CPU time)\n",
 			       median(cpu_ratios, ncpu_ratios));
-		printf("maps=%d pairings=16 repeat=%ld ratio=%.1f\n", nmaps, repeat, median(ratios, njobs));
+		printf("maps=%d pairings=%d repeat=%ld ratio=%.1f\n", nmaps, pp->n, repeat, median(ratios, njobs));
 	}
 	for (int m = 0; m < nmaps; m++)
 		free(maps[m]);
@@ -518,6 +580,7 @@ static int bench_bots(int argc, char **argv)
 	free(jcpu);
 	free(ratios);
 	free(cpu_ratios);
+	free(pp);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return rc;

@@ -24,6 +24,8 @@
 typedef struct bd_stats {
 	long matches, decisions, mismatches;
 	int shown;
+	long random, random_differ; /* decisions the Java bot drew at random; of those, differing */
+	int list_random;            /* --list-random: print each of them */
 } bd_stats;
 
 static void bd_put(ms_buf *b, const ms_rts_pair *p)
@@ -163,6 +165,15 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], int editio
 				same = n == np[p];
 				for (int i = 0; same && i < n; i++)
 					same = bd_same(&mine[i], &rec[p][i]);
+				/* the Java bot drew from an unseeded generator: counted apart */
+				if (bot[p]->random_moves) {
+					st->random++;
+					st->random_differ += !same;
+					if (st->list_random)
+						printf("%s: time %d player %d: random %s\n", path, ms_rts_state_time(s), p,
+						       same ? "same" : "differs");
+					continue;
+				}
 				if (same)
 					continue;
 				st->mismatches++;
@@ -211,17 +222,21 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], int editio
 
 void cmd_botdiff_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth botdiff [--p0 BOT] [--p1 BOT] [--edition 2022|2023] RECORDING...\n\n"
+	fprintf(out, "Usage: microsynth botdiff [--p0 BOT] [--p1 BOT] [--edition 2022|2023] [--list-random]\n"
+		     "                         RECORDING...\n\n"
 		     "Replays recordings of official matches (see `microsynth diff`) and, at\n"
 		     "every cycle, asks the native bot named for a seat whose recorded Java\n"
 		     "class it reproduces for its action on the native state; the action must\n"
 		     "equal the recorded one (same pairs, order and actions). Seats whose class\n"
 		     "differs are not checked. Bots: WorkerRush LightRush HeavyRush RangedRush\n"
-		     "RandomBiasedAI RandomAI PassiveAI (RandomBiasedAI follows the seed on the\n"
-		     "recording's match line; RandomAI cannot match: Java reseeds it from the\n"
-		     "clock). --edition: the edition of the official bots to reproduce (default:\n"
-		     "the harness's, see `microsynth harness`). Last line: matches=N\n"
-		     "decisions=D mismatches=M (exit 1 if M > 0).\n");
+		     "RandomBiasedAI RandomAI PassiveAI CoacAI (RandomBiasedAI follows the seed\n"
+		     "on the recording's match line; RandomAI cannot match: Java reseeds it from\n"
+		     "the clock; CoacAI's decisions where the jar draws a move from an unseeded\n"
+		     "generator are counted apart, on a line `random: decisions=R differ=X`;\n"
+		     "--list-random prints each).\n"
+		     "--edition: the edition of the official bots to reproduce (default: the\n"
+		     "harness's, see `microsynth harness`). Last line: matches=N decisions=D\n"
+		     "mismatches=M (exit 1 if M > 0).\n");
 }
 
 int cmd_botdiff(int argc, char **argv)
@@ -229,12 +244,17 @@ int cmd_botdiff(int argc, char **argv)
 	const char *want[2] = { NULL, NULL };
 	char **files = NULL;
 	size_t nfiles = 0;
-	bd_stats st = { 0, 0, 0, 0 };
+	bd_stats st = { 0, 0, 0, 0, 0, 0, 0 };
 	ms_ctx *ctx;
 	int rc = CLI_OK, i = 1, edition = edition_of_harness(NULL);
 
 	for (; i < argc && argv[i][0] == '-'; i += 2) {
 		int p = !strcmp(argv[i], "--p0") ? 0 : !strcmp(argv[i], "--p1") ? 1 : -1;
+		if (!strcmp(argv[i], "--list-random")) {
+			st.list_random = 1;
+			i--;
+			continue;
+		}
 		if (!strcmp(argv[i], "--edition")) {
 			if (edition_arg("botdiff", i + 1 < argc ? argv[i + 1] : NULL, &edition))
 				return CLI_USAGE;
@@ -266,6 +286,9 @@ int cmd_botdiff(int argc, char **argv)
 	}
 	free(files);
 	ms_ctx_free(ctx);
+	if (st.random)
+		printf("random: decisions=%ld differ=%ld (the Java bot drew a move from an unseeded generator)\n",
+		       st.random, st.random_differ);
 	printf("matches=%ld decisions=%ld mismatches=%ld\n", st.matches, st.decisions, st.mismatches);
 	if (rc)
 		return rc;

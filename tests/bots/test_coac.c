@@ -1,4 +1,4 @@
-/* CoacAIDraft on bad and random states: no units, one side only, walls
+/* CoacAI on bad and random states: no units, one side only, walls
  * everywhere, a 128x128 map, random legal maps. Every decision returns
  * (bounded), every action it gives is legal for its unit, and a match
  * ends without error within its cycle limit. Also: on an open 8x8 map it
@@ -62,8 +62,8 @@ static int into_wall(const ms_rts_state *s, const ms_rts_unit *u, const ms_rts_a
 	       ms_rts_state_terrain(s, x, y);
 }
 
-/* Plays CoacAIDraft (player 0) against `opp` for at most `cycles`,
- * checking every CoacAIDraft decision's actions are legal (see
+/* Plays CoacAI (player 0) against `opp` for at most `cycles`,
+ * checking every CoacAI decision's actions are legal (see
  * into_wall); returns the
  * winner. */
 static int play_checked(const char *xml, const char *opp, int cycles)
@@ -81,7 +81,7 @@ static int play_checked(const char *xml, const char *opp, int cycles)
 	cells = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
 	pa[0] = malloc(sizeof(ms_rts_pair) * (size_t)cells);
 	pa[1] = malloc(sizeof(ms_rts_pair) * (size_t)cells);
-	assert_int_equal(ms_bot_new(ctx, &b[0], "CoacAIDraft", utt, 1), MS_OK);
+	assert_int_equal(ms_bot_new(ctx, &b[0], "CoacAI", utt, 1), MS_OK);
 	assert_int_equal(ms_bot_new(ctx, &b[1], opp, utt, 2), MS_OK);
 	for (int t = 0; t < cycles && !gameover; t++) {
 		for (int p = 0; p < 2; p++)
@@ -188,6 +188,68 @@ static void test_coac__beats_worker_rush_on_open_8x8(void **state)
 	free(xml);
 }
 
+/* One decision of CoacAI (player 0) on an 8x8 map with the terrain `t`
+ * (64 chars, '1' a wall), a Light at (lx, ly) and an enemy Worker at
+ * (4, 1); returns the Light's action and *random the bot's random_moves. */
+static ms_rts_action light_decision(const char *t, int lx, int ly, int *random)
+{
+	char xml[1200];
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_rts_state *s;
+	ms_bot *b;
+	ms_rts_pair pa[8];
+	ms_rts_action a = { 0 };
+	int n = 0, found = 0;
+
+	snprintf(xml, sizeof(xml),
+		 "<rts.PhysicalGameState width=\"8\" height=\"8\"><terrain>%s</terrain><players>"
+		 "<rts.Player ID=\"0\" resources=\"0\"></rts.Player><rts.Player ID=\"1\" resources=\"0\">"
+		 "</rts.Player></players><units>"
+		 "<rts.units.Unit type=\"Light\" ID=\"1\" player=\"0\" x=\"%d\" y=\"%d\" resources=\"0\" "
+		 "hitpoints=\"4\"></rts.units.Unit>"
+		 "<rts.units.Unit type=\"Worker\" ID=\"2\" player=\"1\" x=\"4\" y=\"1\" resources=\"0\" "
+		 "hitpoints=\"1\"></rts.units.Unit></units></rts.PhysicalGameState>",
+		 t, lx, ly);
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "fixture", xml, strlen(xml), 0), MS_OK);
+	assert_int_equal(ms_bot_new(ctx, &b, "ai.coac.CoacAI", utt, 1), MS_OK);
+	assert_int_equal(ms_bot_decide(b, 0, s, pa, 8, &n), MS_OK);
+	for (int k = 0; k < n; k++)
+		if (pa[k].unit.id == 1)
+			a = pa[k].action, found = 1;
+	assert_true(found);
+	*random = b->random_moves;
+	ms_bot_free(b);
+	ms_rts_state_free(ctx, s);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+	return a;
+}
+
+/* A chaser with no path moves at random in the jar (CoacAttack draws a
+ * side from an unseeded Random): with several free sides the decision is
+ * flagged as not reproducible and the native bot steps up; with one free
+ * side it is not flagged and takes that side. */
+static void test_coac__pathless_chase_flags_random_moves(void **state)
+{
+	(void)state;
+	/* column x = 3 walled: the enemy at (4,1) is 3 away but unreachable */
+	const char *open = "0001000000010000000100000001000000010000000100000001000000010000";
+	/* the Light boxed in at (1,1) but for the cell below it */
+	const char *boxed = "0101000010110000000100000001000000010000000100000001000000010000";
+	int random;
+	ms_rts_action a = light_decision(open, 1, 1, &random);
+	assert_int_equal(a.type, MS_RTS_MOVE);
+	assert_int_equal(a.parameter, 0);
+	assert_int_equal(random, 1);
+	a = light_decision(boxed, 1, 1, &random);
+	assert_int_equal(a.type, MS_RTS_MOVE);
+	assert_int_equal(a.parameter, 2);
+	assert_int_equal(random, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_coac__128x128_map_plays_legally),
 		cmocka_unit_test(test_coac__random_legal_maps_play_legally),
 		cmocka_unit_test(test_coac__beats_worker_rush_on_open_8x8),
+		cmocka_unit_test(test_coac__pathless_chase_flags_random_moves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

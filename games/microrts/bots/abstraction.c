@@ -14,6 +14,7 @@ void bot_al_init(bot_al *al, ms_ctx *ctx)
 {
 	memset(al, 0, sizeof(*al));
 	al->ctx = ctx;
+	al->fill_wait = 10;
 }
 
 void bot_al_dispose(bot_al *al)
@@ -131,6 +132,45 @@ int bot_al_idle(bot_al *al, int ui)
 {
 	al_entry a = fresh(al, ui, AL_IDLE);
 	return bot_al_set(al, &a);
+}
+
+int bot_al_true_idle(bot_al *al, int ui)
+{
+	al_entry a = fresh(al, ui, AL_TRUE_IDLE);
+	return bot_al_set(al, &a);
+}
+
+int bot_al_harvest_return(bot_al *al, int ui, int target, int base)
+{
+	int rc = bot_al_harvest(al, ui, target, base);
+	if (!rc)
+		bot_al_get(al, ui)->kind = AL_HARVEST_RETURN;
+	return rc;
+}
+
+int bot_al_build_mod(bot_al *al, int ui, int type, int x, int y)
+{
+	al_entry a = fresh(al, ui, AL_BUILD_MOD);
+	a.type = type;
+	a.x = x;
+	a.y = y;
+	return bot_al_set(al, &a);
+}
+
+int bot_al_train_dir(bot_al *al, int ui, int type, int dir)
+{
+	al_entry a = fresh(al, ui, AL_TRAIN_DIR);
+	a.type = type;
+	a.dir = dir;
+	return bot_al_set(al, &a);
+}
+
+int bot_al_coac_attack(bot_al *al, int ui, int target)
+{
+	int rc = bot_al_attack(al, ui, target);
+	if (!rc)
+		bot_al_get(al, ui)->kind = AL_COAC_ATTACK;
+	return rc;
 }
 
 int bot_al_building_position(const ms_rts_state *s, const int *reserved, int n, int dx, int dy)
@@ -282,7 +322,10 @@ static int completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
 	case AL_MOVE:
 		return u->x == a->x && u->y == a->y;
 	case AL_ATTACK:
+	case AL_COAC_ATTACK:
 		return !unit_by_id(&al->f, a->target, &a->ti);
+	case AL_HARVEST_RETURN: /* its resource gone and nothing carried */
+		return u->resources == 0 && !unit_by_id(&al->f, a->target, &a->ti);
 	case AL_HARVEST:
 		/* the 2022 jar's Harvest ends with its resource only, whatever
 		 * the worker carries; since 2023 with the unit it heads for (no
@@ -291,8 +334,10 @@ static int completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
 			return !unit_by_id(&al->f, a->base, &a->bi);
 		return !unit_by_id(&al->f, a->target, &a->ti);
 	case AL_BUILD:
+	case AL_BUILD_MOD:
 		return rts_unit_at(s, a->x, a->y) >= 0;
 	case AL_TRAIN:
+	case AL_TRAIN_DIR:
 		return a->done;
 	default:
 		return 0;
@@ -357,7 +402,8 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		*out = bot_act(MS_RTS_MOVE, dir, -1);
 		return allowed(f, u, out);
 	}
-	case AL_HARVEST: {
+	case AL_HARVEST:
+	case AL_HARVEST_RETURN: {
 		int carrying = u->resources > 0;
 		int64_t id = carrying ? a->base : a->target;
 		const ms_rts_unit *t = unit_by_id(f, id, carrying ? &a->bi : &a->ti);
@@ -442,6 +488,65 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		}
 		return 0;
 	}
+	case AL_TRUE_IDLE:
+		*out = bot_act(MS_RTS_NONE, 1, -1);
+		return 1;
+	case AL_BUILD_MOD:
+		/* as Build, but a blocked step or site waits 1 cycle */
+		dir = path(al, u, a->x, a->y, 1);
+		if (dir >= 0)
+			*out = bot_act(MS_RTS_MOVE, dir, -1);
+		else if ((dir = adjacent_dir(u, a->x, a->y)) >= 0)
+			*out = bot_act(MS_RTS_PRODUCE, dir, a->type);
+		if (dir < 0 || !allowed(f, u, out))
+			*out = bot_act(MS_RTS_NONE, 1, -1);
+		return 1;
+	case AL_TRAIN_DIR:
+		/* the side CoacAI chose; NONE 1 when the engine refuses it */
+		a->done = 1;
+		*out = bot_act(MS_RTS_PRODUCE, a->dir, a->type);
+		if (!allowed(f, u, out))
+			*out = bot_act(MS_RTS_NONE, 1, -1);
+		return 1;
+	case AL_COAC_ATTACK: {
+		const ms_rts_unit *t = unit_by_id(f, a->target, &a->ti);
+		int r2 = ut->attack_range * ut->attack_range, dx, dy, nx, ny, n_ok = 0, first = -1;
+		if (!t)
+			return 0;
+		dx = t->x - u->x;
+		dy = t->y - u->y;
+		if (dx * dx + dy * dy <= r2) {
+			*out = bot_act(MS_RTS_ATTACK, -1, -1);
+			out->x = t->x;
+			out->y = t->y;
+			return 1;
+		}
+		/* wait when the target's pending move brings it in range */
+		bot_next_pos(s, a->ti, &nx, &ny);
+		if ((nx - u->x) * (nx - u->x) + (ny - u->y) * (ny - u->y) <= r2) {
+			*out = bot_act(MS_RTS_NONE, 1, -1);
+			return 1;
+		}
+		dir = path(al, u, t->x, t->y, ut->attack_range);
+		if (dir >= 0) {
+			*out = bot_act(MS_RTS_MOVE, dir, -1);
+			if (allowed(f, u, out))
+				return 1;
+		}
+		/* No path: the jar tries the four moves clockwise from a side
+		 * drawn by an unseeded java.util.Random. The native bot starts
+		 * up; with two or more allowed moves the jar's pick is not
+		 * reproducible, and the decision is counted as such. */
+		for (int d = 0; d < 4; d++) {
+			ms_rts_action m = bot_act(MS_RTS_MOVE, d, -1);
+			if (allowed(f, u, &m) && n_ok++ == 0)
+				first = d;
+		}
+		if (n_ok > 1)
+			al->random_moves++;
+		*out = first >= 0 ? bot_act(MS_RTS_MOVE, first, -1) : bot_act(MS_RTS_NONE, 1, -1);
+		return 1;
+	}
 	default:
 		return 0;
 	}
@@ -470,6 +575,7 @@ int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n)
 
 	*n = 0;
 	al->n_ru = 0;
+	al->random_moves = 0;
 	if (al->cap_desires < al->n) {
 		ms_rts_pair *d = ms_ctx_realloc(al->ctx, al->desires, sizeof(ms_rts_pair) * (size_t)al->n);
 		int *du = d ? ms_ctx_realloc(al->ctx, al->desire_unit, sizeof(int) * (size_t)al->n) : NULL;
@@ -539,7 +645,7 @@ int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n)
 			continue;
 		if (k < max) {
 			out[k].unit = us[ui].u;
-			out[k].action = bot_act(MS_RTS_NONE, 10, -1);
+			out[k].action = bot_act(MS_RTS_NONE, al->fill_wait, -1);
 		}
 		k++;
 	}

@@ -6,10 +6,10 @@
 #include "bots_internal.h"
 
 static const char *const names[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "PassiveAI", "RandomBiasedAI",
-				     "RandomAI", "CoacAIDraft", NULL };
+				     "RandomAI", "CoacAI", NULL };
 static const char *const java[] = { "ai.abstraction.WorkerRush", "ai.abstraction.LightRush",
 				    "ai.abstraction.HeavyRush", "ai.abstraction.RangedRush", "ai.PassiveAI",
-				    "ai.RandomBiasedAI", "ai.RandomAI", "", NULL };
+				    "ai.RandomBiasedAI", "ai.RandomAI", "ai.coac.CoacAI", NULL };
 
 const char *const *ms_bot_names(void)
 {

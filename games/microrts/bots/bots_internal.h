@@ -78,6 +78,19 @@ static inline int bot_frame_free(const bot_frame *f, int x, int y)
 	int c = x + y * f->w;
 	return !rts_cterrain(f->s)[c] && !rts_cgrid(f->s)[c] && !f->pend[c];
 }
+/* CoacAI.nextPos: where the unit at index `ui` stands once its pending
+ * MOVE ends (where it stands when it has none). */
+static inline void bot_next_pos(const ms_rts_state *s, int ui, int *x, int *y)
+{
+	const rts_unit *u = &rts_cunits(s)[ui];
+	*x = u->u.x;
+	*y = u->u.y;
+	if (u->slot >= 0) {
+		const ms_rts_action *a = &rts_cassigns(s)[u->slot].action;
+		if (a->type == MS_RTS_MOVE && a->parameter >= 0 && a->parameter < 4)
+			*x += rts_dx[a->parameter], *y += rts_dy[a->parameter];
+	}
+}
 /* Index of the unit with `id` in the frame's state, or -1. `hint` is where
  * it may be (where it was in an earlier decision: removals only move units
  * down the list), -1 for no idea. Ids are taken as unique, as the engine
@@ -93,8 +106,10 @@ void bot_astar_dispose(ms_ctx *ctx, bot_astar *a);
 void bot_astar_find(bot_astar *a, const bot_frame *f, int sx, int sy, int target, int range, const int *reserved,
 		    int n_reserved, int *dir);
 
-/* Abstract actions (ai.abstraction.*). */
-enum { AL_MOVE, AL_ATTACK, AL_HARVEST, AL_BUILD, AL_TRAIN, AL_IDLE };
+/* Abstract actions (ai.abstraction.*), then CoacAI's own (ai.coac.*:
+ * TrueIdle, HarvestReturn, BuildModified, TrainDirection, CoacAttack). */
+enum { AL_MOVE, AL_ATTACK, AL_HARVEST, AL_BUILD, AL_TRAIN, AL_IDLE, AL_TRUE_IDLE, AL_HARVEST_RETURN, AL_BUILD_MOD,
+       AL_TRAIN_DIR, AL_COAC_ATTACK };
 
 typedef struct al_entry {
 	int64_t unit;   /* the unit it commands */
@@ -108,6 +123,7 @@ typedef struct al_entry {
 	 * objects, so a dead stockpile still has its last position. */
 	int tx, ty, bx, by;
 	int type;       /* Build and Train unit type */
+	int dir;        /* TrainDirection's side */
 	int done;       /* Train's completed flag */
 } al_entry;
 
@@ -134,6 +150,8 @@ typedef struct bot_al {
 	int cap_desires;
 	bot_frame f;      /* valid during a decision */
 	int edition;      /* MS_PATH_EDITION_*: when Harvest is completed */
+	int fill_wait;    /* NONE duration given to idle units without an action (10; CoacAI's layer: 1) */
+	int random_moves; /* CoacAttack moves of this translation the jar draws at random among 2+ */
 } bot_al;
 
 void bot_al_init(bot_al *al, ms_ctx *ctx);
@@ -157,6 +175,12 @@ int bot_al_build(bot_al *al, int ui, int type, int x, int y);
 int bot_al_harvest(bot_al *al, int ui, int target, int base);
 int bot_al_attack(bot_al *al, int ui, int target);
 int bot_al_idle(bot_al *al, int ui);
+/* CoacAI's actions; `target` of harvest_return may be -1 (no resource left). */
+int bot_al_true_idle(bot_al *al, int ui);
+int bot_al_harvest_return(bot_al *al, int ui, int target, int base);
+int bot_al_build_mod(bot_al *al, int ui, int type, int x, int y);
+int bot_al_train_dir(bot_al *al, int ui, int type, int dir);
+int bot_al_coac_attack(bot_al *al, int ui, int target);
 
 /* Starts a decision of `player` (0 or 1) on `s` (the frame used by
  * translate and the helpers). */
@@ -169,7 +193,7 @@ int bot_rush_new(ms_bot *b, const char *military);
 int bot_passive_new(ms_bot *b);
 int bot_random_biased_new(ms_bot *b);
 int bot_random_new(ms_bot *b);
-/* CoacAIDraft (coac.c): a simplified CoacAI, not yet decision-identical. */
+/* CoacAI (coac.c). */
 int bot_coac_new(ms_bot *b);
 
 #endif

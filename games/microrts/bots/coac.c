@@ -1,63 +1,65 @@
 /*
- * CoacAIDraft: a first, simplified native take on CoacAI (ai.coac.CoacAI,
- * the 2020 competition winner), written from a reading of its public
- * source. NOT yet decision-identical to the jar, which is why it is not
- * registered under the jar's name: it decides through the shared
- * AbstractionLayerAI (bot_al), not through CoacAI's own
- * AbstractionLayerAIWait1 and actions, and it simplifies these points:
- *  - TrueIdle is played as the layer's Idle (which may attack in range);
- *    HarvestReturn, BuildModified, CoacAttack as Harvest, Build, Attack;
- *  - TrainDirection's side choice (the free side nearest the nearest enemy)
- *    is left to Train's own choice;
- *  - enemies are taken where they stand, not where a pending move ends
- *    (nextPos), and willBeMoveBeforeAttack is not tested;
- *  - the flood fill that marks a base "separated" on maps narrower than 10
- *    is not done (the base is taken as not separated);
- *  - no ranged flee.
- * Kept: the worker/barracks/base/combat rules and their order, the
- * harvester assignment (worker id -> base id, kept across decisions), the
- * per-decision damage bookkeeping that drops enemies already killed by
- * this decision's attacks, and the attack-all switch.
- * What the 2022 jar does that this draft does not yet follow (read from its
- * bytecode; the public source agrees unless said):
- *  - AbstractionLayerAIWait1 keeps `actions` in a HashMap<Unit, ...> and
- *    translates in that map's iteration order. In this microrts.jar
- *    Unit.hashCode is (int)ID and equals is identity, so the order is
- *    HashMap bucket order ((h ^ h >>> 16) & (capacity - 1), insertion order
- *    within a bucket, capacity doubling past 3/4 load and never shrinking):
- *    deterministic given the ids, but not the insertion order bot_al uses.
- *    It ends with fillWithNones.
- *  - TrueIdle is NONE with duration 1 (the layer's Idle may attack). The
- *    layer's fill of units without action is NONE 1 too: that one the
- *    draft follows.
- *  - TrainDirection produces in the side CoacAI chose (max of -distance to
- *    the nearest enemy over up, down, left, right, first on ties; free
- *    cells only), and only if the engine allows it (else it prints
- *    "TrainDirection invalid direction" and gives nothing); it completes at
- *    once.
- *  - CoacAttack: attack when in range; wait (NONE 1) when the target's next
- *    cell is in range; else the A* path into range; when there is none it
- *    draws a direction from a fresh, unseeded java.util.Random and tries the
- *    four moves from there, turning clockwise.
- *  - CoacAI recognises basesWorkers16x16A by the hash of the map's text
- *    (1835166811) on the first decision after construction and then
- *    trains ranged after the first heavy there: the draft follows it
- *    (is_bases_workers_16a), looking again after each reset.
- * Sources of the jar's run-to-run variation:
- *  - CoacAttack's unseeded Random (above): a chaser with no path moves in a
- *    random direction; the recorder's field seeding cannot reach it. Those
- *    cycles are not deterministic; the native bot is to try up, right,
- *    down, left in that order (a fixed, documented choice).
- *  - state kept across games by one instance: reset() clears neither
+ * CoacAI (ai.coac.CoacAI, the 2020 competition winner) deciding as the
+ * 2022 jar (lib/bots/Coac.jar of the harness) does, written from a reading
+ * of its public source and the jar's bytecode.
+ *
+ * Layer: AbstractionLayerAIWait1, which is AbstractionLayerAI with its
+ * actions map created as a LinkedHashMap (bytecode: the field is typed
+ * HashMap but `new LinkedHashMap`), so translation runs in first-insertion
+ * order, as bot_al; units are keys by identity (Unit overrides hashCode
+ * only) and the harness hands the bots its own state, so entries live
+ * across decisions until completed or dead. Its fill is NONE for 1 cycle
+ * (bot_al's fill_wait). Actions (abstraction.c): TrueIdle (NONE 1, never
+ * completed), HarvestReturn (Harvest that ends only when its resource is
+ * gone and nothing is carried), BuildModified (Build that waits NONE 1
+ * when blocked), TrainDirection (the side CoacAI chose; NONE 1 when the
+ * engine refuses), CoacAttack (attack in range; wait when the target's
+ * pending move ends in range; A* into range; else a move at random), and
+ * the layer's Move and Harvest.
+ *
+ * Decision (getAction): classify the units in unit-list order; damages of
+ * our pending attacks; forget harvesters that died or lost their base;
+ * bases with a barracks under construction; the flood fill that marks a
+ * base "separated" (maps narrower than 10); then workers, barracks, bases,
+ * combat units, each as the Java methods, ties to the first in list order
+ * (Stream.min/max keep the first of equals).
+ *
+ * Sources of the jar's run-to-run variation and what the native bot does:
+ *  - CoacAttack without a path draws a side from a fresh, unseeded
+ *    java.util.Random and tries the four moves clockwise from it. With two
+ *    or more allowed moves the jar's pick (and everything the layer
+ *    decides after it in that translation) is not reproducible; the native
+ *    bot starts up and counts such moves in ms_bot.random_moves, so
+ *    `botdiff` can count those decisions apart.
+ *  - state kept by one instance across games: reset() clears neither
  *    harvesting, attackAll, wasSeparated nor myWorkersCombat (whose null
- *    test is how it spots the first decision, so the map check runs only
- *    in the first game). The native bot forgets everything on reset.
- *  - unit ids come from the engine's static counter, so repeated matches in
- *    one JVM number units differently and the HashMap order above changes;
- *    recordings carry the ids, so botdiff can reproduce it.
+ *    test is how it spots its first decision, so the map check below runs
+ *    in the first game only). The native bot forgets everything on reset.
+ *  - the map check hashes the state's text, unit ids included: ids come
+ *    from the engine's static counter, so only a fresh JVM's first load of
+ *    basesWorkers16x16A is recognised. The native bot compares the same
+ *    fields (is_bases_workers_16a).
  *  - getAction reads the clock only to print: no budget cut.
- *  - harvesting, damages and the per-base maps are keyed by Long (hashed by
- *    value): deterministic.
+ *  - harvesting and damages are keyed by Long: their iteration order
+ *    decides nothing.
+ * A Java crash the native bot does not copy: scoreTrainDirection with no
+ * enemy left dereferences null; the native bot scores every side 0.
+ *
+ * Measured (Nov 2026, `microsynth botdiff` on fresh recordings of the 2022
+ * harness, one JVM per match): CoacAI against each rush in both seats on
+ * 8x8/basesWorkers8x8A, NoWhereToRun9x8, 16x16/basesWorkers16x16A,
+ * 16x16/TwoBasesBarracks16x16, 24x24/basesWorkers24x24 and 24x24A (tables 1-3, conflict
+ * policies 1-3; 76 recordings, 68,174 CoacAI decisions, 794 of them random
+ * moves; 320 more recordings through the outcome runs): 0 mismatched
+ * decisions outside the random-move ones (the simplified draft before
+ * this: 5,717). On 29 recordings of the current official repository (its
+ * rebuilt Coac.jar; ../shared recordings-master, `--edition 2023`; 21,144
+ * decisions): 0 as well (draft: 1,382). Recording a match twice, the first
+ * cycle where the jar's two decisions differ was a flagged random move in
+ * all 7 pairs (of 8) that diverged. Whole native matches
+ * whose jar recording has no random move drawn differently end with the
+ * same winner, cycle count and byte-identical trace (108 of 108 on the 8
+ * maps of the play tests, tables 1-2, conflict policies 1 and 3).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -72,16 +74,21 @@ typedef struct coac_harv {
 typedef struct coac {
 	bot_al al;
 	int worker, base, barracks, ranged, heavy, light;
-	coac_harv *harv; /* harvesting: worker id -> base id, insertion order */
+	coac_harv *harv; /* harvesting: worker id -> base id */
 	int n_harv, cap_harv;
-	int attack_all;
+	int attack_all, was_separated;
 	int map_a; /* -1: not looked at yet; 1: the first decision saw basesWorkers16x16A */
 	/* per-decision scratch, cap_units each */
-	int *mw, *mwb, *mc, *mcb, *mb, *mbar, *en, *alive, *res, *close_res, *bases, *combat_w, *dmg, *tmp;
+	int *mw, *mwb, *mc, *mcb, *mb, *mbar, *en, *alive, *res, *close_res, *bases, *combat_w, *dmg, *tmp, *sep,
+		*building, *ecomb, *att, *ob;
 	int cap_units;
-	int n_mw, n_mwb, n_mc, n_mcb, n_mb, n_mbar, n_en, n_alive, n_res, n_close_res, n_bases, n_combat_w;
+	int n_mw, n_mwb, n_mc, n_mcb, n_mb, n_mbar, n_en, n_alive, n_res, n_close_res, n_bases, n_combat_w, n_ecomb;
+	int *stack; /* flood fill, one per cell */
+	uint8_t *seen;
+	int cap_cells;
 	int used; /* resourceUsed */
-	int attack_combat;
+	int attack_combat, max_cycles;
+	int player;
 } coac;
 
 static const ms_rts_unit *U(const coac *c, int i)
@@ -89,9 +96,19 @@ static const ms_rts_unit *U(const coac *c, int i)
 	return &rts_cunits(c->al.f.s)[i].u;
 }
 
+static const ms_rts_unit_type *T(const coac *c, int i)
+{
+	return &c->al.f.s->utt->types[U(c, i)->type];
+}
+
 static int dist(const coac *c, int a, int b)
 {
 	return abs(U(c, a)->x - U(c, b)->x) + abs(U(c, a)->y - U(c, b)->y);
+}
+
+static int dist_xy(const coac *c, int a, int x, int y)
+{
+	return abs(U(c, a)->x - x) + abs(U(c, a)->y - y);
 }
 
 /* closestUnit: the first of the list at the least Manhattan distance. */
@@ -104,6 +121,38 @@ static int closest(const coac *c, int from, const int *list, int n)
 			bd = d, best = list[k];
 	}
 	return best;
+}
+
+/* closestUnitAfterMoveAction: distances to where the units' moves end. */
+static int closest_after_move(const coac *c, int from, const int *list, int n)
+{
+	int best = -1, bd = INT_MAX;
+	for (int k = 0; k < n; k++) {
+		int x, y, d;
+		bot_next_pos(c->al.f.s, list[k], &x, &y);
+		d = dist_xy(c, from, x, y);
+		if (d < bd)
+			bd = d, best = list[k];
+	}
+	return best;
+}
+
+static int list_has(const int *list, int n, int v)
+{
+	for (int k = 0; k < n; k++)
+		if (list[k] == v)
+			return 1;
+	return 0;
+}
+
+static void list_drop(int *list, int *n, int v)
+{
+	for (int k = 0; k < *n; k++)
+		if (list[k] == v) {
+			memmove(&list[k], &list[k + 1], sizeof(int) * (size_t)(*n - k - 1));
+			(*n)--;
+			return;
+		}
 }
 
 static int harv_find(const coac *c, int64_t worker)
@@ -120,6 +169,24 @@ static void harv_remove(coac *c, int k)
 	c->n_harv--;
 }
 
+static int harv_put(coac *c, int64_t worker, int64_t base)
+{
+	int k = harv_find(c, worker);
+	if (k >= 0) {
+		c->harv[k].base = base;
+		return MS_OK;
+	}
+	if (c->n_harv == c->cap_harv) {
+		int cap = c->cap_harv ? 2 * c->cap_harv : 16;
+		coac_harv *nh = ms_ctx_realloc(c->al.ctx, c->harv, sizeof(*nh) * (size_t)cap);
+		if (!nh)
+			return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory");
+		c->harv = nh, c->cap_harv = cap;
+	}
+	c->harv[c->n_harv++] = (coac_harv){ worker, base };
+	return MS_OK;
+}
+
 static int base_full(const coac *c, int b)
 {
 	int n = 0;
@@ -128,50 +195,40 @@ static int base_full(const coac *c, int b)
 	return n >= 2;
 }
 
+/* enemyIsInRangeAttack: Euclidean distance within the attacker's range. */
 static int in_range(const coac *c, int a, int e)
 {
-	const ms_rts_unit *u = U(c, a), *v = U(c, e);
-	int dx = u->x - v->x, dy = u->y - v->y, r = c->al.f.s->utt->types[u->type].attack_range;
+	int dx = U(c, a)->x - U(c, e)->x, dy = U(c, a)->y - U(c, e)->y, r = T(c, a)->attack_range;
 	return dx * dx + dy * dy <= r * r;
-}
-
-static void drop_alive(coac *c, int e)
-{
-	for (int k = 0; k < c->n_alive; k++)
-		if (c->alive[k] == e) {
-			memmove(&c->alive[k], &c->alive[k + 1], sizeof(int) * (size_t)(c->n_alive - k - 1));
-			c->n_alive--;
-			return;
-		}
 }
 
 static void register_damage(coac *c, int a, int e)
 {
-	const ms_rts_unit_type *t = &c->al.f.s->utt->types[U(c, a)->type];
+	const ms_rts_unit_type *t = T(c, a);
 	c->dmg[e] += (t->min_damage + t->max_damage) / 2;
 	if (c->dmg[e] >= U(c, e)->hitpoints)
-		drop_alive(c, e);
+		list_drop(c->alive, &c->n_alive, e);
 }
 
+/* attackAndRegisterDamage (chaseToAttack too). */
 static int attack(coac *c, int a, int e)
 {
 	if (in_range(c, a, e))
 		register_damage(c, a, e);
-	return bot_al_attack(&c->al, a, e);
+	return bot_al_coac_attack(&c->al, a, e);
 }
 
-/* bestToAttack: an enemy this attack kills (the one left with the most
- * negative hp wins... as the Java comparator's max), else the closest. */
+/* bestToAttack: Stream.max of a comparator preferring enemies this attack
+ * kills, then the closest; max keeps the earlier of equals. */
 static int best_to_attack(const coac *c, int a, const int *list, int n)
 {
-	int mind = c->al.f.s->utt->types[U(c, a)->type].min_damage, best = -1;
+	int mind = T(c, a)->min_damage, best = -1;
 	for (int k = 0; k < n; k++) {
 		int e = list[k];
 		if (best < 0) {
 			best = e;
 			continue;
 		}
-		/* Stream.max keeps the earlier one unless compare(earlier, later) < 0 */
 		int ra = U(c, best)->hitpoints - c->dmg[best] - mind, rb = U(c, e)->hitpoints - c->dmg[e] - mind;
 		int cmp = ra <= 0 && rb <= 0 ? ra - rb : ra <= 0 ? 1 : rb <= 0 ? -1 : -dist(c, a, best) + dist(c, a, e);
 		if (cmp < 0)
@@ -180,28 +237,92 @@ static int best_to_attack(const coac *c, int a, const int *list, int n)
 	return best;
 }
 
+/* willBeMoveBeforeAttack: the enemy's pending move ends before our attack would land. */
+static int moves_first(const coac *c, int a, int e)
+{
+	const ms_rts_state *s = c->al.f.s;
+	const rts_unit *ru = &rts_cunits(s)[e];
+	if (ru->slot < 0)
+		return 0;
+	const rts_assign *as = &rts_cassigns(s)[ru->slot];
+	if (as->action.type != MS_RTS_MOVE)
+		return 0;
+	return T(c, e)->move_time - (s->time - as->time) <= T(c, a)->attack_time;
+}
+
+static int free_pos(const coac *c, int x, int y)
+{
+	const ms_rts_state *s = c->al.f.s;
+	return rts_inside(s, x, y) && rts_cterrain(s)[x + y * s->width] != 1 && rts_unit_at(s, x, y) < 0;
+}
+
+/* moveAwayFrom: a step that increases the distance to where the enemy's
+ * move ends: up, down, right, left; along the enemy's axis when it shares
+ * one. */
+static int move_away(coac *c, int a, int e)
+{
+	static const int px[4] = { 0, 0, 1, -1 }, py[4] = { -1, 1, 0, 0 }; /* up, down, right, left */
+	int ex, ey, x = U(c, a)->x, y = U(c, a)->y, cur, pick = -1, ok[4];
+	bot_next_pos(c->al.f.s, e, &ex, &ey);
+	cur = dist_xy(c, a, ex, ey);
+	for (int k = 0; k < 4; k++) {
+		int nx = x + px[k], ny = y + py[k];
+		ok[k] = free_pos(c, nx, ny) && abs(ex - nx) + abs(ey - ny) > cur;
+		if (ok[k] && pick < 0)
+			pick = k;
+	}
+	if (pick < 0)
+		return bot_al_true_idle(&c->al, a);
+	if (ex == x) {
+		if (ok[0])
+			pick = 0;
+		else if (ok[1])
+			pick = 1;
+	} else if (ey == y) {
+		if (ok[2])
+			pick = 2;
+		else if (ok[3])
+			pick = 3;
+	}
+	return bot_al_move(&c->al, a, x + px[pick], y + py[pick]);
+}
+
+/* computeCombatAction: attack only sure hits, else chase or gather. */
 static int combat(coac *c, int a)
 {
-	int n_in = 0, e;
 	const ms_rts_state *s = c->al.f.s;
+	int n_in = 0, n_ok = 0, e;
 
 	if (!c->n_alive)
-		return bot_al_idle(&c->al, a);
+		return bot_al_true_idle(&c->al, a);
 	for (int k = 0; k < c->n_alive; k++)
 		if (in_range(c, a, c->alive[k]))
 			c->tmp[n_in++] = c->alive[k];
-	if (n_in)
-		return attack(c, a, best_to_attack(c, a, c->tmp, n_in));
-	e = closest(c, a, c->alive, c->n_alive);
-	int maxc = s->width <= 8 ? 3000 : s->width <= 16 ? 4000 : s->width <= 24 ? 5000 : s->width <= 32 ? 6000
-		 : s->width <= 64 ? 8000 : 12000;
+	for (int k = 0; k < n_in; k++)
+		if (!moves_first(c, a, c->tmp[k]))
+			c->att[n_ok++] = c->tmp[k];
+	if (n_ok)
+		return attack(c, a, best_to_attack(c, a, c->att, n_ok));
+	if (n_in) {
+		if (T(c, a)->attack_range > 1) {
+			int m = closest_after_move(c, a, c->tmp, n_in), nx, ny;
+			int r = T(c, m)->attack_range;
+			bot_next_pos(s, m, &nx, &ny);
+			int dx = nx - U(c, a)->x, dy = ny - U(c, a)->y;
+			if (dx * dx + dy * dy > r * r)
+				return move_away(c, a, m);
+			/* else the jar may flee but then overwrites it with TrueIdle */
+		}
+		return bot_al_true_idle(&c->al, a);
+	}
+	e = closest_after_move(c, a, c->alive, c->n_alive);
 	if (c->attack_combat || dist(c, a, e) <= 5)
 		return attack(c, a, e);
 	int n = c->n_mc + c->n_mcb + c->n_combat_w;
-	if (!n || s->time > maxc / 2) {
-		if (s->time > maxc / 2)
+	if (!n) {
+		if (s->time > c->max_cycles / 2)
 			return attack(c, a, e);
-		return bot_al_idle(&c->al, a);
+		return bot_al_true_idle(&c->al, a);
 	}
 	long sx = 0, sy = 0;
 	const int *lists[3] = { c->mc, c->mcb, c->combat_w };
@@ -210,18 +331,35 @@ static int combat(coac *c, int a)
 		for (int k = 0; k < ns[l]; k++)
 			sx += U(c, lists[l][k])->x, sy += U(c, lists[l][k])->y;
 	int cx = (int)(sx / n), cy = (int)(sy / n);
-	if (abs(U(c, a)->x - cx) + abs(U(c, a)->y - cy) <= 3)
+	if (s->time > c->max_cycles / 2 || dist_xy(c, a, cx, cy) <= 3)
 		return attack(c, a, e);
 	return bot_al_move(&c->al, a, cx, cy);
 }
 
+/* CoacAI.train: the free side nearest the nearest enemy (up, down, left,
+ * right; the first on ties); the stock is counted as used even when no
+ * side is free. */
 static int train(coac *c, int u, int type)
 {
 	const ms_rts_state *s = c->al.f.s;
-	if (rts_cunits(s)[u].slot >= 0 || s->resources[c->al.f.player] - c->used < s->utt->types[type].cost)
+	static const int order[4] = { 0, 2, 3, 1 }; /* UP, DOWN, LEFT, RIGHT */
+	int best = -1, bs = INT_MIN;
+
+	if (rts_cunits(s)[u].slot >= 0 || s->resources[c->player] - c->used < s->utt->types[type].cost)
 		return MS_OK;
 	c->used += s->utt->types[type].cost;
-	return bot_al_train(&c->al, u, type);
+	int en = closest(c, u, c->en, c->n_en);
+	for (int k = 0; k < 4; k++) {
+		int d = order[k], x = U(c, u)->x + rts_dx[d], y = U(c, u)->y + rts_dy[d];
+		int sc = INT_MIN;
+		if (rts_inside(s, x, y) && bot_frame_free(&c->al.f, x, y))
+			sc = en < 0 ? 0 : -(abs(U(c, en)->x - x) + abs(U(c, en)->y - y));
+		if (best < 0 || sc > bs)
+			best = d, bs = sc;
+	}
+	if (bs == INT_MIN)
+		return MS_OK;
+	return bot_al_train_dir(&c->al, u, type, best);
 }
 
 static int resource_adjacent(const coac *c, int x, int y)
@@ -236,28 +374,21 @@ static int build_barracks(coac *c)
 {
 	const ms_rts_state *s = c->al.f.s;
 	const ms_rts_unit_type *bt = &s->utt->types[c->barracks], *wt = &s->utt->types[c->worker];
-	int P = s->resources[c->al.f.player], E = s->resources[1 - c->al.f.player];
+	int P = s->resources[c->player], E = s->resources[1 - c->player];
 	static const int adj[4][2] = { { 0, 1 }, { 0, -1 }, { 1, 0 }, { -1, 0 } };
 
 	if (c->n_mbar || P - c->used < bt->cost + 1)
 		return MS_OK;
 	for (int k = 0; k < c->n_mb; k++) {
-		int b = c->mb[k], safe = 1, en, w, best = -1, bd = 0;
-		/* constructingBarracksForBase: a busy worker producing barracks
-		 * whose closest base is this one */
-		int busy = 0;
-		for (int j = 0; j < c->n_mwb && !busy; j++) {
-			const rts_unit *ru = &rts_cunits(s)[c->mwb[j]];
-			const rts_assign *as = &rts_cassigns(s)[ru->slot];
-			busy = as->action.type == MS_RTS_PRODUCE && as->action.unit_type == c->barracks &&
-			       closest(c, c->mwb[j], c->mb, c->n_mb) == b;
-		}
-		if (busy)
+		int b = c->mb[k], safe = 1, en, w, best = -1, bd = c->was_separated ? 9999999 : 0;
+		if (c->building[k])
 			continue;
-		if ((en = closest(c, b, c->alive, c->n_alive)) >= 0)
-			safe = dist(c, en, b) * wt->move_time > bt->produce_time;
-		if (P > 10 && P >= E)
-			safe = 1;
+		if (!c->sep[k]) {
+			if ((en = closest(c, b, c->alive, c->n_alive)) >= 0)
+				safe = dist(c, en, b) * wt->move_time > bt->produce_time;
+			if (P > 10 && P >= E)
+				safe = 1;
+		}
 		if (!safe)
 			continue;
 		if ((w = closest(c, b, c->mw, c->n_mw)) < 0)
@@ -268,39 +399,41 @@ static int build_barracks(coac *c)
 		for (int d = 0; d < 4; d++) {
 			int x = U(c, w)->x + adj[d][0], y = U(c, w)->y + adj[d][1];
 			if (x < 0 || y < 0 || x >= s->width || y >= s->height || resource_adjacent(c, x, y) ||
-			    rts_cgrid(s)[x + y * s->width])
+			    rts_unit_at(s, x, y) >= 0)
 				continue;
 			if (en < 0)
 				break;
 			int dd = abs(U(c, en)->x - x) + abs(U(c, en)->y - y);
-			if (dd > bd)
+			if (c->was_separated ? dd < bd : dd > bd)
 				best = x + y * s->width, bd = dd;
 		}
 		if (best < 0)
 			continue;
-		int rc = bot_al_build(&c->al, w, c->barracks, best % s->width, best / s->width);
+		int rc = bot_al_build_mod(&c->al, w, c->barracks, best % s->width, best / s->width);
 		if (rc)
 			return rc;
-		for (int j = 0; j < c->n_mw; j++)
-			if (c->mw[j] == w) {
-				memmove(&c->mw[j], &c->mw[j + 1], sizeof(int) * (size_t)(c->n_mw - j - 1));
-				c->n_mw--;
-				break;
-			}
+		list_drop(c->mw, &c->n_mw, w);
 		c->mwb[c->n_mwb++] = w;
 		c->used += bt->cost;
 	}
 	return MS_OK;
 }
 
-/* harvestScore's closest base among those with fewer than 2 harvesters. */
+/* harvestScore's and harvestClosest's base: the closest of ours with fewer
+ * than 2 harvesters. */
 static int open_base(coac *c, int w)
 {
-	int n = 0;
+	int n = 0, *l = c->ob;
 	for (int k = 0; k < c->n_mb; k++)
 		if (!base_full(c, c->mb[k]))
-			c->tmp[n++] = c->mb[k];
-	return closest(c, w, c->tmp, n);
+			l[n++] = c->mb[k];
+	return closest(c, w, l, n);
+}
+
+static int harvest_score(coac *c, int w)
+{
+	int r = closest(c, w, c->close_res, c->n_close_res), b = open_base(c, w);
+	return r < 0 || b < 0 ? INT_MAX : dist(c, w, b) + dist(c, w, r);
 }
 
 static int workers(coac *c)
@@ -318,26 +451,17 @@ static int workers(coac *c)
 		for (int i = 0; i < c->n_mb; i++) {
 			int best = -1, bs = INT_MAX;
 			for (int k = 0; k < c->n_mw; k++) {
-				int w = c->mw[k];
+				int w = c->mw[k], sc;
 				if (harv_find(c, U(c, w)->id) >= 0)
 					continue;
-				int r = closest(c, w, c->close_res, c->n_close_res), b = open_base(c, w);
-				int sc = r < 0 || b < 0 ? INT_MAX : dist(c, w, b) + dist(c, w, r);
+				sc = harvest_score(c, w);
 				if (best < 0 || sc < bs)
 					best = w, bs = sc;
 			}
 			if (best < 0 || bs == INT_MAX)
 				break;
 			int r = closest(c, best, c->close_res, c->n_close_res), b = open_base(c, best);
-			if (c->n_harv == c->cap_harv) {
-				int cap = c->cap_harv ? 2 * c->cap_harv : 16;
-				coac_harv *nh = ms_ctx_realloc(c->al.ctx, c->harv, sizeof(*nh) * (size_t)cap);
-				if (!nh)
-					return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory");
-				c->harv = nh, c->cap_harv = cap;
-			}
-			c->harv[c->n_harv++] = (coac_harv){ U(c, best)->id, U(c, b)->id };
-			if ((rc = bot_al_harvest(&c->al, best, r, b)))
+			if ((rc = harv_put(c, U(c, best)->id, U(c, b)->id)) || (rc = bot_al_harvest(&c->al, best, r, b)))
 				return rc;
 		}
 	}
@@ -352,7 +476,7 @@ static int workers(coac *c)
 				continue;
 			}
 			int b = bot_frame_find(&c->al.f, c->harv[h].base, -1), r = closest(c, w, c->res, c->n_res);
-			if (b >= 0 && r >= 0 && (rc = bot_al_harvest(&c->al, w, r, b)))
+			if (b >= 0 && (rc = bot_al_harvest_return(&c->al, w, r, b)))
 				return rc;
 			continue;
 		}
@@ -361,6 +485,40 @@ static int workers(coac *c)
 			return rc;
 	}
 	return MS_OK;
+}
+
+/*
+ * isBaseSeparated (maps narrower than 10): no enemy unit reachable from the
+ * base, where the fill enters every in-map cell next to a cell it expands
+ * and expands every cell that is neither a wall nor a resource's (the jar
+ * tests the cell being expanded, not the one entered).
+ */
+static int separated(coac *c, int b)
+{
+	const ms_rts_state *s = c->al.f.s;
+	int w = s->width, n = 0, top = 0;
+
+	if (w >= 10)
+		return 0;
+	memset(c->seen, 0, (size_t)s->cells);
+	c->stack[n++] = U(c, b)->x + U(c, b)->y * w;
+	c->seen[c->stack[0]] = 1;
+	while (top < n) {
+		int cell = c->stack[top++], x = cell % w, y = cell / w, ui = rts_unit_at(s, x, y);
+		if (ui >= 0 && U(c, ui)->player >= 0 && U(c, ui)->player != c->player)
+			return 0;
+		if (rts_cterrain(s)[cell] == 1 || (ui >= 0 && T(c, ui)->is_resource))
+			continue;
+		for (int d = 0; d < 4; d++) {
+			int nx = x + rts_dx[d], ny = y + rts_dy[d];
+			if (rts_inside(s, nx, ny) && !c->seen[nx + ny * w]) {
+				c->seen[nx + ny * w] = 1;
+				c->stack[n++] = nx + ny * w;
+			}
+		}
+	}
+	c->was_separated = 1;
+	return 1;
 }
 
 /*
@@ -394,48 +552,51 @@ static int is_bases_workers_16a(const ms_rts_state *s)
 	return 1;
 }
 
-static int grow(coac *c, int n)
+#define COAC_ARRAYS(c)                                                                                       \
+	{ &c->mw, &c->mwb, &c->mc, &c->mcb, &c->mb, &c->mbar, &c->en, &c->alive, &c->res, &c->close_res, &c->bases, \
+	  &c->combat_w, &c->dmg, &c->tmp, &c->sep, &c->building, &c->ecomb, &c->att, &c->ob }
+
+static int grow(coac *c, const ms_rts_state *s)
 {
-	int **arrs[] = { &c->mw, &c->mwb, &c->mc, &c->mcb, &c->mb, &c->mbar, &c->en, &c->alive, &c->res, &c->close_res,
-			 &c->bases, &c->combat_w, &c->dmg, &c->tmp };
-	if (n <= c->cap_units && c->mw)
-		return MS_OK;
-	if (n < 1)
-		n = 1;
-	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++) {
-		ms_ctx_mfree(c->al.ctx, *arrs[k]);
-		if (!(*arrs[k] = ms_ctx_malloc(c->al.ctx, sizeof(int) * (size_t)n))) {
-			c->cap_units = 0;
-			return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory");
+	int **arrs[] = COAC_ARRAYS(c);
+	int n = s->n_units < 1 ? 1 : s->n_units;
+
+	if (n > c->cap_units || !c->mw) {
+		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++) {
+			ms_ctx_mfree(c->al.ctx, *arrs[k]);
+			if (!(*arrs[k] = ms_ctx_malloc(c->al.ctx, sizeof(int) * (size_t)n))) {
+				c->cap_units = 0;
+				return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory");
+			}
 		}
+		c->cap_units = n;
 	}
-	c->cap_units = n;
+	if (s->cells > c->cap_cells) {
+		ms_ctx_mfree(c->al.ctx, c->stack);
+		ms_ctx_mfree(c->al.ctx, c->seen);
+		c->stack = ms_ctx_malloc(c->al.ctx, sizeof(int) * (size_t)s->cells);
+		c->seen = ms_ctx_malloc(c->al.ctx, (size_t)s->cells);
+		c->cap_cells = c->stack && c->seen ? s->cells : 0;
+		if (!c->cap_cells)
+			return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory for a %dx%d map", s->width,
+					    s->height);
+	}
 	return MS_OK;
 }
 
-static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pair *out, int max, int *n)
+/* CoacAI.init: the unit lists, in unit-list order, and what follows from them. */
+static void classify(coac *c)
 {
-	coac *c = bot->impl;
-	const ms_rts_unit_type *types = s->utt->types;
+	const ms_rts_state *s = c->al.f.s;
 	const rts_unit *us = rts_cunits(s);
-	int rc, P;
+	int player = c->player;
 
-	*n = 0;
-	if (player < 0 || player > 1)
-		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: player %d", bot->ops->name, player);
-	if (s->utt != bot->utt)
-		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
-	c->al.edition = bot->edition;
-	if ((rc = bot_al_begin(&c->al, s, player)) || (rc = grow(c, s->n_units)))
-		return rc;
 	c->n_mw = c->n_mwb = c->n_mc = c->n_mcb = c->n_mb = c->n_mbar = c->n_en = c->n_alive = c->n_res = 0;
-	c->n_close_res = c->n_bases = c->n_combat_w = 0;
+	c->n_close_res = c->n_bases = c->n_combat_w = c->n_ecomb = 0;
 	c->used = 0;
-	if (c->map_a < 0)
-		c->map_a = is_bases_workers_16a(s);
 	for (int i = 0; i < s->n_units; i++) {
 		const ms_rts_unit *u = &us[i].u;
-		const ms_rts_unit_type *t = &types[u->type];
+		const ms_rts_unit_type *t = &s->utt->types[u->type];
 		int mine = u->player == player, enemy = u->player >= 0 && !mine;
 		c->dmg[i] = 0;
 		if (t->is_resource)
@@ -450,12 +611,12 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 			else
 				c->mwb[c->n_mwb++] = i;
 		} else if (!t->can_harvest && t->can_attack) {
-			if (mine) {
-				if (us[i].slot < 0)
-					c->mc[c->n_mc++] = i;
-				else
-					c->mcb[c->n_mcb++] = i;
-			}
+			if (!mine)
+				c->ecomb[c->n_ecomb++] = i;
+			else if (us[i].slot < 0)
+				c->mc[c->n_mc++] = i;
+			else
+				c->mcb[c->n_mcb++] = i;
 		} else if (u->type == c->barracks && mine)
 			c->mbar[c->n_mbar++] = i;
 		if (enemy)
@@ -466,37 +627,66 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 		if (b >= 0 && us[b].u.player == player)
 			c->close_res[c->n_close_res++] = c->res[k];
 	}
-	/* damages of the busy units' pending attacks */
+	/* damages of our pending attacks (busy combat units, then workers) */
 	for (int k = 0; k < c->n_mcb + c->n_mwb; k++) {
-		int a = k < c->n_mcb ? c->mcb[k] : c->mwb[k - c->n_mcb];
+		int a = k < c->n_mcb ? c->mcb[k] : c->mwb[k - c->n_mcb], e;
 		const rts_assign *as = &rts_cassigns(s)[us[a].slot];
-		if (as->action.type != MS_RTS_ATTACK)
-			continue;
-		int cell = as->action.x + as->action.y * s->width;
-		for (int i = 0; i < s->n_units; i++)
-			if (us[i].u.x + us[i].u.y * s->width == cell) {
-				register_damage(c, a, i);
-				break;
-			}
+		if (as->action.type == MS_RTS_ATTACK && (e = rts_unit_at(s, as->action.x, as->action.y)) >= 0)
+			register_damage(c, a, e);
 	}
 	/* forget harvesters that died or whose base is gone */
 	for (int k = 0; k < c->n_harv;) {
 		int w = bot_frame_find(&c->al.f, c->harv[k].worker, -1), b = bot_frame_find(&c->al.f, c->harv[k].base, -1);
-		if (w < 0 || us[w].u.player != player || b < 0 || us[b].u.player != player)
+		if (w < 0 || !(list_has(c->mw, c->n_mw, w) || list_has(c->mwb, c->n_mwb, w)) || b < 0 ||
+		    !list_has(c->mb, c->n_mb, b))
 			harv_remove(c, k);
 		else
 			k++;
 	}
-	P = s->resources[player];
-	if (P == 0 && c->n_res == 0)
+	/* bases with a barracks under construction by a busy worker */
+	for (int k = 0; k < c->n_mb; k++)
+		c->building[k] = 0;
+	for (int j = 0; j < c->n_mwb; j++) {
+		const rts_assign *as = &rts_cassigns(s)[us[c->mwb[j]].slot];
+		int b;
+		if (as->action.type == MS_RTS_PRODUCE && as->action.unit_type == c->barracks &&
+		    (b = closest(c, c->mwb[j], c->mb, c->n_mb)) >= 0)
+			for (int k = 0; k < c->n_mb; k++)
+				if (c->mb[k] == b)
+					c->building[k] = 1;
+	}
+	for (int k = 0; k < c->n_mb; k++)
+		c->sep[k] = separated(c, c->mb[k]);
+}
+
+static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pair *out, int max, int *n)
+{
+	coac *c = bot->impl;
+	const ms_rts_unit_type *types = s->utt->types;
+	const rts_unit *us = rts_cunits(s);
+	int rc, w = s->width;
+
+	*n = 0;
+	bot->random_moves = 0;
+	if (player < 0 || player > 1)
+		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: player %d", bot->ops->name, player);
+	if (s->utt != bot->utt)
+		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
+	c->al.edition = bot->edition;
+	c->al.fill_wait = 1;
+	c->player = player;
+	if ((rc = bot_al_begin(&c->al, s, player)) || (rc = grow(c, s)))
+		return rc;
+	if (c->map_a < 0)
+		c->map_a = is_bases_workers_16a(s);
+	c->max_cycles = w <= 8 ? 3000 : w <= 16 ? 4000 : w <= 24 ? 5000 : w <= 32 ? 6000 : w <= 64 ? 8000 : 12000;
+	classify(c);
+	if (s->resources[player] == 0 && c->n_res == 0)
 		c->attack_all = 1;
 	{
 		int ec = 0, mc = 0;
-		for (int i = 0; i < s->n_units; i++) {
-			const ms_rts_unit_type *t = &types[us[i].u.type];
-			if (us[i].u.player >= 0 && us[i].u.player != player && !t->can_harvest && t->can_attack)
-				ec += t->cost;
-		}
+		for (int k = 0; k < c->n_ecomb; k++)
+			ec += types[us[c->ecomb[k]].u.type].cost;
 		for (int k = 0; k < c->n_mc; k++)
 			mc += types[us[c->mc[k]].u.type].cost;
 		for (int k = 0; k < c->n_mcb; k++)
@@ -506,25 +696,28 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 	if ((rc = workers(c)))
 		return rc;
 	{
+		/* computeBarracksAction; on basesWorkers16x16A ranged after the first heavy */
 		int heavy = 0;
 		for (int k = 0; k < c->n_mc; k++)
 			heavy += us[c->mc[k]].u.type == c->heavy;
 		for (int k = 0; k < c->n_mcb; k++)
 			heavy += us[c->mcb[k]].u.type == c->heavy;
 		for (int k = 0; k < c->n_mbar; k++)
-			if ((rc = train(c, c->mbar[k], heavy > (c->map_a ? 0 : 3) ? c->ranged : c->heavy)))
+			if ((rc = train(c, c->mbar[k],
+					heavy > (c->map_a ? 0 : 3) || c->was_separated ? c->ranged : c->heavy)))
 				return rc;
 	}
-	if (s->width <= 8)
+	/* computeBasesAction */
+	if (w <= 8)
 		for (int k = 0; k < c->n_mb; k++)
-			if ((rc = train(c, c->mb[k], c->worker)))
+			if (!c->sep[k] && (rc = train(c, c->mb[k], c->worker)))
 				return rc;
 	{
 		int producing = 0, prod = 0;
 		for (int k = 0; k < c->n_mb; k++)
 			prod += us[c->mb[k]].slot >= 0;
 		for (int k = 0; k < c->n_mb; k++) {
-			if (c->n_mw + c->n_mwb + producing + prod >= 2 * c->n_mb && P - c->used < 15)
+			if (c->n_mw + c->n_mwb + producing + prod >= 2 * c->n_mb && s->resources[player] - c->used < 15)
 				break;
 			if ((rc = train(c, c->mb[k], c->worker)))
 				return rc;
@@ -534,15 +727,9 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 	for (int k = 0; k < c->n_mc; k++)
 		if ((rc = combat(c, c->mc[k])))
 			return rc;
-	if ((rc = bot_al_translate(&c->al, out, max, n)))
-		return rc;
-	/* AbstractionLayerAIWait1 fills the units left without an action with
-	 * NONE for 1 cycle (the shared layer, as AbstractionLayerAI, for 10);
-	 * the shared layer gives NONE only in that fill. */
-	for (int k = 0; k < *n; k++)
-		if (out[k].action.type == MS_RTS_NONE && out[k].action.parameter == 10)
-			out[k].action.parameter = 1;
-	return MS_OK;
+	rc = bot_al_translate(&c->al, out, max, n);
+	bot->random_moves = c->al.random_moves;
+	return rc;
 }
 
 static int coac_reset(ms_bot *b)
@@ -551,6 +738,7 @@ static int coac_reset(ms_bot *b)
 	bot_al_clear(&c->al);
 	c->n_harv = 0;
 	c->attack_all = 0;
+	c->was_separated = 0;
 	c->map_a = -1;
 	return MS_OK;
 }
@@ -558,26 +746,26 @@ static int coac_reset(ms_bot *b)
 static void coac_free(ms_bot *b)
 {
 	coac *c = b->impl;
-	int **arrs[] = { &c->mw, &c->mwb, &c->mc, &c->mcb, &c->mb, &c->mbar, &c->en, &c->alive, &c->res, &c->close_res,
-			 &c->bases, &c->combat_w, &c->dmg, &c->tmp };
 	if (!c)
 		return;
+	int **arrs[] = COAC_ARRAYS(c);
 	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
 		ms_ctx_mfree(b->ctx, *arrs[k]);
+	ms_ctx_mfree(b->ctx, c->stack);
+	ms_ctx_mfree(b->ctx, c->seen);
 	ms_ctx_mfree(b->ctx, c->harv);
 	bot_al_dispose(&c->al);
 	ms_ctx_mfree(b->ctx, c);
 	b->impl = NULL;
 }
 
-/* No Java class: the draft must not stand in for ai.coac.CoacAI. */
-static const ms_bot_ops coac_ops = { "CoacAIDraft", "", coac_reset, coac_decide, coac_free };
+static const ms_bot_ops coac_ops = { "CoacAI", "ai.coac.CoacAI", coac_reset, coac_decide, coac_free };
 
 int bot_coac_new(ms_bot *b)
 {
 	coac *c = ms_ctx_calloc(b->ctx, 1, sizeof(coac));
 	const char *need[] = { "Worker", "Base", "Barracks", "Ranged", "Heavy", "Light" };
-	int *ids[] = { NULL, NULL, NULL, NULL, NULL, NULL };
+	int *ids[6];
 
 	if (!c)
 		return ms_ctx_error(b->ctx, MS_ENOMEM, "bot: out of memory");

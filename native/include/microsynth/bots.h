@@ -66,6 +66,10 @@ struct ms_bot {
 	int64_t seed;
 	void *impl;
 	int edition; /**< MS_PATH_EDITION_*; 0 (2022) after ms_bot_new */
+	/** Moves of the last decision that the Java bot draws from an unseeded
+	 * generator among two or more choices (CoacAI): when nonzero, the
+	 * Java bot's decision is not reproducible. */
+	int random_moves;
 };
 
 /**

@@ -17,7 +17,7 @@ import rts.units.UnitTypeTable;
  * before timing; every match is played WARMUP times untimed, then REPEAT
  * times timed, in this one JVM.
  *
- *   BotBench REPEAT WARMUP MAXCYCLES "MAP P0 P1"...   (P0/P1: ai.abstraction class simple names)
+ *   BotBench REPEAT WARMUP MAXCYCLES "MAP P0 P1"...   (P0/P1: AI classes; simple names are ai.abstraction's)
  *
  * Prints one line per match: "match MAP P0 P1 cycles C nanos N cpu U", U the
  * CPU time of this thread over the same loop (-1 when the JVM cannot tell).
@@ -27,7 +27,8 @@ public final class BotBench {
     }
 
     static AI make(String name, UnitTypeTable utt) throws Exception {
-        return (AI) Class.forName("ai.abstraction." + name).getConstructor(UnitTypeTable.class).newInstance(utt);
+        String cls = name.contains(".") ? name : "ai.abstraction." + name;
+        return (AI) Class.forName(cls).getConstructor(UnitTypeTable.class).newInstance(utt);
     }
 
     /** The official loop (as Match plays it); returns the cycles played. */
