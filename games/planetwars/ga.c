@@ -1,0 +1,2 @@
+/* placeholder */
+#include "games/planetwars/pw_internal.h"

@@ -1,0 +1,624 @@
+/*
+ * microsynth planetwars: replay the official engine's playbacks with the
+ * native bots, native matches, a bot speaking the official protocol on
+ * stdin/stdout, the seed report's GA and the evolved-vs-original tournament.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "microsynth/planetwars.h"
+#include "cli.h"
+
+#define CMD "planetwars"
+
+
+void cmd_planetwars_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: microsynth planetwars replay DIR [--maps DIR] [--limit N] [--max-turns N]\n"
+		"       microsynth planetwars play --map FILE|N --p1 BOT --p2 BOT [--max-turns N] [--seed S] [--maps DIR]\n"
+		"       microsynth planetwars bot BOT [--seed S]\n"
+		"       microsynth planetwars evolve --out DIR [--generations N | --time T] [--seed S] [--threads N]\n"
+		"                [--population 60] [--players 6] [--maps-per-pair 10] [--p-champion 0.7]\n"
+		"                [--champions 20] [--crossovers 60] [--mutation 0.04] [--init-range 1]\n"
+		"                [--eval-maps 20] [--max-turns 200] [--maps DIR]\n"
+		"       microsynth planetwars tournament --p1 BOT --p2 BOT [--maps DIR] [--threads N] [--max-turns N]\n"
+		"       microsynth planetwars bench [--games N] [--p1 BOT] [--p2 BOT] [--maps DIR]\n\n"
+		"replay      for every mapM_A_B.playback.gz (+ .result) in DIR, plays A vs B natively on\n"
+		"            maps/mapM.txt (--maps, default DIR/../maps) and compares every turn: planets\n"
+		"            exactly, fleets as a multiset, then turns and winner. Prints the first\n"
+		"            divergence of each game. Last line: games=N divergences=D (exit 1 if D > 0).\n"
+		"play        one native match; last line: winner= turns= ships1= ships2= forfeit=\n"
+		"bot         speaks the official protocol: reads states ending in 'go', answers orders\n"
+		"            and 'go' (for tools/PlayGame.jar: \"microsynth planetwars bot Forecast\").\n"
+		"evolve      the seed report's GA (every constant an option; the report's 120 children\n"
+		"            are kept, not its later \"hundred\"). Checkpoint DIR/gen_NNNN.txt per\n"
+		"            generation (resumes from the last), DIR/evolve.csv, DIR/best.txt.\n"
+		"            Deterministic per seed whatever --threads. --time stops between generations.\n"
+		"tournament  p1 vs p2 on every map of --maps, both seats; last line: wins= draws= losses=\n"
+		"            (of p1) games= plus per seat.\n"
+		"bench       native games per second (one thread).\n\n"
+		"BOT: BullyBot, DualBot, ProspectorBot, RageBot, RandomBot (seeded by --seed),\n"
+		"     Forecast (the hand-weighted original) or Forecast:FILE (32 parameters).\n"
+		"Maps default to $MS_SHARED_DIR/data/planetwars/maps or ../shared beside the build.\n");
+}
+
+/* ---- shared helpers ---- */
+
+static int pw_data_dir(const char *sub, char *out, size_t size)
+{
+	const char *env = getenv("MS_SHARED_DIR");
+	if (env && *env) {
+		snprintf(out, size, "%s/data/planetwars/%s", env, sub);
+		struct stat st;
+		if (!stat(out, &st))
+			return 0;
+	}
+	char exe[4096];
+	if (cli_exe_dir(exe, sizeof exe) == 0) {
+		static const char *const rel[] = { "/../../../shared/data/planetwars/", "/../../shared/data/planetwars/" };
+		for (size_t i = 0; i < 2; i++) {
+			snprintf(out, size, "%s%s%s", exe, rel[i], sub);
+			struct stat st;
+			if (!stat(out, &st))
+				return 0;
+		}
+	}
+	return -1;
+}
+
+/* A bot by name, or Forecast:FILE. */
+static int make_bot(ms_ctx *ctx, const char *spec, uint64_t seed, ms_pw_bot *out)
+{
+	if (!strncmp(spec, "Forecast:", 9)) {
+		double p[MS_PW_FORECAST_PARAMS];
+		int rc = ms_pw_forecast_load(ctx, spec + 9, p);
+		if (rc)
+			return rc;
+		return ms_pw_bot_forecast(ctx, out, p);
+	}
+	return ms_pw_bot_by_name(ctx, out, spec, seed);
+}
+
+static int load_map(ms_ctx *ctx, const char *maps_dir, const char *map, ms_pw_state **out)
+{
+	char path[4096];
+	char *end;
+	long n = strtol(map, &end, 10);
+	if (*map && !*end && n > 0)
+		snprintf(path, sizeof path, "%s/map%ld.txt", maps_dir ? maps_dir : ".", n);
+	else
+		snprintf(path, sizeof path, "%s", map);
+	return ms_pw_state_load(ctx, out, path);
+}
+
+/* ---- replay ---- */
+
+typedef struct pb_fleet {
+	int v[6];
+} pb_fleet;
+
+typedef struct pb_turn {
+	int np, nf;
+	int *planets; /* owner, ships pairs */
+	pb_fleet *fleets;
+} pb_turn;
+
+typedef struct replay_ud {
+	pb_turn *turns;
+	int nturns;
+	int k;
+	char msg[512];
+} replay_ud;
+
+static int cmp_fleet(const void *a, const void *b)
+{
+	const pb_fleet *x = a, *y = b;
+	for (int i = 0; i < 6; i++)
+		if (x->v[i] != y->v[i])
+			return x->v[i] < y->v[i] ? -1 : 1;
+	return 0;
+}
+
+static char *read_gz(const char *path, size_t *len)
+{
+	gzFile g = gzopen(path, "rb");
+	if (!g)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	for (;;) {
+		if (!buf)
+			break;
+		if (cap - n < 4096) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		int got = gzread(g, buf + n, (unsigned)(cap - n - 1));
+		if (got < 0) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	gzclose(g);
+	if (buf)
+		buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+static void free_turns(pb_turn *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(t[i].planets);
+		free(t[i].fleets);
+	}
+	free(t);
+}
+
+/* The playback's turns after '|': entries separated by ':', items by ','. */
+static int parse_playback(char *text, int np, pb_turn **out, int *nout, char *err, size_t errsize)
+{
+	char *bar = strchr(text, '|');
+	if (!bar) {
+		snprintf(err, errsize, "no '|' in the playback");
+		return -1;
+	}
+	int cap = 256, n = 0;
+	pb_turn *turns = calloc((size_t)cap, sizeof *turns);
+	char *save = NULL;
+	for (char *e = strtok_r(bar + 1, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		while (*e == ' ' || *e == '\n' || *e == '\r')
+			e++;
+		size_t l = strlen(e);
+		while (l && (e[l - 1] == '\n' || e[l - 1] == '\r' || e[l - 1] == ' '))
+			e[--l] = 0;
+		if (!*e)
+			continue;
+		if (n == cap) {
+			cap *= 2;
+			pb_turn *nt = realloc(turns, (size_t)cap * sizeof *nt);
+			if (!nt)
+				break;
+			turns = nt;
+		}
+		pb_turn *t = &turns[n++];
+		memset(t, 0, sizeof *t);
+		int items = 1;
+		for (char *c = e; *c; c++)
+			items += *c == ',';
+		t->planets = malloc((size_t)np * 2 * sizeof(int));
+		t->fleets = malloc((size_t)(items > np ? items - np : 1) * sizeof(pb_fleet));
+		char *s2 = NULL;
+		int idx = 0;
+		for (char *it = strtok_r(e, ",", &s2); it; it = strtok_r(NULL, ",", &s2), idx++) {
+			int v[6], nv = 0;
+			char *c = it;
+			while (nv < 6) {
+				char *end;
+				long x = strtol(c, &end, 10);
+				if (end == c)
+					break;
+				v[nv++] = (int)x;
+				c = end;
+				if (*c != '.')
+					break;
+				c++;
+			}
+			if (idx < np) {
+				if (nv != 2) {
+					snprintf(err, errsize, "turn %d: planet item '%s' is not owner.ships", n, it);
+					free_turns(turns, n);
+					return -1;
+				}
+				t->planets[2 * idx] = v[0];
+				t->planets[2 * idx + 1] = v[1];
+				t->np++;
+			} else {
+				if (nv != 6) {
+					snprintf(err, errsize, "turn %d: fleet item '%s' is not six numbers", n, it);
+					free_turns(turns, n);
+					return -1;
+				}
+				memcpy(t->fleets[t->nf++].v, v, sizeof v);
+			}
+		}
+		if (t->np != np) {
+			snprintf(err, errsize, "turn %d: %d planets, the map has %d", n, t->np, np);
+			free_turns(turns, n);
+			return -1;
+		}
+		qsort(t->fleets, (size_t)t->nf, sizeof(pb_fleet), cmp_fleet);
+	}
+	*out = turns;
+	*nout = n;
+	return 0;
+}
+
+static int replay_observe(void *ud_, const ms_pw_state *s)
+{
+	replay_ud *ud = ud_;
+	int k = ud->k++;
+	if (k >= ud->nturns) {
+		snprintf(ud->msg, sizeof ud->msg, "turn %d: native game goes on, the playback has %d turns", k + 1,
+			 ud->nturns);
+		return 1;
+	}
+	const pb_turn *t = &ud->turns[k];
+	int np = ms_pw_num_planets(s);
+	for (int i = 0; i < np; i++) {
+		const ms_pw_planet *p = ms_pw_planet_at(s, i);
+		if (p->owner != t->planets[2 * i] || p->ships != t->planets[2 * i + 1]) {
+			snprintf(ud->msg, sizeof ud->msg, "turn %d: planet %d official %d.%d native %d.%d", k + 1, i,
+				 t->planets[2 * i], t->planets[2 * i + 1], p->owner, p->ships);
+			return 1;
+		}
+	}
+	int nf = ms_pw_num_fleets(s);
+	pb_fleet *mine = malloc((size_t)(nf ? nf : 1) * sizeof *mine);
+	for (int i = 0; i < nf; i++) {
+		const ms_pw_fleet *f = ms_pw_fleet_at(s, i);
+		mine[i] = (pb_fleet){ { f->owner, f->ships, f->source, f->dest, f->total, f->remaining } };
+	}
+	qsort(mine, (size_t)nf, sizeof *mine, cmp_fleet);
+	int bad = nf != t->nf;
+	for (int i = 0; !bad && i < nf; i++)
+		bad = cmp_fleet(&mine[i], &t->fleets[i]) != 0;
+	if (bad) {
+		int i = 0;
+		while (i < nf && i < t->nf && !cmp_fleet(&mine[i], &t->fleets[i]))
+			i++;
+		char a[96] = "none", b[96] = "none";
+		if (i < t->nf)
+			snprintf(a, sizeof a, "%d.%d.%d.%d.%d.%d", t->fleets[i].v[0], t->fleets[i].v[1], t->fleets[i].v[2],
+				 t->fleets[i].v[3], t->fleets[i].v[4], t->fleets[i].v[5]);
+		if (i < nf)
+			snprintf(b, sizeof b, "%d.%d.%d.%d.%d.%d", mine[i].v[0], mine[i].v[1], mine[i].v[2], mine[i].v[3],
+				 mine[i].v[4], mine[i].v[5]);
+		snprintf(ud->msg, sizeof ud->msg, "turn %d: fleets differ (official %d, native %d); first difference: official %s native %s",
+			 k + 1, t->nf, nf, a, b);
+	}
+	free(mine);
+	return bad;
+}
+
+static int read_result(const char *path, int *turns, int *winner)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[256];
+	*turns = -1;
+	*winner = -1;
+	while (fgets(line, sizeof line, f)) {
+		if (!strncmp(line, "turns=", 6))
+			*turns = atoi(line + 6);
+		else if (!strncmp(line, "Player 1 Wins!", 14))
+			*winner = 1;
+		else if (!strncmp(line, "Player 2 Wins!", 14))
+			*winner = 2;
+		else if (!strncmp(line, "Draw!", 5))
+			*winner = 0;
+	}
+	fclose(f);
+	return *turns >= 0 && *winner >= 0 ? 0 : -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int run_replay(int argc, char **argv)
+{
+	const char *dir = NULL, *maps = NULL;
+	long limit = -1, max_turns = 200;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--maps") && i + 1 < argc)
+			maps = argv[++i];
+		else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--limit", argv[++i], 0, 1000000, &limit))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--max-turns") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--max-turns", argv[++i], 1, 100000, &max_turns))
+				return CLI_USAGE;
+		} else if (argv[i][0] == '-')
+			return cli_usage_error(CMD, "replay: unknown option '%s'", argv[i]);
+		else if (!dir)
+			dir = argv[i];
+		else
+			return cli_usage_error(CMD, "replay: one directory only ('%s')", argv[i]);
+	}
+	if (!dir)
+		return cli_usage_error(CMD, "replay: which directory of playbacks?");
+	char mapsbuf[4096];
+	if (!maps) {
+		snprintf(mapsbuf, sizeof mapsbuf, "%s/../maps", dir);
+		maps = mapsbuf;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "microsynth %s: %s: %s\n", CMD, dir, strerror(errno));
+		return CLI_USAGE;
+	}
+	size_t n = 0, cap = 64;
+	char **names = malloc(cap * sizeof *names);
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t l = strlen(e->d_name);
+		if (l > 12 && !strcmp(e->d_name + l - 12, ".playback.gz")) {
+			if (n == cap) {
+				cap *= 2;
+				names = realloc(names, cap * sizeof *names);
+			}
+			names[n++] = strdup(e->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_str);
+	ms_ctx *ctx = NULL;
+	ms_ctx_new(&ctx, NULL);
+	long games = 0, divergences = 0, bad_input = 0, total_turns = 0;
+	double t0 = cli_now();
+	for (size_t i = 0; i < n && (limit < 0 || games < limit); i++) {
+		char base[1024], a[128], b[128], path[8192];
+		int mapno;
+		snprintf(base, sizeof base, "%.*s", (int)(strlen(names[i]) - 12), names[i]);
+		char *u1 = strchr(base, '_'), *u2 = u1 ? strchr(u1 + 1, '_') : NULL;
+		if (sscanf(base, "map%d_", &mapno) != 1 || !u1 || !u2 || strchr(u2 + 1, '_')) {
+			fprintf(stderr, "%s: name is not mapM_A_B.playback.gz\n", names[i]);
+			bad_input++;
+			continue;
+		}
+		snprintf(a, sizeof a, "%.*s", (int)(u2 - u1 - 1), u1 + 1);
+		snprintf(b, sizeof b, "%s", u2 + 1);
+		char mapname[32];
+		snprintf(mapname, sizeof mapname, "%d", mapno);
+		ms_pw_state *map = NULL;
+		if (load_map(ctx, maps, mapname, &map)) {
+			fprintf(stderr, "%s: %s\n", base, ms_ctx_last_error(ctx));
+			bad_input++;
+			continue;
+		}
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		size_t len;
+		char *text = read_gz(path, &len);
+		int rturns, rwinner;
+		snprintf(path, sizeof path, "%s/%s.result", dir, base);
+		char err[256] = "";
+		replay_ud ud = { 0 };
+		if (!text) {
+			fprintf(stderr, "%s: cannot read the playback\n", base);
+			bad_input++;
+		} else if (read_result(path, &rturns, &rwinner)) {
+			fprintf(stderr, "%s: cannot read turns= and the winner line\n", path);
+			bad_input++;
+		} else if (parse_playback(text, ms_pw_num_planets(map), &ud.turns, &ud.nturns, err, sizeof err)) {
+			fprintf(stderr, "%s: %s\n", base, err);
+			bad_input++;
+		} else {
+			ms_pw_bot p1, p2;
+			ms_pw_result res;
+			games++;
+			if (make_bot(ctx, a, 1, &p1) || make_bot(ctx, b, 2, &p2)) {
+				fprintf(stderr, "%s: %s\n", base, ms_ctx_last_error(ctx));
+				bad_input++;
+				games--;
+			} else {
+				int rc = ms_pw_play(ctx, map, &p1, &p2, (int)max_turns, replay_observe, &ud, &res);
+				if (rc < 0) {
+					snprintf(ud.msg, sizeof ud.msg, "error: %s", ms_ctx_last_error(ctx));
+				} else if (!rc && !ud.msg[0]) {
+					if (res.turns != ud.nturns || res.turns != rturns || res.winner != rwinner)
+						snprintf(ud.msg, sizeof ud.msg,
+							 "result: official turns=%d (playback %d) winner=%d, native turns=%d winner=%d%s",
+							 rturns, ud.nturns, rwinner, res.turns, res.winner,
+							 res.forfeit ? " (forfeit)" : "");
+				}
+				total_turns += ud.k;
+				if (ud.msg[0]) {
+					divergences++;
+					printf("DIVERGE %s: %s\n", base, ud.msg);
+				}
+				ms_pw_bot_release(ctx, &p1);
+				ms_pw_bot_release(ctx, &p2);
+			}
+			free_turns(ud.turns, ud.nturns);
+		}
+		free(text);
+		ms_pw_state_free(ctx, map);
+	}
+	double secs = cli_now() - t0;
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	ms_ctx_free(ctx);
+	if (games == 0 && !bad_input) {
+		fprintf(stderr, "microsynth %s: no *.playback.gz in %s\n", CMD, dir);
+		return CLI_USAGE;
+	}
+	printf("turns=%ld seconds=%.3f bad_input=%ld games=%ld divergences=%ld\n", total_turns, secs, bad_input, games,
+	       divergences);
+	if (bad_input)
+		return CLI_USAGE;
+	return divergences ? CLI_FAIL : CLI_OK;
+}
+
+/* ---- play ---- */
+
+static int run_play(int argc, char **argv)
+{
+	const char *map = NULL, *a = NULL, *b = NULL, *maps = NULL;
+	long max_turns = 200, seed = 1;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--map") && i + 1 < argc)
+			map = argv[++i];
+		else if (!strcmp(argv[i], "--p1") && i + 1 < argc)
+			a = argv[++i];
+		else if (!strcmp(argv[i], "--p2") && i + 1 < argc)
+			b = argv[++i];
+		else if (!strcmp(argv[i], "--maps") && i + 1 < argc)
+			maps = argv[++i];
+		else if (!strcmp(argv[i], "--max-turns") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--max-turns", argv[++i], 1, 100000, &max_turns))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--seed", argv[++i], 0, 2147483647L, &seed))
+				return CLI_USAGE;
+		} else
+			return cli_usage_error(CMD, "play: unknown option '%s'", argv[i]);
+	}
+	if (!map || !a || !b)
+		return cli_usage_error(CMD, "play needs --map, --p1 and --p2");
+	char mapsbuf[4096];
+	if (!maps && !pw_data_dir("maps", mapsbuf, sizeof mapsbuf))
+		maps = mapsbuf;
+	ms_ctx *ctx = NULL;
+	ms_ctx_new(&ctx, NULL);
+	ms_pw_state *m = NULL;
+	ms_pw_bot p1 = { 0 }, p2 = { 0 };
+	int ret = CLI_USAGE;
+	if (load_map(ctx, maps, map, &m) || make_bot(ctx, a, (uint64_t)seed, &p1) ||
+	    make_bot(ctx, b, (uint64_t)seed + 1, &p2)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+	} else {
+		ms_pw_result r;
+		if (ms_pw_play(ctx, m, &p1, &p2, (int)max_turns, NULL, NULL, &r)) {
+			fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+			ret = CLI_FAIL;
+		} else {
+			if (r.forfeit)
+				fprintf(stderr, "forfeit: %s\n", ms_ctx_last_error(ctx));
+			printf("winner=%d turns=%d ships1=%d ships2=%d forfeit=%d\n", r.winner, r.turns, r.ships[1],
+			       r.ships[2], r.forfeit);
+			ret = CLI_OK;
+		}
+	}
+	ms_pw_bot_release(ctx, &p1);
+	ms_pw_bot_release(ctx, &p2);
+	ms_pw_state_free(ctx, m);
+	ms_ctx_free(ctx);
+	return ret;
+}
+
+/* ---- bot (the official protocol on stdin/stdout) ---- */
+
+static int run_bot(int argc, char **argv)
+{
+	const char *name = NULL;
+	long seed = 1;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--seed", argv[++i], 0, 2147483647L, &seed))
+				return CLI_USAGE;
+		} else if (argv[i][0] == '-')
+			return cli_usage_error(CMD, "bot: unknown option '%s'", argv[i]);
+		else
+			name = argv[i];
+	}
+	if (!name)
+		return cli_usage_error(CMD, "bot: which bot?");
+	ms_ctx *ctx = NULL;
+	ms_ctx_new(&ctx, NULL);
+	ms_pw_bot bot;
+	ms_pw_orders *ord = NULL;
+	if (make_bot(ctx, name, (uint64_t)seed, &bot) || ms_pw_orders_new(ctx, &ord)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	size_t cap = 1 << 14, len = 0;
+	char *msg = malloc(cap);
+	char line[4096];
+	int ret = CLI_OK, turn = 0;
+	while (msg && fgets(line, sizeof line, stdin)) {
+		size_t l = strlen(line);
+		char *t = line;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (!strncmp(t, "go", 2) && (t[2] == '\n' || t[2] == '\r' || t[2] == 0 || t[2] == ' ')) {
+			msg[len] = 0;
+			ms_pw_state *s = NULL;
+			char what[64];
+			snprintf(what, sizeof what, "state of turn %d", ++turn);
+			if (ms_pw_state_parse(ctx, &s, msg, what)) {
+				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+				ret = CLI_USAGE;
+				break;
+			}
+			ms_pw_orders_clear(ord);
+			if (bot.turn(ctx, bot.ud, s, ord)) {
+				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+				ms_pw_state_free(ctx, s);
+				ret = CLI_FAIL;
+				break;
+			}
+			for (int i = 0; i < ms_pw_orders_count(ord); i++) {
+				const ms_pw_order *o = ms_pw_orders_at(ord, i);
+				printf("%d %d %d\n", o->source, o->dest, o->ships);
+			}
+			printf("go\n");
+			fflush(stdout);
+			ms_pw_state_free(ctx, s);
+			len = 0;
+			continue;
+		}
+		if (len + l + 1 > cap) {
+			while (len + l + 1 > cap)
+				cap *= 2;
+			char *nm = realloc(msg, cap);
+			if (!nm)
+				break;
+			msg = nm;
+		}
+		memcpy(msg + len, line, l);
+		len += l;
+	}
+	free(msg);
+	ms_pw_orders_free(ctx, ord);
+	ms_pw_bot_release(ctx, &bot);
+	ms_ctx_free(ctx);
+	return ret;
+}
+
+/* ---- GA, tournament, bench ---- */
+
+static int run_evolve(int argc, char **argv) { return cli_usage_error(CMD, "evolve: not yet"); }
+static int run_tournament(int argc, char **argv) { return cli_usage_error(CMD, "tournament: not yet"); }
+static int run_bench(int argc, char **argv) { return cli_usage_error(CMD, "bench: not yet"); }
+
+int cmd_planetwars(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cmd_planetwars_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? CLI_USAGE : CLI_OK;
+	}
+	if (!strcmp(argv[1], "replay"))
+		return run_replay(argc, argv);
+	if (!strcmp(argv[1], "play"))
+		return run_play(argc, argv);
+	if (!strcmp(argv[1], "bot"))
+		return run_bot(argc, argv);
+	if (!strcmp(argv[1], "evolve"))
+		return run_evolve(argc, argv);
+	if (!strcmp(argv[1], "tournament"))
+		return run_tournament(argc, argv);
+	if (!strcmp(argv[1], "bench"))
+		return run_bench(argc, argv);
+	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bot, evolve, tournament, bench)", argv[1]);
+}
