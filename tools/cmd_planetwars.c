@@ -598,9 +598,434 @@ static int run_bot(int argc, char **argv)
 
 /* ---- GA, tournament, bench ---- */
 
-static int run_evolve(int argc, char **argv) { return cli_usage_error(CMD, "evolve: not yet"); }
-static int run_tournament(int argc, char **argv) { return cli_usage_error(CMD, "tournament: not yet"); }
-static int run_bench(int argc, char **argv) { return cli_usage_error(CMD, "bench: not yet"); }
+/* Every mapN.txt of `dir`, N = 1, 2, ... while they exist. */
+static int load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n)
+{
+	int cap = 128, k = 0;
+	ms_pw_state **v = calloc((size_t)cap, sizeof *v);
+	for (int i = 1; v; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/map%d.txt", dir, i);
+		if (!cli_is_file(path))
+			break;
+		if (k == cap) {
+			cap *= 2;
+			ms_pw_state **nv = realloc(v, (size_t)cap * sizeof *nv);
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (ms_pw_state_load(ctx, &v[k], path)) {
+			for (int j = 0; j < k; j++)
+				ms_pw_state_free(ctx, v[j]);
+			free(v);
+			return -1;
+		}
+		k++;
+	}
+	if (k == 0) {
+		free(v);
+		ms_ctx_error(ctx, MS_ENOTFOUND, "%s: no map1.txt", dir);
+		return -1;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static void free_maps(ms_ctx *ctx, ms_pw_state **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		ms_pw_state_free(ctx, v[i]);
+	free(v);
+}
+
+static const char *maps_default(const char *maps, char *buf, size_t size)
+{
+	if (maps)
+		return maps;
+	if (!pw_data_dir("maps", buf, size))
+		return buf;
+	return NULL;
+}
+
+int synth_parse_duration(const char *val, double *out);
+
+typedef struct evolve_ud {
+	const char *out;
+	const ms_pw_ga_options *o;
+	double t0, budget;
+	FILE *csv;
+	int generations_done;
+	long games;
+	double last_vs;
+} evolve_ud;
+
+static int write_params(FILE *f, const double *p)
+{
+	for (int i = 0; i < MS_PW_FORECAST_PARAMS; i++)
+		fprintf(f, "%.17g%s", p[i], i % 4 == 3 ? "\n" : " ");
+	return 0;
+}
+
+static int write_checkpoint(const char *dir, int gen, const ms_pw_ga_options *o, const double *pop, const uint64_t *rng)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/gen_%04d.txt", dir, gen);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# microsynth planetwars GA checkpoint: the population at the start of generation %d\n", gen);
+	fprintf(f, "generation %d\npopulation %d\nrng %llu %llu %llu %llu\n", gen, o->population,
+		(unsigned long long)rng[0], (unsigned long long)rng[1], (unsigned long long)rng[2],
+		(unsigned long long)rng[3]);
+	for (int i = 0; i < o->population; i++) {
+		for (int k = 0; k < MS_PW_FORECAST_PARAMS; k++)
+			fprintf(f, "%.17g%c", pop[i * MS_PW_FORECAST_PARAMS + k], k == MS_PW_FORECAST_PARAMS - 1 ? '\n' : ' ');
+	}
+	int bad = ferror(f);
+	bad |= fclose(f);
+	if (bad || rename(tmp, path))
+		return -1;
+	return 0;
+}
+
+static int read_checkpoint(const char *path, int population, int *gen, double *pop, uint64_t *rng)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[1 << 14];
+	int p = -1, ok = 0, row = 0;
+	unsigned long long r[4];
+	while (fgets(line, sizeof line, f)) {
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "generation %d", gen) == 1)
+			continue;
+		if (sscanf(line, "population %d", &p) == 1)
+			continue;
+		if (sscanf(line, "rng %llu %llu %llu %llu", &r[0], &r[1], &r[2], &r[3]) == 4) {
+			ok = 1;
+			continue;
+		}
+		if (p != population || row >= population)
+			break;
+		char *c = line;
+		for (int k = 0; k < MS_PW_FORECAST_PARAMS; k++) {
+			char *e;
+			pop[row * MS_PW_FORECAST_PARAMS + k] = strtod(c, &e);
+			if (e == c) {
+				fclose(f);
+				return -1;
+			}
+			c = e;
+		}
+		row++;
+	}
+	fclose(f);
+	if (!ok || p != population || row != population)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		rng[i] = r[i];
+	return 0;
+}
+
+static int on_generation(void *ud_, const ms_pw_ga_generation *g)
+{
+	evolve_ud *u = ud_;
+	if (write_checkpoint(u->out, g->generation + 1, u->o, g->population, g->rng)) {
+		fprintf(stderr, "microsynth %s: cannot write the checkpoint in %s\n", CMD, u->out);
+		return MS_EIO;
+	}
+	char path[4096];
+	snprintf(path, sizeof path, "%s/best.txt", u->out);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "# best of generation %d: tournament win rate %.4f, vs original %.4f\n", g->generation,
+			g->best_rate, g->vs_original);
+		write_params(f, g->best_params);
+		fclose(f);
+	}
+	fprintf(u->csv, "%d,%ld,%d,%.6f,%.6f,%.6f,%.3f\n", g->generation, g->games, g->best, g->best_rate,
+		g->vs_original, g->diversity, g->seconds);
+	fflush(u->csv);
+	u->generations_done++;
+	u->games += g->games;
+	u->last_vs = g->vs_original;
+	double el = cli_now() - u->t0;
+	fprintf(stderr, "gen %d: best=%d rate=%.3f vs_original=%.3f diversity=%.3f %.1fs (total %.0fs)\n",
+		g->generation, g->best, g->best_rate, g->vs_original, g->diversity, g->seconds, el);
+	if (u->budget > 0 && el + g->seconds > u->budget)
+		return 1; /* the next generation would not fit */
+	return 0;
+}
+
+static int run_evolve(int argc, char **argv)
+{
+	ms_pw_ga_options o;
+	ms_pw_ga_defaults(&o);
+	const char *out = NULL, *maps = NULL;
+	long generations = -1, v;
+	double budget = 0;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!val)
+			return cli_usage_error(CMD, "evolve: '%s' needs a value or is unknown", a);
+		i++;
+		char *end;
+		if (!strcmp(a, "--out"))
+			out = val;
+		else if (!strcmp(a, "--maps"))
+			maps = val;
+		else if (!strcmp(a, "--time")) {
+			if (synth_parse_duration(val, &budget))
+				return CLI_USAGE;
+		} else if (!strcmp(a, "--p-champion") || !strcmp(a, "--mutation") || !strcmp(a, "--init-range")) {
+			double d = strtod(val, &end);
+			if (end == val || *end)
+				return cli_usage_error(CMD, "evolve: %s '%s' is not a number", a, val);
+			if (!strcmp(a, "--p-champion"))
+				o.p_champion = d;
+			else if (!strcmp(a, "--mutation"))
+				o.mutation = d;
+			else
+				o.init_range = d;
+		} else {
+			static const char *const names[] = { "--generations", "--seed", "--threads", "--population", "--players",
+							     "--maps-per-pair", "--champions", "--crossovers", "--eval-maps",
+							     "--max-turns" };
+			int k = -1;
+			for (int j = 0; j < 10; j++)
+				if (!strcmp(a, names[j]))
+					k = j;
+			if (k < 0)
+				return cli_usage_error(CMD, "evolve: unknown option '%s'", a);
+			if (cli_parse_int(CMD, a, val, 0, 2147483647L, &v))
+				return CLI_USAGE;
+			switch (k) {
+			case 0: generations = v; break;
+			case 1: o.seed = (uint64_t)v; break;
+			case 2: o.threads = (int)v; break;
+			case 3: o.population = (int)v; break;
+			case 4: o.players = (int)v; break;
+			case 5: o.maps_per_pair = (int)v; break;
+			case 6: o.champions = (int)v; break;
+			case 7: o.crossovers = (int)v; break;
+			case 8: o.eval_maps = (int)v; break;
+			default: o.max_turns = (int)v; break;
+			}
+		}
+	}
+	if (!out)
+		return cli_usage_error(CMD, "evolve needs --out DIR");
+	if (generations < 0 && budget <= 0)
+		return cli_usage_error(CMD, "evolve needs --generations N or --time T");
+	if (generations < 0)
+		generations = 1000000;
+	char mbuf[4096];
+	maps = maps_default(maps, mbuf, sizeof mbuf);
+	if (!maps)
+		return cli_usage_error(CMD, "evolve: no maps (--maps DIR or MS_SHARED_DIR)");
+	ms_ctx *ctx = NULL;
+	ms_ctx_new(&ctx, NULL);
+	ms_pw_state **mv = NULL;
+	int nm = 0;
+	if (load_maps(ctx, maps, &mv, &nm)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	mkdir(out, 0777);
+	double *pop = malloc((size_t)o.population * MS_PW_FORECAST_PARAMS * sizeof(double) + 1);
+	uint64_t rng[4] = { 0, 0, 0, 0 };
+	int first = 0, ret = CLI_OK;
+	/* resume from the last checkpoint */
+	DIR *d = opendir(out);
+	int last = -1;
+	if (d) {
+		for (struct dirent *e; (e = readdir(d));) {
+			int g;
+			char tail[8];
+			if (sscanf(e->d_name, "gen_%d.tx%1s", &g, tail) == 2 && g > last)
+				last = g;
+		}
+		closedir(d);
+	}
+	char path[4096];
+	if (last >= 0) {
+		snprintf(path, sizeof path, "%s/gen_%04d.txt", out, last);
+		if (read_checkpoint(path, o.population, &first, pop, rng)) {
+			fprintf(stderr, "microsynth %s: %s is not a checkpoint of a population of %d\n", CMD, path,
+				o.population);
+			ret = CLI_USAGE;
+			goto done;
+		}
+		fprintf(stderr, "resuming from %s (generation %d)\n", path, first);
+	} else {
+		ms_pw_ga_seed(rng, o.seed);
+		ms_pw_ga_init_population(&o, rng, pop);
+		if (write_checkpoint(out, 0, &o, pop, rng)) {
+			fprintf(stderr, "microsynth %s: cannot write in %s\n", CMD, out);
+			ret = CLI_USAGE;
+			goto done;
+		}
+	}
+	snprintf(path, sizeof path, "%s/evolve.csv", out);
+	int fresh = !cli_is_file(path);
+	evolve_ud u = { .out = out, .o = &o, .t0 = cli_now(), .budget = budget };
+	u.csv = fopen(path, "a");
+	if (!u.csv) {
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, path);
+		ret = CLI_USAGE;
+		goto done;
+	}
+	if (fresh)
+		fprintf(u.csv, "generation,games,best,best_rate,vs_original,diversity,seconds\n");
+	int todo = (int)(generations > first ? generations - first : 0);
+	if (budget > 0 && generations == 1000000)
+		todo = 1000000;
+	int rc = ms_pw_ga_run(ctx, &o, (const ms_pw_state *const *)mv, nm, pop, rng, first, todo, on_generation, &u);
+	fclose(u.csv);
+	if (rc < 0) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ret = rc == MS_EINVAL ? CLI_USAGE : CLI_FAIL;
+		goto done;
+	}
+	printf("generations=%d last_generation=%d games=%ld seconds=%.1f vs_original=%.4f best=%s/best.txt\n",
+	       u.generations_done, first + u.generations_done - 1, u.games, cli_now() - u.t0, u.last_vs, out);
+done:
+	free(pop);
+	free_maps(ctx, mv, nm);
+	ms_ctx_free(ctx);
+	return ret;
+}
+
+static int run_tournament(int argc, char **argv)
+{
+	const char *a = NULL, *b = NULL, *maps = NULL;
+	long max_turns = 200, seed = 1;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--p1") && i + 1 < argc)
+			a = argv[++i];
+		else if (!strcmp(argv[i], "--p2") && i + 1 < argc)
+			b = argv[++i];
+		else if (!strcmp(argv[i], "--maps") && i + 1 < argc)
+			maps = argv[++i];
+		else if (!strcmp(argv[i], "--max-turns") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--max-turns", argv[++i], 1, 100000, &max_turns))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--seed", argv[++i], 0, 2147483647L, &seed))
+				return CLI_USAGE;
+		} else
+			return cli_usage_error(CMD, "tournament: unknown option '%s'", argv[i]);
+	}
+	if (!a || !b)
+		return cli_usage_error(CMD, "tournament needs --p1 and --p2");
+	char mbuf[4096];
+	maps = maps_default(maps, mbuf, sizeof mbuf);
+	if (!maps)
+		return cli_usage_error(CMD, "tournament: no maps (--maps DIR or MS_SHARED_DIR)");
+	ms_ctx *ctx = NULL;
+	ms_ctx_new(&ctx, NULL);
+	ms_pw_state **mv = NULL;
+	int nm = 0, ret = CLI_OK;
+	if (load_maps(ctx, maps, &mv, &nm)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	int wdl[2][3] = { { 0 } };
+	double t0 = cli_now();
+	for (int m = 0; m < nm && ret == CLI_OK; m++)
+		for (int seat = 0; seat < 2; seat++) {
+			ms_pw_bot x = { 0 }, y = { 0 };
+			ms_pw_result r;
+			if (make_bot(ctx, a, (uint64_t)seed + 2 * m, &x) || make_bot(ctx, b, (uint64_t)seed + 2 * m + 1, &y)) {
+				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+				ms_pw_bot_release(ctx, &x);
+				ret = CLI_USAGE;
+				break;
+			}
+			int rc = seat == 0 ? ms_pw_play(ctx, mv[m], &x, &y, (int)max_turns, NULL, NULL, &r)
+					   : ms_pw_play(ctx, mv[m], &y, &x, (int)max_turns, NULL, NULL, &r);
+			ms_pw_bot_release(ctx, &x);
+			ms_pw_bot_release(ctx, &y);
+			if (rc) {
+				fprintf(stderr, "microsynth %s: map %d: %s\n", CMD, m + 1, ms_ctx_last_error(ctx));
+				ret = CLI_FAIL;
+				break;
+			}
+			int mine = seat == 0 ? 1 : 2;
+			wdl[seat][r.winner == mine ? 0 : r.winner == 0 ? 1 : 2]++;
+		}
+	if (ret == CLI_OK)
+		printf("seat1=%d-%d-%d seat2=%d-%d-%d seconds=%.2f wins=%d draws=%d losses=%d games=%d\n", wdl[0][0],
+		       wdl[0][1], wdl[0][2], wdl[1][0], wdl[1][1], wdl[1][2], cli_now() - t0, wdl[0][0] + wdl[1][0],
+		       wdl[0][1] + wdl[1][1], wdl[0][2] + wdl[1][2], 2 * nm);
+	free_maps(ctx, mv, nm);
+	ms_ctx_free(ctx);
+	return ret;
+}
+
+/* Native speed: games per second of a pairing over the maps (one thread). */
+static int run_bench(int argc, char **argv)
+{
+	const char *maps = NULL, *a = "Forecast", *b = "Forecast";
+	long games = 200;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--maps") && i + 1 < argc)
+			maps = argv[++i];
+		else if (!strcmp(argv[i], "--p1") && i + 1 < argc)
+			a = argv[++i];
+		else if (!strcmp(argv[i], "--p2") && i + 1 < argc)
+			b = argv[++i];
+		else if (!strcmp(argv[i], "--games") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--games", argv[++i], 1, 100000000L, &games))
+				return CLI_USAGE;
+		} else
+			return cli_usage_error(CMD, "bench: unknown option '%s'", argv[i]);
+	}
+	char mbuf[4096];
+	maps = maps_default(maps, mbuf, sizeof mbuf);
+	if (!maps)
+		return cli_usage_error(CMD, "bench: no maps (--maps DIR or MS_SHARED_DIR)");
+	ms_ctx *ctx = NULL;
+	ms_ctx_new(&ctx, NULL);
+	ms_pw_state **mv = NULL;
+	int nm = 0, ret = CLI_OK;
+	if (load_maps(ctx, maps, &mv, &nm)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	long turns = 0;
+	double t0 = cli_now();
+	for (long g = 0; g < games; g++) {
+		ms_pw_bot x = { 0 }, y = { 0 };
+		ms_pw_result r;
+		if (make_bot(ctx, a, (uint64_t)g, &x) || make_bot(ctx, b, (uint64_t)g + 1, &y) ||
+		    ms_pw_play(ctx, mv[g % nm], &x, &y, 200, NULL, NULL, &r)) {
+			fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+			ms_pw_bot_release(ctx, &x);
+			ms_pw_bot_release(ctx, &y);
+			ret = CLI_USAGE;
+			break;
+		}
+		turns += r.turns;
+		ms_pw_bot_release(ctx, &x);
+		ms_pw_bot_release(ctx, &y);
+	}
+	double secs = cli_now() - t0;
+	if (ret == CLI_OK)
+		printf("p1=%s p2=%s games=%ld turns=%ld seconds=%.3f games_per_s=%.1f turns_per_s=%.0f\n", a, b, games,
+		       turns, secs, games / secs, turns / secs);
+	free_maps(ctx, mv, nm);
+	ms_ctx_free(ctx);
+	return ret;
+}
 
 int cmd_planetwars(int argc, char **argv)
 {

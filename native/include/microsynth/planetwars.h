@@ -205,7 +205,7 @@ MS_EXTERN void ms_pw_ga_defaults(ms_pw_ga_options *o);
 /** What one generation produced (handed to the callback). */
 typedef struct ms_pw_ga_generation {
 	int generation;         /**< 0-based index of the generation that was played */
-	long games;             /**< tournament games played in it */
+	long games;             /**< games played in it (tournaments and the check against the original) */
 	int best;               /**< index in the population of its best player (wins / games) */
 	double best_rate;       /**< that player's tournament win rate */
 	const double *best_params;
