@@ -837,7 +837,15 @@ static int run_evolve(int argc, char **argv)
 		ms_ctx_free(ctx);
 		return CLI_USAGE;
 	}
-	mkdir(out, 0777);
+	char mk[4096];
+	snprintf(mk, sizeof mk, "%s", out);
+	for (char *c = mk + 1; *c; c++)
+		if (*c == '/') {
+			*c = 0;
+			mkdir(mk, 0777);
+			*c = '/';
+		}
+	mkdir(mk, 0777);
 	double *pop = malloc((size_t)o.population * MS_PW_FORECAST_PARAMS * sizeof(double) + 1);
 	uint64_t rng[4] = { 0, 0, 0, 0 };
 	int first = 0, ret = CLI_OK;
