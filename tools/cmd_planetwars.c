@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "microsynth/planetwars.h"
@@ -29,7 +30,9 @@ void cmd_planetwars_usage(FILE *out)
 		"                [--champions 20] [--crossovers 60] [--mutation 0.04] [--init-range 1]\n"
 		"                [--eval-maps 20] [--max-turns 200] [--maps DIR]\n"
 		"       microsynth planetwars tournament --p1 BOT --p2 BOT [--maps DIR] [--threads N] [--max-turns N]\n"
-		"       microsynth planetwars bench [--games N] [--p1 BOT] [--p2 BOT] [--maps DIR]\n\n"
+		"       microsynth planetwars bench [--games N] [--p1 BOT] [--p2 BOT] [--maps DIR]\n"
+		"       microsynth planetwars bench --official STARTER_DIR [--games N] [--maps DIR]\n"
+		"       microsynth planetwars plot DIR/evolve.csv -o FILE.svg\n\n"
 		"replay      for every mapM_A_B.playback.gz (+ .result) in DIR, plays A vs B natively on\n"
 		"            maps/mapM.txt (--maps, default DIR/../maps) and compares every turn: planets\n"
 		"            exactly, fleets as a multiset, then turns and winner. Prints the first\n"
@@ -43,7 +46,10 @@ void cmd_planetwars_usage(FILE *out)
 		"            Deterministic per seed whatever --threads. --time stops between generations.\n"
 		"tournament  p1 vs p2 on every map of --maps, both seats; last line: wins= draws= losses=\n"
 		"            (of p1) games= plus per seat.\n"
-		"bench       native games per second (one thread).\n\n"
+		"bench       native games per second (one thread). With --official (a checkout of the\n"
+		"            starter package): the same example-bot games in tools/PlayGame.jar, one\n"
+		"            by one, and natively; last line ends ratio= (native / official games per s).\n"
+		"plot        the GA's win rate per generation (vs the original, and in its tournaments).\n\n"
 		"BOT: BullyBot, DualBot, ProspectorBot, RageBot, RandomBot (seeded by --seed),\n"
 		"     Forecast (the hand-weighted original) or Forecast:FILE (32 parameters).\n"
 		"Maps default to $MS_SHARED_DIR/data/planetwars/maps or ../shared beside the build.\n");
@@ -978,11 +984,50 @@ static int run_tournament(int argc, char **argv)
 	return ret;
 }
 
-/* Native speed: games per second of a pairing over the maps (one thread). */
+/* One game in the official engine: its wall time, turns and winner from its stderr. */
+static int official_game(const char *starter, const char *map, const char *a, const char *b, double *secs,
+			 int *turns, int *winner)
+{
+	char tmp[] = "/tmp/microsynth_pw_XXXXXX";
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	char cmd[16384];
+	snprintf(cmd, sizeof cmd,
+		 "java -jar '%s/tools/PlayGame.jar' '%s' 1000 200 /dev/null 'java -jar %s/example_bots/%s.jar' "
+		 "'java -jar %s/example_bots/%s.jar' > /dev/null 2> '%s'",
+		 starter, map, starter, a, starter, b, tmp);
+	double t0 = cli_now();
+	int rc = system(cmd);
+	*secs = cli_now() - t0;
+	FILE *f = fopen(tmp, "r");
+	*turns = 0;
+	*winner = -1;
+	char line[512];
+	while (f && fgets(line, sizeof line, f)) {
+		if (!strncmp(line, "Turn ", 5))
+			(*turns)++;
+		else if (!strncmp(line, "Player 1 Wins!", 14))
+			*winner = 1;
+		else if (!strncmp(line, "Player 2 Wins!", 14))
+			*winner = 2;
+		else if (!strncmp(line, "Draw!", 5))
+			*winner = 0;
+	}
+	if (f)
+		fclose(f);
+	remove(tmp);
+	return rc == 0 && *winner >= 0 ? 0 : -1;
+}
+
+/* Native speed: games per second of a pairing over the maps (one thread); with
+ * --official, the example bots' games in the official engine beside the same games natively. */
 static int run_bench(int argc, char **argv)
 {
-	const char *maps = NULL, *a = "Forecast", *b = "Forecast";
+	const char *maps = NULL, *a = "Forecast", *b = "Forecast", *official = NULL;
 	long games = 200;
+	int games_set = 0;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--maps") && i + 1 < argc)
 			maps = argv[++i];
@@ -990,9 +1035,12 @@ static int run_bench(int argc, char **argv)
 			a = argv[++i];
 		else if (!strcmp(argv[i], "--p2") && i + 1 < argc)
 			b = argv[++i];
+		else if (!strcmp(argv[i], "--official") && i + 1 < argc)
+			official = argv[++i];
 		else if (!strcmp(argv[i], "--games") && i + 1 < argc) {
 			if (cli_parse_int(CMD, "--games", argv[++i], 1, 100000000L, &games))
 				return CLI_USAGE;
+			games_set = 1;
 		} else
 			return cli_usage_error(CMD, "bench: unknown option '%s'", argv[i]);
 	}
@@ -1000,6 +1048,10 @@ static int run_bench(int argc, char **argv)
 	maps = maps_default(maps, mbuf, sizeof mbuf);
 	if (!maps)
 		return cli_usage_error(CMD, "bench: no maps (--maps DIR or MS_SHARED_DIR)");
+	if (official && (strchr(official, '\'') || strchr(maps, '\'')))
+		return cli_usage_error(CMD, "bench: paths with a quote are not supported");
+	if (official && !games_set)
+		games = 8;
 	ms_ctx *ctx = NULL;
 	ms_ctx_new(&ctx, NULL);
 	ms_pw_state **mv = NULL;
@@ -1009,30 +1061,163 @@ static int run_bench(int argc, char **argv)
 		ms_ctx_free(ctx);
 		return CLI_USAGE;
 	}
-	long turns = 0;
-	double t0 = cli_now();
-	for (long g = 0; g < games; g++) {
-		ms_pw_bot x = { 0 }, y = { 0 };
-		ms_pw_result r;
-		if (make_bot(ctx, a, (uint64_t)g, &x) || make_bot(ctx, b, (uint64_t)g + 1, &y) ||
-		    ms_pw_play(ctx, mv[g % nm], &x, &y, 200, NULL, NULL, &r)) {
-			fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+	static const char *const ex[] = { "BullyBot", "DualBot", "ProspectorBot", "RageBot" };
+	/* official mode: game g is map 1 + 4 (g / 16) (as the playbacks), pair g % 16 */
+	long turns = 0, reps = 0;
+	double secs = 0, t0 = cli_now();
+	do {
+		for (long g = 0; g < games && ret == CLI_OK; g++) {
+			const char *x_name = official ? ex[(g % 16) / 4] : a, *y_name = official ? ex[g % 4] : b;
+			int m = official ? (int)((1 + 4 * (g / 16)) - 1) % nm : (int)(g % nm);
+			ms_pw_bot x = { 0 }, y = { 0 };
+			ms_pw_result r;
+			if (make_bot(ctx, x_name, (uint64_t)g, &x) || make_bot(ctx, y_name, (uint64_t)g + 1, &y) ||
+			    ms_pw_play(ctx, mv[m], &x, &y, 200, NULL, NULL, &r)) {
+				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+				ret = CLI_USAGE;
+			} else
+				turns += r.turns;
 			ms_pw_bot_release(ctx, &x);
 			ms_pw_bot_release(ctx, &y);
-			ret = CLI_USAGE;
-			break;
 		}
-		turns += r.turns;
-		ms_pw_bot_release(ctx, &x);
-		ms_pw_bot_release(ctx, &y);
-	}
-	double secs = cli_now() - t0;
-	if (ret == CLI_OK)
+		reps++;
+		secs = cli_now() - t0;
+	} while (official && ret == CLI_OK && secs < 1.0);
+	double native_gps = (double)games * reps / secs;
+	if (ret == CLI_OK && !official)
 		printf("p1=%s p2=%s games=%ld turns=%ld seconds=%.3f games_per_s=%.1f turns_per_s=%.0f\n", a, b, games,
 		       turns, secs, games / secs, turns / secs);
+	if (ret == CLI_OK && official) {
+		double osecs = 0;
+		int mismatches = 0;
+		for (long g = 0; g < games && ret == CLI_OK; g++) {
+			const char *x_name = ex[(g % 16) / 4], *y_name = ex[g % 4];
+			int mapno = (int)(1 + 4 * (g / 16));
+			char path[4096];
+			snprintf(path, sizeof path, "%s/map%d.txt", maps, mapno);
+			double s1;
+			int ot, ow;
+			if (official_game(official, path, x_name, y_name, &s1, &ot, &ow)) {
+				fprintf(stderr, "microsynth %s: the official engine failed on map%d %s vs %s\n", CMD, mapno,
+					x_name, y_name);
+				ret = CLI_FAIL;
+				break;
+			}
+			osecs += s1;
+			ms_pw_bot x = { 0 }, y = { 0 };
+			ms_pw_result r;
+			make_bot(ctx, x_name, 0, &x);
+			make_bot(ctx, y_name, 0, &y);
+			ms_pw_play(ctx, mv[(mapno - 1) % nm], &x, &y, 200, NULL, NULL, &r);
+			ms_pw_bot_release(ctx, &x);
+			ms_pw_bot_release(ctx, &y);
+			mismatches += r.turns != ot || r.winner != ow;
+		}
+		if (ret == CLI_OK)
+			printf("games=%ld official_seconds=%.2f official_games_per_s=%.3f native_games_per_s=%.1f "
+			       "result_mismatches=%d ratio=%.0f\n",
+			       games, osecs, games / osecs, native_gps, mismatches, native_gps / (games / osecs));
+	}
 	free_maps(ctx, mv, nm);
 	ms_ctx_free(ctx);
 	return ret;
+}
+
+/* ---- plot: the GA's CSV as an SVG ---- */
+
+static int run_plot(int argc, char **argv)
+{
+	const char *csv = NULL, *out = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (argv[i][0] == '-')
+			return cli_usage_error(CMD, "plot: unknown option '%s'", argv[i]);
+		else
+			csv = argv[i];
+	}
+	if (!csv || !out)
+		return cli_usage_error(CMD, "plot needs CSV and -o FILE.svg");
+	FILE *f = fopen(csv, "r");
+	if (!f) {
+		fprintf(stderr, "microsynth %s: %s: %s\n", CMD, csv, strerror(errno));
+		return CLI_USAGE;
+	}
+	int cap = 256, n = 0, lineno = 0;
+	double *gx = malloc((size_t)cap * sizeof *gx), *vs = malloc((size_t)cap * sizeof *vs),
+	       *br = malloc((size_t)cap * sizeof *br);
+	char line[512];
+	while (gx && vs && br && fgets(line, sizeof line, f)) {
+		lineno++;
+		if (lineno == 1 && !strncmp(line, "generation,", 11))
+			continue;
+		int g, best;
+		long games;
+		double rate, v, div, secs;
+		if (sscanf(line, "%d,%ld,%d,%lf,%lf,%lf,%lf", &g, &games, &best, &rate, &v, &div, &secs) != 7) {
+			fprintf(stderr, "microsynth %s: %s:%d: not a line of evolve.csv\n", CMD, csv, lineno);
+			fclose(f);
+			free(gx);
+			free(vs);
+			free(br);
+			return CLI_USAGE;
+		}
+		if (n == cap) {
+			cap *= 2;
+			gx = realloc(gx, (size_t)cap * sizeof *gx);
+			vs = realloc(vs, (size_t)cap * sizeof *vs);
+			br = realloc(br, (size_t)cap * sizeof *br);
+			if (!gx || !vs || !br)
+				break;
+		}
+		gx[n] = g;
+		vs[n] = v;
+		br[n] = rate;
+		n++;
+	}
+	fclose(f);
+	FILE *o = n > 0 && gx && vs && br ? fopen(out, "w") : NULL;
+	if (!o) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, n ? "cannot write the SVG" : "no generations in the CSV");
+		free(gx);
+		free(vs);
+		free(br);
+		return CLI_USAGE;
+	}
+	const double W = 640, H = 360, L = 50, R = 20, T = 30, B = 40;
+	double xmax = gx[n - 1] > 1 ? gx[n - 1] : 1;
+#define PX(x) (L + (x) / xmax * (W - L - R))
+#define PY(y) (H - B - (y) * (H - T - B))
+	fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+	fprintf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(o, "<text x=\"%.0f\" y=\"18\">Planet Wars GA: best of each generation vs the original (solid), its tournament win rate (dashed)</text>\n", L);
+	for (int k = 0; k <= 4; k++) {
+		double y = k / 4.0;
+		fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", PX(0), PY(y), PX(xmax), PY(y));
+		fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n", L - 4, PY(y) + 4, y);
+	}
+	fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">generation (0..%.0f)</text>\n", (L + W - R) / 2, H - 10, xmax);
+	const double *ys[2] = { vs, br };
+	for (int k = 0; k < 2; k++) {
+		fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"", k ? "#888" : "#1f5fbf",
+			k ? " stroke-dasharray=\"4 3\"" : "");
+		for (int i = 0; i < n; i++)
+			fprintf(o, "%.1f,%.1f ", PX(gx[i]), PY(ys[k][i]));
+		fprintf(o, "\"/>\n");
+	}
+	fprintf(o, "</svg>\n");
+#undef PX
+#undef PY
+	int bad = fclose(o);
+	free(gx);
+	free(vs);
+	free(br);
+	if (bad) {
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, out);
+		return CLI_USAGE;
+	}
+	printf("generations=%d svg=%s\n", n, out);
+	return CLI_OK;
 }
 
 int cmd_planetwars(int argc, char **argv)
@@ -1053,5 +1238,7 @@ int cmd_planetwars(int argc, char **argv)
 		return run_tournament(argc, argv);
 	if (!strcmp(argv[1], "bench"))
 		return run_bench(argc, argv);
-	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bot, evolve, tournament, bench)", argv[1]);
+	if (!strcmp(argv[1], "plot"))
+		return run_plot(argc, argv);
+	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bot, evolve, tournament, bench, plot)", argv[1]);
 }
