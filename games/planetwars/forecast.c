@@ -102,11 +102,11 @@ static void forecast_planet(const ms_pw_state *v, const fc_bot *b, int H, int q,
 	const int *a = &b->arr[(size_t)q * (H + 1) * 3];
 	for (int t = 1; t <= H; t++) {
 		if (owner > 0)
-			ships += pl->growth;
+			ships = pw_sat_add(ships, pl->growth);
 		const int *at = &a[t * 3];
 		if (at[0] | at[1] | at[2]) {
 			int forces[3] = { at[0], at[1], at[2] };
-			forces[owner] += ships;
+			forces[owner] = pw_sat_add(forces[owner], ships);
 			battle(&owner, &ships, forces);
 		}
 		fc[t] = owner == 1 ? ships : -ships;
@@ -167,8 +167,10 @@ static int fc_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *ou
 			my_ships += f->ships;
 		else
 			en_ships += f->ships;
-		if (t <= H)
-			b->arr[((size_t)f->dest * W + t) * 3 + f->owner] += f->ships;
+		if (t <= H) {
+			int *c = &b->arr[((size_t)f->dest * W + t) * 3 + f->owner];
+			*c = pw_sat_add(*c, f->ships);
+		}
 	}
 	for (int i = 0; i < np; i++) {
 		const ms_pw_planet *p = &v->planets[i];

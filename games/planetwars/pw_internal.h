@@ -33,6 +33,12 @@ static inline int pw_dist(const ms_pw_state *s, int a, int b)
 	return (s->is_view ? s->vdist : s->dist)[a * s->np + b];
 }
 
+/* a + b for non-negative ints, saturated at INT_MAX (ships of absurd maps must not overflow) */
+static inline int pw_sat_add(int a, int b)
+{
+	return a > 2147483647 - b ? 2147483647 : a + b;
+}
+
 /* The trip length the engine and the example bots compute: (int)ceil(sqrt(dx*dx + dy*dy)). */
 int pw_trip(double ax, double ay, double bx, double by);
 

@@ -16,6 +16,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,8 @@ static int parse_double_tok(ms_ctx *ctx, const char *tok, const char *what, int 
 
 #define PW_MAX_TOKENS 8
 #define PW_INT_MAX 1000000000L
+/* Distance tables are planets squared; the official maps have 23 planets. */
+#define PW_MAX_PLANETS 1000
 
 int ms_pw_state_parse(ms_ctx *ctx, ms_pw_state **out, const char *text, const char *what)
 {
@@ -236,6 +239,11 @@ int ms_pw_state_parse(ms_ctx *ctx, ms_pw_state **out, const char *text, const ch
 			}
 			if (s->nf > 0) {
 				rc = ms_ctx_error(ctx, MS_EPARSE, "%s:%d: planet after a fleet line", what, lineno);
+				goto fail;
+			}
+			if (s->np == PW_MAX_PLANETS) {
+				rc = ms_ctx_error(ctx, MS_ERANGE, "%s:%d: more than %d planets", what, lineno,
+						  PW_MAX_PLANETS);
 				goto fail;
 			}
 			if (s->np == pcap) {
@@ -408,23 +416,23 @@ int ms_pw_distance(const ms_pw_state *s, int a, int b) { return pw_dist(s, a, b)
 
 int ms_pw_ships(const ms_pw_state *s, int player)
 {
-	int n = 0;
+	long long n = 0; /* saturated: absurd maps must not overflow */
 	for (int i = 0; i < s->np; i++)
 		if (s->planets[i].owner == player)
 			n += s->planets[i].ships;
 	for (int i = 0; i < s->nf; i++)
 		if (s->fleets[i].owner == player)
 			n += s->fleets[i].ships;
-	return n;
+	return n > INT_MAX ? INT_MAX : (int)n;
 }
 
 int ms_pw_production(const ms_pw_state *s, int player)
 {
-	int n = 0;
+	long long n = 0;
 	for (int i = 0; i < s->np; i++)
 		if (s->planets[i].owner == player)
 			n += s->planets[i].growth;
-	return n;
+	return n > INT_MAX ? INT_MAX : (int)n;
 }
 
 int ms_pw_alive(const ms_pw_state *s, int player)
@@ -468,7 +476,7 @@ void ms_pw_step(ms_pw_state *s)
 {
 	for (int i = 0; i < s->np; i++)
 		if (s->planets[i].owner > 0)
-			s->planets[i].ships += s->planets[i].growth;
+			s->planets[i].ships = pw_sat_add(s->planets[i].ships, s->planets[i].growth);
 	int landing = 0;
 	for (int i = 0; i < s->nf; i++) {
 		ms_pw_fleet *f = &s->fleets[i];
@@ -480,7 +488,7 @@ void ms_pw_step(ms_pw_state *s)
 		 * the largest force wins and keeps its margin over the second;
 		 * equal top forces leave the owner in place with no ships. */
 		int np = s->np;
-		int forces[64][3];
+		long long forces[64][3];
 		for (int base = 0; base < np; base += 64) {
 			int hi = base + 64 < np ? base + 64 : np;
 			unsigned char hit[64] = { 0 };
@@ -498,9 +506,10 @@ void ms_pw_step(ms_pw_state *s)
 			for (int i = base; i < hi; i++) {
 				if (!hit[i - base])
 					continue;
-				int wo = 0, ws = 0, ss = 0;
+				long long ws = 0, ss = 0;
+				int wo = 0;
 				for (int o = 0; o < 3; o++) {
-					int v = forces[i - base][o];
+					long long v = forces[i - base][o];
 					if (v > ss) {
 						if (v > ws) {
 							ss = ws;
@@ -512,7 +521,7 @@ void ms_pw_step(ms_pw_state *s)
 					}
 				}
 				if (ws > ss) {
-					s->planets[i].ships = ws - ss;
+					s->planets[i].ships = ws - ss > INT_MAX ? INT_MAX : (int)(ws - ss);
 					s->planets[i].owner = wo;
 				} else {
 					s->planets[i].ships = 0;

@@ -43,7 +43,8 @@ typedef struct ms_pw_state ms_pw_state;
  * `F owner ships source dest total remaining`, blank lines, `#` comments.
  * `what` names the input in errors ("maps/map1.txt:3: ..."). Rejects
  * unknown lines, wrong field counts, bad numbers, owners outside 0..2,
- * negative ships or growth, fleets naming missing planets, no planets.
+ * negative ships or growth, fleets naming missing planets, no planets, more
+ * than 1000 planets, two planets at one position.
  */
 MS_EXTERN int ms_pw_state_parse(ms_ctx *ctx, ms_pw_state **out, const char *text, const char *what);
 /** Reads and parses a file (errors name the path and line). */
