@@ -28,7 +28,8 @@ int pw_trip(double ax, double ay, double bx, double by)
 {
 	double dx = ax - bx, dy = ay - by;
 	/* This file is compiled with -ffp-contract=off: Java never fuses dx*dx + dy*dy. */
-	return (int)ceil(sqrt(dx * dx + dy * dy));
+	double d = ceil(sqrt(dx * dx + dy * dy));
+	return d < 2147483647.0 ? (int)d : 2147483647; /* parsing bounds coordinates; views of views too */
 }
 
 /*
@@ -182,6 +183,8 @@ static int parse_double_tok(ms_ctx *ctx, const char *tok, const char *what, int 
 	double v = strtod(tok, &end);
 	if (end == tok || *end || !isfinite(v))
 		return ms_ctx_error(ctx, MS_EPARSE, "%s:%d: %s '%s' is not a finite number", what, line, field, tok);
+	if (fabs(v) > 1e7) /* trip lengths must fit an int */
+		return ms_ctx_error(ctx, MS_ERANGE, "%s:%d: %s %s outside [-1e7, 1e7]", what, line, field, tok);
 	*out = v;
 	return MS_OK;
 }

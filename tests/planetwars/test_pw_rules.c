@@ -169,6 +169,7 @@ static void test_pw_parse__bad_lines_name_the_input_and_line(void **state)
 		{ "P 0 0 1 10 0\nP 0 0 2 10 0\n", MS_EINVAL, "fixture:2: planet 1 at the position of planet 0" },
 		{ "# nothing\n", MS_EPARSE, "fixture: no planets" },
 		{ "P 0 0 1 1e400 0\n", MS_EPARSE, "not an integer" },
+		{ "P 0 3e10 1 4 0\n", MS_ERANGE, "fixture:1: y 3e10 outside" },
 		{ "P 0 0 1 10 0 # ok\nF 1 5 0 0 3 2\nP 4 4 2 1 1\n", MS_EPARSE, "fixture:3: planet after a fleet line" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
