@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "microsynth/planetwars.h"
+#include "microsynth/planetwars_synth.h"
 #include "cli.h"
 
 #define CMD "planetwars"
@@ -51,7 +52,8 @@ void cmd_planetwars_usage(FILE *out)
 		"            by one, and natively; last line ends ratio= (native / official games per s).\n"
 		"plot        the GA's win rate per generation (vs the original, and in its tournaments).\n\n"
 		"BOT: BullyBot, DualBot, ProspectorBot, RageBot, RandomBot (seeded by --seed),\n"
-		"     Forecast (the hand-weighted original) or Forecast:FILE (32 parameters).\n"
+		"     Forecast (the hand-weighted original), Forecast:FILE (32 parameters) or\n"
+		"     program:FILE (a gain program of `microsynth synth --game planetwars`).\n"
 		"Maps default to $MS_SHARED_DIR/data/planetwars/maps or ../shared beside the build.\n");
 }
 
@@ -79,9 +81,55 @@ static int pw_data_dir(const char *sub, char *out, size_t size)
 	return -1;
 }
 
-/* A bot by name, or Forecast:FILE. */
+/* A DSL program as a bot that owns its grammar and program. */
+typedef struct owned_prog {
+	ms_dsl_grammar *g;
+	ms_dsl_prog *prog;
+	ms_pw_bot inner;
+} owned_prog;
+
+static int owned_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *out)
+{
+	owned_prog *o = ud;
+	return o->inner.turn(ctx, o->inner.ud, v, out);
+}
+
+static void owned_release(ms_ctx *ctx, void *ud)
+{
+	owned_prog *o = ud;
+	ms_pw_bot_release(ctx, &o->inner);
+	ms_dsl_prog_free(o->prog);
+	ms_dsl_grammar_free(o->g);
+	free(o);
+}
+
+static int program_bot(ms_ctx *ctx, const char *path, ms_pw_bot *out)
+{
+	owned_prog *o = calloc(1, sizeof *o);
+	if (!o)
+		return ms_ctx_error(ctx, MS_ENOMEM, "out of memory");
+	int rc = ms_pw_dsl_grammar_new(ctx, &o->g);
+	if (!rc)
+		rc = ms_dsl_prog_new(ctx, &o->prog, o->g);
+	if (!rc)
+		rc = ms_pw_dsl_load(ctx, o->prog, path);
+	if (!rc)
+		rc = ms_pw_bot_program(ctx, &o->inner, o->prog);
+	if (rc) {
+		ms_dsl_prog_free(o->prog);
+		ms_dsl_grammar_free(o->g);
+		free(o);
+		return rc;
+	}
+	*out = (ms_pw_bot){ "program", o, owned_turn, owned_release };
+	return MS_OK;
+}
+
+/* A bot by name, Forecast:FILE (32 parameters) or program:FILE (a DSL program). */
 static int make_bot(ms_ctx *ctx, const char *spec, uint64_t seed, ms_pw_bot *out)
 {
+	if (!strncmp(spec, "program:", 8))
+		return program_bot(ctx, spec + 8, out);
 	if (!strncmp(spec, "Forecast:", 9)) {
 		double p[MS_PW_FORECAST_PARAMS];
 		int rc = ms_pw_forecast_load(ctx, spec + 9, p);

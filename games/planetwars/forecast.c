@@ -65,6 +65,8 @@ const double *ms_pw_forecast_original(void)
 
 typedef struct fc_bot {
 	double p[MS_PW_FORECAST_PARAMS];
+	pw_gain_fn gain; /* NULL: the weights of p */
+	void *gain_ud;
 	int cap_np, cap_h;
 	int *arr;   /* arrivals: [(q * (H + 1) + t) * 3 + owner] */
 	int *fc;    /* forecast: [q * (H + 1) + t] */
@@ -231,6 +233,30 @@ static int fc_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *ou
 			if (residue < 0 || residue + 1 > b->spare[p])
 				continue;
 			int k = t->owner == 2;
+			if (b->gain) {
+				pw_gain_in in = { residue, t->growth, d, H, k, t->ships, b->spare[p], 0, f2, f3 };
+				double se = 0, sa = 0;
+				int ne = 0, na = 0;
+				for (int j = 0; j < np; j++) {
+					if (j == q)
+						continue;
+					int dj = pw_dist(v, q, j);
+					sa += dj;
+					na++;
+					if (v->planets[j].owner == 2) {
+						se += dj;
+						ne++;
+					}
+				}
+				in.f1 = ne && na && sa > 0 ? (se / ne) / (sa / na) : 1;
+				double gain = b->gain(b->gain_ud, &in);
+				if (best < 0 || gain > bgain) {
+					best = q;
+					bgain = gain;
+					bres = residue;
+				}
+				continue;
+			}
 			double se = 0, sa = 0;
 			int ne = 0, na = 0;
 			for (int j = 0; j < np; j++) {
@@ -287,6 +313,17 @@ int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p)
 		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
 	memcpy(b->p, p, sizeof b->p);
 	*out = (ms_pw_bot){ "Forecast", b, fc_turn, fc_release };
+	return MS_OK;
+}
+
+int pw_forecast_new_gain(ms_ctx *ctx, ms_pw_bot *out, pw_gain_fn gain, void *gain_ud, const char *name)
+{
+	fc_bot *b = ms_ctx_calloc(ctx, 1, sizeof *b);
+	if (!b)
+		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
+	b->gain = gain;
+	b->gain_ud = gain_ud;
+	*out = (ms_pw_bot){ name, b, fc_turn, fc_release };
 	return MS_OK;
 }
 

@@ -42,4 +42,21 @@ static inline int pw_sat_add(int a, int b)
 /* The trip length the engine and the example bots compute: (int)ceil(sqrt(dx*dx + dy*dy)). */
 int pw_trip(double ax, double ay, double bx, double by);
 
+/* What a target's gain may depend on (the forecasting bot's quantities for source p, target q). */
+typedef struct pw_gain_in {
+	int residue;   /* ships q will hold at the horizon (the attack sends residue + 1) */
+	int growth;    /* of q */
+	int dist;      /* trip p -> q */
+	int horizon;   /* H */
+	int enemy;     /* 1: q is the enemy's, 0: neutral */
+	int ships;     /* q's ships now */
+	int spare;     /* p's spare ships */
+	double f1, f2, f3; /* the report's ratios (forecast.c) */
+} pw_gain_in;
+
+typedef double (*pw_gain_fn)(void *ud, const pw_gain_in *in);
+
+/* The forecasting bot with its target gain computed by `gain` instead of the 32 weights. */
+int pw_forecast_new_gain(ms_ctx *ctx, ms_pw_bot *out, pw_gain_fn gain, void *gain_ud, const char *name);
+
 #endif
