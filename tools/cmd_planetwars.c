@@ -16,6 +16,7 @@
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
 #include "cli.h"
+#include "synth_front.h"
 
 #define CMD "planetwars"
 
@@ -703,7 +704,6 @@ static const char *maps_default(const char *maps, char *buf, size_t size)
 	return NULL;
 }
 
-int synth_parse_duration(const char *val, double *out);
 
 typedef struct evolve_ud {
 	const char *out;
