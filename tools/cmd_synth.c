@@ -16,11 +16,12 @@ static const struct {
 } games[] = {
 	{ "microrts", synth_microrts_main, synth_microrts_usage },
 	{ "cantstop", synth_cantstop_main, synth_cantstop_usage },
+	{ "planetwars", synth_planetwars_main, synth_planetwars_usage },
 };
 
 void cmd_synth_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth synth --game microrts|cantstop [options of that game]\n"
+	fprintf(out, "Usage: microsynth synth --game microrts|cantstop|planetwars [options of that game]\n"
 		     "       microsynth synth plot --csv FILE [--csv FILE ...] -o FILE.svg [--x seconds|evals]\n"
 		     "                        [--title TEXT]\n\n");
 	for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
@@ -51,9 +52,9 @@ int cmd_synth(int argc, char **argv)
 		}
 	}
 	if (!game)
-		return cli_usage_error("synth", "--game is required (microrts or cantstop)");
+		return cli_usage_error("synth", "--game is required (microrts, cantstop or planetwars)");
 	for (size_t g = 0; g < sizeof games / sizeof *games; g++)
 		if (!strcmp(game, games[g].game))
 			return games[g].main(argc, argv);
-	return cli_usage_error("synth", "--game: unknown game '%s' (microrts or cantstop)", game);
+	return cli_usage_error("synth", "--game: unknown game '%s' (microrts, cantstop or planetwars)", game);
 }

@@ -19,6 +19,7 @@ static const cli_cmd commands[] = {
 	{ "dsl", "the MicroRTS strategy DSL: check, convert, random programs", cmd_dsl, cmd_dsl_usage },
 	{ "harness", "show and check the cached official harness", cmd_harness, cmd_harness_usage },
 	{ "cantstop", "Can't Stop: matches, throughput, cloning data sets and scores", cmd_cantstop, cmd_cantstop_usage },
+	{ "planetwars", "Planet Wars: replay official playbacks, matches, protocol bot, the GA", cmd_planetwars, cmd_planetwars_usage },
 	{ "synth", "synthesize a program: SA, UCT, Sketch-SA, Sketch-UCT (Can't Stop); plot CSV logs", cmd_synth, cmd_synth_usage },
 	{ "tournament", "run an official round-robin or fixed-opponents tournament", cmd_tournament, cmd_tournament_usage },
 	{ "evaluate", "score an AI against the field in the official harness, both seats, per map", cmd_evaluate, cmd_evaluate_usage },

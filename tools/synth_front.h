@@ -13,6 +13,8 @@
 /* Front ends: argv as `microsynth synth` got it (argv[0] is "synth"). */
 int synth_cantstop_main(int argc, char **argv);
 void synth_cantstop_usage(FILE *out);
+int synth_planetwars_main(int argc, char **argv);
+void synth_planetwars_usage(FILE *out);
 int synth_microrts_main(int argc, char **argv);
 void synth_microrts_usage(FILE *out);
 /* `synth plot` (any game's CSV logs). */

@@ -1,0 +1,420 @@
+/*
+ * The seed report's genetic algorithm over the forecasting bot's 32
+ * parameters (section 3.2), and games of parameter vectors in parallel.
+ *
+ * One generation: `champions` times, draw `players` distinct individuals
+ * and `maps_per_pair` maps, every pair plays on each map (the first of the
+ * pair is player 1 on even map slots, player 2 on odd ones), rank by wins
+ * (draw order breaks ties), tournament selection: rank r is taken with
+ * probability p_champion unless an earlier rank was, the last rank when no
+ * rank is; then `crossovers` uniform crossovers of two champions drawn at
+ * random (two complementary children each), per-gene mutation (a new
+ * uniform value), and `population` of the children drawn without
+ * replacement form the next generation. The report produces 120 children
+ * and then speaks of "these hundred"; we keep 120.
+ *
+ * Every random draw happens on the calling thread in a fixed order and each
+ * game's result lands in its own slot, so a run is the same for any thread
+ * count.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "games/planetwars/pw_internal.h"
+
+int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
+
+/* ---- xoshiro256** with splitmix64 seeding ---- */
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void ms_pw_ga_seed(uint64_t rng[4], uint64_t seed)
+{
+	uint64_t x = seed;
+	for (int i = 0; i < 4; i++)
+		rng[i] = splitmix(&x);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t next64(uint64_t s[4])
+{
+	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+static double uniform(uint64_t s[4])
+{
+	return (double)(next64(s) >> 11) * 0x1.0p-53;
+}
+
+static int below(uint64_t s[4], int n)
+{
+	return (int)(((next64(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+void ms_pw_ga_defaults(ms_pw_ga_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->version = MS_PW_GA_OPTIONS_VERSION;
+	o->population = 60;
+	o->players = 6;
+	o->maps_per_pair = 10;
+	o->p_champion = 0.7;
+	o->champions = 20;
+	o->crossovers = 60;
+	o->mutation = 0.04;
+	o->init_range = 1.0;
+	o->max_turns = 200;
+	o->threads = 1;
+	o->eval_maps = 20;
+	o->seed = 1;
+}
+
+void ms_pw_ga_init_population(const ms_pw_ga_options *opts, uint64_t rng[4], double *population)
+{
+	for (int i = 0; i < opts->population * MS_PW_FORECAST_PARAMS; i++)
+		population[i] = (2 * uniform(rng) - 1) * opts->init_range;
+}
+
+/* ---- games in parallel ---- */
+
+typedef struct pool {
+	const ms_pw_state *const *maps;
+	const int *map;
+	const double *const *a, *const *b;
+	int n, max_turns;
+	int *winner;
+	pthread_mutex_t mu;
+	int next;
+	int err_index;
+	int err_status;
+	char err[512];
+} pool;
+
+static int play_one(ms_ctx *ctx, pool *p, int k, ms_pw_state **tmp)
+{
+	ms_pw_bot x, y;
+	int rc = pw_forecast_new(ctx, &x, p->a[k]);
+	if (rc)
+		return rc;
+	if ((rc = pw_forecast_new(ctx, &y, p->b[k]))) {
+		ms_pw_bot_release(ctx, &x);
+		return rc;
+	}
+	ms_pw_result r;
+	rc = ms_pw_play(ctx, p->maps[p->map[k]], &x, &y, p->max_turns, NULL, NULL, &r);
+	if (!rc)
+		p->winner[k] = r.winner;
+	ms_pw_bot_release(ctx, &x);
+	ms_pw_bot_release(ctx, &y);
+	(void)tmp;
+	return rc;
+}
+
+static void *worker(void *arg)
+{
+	pool *p = arg;
+	ms_ctx *ctx = NULL;
+	if (ms_ctx_new(&ctx, NULL)) {
+		pthread_mutex_lock(&p->mu);
+		if (p->err_index < 0 || p->err_index > 0) {
+			p->err_index = 0;
+			p->err_status = MS_ENOMEM;
+			snprintf(p->err, sizeof p->err, "planetwars: out of memory for a worker");
+		}
+		pthread_mutex_unlock(&p->mu);
+		return NULL;
+	}
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		int k = p->next < p->n ? p->next++ : -1;
+		pthread_mutex_unlock(&p->mu);
+		if (k < 0)
+			break;
+		int rc = play_one(ctx, p, k, NULL);
+		if (rc) {
+			pthread_mutex_lock(&p->mu);
+			/* keep the error of the lowest game index: the same whatever the threads */
+			if (p->err_index < 0 || k < p->err_index) {
+				p->err_index = k;
+				p->err_status = rc;
+				snprintf(p->err, sizeof p->err, "game %d: %s", k, ms_ctx_last_error(ctx));
+			}
+			pthread_mutex_unlock(&p->mu);
+		}
+	}
+	ms_ctx_free(ctx);
+	return NULL;
+}
+
+int ms_pw_play_many(ms_ctx *ctx, const ms_pw_state *const *maps, const int *map, const double *const *a,
+		    const double *const *b, int n, int max_turns, int threads, int *out_winner)
+{
+	pool p = { .maps = maps, .map = map, .a = a, .b = b, .n = n, .max_turns = max_turns, .winner = out_winner,
+		   .next = 0, .err_index = -1 };
+	if (threads < 1)
+		threads = 1;
+	if (threads > 256)
+		threads = 256;
+	if (threads > n)
+		threads = n > 0 ? n : 1;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_t th[256];
+	int started = 0;
+	for (int i = 1; i < threads; i++) {
+		if (pthread_create(&th[started], NULL, worker, &p))
+			break;
+		started++;
+	}
+	worker(&p);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p.mu);
+	if (p.err_index >= 0)
+		return ms_ctx_error(ctx, p.err_status, "%s", p.err);
+	return MS_OK;
+}
+
+/* ---- the GA ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int check_options(ms_ctx *ctx, const ms_pw_ga_options *o, int nmaps)
+{
+	if (o->version != MS_PW_GA_OPTIONS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "planetwars GA: options version %u, expected %d", o->version,
+				    MS_PW_GA_OPTIONS_VERSION);
+	if (o->population < 2 || o->players < 2 || o->players > o->population || o->players > 64)
+		return ms_ctx_error(ctx, MS_EINVAL, "planetwars GA: players (%d) must be in 2..min(population %d, 64)",
+				    o->players, o->population);
+	if (o->maps_per_pair < 1 || o->maps_per_pair > nmaps)
+		return ms_ctx_error(ctx, MS_EINVAL, "planetwars GA: maps per pair %d, %d maps available",
+				    o->maps_per_pair, nmaps);
+	if (o->champions < 1 || o->crossovers < 1 || 2 * o->crossovers < o->population)
+		return ms_ctx_error(ctx, MS_EINVAL,
+				    "planetwars GA: %d crossovers give %d children, fewer than the population %d",
+				    o->crossovers, 2 * o->crossovers, o->population);
+	if (!(o->p_champion > 0 && o->p_champion <= 1) || !(o->mutation >= 0 && o->mutation <= 1) ||
+	    !(o->init_range > 0))
+		return ms_ctx_error(ctx, MS_EINVAL, "planetwars GA: p_champion in (0, 1], mutation in [0, 1], init range > 0");
+	if (o->eval_maps < 0 || o->eval_maps > nmaps || o->max_turns < 1)
+		return ms_ctx_error(ctx, MS_EINVAL, "planetwars GA: eval maps %d of %d, max turns %d", o->eval_maps,
+				    nmaps, o->max_turns);
+	return MS_OK;
+}
+
+int ms_pw_ga_run(ms_ctx *ctx, const ms_pw_ga_options *o, const ms_pw_state *const *maps, int nmaps,
+		 double *population, uint64_t rng[4], int first_generation, int generations, ms_pw_ga_callback cb,
+		 void *cb_ud)
+{
+	int rc = check_options(ctx, o, nmaps);
+	if (rc)
+		return rc;
+	if (!(rng[0] | rng[1] | rng[2] | rng[3]))
+		ms_pw_ga_seed(rng, o->seed);
+	const int P = o->population, K = o->players, M = o->maps_per_pair, G = MS_PW_FORECAST_PARAMS;
+	const int pairs = K * (K - 1) / 2;
+	const long ngames = (long)o->champions * pairs * M;
+	const int nchild = 2 * o->crossovers;
+	const int neval = 2 * o->eval_maps;
+	const long nall = ngames > neval ? ngames : neval;
+	int *part = ms_ctx_malloc(ctx, (size_t)o->champions * K * sizeof(int));
+	int *tmaps = ms_ctx_malloc(ctx, (size_t)o->champions * M * sizeof(int));
+	int *gmap = ms_ctx_malloc(ctx, (size_t)nall * sizeof(int));
+	const double **ga = ms_ctx_malloc(ctx, (size_t)nall * sizeof(double *));
+	const double **gb = ms_ctx_malloc(ctx, (size_t)nall * sizeof(double *));
+	int *gw = ms_ctx_malloc(ctx, (size_t)nall * sizeof(int));
+	int *idx = ms_ctx_malloc(ctx, (size_t)(P > nchild ? P : nchild) * sizeof(int));
+	int *champ = ms_ctx_malloc(ctx, (size_t)o->champions * sizeof(int));
+	double *children = ms_ctx_malloc(ctx, (size_t)nchild * G * sizeof(double));
+	long *played = ms_ctx_malloc(ctx, (size_t)P * sizeof(long)), *won = ms_ctx_malloc(ctx, (size_t)P * sizeof(long));
+	double *best = ms_ctx_malloc(ctx, (size_t)G * sizeof(double));
+	int *mapidx = ms_ctx_malloc(ctx, (size_t)nmaps * sizeof(int));
+	if (!part || !tmaps || !gmap || !ga || !gb || !gw || !idx || !champ || !children || !played || !won || !best ||
+	    !mapidx) {
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "planetwars GA: out of memory");
+		goto done;
+	}
+	for (int gen = first_generation; gen < first_generation + generations; gen++) {
+		double t0 = now_s();
+		/* 1. draw every tournament's players and maps */
+		for (int c = 0; c < o->champions; c++) {
+			for (int i = 0; i < P; i++)
+				idx[i] = i;
+			for (int i = 0; i < K; i++) {
+				int j = i + below(rng, P - i);
+				int t = idx[i];
+				idx[i] = idx[j];
+				idx[j] = t;
+				part[c * K + i] = idx[i];
+			}
+			for (int i = 0; i < nmaps; i++)
+				mapidx[i] = i;
+			for (int i = 0; i < M; i++) {
+				int j = i + below(rng, nmaps - i);
+				int t = mapidx[i];
+				mapidx[i] = mapidx[j];
+				mapidx[j] = t;
+				tmaps[c * M + i] = mapidx[i];
+			}
+		}
+		long g = 0;
+		for (int c = 0; c < o->champions; c++)
+			for (int i = 0; i < K; i++)
+				for (int j = i + 1; j < K; j++)
+					for (int m = 0; m < M; m++, g++) {
+						const double *x = &population[(size_t)part[c * K + i] * G];
+						const double *y = &population[(size_t)part[c * K + j] * G];
+						gmap[g] = tmaps[c * M + m];
+						ga[g] = m % 2 ? y : x;
+						gb[g] = m % 2 ? x : y;
+					}
+		if ((rc = ms_pw_play_many(ctx, maps, gmap, ga, gb, (int)ngames, o->max_turns, o->threads, gw)))
+			goto done;
+		/* 2. rank and select */
+		memset(played, 0, (size_t)P * sizeof(long));
+		memset(won, 0, (size_t)P * sizeof(long));
+		g = 0;
+		for (int c = 0; c < o->champions; c++) {
+			int wins[64] = { 0 }, order[64];
+			for (int i = 0; i < K; i++)
+				for (int j = i + 1; j < K; j++)
+					for (int m = 0; m < M; m++, g++) {
+						int w = gw[g];
+						int first_is_1 = m % 2 == 0;
+						if (w == 1)
+							wins[first_is_1 ? i : j]++;
+						else if (w == 2)
+							wins[first_is_1 ? j : i]++;
+						played[part[c * K + i]]++;
+						played[part[c * K + j]]++;
+					}
+			for (int i = 0; i < K; i++) {
+				won[part[c * K + i]] += wins[i];
+				order[i] = i;
+			}
+			for (int i = 1; i < K; i++) /* stable insertion sort by wins, descending */
+				for (int j = i; j > 0 && wins[order[j]] > wins[order[j - 1]]; j--) {
+					int t = order[j];
+					order[j] = order[j - 1];
+					order[j - 1] = t;
+				}
+			int pick = order[K - 1];
+			for (int r = 0; r < K - 1; r++)
+				if (uniform(rng) < o->p_champion) {
+					pick = order[r];
+					break;
+				}
+			champ[c] = part[c * K + pick];
+		}
+		int bi = -1;
+		double brate = -1;
+		for (int i = 0; i < P; i++)
+			if (played[i] && (double)won[i] / (double)played[i] > brate) {
+				brate = (double)won[i] / (double)played[i];
+				bi = i;
+			}
+		memcpy(best, &population[(size_t)bi * G], (size_t)G * sizeof(double));
+		/* 3. crossover, mutation, next generation */
+		for (int x = 0; x < o->crossovers; x++) {
+			const double *A = &population[(size_t)champ[below(rng, o->champions)] * G];
+			const double *B = &population[(size_t)champ[below(rng, o->champions)] * G];
+			double *c1 = &children[(size_t)(2 * x) * G], *c2 = &children[(size_t)(2 * x + 1) * G];
+			for (int k = 0; k < G; k++) {
+				int swap = uniform(rng) < 0.5;
+				c1[k] = swap ? B[k] : A[k];
+				c2[k] = swap ? A[k] : B[k];
+			}
+		}
+		for (int i = 0; i < nchild * G; i++)
+			if (uniform(rng) < o->mutation)
+				children[i] = (2 * uniform(rng) - 1) * o->init_range;
+		for (int i = 0; i < nchild; i++)
+			idx[i] = i;
+		for (int i = 0; i < P; i++) {
+			int j = i + below(rng, nchild - i);
+			int t = idx[i];
+			idx[i] = idx[j];
+			idx[j] = t;
+			memcpy(&population[(size_t)i * G], &children[(size_t)idx[i] * G], (size_t)G * sizeof(double));
+		}
+		/* 4. the generation's best against the original, both seats */
+		double vs = 0;
+		if (neval) {
+			for (int e = 0; e < o->eval_maps; e++) {
+				int m = (int)((long)e * nmaps / o->eval_maps);
+				gmap[2 * e] = gmap[2 * e + 1] = m;
+				ga[2 * e] = best;
+				gb[2 * e] = ms_pw_forecast_original();
+				ga[2 * e + 1] = ms_pw_forecast_original();
+				gb[2 * e + 1] = best;
+			}
+			if ((rc = ms_pw_play_many(ctx, maps, gmap, ga, gb, neval, o->max_turns, o->threads, gw)))
+				goto done;
+			for (int e = 0; e < neval; e++) {
+				int mine = e % 2 ? 2 : 1;
+				vs += gw[e] == mine ? 1 : gw[e] == 0 ? 0.5 : 0;
+			}
+			vs /= neval;
+		}
+		double div = 0;
+		for (int k = 0; k < G; k++) {
+			double m = 0, s2 = 0;
+			for (int i = 0; i < P; i++)
+				m += population[(size_t)i * G + k];
+			m /= P;
+			for (int i = 0; i < P; i++) {
+				double d = population[(size_t)i * G + k] - m;
+				s2 += d * d;
+			}
+			div += sqrt(s2 / P);
+		}
+		div /= G;
+		ms_pw_ga_generation info = { .generation = gen, .games = ngames + neval, .best = bi, .best_rate = brate,
+					     .best_params = best, .vs_original = vs, .diversity = div,
+					     .seconds = now_s() - t0, .population = population, .rng = rng };
+		if (cb && (rc = cb(cb_ud, &info)))
+			goto done;
+	}
+done:
+	ms_ctx_mfree(ctx, part);
+	ms_ctx_mfree(ctx, tmaps);
+	ms_ctx_mfree(ctx, gmap);
+	ms_ctx_mfree(ctx, ga);
+	ms_ctx_mfree(ctx, gb);
+	ms_ctx_mfree(ctx, gw);
+	ms_ctx_mfree(ctx, idx);
+	ms_ctx_mfree(ctx, champ);
+	ms_ctx_mfree(ctx, children);
+	ms_ctx_mfree(ctx, played);
+	ms_ctx_mfree(ctx, won);
+	ms_ctx_mfree(ctx, best);
+	ms_ctx_mfree(ctx, mapidx);
+	return rc;
+}

@@ -1,0 +1,16 @@
+cmake_minimum_required(VERSION 3.20)
+# Feeds INPUT to `CMD ARGS` on stdin; checks the exit code and that stdout matches EXPECT_OUT
+# (and stderr mentions EXPECT_ERR when given).
+execute_process(COMMAND ${CMD} ${ARGS} INPUT_FILE ${INPUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL "${EXPECT_RC}")
+  message(FATAL_ERROR "exit ${rc}, expected ${EXPECT_RC}\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(NOT out MATCHES "${EXPECT_OUT}")
+  message(FATAL_ERROR "stdout does not match '${EXPECT_OUT}': ${out}")
+endif()
+if(DEFINED EXPECT_ERR)
+  string(FIND "${err}" "${EXPECT_ERR}" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "stderr lacks '${EXPECT_ERR}': ${err}")
+  endif()
+endif()
