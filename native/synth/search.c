@@ -172,7 +172,7 @@ void ms_synth_free(ms_synth *s)
 int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const ms_synth_opts *o)
 {
 	*out = NULL;
-	if (!pb || (pb->version != 1 && pb->version != MS_SYNTH_PROBLEM_VERSION) || !pb->grammar ||
+	if (!pb || !syn_problem_version_ok(pb) || !pb->grammar ||
 	    (!pb->eval && !syn_problem_eval_vs(pb)))
 		return ms_ctx_error(ctx, MS_EINVAL, "search: problem missing, of an unknown version, or without grammar or eval");
 	int start_nt = pb->start >= 0 ? pb->start : ms_dsl_grammar_start(pb->grammar);

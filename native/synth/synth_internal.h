@@ -18,6 +18,15 @@ static inline int (*syn_problem_eval_vs(const ms_synth_problem *pb))(void *, voi
 {
 	return pb->version >= 2 ? pb->eval_vs : NULL;
 }
+/* Version-3 fields: features (0 when absent). */
+static inline int syn_problem_features(const ms_synth_problem *pb)
+{
+	return pb->version >= 3 && pb->features && pb->feature_values ? pb->n_features : 0;
+}
+static inline int syn_problem_version_ok(const ms_synth_problem *pb)
+{
+	return pb->version >= 1 && pb->version <= MS_SYNTH_PROBLEM_VERSION;
+}
 /* The evaluator's population: its size, numbers and weights. */
 int syn_eval_population(const ms_synth_eval *ev, const int **ids, const double **weights);
 

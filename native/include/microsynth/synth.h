@@ -55,10 +55,11 @@ enum {
 /* ---- the problem ----------------------------------------------------------- */
 
 /**
- * Version 2 adds opponents (`n_opponents`, `eval_vs`); version 1 problems
- * (no opponents, `eval` only) are still accepted.
+ * Version 2 adds opponents (`n_opponents`, `eval_vs`); version 3 adds
+ * behavioural features (`n_features`, `feature_values`, `features`).
+ * Version 1 and 2 problems are still accepted.
  */
-#define MS_SYNTH_PROBLEM_VERSION 2
+#define MS_SYNTH_PROBLEM_VERSION 3
 
 /**
  * Whom Psi is measured against. A problem may number its opponents
@@ -131,6 +132,26 @@ typedef struct ms_synth_problem {
 	int (*generate)(void *user, ms_dsl_prog *prog, ms_jrandom *rng);
 	/** A random neighbour, in place (NULL: ms_dsl_mutate with `gen`, nodes of size > 0). */
 	int (*mutate)(void *user, ms_dsl_prog *prog, ms_jrandom *rng);
+
+	/* ---- version 3 ---- */
+	/**
+	 * Behavioural features F(p) (Aleixo's dissertation, 4.5): n_features
+	 * discrete values measured from matches of p against an opponent, what
+	 * hierarchical synthesis search (MS_SYNTH_HSS) searches over. 0: none.
+	 */
+	int n_features;
+	/** Feature j takes values 0 .. feature_values[j] - 1 (each at least 1). */
+	const int *feature_values;
+	/** Their names, for logs and library files (may be NULL). */
+	const char *const *feature_names;
+	/**
+	 * F(prog) against opponent `opponent` (-1: the problem's own, as `eval`)
+	 * into out[0 .. n), each an integer in its range. Same rules as `eval`:
+	 * depends only on its arguments; MS_SYNTH_FAILED when the program fails
+	 * at run time (it then has no features), a negative status on errors.
+	 */
+	int (*features)(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int opponent, uint64_t seed,
+			int *out, int n);
 } ms_synth_problem;
 
 /* ---- the evaluator: a thread pool over shards -------------------------------- */
@@ -170,6 +191,17 @@ MS_EXTERN int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const
  */
 MS_EXTERN int ms_synth_eval_set_population(ms_synth_eval *ev, const ms_synth_population *pop);
 
+/**
+ * F(prog) (problem version 3 with features) against `opponent` (-1: the
+ * problem's own) on the caller's thread, with worker 0's state; call it
+ * between evaluations, never from a `done` callback. Returns 0,
+ * MS_SYNTH_FAILED (the program failed at run time; `out` is zeroed), or a
+ * negative status (MS_EINVAL when the problem has no features, or a value
+ * outside its range).
+ */
+MS_EXTERN int ms_synth_eval_features(ms_synth_eval *ev, const ms_dsl_prog *prog, int opponent, uint64_t seed,
+				     int *out);
+
 /** The seed of evaluation number `index` of a search seeded with `seed` (SplitMix64 mixing). */
 MS_EXTERN uint64_t ms_synth_eval_seed(uint64_t seed, uint64_t index);
 
@@ -180,10 +212,12 @@ typedef enum ms_synth_algo {
 	MS_SYNTH_UCT = 1,        /**< UCT over partial programs with SA rollouts */
 	MS_SYNTH_SKETCH_SA = 2,  /**< SA on C (sketch search), then SA on Psi from the best sketch */
 	MS_SYNTH_SKETCH_UCT = 3, /**< UCT on C, then UCT on Psi from a tree holding the sketch's branch */
-	MS_SYNTH_RANDOM = 4      /**< random programs: the baseline any search must beat */
+	MS_SYNTH_RANDOM = 4,     /**< random programs: the baseline any search must beat */
+	/** hierarchical synthesis search: a bandit over feature vectors picks where SA starts (needs features) */
+	MS_SYNTH_HSS = 5
 } ms_synth_algo;
 
-/** "sa", "uct", "sketch-sa", "sketch-uct", "random"; NULL for unknown values. */
+/** "sa", "uct", "sketch-sa", "sketch-uct", "random", "hss"; NULL for unknown values. */
 MS_EXTERN const char *ms_synth_algo_name(int algo);
 /** The algorithm of a name above, or MS_ENOTFOUND. */
 MS_EXTERN int ms_synth_algo_from_name(const char *name);
@@ -320,6 +354,29 @@ typedef struct ms_synth_opts {
 	const char *csv;         /**< CSV log path (appended): seconds,best_psi,best_c,evals_psi,evals_c,phase */
 	ms_synth_progress_fn progress;
 	void *progress_ud;
+
+	/*
+	 * HSS (dissertation 4.5, 2.2.2): each iteration, two-phase naive
+	 * sampling picks a feature vector V (explore with probability eps0:
+	 * each feature's value from its local bandit, eps_l-greedy; else a
+	 * known vector from the global bandit, eps_g-greedy), SA runs
+	 * `hss_passes` passes from the library program nearest to V (L1), and
+	 * every program the passes scored joins the library and updates the
+	 * bandits with its Psi. Before each update every mean is multiplied by
+	 * `hss_gamma`, so recent evaluations weigh more. The first
+	 * `hss_switch` iterations use the exploring epsilons, later ones the
+	 * exploiting ones.
+	 */
+	double hss_eps1[3];      /**< phase 1 eps0, eps_l, eps_g (0.8, 0.5, 0.3) */
+	double hss_eps2[3];      /**< phase 2 (0.3, 0.2, 0.05) */
+	double hss_gamma;        /**< decay of the means, 0 < gamma <= 1 (0.95) */
+	int hss_switch;          /**< iterations of phase 1 (10) */
+	int hss_passes;          /**< SA passes per iteration (1) */
+	/** Program library file: read at the start if it exists (transfer from earlier calls), rewritten
+	 *  at the end with every program met. NULL: the library lives only in this search. */
+	const char *hss_library;
+	/** Opponent number F(p) is measured against (-1: the population's first, or the problem's own). */
+	int hss_feature_opponent;
 } ms_synth_opts;
 
 /** Fills the defaults above. */
