@@ -32,7 +32,7 @@ typedef struct cs_worker {
 /* Behavioural features (cantstop_synth.h): names and numbers of values. */
 static const char *const cs_feature_names[MS_CS_FEATURES] = { "yes-rate", "busts-per-turn", "centre-distance",
 							      "columns-won", "pair-moves", "turn-length" };
-static const int cs_feature_values[MS_CS_FEATURES] = { 10, 5, 6, 4, 5, 6 };
+static const int cs_feature_values[MS_CS_FEATURES] = { 10, 5, 6, 6, 5, 6 };
 
 struct ms_cs_synth {
 	ms_ctx *ctx;
@@ -304,7 +304,7 @@ static int cs_features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *
 	out[0] = bin(yes + no > 0 ? (double)yes / (double)(yes + no) : 0, 0.1, cs_feature_values[0]);
 	out[1] = bin(turns > 0 ? (double)(turns - no > 0 ? turns - no : 0) / (double)turns : 0, 0.2, cs_feature_values[1]);
 	out[2] = bin(cols > 0 ? (double)dist / (double)(cols + pairs) : 0, 1, cs_feature_values[2]);
-	out[3] = bin((double)owned / (double)matches, 1, cs_feature_values[3]);
+	out[3] = bin((double)owned / (double)matches, 0.5, cs_feature_values[3]);
 	out[4] = bin(cols > 0 ? (double)pairs / (double)cols : 0, 0.2, cs_feature_values[4]);
 	out[5] = bin(turns > 0 ? (double)cols / (double)turns - 1 : 0, 1, cs_feature_values[5]);
 	return 0;

@@ -38,6 +38,16 @@ void ms_synth_opts_init(ms_synth_opts *o)
 	o->uct_rollout_sa = 1;
 	o->sketch_passes = 10;
 	o->sketch_psi = MS_SYNTH_SKETCH_PSI_RUN_BEST;
+	o->hss_eps1[0] = 0.8;
+	o->hss_eps1[1] = 0.5;
+	o->hss_eps1[2] = 0.3;
+	o->hss_eps2[0] = 0.3;
+	o->hss_eps2[1] = 0.2;
+	o->hss_eps2[2] = 0.05;
+	o->hss_gamma = 0.95;
+	o->hss_switch = 10;
+	o->hss_passes = 1;
+	o->hss_feature_opponent = -1;
 }
 
 static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o, int start_nt)
@@ -80,6 +90,21 @@ static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_op
 		    ms_dsl_hole_count(o->initial) > 0)
 			return ms_ctx_error(ctx, MS_EINVAL,
 					    "search options: the initial program is not a complete program of the problem's start symbol");
+	}
+	if (o->algo == MS_SYNTH_HSS) {
+		if (syn_problem_features(pb) <= 0)
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs behavioural features, and problem %s has none",
+					    pb->name ? pb->name : "?");
+		for (int i = 0; i < 3; i++)
+			if (!(o->hss_eps1[i] >= 0 && o->hss_eps1[i] <= 1) || !(o->hss_eps2[i] >= 0 && o->hss_eps2[i] <= 1))
+				return ms_ctx_error(ctx, MS_EINVAL, "search options: hss epsilons must be in [0, 1]");
+		if (!(o->hss_gamma > 0 && o->hss_gamma <= 1) || o->hss_switch < 0 || o->hss_passes < 1)
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs 0 < gamma <= 1, switch >= 0, passes >= 1");
+		if (o->hss_feature_opponent < -1 || o->hss_feature_opponent >= syn_problem_opponents(pb))
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss feature opponent %d: problem %s has %d opponents",
+					    o->hss_feature_opponent, pb->name ? pb->name : "?", syn_problem_opponents(pb));
+		if (o->hss_library && !*o->hss_library)
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: empty hss library path");
 	}
 	if (o->checkpoint && !*o->checkpoint)
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: empty checkpoint path");
@@ -143,6 +168,17 @@ static int build_header(ms_synth *s)
 	ms_ctx_mfree(s->ctx, init);
 	if ((rc = add_population(s)) < 0)
 		return rc;
+	if (o->algo == MS_SYNTH_HSS) {
+		char hl[512];
+		if ((rc = syn_hss_header(s, hl, sizeof hl)) < 0)
+			return rc;
+		size_t have = strlen(s->header);
+		char *h = ms_ctx_realloc(s->ctx, s->header, have + strlen(hl) + 1);
+		if (!h)
+			return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
+		s->header = h;
+		memcpy(h + have, hl, strlen(hl) + 1);
+	}
 	for (char *c = s->header; *c; c++)
 		if (*c == '\r')
 			*c = ' ';

@@ -117,6 +117,11 @@ struct ms_synth {
 	syn_cache cache[2];
 	char *header;               /* the checkpoint's settings lines */
 
+	/* what an algorithm hears of every fresh score (replayed or live, not cache hits), in index
+	 * order; a negative return stops the search with that error */
+	int (*hook)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
+	void *hook_ud;
+
 	/* batch scratch */
 	const ms_dsl_prog **batch;
 	uint64_t *seeds;
@@ -197,6 +202,9 @@ int syn_run_sketch_sa(ms_synth *s);
 int syn_run_random(ms_synth *s);
 int syn_run_uct(ms_synth *s);
 int syn_run_sketch_uct(ms_synth *s);
+int syn_run_hss(ms_synth *s);
+/* The checkpoint header's HSS line (appended to `header` by search.c): settings and library digest. */
+int syn_hss_header(ms_synth *s, char *buf, size_t size);
 
 /* Checkpoint log (ckpt.c). */
 int syn_log_open(ms_synth *s);

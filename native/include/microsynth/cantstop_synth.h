@@ -73,7 +73,7 @@ typedef struct ms_cs_synth_options {
  *   0 yes-rate         share of yes/no decisions answered "roll again", in tenths (10 values)
  *   1 busts-per-turn   (turns begun - stops) / turns begun, in fifths (5)
  *   2 centre-distance  mean |column - 7| of the markers its moves advance, floored (6: 0..5)
- *   3 columns-won      columns it owns at its last decision, mean over matches, floored (4: 0..3)
+ *   3 columns-won      columns it owns at its last decision, mean over matches, in halves (6: 0..2.5+)
  *   4 pair-moves       share of column moves that advance two markers, in fifths (5)
  *   5 turn-length      column moves per turn begun, minus 1, floored (6: 0..5+)
  * They are the quantities the dissertation's observation score and its
