@@ -20,6 +20,7 @@ static const cli_cmd commands[] = {
 	{ "harness", "show and check the cached official harness", cmd_harness, cmd_harness_usage },
 	{ "cantstop", "Can't Stop: matches, throughput, cloning data sets and scores", cmd_cantstop, cmd_cantstop_usage },
 	{ "synth", "synthesize a program: SA, UCT, Sketch-SA, Sketch-UCT (Can't Stop); plot CSV logs", cmd_synth, cmd_synth_usage },
+	{ "selfplay", "learn a program by self-play: IBR, fictitious play, 2L (any search as best response)", cmd_selfplay, cmd_selfplay_usage },
 	{ "tournament", "run an official round-robin or fixed-opponents tournament", cmd_tournament, cmd_tournament_usage },
 	{ "watch", "show a match in the official game window", cmd_watch, cmd_watch_usage },
 	{ "serve", "serve games to SocketAI clients over TCP and websockets", cmd_serve, cmd_serve_usage },

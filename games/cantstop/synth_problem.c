@@ -591,8 +591,6 @@ int ms_cs_synth_vs_new(ms_ctx *ctx, const ms_cs_synth *cs, const ms_dsl_prog *co
 	v->pb = cs->pb[0];
 	v->pb.fingerprint = v->fingerprint;
 	v->pb.user = &v->half;
-	v->pb.has_c = 0;
-	v->pb.shards[MS_SYNTH_C] = 1;
 	v->pb.n_opponents = n + 1;
 	v->pb.eval_vs = cs_eval_vs;
 	*out = v;

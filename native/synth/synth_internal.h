@@ -121,6 +121,9 @@ struct ms_synth {
 	 * order; a negative return stops the search with that error */
 	int (*hook)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
 	void *hook_ud;
+	/* the same for whoever runs the search (self-play), called after `hook` */
+	int (*watch)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
+	void *watch_ud;
 
 	/* batch scratch */
 	const ms_dsl_prog **batch;

@@ -125,7 +125,7 @@ MS_EXTERN int ms_cs_synth_final_psi(ms_ctx *ctx, const ms_cs_synth *cs, const ms
 typedef struct ms_cs_synth_vs ms_cs_synth_vs;
 
 /**
- * The search problem of `cs` (Psi over `matches`, the same features, no C)
+ * The search problem of `cs` (Psi over `matches`, the same C and features)
  * with n_opponents = n + 1: opponent 0 is GA, opponent i (1..n) is
  * progs[i - 1] (copied). A program opponent never fails a match: where it
  * raises, it stops or takes the first move. The fingerprint names the

@@ -405,6 +405,94 @@ MS_EXTERN double ms_synth_best_score(const ms_synth *s, int kind);
 MS_EXTERN void ms_synth_get_stats(const ms_synth *s, ms_synth_stats *out);
 MS_EXTERN void ms_synth_free(ms_synth *s);
 
+/* ---- self-play ------------------------------------------------------------------ */
+
+/** Learning loops over programs (dissertation 2.5; Moraes et al., IJCAI 2023). */
+typedef enum ms_synth_loop {
+	MS_SYNTH_LOOP_IBR = 0, /**< iterated best response: a best response to the previous iteration's program */
+	MS_SYNTH_LOOP_FP = 1,  /**< fictitious play: to the uniform mixture of every earlier iteration's program */
+	MS_SYNTH_LOOP_2L = 2   /**< 2L: to the subset of earlier programs that explains the whole pool (below) */
+} ms_synth_loop;
+
+/** "ibr", "fp", "2l"; NULL for other values. */
+MS_EXTERN const char *ms_synth_loop_name(int loop);
+/** The loop of a name above, or MS_ENOTFOUND. */
+MS_EXTERN int ms_synth_loop_from_name(const char *name);
+
+/**
+ * What a game gives self-play: problems whose opponents include programs.
+ * `make` returns a problem whose opponents 0 .. n_fixed - 1 are the
+ * game's fixed ones (bots, e.g. GA) and n_fixed + j is progs[j] (0 <= j <
+ * n); the problem and `*handle` stay valid until `release(ud, handle)`.
+ * Every problem made must score a program the same way against the same
+ * opponent whatever else is in the list.
+ */
+typedef struct ms_synth_selfplay_game {
+	void *ud;
+	int n_fixed;
+	int (*make)(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
+		    void **handle);
+	void (*release)(void *ud, void *handle);
+} ms_synth_selfplay_game;
+
+/** One iteration's outcome, as the callback sees it. */
+typedef struct ms_synth_selfplay_iter {
+	int iteration;                   /**< 0, 1, ... */
+	const ms_dsl_prog *prog;         /**< its best response (owned by the loop; copy it to keep it) */
+	double psi;                      /**< its score against its population, from its search */
+	const ms_synth_population *pop;  /**< the population it answered (opponent numbers as in `make`) */
+	ms_synth_stats stats;            /**< its search's statistics */
+} ms_synth_selfplay_iter;
+
+#define MS_SYNTH_SELFPLAY_OPTS_VERSION 1
+
+/**
+ * Self-play settings; ms_synth_selfplay_opts_init fills the defaults.
+ *
+ * Iteration 0 answers the fixed opponents (weight 1 each). Iteration i > 0
+ * answers programs of earlier iterations, plus every fixed opponent with
+ * weight `fixed_weight` when it is > 0:
+ *   IBR: program i - 1;  FP: programs 0 .. i - 1, weight 1 each;
+ *   2L: program i - 1 and, greedily, the earlier programs that bring the
+ *   mean score over the chosen set closest to the mean over all earlier
+ *   programs, measured on `l2_programs` programs spread over the previous
+ *   search (each scored against each earlier program), until the mean
+ *   absolute gap is at most `l2_tolerance`. The IJCAI 2023 paper's 2L keeps
+ *   the opponents that change how the learner's candidates rank; this is a
+ *   cheap stand-in of the same idea: as few opponents as tell programs
+ *   apart as the whole pool does.
+ * The best-response search of iteration i is `br` with seed br.seed + i,
+ * its population set by the loop; a checkpoint directory holds one search
+ * log per iteration (iter-NNN.log), so a killed loop resumes by replaying
+ * them.
+ */
+typedef struct ms_synth_selfplay_opts {
+	int version;             /**< MS_SYNTH_SELFPLAY_OPTS_VERSION */
+	int loop;                /**< ms_synth_loop */
+	int iterations;          /**< at least 1 */
+	double fixed_weight;     /**< weight of the fixed opponents after iteration 0 (0: left out) */
+	ms_synth_opts br;        /**< the best-response search (budget per iteration); population, initial,
+				      checkpoint and resume are the loop's */
+	const char *checkpoint_dir; /**< existing directory for the iterations' logs (NULL: none) */
+	int resume;              /**< 1: replay the logs found there */
+	int l2_programs;         /**< 2L: programs of the previous search that judge the pool (20) */
+	double l2_tolerance;     /**< 2L: mean absolute gap allowed (0.02) */
+	/** Called after each iteration; a nonzero return stops the loop (ms_synth_selfplay returns MS_SYNTH_STOPPED). */
+	int (*on_iteration)(void *ud, const ms_synth_selfplay_iter *it);
+	void *ud;
+} ms_synth_selfplay_opts;
+
+MS_EXTERN void ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *o);
+
+/**
+ * Runs the loop. progs[0 .. iterations) are programs of the game's grammar
+ * that receive each iteration's best response. Returns 0, MS_SYNTH_STOPPED
+ * (the callback, or a search's progress callback, asked to stop: the
+ * checkpoint logs are complete), or a negative error.
+ */
+MS_EXTERN int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *game, const ms_synth_selfplay_opts *o,
+				ms_dsl_prog *const *progs);
+
 /* ---- a progress bar -------------------------------------------------------- */
 
 /** State of ms_synth_progress_bar; zero-initialise and set `out` (e.g. stderr). */
