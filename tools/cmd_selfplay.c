@@ -291,10 +291,9 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 	snprintf(header, sizeof header,
 		 "microsynth selfplay: iteration %d's best response\ncommand: %s\nloop: %s; best response: %s; seed %ld\n"
 		 "population: %s\nsearch psi against it: %.4f; evaluations %lld; search seconds %.1f%s\n"
-		 "%s",
+		 "",
 		 it->iteration, a->command, a->loop, a->br, a->seed + it->iteration, pop, it->psi, it->stats.evals_psi,
-		 it->stats.elapsed, it->stats.timed ? " (budgeted by time: not reproducible)" : "",
-		 vs_fixed >= 0 ? "" : "");
+		 it->stats.elapsed, it->stats.timed ? " (budgeted by time: not reproducible)" : "");
 	if (vs_fixed >= 0) {
 		size_t hl = strlen(header);
 		snprintf(header + hl, sizeof header - hl, "win rate vs GA: %.4f over %ld fresh matches (seed 777)",
@@ -305,8 +304,10 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 		fprintf(stderr, "microsynth selfplay: output: %s\n", ms_ctx_last_error(r->ctx));
 		return 1;
 	}
-	printf("iteration=%d search_psi=%.4f%s%.4f evals=%lld seconds=%.1f population=[%s]\n", it->iteration, it->psi,
-	       r->cantstop ? " vs_ga=" : "", r->cantstop ? vs_fixed : 0.0, it->stats.evals_psi, t, pop);
+	printf("iteration=%d search_psi=%.4f", it->iteration, it->psi);
+	if (r->cantstop)
+		printf(" vs_ga=%.4f", vs_fixed);
+	printf(" evals=%lld seconds=%.1f population=[%s]\n", it->stats.evals_psi, t, pop);
 	fflush(stdout);
 	if (r->csv) {
 		fprintf(r->csv, "%d,%.3f,%.6f,", it->iteration, t, it->psi);

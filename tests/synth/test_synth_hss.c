@@ -8,6 +8,7 @@
 #include "support/testutil.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "toy.h"
@@ -231,6 +232,156 @@ static void test_hss__resumes_from_its_checkpoint(void **state)
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
 }
 
+/* ---- self-play on the toy: opponent 0 asks for 5x + 11, program opponent j for its own function + 1 ---- */
+
+typedef struct toy_pool {
+	toy *t;
+	ms_synth_problem pb;
+	ms_dsl_prog **progs;
+	int n;
+} toy_pool;
+
+static int pool_eval(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *p, int kind, int opponent, int shard,
+		     uint64_t seed, double *sum, double *weight)
+{
+	const toy_pool *tp = user;
+	(void)state, (void)ctx, (void)seed, (void)kind;
+	*sum = *weight = 0;
+	for (int j = shard; j < 17; j += 4) {
+		double x = -8.0 + j, want = opponent == 0 ? 5 * x + 11 : toy_run(tp->progs[opponent - 1], 0, x) + 1;
+		double v = toy_run(p, 0, x);
+		if (!(fabs(v) <= 1e9))
+			return MS_SYNTH_FAILED;
+		*sum += 1.0 / (1.0 + 4 * fabs(v - want) / (1 + fabs(want)));
+		*weight += 1;
+	}
+	return 0;
+}
+
+typedef struct log_pop {
+	int n[8];
+	int id[8][8];
+	char prog[8][256];
+	int threads_seen;
+} log_pop;
+
+static int pool_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
+		     void **handle)
+{
+	fixture *f = ud;
+	toy_pool *tp = calloc(1, sizeof *tp);
+	assert_non_null(tp);
+	tp->t = &f->t;
+	tp->pb = f->pb;
+	tp->pb.eval = NULL;
+	tp->pb.has_c = 0;
+	tp->pb.n_opponents = n + 1;
+	tp->pb.eval_vs = pool_eval;
+	tp->pb.user = tp;
+	tp->progs = calloc((size_t)(n + 1), sizeof *tp->progs);
+	for (int j = 0; j < n; j++)
+		assert_int_equal(ms_dsl_prog_clone(&tp->progs[j], progs[j]), 0);
+	tp->n = n;
+	(void)ctx;
+	*pb = &tp->pb;
+	*handle = tp;
+	return 0;
+}
+
+static void pool_release(void *ud, void *handle)
+{
+	toy_pool *tp = handle;
+	(void)ud;
+	for (int j = 0; j < tp->n; j++)
+		ms_dsl_prog_free(tp->progs[j]);
+	free(tp->progs);
+	free(tp);
+}
+
+static int pool_iteration(void *ud, const ms_synth_selfplay_iter *it)
+{
+	log_pop *lp = ud;
+	char *t;
+	lp->n[it->iteration] = it->pop->n;
+	for (int i = 0; i < it->pop->n; i++)
+		lp->id[it->iteration][i] = it->pop->opponents[i];
+	assert_int_equal(ms_dsl_print_tokens(it->prog, ' ', &t, NULL), 0);
+	snprintf(lp->prog[it->iteration], sizeof lp->prog[0], "%s", t);
+	ms_ctx_mfree(ms_dsl_prog_ctx(it->prog), t);
+	return 0;
+}
+
+static void run_loop(fixture *f, int loop, int threads, double fixed_weight, const char *dir, int resume, log_pop *lp)
+{
+	ms_synth_selfplay_game g = { f, 1, pool_make, pool_release };
+	ms_synth_selfplay_opts o;
+	ms_dsl_prog *progs[5];
+	memset(lp, 0, sizeof *lp);
+	ms_synth_selfplay_opts_init(&o);
+	o.loop = loop;
+	o.iterations = 5;
+	o.fixed_weight = fixed_weight;
+	o.br.seed = 3;
+	o.br.max_evals = 400;
+	o.br.threads = threads;
+	o.l2_programs = 6;
+	o.checkpoint_dir = dir;
+	o.resume = resume;
+	o.on_iteration = pool_iteration;
+	o.ud = lp;
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(ms_dsl_prog_new(f->ctx, &progs[i], f->t.g), 0);
+	assert_int_equal(ms_synth_selfplay(f->ctx, &g, &o, progs), 0);
+	for (int i = 0; i < 5; i++)
+		ms_dsl_prog_free(progs[i]);
+}
+
+static void test_selfplay__loops_answer_their_populations(void **state)
+{
+	fixture *f = *state;
+	log_pop a, b;
+	f->t.noisy = 0;
+	run_loop(f, MS_SYNTH_LOOP_IBR, 1, 0, NULL, 0, &a);
+	assert_int_equal(a.n[0], 1);
+	assert_int_equal(a.id[0][0], 0);
+	for (int i = 1; i < 5; i++) {
+		assert_int_equal(a.n[i], 1);
+		assert_int_equal(a.id[i][0], 1 + (i - 1));
+	}
+	run_loop(f, MS_SYNTH_LOOP_FP, 1, 0.5, NULL, 0, &a);
+	for (int i = 1; i < 5; i++) {
+		assert_int_equal(a.n[i], 1 + i); /* GA-like fixed opponent, then every earlier program */
+		assert_int_equal(a.id[i][0], 0);
+	}
+	run_loop(f, MS_SYNTH_LOOP_2L, 1, 0, NULL, 0, &a);
+	for (int i = 1; i < 5; i++) {
+		assert_true(a.n[i] >= 1 && a.n[i] <= i);
+		assert_int_equal(a.id[i][0], 1 + (i - 1)); /* always the previous program first */
+	}
+	/* the same on 2 threads */
+	run_loop(f, MS_SYNTH_LOOP_2L, 2, 0, NULL, 0, &b);
+	assert_memory_equal(&a, &b, sizeof a);
+}
+
+static void test_selfplay__resumes_from_its_logs(void **state)
+{
+	fixture *f = *state;
+	log_pop a, b;
+	char dir[64];
+	snprintf(dir, sizeof dir, "hss_sp_%ld", (long)getpid());
+	assert_int_equal(mkdir(dir, 0777), 0);
+	run_loop(f, MS_SYNTH_LOOP_2L, 2, 0, dir, 0, &a);
+	/* a second run replays every iteration from the logs and ends the same */
+	run_loop(f, MS_SYNTH_LOOP_2L, 1, 0, dir, 1, &b);
+	assert_memory_equal(&a, &b, sizeof a);
+	for (int i = 0; i < 5; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "%s/iter-%03d.log", dir, i);
+		assert_int_equal(remove(path), 0);
+	}
+	rmdir(dir);
+}
+
 /* ---- Can't Stop ---- */
 
 static void test_cs_features__are_in_range_deterministic_and_fail_with_the_program(void **state)
@@ -309,6 +460,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hss__is_deterministic_across_thread_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hss__library_transfers_between_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hss__resumes_from_its_checkpoint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selfplay__loops_answer_their_populations, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selfplay__resumes_from_its_logs, setup, teardown),
 		cmocka_unit_test(test_cs_features__are_in_range_deterministic_and_fail_with_the_program),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
