@@ -42,7 +42,8 @@ void cmd_selfplay_usage(FILE *out)
 		"keeps each iteration's search log there (DIR/iter-NNN.log); the same command with\n"
 		"--resume replays them and continues.\n\n"
 		"Can't Stop options: --matches N (1000), --final-matches N (10000), --feature-matches N (20),\n"
-		"--hss-library FILE (hss: one library shared by every iteration, read and rewritten by each).\n"
+		"--hss-library FILE (hss: one library shared by every iteration, read and rewritten by each),\n"
+		"--probe-matches N (generation and mutation keep programs that play N matches without error).\n"
 		"MicroRTS options: --map MAP (repeatable, required), --opponent AI (repeatable, required: the\n"
 		"fixed opponents), --neighbours K (SA mutations per step, 20), --max-cycles N.\n");
 }
@@ -52,7 +53,7 @@ typedef struct sp_args {
 	const char *game, *loop, *br, *out, *csv, *checkpoint, *hss_library;
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	long iterations, evals, seed, threads, matches, final_matches, feature_matches, neighbours, max_cycles;
+	long iterations, evals, seed, threads, matches, final_matches, feature_matches, neighbours, max_cycles, probe_matches;
 	double seconds, fixed_weight;
 	int have_seed, resume, progress;
 } sp_args;
@@ -103,12 +104,12 @@ static int parse(int argc, char **argv, sp_args *a)
 		} else {
 			static const char *const names[] = { "--iterations", "--evals", "--seed", "--threads", "--matches",
 							     "--final-matches", "--feature-matches", "--neighbours",
-							     "--max-cycles" };
+							     "--max-cycles", "--probe-matches" };
 			long *dst[] = { &a->iterations, &a->evals, &a->seed, &a->threads, &a->matches, &a->final_matches,
-					&a->feature_matches, &a->neighbours, &a->max_cycles };
-			static const long lo[] = { 1, 1, 0, 1, 1, 1, 1, 1, 1 };
+					&a->feature_matches, &a->neighbours, &a->max_cycles, &a->probe_matches };
+			static const long lo[] = { 1, 1, 0, 1, 1, 1, 1, 1, 1, 1 };
 			static const long hi[] = { 10000, 1000000000L, 0x7fffffffffffffffL, 256, 100000000L, 100000000L,
-						   100000, 65536, 100000000L };
+						   100000, 65536, 100000000L, 1000 };
 			size_t k;
 			for (k = 0; k < sizeof names / sizeof *names; k++)
 				if (!strcmp(o, names[k]))
@@ -139,8 +140,10 @@ static int parse(int argc, char **argv, sp_args *a)
 		return cli_usage_error(CMD, "microrts needs --map and --opponent (the fixed opponents)");
 	if (!strcmp(a->game, "cantstop") && (a->n_maps || a->n_opps || a->neighbours || a->max_cycles))
 		return cli_usage_error(CMD, "--map, --opponent, --neighbours and --max-cycles are MicroRTS options");
-	if (!strcmp(a->game, "microrts") && (a->matches || a->final_matches || a->feature_matches || a->hss_library))
-		return cli_usage_error(CMD, "--matches, --final-matches, --feature-matches and --hss-library are Can't Stop options");
+	if (!strcmp(a->game, "microrts") && (a->matches || a->final_matches || a->feature_matches || a->hss_library ||
+					     a->probe_matches))
+		return cli_usage_error(CMD, "--matches, --final-matches, --feature-matches, --probe-matches and --hss-library "
+				       "are Can't Stop options");
 	if (a->hss_library && ms_synth_algo_from_name(a->br) != MS_SYNTH_HSS)
 		return cli_usage_error(CMD, "--hss-library applies to --br hss only");
 	return CLI_OK;
@@ -374,6 +377,7 @@ int cmd_selfplay(int argc, char **argv)
 		if (a.final_matches)
 			po.final_matches = a.final_matches;
 		po.feature_matches = a.feature_matches;
+		po.probe_matches = a.probe_matches;
 		if (algo == MS_SYNTH_SKETCH_SA || algo == MS_SYNTH_SKETCH_UCT)
 			po.oracle = MS_CS_ORACLE_GA;
 		if (ms_cs_synth_new(ctx, &run.cs, &po) < 0) {

@@ -52,7 +52,10 @@ void synth_cantstop_usage(FILE *out)
 		"HSS (hierarchical synthesis search over behavioural features, cantstop_synth.h):\n"
 		"--hss-library FILE (program library read at the start if present and rewritten at the\n"
 		"end: later runs start from it), --hss-passes N (SA passes per iteration, 1),\n"
-		"--feature-matches N (matches behind a program's features, 20).\n");
+		"--feature-matches N (matches behind a program's features, 20).\n"
+		"--probe-matches N (any algorithm: random programs and mutations are drawn again until they\n"
+		"play N probe matches against GA without a run-time error; most programs of the grammar\n"
+		"fail at run time; a check by running, not a type system; default 0, the reference's).\n");
 }
 
 /* ---- options ---------------------------------------------------------------- */
@@ -60,7 +63,7 @@ void synth_cantstop_usage(FILE *out)
 typedef struct synth_args {
 	char command[1024]; /* the command line, for the output's header */
 	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart, *hss_library;
-	long feature_matches, hss_passes;
+	long feature_matches, hss_passes, probe_matches;
 	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double seconds, uct_c;
 	int have_seed, resume, progress, have_uct_c, common;
@@ -84,13 +87,13 @@ static int parse_args(int argc, char **argv, synth_args *a)
 				      &a->restart, &a->hss_library };
 	static const char *const ints[] = { "--evals", "--seed", "--threads", "--matches", "--final-matches",
 					   "--final-seed", "--data-matches", "--data-seed", "--sketch-evals",
-					   "--feature-matches", "--hss-passes" };
+					   "--feature-matches", "--hss-passes", "--probe-matches" };
 	long *int_dst[] = { &a->evals, &a->seed, &a->threads, &a->matches, &a->final_matches,
 			    &a->final_seed, &a->data_matches, &a->data_seed, &a->sketch_evals,
-			    &a->feature_matches, &a->hss_passes };
-	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1 };
+			    &a->feature_matches, &a->hss_passes, &a->probe_matches };
+	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1 };
 	static const long int_max[] = { 1000000000L, 0x7fffffffffffffffL, 256, 100000000L, 100000000L,
-					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000 };
+					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000 };
 
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -207,6 +210,7 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 	po->common_matches = a->common;
 	po->common_seed = (uint64_t)a->seed;
 	po->feature_matches = a->feature_matches;
+	po->probe_matches = a->probe_matches;
 	return CLI_OK;
 }
 

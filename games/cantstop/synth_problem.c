@@ -43,6 +43,7 @@ struct ms_cs_synth {
 	cs_half half[2]; /* 0: search, 1: final */
 	ms_synth_problem pb[2];
 	char fingerprint[2][512];
+	ms_cs_dsl_runner *probe; /* probe_matches > 0: the generator's and mutation's check */
 };
 
 void ms_cs_synth_options_init(ms_cs_synth_options *o)
@@ -313,16 +314,65 @@ failed:
 	return MS_SYNTH_FAILED;
 }
 
+/* Attempts of the checked generator and mutation before they give up and keep the last program. */
+#define CS_PROBE_TRIES 200
+
+/* 1 if `prog` plays the probe matches against GA without a run-time error, 0 if not, or an error. */
+static int cs_probe(const ms_cs_synth *cs, const ms_dsl_prog *prog)
+{
+	ms_cs_player me, ga;
+	int rc = ms_cs_dsl_runner_load(cs->probe, prog);
+	if (rc == MS_ERANGE) {
+		ms_ctx_clear_error(cs->ctx);
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
+	ms_cs_dsl_runner_player(cs->probe, &me);
+	ms_cs_player_ga(&ga, NULL, 0);
+	for (long i = 0; i < cs->o.probe_matches; i++) {
+		ms_cs_match_result res;
+		uint64_t seed = ms_cs_match_seed(0x70726f6265ULL, (uint64_t)i);
+		rc = i % 2 == 0 ? ms_cs_play_match(cs->ctx, &cs->mo, &me, &ga, seed, &res)
+				: ms_cs_play_match(cs->ctx, &cs->mo, &ga, &me, seed, &res);
+		if (rc == MS_ERANGE) {
+			ms_ctx_clear_error(cs->ctx);
+			return 0;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 1;
+}
+
 static int cs_generate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
 {
 	const cs_half *h = user;
-	return ms_cs_dsl_generate(h->cs->dsl, prog, rng);
+	int rc = 0;
+	for (int t = 0; t < CS_PROBE_TRIES; t++) {
+		if ((rc = ms_cs_dsl_generate(h->cs->dsl, prog, rng)) < 0 || !h->cs->probe ||
+		    (rc = cs_probe(h->cs, prog)) != 0)
+			return rc < 0 ? rc : 0;
+	}
+	return 0;
 }
 
 static int cs_mutate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
 {
 	const cs_half *h = user;
-	return ms_cs_dsl_mutate(h->cs->dsl, prog, rng, NULL);
+	ms_dsl_prog *orig = NULL;
+	int rc;
+	if (!h->cs->probe)
+		return ms_cs_dsl_mutate(h->cs->dsl, prog, rng, NULL);
+	if ((rc = ms_dsl_prog_clone(&orig, prog)) < 0)
+		return rc;
+	for (int t = 0; t < CS_PROBE_TRIES; t++) {
+		if ((t > 0 && (rc = ms_dsl_prog_copy(prog, orig)) < 0) ||
+		    (rc = ms_cs_dsl_mutate(h->cs->dsl, prog, rng, NULL)) < 0 || (rc = cs_probe(h->cs, prog)) != 0)
+			break;
+	}
+	ms_dsl_prog_free(orig);
+	return rc < 0 ? rc : 0;
 }
 
 /* FNV-1a over the data set's text form: the fingerprint names the data, not only how it was made. */
@@ -357,6 +407,9 @@ static int cs_check_options(ms_ctx *ctx, const ms_cs_synth_options *o)
 				    "per shard (%ld) must be at least 1", o->matches, o->final_matches, o->shard_matches);
 	if (o->matches / o->shard_matches > 100000 || o->final_matches / o->shard_matches > 100000)
 		return ms_ctx_error(ctx, MS_EINVAL, "cantstop synth: more than 100000 shards per evaluation");
+	if (o->probe_matches < 0 || o->probe_matches > 1000 || o->feature_matches < 0 || o->feature_matches > 100000)
+		return ms_ctx_error(ctx, MS_EINVAL, "cantstop synth: probe matches (%ld) must be in 0..1000, feature "
+				    "matches (%ld) in 0..100000", o->probe_matches, o->feature_matches);
 	if (o->oracle < MS_CS_ORACLE_NONE || o->oracle > MS_CS_ORACLE_FILE)
 		return ms_ctx_error(ctx, MS_EINVAL, "cantstop synth: unknown oracle %d", o->oracle);
 	if (o->oracle != MS_CS_ORACLE_NONE && o->score != MS_CS_SCORE_OBSERVATION && o->score != MS_CS_SCORE_ACTION)
@@ -410,6 +463,10 @@ static void cs_fill_problem(ms_cs_synth *cs, int which)
 	h->common_seed = o->common_seed;
 	if (h->common)
 		snprintf(common, sizeof common, " common-matches=%llu", (unsigned long long)o->common_seed);
+	if (o->probe_matches > 0) {
+		size_t cl = strlen(common);
+		snprintf(common + cl, sizeof common - cl, " probe=%ld", o->probe_matches);
+	}
 	if (which == 0 && cs->ds) {
 		int n = o->oracle == MS_CS_ORACLE_FILE
 				? snprintf(data, sizeof data, "score=%c data=file", o->score == MS_CS_SCORE_ACTION ? 'A' : 'O')
@@ -464,6 +521,8 @@ int ms_cs_synth_new(ms_ctx *ctx, ms_cs_synth **out, const ms_cs_synth_options *o
 	cs->mo.max_decisions = 0;
 	if ((rc = ms_cs_dsl_new(ctx, &cs->dsl, NULL)) < 0)
 		goto fail;
+	if (o->probe_matches > 0 && (rc = ms_cs_dsl_runner_new(ctx, cs->dsl, &cs->probe)) < 0)
+		goto fail;
 	if (o->oracle != MS_CS_ORACLE_NONE && (rc = cs_make_dataset(cs)) < 0)
 		goto fail;
 	cs_fill_problem(cs, 0);
@@ -481,6 +540,7 @@ void ms_cs_synth_free(ms_cs_synth *cs)
 		return;
 	if (cs->ds)
 		ms_cs_dataset_free(cs->ctx, cs->ds);
+	ms_cs_dsl_runner_free(cs->probe);
 	ms_cs_dsl_free(cs->dsl);
 	ms_ctx_mfree(cs->ctx, cs);
 }
