@@ -315,7 +315,7 @@ failed:
 }
 
 /* Attempts of the checked generator and mutation before they give up and keep the last program. */
-#define CS_PROBE_TRIES 200
+#define CS_PROBE_TRIES 5000
 
 /* 1 if `prog` plays the probe matches against GA without a run-time error, 0 if not, or an error. */
 static int cs_probe(const ms_cs_synth *cs, const ms_dsl_prog *prog)

@@ -452,6 +452,55 @@ static void test_cs_features__are_in_range_deterministic_and_fail_with_the_progr
 	ms_ctx_free(ctx);
 }
 
+/* Counts programs of 30 drawn by the problem's generator that fail a 20-match Psi. */
+static int count_failing(ms_ctx *ctx, long probe)
+{
+	ms_cs_synth *cs;
+	ms_cs_synth_options po;
+	ms_synth_eval *ev;
+	ms_dsl_prog *p;
+	ms_jrandom rng;
+	int failing = 0;
+	ms_cs_synth_options_init(&po);
+	po.matches = 20;
+	po.probe_matches = probe;
+	assert_int_equal(ms_cs_synth_new(ctx, &cs, &po), 0);
+	const ms_synth_problem *pb = ms_cs_synth_problem(cs);
+	assert_non_null(strstr(pb->fingerprint, probe ? " probe=" : "cantstop"));
+	assert_int_equal(ms_synth_eval_new(ctx, &ev, pb, 1, NULL), 0);
+	assert_int_equal(ms_dsl_prog_new(ctx, &p, pb->grammar), 0);
+	ms_jrandom_init(&rng, 42);
+	for (int i = 0; i < 30; i++) {
+		const ms_dsl_prog *one[1] = { p };
+		uint64_t seed = (uint64_t)i;
+		double sc;
+		int failed;
+		assert_int_equal(i % 2 ? pb->mutate(pb->user, p, &rng) : pb->generate(pb->user, p, &rng), 0);
+		assert_int_equal(ms_synth_eval_programs(ev, one, 1, MS_SYNTH_PSI, &seed, &sc, &failed, NULL, NULL), 0);
+		failing += failed;
+	}
+	ms_dsl_prog_free(p);
+	ms_synth_eval_free(ev);
+	ms_cs_synth_free(cs);
+	return failing;
+}
+
+static void test_cs_probe__generation_and_mutation_avoid_failing_programs(void **state)
+{
+	(void)state;
+	ms_ctx *ctx;
+	ms_cs_synth *cs;
+	ms_cs_synth_options po;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), 0);
+	int plain = count_failing(ctx, 0), probed = count_failing(ctx, 4);
+	assert_true(plain >= 15); /* most programs of the grammar fail */
+	assert_true(probed <= 5);
+	ms_cs_synth_options_init(&po);
+	po.probe_matches = -1;
+	assert_int_equal(ms_cs_synth_new(ctx, &cs, &po), MS_EINVAL);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +512,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_selfplay__loops_answer_their_populations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selfplay__resumes_from_its_logs, setup, teardown),
 		cmocka_unit_test(test_cs_features__are_in_range_deterministic_and_fail_with_the_program),
+		cmocka_unit_test(test_cs_probe__generation_and_mutation_avoid_failing_programs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
