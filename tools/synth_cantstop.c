@@ -51,7 +51,8 @@ void synth_cantstop_usage(FILE *out)
 		"not the reference's protocol; the final evaluation still plays fresh matches).\n"
 		"HSS (hierarchical synthesis search over behavioural features, cantstop_synth.h):\n"
 		"--hss-library FILE (program library read at the start if present and rewritten at the\n"
-		"end: later runs start from it), --hss-passes N (SA passes per iteration, 1),\n"
+		"end: later runs start from it), --hss-passes N (SA passes per iteration, 1), --hss-confirm N\n"
+		"(an iteration's best is scored N more times; the reported program is the best mean, 2),\n"
 		"--feature-matches N (matches behind a program's features, 20).\n"
 		"--probe-matches N (any algorithm: random programs and mutations are drawn again until they\n"
 		"play N probe matches against GA without a run-time error; most programs of the grammar\n"
@@ -63,10 +64,10 @@ void synth_cantstop_usage(FILE *out)
 typedef struct synth_args {
 	char command[1024]; /* the command line, for the output's header */
 	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart, *hss_library;
-	long feature_matches, hss_passes, probe_matches;
+	long feature_matches, hss_passes, probe_matches, hss_confirm;
 	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double seconds, uct_c;
-	int have_seed, resume, progress, have_uct_c, common;
+	int have_seed, resume, progress, have_uct_c, common, have_confirm;
 } synth_args;
 
 static int take_string(const char *opt, const char *val, const char **dst)
@@ -87,13 +88,13 @@ static int parse_args(int argc, char **argv, synth_args *a)
 				      &a->restart, &a->hss_library };
 	static const char *const ints[] = { "--evals", "--seed", "--threads", "--matches", "--final-matches",
 					   "--final-seed", "--data-matches", "--data-seed", "--sketch-evals",
-					   "--feature-matches", "--hss-passes", "--probe-matches" };
+					   "--feature-matches", "--hss-passes", "--probe-matches", "--hss-confirm" };
 	long *int_dst[] = { &a->evals, &a->seed, &a->threads, &a->matches, &a->final_matches,
 			    &a->final_seed, &a->data_matches, &a->data_seed, &a->sketch_evals,
-			    &a->feature_matches, &a->hss_passes, &a->probe_matches };
-	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1 };
+			    &a->feature_matches, &a->hss_passes, &a->probe_matches, &a->hss_confirm };
+	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0 };
 	static const long int_max[] = { 1000000000L, 0x7fffffffffffffffL, 256, 100000000L, 100000000L,
-					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000 };
+					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000, 1000 };
 
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -117,6 +118,8 @@ static int parse_args(int argc, char **argv, synth_args *a)
 				return CLI_USAGE;
 			if (int_dst[k] == &a->seed)
 				a->have_seed = 1;
+			if (int_dst[k] == &a->hss_confirm)
+				a->have_confirm = 1;
 			i++;
 			continue;
 		}
@@ -174,8 +177,8 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 				       "needs another --final-seed to play fresh ones", a->seed);
 	if (a->resume && !a->checkpoint)
 		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
-	if ((a->hss_library || a->hss_passes) && *algo != MS_SYNTH_HSS)
-		return cli_usage_error(CMD, "--hss-library and --hss-passes apply to hss only");
+	if ((a->hss_library || a->hss_passes || a->have_confirm) && *algo != MS_SYNTH_HSS)
+		return cli_usage_error(CMD, "--hss-library, --hss-passes and --hss-confirm apply to hss only");
 
 	ms_cs_synth_options_init(po);
 	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
@@ -271,6 +274,8 @@ static int run_search(const synth_args *a)
 	so.hss_library = a->hss_library;
 	if (a->hss_passes)
 		so.hss_passes = (int)a->hss_passes;
+	if (a->have_confirm)
+		so.hss_confirm = (int)a->hss_confirm;
 	so.checkpoint = a->checkpoint;
 	so.resume = a->resume;
 	so.csv = a->csv;

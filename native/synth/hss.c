@@ -65,6 +65,10 @@ typedef struct hss {
 	int n_pend, cap_pend;
 	int opponent;           /* F(p) is measured against it */
 	int *scratch;           /* one feature vector */
+
+	/* confirmation: the iteration's best single score, and the champion's mean over 1 + confirm scores */
+	ms_dsl_prog *it_best, *champ;
+	double it_best_u, champ_mean;
 } hss;
 
 /* Makes room for one more library entry. */
@@ -174,7 +178,44 @@ static int hss_hook(void *ud, const ms_dsl_prog *p, int kind, double score, int 
 	if (rc < 0)
 		return rc;
 	h->pend_u[h->n_pend++] = score;
+	if (h->it_best_u < 0 || score > h->it_best_u) {
+		if ((rc = ms_dsl_prog_copy(h->it_best, p)) < 0)
+			return rc;
+		h->it_best_u = score;
+	}
 	return 0;
+}
+
+/*
+ * The iteration's best program, if its one score beats the champion's
+ * mean, is scored `hss_confirm` more times (fresh evaluations, as any
+ * other); it becomes the champion if its mean still does. A single
+ * 1000-match score of the best of thousands of programs is optimistic;
+ * the mean of a few is what the search reports at the end.
+ */
+static int confirm(hss *h)
+{
+	ms_synth *s = h->s;
+	int k = s->o.hss_confirm, rc = 0, n = 1;
+	if (k <= 0 || h->it_best_u < 0 || h->it_best_u <= h->champ_mean)
+		return 0;
+	double sum = h->it_best_u;
+	for (int r = 0; r < k && rc == 0; r++) {
+		double sc;
+		if ((rc = syn_eval1(s, h->it_best, MS_SYNTH_PSI, 0, &sc)) == 0) {
+			sum += sc;
+			n++;
+		}
+	}
+	if (rc < 0)
+		return rc;
+	if (n == 1 + k && sum / n > h->champ_mean) {
+		int c = ms_dsl_prog_copy(h->champ, h->it_best);
+		if (c < 0)
+			return c;
+		h->champ_mean = sum / n;
+	}
+	return rc;
 }
 
 /* Features of the pending programs; statistics and library updated; pending list emptied. */
@@ -306,9 +347,10 @@ int syn_hss_header(ms_synth *s, char *buf, size_t size)
 	int rc;
 	if (o->hss_library && (rc = file_digest(s->ctx, o->hss_library, &digest)) < 0)
 		return rc;
-	int n = snprintf(buf, size, "hss %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %d %d library %016llx\n",
+	int n = snprintf(buf, size, "hss %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %d %d %d library %016llx\n",
 			 o->hss_eps1[0], o->hss_eps1[1], o->hss_eps1[2], o->hss_eps2[0], o->hss_eps2[1], o->hss_eps2[2],
-			 o->hss_gamma, o->hss_switch, o->hss_passes, o->hss_feature_opponent, (unsigned long long)digest);
+			 o->hss_gamma, o->hss_switch, o->hss_passes, o->hss_feature_opponent, o->hss_confirm,
+			 (unsigned long long)digest);
 	if (n < 0 || (size_t)n >= size)
 		return ms_ctx_error(s->ctx, MS_ERANGE, "hss: header line too long");
 	return 0;
@@ -459,6 +501,8 @@ static void hss_free(hss *h)
 	ms_ctx_mfree(ctx, h->lmean);
 	ms_ctx_mfree(ctx, h->lcount);
 	ms_ctx_mfree(ctx, h->scratch);
+	ms_dsl_prog_free(h->it_best);
+	ms_dsl_prog_free(h->champ);
 }
 
 static int hss_init(hss *h, ms_synth *s)
@@ -485,6 +529,10 @@ static int hss_init(hss *h, ms_synth *s)
 		h->loff[j] = h->n_local;
 		h->n_local += h->K[j];
 	}
+	h->it_best_u = h->champ_mean = -1;
+	int rc = syn_prog_new(s, &h->it_best);
+	if (rc < 0 || (rc = syn_prog_new(s, &h->champ)) < 0)
+		return rc;
 	h->lmean = ms_ctx_calloc(s->ctx, (size_t)h->n_local, sizeof *h->lmean);
 	h->lcount = ms_ctx_calloc(s->ctx, (size_t)h->n_local, sizeof *h->lcount);
 	if (!h->lmean || !h->lcount)
@@ -522,6 +570,16 @@ int syn_run_hss(ms_synth *s)
 		decay(&h);
 		if ((ar = absorb_pending(&h)) < 0)
 			rc = ar;
+		if (rc == 0 && (rc = confirm(&h)) >= 0 && (ar = absorb_pending(&h)) < 0)
+			rc = ar;
+		h.it_best_u = -1;
+	}
+	/* the search reports its champion (the best mean), when confirmation is on and one was confirmed */
+	if (rc >= 0 && h.champ_mean >= 0) {
+		int c = ms_dsl_prog_copy(s->best[MS_SYNTH_PSI], h.champ);
+		if (c < 0)
+			rc = c;
+		s->best_score[MS_SYNTH_PSI] = h.champ_mean;
 	}
 	s->hook = NULL;
 	s->hook_ud = NULL;

@@ -48,6 +48,7 @@ void ms_synth_opts_init(ms_synth_opts *o)
 	o->hss_switch = 10;
 	o->hss_passes = 1;
 	o->hss_feature_opponent = -1;
+	o->hss_confirm = 2;
 }
 
 static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o, int start_nt)
@@ -98,8 +99,9 @@ static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_op
 		for (int i = 0; i < 3; i++)
 			if (!(o->hss_eps1[i] >= 0 && o->hss_eps1[i] <= 1) || !(o->hss_eps2[i] >= 0 && o->hss_eps2[i] <= 1))
 				return ms_ctx_error(ctx, MS_EINVAL, "search options: hss epsilons must be in [0, 1]");
-		if (!(o->hss_gamma > 0 && o->hss_gamma <= 1) || o->hss_switch < 0 || o->hss_passes < 1)
-			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs 0 < gamma <= 1, switch >= 0, passes >= 1");
+		if (!(o->hss_gamma > 0 && o->hss_gamma <= 1) || o->hss_switch < 0 || o->hss_passes < 1 || o->hss_confirm < 0 ||
+		    o->hss_confirm > 1000)
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs 0 < gamma <= 1, switch >= 0, passes >= 1, confirm in 0..1000");
 		if (o->hss_feature_opponent < -1 || o->hss_feature_opponent >= syn_problem_opponents(pb))
 			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss feature opponent %d: problem %s has %d opponents",
 					    o->hss_feature_opponent, pb->name ? pb->name : "?", syn_problem_opponents(pb));

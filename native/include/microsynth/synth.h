@@ -377,6 +377,14 @@ typedef struct ms_synth_opts {
 	const char *hss_library;
 	/** Opponent number F(p) is measured against (-1: the population's first, or the problem's own). */
 	int hss_feature_opponent;
+	/**
+	 * HSS: after each iteration, its best program, when its score beats the
+	 * champion's mean, is scored this many more times; the champion is the
+	 * best mean over 1 + hss_confirm scores, and the search's best Psi
+	 * (ms_synth_best) is the champion once there is one (2; 0: the best single
+	 * score, as the other algorithms).
+	 */
+	int hss_confirm;
 } ms_synth_opts;
 
 /** Fills the defaults above. */
