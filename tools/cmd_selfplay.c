@@ -149,6 +149,14 @@ static int parse(int argc, char **argv, sp_args *a)
 	return CLI_OK;
 }
 
+/* An error's message on stderr; bad input is a usage error, the rest a failure. */
+static int sp_fail(ms_ctx *ctx, const char *what)
+{
+	int st = ms_ctx_last_status(ctx);
+	fprintf(stderr, "microsynth selfplay: %s: %s\n", what, ms_ctx_last_error(ctx));
+	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
+}
+
 /* ---- the games ---- */
 
 static int cs_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
@@ -381,7 +389,7 @@ int cmd_selfplay(int argc, char **argv)
 		if (algo == MS_SYNTH_SKETCH_SA || algo == MS_SYNTH_SKETCH_UCT)
 			po.oracle = MS_CS_ORACLE_GA;
 		if (ms_cs_synth_new(ctx, &run.cs, &po) < 0) {
-			ret = synth_fail(ctx, "problem");
+			ret = sp_fail(ctx, "problem");
 			goto done;
 		}
 		game = (ms_synth_selfplay_game){ run.cs, 1, cs_make, cs_release };
@@ -397,7 +405,7 @@ int cmd_selfplay(int argc, char **argv)
 	}
 	/* the programs that receive the iterations' results: of the grammar of a first problem */
 	if (game.make(game.ud, ctx, NULL, 0, &probe_pb, &probe) < 0) {
-		ret = synth_fail(ctx, "problem");
+		ret = sp_fail(ctx, "problem");
 		goto done;
 	}
 	progs = calloc((size_t)a.iterations, sizeof *progs);
@@ -405,7 +413,7 @@ int cmd_selfplay(int argc, char **argv)
 		goto done;
 	for (long i = 0; i < a.iterations; i++)
 		if (ms_dsl_prog_new(ctx, &progs[i], probe_pb->grammar) < 0) {
-			ret = synth_fail(ctx, "programs");
+			ret = sp_fail(ctx, "programs");
 			goto done;
 		}
 	if (a.csv) {
@@ -445,7 +453,7 @@ int cmd_selfplay(int argc, char **argv)
 	rc = ms_synth_selfplay(ctx, &game, &so, progs);
 	synth_signals_release();
 	if (rc < 0) {
-		ret = synth_fail(ctx, "selfplay");
+		ret = sp_fail(ctx, "selfplay");
 		goto done;
 	}
 	if (rc == MS_SYNTH_STOPPED) {

@@ -144,9 +144,8 @@ static int build_header(ms_synth *s)
 	int rc;
 	if (o->initial && (rc = ms_dsl_print_tokens(o->initial, ' ', &init, NULL)) < 0)
 		return rc;
-	char buf[1024];
-	int n = snprintf(buf, sizeof buf,
-			 "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
+	/* the fingerprint may be long (e.g. opponents given as program text): size the line first */
+	int n = snprintf(NULL, 0, "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
 			 "algo %s\nseed %llu\nsa %.17g %.17g %.17g %.17g %d %d %d\nuct %.17g %d %d %d %d %d\n"
 			 "sketch %d %d %d %lld %.17g\n",
 			 pb->name ? pb->name : "-", pb->fingerprint ? pb->fingerprint : "-",
@@ -156,18 +155,31 @@ static int build_header(ms_synth *s)
 			 o->sa_eps, o->sa_neighbours, o->sa_restart, o->sa_cache, o->uct_c, o->uct_ucb, o->uct_hole,
 			 o->uct_completion, o->uct_expansions, o->uct_rollout_sa, o->sketch_runs, o->sketch_passes,
 			 o->sketch_psi, s->sketch_c_budget, s->sketch_seconds);
-	if (n < 0 || (size_t)n >= sizeof buf) {
+	char *buf = n >= 0 ? ms_ctx_malloc(s->ctx, (size_t)n + 1) : NULL;
+	if (!buf) {
 		ms_ctx_mfree(s->ctx, init);
-		return ms_ctx_error(s->ctx, MS_ERANGE, "checkpoint header: settings too long (problem name or fingerprint)");
+		return ms_ctx_error(s->ctx, n < 0 ? MS_ERANGE : MS_ENOMEM, "checkpoint header: cannot format the settings");
 	}
+	snprintf(buf, (size_t)n + 1, "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
+			 "algo %s\nseed %llu\nsa %.17g %.17g %.17g %.17g %d %d %d\nuct %.17g %d %d %d %d %d\n"
+			 "sketch %d %d %d %lld %.17g\n",
+			 pb->name ? pb->name : "-", pb->fingerprint ? pb->fingerprint : "-",
+			 ms_dsl_grammar_name(pb->grammar), s->start_nt, g ? g->max_depth : 0, g ? g->budget : 0,
+			 g ? g->max_nodes : 0, pb->shards[0] > 0 ? pb->shards[0] : 1, pb->shards[1] > 0 ? pb->shards[1] : 1,
+			 ms_synth_algo_name(o->algo), (unsigned long long)o->seed, o->sa_t1, o->sa_alpha, o->sa_beta,
+			 o->sa_eps, o->sa_neighbours, o->sa_restart, o->sa_cache, o->uct_c, o->uct_ucb, o->uct_hole,
+			 o->uct_completion, o->uct_expansions, o->uct_rollout_sa, o->sketch_runs, o->sketch_passes,
+			 o->sketch_psi, s->sketch_c_budget, s->sketch_seconds);
 	size_t il = init ? strlen(init) : 1;
 	s->header = ms_ctx_malloc(s->ctx, (size_t)n + il + 16);
 	if (!s->header) {
 		ms_ctx_mfree(s->ctx, init);
+		ms_ctx_mfree(s->ctx, buf);
 		return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
 	}
 	snprintf(s->header, (size_t)n + il + 16, "%sinitial %s\n", buf, init ? init : "-");
 	ms_ctx_mfree(s->ctx, init);
+	ms_ctx_mfree(s->ctx, buf);
 	if ((rc = add_population(s)) < 0)
 		return rc;
 	if (o->algo == MS_SYNTH_HSS) {

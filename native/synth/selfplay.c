@@ -50,7 +50,10 @@ typedef struct sample {
 	ms_dsl_prog **p;
 	int n, cap;
 	long long seen, stride;
+	ms_dsl_prog *const *progs; /* the loop's programs: samples are kept in their grammar, which outlives problems */
 } sample;
+
+static int keep(ms_ctx *ctx, ms_dsl_prog *dst, const ms_dsl_prog *src);
 
 static void sample_clear(sample *sm)
 {
@@ -83,7 +86,12 @@ static int sample_watch(void *ud, const ms_dsl_prog *p, int kind, double score, 
 		if ((sm->seen - 1) % sm->stride != 0)
 			return 0;
 	}
-	return ms_dsl_prog_clone(&sm->p[sm->n++], p);
+	int rc = ms_dsl_prog_new(sm->ctx, &sm->p[sm->n], ms_dsl_prog_grammar(sm->progs[0]));
+	if (rc == 0 && (rc = keep(sm->ctx, sm->p[sm->n], p)) < 0)
+		ms_dsl_prog_free(sm->p[sm->n]);
+	if (rc == 0)
+		sm->n++;
+	return rc;
 }
 
 /* Mean absolute gap between the mean over chosen columns and the mean over all `n` columns. */
@@ -101,6 +109,21 @@ static double gap(const double *m, int rows, int n, const int *chosen, int k)
 	return rows ? e / rows : 0;
 }
 
+/* dst = src; through the token form when the game made each problem with its own copy of the grammar. */
+static int keep(ms_ctx *ctx, ms_dsl_prog *dst, const ms_dsl_prog *src)
+{
+	if (ms_dsl_prog_grammar(dst) == ms_dsl_prog_grammar(src))
+		return ms_dsl_prog_copy(dst, src);
+	char *tok = NULL;
+	size_t len = 0;
+	int rc = ms_dsl_print_tokens(src, ' ', &tok, &len);
+	if (rc == 0 && (rc = ms_dsl_parse_tokens(dst, tok, len, ' ', ms_dsl_prog_nt(src))) < 0)
+		rc = ms_ctx_error(ctx, rc, "self-play: the iteration's program does not read back in the programs' grammar: %s",
+				  ms_ctx_last_error(ms_dsl_prog_ctx(dst)));
+	ms_ctx_mfree(ms_dsl_prog_ctx(src), tok);
+	return rc;
+}
+
 /*
  * 2L's choice among programs 0 .. n-1 (n >= 2) into chosen[], returning
  * how many: n - 1 first, then greedily the program that shrinks the gap
@@ -114,17 +137,25 @@ static int choose_2l(ms_ctx *ctx, const ms_synth_problem *pb, int n_fixed, const
 	if (rows == 0)
 		return 1;
 	const ms_dsl_prog **rp = ms_ctx_calloc(ctx, (size_t)rows, sizeof *rp);
+	ms_dsl_prog **conv = ms_ctx_calloc(ctx, (size_t)rows, sizeof *conv);
 	double *m = ms_ctx_calloc(ctx, (size_t)rows * (size_t)n, sizeof *m);
 	uint64_t *seeds = ms_ctx_calloc(ctx, (size_t)rows, sizeof *seeds);
 	double *col = ms_ctx_calloc(ctx, (size_t)rows, sizeof *col);
 	ms_synth_eval *ev = NULL;
-	if (!rp || !m || !seeds || !col) {
+	if (!rp || !conv || !m || !seeds || !col) {
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "2l: out of memory");
 		goto out;
 	}
 	/* rows spread evenly over the sample, the latest (best-informed) last */
-	for (int r = 0; r < rows; r++)
+	for (int r = 0; r < rows; r++) {
 		rp[r] = sm->p[rows == 1 ? sm->n - 1 : (int)((long long)r * (sm->n - 1) / (rows - 1))];
+		/* the game may make each problem with its own copy of the grammar */
+		if (ms_dsl_prog_grammar(rp[r]) != pb->grammar) {
+			if ((rc = ms_dsl_prog_new(ctx, &conv[r], pb->grammar)) < 0 || (rc = keep(ctx, conv[r], rp[r])) < 0)
+				goto out;
+			rp[r] = conv[r];
+		}
+	}
 	if ((rc = ms_synth_eval_new(ctx, &ev, pb, o->br.threads, o->br.worker_alloc)) < 0)
 		goto out;
 	for (int j = 0; j < n; j++) {
@@ -159,26 +190,14 @@ static int choose_2l(ms_ctx *ctx, const ms_synth_problem *pb, int n_fixed, const
 	}
 out:
 	ms_synth_eval_free(ev);
+	for (int r = 0; conv && r < rows; r++)
+		ms_dsl_prog_free(conv[r]);
+	ms_ctx_mfree(ctx, conv);
 	ms_ctx_mfree(ctx, rp);
 	ms_ctx_mfree(ctx, m);
 	ms_ctx_mfree(ctx, seeds);
 	ms_ctx_mfree(ctx, col);
 	return rc < 0 ? rc : k;
-}
-
-/* dst = src; through the token form when the game made each problem with its own copy of the grammar. */
-static int keep(ms_ctx *ctx, ms_dsl_prog *dst, const ms_dsl_prog *src)
-{
-	if (ms_dsl_prog_grammar(dst) == ms_dsl_prog_grammar(src))
-		return ms_dsl_prog_copy(dst, src);
-	char *tok = NULL;
-	size_t len = 0;
-	int rc = ms_dsl_print_tokens(src, ' ', &tok, &len);
-	if (rc == 0 && (rc = ms_dsl_parse_tokens(dst, tok, len, ' ', ms_dsl_prog_nt(src))) < 0)
-		rc = ms_ctx_error(ctx, rc, "self-play: the iteration's program does not read back in the programs' grammar: %s",
-				  ms_ctx_last_error(ms_dsl_prog_ctx(dst)));
-	ms_ctx_mfree(ms_dsl_prog_ctx(src), tok);
-	return rc;
 }
 
 static int check(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_synth_selfplay_opts *o, ms_dsl_prog *const *progs)
@@ -214,7 +233,7 @@ int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_syn
 	int *ids = ms_ctx_calloc(ctx, (size_t)(n_it + nf), sizeof *ids);
 	double *w = ms_ctx_calloc(ctx, (size_t)(n_it + nf), sizeof *w);
 	int *chosen = ms_ctx_calloc(ctx, (size_t)n_it, sizeof *chosen);
-	sample sm = { ctx, NULL, 0, 4 * o->l2_programs, 0, 1 };
+	sample sm = { ctx, NULL, 0, 4 * o->l2_programs, 0, 1, progs };
 	sm.p = ms_ctx_calloc(ctx, (size_t)sm.cap, sizeof *sm.p);
 	char *path = NULL;
 	size_t path_len = o->checkpoint_dir ? strlen(o->checkpoint_dir) + 32 : 0;
