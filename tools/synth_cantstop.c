@@ -318,7 +318,7 @@ static int run_search(const synth_args *a)
 		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld %smatches per evaluation; era %c\n"
 		 "seed: %ld; threads: %ld; budget: %s; initial program: %s; SA restarts: %s\n"
 		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s\n"
-		 "best search estimate: Psi %.4f (one %ld-match evaluation, optimistic)\n"
+		 "best search estimate: Psi %.4f (%s of %ld-match evaluations, optimistic)\n"
 		 "%s\n"
 		 "fingerprint: %s",
 		 a->command, psi, po.final_matches, (unsigned long long)final_seed,
@@ -327,7 +327,8 @@ static int run_search(const synth_args *a)
 		 po.oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po.matches, a->common ? "common (always the same) " : "",
 		 po.era == MS_CS_ERA_B ? 'B' : 'A', a->seed,
 		 a->threads, budget, a->initial ? a->initial : "none (from scratch)",
-		 a->restart ? a->restart : "code", st.evals_psi, st.evals_c, st.cache_hits, st.elapsed, search_psi, po.matches,
+		 a->restart ? a->restart : "code", st.evals_psi, st.evals_c, st.cache_hits, st.elapsed, search_psi,
+		 algo == MS_SYNTH_HSS && so.hss_confirm > 0 ? "the best mean of a few" : "the best single one", po.matches,
 		 st.timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"
 			  : "reproducible: the same command gives the same program for any --threads",
 		 ms_cs_synth_fingerprint(cs));
