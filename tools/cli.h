@@ -88,6 +88,8 @@ int cmd_synth(int argc, char **argv);
 int cmd_bench_synth(int argc, char **argv);
 void cmd_bench_synth_usage(FILE *out);
 void cmd_synth_usage(FILE *out);
+int cmd_selfplay(int argc, char **argv);
+void cmd_selfplay_usage(FILE *out);
 
 int cmd_serve(int argc, char **argv);
 void cmd_serve_usage(FILE *out);

@@ -20,7 +20,7 @@
 void synth_cantstop_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: microsynth synth --game cantstop --algo sa|uct|sketch-sa|sketch-uct|random\n"
+		"Usage: microsynth synth --game cantstop --algo sa|uct|sketch-sa|sketch-uct|random|hss\n"
 		"                        [--score A|O] [--oracle random|ga] (--evals N | --time T)\n"
 		"                        --seed S [--threads K] -o FILE [--csv FILE] [--checkpoint FILE]\n"
 		"                        [--resume] [--no-progress] [more options below]\n"
@@ -48,17 +48,26 @@ void synth_cantstop_usage(FILE *out)
 		"(where SA passes restart: as the reference code (default), from the best program\n"
 		"so far, or from the previous pass's best, the paper's wording), --common-matches\n"
 		"(every Psi evaluation plays the same matches, drawn from --seed: paired comparisons,\n"
-		"not the reference's protocol; the final evaluation still plays fresh matches).\n");
+		"not the reference's protocol; the final evaluation still plays fresh matches).\n"
+		"HSS (hierarchical synthesis search over behavioural features, cantstop_synth.h):\n"
+		"--hss-library FILE (program library read at the start if present and rewritten at the\n"
+		"end: later runs start from it), --hss-passes N (SA passes per iteration, 1), --hss-confirm N\n"
+		"(an iteration's best is scored N more times; the reported program is the best mean, 2),\n"
+		"--feature-matches N (matches behind a program's features, 20).\n"
+		"--probe-matches N (any algorithm: random programs and mutations are drawn again until they\n"
+		"play N probe matches against GA without a run-time error; most programs of the grammar\n"
+		"fail at run time; a check by running, not a type system; default 0, the reference's).\n");
 }
 
 /* ---- options ---------------------------------------------------------------- */
 
 typedef struct synth_args {
 	char command[1024]; /* the command line, for the output's header */
-	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart;
+	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart, *hss_library;
+	long feature_matches, hss_passes, probe_matches, hss_confirm;
 	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double seconds, uct_c;
-	int have_seed, resume, progress, have_uct_c, common;
+	int have_seed, resume, progress, have_uct_c, common, have_confirm;
 } synth_args;
 
 static int take_string(const char *opt, const char *val, const char **dst)
@@ -73,17 +82,19 @@ static int parse_args(int argc, char **argv, synth_args *a)
 {
 	static const char *const strings[] = { "--game", "--algo", "--score", "--oracle", "-o", "--csv",
 					      "--checkpoint", "--data", "--era", "--initial",
-					      "--restart" };
+					      "--restart", "--hss-library" };
 	const char **string_dst[] = { &a->game, &a->algo, &a->score, &a->oracle, &a->out, &a->csv,
 				      &a->checkpoint, &a->data, &a->era, &a->initial,
-				      &a->restart };
+				      &a->restart, &a->hss_library };
 	static const char *const ints[] = { "--evals", "--seed", "--threads", "--matches", "--final-matches",
-					   "--final-seed", "--data-matches", "--data-seed", "--sketch-evals" };
+					   "--final-seed", "--data-matches", "--data-seed", "--sketch-evals",
+					   "--feature-matches", "--hss-passes", "--probe-matches", "--hss-confirm" };
 	long *int_dst[] = { &a->evals, &a->seed, &a->threads, &a->matches, &a->final_matches,
-			    &a->final_seed, &a->data_matches, &a->data_seed, &a->sketch_evals };
-	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1 };
+			    &a->final_seed, &a->data_matches, &a->data_seed, &a->sketch_evals,
+			    &a->feature_matches, &a->hss_passes, &a->probe_matches, &a->hss_confirm };
+	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0 };
 	static const long int_max[] = { 1000000000L, 0x7fffffffffffffffL, 256, 100000000L, 100000000L,
-					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L };
+					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000, 1000 };
 
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -107,6 +118,8 @@ static int parse_args(int argc, char **argv, synth_args *a)
 				return CLI_USAGE;
 			if (int_dst[k] == &a->seed)
 				a->have_seed = 1;
+			if (int_dst[k] == &a->hss_confirm)
+				a->have_confirm = 1;
 			i++;
 			continue;
 		}
@@ -144,10 +157,10 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 	if (strcmp(a->game, "cantstop"))
 		return cli_usage_error(CMD, "--game: unknown game '%s' (cantstop)", a->game);
 	if (!a->algo)
-		return cli_usage_error(CMD, "--algo is required (sa, uct, sketch-sa, sketch-uct, random)");
+		return cli_usage_error(CMD, "--algo is required (sa, uct, sketch-sa, sketch-uct, random, hss)");
 	*algo = ms_synth_algo_from_name(a->algo);
 	if (*algo < 0)
-		return cli_usage_error(CMD, "--algo: unknown algorithm '%s' (sa, uct, sketch-sa, sketch-uct, random)",
+		return cli_usage_error(CMD, "--algo: unknown algorithm '%s' (sa, uct, sketch-sa, sketch-uct, random, hss)",
 				       a->algo);
 	if (!a->evals && !(a->seconds > 0))
 		return cli_usage_error(CMD, "a budget is required: --evals N or --time T");
@@ -164,6 +177,8 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 				       "needs another --final-seed to play fresh ones", a->seed);
 	if (a->resume && !a->checkpoint)
 		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
+	if ((a->hss_library || a->hss_passes || a->have_confirm) && *algo != MS_SYNTH_HSS)
+		return cli_usage_error(CMD, "--hss-library, --hss-passes and --hss-confirm apply to hss only");
 
 	ms_cs_synth_options_init(po);
 	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
@@ -197,6 +212,8 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 	po->data_seed = (uint64_t)a->data_seed;
 	po->common_matches = a->common;
 	po->common_seed = (uint64_t)a->seed;
+	po->feature_matches = a->feature_matches;
+	po->probe_matches = a->probe_matches;
 	return CLI_OK;
 }
 
@@ -254,6 +271,11 @@ static int run_search(const synth_args *a)
 	so.sketch_evals = a->sketch_evals;
 	if (a->have_uct_c)
 		so.uct_c = a->uct_c;
+	so.hss_library = a->hss_library;
+	if (a->hss_passes)
+		so.hss_passes = (int)a->hss_passes;
+	if (a->have_confirm)
+		so.hss_confirm = (int)a->hss_confirm;
 	so.checkpoint = a->checkpoint;
 	so.resume = a->resume;
 	so.csv = a->csv;
@@ -296,7 +318,7 @@ static int run_search(const synth_args *a)
 		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld %smatches per evaluation; era %c\n"
 		 "seed: %ld; threads: %ld; budget: %s; initial program: %s; SA restarts: %s\n"
 		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s\n"
-		 "best search estimate: Psi %.4f (one %ld-match evaluation, optimistic)\n"
+		 "best search estimate: Psi %.4f (%s of %ld-match evaluations, optimistic)\n"
 		 "%s\n"
 		 "fingerprint: %s",
 		 a->command, psi, po.final_matches, (unsigned long long)final_seed,
@@ -305,7 +327,8 @@ static int run_search(const synth_args *a)
 		 po.oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po.matches, a->common ? "common (always the same) " : "",
 		 po.era == MS_CS_ERA_B ? 'B' : 'A', a->seed,
 		 a->threads, budget, a->initial ? a->initial : "none (from scratch)",
-		 a->restart ? a->restart : "code", st.evals_psi, st.evals_c, st.cache_hits, st.elapsed, search_psi, po.matches,
+		 a->restart ? a->restart : "code", st.evals_psi, st.evals_c, st.cache_hits, st.elapsed, search_psi,
+		 algo == MS_SYNTH_HSS && so.hss_confirm > 0 ? "the best mean of a few" : "the best single one", po.matches,
 		 st.timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"
 			  : "reproducible: the same command gives the same program for any --threads",
 		 ms_cs_synth_fingerprint(cs));

@@ -14,6 +14,7 @@ static const syn_algo table[] = {
 	{ MS_SYNTH_SKETCH_SA, "sketch-sa", 1, syn_run_sketch_sa },
 	{ MS_SYNTH_SKETCH_UCT, "sketch-uct", 1, syn_run_sketch_uct },
 	{ MS_SYNTH_RANDOM, "random", 0, syn_run_random },
+	{ MS_SYNTH_HSS, "hss", 0, syn_run_hss },
 };
 
 const syn_algo *syn_algo_get(int algo)

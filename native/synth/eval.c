@@ -172,7 +172,7 @@ int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *
 		      const ms_allocator *worker_alloc)
 {
 	*out = NULL;
-	if (!pb || (pb->version != 1 && pb->version != MS_SYNTH_PROBLEM_VERSION))
+	if (!pb || !syn_problem_version_ok(pb))
 		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: problem missing or of an unknown version");
 	if ((!pb->eval && !syn_problem_eval_vs(pb)) || !pb->grammar)
 		return ms_ctx_error(ctx, MS_EINVAL, "evaluator: problem %s has no eval function or no grammar",
@@ -441,5 +441,35 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 		return ms_ctx_error(ev->ctx, ev->err_rc, "evaluating program %d of the batch (%s, shard %d): %s", k->prog,
 				    kind == MS_SYNTH_PSI ? "psi" : "C", k->shard, ev->err);
 	}
+	return 0;
+}
+
+int ms_synth_eval_features(ms_synth_eval *ev, const ms_dsl_prog *prog, int opponent, uint64_t seed, int *out)
+{
+	const ms_synth_problem *pb = ev->pb;
+	int n = syn_problem_features(pb);
+	eval_worker *w = &ev->w[0];
+
+	if (n <= 0)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "features: problem %s defines none", pb->name ? pb->name : "?");
+	if (opponent < -1 || opponent >= syn_problem_opponents(pb))
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "features: problem %s has no opponent %d", pb->name ? pb->name : "?",
+				    opponent);
+	memset(out, 0, sizeof *out * (size_t)n);
+	int rc = ms_dsl_prog_copy(w->copy, prog);
+	if (rc == 0)
+		rc = pb->features(pb->user, w->state, w->ctx, w->copy, opponent, seed, out, n);
+	if (rc < 0)
+		return ms_ctx_error(ev->ctx, rc, "features of a program: %s", ms_ctx_last_error(w->ctx));
+	if (rc == MS_SYNTH_FAILED) {
+		memset(out, 0, sizeof *out * (size_t)n);
+		return MS_SYNTH_FAILED;
+	}
+	if (rc != 0)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "problem %s: features returned %d", pb->name ? pb->name : "?", rc);
+	for (int j = 0; j < n; j++)
+		if (out[j] < 0 || out[j] >= pb->feature_values[j])
+			return ms_ctx_error(ev->ctx, MS_EINVAL, "problem %s: feature %d is %d, outside 0..%d",
+					    pb->name ? pb->name : "?", j, out[j], pb->feature_values[j] - 1);
 	return 0;
 }

@@ -38,6 +38,17 @@ void ms_synth_opts_init(ms_synth_opts *o)
 	o->uct_rollout_sa = 1;
 	o->sketch_passes = 10;
 	o->sketch_psi = MS_SYNTH_SKETCH_PSI_RUN_BEST;
+	o->hss_eps1[0] = 0.8;
+	o->hss_eps1[1] = 0.5;
+	o->hss_eps1[2] = 0.3;
+	o->hss_eps2[0] = 0.3;
+	o->hss_eps2[1] = 0.2;
+	o->hss_eps2[2] = 0.05;
+	o->hss_gamma = 0.95;
+	o->hss_switch = 10;
+	o->hss_passes = 1;
+	o->hss_feature_opponent = -1;
+	o->hss_confirm = 2;
 }
 
 static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o, int start_nt)
@@ -81,6 +92,22 @@ static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_op
 			return ms_ctx_error(ctx, MS_EINVAL,
 					    "search options: the initial program is not a complete program of the problem's start symbol");
 	}
+	if (o->algo == MS_SYNTH_HSS) {
+		if (syn_problem_features(pb) <= 0)
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs behavioural features, and problem %s has none",
+					    pb->name ? pb->name : "?");
+		for (int i = 0; i < 3; i++)
+			if (!(o->hss_eps1[i] >= 0 && o->hss_eps1[i] <= 1) || !(o->hss_eps2[i] >= 0 && o->hss_eps2[i] <= 1))
+				return ms_ctx_error(ctx, MS_EINVAL, "search options: hss epsilons must be in [0, 1]");
+		if (!(o->hss_gamma > 0 && o->hss_gamma <= 1) || o->hss_switch < 0 || o->hss_passes < 1 || o->hss_confirm < 0 ||
+		    o->hss_confirm > 1000)
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs 0 < gamma <= 1, switch >= 0, passes >= 1, confirm in 0..1000");
+		if (o->hss_feature_opponent < -1 || o->hss_feature_opponent >= syn_problem_opponents(pb))
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss feature opponent %d: problem %s has %d opponents",
+					    o->hss_feature_opponent, pb->name ? pb->name : "?", syn_problem_opponents(pb));
+		if (o->hss_library && !*o->hss_library)
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: empty hss library path");
+	}
 	if (o->checkpoint && !*o->checkpoint)
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: empty checkpoint path");
 	return 0;
@@ -117,9 +144,8 @@ static int build_header(ms_synth *s)
 	int rc;
 	if (o->initial && (rc = ms_dsl_print_tokens(o->initial, ' ', &init, NULL)) < 0)
 		return rc;
-	char buf[1024];
-	int n = snprintf(buf, sizeof buf,
-			 "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
+	/* the fingerprint may be long (e.g. opponents given as program text): size the line first */
+	int n = snprintf(NULL, 0, "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
 			 "algo %s\nseed %llu\nsa %.17g %.17g %.17g %.17g %d %d %d\nuct %.17g %d %d %d %d %d\n"
 			 "sketch %d %d %d %lld %.17g\n",
 			 pb->name ? pb->name : "-", pb->fingerprint ? pb->fingerprint : "-",
@@ -129,20 +155,44 @@ static int build_header(ms_synth *s)
 			 o->sa_eps, o->sa_neighbours, o->sa_restart, o->sa_cache, o->uct_c, o->uct_ucb, o->uct_hole,
 			 o->uct_completion, o->uct_expansions, o->uct_rollout_sa, o->sketch_runs, o->sketch_passes,
 			 o->sketch_psi, s->sketch_c_budget, s->sketch_seconds);
-	if (n < 0 || (size_t)n >= sizeof buf) {
+	char *buf = n >= 0 ? ms_ctx_malloc(s->ctx, (size_t)n + 1) : NULL;
+	if (!buf) {
 		ms_ctx_mfree(s->ctx, init);
-		return ms_ctx_error(s->ctx, MS_ERANGE, "checkpoint header: settings too long (problem name or fingerprint)");
+		return ms_ctx_error(s->ctx, n < 0 ? MS_ERANGE : MS_ENOMEM, "checkpoint header: cannot format the settings");
 	}
+	snprintf(buf, (size_t)n + 1, "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
+			 "algo %s\nseed %llu\nsa %.17g %.17g %.17g %.17g %d %d %d\nuct %.17g %d %d %d %d %d\n"
+			 "sketch %d %d %d %lld %.17g\n",
+			 pb->name ? pb->name : "-", pb->fingerprint ? pb->fingerprint : "-",
+			 ms_dsl_grammar_name(pb->grammar), s->start_nt, g ? g->max_depth : 0, g ? g->budget : 0,
+			 g ? g->max_nodes : 0, pb->shards[0] > 0 ? pb->shards[0] : 1, pb->shards[1] > 0 ? pb->shards[1] : 1,
+			 ms_synth_algo_name(o->algo), (unsigned long long)o->seed, o->sa_t1, o->sa_alpha, o->sa_beta,
+			 o->sa_eps, o->sa_neighbours, o->sa_restart, o->sa_cache, o->uct_c, o->uct_ucb, o->uct_hole,
+			 o->uct_completion, o->uct_expansions, o->uct_rollout_sa, o->sketch_runs, o->sketch_passes,
+			 o->sketch_psi, s->sketch_c_budget, s->sketch_seconds);
 	size_t il = init ? strlen(init) : 1;
 	s->header = ms_ctx_malloc(s->ctx, (size_t)n + il + 16);
 	if (!s->header) {
 		ms_ctx_mfree(s->ctx, init);
+		ms_ctx_mfree(s->ctx, buf);
 		return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
 	}
 	snprintf(s->header, (size_t)n + il + 16, "%sinitial %s\n", buf, init ? init : "-");
 	ms_ctx_mfree(s->ctx, init);
+	ms_ctx_mfree(s->ctx, buf);
 	if ((rc = add_population(s)) < 0)
 		return rc;
+	if (o->algo == MS_SYNTH_HSS) {
+		char hl[512];
+		if ((rc = syn_hss_header(s, hl, sizeof hl)) < 0)
+			return rc;
+		size_t have = strlen(s->header);
+		char *h = ms_ctx_realloc(s->ctx, s->header, have + strlen(hl) + 1);
+		if (!h)
+			return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
+		s->header = h;
+		memcpy(h + have, hl, strlen(hl) + 1);
+	}
 	for (char *c = s->header; *c; c++)
 		if (*c == '\r')
 			*c = ' ';
@@ -172,7 +222,7 @@ void ms_synth_free(ms_synth *s)
 int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const ms_synth_opts *o)
 {
 	*out = NULL;
-	if (!pb || (pb->version != 1 && pb->version != MS_SYNTH_PROBLEM_VERSION) || !pb->grammar ||
+	if (!pb || !syn_problem_version_ok(pb) || !pb->grammar ||
 	    (!pb->eval && !syn_problem_eval_vs(pb)))
 		return ms_ctx_error(ctx, MS_EINVAL, "search: problem missing, of an unknown version, or without grammar or eval");
 	int start_nt = pb->start >= 0 ? pb->start : ms_dsl_grammar_start(pb->grammar);

@@ -258,6 +258,10 @@ static int account(ms_synth *s, long long index, const ms_dsl_prog *p, int kind,
 	}
 	if (live && s->log.f && (rc = syn_log_append_eval(s, index, p, kind, score, failed, improved)) < 0)
 		return rc;
+	if (s->hook && (rc = s->hook(s->hook_ud, p, kind, score, failed)) < 0)
+		return rc;
+	if (s->watch && (rc = s->watch(s->watch_ud, p, kind, score, failed)) < 0)
+		return rc;
 	double t = syn_elapsed(s);
 	if (live && improved && (rc = syn_csv_line(s, t)) < 0)
 		return rc;

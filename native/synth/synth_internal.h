@@ -18,6 +18,15 @@ static inline int (*syn_problem_eval_vs(const ms_synth_problem *pb))(void *, voi
 {
 	return pb->version >= 2 ? pb->eval_vs : NULL;
 }
+/* Version-3 fields: features (0 when absent). */
+static inline int syn_problem_features(const ms_synth_problem *pb)
+{
+	return pb->version >= 3 && pb->features && pb->feature_values ? pb->n_features : 0;
+}
+static inline int syn_problem_version_ok(const ms_synth_problem *pb)
+{
+	return pb->version >= 1 && pb->version <= MS_SYNTH_PROBLEM_VERSION;
+}
 /* The evaluator's population: its size, numbers and weights. */
 int syn_eval_population(const ms_synth_eval *ev, const int **ids, const double **weights);
 
@@ -108,6 +117,14 @@ struct ms_synth {
 	syn_cache cache[2];
 	char *header;               /* the checkpoint's settings lines */
 
+	/* what an algorithm hears of every fresh score (replayed or live, not cache hits), in index
+	 * order; a negative return stops the search with that error */
+	int (*hook)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
+	void *hook_ud;
+	/* the same for whoever runs the search (self-play), called after `hook` */
+	int (*watch)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
+	void *watch_ud;
+
 	/* batch scratch */
 	const ms_dsl_prog **batch;
 	uint64_t *seeds;
@@ -188,6 +205,9 @@ int syn_run_sketch_sa(ms_synth *s);
 int syn_run_random(ms_synth *s);
 int syn_run_uct(ms_synth *s);
 int syn_run_sketch_uct(ms_synth *s);
+int syn_run_hss(ms_synth *s);
+/* The checkpoint header's HSS line (appended to `header` by search.c): settings and library digest. */
+int syn_hss_header(ms_synth *s, char *buf, size_t size);
 
 /* Checkpoint log (ckpt.c). */
 int syn_log_open(ms_synth *s);

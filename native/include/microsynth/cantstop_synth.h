@@ -62,7 +62,41 @@ typedef struct ms_cs_synth_options {
 	 */
 	int common_matches;
 	uint64_t common_seed;
+	/** Matches behind a program's behavioural features (0: 20); see MS_CS_FEATURES. */
+	long feature_matches;
+	/**
+	 * > 0: the search problem's generation and mutation keep only programs
+	 * that play this many probe matches against GA (fixed seeds) without a
+	 * run-time error, drawing again (at most 5000 times, then keeping the
+	 * last draw). Most programs of the grammar fail at run time (a Map
+	 * binding a string, a local read where none is bound, a float used as
+	 * an index, ...): about 1 random program in 700 passes 4 probe matches,
+	 * and those nearly always pass 20. This spends the search on programs
+	 * that run. It is a check by running, not a type system: a program that
+	 * passes may still fail elsewhere. 0 (default): the reference's
+	 * generator. With it, searches on one object must not run at the same
+	 * time (the check uses one interpreter of the object).
+	 */
+	long probe_matches;
 } ms_cs_synth_options;
+
+/**
+ * Behavioural features of a program (synth.h, problem version 3), measured
+ * over `feature_matches` matches against an opponent (GA by default), the
+ * program first in even matches, from the program's own decisions:
+ *   0 yes-rate         share of yes/no decisions answered "roll again", in tenths (10 values)
+ *   1 busts-per-turn   (turns begun - stops) / turns begun, in fifths (5)
+ *   2 centre-distance  mean |column - 7| of the markers its moves advance, floored (6: 0..5)
+ *   3 columns-won      columns it owns at its last decision, mean over matches, in halves (6: 0..2.5+)
+ *   4 pair-moves       share of column moves that advance two markers, in fifths (5)
+ *   5 turn-length      column moves per turn begun, minus 1, floored (6: 0..5+)
+ * They are the quantities the dissertation's observation score and its
+ * description of the game turn on (how far a turn goes before stopping,
+ * which columns it races in, what it claims); a program that fails at run
+ * time has none. The dissertation's copy in ../shared lists no Can't Stop
+ * feature set (its HSS experiments are on MicroRTS), so this set is ours.
+ */
+#define MS_CS_FEATURES 6
 
 MS_EXTERN void ms_cs_synth_options_init(ms_cs_synth_options *o);
 
@@ -98,6 +132,23 @@ MS_EXTERN const char *ms_cs_synth_fingerprint(const ms_cs_synth *cs);
  */
 MS_EXTERN int ms_cs_synth_final_psi(ms_ctx *ctx, const ms_cs_synth *cs, const ms_dsl_prog *prog, int threads,
 				    uint64_t seed, double *psi, int *failed);
+
+/* ---- opponents that are programs (self-play) ------------------------------ */
+
+/** A problem whose opponents are GA and given programs: read-only once made. */
+typedef struct ms_cs_synth_vs ms_cs_synth_vs;
+
+/**
+ * The search problem of `cs` (Psi over `matches`, the same C and features)
+ * with n_opponents = n + 1: opponent 0 is GA, opponent i (1..n) is
+ * progs[i - 1] (copied). A program opponent never fails a match: where it
+ * raises, it stops or takes the first move. The fingerprint names the
+ * opponents by hash. `cs` must outlive the object.
+ */
+MS_EXTERN int ms_cs_synth_vs_new(ms_ctx *ctx, const ms_cs_synth *cs, const ms_dsl_prog *const *progs, int n,
+				 ms_cs_synth_vs **out);
+MS_EXTERN const ms_synth_problem *ms_cs_synth_vs_problem(const ms_cs_synth_vs *v);
+MS_EXTERN void ms_cs_synth_vs_free(ms_cs_synth_vs *v);
 
 #ifdef __cplusplus
 }

@@ -55,10 +55,11 @@ enum {
 /* ---- the problem ----------------------------------------------------------- */
 
 /**
- * Version 2 adds opponents (`n_opponents`, `eval_vs`); version 1 problems
- * (no opponents, `eval` only) are still accepted.
+ * Version 2 adds opponents (`n_opponents`, `eval_vs`); version 3 adds
+ * behavioural features (`n_features`, `feature_values`, `features`).
+ * Version 1 and 2 problems are still accepted.
  */
-#define MS_SYNTH_PROBLEM_VERSION 2
+#define MS_SYNTH_PROBLEM_VERSION 3
 
 /**
  * Whom Psi is measured against. A problem may number its opponents
@@ -131,6 +132,26 @@ typedef struct ms_synth_problem {
 	int (*generate)(void *user, ms_dsl_prog *prog, ms_jrandom *rng);
 	/** A random neighbour, in place (NULL: ms_dsl_mutate with `gen`, nodes of size > 0). */
 	int (*mutate)(void *user, ms_dsl_prog *prog, ms_jrandom *rng);
+
+	/* ---- version 3 ---- */
+	/**
+	 * Behavioural features F(p) (Aleixo's dissertation, 4.5): n_features
+	 * discrete values measured from matches of p against an opponent, what
+	 * hierarchical synthesis search (MS_SYNTH_HSS) searches over. 0: none.
+	 */
+	int n_features;
+	/** Feature j takes values 0 .. feature_values[j] - 1 (each at least 1). */
+	const int *feature_values;
+	/** Their names, for logs and library files (may be NULL). */
+	const char *const *feature_names;
+	/**
+	 * F(prog) against opponent `opponent` (-1: the problem's own, as `eval`)
+	 * into out[0 .. n), each an integer in its range. Same rules as `eval`:
+	 * depends only on its arguments; MS_SYNTH_FAILED when the program fails
+	 * at run time (it then has no features), a negative status on errors.
+	 */
+	int (*features)(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int opponent, uint64_t seed,
+			int *out, int n);
 } ms_synth_problem;
 
 /* ---- the evaluator: a thread pool over shards -------------------------------- */
@@ -170,6 +191,17 @@ MS_EXTERN int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const
  */
 MS_EXTERN int ms_synth_eval_set_population(ms_synth_eval *ev, const ms_synth_population *pop);
 
+/**
+ * F(prog) (problem version 3 with features) against `opponent` (-1: the
+ * problem's own) on the caller's thread, with worker 0's state; call it
+ * between evaluations, never from a `done` callback. Returns 0,
+ * MS_SYNTH_FAILED (the program failed at run time; `out` is zeroed), or a
+ * negative status (MS_EINVAL when the problem has no features, or a value
+ * outside its range).
+ */
+MS_EXTERN int ms_synth_eval_features(ms_synth_eval *ev, const ms_dsl_prog *prog, int opponent, uint64_t seed,
+				     int *out);
+
 /** The seed of evaluation number `index` of a search seeded with `seed` (SplitMix64 mixing). */
 MS_EXTERN uint64_t ms_synth_eval_seed(uint64_t seed, uint64_t index);
 
@@ -180,10 +212,12 @@ typedef enum ms_synth_algo {
 	MS_SYNTH_UCT = 1,        /**< UCT over partial programs with SA rollouts */
 	MS_SYNTH_SKETCH_SA = 2,  /**< SA on C (sketch search), then SA on Psi from the best sketch */
 	MS_SYNTH_SKETCH_UCT = 3, /**< UCT on C, then UCT on Psi from a tree holding the sketch's branch */
-	MS_SYNTH_RANDOM = 4      /**< random programs: the baseline any search must beat */
+	MS_SYNTH_RANDOM = 4,     /**< random programs: the baseline any search must beat */
+	/** hierarchical synthesis search: a bandit over feature vectors picks where SA starts (needs features) */
+	MS_SYNTH_HSS = 5
 } ms_synth_algo;
 
-/** "sa", "uct", "sketch-sa", "sketch-uct", "random"; NULL for unknown values. */
+/** "sa", "uct", "sketch-sa", "sketch-uct", "random", "hss"; NULL for unknown values. */
 MS_EXTERN const char *ms_synth_algo_name(int algo);
 /** The algorithm of a name above, or MS_ENOTFOUND. */
 MS_EXTERN int ms_synth_algo_from_name(const char *name);
@@ -320,6 +354,37 @@ typedef struct ms_synth_opts {
 	const char *csv;         /**< CSV log path (appended): seconds,best_psi,best_c,evals_psi,evals_c,phase */
 	ms_synth_progress_fn progress;
 	void *progress_ud;
+
+	/*
+	 * HSS (dissertation 4.5, 2.2.2): each iteration, two-phase naive
+	 * sampling picks a feature vector V (explore with probability eps0:
+	 * each feature's value from its local bandit, eps_l-greedy; else a
+	 * known vector from the global bandit, eps_g-greedy), SA runs
+	 * `hss_passes` passes from the library program nearest to V (L1), and
+	 * every program the passes scored joins the library and updates the
+	 * bandits with its Psi. Before each update every mean is multiplied by
+	 * `hss_gamma`, so recent evaluations weigh more. The first
+	 * `hss_switch` iterations use the exploring epsilons, later ones the
+	 * exploiting ones.
+	 */
+	double hss_eps1[3];      /**< phase 1 eps0, eps_l, eps_g (0.8, 0.5, 0.3) */
+	double hss_eps2[3];      /**< phase 2 (0.3, 0.2, 0.05) */
+	double hss_gamma;        /**< decay of the means, 0 < gamma <= 1 (0.95) */
+	int hss_switch;          /**< iterations of phase 1 (10) */
+	int hss_passes;          /**< SA passes per iteration (1) */
+	/** Program library file: read at the start if it exists (transfer from earlier calls), rewritten
+	 *  at the end with every program met. NULL: the library lives only in this search. */
+	const char *hss_library;
+	/** Opponent number F(p) is measured against (-1: the population's first, or the problem's own). */
+	int hss_feature_opponent;
+	/**
+	 * HSS: after each iteration, its best program, when its score beats the
+	 * champion's mean, is scored this many more times; the champion is the
+	 * best mean over 1 + hss_confirm scores, and the search's best Psi
+	 * (ms_synth_best) is the champion once there is one (2; 0: the best single
+	 * score, as the other algorithms).
+	 */
+	int hss_confirm;
 } ms_synth_opts;
 
 /** Fills the defaults above. */
@@ -347,6 +412,94 @@ MS_EXTERN const ms_dsl_prog *ms_synth_best(const ms_synth *s, int kind);
 MS_EXTERN double ms_synth_best_score(const ms_synth *s, int kind);
 MS_EXTERN void ms_synth_get_stats(const ms_synth *s, ms_synth_stats *out);
 MS_EXTERN void ms_synth_free(ms_synth *s);
+
+/* ---- self-play ------------------------------------------------------------------ */
+
+/** Learning loops over programs (dissertation 2.5; Moraes et al., IJCAI 2023). */
+typedef enum ms_synth_loop {
+	MS_SYNTH_LOOP_IBR = 0, /**< iterated best response: a best response to the previous iteration's program */
+	MS_SYNTH_LOOP_FP = 1,  /**< fictitious play: to the uniform mixture of every earlier iteration's program */
+	MS_SYNTH_LOOP_2L = 2   /**< 2L: to the subset of earlier programs that explains the whole pool (below) */
+} ms_synth_loop;
+
+/** "ibr", "fp", "2l"; NULL for other values. */
+MS_EXTERN const char *ms_synth_loop_name(int loop);
+/** The loop of a name above, or MS_ENOTFOUND. */
+MS_EXTERN int ms_synth_loop_from_name(const char *name);
+
+/**
+ * What a game gives self-play: problems whose opponents include programs.
+ * `make` returns a problem whose opponents 0 .. n_fixed - 1 are the
+ * game's fixed ones (bots, e.g. GA) and n_fixed + j is progs[j] (0 <= j <
+ * n); the problem and `*handle` stay valid until `release(ud, handle)`.
+ * Every problem made must score a program the same way against the same
+ * opponent whatever else is in the list.
+ */
+typedef struct ms_synth_selfplay_game {
+	void *ud;
+	int n_fixed;
+	int (*make)(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
+		    void **handle);
+	void (*release)(void *ud, void *handle);
+} ms_synth_selfplay_game;
+
+/** One iteration's outcome, as the callback sees it. */
+typedef struct ms_synth_selfplay_iter {
+	int iteration;                   /**< 0, 1, ... */
+	const ms_dsl_prog *prog;         /**< its best response (owned by the loop; copy it to keep it) */
+	double psi;                      /**< its score against its population, from its search */
+	const ms_synth_population *pop;  /**< the population it answered (opponent numbers as in `make`) */
+	ms_synth_stats stats;            /**< its search's statistics */
+} ms_synth_selfplay_iter;
+
+#define MS_SYNTH_SELFPLAY_OPTS_VERSION 1
+
+/**
+ * Self-play settings; ms_synth_selfplay_opts_init fills the defaults.
+ *
+ * Iteration 0 answers the fixed opponents (weight 1 each). Iteration i > 0
+ * answers programs of earlier iterations, plus every fixed opponent with
+ * weight `fixed_weight` when it is > 0:
+ *   IBR: program i - 1;  FP: programs 0 .. i - 1, weight 1 each;
+ *   2L: program i - 1 and, greedily, the earlier programs that bring the
+ *   mean score over the chosen set closest to the mean over all earlier
+ *   programs, measured on `l2_programs` programs spread over the previous
+ *   search (each scored against each earlier program), until the mean
+ *   absolute gap is at most `l2_tolerance`. The IJCAI 2023 paper's 2L keeps
+ *   the opponents that change how the learner's candidates rank; this is a
+ *   cheap stand-in of the same idea: as few opponents as tell programs
+ *   apart as the whole pool does.
+ * The best-response search of iteration i is `br` with seed br.seed + i,
+ * its population set by the loop; a checkpoint directory holds one search
+ * log per iteration (iter-NNN.log), so a killed loop resumes by replaying
+ * them.
+ */
+typedef struct ms_synth_selfplay_opts {
+	int version;             /**< MS_SYNTH_SELFPLAY_OPTS_VERSION */
+	int loop;                /**< ms_synth_loop */
+	int iterations;          /**< at least 1 */
+	double fixed_weight;     /**< weight of the fixed opponents after iteration 0 (0: left out) */
+	ms_synth_opts br;        /**< the best-response search (budget per iteration); population, initial,
+				      checkpoint and resume are the loop's */
+	const char *checkpoint_dir; /**< existing directory for the iterations' logs (NULL: none) */
+	int resume;              /**< 1: replay the logs found there */
+	int l2_programs;         /**< 2L: programs of the previous search that judge the pool (20) */
+	double l2_tolerance;     /**< 2L: mean absolute gap allowed (0.02) */
+	/** Called after each iteration; a nonzero return stops the loop (ms_synth_selfplay returns MS_SYNTH_STOPPED). */
+	int (*on_iteration)(void *ud, const ms_synth_selfplay_iter *it);
+	void *ud;
+} ms_synth_selfplay_opts;
+
+MS_EXTERN void ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *o);
+
+/**
+ * Runs the loop. progs[0 .. iterations) are programs of the game's grammar
+ * that receive each iteration's best response. Returns 0, MS_SYNTH_STOPPED
+ * (the callback, or a search's progress callback, asked to stop: the
+ * checkpoint logs are complete), or a negative error.
+ */
+MS_EXTERN int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *game, const ms_synth_selfplay_opts *o,
+				ms_dsl_prog *const *progs);
 
 /* ---- a progress bar -------------------------------------------------------- */
 
