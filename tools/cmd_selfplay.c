@@ -146,6 +146,9 @@ static int parse(int argc, char **argv, sp_args *a)
 				       "are Can't Stop options");
 	if (a->hss_library && ms_synth_algo_from_name(a->br) != MS_SYNTH_HSS)
 		return cli_usage_error(CMD, "--hss-library applies to --br hss only");
+	if (a->hss_library && a->resume)
+		return cli_usage_error(CMD, "--resume cannot replay iterations whose shared --hss-library has changed since "
+				       "(each iteration rewrites it); resume without --hss-library is not possible either");
 	return CLI_OK;
 }
 
