@@ -45,6 +45,17 @@ typedef struct rd_aa {
  * cleared per decision or per search: the cost of a decision follows the
  * units and the cells a search visits, not the map's size.
  */
+/*
+ * A* expansions allowed per decision, over all of its searches. Beyond it a
+ * search finds no path (the unit does not move this cycle). It bounds the
+ * decision time on large maps (a search of an unreachable target visits its
+ * whole region, and a program may search for every unit in nested loops) to
+ * a few milliseconds, well inside the competition's 100 ms; being a count,
+ * not a clock, it keeps decisions deterministic, so synthesis and the
+ * harness see the same bot.
+ */
+#define RD_ASTAR_BUDGET 400000L
+
 typedef struct rd_layer {
 	ms_ctx *ctx;
 	const ms_rts_state *s;
@@ -58,6 +69,7 @@ typedef struct rd_layer {
 	uint32_t *acc;      /* claimed in the PlayerAction being composed */
 	int pend_cost[2];   /* stock held by pending productions */
 	uint32_t search;    /* stamp of the current A* search */
+	long expanded;      /* A* expansions in this decision (bounded: RD_ASTAR_BUDGET) */
 	uint32_t *seen;     /* put on OPEN in this search */
 	int *parent, *cost, *next, *head;
 	int n_head;

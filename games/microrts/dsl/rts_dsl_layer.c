@@ -118,6 +118,7 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player)
 		memset(L->acc, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
 		L->tick = 1;
 	}
+	L->expanded = 0;
 	L->s = s;
 	L->units = rts_cunits(s);
 	L->terrain = rts_cterrain(s);
@@ -204,6 +205,8 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 			continue;
 		}
 		L->head[b] = L->next[p];
+		if (++L->expanded > RD_ASTAR_BUDGET)
+			break; /* the decision's search budget is spent: no path */
 		px = p % w;
 		py = p / w;
 		if ((px - tx) * (px - tx) + (py - ty) * (py - ty) <= r2) {
