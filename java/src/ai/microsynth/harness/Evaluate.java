@@ -398,6 +398,11 @@ public final class Evaluate {
             return s.length() <= n ? s : "..." + s.substring(s.length() - n + 3);
         }
 
+        /** Quantile q (1: the maximum) of sorted, non-empty nanoseconds, in milliseconds. */
+        private static double ms(long[] sorted, double q) {
+            return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
+        }
+
         /** The drop-in bot's decision-time summary (empty when the AI is something else). */
         private static String decisionTimes(AI ai, PrintStream out) {
             try {
@@ -407,18 +412,13 @@ public final class Evaluate {
                     return "";
                 }
                 Arrays.sort(ns);
-                double p50 = ns[(int) Math.min(ns.length - 1, Math.floor(0.5 * ns.length))] / 1e6;
-                double p99 = ns[(int) Math.min(ns.length - 1, Math.floor(0.99 * ns.length))] / 1e6;
-                double p999 = ns[(int) Math.min(ns.length - 1, Math.floor(0.999 * ns.length))] / 1e6;
-                double max = ns[ns.length - 1] / 1e6;
+                double p50 = ms(ns, 0.5), p99 = ms(ns, 0.99), p999 = ms(ns, 0.999), max = ms(ns, 1);
                 out.printf(Locale.ROOT, "decision time of %s (whole getAction, %d decisions): p50 %.3f ms, "
                         + "p99 %.3f ms, p99.9 %.3f ms, max %.3f ms%n", ai, ns.length, p50, p99, p999, max);
                 long[] nat = (long[]) ai.getClass().getMethod("decisionNativeNanos").invoke(ai);
                 Arrays.sort(nat);
                 out.printf(Locale.ROOT, "  of which in the native decision: p50 %.3f ms, p99.9 %.3f ms, max %.3f ms%n",
-                        nat[(int) Math.floor(0.5 * nat.length)] / 1e6,
-                        nat[(int) Math.min(nat.length - 1, Math.floor(0.999 * nat.length))] / 1e6,
-                        nat[nat.length - 1] / 1e6);
+                        ms(nat, 0.5), ms(nat, 0.999), ms(nat, 1));
                 long failures = (Long) ai.getClass().getMethod("sharedFailures").invoke(ai);
                 return String.format(Locale.ROOT, " decisions=%d decision_ms_p999=%.3f decision_ms_max=%.3f"
                         + " bot_failures=%d", ns.length, p999, max, failures);
