@@ -517,28 +517,43 @@ static int run_replay(int argc, char **argv)
 
 /* ---- play ---- */
 
-static int run_play(int argc, char **argv)
+/* The options `play` and `tournament` share; `map` only for play. */
+typedef struct {
+	const char *map, *a, *b, *maps;
+	long max_turns, seed;
+} pw_match_opts;
+
+static int parse_match_opts(int argc, char **argv, const char *sub, int want_map, pw_match_opts *o)
 {
-	const char *map = NULL, *a = NULL, *b = NULL, *maps = NULL;
-	long max_turns = 200, seed = 1;
+	*o = (pw_match_opts){ .max_turns = 200, .seed = 1 };
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--map") && i + 1 < argc)
-			map = argv[++i];
+		if (want_map && !strcmp(argv[i], "--map") && i + 1 < argc)
+			o->map = argv[++i];
 		else if (!strcmp(argv[i], "--p1") && i + 1 < argc)
-			a = argv[++i];
+			o->a = argv[++i];
 		else if (!strcmp(argv[i], "--p2") && i + 1 < argc)
-			b = argv[++i];
+			o->b = argv[++i];
 		else if (!strcmp(argv[i], "--maps") && i + 1 < argc)
-			maps = argv[++i];
+			o->maps = argv[++i];
 		else if (!strcmp(argv[i], "--max-turns") && i + 1 < argc) {
-			if (cli_parse_int(CMD, "--max-turns", argv[++i], 1, 100000, &max_turns))
+			if (cli_parse_int(CMD, "--max-turns", argv[++i], 1, 100000, &o->max_turns))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			if (cli_parse_int(CMD, "--seed", argv[++i], 0, 2147483647L, &seed))
+			if (cli_parse_int(CMD, "--seed", argv[++i], 0, 2147483647L, &o->seed))
 				return CLI_USAGE;
 		} else
-			return cli_usage_error(CMD, "play: unknown option '%s'", argv[i]);
+			return cli_usage_error(CMD, "%s: unknown option '%s'", sub, argv[i]);
 	}
+	return CLI_OK;
+}
+
+static int run_play(int argc, char **argv)
+{
+	pw_match_opts o;
+	if (parse_match_opts(argc, argv, "play", 1, &o))
+		return CLI_USAGE;
+	const char *map = o.map, *a = o.a, *b = o.b, *maps = o.maps;
+	long max_turns = o.max_turns, seed = o.seed;
 	if (!map || !a || !b)
 		return cli_usage_error(CMD, "play needs --map, --p1 and --p2");
 	char mapsbuf[4096];
@@ -967,24 +982,11 @@ done:
 
 static int run_tournament(int argc, char **argv)
 {
-	const char *a = NULL, *b = NULL, *maps = NULL;
-	long max_turns = 200, seed = 1;
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--p1") && i + 1 < argc)
-			a = argv[++i];
-		else if (!strcmp(argv[i], "--p2") && i + 1 < argc)
-			b = argv[++i];
-		else if (!strcmp(argv[i], "--maps") && i + 1 < argc)
-			maps = argv[++i];
-		else if (!strcmp(argv[i], "--max-turns") && i + 1 < argc) {
-			if (cli_parse_int(CMD, "--max-turns", argv[++i], 1, 100000, &max_turns))
-				return CLI_USAGE;
-		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			if (cli_parse_int(CMD, "--seed", argv[++i], 0, 2147483647L, &seed))
-				return CLI_USAGE;
-		} else
-			return cli_usage_error(CMD, "tournament: unknown option '%s'", argv[i]);
-	}
+	pw_match_opts o;
+	if (parse_match_opts(argc, argv, "tournament", 0, &o))
+		return CLI_USAGE;
+	const char *a = o.a, *b = o.b, *maps = o.maps;
+	long max_turns = o.max_turns, seed = o.seed;
 	if (!a || !b)
 		return cli_usage_error(CMD, "tournament needs --p1 and --p2");
 	char mbuf[4096];
