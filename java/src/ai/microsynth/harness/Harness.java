@@ -505,7 +505,8 @@ final class Harness {
      * short), {@code program:FILE} (the drop-in bot playing a program file),
      * {@code program-text:TEXT} (a program handed over from memory),
      * {@code microsynth:SPEC} (the drop-in bot playing any spec it reads, e.g.
-     * a native bot), or {@code socket:HOST:PORT[:json|xml]} (the official SocketAI connected
+     * a native bot), {@code index:FILE} (the drop-in bot playing the program a
+     * program index names for each map), or {@code socket:HOST:PORT[:json|xml]} (the official SocketAI connected
      * to a server such as {@code microsynth serve}). Budgets are set as
      * tournaments set them.
      */
@@ -537,6 +538,17 @@ final class Harness {
                 Throwable t = e.getCause();
                 throw new UsageException(spec + ": " + (t.getMessage() != null ? t.getMessage() : t.toString()));
             }
+        } else if (spec.startsWith("index:")) {
+            // The drop-in bot under auto with a program index of its own: one
+            // entrant that plays the index's program for each map (a league row
+            // of per-map programs).
+            String file = spec.substring("index:".length());
+            if (!new File(file).isFile()) {
+                throw new UsageException("'" + spec + "': no such index file");
+            }
+            Class<?> k = dropIn(env, spec);
+            ai = (AI) k.getConstructor(UnitTypeTable.class, String.class).newInstance(utt, "auto");
+            k.getMethod("setIndex", String.class).invoke(ai, new File(file).getAbsolutePath());
         } else if (spec.startsWith("socket:")) {
             String[] part = spec.split(":");
             if (part.length < 3 || part.length > 4) {

@@ -39,7 +39,7 @@ public final class League {
 
         static final String USAGE = String.join("\n",
                 "usage: League --ai SPEC --ai SPEC ... (--map PATH ... | --maps SET) [options]",
-                "  --ai SPEC               an entrant: Java class, program:FILE, microsynth:NATIVEBOT, ...",
+                "  --ai SPEC               an entrant: Java class, program:FILE, index:FILE, microsynth:NATIVEBOT, ...",
                 "  --name NAME             a display name for the --ai just before it",
                 "  --map PATH, --maps SET  maps (SET as for Evaluate: 2025, 2023, 2023-hidden, held-out, FILE)",
                 "  --iterations N          rounds (default 1)",
