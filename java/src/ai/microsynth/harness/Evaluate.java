@@ -304,15 +304,21 @@ public final class Evaluate {
                     inGames = true;
                     continue;
                 }
-                String[] f = line.split("\t");
-                if (!inGames || f.length != 8) {
+                if (!inGames) {
                     continue;
                 }
+                // The game lines end at the first line that is not one: the
+                // summary tables after them have a column per AI, so with
+                // eight AIs their rows would split like game lines.
+                String[] f = line.split("\t");
                 try {
+                    if (f.length != 8) {
+                        throw new NumberFormatException();
+                    }
                     out.add(new int[] {Integer.parseInt(f[2].trim()), Integer.parseInt(f[3].trim()),
                         Integer.parseInt(f[5].trim()), Integer.parseInt(f[6].trim()), Integer.parseInt(f[7].trim())});
                 } catch (NumberFormatException e) {
-                    // a line of the summary, not a game
+                    inGames = false;
                 }
             }
             return out;

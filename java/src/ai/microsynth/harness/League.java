@@ -223,10 +223,11 @@ public final class League {
             }
         }
 
-        /** A short display name: the class's simple name, or a program's file name. */
+        /** A short display name: the class's simple name, or a program's or index's file name. */
         static String shortName(String spec) {
-            if (spec.startsWith("program:")) {
-                return new File(spec.substring(8)).getName().replaceAll("\\.[a-z]+$", "");
+            if (spec.startsWith("program:") || spec.startsWith("index:")) {
+                String file = spec.substring(spec.indexOf(':') + 1);
+                return new File(file).getName().replaceAll("\\.[a-z]+$", "");
             }
             if (spec.startsWith("microsynth:")) {
                 return spec.substring(11);
