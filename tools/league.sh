@@ -98,7 +98,8 @@ train)
 			*) echo "league.sh: unknown entrant $e" >&2; exit 2 ;;
 			esac
 			echo "league: $e on $m ($time)" >&2
-			"$exe" "${run[@]}" --game microrts --map "$m" "${opponents[@]}" --time "$time" --seed "$seed" \
+			f=$(map_file "$m")
+			"$exe" "${run[@]}" --game microrts --map "$f" "${opponents[@]}" --time "$time" --seed "$seed" \
 				--threads 1 -o "$p" --csv "$out/$e/$name.csv" --no-progress >"$out/$e/$name.log" 2>&1 || {
 				echo "league: $e on $m failed, see $out/$e/$name.log" >&2
 				continue

@@ -91,9 +91,14 @@ int ms_ctx_verror(ms_ctx *ctx, int status, const char *fmt, va_list ap)
 {
 	if (!ctx)
 		return status;
+	/* Formatted apart first: callers prefix the context's own message
+	 * ("--map %s: %s", ..., ms_ctx_last_error(ctx)), and printing a string
+	 * into itself is undefined (it came out as "--map x: --map x: ot found"). */
+	char msg[sizeof(ctx->errmsg)];
 	ctx->errcode = status;
-	if (vsnprintf(ctx->errmsg, sizeof(ctx->errmsg), fmt, ap) < 0)
-		snprintf(ctx->errmsg, sizeof(ctx->errmsg), "%s", ms_status_name(status));
+	if (vsnprintf(msg, sizeof(msg), fmt, ap) < 0)
+		snprintf(msg, sizeof(msg), "%s", ms_status_name(status));
+	memcpy(ctx->errmsg, msg, sizeof(msg));
 	return status;
 }
 

@@ -49,6 +49,19 @@ static void test_ctx__error_keeps_code_and_message(void **state)
 	ms_ctx_free(ctx);
 }
 
+/* Callers wrap the context's own message in a new one. */
+static void test_ctx__error_may_prefix_the_last_message(void **state)
+{
+	ms_ctx *ctx;
+
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_ctx_error(ctx, MS_ENOTFOUND, "map '%s' not found", "m.xml");
+	ms_ctx_error(ctx, MS_ENOTFOUND, "--map %s: %s", "m.xml", ms_ctx_last_error(ctx));
+	assert_string_equal(ms_ctx_last_error(ctx), "--map m.xml: map 'm.xml' not found");
+	ms_ctx_free(ctx);
+}
+
 static void test_ctx__long_message_is_truncated_not_overflowed(void **state)
 {
 	ms_ctx *ctx;
@@ -110,6 +123,7 @@ int main(void)
 		cmocka_unit_test(test_ctx__new_and_free_release_everything),
 		cmocka_unit_test(test_ctx__rejects_unknown_options_version),
 		cmocka_unit_test(test_ctx__error_keeps_code_and_message),
+		cmocka_unit_test(test_ctx__error_may_prefix_the_last_message),
 		cmocka_unit_test(test_ctx__long_message_is_truncated_not_overflowed),
 		cmocka_unit_test(test_ctx__contexts_are_independent),
 		cmocka_unit_test(test_ctx__failed_allocation_reports_enomem),
