@@ -50,7 +50,9 @@ write_index() {
 			local name f
 			name=$(basename "$m" .xml | tr -c 'A-Za-z0-9_.\n' '_')
 			[ -f "$dir/$entrant/$name.ms" ] || continue
-			f=$(map_file "$m")
+			# names the harness resolves stay names (they go in program headers)
+			f=$m
+			[ -f "$harness/maps/$m" ] || [ -f "$harness/$m" ] || f=$(map_file "$m")
 			java -cp "$harness/microrts.jar:$build/java/microsynth.jar" ai.microsynth.MapFingerprint "$f" |
 				while read -r full _; do echo "$full program:$entrant/$name.ms   # $m"; done
 		done
