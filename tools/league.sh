@@ -50,9 +50,7 @@ write_index() {
 			local name f
 			name=$(basename "$m" .xml | tr -c 'A-Za-z0-9_.\n' '_')
 			[ -f "$dir/$entrant/$name.ms" ] || continue
-			# names the harness resolves stay names (they go in program headers)
-			f=$m
-			[ -f "$harness/maps/$m" ] || [ -f "$harness/$m" ] || f=$(map_file "$m")
+			f=$(map_file "$m")
 			java -cp "$harness/microrts.jar:$build/java/microsynth.jar" ai.microsynth.MapFingerprint "$f" |
 				while read -r full _; do echo "$full program:$entrant/$name.ms   # $m"; done
 		done
@@ -100,7 +98,9 @@ train)
 			*) echo "league.sh: unknown entrant $e" >&2; exit 2 ;;
 			esac
 			echo "league: $e on $m ($time)" >&2
-			f=$(map_file "$m")
+			# names the harness resolves stay names (they go in program headers)
+			f=$m
+			[ -f "$harness/maps/$m" ] || [ -f "$harness/$m" ] || f=$(map_file "$m")
 			"$exe" "${run[@]}" --game microrts --map "$f" "${opponents[@]}" --time "$time" --seed "$seed" \
 				--threads 1 -o "$p" --csv "$out/$e/$name.csv" --no-progress >"$out/$e/$name.log" 2>&1 || {
 				echo "league: $e on $m failed, see $out/$e/$name.log" >&2
