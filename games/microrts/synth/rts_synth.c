@@ -49,6 +49,9 @@ typedef struct observer {
 	int alive[2];            /* units per player at the last cycle */
 	int res;                 /* the seat's resources at the last cycle */
 	double f[N_FEATURES];
+	int count_attacks;       /* 1: also count the seat's attack actions (behavioural features) */
+	int attacks;             /* attack actions the seat's units started */
+	int first_attack;        /* the cycle the first of them was issued at, -1: none */
 } observer;
 
 static void observer_start(observer *o, const ms_rts_state *s, int seat)
@@ -64,6 +67,30 @@ static void observer_start(observer *o, const ms_rts_state *s, int seat)
 			o->alive[u.player]++;
 	}
 	o->res = ms_rts_state_resources(s, seat);
+	o->first_attack = -1;
+}
+
+/*
+ * Attack actions issued in the cycle just played: the state keeps an action
+ * from its issue until it completes, and an attack takes attack_time >= 2
+ * cycles in every official table, so each one is still pending (issued at
+ * time - 1) when the observer first sees it. An attack of a single cycle
+ * would be missed; no official table has one.
+ */
+static void count_attacks(observer *o, const ms_rts_state *s)
+{
+	int now = ms_rts_state_time(s), n = ms_rts_state_assignment_count(s);
+	for (int i = 0; i < n; i++) {
+		int ui, at;
+		ms_rts_action a;
+		ms_rts_unit u;
+		if (ms_rts_state_assignment(s, i, &ui, &a, &at) != MS_OK || a.type != MS_RTS_ATTACK || at != now - 1 ||
+		    ms_rts_state_unit(s, ui, &u) != MS_OK || u.player != o->seat)
+			continue;
+		o->attacks++;
+		if (o->first_attack < 0)
+			o->first_attack = at;
+	}
 }
 
 /* After every cycle: new ids are units trained (ids only grow), vanished ones were destroyed. */
@@ -96,6 +123,8 @@ static int observe(void *ud, const ms_rts_state *s)
 	if (r > o->res)
 		o->f[F_HARVESTED] += r - o->res;
 	o->res = r;
+	if (o->count_attacks)
+		count_attacks(o, s);
 	return 0;
 }
 
@@ -256,6 +285,109 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 			*sum += rs->eps * similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
 	}
 	*weight = 1;
+	return 0;
+}
+
+/*
+ * Behavioural features F(p) for HSS (synth.h, problem version 3).
+ *
+ * Aleixo's dissertation (2023) defines a feature as a map from a match's
+ * states to an integer (4.5, p. 27; its example: the most pieces of a type
+ * a player controls during a match) and, for MicroRTS, compares programs by
+ * the units trained per type and the resources collected (5.2.5.2, p. 34).
+ * Our copy ends before its HSS experiments (5.3), so their exact list is
+ * unknown: these are the 5.2.5.2 quantities plus what issue 15 lists
+ * (buildings built, units lost, attacks made, cycle of the first attack) and
+ * enemy units destroyed, which the O score already counts.
+ *
+ * Each is the mean over one match per map and seat (the same matches as one
+ * opponent's share of Psi) against the feature opponent, of the program's
+ * seat, then put in a few bins: HSS's local bandits need few values per
+ * feature, and the global bandit's vectors only repeat when values are
+ * coarse. Bin edges separate the behaviours seen on 16x16 maps against
+ * CoacAI (docs/hss-selfplay.md): none at all, a little, a rush's amount, a
+ * lot. Matches are deterministic (seed 0), so F(p) ignores the seed.
+ */
+enum { RF_WORKER, RF_LIGHT, RF_HEAVY, RF_RANGED, RF_BARRACKS, RF_BASE, RF_HARVESTED, RF_LOST, RF_DESTROYED,
+       RF_ATTACKS, RF_FIRST_ATTACK, RF_COUNT };
+
+/* Lower edges of bins 1, 2, ...: a value v falls in the number of edges <= v. */
+static const double rf_edges[RF_COUNT][5] = {
+	[RF_WORKER] = { 1, 3, 6, 11 },     [RF_LIGHT] = { 1, 3, 6 },	 [RF_HEAVY] = { 1, 3, 6 },
+	[RF_RANGED] = { 1, 3, 6 },	   [RF_BARRACKS] = { 1, 2 },	 [RF_BASE] = { 1 },
+	[RF_HARVESTED] = { 1, 10, 25, 50 }, [RF_LOST] = { 1, 3, 6, 11 },  [RF_DESTROYED] = { 1, 3, 6, 11 },
+	[RF_ATTACKS] = { 1, 10, 30, 100 },
+	/* the cycle of the first attack, binned here then reversed (features()) */
+	[RF_FIRST_ATTACK] = { 0, 100, 300, 600, 1200 },
+};
+static const int rf_values[RF_COUNT] = { 5, 4, 4, 4, 3, 2, 5, 5, 5, 5, 6 };
+static const char *const rf_names[RF_COUNT] = { "workers-trained", "light-trained",   "heavy-trained",
+						"ranged-trained",  "barracks-built",  "bases-built",
+						"harvested",	   "units-lost",      "units-destroyed",
+						"attacks",	   "first-attack" };
+
+static int rf_bin(int feature, double v)
+{
+	int b = 0;
+	while (b + 1 < rf_values[feature] && v >= rf_edges[feature][b])
+		b++;
+	return b;
+}
+
+/* The opponent F(p) is measured against: `opponent` if native, else the first native one, else WorkerRush. */
+static const char *feature_opponent(const ms_rts_synth *rs, int opponent)
+{
+	if (opponent >= 0 && opponent < rs->n_opp && !rs->opp_java[opponent])
+		return rs->opp[opponent];
+	for (int k = 0; k < rs->n_opp; k++)
+		if (!rs->opp_java[k])
+			return rs->opp[k];
+	return "WorkerRush";
+}
+
+static int features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int opponent, uint64_t seed,
+		    int *out, int n)
+{
+	const ms_rts_synth *rs = user;
+	worker *w = state;
+	const char *spec = feature_opponent(rs, opponent);
+	double sum[RF_COUNT] = { 0 };
+	int first_n = 0, rc;
+	(void)seed;
+
+	if (n != RF_COUNT)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts features: %d asked, %d defined", n, RF_COUNT);
+	const ms_rts_utt *utt = ms_match_utt(w->nat[0]);
+	int types[6] = { ms_rts_utt_find(utt, "Worker"), ms_rts_utt_find(utt, "Light"), ms_rts_utt_find(utt, "Heavy"),
+			 ms_rts_utt_find(utt, "Ranged"), ms_rts_utt_find(utt, "Barracks"), ms_rts_utt_find(utt, "Base") };
+	for (int map = 0; map < rs->n_maps; map++)
+		for (int seat = 0; seat < 2; seat++) {
+			observer ob;
+			ms_match_result res;
+			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+			ob.count_attacks = 1;
+			if ((rc = play(w->nat[map], prog, spec, seat, &ob, &res)))
+				return native_failure(rc);
+			for (int k = 0; k < 6; k++)
+				sum[RF_WORKER + k] += types[k] >= 0 && types[k] < MS_RTS_MAX_TYPES ? ob.f[types[k]] : 0;
+			sum[RF_HARVESTED] += ob.f[F_HARVESTED];
+			sum[RF_LOST] += ob.f[F_LOST];
+			sum[RF_DESTROYED] += ob.f[F_DESTROYED];
+			sum[RF_ATTACKS] += ob.attacks;
+			if (ob.first_attack >= 0) {
+				sum[RF_FIRST_ATTACK] += ob.first_attack;
+				first_n++;
+			}
+		}
+	int matches = 2 * rs->n_maps;
+	for (int j = 0; j < RF_FIRST_ATTACK; j++)
+		out[j] = rf_bin(j, sum[j] / matches);
+	/* 0: no attack in most matches; else 1 for the latest (>= 1200) to 5 for the earliest (< 100), so that
+	 * L1 distance orders programs by how soon they attack, "never" next to "very late" */
+	if (2 * first_n <= matches)
+		out[RF_FIRST_ATTACK] = 0;
+	else
+		out[RF_FIRST_ATTACK] = rf_values[RF_FIRST_ATTACK] - rf_bin(RF_FIRST_ATTACK, sum[RF_FIRST_ATTACK] / first_n);
 	return 0;
 }
 
@@ -531,6 +663,10 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->pb.eval_vs = eval_vs;
 	rs->pb.generate = generate;
 	rs->pb.mutate = mutate;
+	rs->pb.n_features = RF_COUNT;
+	rs->pb.feature_values = rf_values;
+	rs->pb.feature_names = rf_names;
+	rs->pb.features = features;
 	*out = rs;
 	return MS_OK;
 fail:
