@@ -215,6 +215,26 @@ static void test_rts_synth__features_tell_a_rush_from_a_passive_program(void **s
 	assert_memory_equal(fr, again, sizeof(int) * (size_t)pb->n_features);
 	assert_int_equal(features_of(ev, rs, f->ctx, passive, 7, again), MS_OK);
 	assert_memory_equal(fp, again, sizeof(int) * (size_t)pb->n_features);
+	ms_synth_eval_free(ev);
+	ms_rts_synth_free(rs);
+
+	/* a new problem whose F(rush) comes from the counts its Psi matches (2 threads) left: the same vector */
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
+	pb = ms_rts_synth_problem(rs);
+	assert_int_equal(ms_synth_eval_new(f->ctx, &ev, pb, 2, NULL), MS_OK);
+	assert_int_equal(features_of(ev, rs, f->ctx, passive, 7, again), MS_OK);
+	{
+		ms_dsl_prog *p;
+		uint64_t seed = 1;
+		double psi;
+		assert_int_equal(ms_dsl_prog_new(f->ctx, &p, ms_rts_synth_grammar(rs)), MS_OK);
+		assert_int_equal(ms_rts_dsl_parse(p, NULL, rush, strlen(rush), 0), MS_OK);
+		const ms_dsl_prog *progs[1] = { p };
+		assert_int_equal(ms_synth_eval_programs(ev, progs, 1, MS_SYNTH_PSI, &seed, &psi, NULL, NULL, NULL), MS_OK);
+		ms_dsl_prog_free(p);
+	}
+	assert_int_equal(features_of(ev, rs, f->ctx, rush, 8, again), MS_OK);
+	assert_memory_equal(fr, again, sizeof(int) * (size_t)pb->n_features);
 	{
 		char line[256];
 		size_t at = 0;

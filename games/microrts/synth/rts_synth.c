@@ -5,6 +5,7 @@
  * matches, and a final scoring in either engine.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -16,6 +17,31 @@
 
 /* Features of one match, for the seat of interest: units trained per type, then these. */
 enum { F_HARVESTED = MS_RTS_MAX_TYPES, F_DESTROYED, F_LOST, N_FEATURES };
+
+/*
+ * Behavioural features (see features()): the counts of one match, then
+ * their bins. RF_TYPES are the unit types counted as trained, by name.
+ */
+enum { RF_WORKER, RF_LIGHT, RF_HEAVY, RF_RANGED, RF_BARRACKS, RF_BASE, RF_HARVESTED, RF_LOST, RF_DESTROYED,
+       RF_ATTACKS, RF_FIRST_ATTACK, RF_COUNT };
+enum { RF_TYPES = 6 };
+static const char *const rf_type_names[RF_TYPES] = { "Worker", "Light", "Heavy", "Ranged", "Barracks", "Base" };
+
+/*
+ * The counts of recent Psi matches, so that F(p) reuses the matches Psi
+ * just played against the feature opponent instead of playing them again
+ * (HSS measures F of every program its passes score). Matches are
+ * deterministic, so a hit gives what a replay would. Direct-mapped by
+ * program hash, opponent and shard. Every native Psi match fills it: HSS's
+ * first pass runs before its first features() call, and observing a match
+ * costs about 1% of playing it.
+ */
+enum { FCACHE_SLOTS = 1 << 14 };
+typedef struct fcache_entry {
+	uint64_t hash;
+	int opponent, shard, valid;
+	double c[RF_COUNT];
+} fcache_entry;
 
 struct ms_rts_synth {
 	ms_ctx *ctx;
@@ -33,12 +59,16 @@ struct ms_rts_synth {
 	int for_prod, s_nt;     /* for(Unit u){S} and S, to wrap unbound programs */
 	char fingerprint[1024];
 	ms_synth_problem pb;
+	pthread_mutex_t fc_mu;
+	int fc_mu_ok;           /* fc_mu initialised */
+	fcache_entry *fc;       /* [FCACHE_SLOTS] */
 };
 
 typedef struct worker {
 	ms_ctx *ctx;
 	ms_match **nat;         /* [map] native contexts */
 	ms_match **off;         /* [map] official contexts, opened on first use */
+	int types[RF_TYPES];    /* type ids of rf_type_names (-1: none in the table) */
 } worker;
 
 /* ---- features ---------------------------------------------------------------- */
@@ -139,6 +169,49 @@ static double similarity(const double *a, const double *b)
 	return tot > 0 ? 1 - diff / tot : 1;
 }
 
+/* The behavioural counts of one observed match (features()); first-attack is -1 without an attack. */
+static void match_counts(const observer *o, const int types[RF_TYPES], double c[RF_COUNT])
+{
+	for (int k = 0; k < RF_TYPES; k++)
+		c[RF_WORKER + k] = types[k] >= 0 ? o->f[types[k]] : 0;
+	c[RF_HARVESTED] = o->f[F_HARVESTED];
+	c[RF_LOST] = o->f[F_LOST];
+	c[RF_DESTROYED] = o->f[F_DESTROYED];
+	c[RF_ATTACKS] = o->attacks;
+	c[RF_FIRST_ATTACK] = o->first_attack;
+}
+
+static fcache_entry *fc_slot(ms_rts_synth *rs, uint64_t hash, int opponent, int shard)
+{
+	uint64_t k = hash ^ ((uint64_t)(unsigned)opponent * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(unsigned)shard << 40);
+	k ^= k >> 29;
+	return &rs->fc[k & (FCACHE_SLOTS - 1)];
+}
+
+static int fc_get(ms_rts_synth *rs, uint64_t hash, int opponent, int shard, double c[RF_COUNT])
+{
+	int hit;
+	pthread_mutex_lock(&rs->fc_mu);
+	fcache_entry *e = fc_slot(rs, hash, opponent, shard);
+	hit = e->valid && e->hash == hash && e->opponent == opponent && e->shard == shard;
+	if (hit)
+		memcpy(c, e->c, sizeof e->c);
+	pthread_mutex_unlock(&rs->fc_mu);
+	return hit;
+}
+
+static void fc_put(ms_rts_synth *rs, uint64_t hash, int opponent, int shard, const double c[RF_COUNT])
+{
+	pthread_mutex_lock(&rs->fc_mu);
+	fcache_entry *e = fc_slot(rs, hash, opponent, shard);
+	e->hash = hash;
+	e->opponent = opponent;
+	e->shard = shard;
+	e->valid = 1;
+	memcpy(e->c, c, sizeof e->c);
+	pthread_mutex_unlock(&rs->fc_mu);
+}
+
 /* ---- matches ---------------------------------------------------------------- */
 
 static int open_match(const ms_rts_synth *rs, ms_ctx *ctx, int map, int official, ms_match **out)
@@ -219,6 +292,12 @@ static int worker_new(void *user, ms_ctx *ctx, int id, void **state)
 		ms_ctx_mfree(ctx, w);
 		return rc;
 	}
+	const ms_rts_utt *utt = ms_match_utt(w->nat[0]);
+	for (int k = 0; k < RF_TYPES; k++) {
+		w->types[k] = ms_rts_utt_find(utt, rf_type_names[k]);
+		if (w->types[k] >= MS_RTS_MAX_TYPES)
+			w->types[k] = -1;
+	}
 	*state = w;
 	return MS_OK;
 }
@@ -252,7 +331,7 @@ static double length_tiebreak(const ms_rts_synth *rs, int map, const ms_match_re
 static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int opponent,
 		   int shard, uint64_t seed, double *sum, double *weight)
 {
-	const ms_rts_synth *rs = user;
+	ms_rts_synth *rs = user;
 	worker *w = state;
 	int map = shard / 2, seat = shard % 2, rc;
 	ms_match_result res;
@@ -275,10 +354,14 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
-		if (tie)
-			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
-		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, tie ? &ob : NULL, &res)))
+		/* observed: the counts go to the feature cache */
+		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+		ob.count_attacks = 1;
+		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, &ob, &res)))
 			return native_failure(rc);
+		double c[RF_COUNT];
+		match_counts(&ob, w->types, c);
+		fc_put(rs, ms_dsl_hash(prog), opponent, shard, c);
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 		/* the O tie-break is only defined against the C opponent's outcomes; a native match gives the features */
 		if (tie)
@@ -306,11 +389,10 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
  * feature, and the global bandit's vectors only repeat when values are
  * coarse. Bin edges separate the behaviours seen on 16x16 maps against
  * CoacAI (docs/hss-selfplay.md): none at all, a little, a rush's amount, a
- * lot. Matches are deterministic (seed 0), so F(p) ignores the seed.
+ * lot. Matches are deterministic (seed 0), so F(p) ignores the seed, and
+ * takes the counts of matches Psi has just played against the feature
+ * opponent from the cache rather than playing them again.
  */
-enum { RF_WORKER, RF_LIGHT, RF_HEAVY, RF_RANGED, RF_BARRACKS, RF_BASE, RF_HARVESTED, RF_LOST, RF_DESTROYED,
-       RF_ATTACKS, RF_FIRST_ATTACK, RF_COUNT };
-
 /* Lower edges of bins 1, 2, ...: a value v falls in the number of edges <= v. */
 static const double rf_edges[RF_COUNT][5] = {
 	[RF_WORKER] = { 1, 3, 6, 11 },     [RF_LIGHT] = { 1, 3, 6 },	 [RF_HEAVY] = { 1, 3, 6 },
@@ -334,51 +416,52 @@ static int rf_bin(int feature, double v)
 	return b;
 }
 
-/* The opponent F(p) is measured against: `opponent` if native, else the first native one, else WorkerRush. */
-static const char *feature_opponent(const ms_rts_synth *rs, int opponent)
+/* The opponent F(p) is measured against: `opponent` if native, else the first native one, else WorkerRush (-1). */
+static int feature_opponent(const ms_rts_synth *rs, int opponent)
 {
 	if (opponent >= 0 && opponent < rs->n_opp && !rs->opp_java[opponent])
-		return rs->opp[opponent];
+		return opponent;
 	for (int k = 0; k < rs->n_opp; k++)
 		if (!rs->opp_java[k])
-			return rs->opp[k];
-	return "WorkerRush";
+			return k;
+	return -1;
 }
 
 static int features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int opponent, uint64_t seed,
 		    int *out, int n)
 {
-	const ms_rts_synth *rs = user;
+	ms_rts_synth *rs = user;
 	worker *w = state;
-	const char *spec = feature_opponent(rs, opponent);
+	int opp = feature_opponent(rs, opponent), first_n = 0, rc;
+	const char *spec = opp >= 0 ? rs->opp[opp] : "WorkerRush";
+	uint64_t hash = ms_dsl_hash(prog);
 	double sum[RF_COUNT] = { 0 };
-	int first_n = 0, rc;
 	(void)seed;
 
 	if (n != RF_COUNT)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts features: %d asked, %d defined", n, RF_COUNT);
-	const ms_rts_utt *utt = ms_match_utt(w->nat[0]);
-	int types[6] = { ms_rts_utt_find(utt, "Worker"), ms_rts_utt_find(utt, "Light"), ms_rts_utt_find(utt, "Heavy"),
-			 ms_rts_utt_find(utt, "Ranged"), ms_rts_utt_find(utt, "Barracks"), ms_rts_utt_find(utt, "Base") };
-	for (int map = 0; map < rs->n_maps; map++)
-		for (int seat = 0; seat < 2; seat++) {
+	for (int shard = 0; shard < 2 * rs->n_maps; shard++) {
+		int map = shard / 2, seat = shard % 2;
+		double c[RF_COUNT];
+		int hit = opp >= 0 && fc_get(rs, hash, opp, shard, c);
+		if (!hit) {
 			observer ob;
 			ms_match_result res;
 			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 			ob.count_attacks = 1;
 			if ((rc = play(w->nat[map], prog, spec, seat, &ob, &res)))
 				return native_failure(rc);
-			for (int k = 0; k < 6; k++)
-				sum[RF_WORKER + k] += types[k] >= 0 && types[k] < MS_RTS_MAX_TYPES ? ob.f[types[k]] : 0;
-			sum[RF_HARVESTED] += ob.f[F_HARVESTED];
-			sum[RF_LOST] += ob.f[F_LOST];
-			sum[RF_DESTROYED] += ob.f[F_DESTROYED];
-			sum[RF_ATTACKS] += ob.attacks;
-			if (ob.first_attack >= 0) {
-				sum[RF_FIRST_ATTACK] += ob.first_attack;
-				first_n++;
-			}
+			match_counts(&ob, w->types, c);
+			if (opp >= 0)
+				fc_put(rs, hash, opp, shard, c);
 		}
+		for (int j = 0; j < RF_FIRST_ATTACK; j++)
+			sum[j] += c[j];
+		if (c[RF_FIRST_ATTACK] >= 0) {
+			sum[RF_FIRST_ATTACK] += c[RF_FIRST_ATTACK];
+			first_n++;
+		}
+	}
 	int matches = 2 * rs->n_maps;
 	for (int j = 0; j < RF_FIRST_ATTACK; j++)
 		out[j] = rf_bin(j, sum[j] / matches);
@@ -476,6 +559,9 @@ void ms_rts_synth_free(ms_rts_synth *rs)
 	ms_ctx_mfree(rs->ctx, rs->oracle);
 	ms_ctx_mfree(rs->ctx, rs->c_opp);
 	ms_ctx_mfree(rs->ctx, rs->oracle_f);
+	ms_ctx_mfree(rs->ctx, rs->fc);
+	if (rs->fc_mu_ok)
+		pthread_mutex_destroy(&rs->fc_mu);
 	ms_dsl_grammar_free(rs->g);
 	ms_ctx_mfree(rs->ctx, rs);
 }
@@ -555,7 +641,9 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->harness_jar = dup_or_null(ctx, o->harness_jar, &rc);
 	rs->harness_dir = dup_or_null(ctx, o->harness_dir, &rc);
 	rs->oracle = dup_or_null(ctx, o->oracle, &rc);
-	if (!rs->maps || !rs->max_cycles || !rs->opp || !rs->opp_java || rc) {
+	rs->fc = ms_ctx_calloc(ctx, FCACHE_SLOTS, sizeof *rs->fc);
+	rs->fc_mu_ok = pthread_mutex_init(&rs->fc_mu, NULL) == 0;
+	if (!rs->maps || !rs->max_cycles || !rs->opp || !rs->opp_java || rc || !rs->fc || !rs->fc_mu_ok) {
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 		goto fail;
 	}
