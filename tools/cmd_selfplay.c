@@ -48,8 +48,7 @@ void cmd_selfplay_usage(FILE *out)
 		"MicroRTS options: --map MAP (repeatable, required), --opponent AI (repeatable, required: the\n"
 		"fixed opponents, native bots or program:FILE), --neighbours K (SA mutations per step, 20),\n"
 		"--max-cycles N, --hss-library FILE (as for Can't Stop). With --br hss, behavioural features\n"
-		"are measured against the first --opponent in every iteration, so that the library's feature\n"
-		"vectors stay comparable from one iteration to the next.\n");
+		"are measured against the population's first opponent, from the counts of its Psi matches.\n");
 }
 
 typedef struct sp_args {
@@ -459,10 +458,11 @@ int cmd_selfplay(int argc, char **argv)
 	so.br.hss_library = a.hss_library;
 	if (!run.cantstop) {
 		so.br.sa_neighbours = a.neighbours ? (int)a.neighbours : 20;
-		/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing */
+		/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing;
+		 * F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
+		 * opponent outside the population would cost two matches per map for every program scored */
 		so.br.sa_cache = 1;
 		so.br.hss_confirm = 0;
-		so.br.hss_feature_opponent = 0;
 		run.rts = probe;
 	}
 	so.checkpoint_dir = a.checkpoint;
