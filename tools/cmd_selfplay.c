@@ -32,12 +32,13 @@ void cmd_selfplay_usage(FILE *out)
 		"ibr the previous one, fp all of them (uniform), 2l the subset that scores programs of the\n"
 		"previous search as the whole pool does (synth.h). --fixed-weight W > 0 keeps the fixed\n"
 		"opponents in every population with weight W each. Each best response is a search of\n"
-		"--br (hss needs behavioural features: Can't Stop only) with seed S + i and budget --evals E\n"
+		"--br with seed S + i and budget --evals E\n"
 		"per iteration, or --time T for the whole loop (split evenly; not reproducible).\n"
 		"--iterations N (5).\n\n"
 		"Output: OUT is the last iteration's program, OUT.iter-I each iteration's (written as it\n"
 		"ends, with a '#' header). Can't Stop reports each program's win rate against GA over\n"
-		"--final-matches fresh matches (10000, seed 777). --csv FILE appends one line per\n"
+		"--final-matches fresh matches (10000, seed 777), MicroRTS its Psi against the --opponent\n"
+		"list (both seats, every map, native engine). --csv FILE appends one line per\n"
 		"iteration (iteration,seconds,search_psi,vs_fixed,evals_psi,population). --checkpoint DIR\n"
 		"keeps each iteration's search log there (DIR/iter-NNN.log); the same command with\n"
 		"--resume replays them and continues.\n\n"
@@ -45,7 +46,9 @@ void cmd_selfplay_usage(FILE *out)
 		"--hss-library FILE (hss: one library shared by every iteration, read and rewritten by each),\n"
 		"--probe-matches N (generation and mutation keep programs that play N matches without error).\n"
 		"MicroRTS options: --map MAP (repeatable, required), --opponent AI (repeatable, required: the\n"
-		"fixed opponents), --neighbours K (SA mutations per step, 20), --max-cycles N.\n");
+		"fixed opponents, native bots or program:FILE), --neighbours K (SA mutations per step, 20),\n"
+		"--max-cycles N, --hss-library FILE (as for Can't Stop). With --br hss, behavioural features\n"
+		"are measured against the population's first opponent, from the counts of its Psi matches.\n");
 }
 
 typedef struct sp_args {
@@ -140,10 +143,9 @@ static int parse(int argc, char **argv, sp_args *a)
 		return cli_usage_error(CMD, "microrts needs --map and --opponent (the fixed opponents)");
 	if (!strcmp(a->game, "cantstop") && (a->n_maps || a->n_opps || a->neighbours || a->max_cycles))
 		return cli_usage_error(CMD, "--map, --opponent, --neighbours and --max-cycles are MicroRTS options");
-	if (!strcmp(a->game, "microrts") && (a->matches || a->final_matches || a->feature_matches || a->hss_library ||
-					     a->probe_matches))
-		return cli_usage_error(CMD, "--matches, --final-matches, --feature-matches, --probe-matches and --hss-library "
-				       "are Can't Stop options");
+	if (!strcmp(a->game, "microrts") && (a->matches || a->final_matches || a->feature_matches || a->probe_matches))
+		return cli_usage_error(CMD, "--matches, --final-matches, --feature-matches and --probe-matches are Can't Stop "
+				       "options");
 	if (a->hss_library && ms_synth_algo_from_name(a->br) != MS_SYNTH_HSS)
 		return cli_usage_error(CMD, "--hss-library applies to --br hss only");
 	if (a->hss_library && a->resume)
@@ -243,10 +245,11 @@ typedef struct sp_run {
 	const sp_args *a;
 	ms_ctx *ctx;
 	ms_cs_synth *cs;       /* Can't Stop: for the final win rates */
+	ms_rts_synth *rts;     /* MicroRTS: the fixed opponents' problem, for Psi against them */
 	int cantstop;
 	FILE *csv;
 	double t0;
-	double best_fixed;     /* best win rate against GA so far */
+	double best_fixed;     /* best win rate against GA (MicroRTS: Psi against the fixed opponents) so far */
 	int best_it;
 	synth_run_ud bar;
 } sp_run;
@@ -296,10 +299,17 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 	if (r->cantstop) {
 		if (ms_cs_synth_final_psi(r->ctx, r->cs, it->prog, (int)a->threads, 777, &vs_fixed, &failed) < 0)
 			return 1;
-		if (vs_fixed > r->best_fixed) {
-			r->best_fixed = vs_fixed;
-			r->best_it = it->iteration;
+	} else if (r->rts) {
+		ms_rts_synth_result res;
+		if (ms_rts_synth_score(r->ctx, r->rts, it->prog, 0, &res) < 0) {
+			fprintf(stderr, "microsynth selfplay: Psi against the fixed opponents: %s\n", ms_ctx_last_error(r->ctx));
+			return 1;
 		}
+		vs_fixed = res.psi;
+	}
+	if (vs_fixed > r->best_fixed) {
+		r->best_fixed = vs_fixed;
+		r->best_it = it->iteration;
 	}
 	double t = cli_now() - r->t0;
 	snprintf(header, sizeof header,
@@ -308,10 +318,14 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 		 "",
 		 it->iteration, a->command, a->loop, a->br, a->seed + it->iteration, pop, it->psi, it->stats.evals_psi,
 		 it->stats.elapsed, it->stats.timed ? " (budgeted by time: not reproducible)" : "");
-	if (vs_fixed >= 0) {
+	if (vs_fixed >= 0 && r->cantstop) {
 		size_t hl = strlen(header);
 		snprintf(header + hl, sizeof header - hl, "win rate vs GA: %.4f over %ld fresh matches (seed 777)",
 			 vs_fixed, a->final_matches ? a->final_matches : 10000L);
+	} else if (vs_fixed >= 0) {
+		size_t hl = strlen(header);
+		snprintf(header + hl, sizeof header - hl, "psi vs the fixed opponents: %.4f (both seats, every map)",
+			 vs_fixed);
 	}
 	snprintf(path, sizeof path, "%s.iter-%d", a->out, it->iteration);
 	if (write_program(r, it->prog, path, header) < 0 || write_program(r, it->prog, a->out, header) < 0) {
@@ -321,6 +335,8 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 	printf("iteration=%d search_psi=%.4f", it->iteration, it->psi);
 	if (r->cantstop)
 		printf(" vs_ga=%.4f", vs_fixed);
+	else
+		printf(" vs_fixed=%.4f", vs_fixed);
 	printf(" evals=%lld seconds=%.1f population=[%s]\n", it->stats.evals_psi, t, pop);
 	fflush(stdout);
 	if (r->csv) {
@@ -440,8 +456,15 @@ int cmd_selfplay(int argc, char **argv)
 	so.br.max_evals = a.evals;
 	so.br.max_seconds = a.seconds > 0 ? a.seconds / (double)a.iterations : 0;
 	so.br.hss_library = a.hss_library;
-	if (!run.cantstop)
+	if (!run.cantstop) {
 		so.br.sa_neighbours = a.neighbours ? (int)a.neighbours : 20;
+		/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing;
+		 * F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
+		 * opponent outside the population would cost two matches per map for every program scored */
+		so.br.sa_cache = 1;
+		so.br.hss_confirm = 0;
+		run.rts = probe;
+	}
 	so.checkpoint_dir = a.checkpoint;
 	so.resume = a.resume;
 	so.on_iteration = on_iteration;
@@ -467,6 +490,9 @@ int cmd_selfplay(int argc, char **argv)
 	if (run.cantstop)
 		printf("best_iteration=%d best_vs_ga=%.4f final_matches=%ld seconds=%.1f\n", run.best_it, run.best_fixed,
 		       a.final_matches ? a.final_matches : 10000L, cli_now() - run.t0);
+	else
+		printf("best_iteration=%d best_vs_fixed=%.4f seconds=%.1f\n", run.best_it, run.best_fixed,
+		       cli_now() - run.t0);
 	ret = CLI_OK;
 done:
 	if (run.csv)

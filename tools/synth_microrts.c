@@ -22,7 +22,7 @@ void synth_microrts_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: microsynth synth --game microrts --map MAP [--map MAP ...] --opponent AI [--opponent AI ...]\n"
-		"                        --algo sa|uct|sketch-sa|sketch-uct|random [--score O --oracle BOT]\n"
+		"                        --algo sa|uct|sketch-sa|sketch-uct|random|hss [--score O --oracle BOT]\n"
 		"                        (--evals N | --time T) --seed S [--threads K] -o FILE [--csv FILE]\n"
 		"                        [--checkpoint FILE [--resume]] [more options below]\n"
 		"\n"
@@ -50,17 +50,25 @@ void synth_microrts_usage(FILE *out)
 		"More options: --utt 1|2|3 (2), --conflict 1|2|3 (1), --edition 2022|2023 (native bots'\n"
 		"path finding; default: the harness's), --neighbours K (SA: mutations per step, the best\n"
 		"competes; 20 as the MicroRTS references), --initial FILE (sa, uct: start from a program),\n"
-		"--uct-c X (10), --sketch-evals N, --no-progress.\n");
+		"--uct-c X (10), --sketch-evals N, --no-progress.\n\n"
+		"HSS (hierarchical synthesis search over behavioural features, docs/hss-selfplay.md): the\n"
+		"features (units trained per type, buildings built, resources harvested, units lost and\n"
+		"destroyed, attacks, cycle of the first attack) come from native matches against\n"
+		"--feature-opponent K (the K-th --opponent, 1 by default; a Java one is replaced by the first\n"
+		"native opponent, else WorkerRush). --hss-library FILE (program library read at the start if\n"
+		"present and rewritten at the end), --hss-passes N (SA passes per iteration, 1),\n"
+		"--hss-confirm N (re-scorings of an iteration's best; 0 by default, matches are deterministic).\n");
 }
 
 typedef struct args {
 	char command[2048];
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial;
+	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial, *hss_library;
 	long evals, seed, threads, max_cycles, utt, conflict, neighbours, sketch_evals;
+	long hss_passes, hss_confirm, feature_opp;
 	double seconds, uct_c;
-	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c;
+	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c, have_confirm;
 } args;
 
 static int parse(int argc, char **argv, args *a)
@@ -114,6 +122,8 @@ static int parse(int argc, char **argv, args *a)
 			a->checkpoint = v;
 		else if (!strcmp(o, "--initial"))
 			a->initial = v;
+		else if (!strcmp(o, "--hss-library"))
+			a->hss_library = v;
 		else if (!strcmp(o, "--time")) {
 			if (synth_parse_duration(v, &a->seconds))
 				return CLI_USAGE;
@@ -128,11 +138,13 @@ static int parse(int argc, char **argv, args *a)
 			a->have_uct_c = 1;
 		} else {
 			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
-							     "--conflict", "--neighbours", "--sketch-evals" };
-			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1 };
-			static const long hi[] = { 1000000000L, 2147483647L, 256, 100000000L, 3, 3, 65536, 1000000000L };
+							     "--conflict", "--neighbours", "--sketch-evals", "--hss-passes",
+							     "--hss-confirm", "--feature-opponent" };
+			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1 };
+			static const long hi[] = { 1000000000L, 2147483647L, 256, 100000000L, 3, 3, 65536, 1000000000L,
+						   1000, 1000, MAX_LIST };
 			long *dst[] = { &a->evals, &a->seed, &a->threads, &a->max_cycles, &a->utt, &a->conflict,
-					&a->neighbours, &a->sketch_evals };
+					&a->neighbours, &a->sketch_evals, &a->hss_passes, &a->hss_confirm, &a->feature_opp };
 			size_t k = 0;
 			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
 				k++;
@@ -142,6 +154,8 @@ static int parse(int argc, char **argv, args *a)
 				return CLI_USAGE;
 			if (k == 1)
 				a->have_seed = 1;
+			if (dst[k] == &a->hss_confirm)
+				a->have_confirm = 1;
 		}
 	}
 	return CLI_OK;
@@ -154,10 +168,15 @@ static int check(const args *a, int *algo)
 	if (!a->n_opps)
 		return cli_usage_error(CMD, "--opponent is required");
 	if (!a->algo)
-		return cli_usage_error(CMD, "--algo is required (sa, uct, sketch-sa, sketch-uct, random)");
+		return cli_usage_error(CMD, "--algo is required (sa, uct, sketch-sa, sketch-uct, random, hss)");
 	if ((*algo = ms_synth_algo_from_name(a->algo)) < 0)
-		return cli_usage_error(CMD, "--algo: unknown algorithm '%s' (sa, uct, sketch-sa, sketch-uct, random)",
+		return cli_usage_error(CMD, "--algo: unknown algorithm '%s' (sa, uct, sketch-sa, sketch-uct, random, hss)",
 				       a->algo);
+	if ((a->hss_library || a->hss_passes || a->have_confirm || a->feature_opp) && *algo != MS_SYNTH_HSS)
+		return cli_usage_error(CMD, "--hss-library, --hss-passes, --hss-confirm and --feature-opponent apply to hss only");
+	if (a->feature_opp > a->n_opps)
+		return cli_usage_error(CMD, "--feature-opponent %ld: there are %d --opponent options", a->feature_opp,
+				       a->n_opps);
 	if (!a->have_seed)
 		return cli_usage_error(CMD, "--seed is required");
 	if (!a->evals && !(a->seconds > 0))
@@ -282,6 +301,12 @@ int synth_microrts_main(int argc, char **argv)
 	so.checkpoint = a.checkpoint;
 	so.resume = a.resume;
 	so.csv = a.csv;
+	so.hss_library = a.hss_library;
+	so.hss_feature_opponent = a.feature_opp ? (int)a.feature_opp - 1 : 0;
+	if (a.hss_passes)
+		so.hss_passes = (int)a.hss_passes;
+	/* a program's matches are deterministic: re-scoring the iteration's best would repeat its score */
+	so.hss_confirm = a.have_confirm ? (int)a.hss_confirm : 0;
 	memset(&ud, 0, sizeof ud);
 	ud.bar.out = stderr;
 	ud.bar_on = a.progress;

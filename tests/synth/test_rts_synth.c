@@ -156,6 +156,96 @@ static void test_rts_synth__o_score_of_the_oracle_is_one(void **state)
 	ms_rts_synth_free(rs);
 }
 
+/* F(p) of the program text `text` against the problem's opponent 0, with `seed`. */
+static int features_of(ms_synth_eval *ev, const ms_rts_synth *rs, ms_ctx *ctx, const char *text, uint64_t seed,
+		       int *out)
+{
+	ms_dsl_prog *p;
+	assert_int_equal(ms_dsl_prog_new(ctx, &p, ms_rts_synth_grammar(rs)), MS_OK);
+	assert_int_equal(ms_rts_dsl_parse(p, NULL, text, strlen(text), 0), MS_OK);
+	int rc = ms_synth_eval_features(ev, p, 0, seed, out);
+	ms_dsl_prog_free(p);
+	return rc;
+}
+
+/*
+ * Behavioural features (problem version 3): a worker rush trains workers
+ * and attacks early, a program whose units stay idle trains nothing and
+ * never attacks, so their vectors differ where the behaviours do; every
+ * value is in its range; repeated calls (also after other matches on the
+ * same worker) give the same vector.
+ */
+static void test_rts_synth__features_tell_a_rush_from_a_passive_program(void **state)
+{
+	fixture *f = *state;
+	const char *maps[1] = { f->map16 }, *opps[1] = { "CoacAI" };
+	ms_rts_synth_options o = { .version = MS_RTS_SYNTH_OPTIONS_VERSION, .maps = maps, .n_maps = 1,
+				   .opponents = opps, .n_opponents = 1 };
+	static const char rush[] = "for(Unit u){u.train(Worker,EnemyDir,4) u.harvest(1) u.attack(Closest)}";
+	static const char passive[] = "for(Unit u){u.idle()}";
+	ms_rts_synth *rs;
+	ms_synth_eval *ev;
+	int fr[16], fp[16], again[16], col[3] = { -1, -1, -1 };
+	static const char *const want[3] = { "workers-trained", "attacks", "first-attack" };
+
+	if (!ms_test_have_maps(maps_dir))
+		skip();
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
+	const ms_synth_problem *pb = ms_rts_synth_problem(rs);
+	assert_int_equal(pb->version, 3);
+	assert_true(pb->n_features > 0 && pb->n_features <= 16);
+	for (int j = 0; j < pb->n_features; j++)
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(pb->feature_names[j], want[k]))
+				col[k] = j;
+	assert_true(col[0] >= 0 && col[1] >= 0 && col[2] >= 0);
+	assert_int_equal(ms_synth_eval_new(f->ctx, &ev, pb, 1, NULL), MS_OK);
+	assert_int_equal(features_of(ev, rs, f->ctx, rush, 7, fr), MS_OK);
+	assert_int_equal(features_of(ev, rs, f->ctx, passive, 7, fp), MS_OK);
+	for (int j = 0; j < pb->n_features; j++) {
+		assert_true(fr[j] >= 0 && fr[j] < pb->feature_values[j]);
+		assert_true(fp[j] >= 0 && fp[j] < pb->feature_values[j]);
+	}
+	/* the rush trains workers and attacks (first attack: 0 is never, higher is sooner); the passive one does not */
+	for (int k = 0; k < 3; k++) {
+		assert_true(fr[col[k]] > 0);
+		assert_int_equal(fp[col[k]], 0);
+	}
+	assert_int_equal(features_of(ev, rs, f->ctx, rush, 7, again), MS_OK);
+	assert_memory_equal(fr, again, sizeof(int) * (size_t)pb->n_features);
+	assert_int_equal(features_of(ev, rs, f->ctx, passive, 7, again), MS_OK);
+	assert_memory_equal(fp, again, sizeof(int) * (size_t)pb->n_features);
+	ms_synth_eval_free(ev);
+	ms_rts_synth_free(rs);
+
+	/* a new problem whose F(rush) comes from the counts its Psi matches (2 threads) left: the same vector */
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
+	pb = ms_rts_synth_problem(rs);
+	assert_int_equal(ms_synth_eval_new(f->ctx, &ev, pb, 2, NULL), MS_OK);
+	assert_int_equal(features_of(ev, rs, f->ctx, passive, 7, again), MS_OK);
+	{
+		ms_dsl_prog *p;
+		uint64_t seed = 1;
+		double psi;
+		assert_int_equal(ms_dsl_prog_new(f->ctx, &p, ms_rts_synth_grammar(rs)), MS_OK);
+		assert_int_equal(ms_rts_dsl_parse(p, NULL, rush, strlen(rush), 0), MS_OK);
+		const ms_dsl_prog *progs[1] = { p };
+		assert_int_equal(ms_synth_eval_programs(ev, progs, 1, MS_SYNTH_PSI, &seed, &psi, NULL, NULL, NULL), MS_OK);
+		ms_dsl_prog_free(p);
+	}
+	assert_int_equal(features_of(ev, rs, f->ctx, rush, 8, again), MS_OK);
+	assert_memory_equal(fr, again, sizeof(int) * (size_t)pb->n_features);
+	{
+		char line[256];
+		size_t at = 0;
+		for (int j = 0; j < pb->n_features; j++)
+			at += (size_t)snprintf(line + at, sizeof line - at, "%d%d ", fr[j], fp[j]);
+		print_message("features (rush, passive) per feature: %s\n", line);
+	}
+	ms_synth_eval_free(ev);
+	ms_rts_synth_free(rs);
+}
+
 static void test_rts_synth__bad_settings_name_what_is_wrong(void **state)
 {
 	fixture *f = *state;
@@ -192,6 +282,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_rts_synth__psi_is_the_mean_score_of_its_matches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__o_score_of_the_oracle_is_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__bad_settings_name_what_is_wrong, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rts_synth__features_tell_a_rush_from_a_passive_program, setup,
+						teardown),
 	};
 	if (argc != 3)
 		return fprintf(stderr, "usage: test_rts_synth MAPS_DIR PROGRAM\n"), 2;

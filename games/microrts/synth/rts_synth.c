@@ -5,6 +5,7 @@
  * matches, and a final scoring in either engine.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -16,6 +17,31 @@
 
 /* Features of one match, for the seat of interest: units trained per type, then these. */
 enum { F_HARVESTED = MS_RTS_MAX_TYPES, F_DESTROYED, F_LOST, N_FEATURES };
+
+/*
+ * Behavioural features (see features()): the counts of one match, then
+ * their bins. RF_TYPES are the unit types counted as trained, by name.
+ */
+enum { RF_WORKER, RF_LIGHT, RF_HEAVY, RF_RANGED, RF_BARRACKS, RF_BASE, RF_HARVESTED, RF_LOST, RF_DESTROYED,
+       RF_ATTACKS, RF_FIRST_ATTACK, RF_COUNT };
+enum { RF_TYPES = 6 };
+static const char *const rf_type_names[RF_TYPES] = { "Worker", "Light", "Heavy", "Ranged", "Barracks", "Base" };
+
+/*
+ * The counts of recent Psi matches, so that F(p) reuses the matches Psi
+ * just played against the feature opponent instead of playing them again
+ * (HSS measures F of every program its passes score). Matches are
+ * deterministic, so a hit gives what a replay would. Direct-mapped by
+ * program hash, opponent and shard. Every native Psi match fills it: HSS's
+ * first pass runs before its first features() call, and observing a match
+ * costs about 1% of playing it.
+ */
+enum { FCACHE_SLOTS = 1 << 14 };
+typedef struct fcache_entry {
+	uint64_t hash;
+	int opponent, shard, valid;
+	double c[RF_COUNT];
+} fcache_entry;
 
 struct ms_rts_synth {
 	ms_ctx *ctx;
@@ -33,12 +59,16 @@ struct ms_rts_synth {
 	int for_prod, s_nt;     /* for(Unit u){S} and S, to wrap unbound programs */
 	char fingerprint[1024];
 	ms_synth_problem pb;
+	pthread_mutex_t fc_mu;
+	int fc_mu_ok;           /* fc_mu initialised */
+	fcache_entry *fc;       /* [FCACHE_SLOTS] */
 };
 
 typedef struct worker {
 	ms_ctx *ctx;
 	ms_match **nat;         /* [map] native contexts */
 	ms_match **off;         /* [map] official contexts, opened on first use */
+	int types[RF_TYPES];    /* type ids of rf_type_names (-1: none in the table) */
 } worker;
 
 /* ---- features ---------------------------------------------------------------- */
@@ -49,6 +79,9 @@ typedef struct observer {
 	int alive[2];            /* units per player at the last cycle */
 	int res;                 /* the seat's resources at the last cycle */
 	double f[N_FEATURES];
+	int count_attacks;       /* 1: also count the seat's attack actions (behavioural features) */
+	int attacks;             /* attack actions the seat's units started */
+	int first_attack;        /* the cycle the first of them was issued at, -1: none */
 } observer;
 
 static void observer_start(observer *o, const ms_rts_state *s, int seat)
@@ -64,6 +97,30 @@ static void observer_start(observer *o, const ms_rts_state *s, int seat)
 			o->alive[u.player]++;
 	}
 	o->res = ms_rts_state_resources(s, seat);
+	o->first_attack = -1;
+}
+
+/*
+ * Attack actions issued in the cycle just played: the state keeps an action
+ * from its issue until it completes, and an attack takes attack_time >= 2
+ * cycles in every official table, so each one is still pending (issued at
+ * time - 1) when the observer first sees it. An attack of a single cycle
+ * would be missed; no official table has one.
+ */
+static void count_attacks(observer *o, const ms_rts_state *s)
+{
+	int now = ms_rts_state_time(s), n = ms_rts_state_assignment_count(s);
+	for (int i = 0; i < n; i++) {
+		int ui, at;
+		ms_rts_action a;
+		ms_rts_unit u;
+		if (ms_rts_state_assignment(s, i, &ui, &a, &at) != MS_OK || a.type != MS_RTS_ATTACK || at != now - 1 ||
+		    ms_rts_state_unit(s, ui, &u) != MS_OK || u.player != o->seat)
+			continue;
+		o->attacks++;
+		if (o->first_attack < 0)
+			o->first_attack = at;
+	}
 }
 
 /* After every cycle: new ids are units trained (ids only grow), vanished ones were destroyed. */
@@ -96,6 +153,8 @@ static int observe(void *ud, const ms_rts_state *s)
 	if (r > o->res)
 		o->f[F_HARVESTED] += r - o->res;
 	o->res = r;
+	if (o->count_attacks)
+		count_attacks(o, s);
 	return 0;
 }
 
@@ -108,6 +167,49 @@ static double similarity(const double *a, const double *b)
 		tot += a[i] + b[i];
 	}
 	return tot > 0 ? 1 - diff / tot : 1;
+}
+
+/* The behavioural counts of one observed match (features()); first-attack is -1 without an attack. */
+static void match_counts(const observer *o, const int types[RF_TYPES], double c[RF_COUNT])
+{
+	for (int k = 0; k < RF_TYPES; k++)
+		c[RF_WORKER + k] = types[k] >= 0 ? o->f[types[k]] : 0;
+	c[RF_HARVESTED] = o->f[F_HARVESTED];
+	c[RF_LOST] = o->f[F_LOST];
+	c[RF_DESTROYED] = o->f[F_DESTROYED];
+	c[RF_ATTACKS] = o->attacks;
+	c[RF_FIRST_ATTACK] = o->first_attack;
+}
+
+static fcache_entry *fc_slot(ms_rts_synth *rs, uint64_t hash, int opponent, int shard)
+{
+	uint64_t k = hash ^ ((uint64_t)(unsigned)opponent * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(unsigned)shard << 40);
+	k ^= k >> 29;
+	return &rs->fc[k & (FCACHE_SLOTS - 1)];
+}
+
+static int fc_get(ms_rts_synth *rs, uint64_t hash, int opponent, int shard, double c[RF_COUNT])
+{
+	int hit;
+	pthread_mutex_lock(&rs->fc_mu);
+	fcache_entry *e = fc_slot(rs, hash, opponent, shard);
+	hit = e->valid && e->hash == hash && e->opponent == opponent && e->shard == shard;
+	if (hit)
+		memcpy(c, e->c, sizeof e->c);
+	pthread_mutex_unlock(&rs->fc_mu);
+	return hit;
+}
+
+static void fc_put(ms_rts_synth *rs, uint64_t hash, int opponent, int shard, const double c[RF_COUNT])
+{
+	pthread_mutex_lock(&rs->fc_mu);
+	fcache_entry *e = fc_slot(rs, hash, opponent, shard);
+	e->hash = hash;
+	e->opponent = opponent;
+	e->shard = shard;
+	e->valid = 1;
+	memcpy(e->c, c, sizeof e->c);
+	pthread_mutex_unlock(&rs->fc_mu);
 }
 
 /* ---- matches ---------------------------------------------------------------- */
@@ -190,6 +292,12 @@ static int worker_new(void *user, ms_ctx *ctx, int id, void **state)
 		ms_ctx_mfree(ctx, w);
 		return rc;
 	}
+	const ms_rts_utt *utt = ms_match_utt(w->nat[0]);
+	for (int k = 0; k < RF_TYPES; k++) {
+		w->types[k] = ms_rts_utt_find(utt, rf_type_names[k]);
+		if (w->types[k] >= MS_RTS_MAX_TYPES)
+			w->types[k] = -1;
+	}
 	*state = w;
 	return MS_OK;
 }
@@ -223,7 +331,7 @@ static double length_tiebreak(const ms_rts_synth *rs, int map, const ms_match_re
 static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int opponent,
 		   int shard, uint64_t seed, double *sum, double *weight)
 {
-	const ms_rts_synth *rs = user;
+	ms_rts_synth *rs = user;
 	worker *w = state;
 	int map = shard / 2, seat = shard % 2, rc;
 	ms_match_result res;
@@ -246,16 +354,123 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
-		if (tie)
-			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
-		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, tie ? &ob : NULL, &res)))
+		/* observed: the counts go to the feature cache */
+		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+		ob.count_attacks = 1;
+		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, &ob, &res)))
 			return native_failure(rc);
+		double c[RF_COUNT];
+		match_counts(&ob, w->types, c);
+		fc_put(rs, ms_dsl_hash(prog), opponent, shard, c);
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 		/* the O tie-break is only defined against the C opponent's outcomes; a native match gives the features */
 		if (tie)
 			*sum += rs->eps * similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
 	}
 	*weight = 1;
+	return 0;
+}
+
+/*
+ * Behavioural features F(p) for HSS (synth.h, problem version 3).
+ *
+ * Aleixo's dissertation (2023) defines a feature as a map from a match's
+ * states to an integer (4.5, p. 27; its example: the most pieces of a type
+ * a player controls during a match) and, for MicroRTS, compares programs by
+ * the units trained per type and the resources collected (5.2.5.2, p. 34).
+ * Our copy ends before its HSS experiments (5.3), so their exact list is
+ * unknown: these are the 5.2.5.2 quantities plus what issue 15 lists
+ * (buildings built, units lost, attacks made, cycle of the first attack) and
+ * enemy units destroyed, which the O score already counts.
+ *
+ * Each is the mean over one match per map and seat (the same matches as one
+ * opponent's share of Psi) against the feature opponent, of the program's
+ * seat, then put in a few bins: HSS's local bandits need few values per
+ * feature, and the global bandit's vectors only repeat when values are
+ * coarse. Bin edges separate the behaviours seen on 16x16 maps against
+ * CoacAI (docs/hss-selfplay.md): none at all, a little, a rush's amount, a
+ * lot. Matches are deterministic (seed 0), so F(p) ignores the seed, and
+ * takes the counts of matches Psi has just played against the feature
+ * opponent from the cache rather than playing them again.
+ */
+/* Lower edges of bins 1, 2, ...: a value v falls in the number of edges <= v. */
+static const double rf_edges[RF_COUNT][5] = {
+	[RF_WORKER] = { 1, 3, 6, 11 },     [RF_LIGHT] = { 1, 3, 6 },	 [RF_HEAVY] = { 1, 3, 6 },
+	[RF_RANGED] = { 1, 3, 6 },	   [RF_BARRACKS] = { 1, 2 },	 [RF_BASE] = { 1 },
+	[RF_HARVESTED] = { 1, 10, 25, 50 }, [RF_LOST] = { 1, 3, 6, 11 },  [RF_DESTROYED] = { 1, 3, 6, 11 },
+	[RF_ATTACKS] = { 1, 10, 30, 100 },
+	/* the cycle of the first attack, binned here then reversed (features()) */
+	[RF_FIRST_ATTACK] = { 0, 100, 300, 600, 1200 },
+};
+static const int rf_values[RF_COUNT] = { 5, 4, 4, 4, 3, 2, 5, 5, 5, 5, 6 };
+static const char *const rf_names[RF_COUNT] = { "workers-trained", "light-trained",   "heavy-trained",
+						"ranged-trained",  "barracks-built",  "bases-built",
+						"harvested",	   "units-lost",      "units-destroyed",
+						"attacks",	   "first-attack" };
+
+static int rf_bin(int feature, double v)
+{
+	int b = 0;
+	while (b + 1 < rf_values[feature] && v >= rf_edges[feature][b])
+		b++;
+	return b;
+}
+
+/* The opponent F(p) is measured against: `opponent` if native, else the first native one, else WorkerRush (-1). */
+static int feature_opponent(const ms_rts_synth *rs, int opponent)
+{
+	if (opponent >= 0 && opponent < rs->n_opp && !rs->opp_java[opponent])
+		return opponent;
+	for (int k = 0; k < rs->n_opp; k++)
+		if (!rs->opp_java[k])
+			return k;
+	return -1;
+}
+
+static int features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int opponent, uint64_t seed,
+		    int *out, int n)
+{
+	ms_rts_synth *rs = user;
+	worker *w = state;
+	int opp = feature_opponent(rs, opponent), first_n = 0, rc;
+	const char *spec = opp >= 0 ? rs->opp[opp] : "WorkerRush";
+	uint64_t hash = ms_dsl_hash(prog);
+	double sum[RF_COUNT] = { 0 };
+	(void)seed;
+
+	if (n != RF_COUNT)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts features: %d asked, %d defined", n, RF_COUNT);
+	for (int shard = 0; shard < 2 * rs->n_maps; shard++) {
+		int map = shard / 2, seat = shard % 2;
+		double c[RF_COUNT];
+		int hit = opp >= 0 && fc_get(rs, hash, opp, shard, c);
+		if (!hit) {
+			observer ob;
+			ms_match_result res;
+			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+			ob.count_attacks = 1;
+			if ((rc = play(w->nat[map], prog, spec, seat, &ob, &res)))
+				return native_failure(rc);
+			match_counts(&ob, w->types, c);
+			if (opp >= 0)
+				fc_put(rs, hash, opp, shard, c);
+		}
+		for (int j = 0; j < RF_FIRST_ATTACK; j++)
+			sum[j] += c[j];
+		if (c[RF_FIRST_ATTACK] >= 0) {
+			sum[RF_FIRST_ATTACK] += c[RF_FIRST_ATTACK];
+			first_n++;
+		}
+	}
+	int matches = 2 * rs->n_maps;
+	for (int j = 0; j < RF_FIRST_ATTACK; j++)
+		out[j] = rf_bin(j, sum[j] / matches);
+	/* 0: no attack in most matches; else 1 for the latest (>= 1200) to 5 for the earliest (< 100), so that
+	 * L1 distance orders programs by how soon they attack, "never" next to "very late" */
+	if (2 * first_n <= matches)
+		out[RF_FIRST_ATTACK] = 0;
+	else
+		out[RF_FIRST_ATTACK] = rf_values[RF_FIRST_ATTACK] - rf_bin(RF_FIRST_ATTACK, sum[RF_FIRST_ATTACK] / first_n);
 	return 0;
 }
 
@@ -344,6 +559,9 @@ void ms_rts_synth_free(ms_rts_synth *rs)
 	ms_ctx_mfree(rs->ctx, rs->oracle);
 	ms_ctx_mfree(rs->ctx, rs->c_opp);
 	ms_ctx_mfree(rs->ctx, rs->oracle_f);
+	ms_ctx_mfree(rs->ctx, rs->fc);
+	if (rs->fc_mu_ok)
+		pthread_mutex_destroy(&rs->fc_mu);
 	ms_dsl_grammar_free(rs->g);
 	ms_ctx_mfree(rs->ctx, rs);
 }
@@ -423,7 +641,9 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->harness_jar = dup_or_null(ctx, o->harness_jar, &rc);
 	rs->harness_dir = dup_or_null(ctx, o->harness_dir, &rc);
 	rs->oracle = dup_or_null(ctx, o->oracle, &rc);
-	if (!rs->maps || !rs->max_cycles || !rs->opp || !rs->opp_java || rc) {
+	rs->fc = ms_ctx_calloc(ctx, FCACHE_SLOTS, sizeof *rs->fc);
+	rs->fc_mu_ok = pthread_mutex_init(&rs->fc_mu, NULL) == 0;
+	if (!rs->maps || !rs->max_cycles || !rs->opp || !rs->opp_java || rc || !rs->fc || !rs->fc_mu_ok) {
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 		goto fail;
 	}
@@ -531,6 +751,10 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->pb.eval_vs = eval_vs;
 	rs->pb.generate = generate;
 	rs->pb.mutate = mutate;
+	rs->pb.n_features = RF_COUNT;
+	rs->pb.feature_values = rf_values;
+	rs->pb.feature_names = rf_names;
+	rs->pb.features = features;
 	*out = rs;
 	return MS_OK;
 fail:
