@@ -70,6 +70,10 @@ struct ms_bot {
 	 * generator among two or more choices (CoacAI): when nonzero, the
 	 * Java bot's decision is not reproducible. */
 	int random_moves;
+	/** 1 when the Java bot's last decision ran under a wall-clock budget
+	 * that may have cut it (mayari on large maps): the jar's decision then
+	 * depends on its speed; the native bot decides as with time to spare. */
+	int clock_bound;
 };
 
 /**
