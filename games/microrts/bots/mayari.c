@@ -74,6 +74,8 @@ typedef struct mayari {
 	int *has_act;   /* [units] the unit has a pair in the action */
 	int *cnt;       /* [units] harvesters counted per base, -1: no entry */
 	int *ws, *bs, *cand, *tmp;
+	int *sep_at;    /* [units] separated(): n_taken + 1 when computed this decision, 0: not */
+	uint8_t *sep_v; /* [units] its value */
 	int *score;
 	int cap_units;
 	int *taken;     /* _locationsTaken, in order (duplicates kept) */
@@ -292,6 +294,20 @@ static int astar_adjacent(mayari *m, int i, int tx, int ty)
 	return dir;
 }
 
+/* A free neighbour of (ux, uy) has its distance: the field need not grow
+ * further (the step takes the least distance first). */
+static int near_reached(const mayari *m, int ux, int uy)
+{
+	static const int ox[4] = { -1, 0, 0, 1 }, oy[4] = { 0, 1, -1, 0 };
+	for (int k = 0; k < 4; k++) {
+		int x = ux + ox[k], y = uy + oy[k], c = x + y * m->f.w;
+		if (!outside(m, x, y) && terrain(m, x, y) != 1 && unit_at(m, x, y) < 0 && m->prox_gen[c] == m->gen &&
+		    m->prox[c] != INT_MAX)
+			return 1;
+	}
+	return 0;
+}
+
 /* findPath's blocked cells. */
 static int blocked(const mayari *m, int x, int y)
 {
@@ -305,7 +321,10 @@ static int blocked(const mayari *m, int x, int y)
  * free neighbour of the unit with the least distance, ties to the nearest
  * to the target in Euclid (truncated) and then to the first of left, down,
  * up, right. -1 when no neighbour was reached. The unit's own cell is
- * occupied, so the field always grows to its full radius.
+ * occupied, so the jar's field always grows to its full radius; the native
+ * one stops after the first level that reaches a free neighbour of the
+ * unit, as the distances the step compares are then final (the Euclid
+ * term is below 1000 on any map).
  */
 static int field_step(mayari *m, int i, int tx, int ty, int maxd)
 {
@@ -329,7 +348,7 @@ static int field_step(mayari *m, int i, int tx, int ty, int maxd)
 			cur[nc++] = x + y * w;
 		}
 	}
-	while (nc > 0 && d <= maxd) {
+	while (nc > 0 && d <= maxd && !near_reached(m, ux, uy)) {
 		nn = 0;
 		for (int k = 0; k < nc; k++) {
 			int c = cur[k], x = c % w, y = c / w;
@@ -475,13 +494,20 @@ static int next_to(mayari *m, int w, int t, int kind)
 	return 1;
 }
 
-/* isSeperated: no A* path from `b` to next to any of `l`. */
-static int separated(mayari *m, int b, const int *l, int n)
+/* isSeperated(b, enemies): no A* path from `b` to next to any enemy.
+ * Kept until a cell is locked (the taken cells block the search). */
+static int separated(mayari *m, int b)
 {
-	for (int k = 0; k < n; k++)
+	const int *l = m->list[L_ENEMIES];
+	int v = 1;
+	if (m->sep_at[b] == m->n_taken + 1)
+		return m->sep_v[b];
+	for (int k = 0; k < m->n[L_ENEMIES] && v; k++)
 		if (astar_adjacent(m, b, U(m, l[k])->x, U(m, l[k])->y) >= 0)
-			return 0;
-	return 1;
+			v = 0;
+	m->sep_at[b] = m->n_taken + 1;
+	m->sep_v[b] = (uint8_t)v;
+	return v;
 }
 
 static int attack_now(mayari *m, int a, int e)
@@ -650,7 +676,7 @@ static int barrack_score(mayari *m, int x, int y)
 	if (!valid_build(m, x, y) || m->n[L_WORKERS] == 0)
 		return INT_MIN;
 	b = closest(m, x, y, m->list[L_BASES], m->n[L_BASES]);
-	if (separated(m, b, m->list[L_ENEMIES], m->n[L_ENEMIES]))
+	if (separated(m, b))
 		return imul(-(int)block_penalty(m, x, y, 1), 10);
 	if (m->n[L_BARRACKS] + m->n_fb > 0) {
 		int md = INT_MAX;
@@ -814,7 +840,7 @@ static void barracks_action(mayari *m)
 		int b = m->list[L_BARRACKS][k];
 		if (busy(m, b))
 			continue;
-		if (separated(m, b, m->list[L_ENEMIES], m->n[L_ENEMIES]) && produce_combat(m, b, m->ranged))
+		if (separated(m, b) && produce_combat(m, b, m->ranged))
 			continue;
 		if (produce_combat(m, b, m->heavy))
 			continue;
@@ -853,7 +879,7 @@ static int workers_per_base(mayari *m, int b)
 		return 15;
 	if (m->f.w > 16)
 		return 2;
-	if (separated(m, b, m->list[L_ENEMIES], m->n[L_ENEMIES]) || m->f.s->time > 1000)
+	if (separated(m, b) || m->f.s->time > 1000)
 		return 2;
 	v = m->n[L_EWORKERS] / eb;
 	return v > 2 ? v : 2;
@@ -1074,7 +1100,7 @@ static int grow(mayari *m, const ms_rts_state *s)
 			ms_ctx_mfree(ctx, m->list[k]);
 			m->list[k] = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap);
 		}
-		int **arrs[] = { &m->dmg, &m->has_act, &m->cnt, &m->ws, &m->bs, &m->score };
+		int **arrs[] = { &m->dmg, &m->has_act, &m->cnt, &m->ws, &m->bs, &m->score, &m->sep_at };
 		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++) {
 			ms_ctx_mfree(ctx, *arrs[k]);
 			*arrs[k] = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap);
@@ -1084,6 +1110,8 @@ static int grow(mayari *m, const ms_rts_state *s)
 		ms_ctx_mfree(ctx, m->tmp);
 		m->cand = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 13);
 		m->tmp = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 13);
+		ms_ctx_mfree(ctx, m->sep_v);
+		m->sep_v = ms_ctx_malloc(ctx, (size_t)cap);
 		ms_ctx_mfree(ctx, m->pa);
 		m->cap_pa = 2 * cap + 4;
 		m->pa = ms_ctx_malloc(ctx, sizeof(ms_rts_pair) * (size_t)m->cap_pa);
@@ -1094,7 +1122,7 @@ static int grow(mayari *m, const ms_rts_state *s)
 		ms_ctx_mfree(ctx, m->taken);
 		m->taken = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 3);
 		m->cap_units = cap;
-		int ok = m->cand && m->tmp && m->pa && m->fbx && m->fby && m->taken;
+		int ok = m->cand && m->tmp && m->sep_v && m->pa && m->fbx && m->fby && m->taken;
 		for (int k = 0; k < L_N; k++)
 			ok = ok && m->list[k];
 		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
@@ -1141,6 +1169,7 @@ static void classify(mayari *m)
 		int t = us[i].u.type, e = enemy(m, i), l = -1;
 		m->dmg[i] = 0;
 		m->has_act[i] = 0;
+		m->sep_at[i] = 0;
 		if (ty[t].is_resource)
 			l = L_RES;
 		else if (t == m->base)
@@ -1287,11 +1316,12 @@ static void mayari_free(ms_bot *b)
 		return;
 	for (int k = 0; k < L_N; k++)
 		ms_ctx_mfree(ctx, m->list[k]);
-	int *arrs[] = { m->dmg, m->has_act, m->cnt, m->ws, m->bs, m->cand, m->tmp, m->score, m->taken,
+	int *arrs[] = { m->dmg, m->has_act, m->cnt, m->ws, m->bs, m->cand, m->tmp, m->score, m->taken, m->sep_at,
 			m->prox, m->fa, m->fb, m->fbx, m->fby };
 	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
 		ms_ctx_mfree(ctx, arrs[k]);
 	ms_ctx_mfree(ctx, m->taken_n);
+	ms_ctx_mfree(ctx, m->sep_v);
 	ms_ctx_mfree(ctx, m->prox_gen);
 	ms_ctx_mfree(ctx, m->pa);
 	ms_ctx_mfree(ctx, m->mem);
