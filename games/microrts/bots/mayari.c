@@ -37,10 +37,12 @@
  *    over units (identity hash), but only membership is used: order
  *    decides nothing. The pending damages map is only looked up.
  * Where the jar does not end or throws, and what the native bot does:
- *  - produceCombat with no enemy left loops forever (the side that scores
- *    best is never set and never removed); the engine ends the game before
- *    such a state is decided, but a state built by hand reaches it. The
- *    native bot trains nothing there.
+ *  - produceCombat with no enemy in its state loops forever (the side that
+ *    scores best is never set, so never removed). A full state has one
+ *    until the game ends, but a partially observable view loses them from
+ *    sight: the jar hangs at the first idle barracks with no enemy in view
+ *    (why the recorder keeps mayari out of its partially observable jobs,
+ *    and its watchdog). The native bot trains nothing there.
  *  - with no enemy left the barracks site scoring dereferences null and a
  *    ranged unit with no target reads past an empty list; the native bot
  *    takes the missing distance as Integer.MAX_VALUE and skips the unit.
