@@ -1,6 +1,7 @@
 /*
  * Native scripted MicroRTS bots: re-implementations of official Java bots
- * (WorkerRush, LightRush, HeavyRush, RangedRush, PassiveAI, RandomBiasedAI)
+ * (WorkerRush, LightRush, HeavyRush, RangedRush, PassiveAI, RandomBiasedAI,
+ * CoacAI, mayari)
  * that return, for the same sequence of states, the very PlayerAction the
  * Java bot returns in-process (same pairs, same order, same actions). The
  * action is what the bot returns *before* the engine's issueSafe: illegal
