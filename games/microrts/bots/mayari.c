@@ -83,6 +83,7 @@ typedef struct mayari {
 	int *taken;     /* _locationsTaken, in order (duplicates kept) */
 	int n_taken;
 	uint16_t *taken_n; /* [cells] how often the cell is in taken */
+	uint8_t *occ;   /* [cells] a wall (terrain != 0) or a unit, this decision */
 	int *prox;      /* [cells] distance field of findPath */
 	uint32_t *prox_gen;
 	uint32_t gen;
@@ -310,10 +311,11 @@ static int near_reached(const mayari *m, int ux, int uy)
 	return 0;
 }
 
-/* findPath's blocked cells. */
+/* findPath's blocked cells: `occ` (walls and units, per decision) or taken. */
 static int blocked(const mayari *m, int x, int y)
 {
-	return outside(m, x, y) || terrain(m, x, y) != 0 || taken_has(m, x, y) || unit_at(m, x, y) >= 0;
+	int c = x + y * m->f.w;
+	return outside(m, x, y) || m->occ[c] || m->taken_n[c];
 }
 
 /*
@@ -1136,18 +1138,20 @@ static int grow(mayari *m, const ms_rts_state *s)
 	}
 	if (s->cells > m->cap_cells) {
 		ms_ctx_mfree(ctx, m->taken_n);
+		ms_ctx_mfree(ctx, m->occ);
 		ms_ctx_mfree(ctx, m->prox);
 		ms_ctx_mfree(ctx, m->prox_gen);
 		ms_ctx_mfree(ctx, m->fa);
 		ms_ctx_mfree(ctx, m->fb);
 		m->taken_n = ms_ctx_calloc(ctx, (size_t)s->cells, sizeof(uint16_t));
+		m->occ = ms_ctx_malloc(ctx, (size_t)s->cells);
 		m->prox = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
 		m->prox_gen = ms_ctx_calloc(ctx, (size_t)s->cells, sizeof(uint32_t));
 		m->fa = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
 		m->fb = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
 		m->gen = 0;
 		m->cap_cells = s->cells;
-		if (!m->taken_n || !m->prox || !m->prox_gen || !m->fa || !m->fb) {
+		if (!m->taken_n || !m->occ || !m->prox || !m->prox_gen || !m->fa || !m->fb) {
 			m->cap_cells = 0;
 			return ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map", s->width,
 					    s->height);
@@ -1272,6 +1276,8 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 		m->taken_n[m->taken[k]] = 0;
 	m->n_taken = 0;
 	m->n_pa = 0;
+	for (int c = 0; c < s->cells; c++)
+		m->occ[c] = (uint8_t)(rts_cterrain(s)[c] != 0 || rts_cgrid(s)[c] != 0);
 	classify(m);
 	attack_nearby(m);
 	build_barracks(m);
@@ -1323,6 +1329,7 @@ static void mayari_free(ms_bot *b)
 	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
 		ms_ctx_mfree(ctx, arrs[k]);
 	ms_ctx_mfree(ctx, m->taken_n);
+	ms_ctx_mfree(ctx, m->occ);
 	ms_ctx_mfree(ctx, m->sep_v);
 	ms_ctx_mfree(ctx, m->prox_gen);
 	ms_ctx_mfree(ctx, m->pa);
