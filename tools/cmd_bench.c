@@ -73,8 +73,9 @@ static FILE *java_open(const char *main_class, const char *const *extra, int nex
 		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
 		return NULL;
 	}
-	/* Coac.jar after microrts.jar (the flat arrangement, docs/harness.md) for ai.coac.CoacAI */
-	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar:%s/lib/bots/Coac.jar", jar, dir, dir);
+	/* Coac.jar after microrts.jar (the flat arrangement, docs/harness.md) for ai.coac.CoacAI; mayariBot.mayari */
+	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar:%s/lib/bots/Coac.jar:%s/lib/bots/mayariBot.jar", jar, dir, dir,
+		 dir);
 	args = calloc((size_t)nextra + 5, sizeof(*args));
 	if (!args || pipe(fds)) {
 		free(args);

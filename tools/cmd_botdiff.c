@@ -25,6 +25,7 @@ typedef struct bd_stats {
 	long matches, decisions, mismatches;
 	int shown;
 	long random, random_differ; /* decisions the Java bot drew at random; of those, differing */
+	long clock, clock_differ;   /* decisions under the Java bot's wall-clock budget (mayari); differing */
 	int list_random;            /* --list-random: print each of them */
 } bd_stats;
 
@@ -174,6 +175,15 @@ static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], int editio
 						       same ? "same" : "differs");
 					continue;
 				}
+				/* the Java bot's budget may have cut it: counted apart */
+				if (bot[p]->clock_bound) {
+					st->clock++;
+					st->clock_differ += !same;
+					if (!same && st->list_random)
+						printf("%s: time %d player %d: clock-bound differs\n", path,
+						       ms_rts_state_time(s), p);
+					continue;
+				}
 				if (same)
 					continue;
 				st->mismatches++;
@@ -229,11 +239,12 @@ void cmd_botdiff_usage(FILE *out)
 		     "class it reproduces for its action on the native state; the action must\n"
 		     "equal the recorded one (same pairs, order and actions). Seats whose class\n"
 		     "differs are not checked. Bots: WorkerRush LightRush HeavyRush RangedRush\n"
-		     "RandomBiasedAI RandomAI PassiveAI CoacAI (RandomBiasedAI follows the seed\n"
+		     "RandomBiasedAI RandomAI PassiveAI CoacAI mayari (RandomBiasedAI follows the seed\n"
 		     "on the recording's match line; RandomAI cannot match: Java reseeds it from\n"
 		     "the clock; CoacAI's decisions where the jar draws a move from an unseeded\n"
 		     "generator are counted apart, on a line `random: decisions=R differ=X`;\n"
-		     "--list-random prints each).\n"
+		     "--list-random prints each; mayari's decisions under its wall-clock budget\n"
+		     "(maps 24+ wide with 24+ units) likewise on `clock: decisions=C differ=X`).\n"
 		     "--edition: the edition of the official bots to reproduce (default: the\n"
 		     "harness's, see `microsynth harness`). Last line: matches=N decisions=D\n"
 		     "mismatches=M (exit 1 if M > 0).\n");
@@ -244,7 +255,7 @@ int cmd_botdiff(int argc, char **argv)
 	const char *want[2] = { NULL, NULL };
 	char **files = NULL;
 	size_t nfiles = 0;
-	bd_stats st = { 0, 0, 0, 0, 0, 0, 0 };
+	bd_stats st = { 0 };
 	ms_ctx *ctx;
 	int rc = CLI_OK, i = 1, edition = edition_of_harness(NULL);
 
@@ -289,6 +300,9 @@ int cmd_botdiff(int argc, char **argv)
 	if (st.random)
 		printf("random: decisions=%ld differ=%ld (the Java bot drew a move from an unseeded generator)\n",
 		       st.random, st.random_differ);
+	if (st.clock)
+		printf("clock: decisions=%ld differ=%ld (the Java bot ran under its wall-clock budget)\n", st.clock,
+		       st.clock_differ);
 	printf("matches=%ld decisions=%ld mismatches=%ld\n", st.matches, st.decisions, st.mismatches);
 	if (rc)
 		return rc;

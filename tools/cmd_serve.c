@@ -41,7 +41,7 @@ void cmd_serve_usage(FILE *out)
 		"                     constructor); a socket file at PATH is replaced\n"
 		"  --program FILE     play the strategy program FILE (bot spec \"program:FILE\")\n"
 		"  --bot NAME         play a native bot: WorkerRush, LightRush, HeavyRush,\n"
-		"                     RangedRush, PassiveAI, RandomBiasedAI, RandomAI\n"
+		"                     RangedRush, PassiveAI, RandomBiasedAI, RandomAI, CoacAI, mayari\n"
 		"                     (default when neither is given: " MS_SERVER_DEFAULT_BOT ")\n"
 		"  --lang L           payload language: auto (default: sniffed from each\n"
 		"                     payload), json or xml\n"

@@ -6,10 +6,11 @@
 #include "bots_internal.h"
 
 static const char *const names[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "PassiveAI", "RandomBiasedAI",
-				     "RandomAI", "CoacAI", NULL };
+				     "RandomAI", "CoacAI", "mayari", NULL };
 static const char *const java[] = { "ai.abstraction.WorkerRush", "ai.abstraction.LightRush",
 				    "ai.abstraction.HeavyRush", "ai.abstraction.RangedRush", "ai.PassiveAI",
-				    "ai.RandomBiasedAI", "ai.RandomAI", "ai.coac.CoacAI", NULL };
+				    "ai.RandomBiasedAI", "ai.RandomAI", "ai.coac.CoacAI",
+				    "mayariBot.mayari", NULL };
 
 const char *const *ms_bot_names(void)
 {
@@ -70,6 +71,9 @@ int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *ut
 		break;
 	case 7:
 		rc = bot_coac_new(b);
+		break;
+	case 8:
+		rc = bot_mayari_new(b);
 		break;
 	default:
 		rc = bot_random_new(b);

@@ -195,5 +195,7 @@ int bot_random_biased_new(ms_bot *b);
 int bot_random_new(ms_bot *b);
 /* CoacAI (coac.c). */
 int bot_coac_new(ms_bot *b);
+/* mayari (mayari.c). */
+int bot_mayari_new(ms_bot *b);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * Native scripted MicroRTS bots: re-implementations of official Java bots
- * (WorkerRush, LightRush, HeavyRush, RangedRush, PassiveAI, RandomBiasedAI)
+ * (WorkerRush, LightRush, HeavyRush, RangedRush, PassiveAI, RandomBiasedAI,
+ * CoacAI, mayari)
  * that return, for the same sequence of states, the very PlayerAction the
  * Java bot returns in-process (same pairs, same order, same actions). The
  * action is what the bot returns *before* the engine's issueSafe: illegal
@@ -70,6 +71,10 @@ struct ms_bot {
 	 * generator among two or more choices (CoacAI): when nonzero, the
 	 * Java bot's decision is not reproducible. */
 	int random_moves;
+	/** 1 when the Java bot's last decision ran under a wall-clock budget
+	 * that may have cut it (mayari on large maps): the jar's decision then
+	 * depends on its speed; the native bot decides as with time to spare. */
+	int clock_bound;
 };
 
 /**

@@ -1,0 +1,1363 @@
+/*
+ * mayari (mayariBot.mayari, the 2021 competition winner) deciding as the
+ * jar of the harness (lib/bots/mayariBot.jar) does. There is no public
+ * source: this is written from a reading of the jar's bytecode.
+ *
+ * The bot has no abstraction layer: each decision builds a PlayerAction
+ * from scratch. It classifies the units in unit-list order, locks the
+ * cells it sends units to (locationsTaken, which also blocks its A*), then
+ * runs, in order: attack nearby enemies, build a barracks, rebuild a base,
+ * train at barracks and bases, send workers harvesting (remembering the
+ * harvesters by id across decisions), workers attack (small maps, or when
+ * the enemy has no heavy threat) or step aside, then heavies, ranged and
+ * lights attack. Moves take the first step of the harness's A* towards a
+ * cell next to the target, replaced by the best first step of a
+ * breadth-first distance field around the target (radius 42, or 64 up to
+ * 32 units) when A* found a path. Ties go to the first in list order
+ * (Stream.min/max keep the first of equals; Collections.sort is stable).
+ *
+ * Sources of the jar's run-to-run variation and what the native bot does:
+ *  - tryMoveAway and moveInDirection shuffle the four sides with
+ *    Collections.shuffle's unseeded generator and take the first that
+ *    qualifies. When two or more qualify the jar's pick (and what the
+ *    decision does after it) is not reproducible; the native bot takes the
+ *    first in the bot's side order (up, down, left, right) and counts the
+ *    draw in ms_bot.random_moves, so `botdiff` counts those decisions apart.
+ *  - a wall-clock budget: on maps at least 24 wide with at least 24 units
+ *    (resources included) each decision has 100 ms. The combat pass stops
+ *    sending a unit when less than 35 (workers), 30 (heavies), 15 (ranged)
+ *    or 5 (lights) ms remain, and moves keep the A* step instead of the
+ *    distance-field step once 35 ms or less remain (measured after the
+ *    combat pass started). The native bot behaves as if time never runs
+ *    out; a decision where the jar's budget was running and the combat
+ *    pass consulted it sets ms_bot.clock_bound, and `botdiff` counts it
+ *    apart.
+ *  - the harvesters' memory lives in the instance; reset() clears it, as
+ *    the native reset does. The per-base harvester counts are a HashMap
+ *    over units (identity hash), but only membership is used: order
+ *    decides nothing. The pending damages map is only looked up.
+ * Where the jar does not end or throws, and what the native bot does:
+ *  - produceCombat with no enemy in its state loops forever (the side that
+ *    scores best is never set, so never removed). A full state has one
+ *    until the game ends, but a partially observable view loses them from
+ *    sight: the jar hangs at the first idle barracks with no enemy in view
+ *    (why the recorder keeps mayari out of its partially observable jobs,
+ *    and its watchdog). The native bot trains nothing there.
+ *  - with no enemy left the barracks site scoring dereferences null and a
+ *    ranged unit with no target reads past an empty list; the native bot
+ *    takes the missing distance as Integer.MAX_VALUE and skips the unit.
+ * Java int arithmetic that overflows (unreachable distances added, a busy
+ * worker's Integer.MIN_VALUE score times 10) wraps here as there.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bots_internal.h"
+
+/* The bot's order of sides (its _dirs list): up, down, left, right. */
+static const int dirs[4] = { MS_RTS_UP, MS_RTS_DOWN, MS_RTS_LEFT, MS_RTS_RIGHT };
+
+enum { L_RES, L_BASES, L_BARRACKS, L_WORKERS, L_HEAVIES, L_ARCHERS, L_LIGHTS, L_ALLY, L_ALLY_COMBAT, L_EBASES,
+       L_EBARRACKS, L_EWORKERS, L_EHEAVIES, L_EARCHERS, L_ELIGHTS, L_ENEMIES, L_ENEMIES_COMBAT, L_N };
+
+typedef struct mayari {
+	ms_bot *bot;
+	bot_frame f;
+	bot_astar astar;
+	int worker, base, barracks, ranged, heavy, light;
+	int64_t *mem; /* _memHarvesters: worker ids, in the order taken */
+	int n_mem, cap_mem;
+	/* per decision */
+	int *list[L_N];
+	int n[L_N];
+	int *dmg;       /* [units] _newDmgs */
+	int *has_act;   /* [units] the unit has a pair in the action */
+	int *cnt;       /* [units] harvesters counted per base, -1: no entry */
+	int *ws, *bs, *cand, *tmp;
+	int *sep_at;    /* [units] separated(): n_taken + 1 when computed this decision, 0: not */
+	uint8_t *sep_v; /* [units] its value */
+	int *score;
+	int cap_units;
+	int *taken;     /* _locationsTaken, in order (duplicates kept) */
+	int n_taken;
+	uint16_t *taken_n; /* [cells] how often the cell is in taken */
+	uint8_t *occ;   /* [cells] a wall (terrain != 0) or a unit, this decision */
+	int *prox;      /* [cells] distance field of findPath */
+	uint32_t *prox_gen;
+	uint32_t gen;
+	int *fa, *fb;   /* [cells] frontiers */
+	int cap_cells;
+	int *fbx, *fby; /* _futureBarracks */
+	int n_fb;
+	ms_rts_pair *pa;
+	int n_pa, cap_pa;
+	int used;       /* _resourcesUsed */
+	int future_heavies, enemy_future_heavy;
+	int player;
+	int clock_on, clock_read;
+} mayari;
+
+static const ms_rts_unit *U(const mayari *m, int i)
+{
+	return &rts_cunits(m->f.s)[i].u;
+}
+
+static const ms_rts_unit_type *T(const mayari *m, int i)
+{
+	return &m->f.s->utt->types[U(m, i)->type];
+}
+
+/* Java's int + and * (wrapping). */
+static int iadd(int a, int b)
+{
+	return (int)(int32_t)((uint32_t)a + (uint32_t)b);
+}
+
+static int imul(int a, int b)
+{
+	return (int)(int32_t)((uint32_t)a * (uint32_t)b);
+}
+
+static int outside(const mayari *m, int x, int y)
+{
+	return x < 0 || y < 0 || x >= m->f.w || y >= m->f.h;
+}
+
+static int terrain(const mayari *m, int x, int y)
+{
+	return rts_cterrain(m->f.s)[x + y * m->f.w];
+}
+
+static int unit_at(const mayari *m, int x, int y)
+{
+	return rts_unit_at(m->f.s, x, y);
+}
+
+/* futurePos(x, y, dir): one step, staying on the map; other values stay put. */
+static void step(const mayari *m, int x, int y, int dir, int *ox, int *oy)
+{
+	*ox = x, *oy = y;
+	if (dir == MS_RTS_DOWN)
+		*oy = y == m->f.h - 1 ? y : y + 1;
+	else if (dir == MS_RTS_UP)
+		*oy = y == 0 ? y : y - 1;
+	else if (dir == MS_RTS_RIGHT)
+		*ox = x == m->f.w - 1 ? x : x + 1;
+	else if (dir == MS_RTS_LEFT)
+		*ox = x == 0 ? x : x - 1;
+}
+
+/* futurePos(unit): where its pending move ends. */
+static void future(const mayari *m, int i, int *x, int *y)
+{
+	const rts_unit *u = &rts_cunits(m->f.s)[i];
+	*x = u->u.x, *y = u->u.y;
+	if (u->slot >= 0) {
+		const ms_rts_action *a = &rts_cassigns(m->f.s)[u->slot].action;
+		if (a->type == MS_RTS_MOVE)
+			step(m, u->u.x, u->u.y, a->parameter, x, y);
+	}
+}
+
+static int to_dir(int sx, int sy, int dx, int dy)
+{
+	int ddx = dx - sx, ddy = dy - sy;
+	if (abs(ddx) > abs(ddy))
+		return ddx > 0 ? MS_RTS_RIGHT : MS_RTS_LEFT;
+	return ddy > 0 ? MS_RTS_DOWN : MS_RTS_UP;
+}
+
+static int dist_xy(int ax, int ay, int bx, int by)
+{
+	return abs(ax - bx) + abs(ay - by);
+}
+
+static int dist(const mayari *m, int a, int b)
+{
+	return dist_xy(U(m, a)->x, U(m, a)->y, U(m, b)->x, U(m, b)->y);
+}
+
+static double sq_dist(int ax, int ay, int bx, int by)
+{
+	int dx = ax - bx, dy = ay - by;
+	return sqrt((double)(dx * dx + dy * dy));
+}
+
+static int in_range(const mayari *m, int a, int r)
+{
+	return sq_dist(U(m, a)->x, U(m, a)->y, U(m, r)->x, U(m, r)->y) <= T(m, a)->attack_range;
+}
+
+static int enemy(const mayari *m, int i)
+{
+	return U(m, i)->player >= 0 && U(m, i)->player != m->player;
+}
+
+static int busy(const mayari *m, int i)
+{
+	return m->has_act[i] || rts_cunits(m->f.s)[i].slot >= 0;
+}
+
+static int taken_has(const mayari *m, int x, int y)
+{
+	return m->taken_n[x + y * m->f.w] > 0;
+}
+
+static void lock(mayari *m, int x, int y)
+{
+	int c = x + y * m->f.w;
+	m->taken[m->n_taken++] = c;
+	m->taken_n[c]++;
+}
+
+/* posFree(x, y, dir) */
+static int pos_free(const mayari *m, int x, int y, int dir)
+{
+	int px, py;
+	step(m, x, y, dir, &px, &py);
+	return !taken_has(m, px, py) && unit_at(m, px, py) < 0 && terrain(m, px, py) != 1;
+}
+
+/* closest(pos, units): the first at the least Manhattan distance, or -1. */
+static int closest(const mayari *m, int x, int y, const int *l, int n)
+{
+	int best = -1, bd = INT_MAX;
+	for (int k = 0; k < n; k++) {
+		int d = dist_xy(x, y, U(m, l[k])->x, U(m, l[k])->y);
+		if (d < bd)
+			bd = d, best = l[k];
+	}
+	return best;
+}
+
+/* minDistance(pos, positions of units) */
+static int min_dist(const mayari *m, int x, int y, const int *l, int n)
+{
+	int md = INT_MAX;
+	for (int k = 0; k < n; k++) {
+		int d = dist_xy(x, y, U(m, l[k])->x, U(m, l[k])->y);
+		if (d < md)
+			md = d;
+	}
+	return md;
+}
+
+static void drop(int *l, int *n, int v)
+{
+	for (int k = 0; k < *n; k++)
+		if (l[k] == v) {
+			memmove(&l[k], &l[k + 1], sizeof(int) * (size_t)(*n - k - 1));
+			(*n)--;
+			return;
+		}
+}
+
+static void add_pair(mayari *m, int i, ms_rts_action a)
+{
+	m->pa[m->n_pa].unit = *U(m, i);
+	m->pa[m->n_pa].action = a;
+	m->n_pa++;
+	m->has_act[i] = 1;
+}
+
+/* GameState.isUnitActionAllowed: a move needs an empty, in-map cell; the
+ * cell a move or production takes must not be one pending actions take,
+ * and a production must be affordable with the pending ones. */
+static int allowed(const mayari *m, int i, const ms_rts_action *a)
+{
+	const ms_rts_unit *u = U(m, i);
+	const ms_rts_state *s = m->f.s;
+	long c = bot_used_cell(m->f.w, u, a);
+
+	if (a->type == MS_RTS_MOVE) {
+		int x = u->x + rts_dx[a->parameter], y = u->y + rts_dy[a->parameter];
+		if (outside(m, x, y) || terrain(m, x, y) == 1 || unit_at(m, x, y) >= 0)
+			return 0;
+	}
+	if (c >= 0 && c < s->cells && m->f.pend[c])
+		return 0;
+	/* ResourceUsage.consistentWith checks the stock of a player only when
+	 * pending actions use some of it */
+	for (int p = 0; p < 2; p++) {
+		int mine = a->type == MS_RTS_PRODUCE && u->player == p ? s->utt->types[a->unit_type].cost : 0;
+		int sum = iadd(mine, m->f.pend_cost[p]);
+		if (m->f.pend_cost[p] != 0 && sum > 0 && sum > s->resources[p])
+			return 0;
+	}
+	return 1;
+}
+
+/* findPathToAdjacentPosition with locationsTaken reserved: a side or -1. */
+static int astar_adjacent(mayari *m, int i, int tx, int ty)
+{
+	int dir;
+	bot_astar_find(&m->astar, &m->f, U(m, i)->x, U(m, i)->y, tx + ty * m->f.w, 1, m->taken, m->n_taken, &dir);
+	return dir;
+}
+
+/* A free neighbour of (ux, uy) has its distance: the field need not grow
+ * further (the step takes the least distance first). */
+static int near_reached(const mayari *m, int ux, int uy)
+{
+	static const int ox[4] = { -1, 0, 0, 1 }, oy[4] = { 0, 1, -1, 0 };
+	for (int k = 0; k < 4; k++) {
+		int x = ux + ox[k], y = uy + oy[k], c = x + y * m->f.w;
+		if (!outside(m, x, y) && terrain(m, x, y) != 1 && unit_at(m, x, y) < 0 && m->prox_gen[c] == m->gen &&
+		    m->prox[c] != INT_MAX)
+			return 1;
+	}
+	return 0;
+}
+
+/* findPath's blocked cells: `occ` (walls and units, per decision) or taken. */
+static int blocked(const mayari *m, int x, int y)
+{
+	int c = x + y * m->f.w;
+	return outside(m, x, y) || m->occ[c] || m->taken_n[c];
+}
+
+/*
+ * findPath: a breadth-first distance field from (tx, ty) over cells that
+ * are free and not taken, up to `maxd` steps (the jar's level-by-level
+ * lists hold duplicates but mark each cell at its BFS distance), then the
+ * free neighbour of the unit with the least distance, ties to the nearest
+ * to the target in Euclid (truncated) and then to the first of left, down,
+ * up, right. -1 when no neighbour was reached. The unit's own cell is
+ * occupied, so the jar's field always grows to its full radius; the native
+ * one stops after the first level that reaches a free neighbour of the
+ * unit, as the distances the step compares are then final (the Euclid
+ * term is below 1000 on any map).
+ */
+static int field_step(mayari *m, int i, int tx, int ty, int maxd)
+{
+	int w = m->f.w, ux = U(m, i)->x, uy = U(m, i)->y;
+	int *cur = m->fa, *nxt = m->fb, nc = 0, nn, d = 1;
+	static const int ox[4] = { -1, 0, 0, 1 }, oy[4] = { 0, 1, -1, 0 };
+	int best = INT_MIN, bx = -1, by = -1;
+
+	if (++m->gen == 0) {
+		memset(m->prox_gen, 0, sizeof(uint32_t) * (size_t)m->cap_cells);
+		m->gen = 1;
+	}
+#define SEEN(c) (m->prox_gen[c] == m->gen)
+	m->prox_gen[tx + ty * w] = m->gen;
+	m->prox[tx + ty * w] = 0;
+	for (int k = 0; k < 4; k++) {
+		int x = tx + ox[k], y = ty + oy[k];
+		if (!blocked(m, x, y) && !SEEN(x + y * w)) {
+			m->prox_gen[x + y * w] = m->gen;
+			m->prox[x + y * w] = INT_MAX; /* queued, distance set below */
+			cur[nc++] = x + y * w;
+		}
+	}
+	while (nc > 0 && d <= maxd && !near_reached(m, ux, uy)) {
+		nn = 0;
+		for (int k = 0; k < nc; k++) {
+			int c = cur[k], x = c % w, y = c / w;
+			m->prox[c] = d;
+			for (int j = 0; j < 4; j++) {
+				int x2 = x + ox[j], y2 = y + oy[j];
+				if (blocked(m, x2, y2) || SEEN(x2 + y2 * w))
+					continue;
+				m->prox_gen[x2 + y2 * w] = m->gen;
+				m->prox[x2 + y2 * w] = INT_MAX;
+				nxt[nn++] = x2 + y2 * w;
+			}
+		}
+		/* the jar stops once the unit's cell has a distance: only when
+		 * the target is the unit's own cell */
+		if (tx == ux && ty == uy)
+			break;
+		d++;
+		int *t = cur;
+		cur = nxt, nxt = t, nc = nn;
+	}
+	for (int k = 0; k < 4; k++) {
+		int x = ux + ox[k], y = uy + oy[k], c, fit;
+		if (outside(m, x, y) || terrain(m, x, y) == 1)
+			continue;
+		c = x + y * w;
+		if (!SEEN(c) || m->prox[c] == INT_MAX || unit_at(m, x, y) >= 0)
+			continue;
+		fit = -1000 * m->prox[c] - (int)sq_dist(x, y, tx, ty);
+		if (fit > best)
+			best = fit, bx = x, by = y;
+	}
+#undef SEEN
+	return bx < 0 ? -1 : to_dir(ux, uy, bx, by);
+}
+
+/* findPathAdjacent; time never runs out (see the header). */
+static int path_adjacent(mayari *m, int i, int tx, int ty)
+{
+	int a = astar_adjacent(m, i, tx, ty), b;
+	if (a < 0)
+		return -1;
+	if (m->clock_on && m->clock_read)
+		m->bot->clock_bound = 1;
+	b = field_step(m, i, tx, ty, m->f.s->n_units > 32 ? 42 : 64);
+	return b >= 0 ? b : a;
+}
+
+static int move_towards(mayari *m, int i, int tx, int ty)
+{
+	int dir = path_adjacent(m, i, tx, ty), fx, fy;
+	ms_rts_action a;
+
+	if (dir < 0)
+		return 0;
+	a = bot_act(MS_RTS_MOVE, dir, -1);
+	if (!allowed(m, i, &a))
+		return 0;
+	step(m, U(m, i)->x, U(m, i)->y, dir, &fx, &fy);
+	if (taken_has(m, fx, fy))
+		return 0;
+	add_pair(m, i, a);
+	lock(m, fx, fy);
+	return 1;
+}
+
+/* tryMoveAway (away = 1) and moveInDirection (away = 0) from/to unit b.
+ * The jar tries the sides in a random order; see the header. */
+static int move_rel(mayari *m, int a, int b, int away)
+{
+	int ax = U(m, a)->x, ay = U(m, a)->y, bx = U(m, b)->x, by = U(m, b)->y;
+	int d0 = dist_xy(ax, ay, bx, by), first = -1, ok = 0, fx = 0, fy = 0;
+
+	for (int k = 0; k < 4; k++) {
+		int nx, ny, d;
+		ms_rts_action act = bot_act(MS_RTS_MOVE, dirs[k], -1);
+		step(m, ax, ay, dirs[k], &nx, &ny);
+		d = dist_xy(nx, ny, bx, by);
+		if (away ? d <= d0 : d >= d0)
+			continue;
+		if (!pos_free(m, nx, ny, -1))
+			continue;
+		if (!allowed(m, away ? b : a, &act))
+			continue;
+		if (ok++ == 0)
+			first = dirs[k], fx = nx, fy = ny;
+	}
+	if (ok > 1)
+		m->bot->random_moves++;
+	if (first < 0)
+		return 0;
+	add_pair(m, a, bot_act(MS_RTS_MOVE, first, -1));
+	lock(m, fx, fy);
+	return 1;
+}
+
+static int produce(mayari *m, int i, int dir, int type)
+{
+	const ms_rts_unit_type *t = &m->f.s->utt->types[type];
+	ms_rts_action a;
+	int fx, fy;
+
+	if (busy(m, i) || m->f.s->resources[m->player] - m->used < t->cost)
+		return 0;
+	if (!pos_free(m, U(m, i)->x, U(m, i)->y, dir))
+		return 0;
+	if (dir < 0 || dir > 3)
+		return 0; /* unreachable: the unit's own cell is never free */
+	a = bot_act(MS_RTS_PRODUCE, dir, type);
+	if (!allowed(m, i, &a))
+		return 0;
+	add_pair(m, i, a);
+	step(m, U(m, i)->x, U(m, i)->y, dir, &fx, &fy);
+	lock(m, fx, fy);
+	if (type == m->barracks) {
+		m->fbx[m->n_fb] = fx;
+		m->fby[m->n_fb++] = fy;
+	} else if (type == m->heavy) {
+		m->future_heavies++;
+	}
+	m->used += t->cost;
+	return 1;
+}
+
+static int produce_wherever(mayari *m, int i, int type)
+{
+	for (int k = 0; k < 4; k++)
+		if (produce(m, i, dirs[k], type))
+			return 1;
+	return 0;
+}
+
+/* harvest (kind HARVEST) and returnHarvest (kind RETURN) next to `t`. */
+static int next_to(mayari *m, int w, int t, int kind)
+{
+	ms_rts_action a;
+	if (busy(m, w) || dist(m, w, t) != 1)
+		return 0;
+	a = bot_act(kind, to_dir(U(m, w)->x, U(m, w)->y, U(m, t)->x, U(m, t)->y), -1);
+	if (!allowed(m, w, &a))
+		return 0;
+	add_pair(m, w, a);
+	return 1;
+}
+
+/* isSeperated(b, enemies): no A* path from `b` to next to any enemy.
+ * Kept until a cell is locked (the taken cells block the search). */
+static int separated(mayari *m, int b)
+{
+	const int *l = m->list[L_ENEMIES];
+	int v = 1;
+	if (m->sep_at[b] == m->n_taken + 1)
+		return m->sep_v[b];
+	for (int k = 0; k < m->n[L_ENEMIES] && v; k++)
+		if (astar_adjacent(m, b, U(m, l[k])->x, U(m, l[k])->y) >= 0)
+			v = 0;
+	m->sep_at[b] = m->n_taken + 1;
+	m->sep_v[b] = (uint8_t)v;
+	return v;
+}
+
+static int attack_now(mayari *m, int a, int e)
+{
+	ms_rts_action act = bot_act(MS_RTS_ATTACK, -1, -1);
+	act.x = U(m, e)->x;
+	act.y = U(m, e)->y;
+	if (!allowed(m, a, &act))
+		return 0;
+	add_pair(m, a, act);
+	/* the jar adds the attacker's maximum hit points, not its damage */
+	m->dmg[e] = iadd(m->dmg[e], T(m, a)->hp);
+	return 1;
+}
+
+static int will_escape(const mayari *m, int attacker, int runner)
+{
+	const rts_unit *r = &rts_cunits(m->f.s)[runner];
+	const rts_assign *as;
+	if (r->slot < 0)
+		return 0;
+	as = &rts_cassigns(m->f.s)[r->slot];
+	if (as->action.type != MS_RTS_MOVE)
+		return 0;
+	return T(m, runner)->move_time - (m->f.s->time - as->time) <= T(m, attacker)->attack_time;
+}
+
+static int nearby_score(const mayari *m, int a, int d)
+{
+	const ms_rts_unit_type *ta = T(m, a), *td = T(m, d);
+	int in, succ, threat, kill, a2w;
+
+	if (U(m, d)->hitpoints <= m->dmg[d])
+		return INT_MIN;
+	if (sq_dist(U(m, a)->x, U(m, a)->y, U(m, d)->x, U(m, d)->y) >
+	    m->f.s->utt->types[m->ranged].attack_range + 3)
+		return INT_MIN;
+	in = in_range(m, a, d);
+	succ = in && !will_escape(m, a, d);
+	threat = in_range(m, d, a);
+	kill = ta->max_damage > U(m, d)->hitpoints;
+	a2w = U(m, a)->type == m->ranged && U(m, d)->type == m->worker;
+	(void)td;
+	return 1000 * succ + 100 * kill + (a2w + td->max_damage) * 10 + threat;
+}
+
+static int attack_nearby_one(mayari *m, int u, int e)
+{
+	int fx, fy;
+	if (in_range(m, u, e) && !will_escape(m, u, e))
+		return attack_now(m, u, e);
+	future(m, e, &fx, &fy);
+	if (sq_dist(U(m, u)->x, U(m, u)->y, fx, fy) <= T(m, u)->attack_range) {
+		add_pair(m, u, bot_act(MS_RTS_NONE, 1, -1));
+		return 1;
+	}
+	return in_range(m, e, u) && move_towards(m, u, U(m, e)->x, U(m, e)->y);
+}
+
+static void attack_nearby(mayari *m)
+{
+	int cut = m->n[L_ENEMIES_COMBAT] > 24 ? 12 : 24;
+	for (int k = 0; k < m->n[L_ALLY]; k++) {
+		int u = m->list[L_ALLY][k], nc;
+		if (busy(m, u) || !T(m, u)->can_attack)
+			continue;
+		nc = m->n[L_ENEMIES];
+		memcpy(m->cand, m->list[L_ENEMIES], sizeof(int) * (size_t)nc);
+		for (int c = 0; nc > 0 && c < cut; c++) {
+			int best = 0, bs = nearby_score(m, u, m->cand[0]);
+			for (int j = 1; j < nc; j++) {
+				int sc = nearby_score(m, u, m->cand[j]);
+				if (sc > bs)
+					bs = sc, best = j;
+			}
+			int e = m->cand[best];
+			if (attack_nearby_one(m, u, e))
+				break;
+			drop(m->cand, &nc, e);
+		}
+	}
+}
+
+static int valid_build(const mayari *m, int x, int y)
+{
+	int u;
+	if (outside(m, x, y) || terrain(m, x, y) == 1)
+		return 0;
+	u = unit_at(m, x, y);
+	return u < 0 || (U(m, u)->type != m->base && U(m, u)->type != m->barracks);
+}
+
+static int between(int ax, int ay, int bx, int by, int cx, int cy)
+{
+	return (ax >= bx || cx >= bx) && (ax <= bx || cx <= bx) && (ay >= by || cy >= by) && (ay <= by || cy <= by);
+}
+
+static int barrack_worker_score(const mayari *m, int x, int y, int w)
+{
+	const ms_rts_unit_type *ty = m->f.s->utt->types;
+	int danger, e, ed, pen = 0;
+
+	if (busy(m, w))
+		return INT_MIN;
+	danger = ty[m->barracks].produce_time / ty[m->worker].move_time +
+		 ty[m->heavy].produce_time / ty[m->worker].move_time;
+	e = closest(m, x, y, m->list[L_ENEMIES], m->n[L_ENEMIES]);
+	/* no enemy: the jar throws; the distance is taken as MAX_VALUE */
+	ed = e < 0 ? INT_MAX : dist_xy(x, y, U(m, e)->x, U(m, e)->y);
+	if (ed < 1)
+		ed = 1;
+	if (ed < danger) {
+		pen = 2 * danger / ed;
+		if (between(U(m, w)->x, U(m, w)->y, x, y, U(m, e)->x, U(m, e)->y))
+			pen -= 3;
+	}
+	return -pen - dist_xy(U(m, w)->x, U(m, w)->y, x, y) / 2;
+}
+
+/* buildBlockPenalty: walls and map edges right next to the cell, bases and
+ * resources within 2 (diagonals at 2 only when `diag`); summed in the
+ * jar's cell order, as the sum is truncated. */
+static double block_penalty(const mayari *m, int px, int py, int diag)
+{
+	double score = 0.0;
+	for (int r = 0; r <= 2; r++)
+		for (int x = -r; x <= r; x++) {
+			int yy = r - abs(x);
+			for (int s = 0; s < (yy != 0 ? 2 : 1); s++) {
+				int nx = px + x, ny = py + (s ? -yy : yy), d = r, u;
+				if (!diag && d == 2)
+					continue;
+				if (d == 0)
+					continue;
+				if (outside(m, nx, ny) || terrain(m, nx, ny) == 1)
+					score += d > 1 ? 0.0 : 0.2;
+				u = unit_at(m, nx, ny);
+				if (u < 0)
+					continue;
+				if (!T(m, u)->is_resource && U(m, u)->type != m->base)
+					continue;
+				score += d > 1 ? 1.0 : 4.0;
+			}
+		}
+	return score;
+}
+
+/* allPosDist ring `r` around (x, y) in the jar's order; returns the count. */
+static int ring(int x, int y, int r, int *xs, int *ys)
+{
+	int n = 0;
+	for (int dx = -r; dx <= r; dx++) {
+		int dy = r - abs(dx);
+		xs[n] = x + dx, ys[n++] = y + dy;
+		if (dy != 0)
+			xs[n] = x + dx, ys[n++] = y - dy;
+	}
+	return n;
+}
+
+static int barrack_score(mayari *m, int x, int y)
+{
+	int b, des = 0, best, bws;
+	double pen;
+
+	if (!valid_build(m, x, y) || m->n[L_WORKERS] == 0)
+		return INT_MIN;
+	b = closest(m, x, y, m->list[L_BASES], m->n[L_BASES]);
+	if (separated(m, b))
+		return imul(-(int)block_penalty(m, x, y, 1), 10);
+	if (m->n[L_BARRACKS] + m->n_fb > 0) {
+		int md = INT_MAX;
+		for (int k = 0; k < m->n[L_BARRACKS]; k++) {
+			int br = m->list[L_BARRACKS][k];
+			int d = dist(m, b, br);
+			md = d < md ? d : md;
+		}
+		for (int k = 0; k < m->n_fb; k++) {
+			int d = dist_xy(U(m, b)->x, U(m, b)->y, m->fbx[k], m->fby[k]);
+			md = d < md ? d : md;
+		}
+		des = md / 2;
+	}
+	pen = block_penalty(m, x, y, 0);
+	best = m->list[L_WORKERS][0];
+	bws = barrack_worker_score(m, x, y, best);
+	for (int k = 1; k < m->n[L_WORKERS]; k++) {
+		int sc = barrack_worker_score(m, x, y, m->list[L_WORKERS][k]);
+		if (sc > bws)
+			bws = sc, best = m->list[L_WORKERS][k];
+	}
+	return imul(iadd(des - (int)pen, bws), 10);
+}
+
+static int need_barracks(const mayari *m)
+{
+	int maxd = m->f.w / 4;
+	if (m->n[L_BARRACKS] + m->n_fb >= m->n[L_BASES])
+		return 0;
+	for (int k = 0; k < m->n[L_BASES]; k++) {
+		int b = m->list[L_BASES][k], md = INT_MAX, brx;
+		for (int j = 0; j < m->n_fb; j++) {
+			int d = dist_xy(U(m, b)->x, U(m, b)->y, m->fbx[j], m->fby[j]);
+			md = d < md ? d : md;
+		}
+		if (md <= maxd)
+			continue;
+		brx = closest(m, U(m, b)->x, U(m, b)->y, m->list[L_BARRACKS], m->n[L_BARRACKS]);
+		if (brx >= 0 && dist(m, brx, b) < maxd)
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+static void build_barracks(mayari *m)
+{
+	const ms_rts_unit_type *ty = m->f.s->utt->types;
+	int *cx = m->cand, *cy = m->tmp, nc = 0;
+
+	if (m->f.s->resources[m->player] - m->used - 1 < ty[m->barracks].cost || !need_barracks(m) ||
+	    m->n[L_BASES] == 0 || m->n[L_WORKERS] == 0)
+		return;
+	for (int k = 0; k < m->n[L_BASES]; k++) {
+		int b = m->list[L_BASES][k];
+		for (int r = 0; r <= 2; r++)
+			nc += ring(U(m, b)->x, U(m, b)->y, r, cx + nc, cy + nc);
+	}
+	for (int counter = 0; nc > 0 && counter < 2; counter++) {
+		int best = 0, bsc = barrack_score(m, cx[0], cy[0]), w, ws;
+		for (int k = 1; k < nc; k++) {
+			int sc = barrack_score(m, cx[k], cy[k]);
+			if (sc > bsc)
+				bsc = sc, best = k;
+		}
+		if (bsc == INT_MIN)
+			break;
+		w = m->list[L_WORKERS][0];
+		ws = barrack_worker_score(m, cx[best], cy[best], w);
+		for (int k = 1; k < m->n[L_WORKERS]; k++) {
+			int sc = barrack_worker_score(m, cx[best], cy[best], m->list[L_WORKERS][k]);
+			if (sc > ws)
+				ws = sc, w = m->list[L_WORKERS][k];
+		}
+		if (ws == INT_MIN)
+			break;
+		/* goBuildBarrack */
+		if (dist_xy(U(m, w)->x, U(m, w)->y, cx[best], cy[best]) != 1) {
+			if (move_towards(m, w, cx[best], cy[best]))
+				return;
+		} else if (produce(m, w, to_dir(U(m, w)->x, U(m, w)->y, cx[best], cy[best]), m->barracks)) {
+			return;
+		}
+		memmove(&cx[best], &cx[best + 1], sizeof(int) * (size_t)(nc - best - 1));
+		memmove(&cy[best], &cy[best + 1], sizeof(int) * (size_t)(nc - best - 1));
+		nc--;
+	}
+}
+
+static void build_base(mayari *m)
+{
+	int w = -1, ws = INT_MAX;
+	if (m->n[L_WORKERS] == 0 || m->n[L_BASES] > 0 || m->n[L_RES] == 0 ||
+	    m->f.s->resources[m->player] - m->used < m->f.s->utt->types[m->base].cost)
+		return;
+	for (int k = 0; k < m->n[L_WORKERS]; k++) {
+		int u = m->list[L_WORKERS][k];
+		int sc = busy(m, u) ? INT_MAX : min_dist(m, U(m, u)->x, U(m, u)->y, m->list[L_RES], m->n[L_RES]);
+		if (w < 0 || sc < ws)
+			ws = sc, w = u;
+	}
+	if (busy(m, w))
+		return;
+	for (int k = 0; k < 4; k++) {
+		int px, py;
+		step(m, U(m, w)->x, U(m, w)->y, dirs[k], &px, &py);
+		if (valid_build(m, px, py) && produce(m, w, dirs[k], m->base))
+			return;
+	}
+}
+
+static int enemy_heavies_weak(const mayari *m)
+{
+	int tot, eh = m->n[L_EHEAVIES];
+	if (m->enemy_future_heavy > 0 || eh > 1)
+		return 0;
+	if (eh == 1 && U(m, m->list[L_EHEAVIES][0])->hitpoints > 3)
+		return 0;
+	tot = m->f.s->resources[1 - m->player];
+	for (int k = 0; k < m->n[L_EWORKERS]; k++) {
+		int u = m->list[L_EWORKERS][k], x = U(m, u)->x, y = U(m, u)->y;
+		int bd = min_dist(m, x, y, m->list[L_EBASES], m->n[L_EBASES]);
+		int rd = U(m, u)->resources > 0 ? 0 : min_dist(m, x, y, m->list[L_RES], m->n[L_RES]);
+		tot += iadd(bd, rd) < m->f.w / 2;
+	}
+	return tot < m->f.s->utt->types[m->heavy].cost;
+}
+
+/* produceCombat: the sides by distance to the nearest enemy. With no
+ * enemy the jar loops forever; the native bot trains nothing. */
+static int produce_combat(mayari *m, int b, int type)
+{
+	int left[4], nl = 4;
+	if (m->n[L_ENEMIES] == 0)
+		return 0;
+	memcpy(left, dirs, sizeof(left));
+	while (nl > 0) {
+		int bs = -INT_MAX, bd = -1, k;
+		for (k = 0; k < nl; k++) {
+			int px, py, sc;
+			step(m, U(m, b)->x, U(m, b)->y, left[k], &px, &py);
+			sc = -min_dist(m, px, py, m->list[L_ENEMIES], m->n[L_ENEMIES]);
+			if (sc > bs)
+				bs = sc, bd = left[k];
+		}
+		if (produce(m, b, bd, type))
+			return 1;
+		for (k = 0; k < nl && left[k] != bd; k++)
+			;
+		memmove(&left[k], &left[k + 1], sizeof(int) * (size_t)(nl - k - 1));
+		nl--;
+	}
+	return 0;
+}
+
+static void barracks_action(mayari *m)
+{
+	const ms_rts_unit_type *ty = m->f.s->utt->types;
+	for (int k = 0; k < m->n[L_BARRACKS]; k++) {
+		int b = m->list[L_BARRACKS][k];
+		if (busy(m, b))
+			continue;
+		if (separated(m, b) && produce_combat(m, b, m->ranged))
+			continue;
+		if (produce_combat(m, b, m->heavy))
+			continue;
+		if (enemy_heavies_weak(m) && produce_combat(m, b, m->ranged))
+			continue;
+		if (m->n[L_RES] > 0 || m->f.s->resources[m->player] - m->used >= ty[m->heavy].cost)
+			continue;
+		produce_combat(m, b, m->ranged);
+	}
+}
+
+static int best_worker_dir(mayari *m, int b)
+{
+	int bs = -INT_MAX, bd = 0;
+	int e = closest(m, U(m, b)->x, U(m, b)->y, m->list[L_ENEMIES], m->n[L_ENEMIES]);
+	int r = closest(m, U(m, b)->x, U(m, b)->y, m->list[L_RES], m->n[L_RES]);
+	for (int k = 0; k < 4; k++) {
+		int nx, ny, sc;
+		step(m, U(m, b)->x, U(m, b)->y, dirs[k], &nx, &ny);
+		if (terrain(m, nx, ny) == 1 || unit_at(m, nx, ny) >= 0 || !pos_free(m, nx, ny, dirs[k]) || e < 0)
+			continue;
+		if (r < 0 || m->n[L_WORKERS] >= 2 * m->n[L_BASES])
+			sc = -dist_xy(nx, ny, U(m, e)->x, U(m, e)->y);
+		else
+			sc = -dist_xy(nx, ny, U(m, r)->x, U(m, r)->y);
+		if (sc > bs)
+			bs = sc, bd = dirs[k];
+	}
+	return bd;
+}
+
+static int workers_per_base(mayari *m, int b)
+{
+	int eb = m->n[L_EBASES] > 1 ? m->n[L_EBASES] : 1, v;
+	if (m->f.w < 9)
+		return 15;
+	if (m->f.w > 16)
+		return 2;
+	if (separated(m, b) || m->f.s->time > 1000)
+		return 2;
+	v = m->n[L_EWORKERS] / eb;
+	return v > 2 ? v : 2;
+}
+
+static void bases_action(mayari *m)
+{
+	int producing = 0, pcount = 0;
+	for (int k = 0; k < m->n[L_BASES]; k++)
+		pcount += rts_cunits(m->f.s)[m->list[L_BASES][k]].slot >= 0;
+	for (int k = 0; k < m->n[L_BASES]; k++) {
+		int b = m->list[L_BASES][k], wpb, ok;
+		if (busy(m, b))
+			continue;
+		if (m->n[L_RES] == 0 && m->f.s->resources[m->player] - m->used == 1) {
+			produce_wherever(m, b, m->worker);
+			continue;
+		}
+		if (m->f.w >= 9) {
+			wpb = workers_per_base(m, b);
+			if ((long)m->n[L_WORKERS] + producing + pcount >= (long)wpb * m->n[L_BASES])
+				continue;
+		}
+		ok = produce(m, b, best_worker_dir(m, b), m->worker) || produce_wherever(m, b, m->worker);
+		producing += ok;
+	}
+}
+
+static int harvest_score(const mayari *m, int w, const int *bs, int nb)
+{
+	int r, b, x = U(m, w)->x, y = U(m, w)->y;
+	if (busy(m, w) || U(m, w)->resources > 0)
+		return INT_MAX;
+	r = closest(m, x, y, m->list[L_RES], m->n[L_RES]);
+	b = closest(m, x, y, bs, nb);
+	if (r < 0 || b < 0)
+		return INT_MAX;
+	return dist(m, w, b) + dist(m, w, r);
+}
+
+static void go_harvesting(mayari *m, int w)
+{
+	int r = closest(m, U(m, w)->x, U(m, w)->y, m->list[L_RES], m->n[L_RES]);
+	if (r < 0)
+		return;
+	if (dist(m, w, r) == 1) {
+		next_to(m, w, r, MS_RTS_HARVEST);
+		return;
+	}
+	if (!move_towards(m, w, U(m, r)->x, U(m, r)->y))
+		move_rel(m, w, w, 1);
+}
+
+static int per_base(const mayari *m)
+{
+	int occ = m->n[L_WORKERS] + m->n[L_EWORKERS] + m->n[L_ALLY_COMBAT] + m->n[L_ENEMIES_COMBAT] +
+		  m->n[L_EBASES] + m->n[L_BASES] + m->n[L_BARRACKS] + m->n[L_EBARRACKS] + m->n[L_RES];
+	if (m->f.w <= 12 && occ > (int)((double)(m->f.w * m->f.h) / 2.9))
+		return 1;
+	return 2;
+}
+
+static int grow_mem(mayari *m)
+{
+	if (m->n_mem < m->cap_mem)
+		return MS_OK;
+	int cap = m->cap_mem ? 2 * m->cap_mem : 16;
+	int64_t *nm = ms_ctx_realloc(m->bot->ctx, m->mem, sizeof(int64_t) * (size_t)cap);
+	if (!nm)
+		return ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory");
+	m->mem = nm, m->cap_mem = cap;
+	return MS_OK;
+}
+
+static int worker_action(mayari *m)
+{
+	int *ws = m->ws, *bs = m->bs, nw = m->n[L_WORKERS], nb = m->n[L_BASES], pb = per_base(m), rc;
+
+	memcpy(ws, m->list[L_WORKERS], sizeof(int) * (size_t)nw);
+	memcpy(bs, m->list[L_BASES], sizeof(int) * (size_t)nb);
+	for (int k = 0; k < nb; k++)
+		m->cnt[bs[k]] = -1;
+	for (int k = 0; k < m->n_mem; k++) {
+		int h = bot_frame_find(&m->f, m->mem[k], -1), b;
+		if (h < 0)
+			continue; /* init dropped the dead ones */
+		b = closest(m, U(m, h)->x, U(m, h)->y, bs, nb);
+		if (!busy(m, h) && U(m, h)->resources == 0)
+			go_harvesting(m, h);
+		drop(ws, &nw, h);
+		if (b >= 0)
+			m->cnt[b] = m->cnt[b] < 0 ? 1 : m->cnt[b] + 1;
+	}
+	for (int k = 0; k < m->n[L_BASES]; k++) {
+		int b = m->list[L_BASES][k];
+		if (m->cnt[b] >= pb)
+			drop(bs, &nb, b);
+	}
+	while (nb > 0 && nw > 0) {
+		int w = ws[0], sc = harvest_score(m, ws[0], bs, nb), b;
+		for (int k = 1; k < nw; k++) {
+			int s2 = harvest_score(m, ws[k], bs, nb);
+			if (s2 < sc)
+				sc = s2, w = ws[k];
+		}
+		if (sc == INT_MAX)
+			break;
+		b = closest(m, U(m, w)->x, U(m, w)->y, bs, nb);
+		go_harvesting(m, w);
+		if ((rc = grow_mem(m)))
+			return rc;
+		m->mem[m->n_mem++] = U(m, w)->id;
+		drop(ws, &nw, w);
+		if (m->cnt[b] < 0)
+			m->cnt[b] = 1;
+		if (m->cnt[b] >= pb)
+			drop(bs, &nb, b);
+	}
+	for (int k = 0; k < m->n[L_WORKERS]; k++) {
+		int w = m->list[L_WORKERS][k], b;
+		if (busy(m, w) || U(m, w)->resources <= 0)
+			continue;
+		b = closest(m, U(m, w)->x, U(m, w)->y, m->list[L_BASES], m->n[L_BASES]);
+		if (b < 0)
+			return MS_OK;
+		if (dist(m, w, b) <= 1)
+			next_to(m, w, b, MS_RTS_RETURN);
+		else
+			move_towards(m, w, U(m, b)->x, U(m, b)->y);
+	}
+	return MS_OK;
+}
+
+static int should_workers_attack(const mayari *m)
+{
+	return m->f.w <= 12 || (enemy_heavies_weak(m) && m->n[L_EARCHERS] == 0 && m->n[L_HEAVIES] == 0 &&
+				m->future_heavies == 0 && m->n[L_ARCHERS] == 0);
+}
+
+static int combat_score(const mayari *m, int u, int e)
+{
+	int sc = -dist(m, u, e), tu = U(m, u)->type, te = U(m, e)->type;
+	if (tu == m->ranged && te == m->ranged && m->f.w > 9)
+		sc += 2;
+	if (m->f.w >= 16 && (tu == m->heavy || tu == m->ranged) && te == m->barracks)
+		sc += m->f.w;
+	return sc;
+}
+
+static int overpowering(const mayari *m)
+{
+	int p = 0, e = 0;
+	for (int k = 0; k < m->n[L_ALLY_COMBAT]; k++)
+		p += T(m, m->list[L_ALLY_COMBAT][k])->max_damage;
+	for (int k = 0; k < m->n[L_ENEMIES_COMBAT]; k++)
+		e += T(m, m->list[L_ENEMIES_COMBAT][k])->max_damage;
+	return p - e > 0;
+}
+
+/* goCombat: each idle attacker walks towards the best-scored enemy it can
+ * step towards (scores: nearer first, stable); a ranged unit that found
+ * none steps towards the first (after stepping away when stronger). */
+static void go_combat(mayari *m, int which)
+{
+	int cut = m->n[L_ENEMIES_COMBAT] > 24 ? 12 : 24, ne = m->n[L_ENEMIES];
+	for (int k = 0; k < m->n[which]; k++) {
+		int u = m->list[which][k], c;
+		if (busy(m, u) || !T(m, u)->can_attack)
+			continue;
+		m->clock_read = 1;
+		if (m->clock_on)
+			m->bot->clock_bound = 1;
+		/* stable sort of the enemies by decreasing score */
+		for (int j = 0; j < ne; j++) {
+			int e = m->list[L_ENEMIES][j], sc = combat_score(m, u, e), i = j;
+			while (i > 0 && m->score[i - 1] < sc) {
+				m->score[i] = m->score[i - 1];
+				m->cand[i] = m->cand[i - 1];
+				i--;
+			}
+			m->score[i] = sc;
+			m->cand[i] = e;
+		}
+		for (c = 0; c < ne && c < cut; c++) {
+			int fx, fy;
+			future(m, m->cand[c], &fx, &fy);
+			if (move_towards(m, u, fx, fy))
+				break;
+		}
+		if (c < ne || U(m, u)->type != m->ranged || ne == 0)
+			continue;
+		if (overpowering(m))
+			move_rel(m, u, u, 1);
+		move_rel(m, u, m->cand[0], 0);
+	}
+}
+
+static void free_blocks(mayari *m)
+{
+	static const int ox[4] = { -1, 0, 0, 1 }, oy[4] = { 0, 1, -1, 0 };
+	for (int k = 0; k < m->n[L_WORKERS]; k++) {
+		int u = m->list[L_WORKERS][k], near = 0;
+		if (busy(m, u))
+			continue;
+		for (int j = 0; j < 4 && !near; j++)
+			near = unit_at(m, U(m, u)->x + ox[j], U(m, u)->y + oy[j]) >= 0;
+		if (near)
+			move_rel(m, u, u, 1);
+	}
+}
+
+static int grow(mayari *m, const ms_rts_state *s)
+{
+	ms_ctx *ctx = m->bot->ctx;
+	if (s->n_units + 1 > m->cap_units) {
+		int cap = s->n_units < 16 ? 32 : 2 * s->n_units;
+		for (int k = 0; k < L_N; k++) {
+			ms_ctx_mfree(ctx, m->list[k]);
+			m->list[k] = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap);
+		}
+		int **arrs[] = { &m->dmg, &m->has_act, &m->cnt, &m->ws, &m->bs, &m->score, &m->sep_at };
+		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++) {
+			ms_ctx_mfree(ctx, *arrs[k]);
+			*arrs[k] = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap);
+		}
+		/* candidates: 13 barracks sites per base, or the enemies */
+		ms_ctx_mfree(ctx, m->cand);
+		ms_ctx_mfree(ctx, m->tmp);
+		m->cand = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 13);
+		m->tmp = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 13);
+		ms_ctx_mfree(ctx, m->sep_v);
+		m->sep_v = ms_ctx_malloc(ctx, (size_t)cap);
+		ms_ctx_mfree(ctx, m->pa);
+		m->cap_pa = 2 * cap + 4;
+		m->pa = ms_ctx_malloc(ctx, sizeof(ms_rts_pair) * (size_t)m->cap_pa);
+		ms_ctx_mfree(ctx, m->fbx);
+		ms_ctx_mfree(ctx, m->fby);
+		m->fbx = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 2);
+		m->fby = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 2);
+		ms_ctx_mfree(ctx, m->taken);
+		m->taken = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 3);
+		m->cap_units = cap;
+		int ok = m->cand && m->tmp && m->sep_v && m->pa && m->fbx && m->fby && m->taken;
+		for (int k = 0; k < L_N; k++)
+			ok = ok && m->list[k];
+		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
+			ok = ok && *arrs[k];
+		if (!ok) {
+			m->cap_units = 0;
+			return ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory for %d units", s->n_units);
+		}
+	}
+	if (s->cells > m->cap_cells) {
+		ms_ctx_mfree(ctx, m->taken_n);
+		ms_ctx_mfree(ctx, m->occ);
+		ms_ctx_mfree(ctx, m->prox);
+		ms_ctx_mfree(ctx, m->prox_gen);
+		ms_ctx_mfree(ctx, m->fa);
+		ms_ctx_mfree(ctx, m->fb);
+		m->taken_n = ms_ctx_calloc(ctx, (size_t)s->cells, sizeof(uint16_t));
+		m->occ = ms_ctx_malloc(ctx, (size_t)s->cells);
+		m->prox = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
+		m->prox_gen = ms_ctx_calloc(ctx, (size_t)s->cells, sizeof(uint32_t));
+		m->fa = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
+		m->fb = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
+		m->gen = 0;
+		m->cap_cells = s->cells;
+		if (!m->taken_n || !m->occ || !m->prox || !m->prox_gen || !m->fa || !m->fb) {
+			m->cap_cells = 0;
+			return ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map", s->width,
+					    s->height);
+		}
+	}
+	return bot_astar_grow(ctx, &m->astar, s->cells) ? ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory")
+							 : MS_OK;
+}
+
+/* init(): the unit lists, pending productions and attacks, memory upkeep. */
+static void classify(mayari *m)
+{
+	const ms_rts_state *s = m->f.s;
+	const rts_unit *us = rts_cunits(s);
+	const rts_assign *as = rts_cassigns(s);
+	const ms_rts_unit_type *ty = s->utt->types;
+	int k;
+
+	memset(m->n, 0, sizeof(m->n));
+	for (int i = 0; i < s->n_units; i++) {
+		int t = us[i].u.type, e = enemy(m, i), l = -1;
+		m->dmg[i] = 0;
+		m->has_act[i] = 0;
+		m->sep_at[i] = 0;
+		if (ty[t].is_resource)
+			l = L_RES;
+		else if (t == m->base)
+			l = e ? L_EBASES : L_BASES;
+		else if (t == m->barracks)
+			l = e ? L_EBARRACKS : L_BARRACKS;
+		else if (t == m->worker)
+			l = e ? L_EWORKERS : L_WORKERS;
+		else if (t == m->ranged)
+			l = e ? L_EARCHERS : L_ARCHERS;
+		else if (t == m->heavy)
+			l = e ? L_EHEAVIES : L_HEAVIES;
+		else if (t == m->light)
+			l = e ? L_ELIGHTS : L_LIGHTS;
+		if (l >= 0)
+			m->list[l][m->n[l]++] = i;
+	}
+	for (int i = 0; i < s->n_units; i++) {
+		int t = us[i].u.type, e = enemy(m, i);
+		if (ty[t].is_resource)
+			continue;
+		if (e)
+			m->list[L_ENEMIES][m->n[L_ENEMIES]++] = i;
+		else
+			m->list[L_ALLY][m->n[L_ALLY]++] = i;
+		if (e && ty[t].can_attack)
+			m->list[L_ENEMIES_COMBAT][m->n[L_ENEMIES_COMBAT]++] = i;
+		else if (ty[t].can_attack)
+			m->list[L_ALLY_COMBAT][m->n[L_ALLY_COMBAT]++] = i;
+	}
+	m->n_fb = 0;
+	m->future_heavies = m->enemy_future_heavy = 0;
+	m->used = 0;
+	/* pending productions, then pending attacks, of all non-resource units in list order */
+	for (int i = 0; i < s->n_units; i++) {
+		const ms_rts_action *a;
+		int fx, fy, e;
+		if (ty[us[i].u.type].is_resource || us[i].slot < 0)
+			continue;
+		a = &as[us[i].slot].action;
+		if (a->type != MS_RTS_PRODUCE)
+			continue;
+		e = enemy(m, i);
+		step(m, us[i].u.x, us[i].u.y, a->parameter, &fx, &fy);
+		lock(m, fx, fy);
+		if (a->unit_type < 0)
+			continue;
+		if (!e)
+			m->used += ty[a->unit_type].cost;
+		if (!e && a->unit_type == m->barracks)
+			m->fbx[m->n_fb] = fx, m->fby[m->n_fb++] = fy;
+		if (!e && a->unit_type == m->heavy)
+			m->future_heavies++;
+		if (e && a->unit_type == m->heavy)
+			m->enemy_future_heavy++;
+	}
+	for (int i = 0; i < s->n_units; i++) {
+		const ms_rts_action *a;
+		int t;
+		if (ty[us[i].u.type].is_resource || us[i].slot < 0)
+			continue;
+		a = &as[us[i].slot].action;
+		if (a->type != MS_RTS_ATTACK || (t = rts_unit_at(s, a->x, a->y)) < 0)
+			continue;
+		m->dmg[t] = iadd(m->dmg[t], ty[us[i].u.type].max_damage);
+	}
+	if (m->n[L_BASES] == 0)
+		m->n_mem = 0;
+	for (k = 0; k < m->n_mem;) {
+		if (bot_frame_find(&m->f, m->mem[k], -1) < 0) {
+			memmove(&m->mem[k], &m->mem[k + 1], sizeof(int64_t) * (size_t)(m->n_mem - k - 1));
+			m->n_mem--;
+		} else {
+			k++;
+		}
+	}
+	m->clock_on = s->width >= 24 && s->n_units >= 24;
+	m->clock_read = 0;
+}
+
+static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pair *out, int max, int *n)
+{
+	mayari *m = bot->impl;
+	const rts_unit *us = rts_cunits(s);
+	int rc;
+
+	*n = 0;
+	bot->random_moves = 0;
+	bot->clock_bound = 0;
+	if (player < 0 || player > 1)
+		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: player %d", bot->ops->name, player);
+	if (s->utt != bot->utt)
+		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
+	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = grow(m, s)))
+		return rc;
+	m->player = player;
+	for (int k = 0; k < m->n_taken; k++)
+		m->taken_n[m->taken[k]] = 0;
+	m->n_taken = 0;
+	m->n_pa = 0;
+	for (int c = 0; c < s->cells; c++)
+		m->occ[c] = (uint8_t)(rts_cterrain(s)[c] != 0 || rts_cgrid(s)[c] != 0);
+	classify(m);
+	attack_nearby(m);
+	build_barracks(m);
+	build_base(m);
+	barracks_action(m);
+	bases_action(m);
+	if ((rc = worker_action(m)))
+		return rc;
+	if (should_workers_attack(m))
+		go_combat(m, L_WORKERS);
+	else
+		free_blocks(m);
+	go_combat(m, L_HEAVIES);
+	go_combat(m, L_ARCHERS);
+	go_combat(m, L_LIGHTS);
+	/* fillWithNones(gs, player, 1) */
+	for (int i = 0; i < s->n_units; i++) {
+		if (us[i].u.player != player || us[i].slot >= 0 || m->has_act[i])
+			continue;
+		if (m->n_pa < m->cap_pa) {
+			m->pa[m->n_pa].unit = us[i].u;
+			m->pa[m->n_pa++].action = bot_act(MS_RTS_NONE, 1, -1);
+		}
+	}
+	if (m->n_pa > max)
+		return ms_ctx_error(bot->ctx, MS_ERANGE, "%s: %d pairs do not fit in %d", bot->ops->name, m->n_pa, max);
+	memcpy(out, m->pa, sizeof(ms_rts_pair) * (size_t)m->n_pa);
+	*n = m->n_pa;
+	return MS_OK;
+}
+
+static int mayari_reset(ms_bot *b)
+{
+	mayari *m = b->impl;
+	m->n_mem = 0;
+	return MS_OK;
+}
+
+static void mayari_free(ms_bot *b)
+{
+	mayari *m = b->impl;
+	ms_ctx *ctx = b->ctx;
+	if (!m)
+		return;
+	for (int k = 0; k < L_N; k++)
+		ms_ctx_mfree(ctx, m->list[k]);
+	int *arrs[] = { m->dmg, m->has_act, m->cnt, m->ws, m->bs, m->cand, m->tmp, m->score, m->taken, m->sep_at,
+			m->prox, m->fa, m->fb, m->fbx, m->fby };
+	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
+		ms_ctx_mfree(ctx, arrs[k]);
+	ms_ctx_mfree(ctx, m->taken_n);
+	ms_ctx_mfree(ctx, m->occ);
+	ms_ctx_mfree(ctx, m->sep_v);
+	ms_ctx_mfree(ctx, m->prox_gen);
+	ms_ctx_mfree(ctx, m->pa);
+	ms_ctx_mfree(ctx, m->mem);
+	bot_astar_dispose(ctx, &m->astar);
+	bot_frame_dispose(ctx, &m->f);
+	ms_ctx_mfree(ctx, m);
+	b->impl = NULL;
+}
+
+static const ms_bot_ops mayari_ops = { "mayari", "mayariBot.mayari", mayari_reset, mayari_decide, mayari_free };
+
+int bot_mayari_new(ms_bot *b)
+{
+	mayari *m = ms_ctx_calloc(b->ctx, 1, sizeof(mayari));
+	const char *need[] = { "Worker", "Base", "Barracks", "Ranged", "Heavy", "Light" };
+	int *ids[6];
+
+	if (!m)
+		return ms_ctx_error(b->ctx, MS_ENOMEM, "bot: out of memory");
+	m->bot = b;
+	b->impl = m;
+	b->ops = &mayari_ops;
+	ids[0] = &m->worker, ids[1] = &m->base, ids[2] = &m->barracks, ids[3] = &m->ranged, ids[4] = &m->heavy;
+	ids[5] = &m->light;
+	for (int i = 0; i < 6; i++)
+		if ((*ids[i] = ms_rts_utt_find(b->utt, need[i])) < 0)
+			return ms_ctx_error(b->ctx, MS_EINVAL, "%s: the unit type table has no type \"%s\"", b->ops->name,
+					    need[i]);
+	return MS_OK;
+}
