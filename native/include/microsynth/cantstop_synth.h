@@ -78,6 +78,13 @@ typedef struct ms_cs_synth_options {
 	 * time (the check uses one interpreter of the object).
 	 */
 	long probe_matches;
+	/**
+	 * 1: the search problem's generation and mutation build only well-typed
+	 * programs (ms_cs_dsl_generate_typed, ms_cs_dsl_mutate_typed), which
+	 * never fail at run time. Not the reference's generator; named in the
+	 * fingerprint. Combines with probe_matches. 0 (default): the reference's.
+	 */
+	int typed;
 } ms_cs_synth_options;
 
 /**
