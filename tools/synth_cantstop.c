@@ -58,7 +58,9 @@ void synth_cantstop_usage(FILE *out)
 		"play N probe matches against GA without a run-time error; most programs of the grammar\n"
 		"fail at run time; a check by running, not a type system; default 0, the reference's).\n"
 		"--typed (any algorithm: random programs and mutations are built well typed, so they never\n"
-		"fail at run time; see cantstop_dsl.h; not the reference's generator).\n"
+		"fail at run time; see cantstop_dsl.h; not the reference's generator). --max-nodes N (any\n"
+		"algorithm: random programs and mutations are drawn again while they have more than N nodes;\n"
+		"typed programs otherwise grow under mutation and slow down; default 0, no bound).\n"
 		"The line before the last gives zero_evals=Z/N: of N reported Psi evaluations, Z scored 0\n"
 		"(a run-time error, or no win).\n");
 }
@@ -68,7 +70,7 @@ void synth_cantstop_usage(FILE *out)
 typedef struct synth_args {
 	char command[1024]; /* the command line, for the output's header */
 	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart, *hss_library;
-	long feature_matches, hss_passes, probe_matches, hss_confirm;
+	long feature_matches, hss_passes, probe_matches, hss_confirm, max_nodes;
 	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double seconds, uct_c;
 	int have_seed, resume, progress, have_uct_c, common, have_confirm, typed;
@@ -92,13 +94,16 @@ static int parse_args(int argc, char **argv, synth_args *a)
 				      &a->restart, &a->hss_library };
 	static const char *const ints[] = { "--evals", "--seed", "--threads", "--matches", "--final-matches",
 					   "--final-seed", "--data-matches", "--data-seed", "--sketch-evals",
-					   "--feature-matches", "--hss-passes", "--probe-matches", "--hss-confirm" };
+					   "--feature-matches", "--hss-passes", "--probe-matches", "--hss-confirm",
+					   "--max-nodes" };
 	long *int_dst[] = { &a->evals, &a->seed, &a->threads, &a->matches, &a->final_matches,
 			    &a->final_seed, &a->data_matches, &a->data_seed, &a->sketch_evals,
-			    &a->feature_matches, &a->hss_passes, &a->probe_matches, &a->hss_confirm };
-	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0 };
+			    &a->feature_matches, &a->hss_passes, &a->probe_matches, &a->hss_confirm,
+			    &a->max_nodes };
+	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1 };
 	static const long int_max[] = { 1000000000L, 0x7fffffffffffffffL, 256, 100000000L, 100000000L,
-					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000, 1000 };
+					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000, 1000,
+					100000 };
 
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -221,6 +226,7 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 	po->feature_matches = a->feature_matches;
 	po->probe_matches = a->probe_matches;
 	po->typed = a->typed;
+	po->max_nodes = (int)a->max_nodes;
 	return CLI_OK;
 }
 

@@ -328,7 +328,7 @@ static void test_cs_typed_mutate__ill_typed_programs_still_mutate(void **state)
 	}
 }
 
-static void test_cs_synth_typed__option_generates_typed_programs_and_names_itself(void **state)
+static void test_cs_synth_typed__option_generates_bounded_typed_programs_and_names_itself(void **state)
 {
 	fixture *f = *state;
 	ms_cs_synth_options o;
@@ -345,14 +345,19 @@ static void test_cs_synth_typed__option_generates_typed_programs_and_names_itsel
 	assert_int_equal(ms_cs_synth_new(f->ctx, &cs, &o), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "typed"));
 	o.typed = 1;
+	o.max_nodes = -1;
+	assert_int_equal(ms_cs_synth_new(f->ctx, &cs, &o), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "max nodes"));
+	o.max_nodes = 60;
 	assert_int_equal(ms_cs_synth_new(f->ctx, &cs, &o), 0);
 	pb = ms_cs_synth_problem(cs);
-	assert_non_null(strstr(pb->fingerprint, " typed"));
+	assert_non_null(strstr(pb->fingerprint, " typed max-nodes=60"));
 	assert_int_equal(ms_dsl_prog_new(f->ctx, &p, pb->grammar), 0);
 	ms_jrandom_init(&rng, 3);
 	for (int k = 0; k < 200; k++) {
 		assert_int_equal(k % 4 == 0 ? pb->generate(pb->user, p, &rng) : pb->mutate(pb->user, p, &rng), 0);
 		assert_int_equal(ms_cs_dsl_typecheck(ms_cs_synth_dsl(cs), p, NULL), 1);
+		assert_true(ms_dsl_prog_len(p) <= 60);
 	}
 	ms_dsl_prog_free(p);
 	ms_cs_synth_free(cs);
@@ -368,7 +373,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cs_typed__same_seed_same_programs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_typecheck__known_programs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_typed_mutate__ill_typed_programs_still_mutate, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cs_synth_typed__option_generates_typed_programs_and_names_itself,
+		cmocka_unit_test_setup_teardown(test_cs_synth_typed__option_generates_bounded_typed_programs_and_names_itself,
 						setup, teardown),
 	};
 

@@ -85,6 +85,15 @@ typedef struct ms_cs_synth_options {
 	 * fingerprint. Combines with probe_matches. 0 (default): the reference's.
 	 */
 	int typed;
+	/**
+	 * > 0: the search problem's generation and mutation draw again (at most
+	 * 5000 times, then keep the last draw) while the program has more nodes
+	 * than this. Typed programs never fail, so nothing stops them growing
+	 * under mutation, and larger programs evaluate more slowly; with the
+	 * reference's generator, growth mostly fails and is rejected by the
+	 * search. Named in the fingerprint. 0 (default): no bound.
+	 */
+	int max_nodes;
 } ms_cs_synth_options;
 
 /**
