@@ -269,6 +269,37 @@ static void test_cs_typed__same_seed_same_programs(void **state)
 	}
 }
 
+/*
+ * Sizes (nodes) of fresh programs and after 100 mutations: typed programs
+ * start larger (a Map needs a function and a list whose types agree) and,
+ * as no mutation fails, grow faster under mutation; the figures are in
+ * docs/hss-selfplay.md (why --max-nodes exists).
+ */
+static void test_cs_typed__programs_are_larger_and_grow_under_mutation(void **state)
+{
+	fixture *f = *state;
+	double fresh[2] = { 0, 0 }, grown[2] = { 0, 0 };
+
+	for (int typed = 0; typed < 2; typed++) {
+		ms_jrandom rng;
+
+		ms_jrandom_init(&rng, 5);
+		for (int k = 0; k < 200; k++) {
+			assert_int_equal(typed ? ms_cs_dsl_generate_typed(f->d, f->p, &rng)
+					       : ms_cs_dsl_generate(f->d, f->p, &rng), 0);
+			fresh[typed] += ms_dsl_prog_len(f->p) / 200.0;
+			for (int m = 0; m < 100; m++)
+				assert_int_equal(typed ? ms_cs_dsl_mutate_typed(f->d, f->p, &rng, NULL)
+						       : ms_cs_dsl_mutate(f->d, f->p, &rng, NULL), 0);
+			grown[typed] += ms_dsl_prog_len(f->p) / 200.0;
+		}
+	}
+	print_message("mean nodes, reference: %.1f fresh, %.1f after 100 mutations; typed: %.1f, %.1f\n", fresh[0],
+		      grown[0], fresh[1], grown[1]);
+	assert_true(fresh[1] > fresh[0] && fresh[1] < 100);
+	assert_true(grown[1] > grown[0]);
+}
+
 static void parse(fixture *f, const char *text)
 {
 	if (ms_cs_dsl_parse(f->d, f->p, text, strlen(text), MS_CS_NT_START, "test") != 0)
@@ -371,6 +402,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cs_typed_mutate__chains_stay_well_typed_and_never_fail, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_cs_typed__same_seed_same_programs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cs_typed__programs_are_larger_and_grow_under_mutation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_typecheck__known_programs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_typed_mutate__ill_typed_programs_still_mutate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_synth_typed__option_generates_bounded_typed_programs_and_names_itself,
