@@ -56,7 +56,13 @@ void synth_cantstop_usage(FILE *out)
 		"--feature-matches N (matches behind a program's features, 20).\n"
 		"--probe-matches N (any algorithm: random programs and mutations are drawn again until they\n"
 		"play N probe matches against GA without a run-time error; most programs of the grammar\n"
-		"fail at run time; a check by running, not a type system; default 0, the reference's).\n");
+		"fail at run time; a check by running, not a type system; default 0, the reference's).\n"
+		"--typed (any algorithm: random programs and mutations are built well typed, so they never\n"
+		"fail at run time; see cantstop_dsl.h; not the reference's generator). --max-nodes N (any\n"
+		"algorithm: random programs and mutations are drawn again while they have more than N nodes;\n"
+		"typed programs otherwise grow under mutation and slow down; default 0, no bound).\n"
+		"The line before the last gives zero_evals=Z/N: of N reported Psi evaluations, Z scored 0\n"
+		"(a run-time error, or no win).\n");
 }
 
 /* ---- options ---------------------------------------------------------------- */
@@ -64,10 +70,10 @@ void synth_cantstop_usage(FILE *out)
 typedef struct synth_args {
 	char command[1024]; /* the command line, for the output's header */
 	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart, *hss_library;
-	long feature_matches, hss_passes, probe_matches, hss_confirm;
+	long feature_matches, hss_passes, probe_matches, hss_confirm, max_nodes;
 	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double seconds, uct_c;
-	int have_seed, resume, progress, have_uct_c, common, have_confirm;
+	int have_seed, resume, progress, have_uct_c, common, have_confirm, typed;
 } synth_args;
 
 static int take_string(const char *opt, const char *val, const char **dst)
@@ -88,13 +94,16 @@ static int parse_args(int argc, char **argv, synth_args *a)
 				      &a->restart, &a->hss_library };
 	static const char *const ints[] = { "--evals", "--seed", "--threads", "--matches", "--final-matches",
 					   "--final-seed", "--data-matches", "--data-seed", "--sketch-evals",
-					   "--feature-matches", "--hss-passes", "--probe-matches", "--hss-confirm" };
+					   "--feature-matches", "--hss-passes", "--probe-matches", "--hss-confirm",
+					   "--max-nodes" };
 	long *int_dst[] = { &a->evals, &a->seed, &a->threads, &a->matches, &a->final_matches,
 			    &a->final_seed, &a->data_matches, &a->data_seed, &a->sketch_evals,
-			    &a->feature_matches, &a->hss_passes, &a->probe_matches, &a->hss_confirm };
-	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0 };
+			    &a->feature_matches, &a->hss_passes, &a->probe_matches, &a->hss_confirm,
+			    &a->max_nodes };
+	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1 };
 	static const long int_max[] = { 1000000000L, 0x7fffffffffffffffL, 256, 100000000L, 100000000L,
-					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000, 1000 };
+					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000, 1000,
+					100000 };
 
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -140,6 +149,8 @@ static int parse_args(int argc, char **argv, synth_args *a)
 			a->resume = 1;
 		} else if (!strcmp(opt, "--common-matches")) {
 			a->common = 1;
+		} else if (!strcmp(opt, "--typed")) {
+			a->typed = 1;
 		} else if (!strcmp(opt, "--no-progress")) {
 			a->progress = 0;
 		} else {
@@ -214,10 +225,28 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 	po->common_seed = (uint64_t)a->seed;
 	po->feature_matches = a->feature_matches;
 	po->probe_matches = a->probe_matches;
+	po->typed = a->typed;
+	po->max_nodes = (int)a->max_nodes;
 	return CLI_OK;
 }
 
 /* ---- the run ---------------------------------------------------------------- */
+
+/* The progress bar plus a count of Psi evaluations that scored 0 (most are run-time errors). */
+typedef struct cs_progress {
+	synth_run_ud run;
+	long long psi, zero;
+} cs_progress;
+
+static int cs_on_progress(void *ud, const ms_synth_stats *st)
+{
+	cs_progress *p = ud;
+	if (st->last_kind == MS_SYNTH_PSI) {
+		p->psi++;
+		p->zero += st->last_score == 0;
+	}
+	return synth_on_progress(&p->run, st);
+}
 
 /* Status to exit code: bad input (options, files) is usage, the rest a failure. */
 static int run_search(const synth_args *a)
@@ -228,7 +257,7 @@ static int run_search(const synth_args *a)
 	ms_synth_opts so;
 	ms_cs_synth_options po;
 	ms_synth_stats st;
-	synth_run_ud ud;
+	cs_progress ud;
 	char *text = NULL;
 	ms_dsl_prog *initial = NULL;
 	int algo, rc, ret = CLI_FAIL;
@@ -280,16 +309,16 @@ static int run_search(const synth_args *a)
 	so.resume = a->resume;
 	so.csv = a->csv;
 	memset(&ud, 0, sizeof ud);
-	ud.bar.out = stderr;
-	ud.bar_on = a->progress;
-	so.progress = synth_on_progress;
+	ud.run.bar.out = stderr;
+	ud.run.bar_on = a->progress;
+	so.progress = cs_on_progress;
 	so.progress_ud = &ud;
 
 	if (ms_synth_new(ctx, &s, ms_cs_synth_problem(cs), &so) < 0) {
 		ret = synth_fail(ctx, "search");
 		goto done;
 	}
-	if ((ret = synth_run(ctx, s, &ud, a->checkpoint, &st)) != CLI_OK)
+	if ((ret = synth_run(ctx, s, &ud.run, a->checkpoint, &st)) != CLI_OK)
 		goto done;
 	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
 	ret = CLI_FAIL;
@@ -341,9 +370,10 @@ static int run_search(const synth_args *a)
 		goto done;
 	}
 	printf("%s\n", text);
-	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld elapsed=%.1f final_matches=%ld final_seconds=%.2f%s\n",
+	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld elapsed=%.1f final_matches=%ld final_seconds=%.2f "
+	       "zero_evals=%lld/%lld%s\n",
 	       ms_synth_algo_name(algo), a->seed, st.evals_psi, st.evals_c, st.elapsed, po.final_matches,
-	       final_seconds, st.timed ? " reproducible=no" : " reproducible=yes");
+	       final_seconds, ud.zero, ud.psi, st.timed ? " reproducible=no" : " reproducible=yes");
 	printf("psi=%.4f search_psi=%.4f evals=%lld evals_c=%lld seconds=%.1f\n", psi, search_psi, st.evals_psi,
 	       st.evals_c, st.elapsed);
 	ret = CLI_OK;

@@ -345,13 +345,22 @@ static int cs_probe(const ms_cs_synth *cs, const ms_dsl_prog *prog)
 	return 1;
 }
 
+/* 1 if `prog` is kept: at most max_nodes nodes, and it passes the probe matches; 0 if not; or an error. */
+static int cs_keep(const ms_cs_synth *cs, const ms_dsl_prog *prog)
+{
+	if (cs->o.max_nodes > 0 && ms_dsl_prog_len(prog) > cs->o.max_nodes)
+		return 0;
+	return cs->probe ? cs_probe(cs, prog) : 1;
+}
+
 static int cs_generate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
 {
 	const cs_half *h = user;
 	int rc = 0;
 	for (int t = 0; t < CS_PROBE_TRIES; t++) {
-		if ((rc = ms_cs_dsl_generate(h->cs->dsl, prog, rng)) < 0 || !h->cs->probe ||
-		    (rc = cs_probe(h->cs, prog)) != 0)
+		rc = h->cs->o.typed ? ms_cs_dsl_generate_typed(h->cs->dsl, prog, rng)
+				    : ms_cs_dsl_generate(h->cs->dsl, prog, rng);
+		if (rc < 0 || (!h->cs->probe && h->cs->o.max_nodes <= 0) || (rc = cs_keep(h->cs, prog)) != 0)
 			return rc < 0 ? rc : 0;
 	}
 	return 0;
@@ -362,13 +371,15 @@ static int cs_mutate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
 	const cs_half *h = user;
 	ms_dsl_prog *orig = NULL;
 	int rc;
-	if (!h->cs->probe)
-		return ms_cs_dsl_mutate(h->cs->dsl, prog, rng, NULL);
+	int (*mutate)(const ms_cs_dsl *, ms_dsl_prog *, ms_jrandom *, int *) =
+		h->cs->o.typed ? ms_cs_dsl_mutate_typed : ms_cs_dsl_mutate;
+	if (!h->cs->probe && h->cs->o.max_nodes <= 0)
+		return mutate(h->cs->dsl, prog, rng, NULL);
 	if ((rc = ms_dsl_prog_clone(&orig, prog)) < 0)
 		return rc;
 	for (int t = 0; t < CS_PROBE_TRIES; t++) {
 		if ((t > 0 && (rc = ms_dsl_prog_copy(prog, orig)) < 0) ||
-		    (rc = ms_cs_dsl_mutate(h->cs->dsl, prog, rng, NULL)) < 0 || (rc = cs_probe(h->cs, prog)) != 0)
+		    (rc = mutate(h->cs->dsl, prog, rng, NULL)) < 0 || (rc = cs_keep(h->cs, prog)) != 0)
 			break;
 	}
 	ms_dsl_prog_free(orig);
@@ -410,6 +421,10 @@ static int cs_check_options(ms_ctx *ctx, const ms_cs_synth_options *o)
 	if (o->probe_matches < 0 || o->probe_matches > 1000 || o->feature_matches < 0 || o->feature_matches > 100000)
 		return ms_ctx_error(ctx, MS_EINVAL, "cantstop synth: probe matches (%ld) must be in 0..1000, feature "
 				    "matches (%ld) in 0..100000", o->probe_matches, o->feature_matches);
+	if (o->max_nodes < 0 || o->max_nodes > 100000)
+		return ms_ctx_error(ctx, MS_EINVAL, "cantstop synth: max nodes %d is not in 0..100000", o->max_nodes);
+	if (o->typed != 0 && o->typed != 1)
+		return ms_ctx_error(ctx, MS_EINVAL, "cantstop synth: typed is 0 or 1, not %d", o->typed);
 	if (o->oracle < MS_CS_ORACLE_NONE || o->oracle > MS_CS_ORACLE_FILE)
 		return ms_ctx_error(ctx, MS_EINVAL, "cantstop synth: unknown oracle %d", o->oracle);
 	if (o->oracle != MS_CS_ORACLE_NONE && o->score != MS_CS_SCORE_OBSERVATION && o->score != MS_CS_SCORE_ACTION)
@@ -454,7 +469,7 @@ static void cs_fill_problem(ms_cs_synth *cs, int which)
 	ms_synth_problem *pb = &cs->pb[which];
 	cs_half *h = &cs->half[which];
 	const ms_cs_synth_options *o = &cs->o;
-	char data[160] = "none", common[48] = "";
+	char data[160] = "none", common[96] = "";
 
 	h->cs = cs;
 	h->matches = which == 0 ? o->matches : o->final_matches;
@@ -466,6 +481,14 @@ static void cs_fill_problem(ms_cs_synth *cs, int which)
 	if (o->probe_matches > 0) {
 		size_t cl = strlen(common);
 		snprintf(common + cl, sizeof common - cl, " probe=%ld", o->probe_matches);
+	}
+	if (o->typed) {
+		size_t cl = strlen(common);
+		snprintf(common + cl, sizeof common - cl, " typed");
+	}
+	if (o->max_nodes > 0) {
+		size_t cl = strlen(common);
+		snprintf(common + cl, sizeof common - cl, " max-nodes=%d", o->max_nodes);
 	}
 	if (which == 0 && cs->ds) {
 		int n = o->oracle == MS_CS_ORACLE_FILE

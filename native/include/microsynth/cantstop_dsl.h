@@ -182,6 +182,44 @@ MS_EXTERN int ms_cs_dsl_mutate(const ms_cs_dsl *d, ms_dsl_prog *p, ms_jrandom *r
  */
 MS_EXTERN int ms_cs_dsl_mutate_at(const ms_cs_dsl *d, ms_dsl_prog *p, int k, ms_jrandom *rng);
 
+/* ---- typed programs (an option of the searches, not the reference's) ------- */
+
+/*
+ * Types that make a program run without error on every state (spec 5.4):
+ * numbers; the column program's index (Argmax over one number per action,
+ * or an ITE of two); Sum over `neutrals`, local_list or a Map with a number
+ * as body; Argmax over ['y', 'n'] (yes/no), local_list or a Map over
+ * `actions` or local_list (never empty); Maps only over `neutrals` and
+ * local_list (binding columns) or `actions` at column decisions (binding
+ * actions), never over another Map; column functions only inside a Map
+ * that binds a column, NumberAdvancedByAction and local_list only inside
+ * one that binds an action. A well-typed program never raises; some
+ * programs that never raise are not well typed (e.g. a Map over a Map).
+ */
+
+/**
+ * 1 if the whole program `p` is well typed, 0 if not (`*node`, may be
+ * NULL, receives the first offending node in pre-order, else -1), or an
+ * error (a program of another grammar, not whole).
+ */
+MS_EXTERN int ms_cs_dsl_typecheck(const ms_cs_dsl *d, const ms_dsl_prog *p, int *node);
+
+/**
+ * A random well-typed whole program: the reference's sampler (uniform
+ * over a slot's alternatives, terminal-first below the depth limit)
+ * restricted to the alternatives of the slot's type. Deterministic for a
+ * given generator state.
+ */
+MS_EXTERN int ms_cs_dsl_generate_typed(const ms_cs_dsl *d, ms_dsl_prog *p, ms_jrandom *rng);
+
+/**
+ * The reference's mutation position (as ms_cs_dsl_mutate), its subtree
+ * regrown with the type of its slot: a well-typed program stays well
+ * typed. In an ill-typed program a slot that no well-typed subtree fits is
+ * regrown as the reference does. `*at` (may be NULL) receives the position.
+ */
+MS_EXTERN int ms_cs_dsl_mutate_typed(const ms_cs_dsl *d, ms_dsl_prog *p, ms_jrandom *rng, int *at);
+
 /* ---- text (spec 5.8) ------------------------------------------------------ */
 
 /*

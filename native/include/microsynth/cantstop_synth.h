@@ -78,6 +78,22 @@ typedef struct ms_cs_synth_options {
 	 * time (the check uses one interpreter of the object).
 	 */
 	long probe_matches;
+	/**
+	 * 1: the search problem's generation and mutation build only well-typed
+	 * programs (ms_cs_dsl_generate_typed, ms_cs_dsl_mutate_typed), which
+	 * never fail at run time. Not the reference's generator; named in the
+	 * fingerprint. Combines with probe_matches. 0 (default): the reference's.
+	 */
+	int typed;
+	/**
+	 * > 0: the search problem's generation and mutation draw again (at most
+	 * 5000 times, then keep the last draw) while the program has more nodes
+	 * than this. Typed programs never fail, so nothing stops them growing
+	 * under mutation, and larger programs evaluate more slowly; with the
+	 * reference's generator, growth mostly fails and is rejected by the
+	 * search. Named in the fingerprint. 0 (default): no bound.
+	 */
+	int max_nodes;
 } ms_cs_synth_options;
 
 /**
