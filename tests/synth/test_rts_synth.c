@@ -250,7 +250,7 @@ static void test_rts_synth__bad_settings_name_what_is_wrong(void **state)
 {
 	fixture *f = *state;
 	const char *maps[1] = { f->map8 }, *opps[1] = { "NoSuchRush" }, *nomap[1] = { "no/such/map.xml" };
-	const char *rush[1] = { "WorkerRush" }, *java[1] = { "mayariBot.mayari" };
+	const char *rush[1] = { "WorkerRush" }, *java[1] = { "GNS.Droplet" };
 	ms_rts_synth_options o = { .version = MS_RTS_SYNTH_OPTIONS_VERSION, .maps = maps, .n_maps = 1,
 				   .opponents = opps, .n_opponents = 1 };
 	ms_rts_synth *rs;
