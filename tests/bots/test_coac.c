@@ -3,49 +3,13 @@
  * (bounded), every action it gives is legal for its unit, and a match
  * ends without error within its cycle limit. Also: on an open 8x8 map it
  * beats WorkerRush, as the jar's CoacAI does on basesWorkers8x8. */
-#include "support/testutil.h"
+#include "bot_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
-
-/* A map XML of w x h; `wall` fills the terrain with walls but for the unit
- * cells; units are given as "type,player,x,y" lines in `units`. */
-static char *make_map(int w, int h, int wall, const char *const *units, int n)
-{
-	size_t cap = (size_t)w * h + 400 + (size_t)n * 200;
-	char *xml = malloc(cap), *p = xml;
-	char *terrain = malloc((size_t)w * h + 1);
-
-	for (int c = 0; c < w * h; c++)
-		terrain[c] = wall ? '1' : '0';
-	terrain[w * h] = 0;
-	for (int k = 0; k < n; k++) {
-		char type[32];
-		int pl, x, y;
-		sscanf(units[k], "%31[^,],%d,%d,%d", type, &pl, &x, &y);
-		terrain[x + y * w] = '0';
-	}
-	p += sprintf(p,
-		     "<rts.PhysicalGameState width=\"%d\" height=\"%d\"><terrain>%s</terrain><players>"
-		     "<rts.Player ID=\"0\" resources=\"20\"></rts.Player><rts.Player ID=\"1\" resources=\"20\">"
-		     "</rts.Player></players><units>",
-		     w, h, terrain);
-	for (int k = 0; k < n; k++) {
-		char type[32];
-		int pl, x, y;
-		sscanf(units[k], "%31[^,],%d,%d,%d", type, &pl, &x, &y);
-		p += sprintf(p,
-			     "<rts.units.Unit type=\"%s\" ID=\"%d\" player=\"%d\" x=\"%d\" y=\"%d\" resources=\"%d\" "
-			     "hitpoints=\"%d\"></rts.units.Unit>",
-			     type, k + 1, pl, x, y, pl < 0 ? 20 : 0, type[0] == 'B' && type[1] == 'a' ? 10 : 1);
-	}
-	sprintf(p, "</units></rts.PhysicalGameState>");
-	free(terrain);
-	return xml;
-}
 
 /* CoacAI picks a barracks site among the builder's neighbours without
  * looking at the terrain (the jar does too), so a produce into a wall is
@@ -62,60 +26,11 @@ static int into_wall(const ms_rts_state *s, const ms_rts_unit *u, const ms_rts_a
 	       ms_rts_state_terrain(s, x, y);
 }
 
-/* Plays CoacAI (player 0) against `opp` for at most `cycles`,
- * checking every CoacAI decision's actions are legal (see
- * into_wall); returns the
- * winner. */
-static int play_checked(const char *xml, const char *opp, int cycles)
-{
-	ms_ctx *ctx;
-	ms_rts_utt *utt;
-	ms_rts_state *s;
-	ms_bot *b[2];
-	ms_rts_pair *pa[2];
-	int n[2], gameover = 0, cells, winner;
-
-	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
-	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "fixture", xml, strlen(xml), 0), MS_OK);
-	cells = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
-	pa[0] = malloc(sizeof(ms_rts_pair) * (size_t)cells);
-	pa[1] = malloc(sizeof(ms_rts_pair) * (size_t)cells);
-	assert_int_equal(ms_bot_new(ctx, &b[0], "CoacAI", utt, 1), MS_OK);
-	assert_int_equal(ms_bot_new(ctx, &b[1], opp, utt, 2), MS_OK);
-	for (int t = 0; t < cycles && !gameover; t++) {
-		for (int p = 0; p < 2; p++)
-			assert_int_equal(ms_bot_decide(b[p], p, s, pa[p], cells, &n[p]), MS_OK);
-		for (int k = 0; k < n[0]; k++) {
-			int ui = ms_rts_state_find_unit(s, pa[0][k].unit.id);
-			ms_rts_unit u;
-			assert_true(ui >= 0);
-			ms_rts_state_unit(s, ui, &u);
-			assert_int_equal(u.player, 0);
-			assert_true(ms_rts_state_unit_idle(s, ui));
-			assert_true(ms_rts_action_legal(s, &u, &pa[0][k].action) || into_wall(s, &u, &pa[0][k].action));
-		}
-		for (int p = 0; p < 2; p++)
-			if (n[p])
-				assert_int_equal(ms_rts_issue_safe(ctx, s, pa[p], n[p], NULL), MS_OK);
-		assert_int_equal(ms_rts_cycle(ctx, s, &gameover), MS_OK);
-	}
-	winner = ms_rts_winner(s);
-	ms_bot_free(b[0]);
-	ms_bot_free(b[1]);
-	free(pa[0]);
-	free(pa[1]);
-	ms_rts_state_free(ctx, s);
-	ms_rts_utt_free(utt);
-	ms_ctx_free(ctx);
-	return winner;
-}
-
 static void test_coac__no_units_decides_nothing_and_does_not_fail(void **state)
 {
 	(void)state;
-	char *xml = make_map(8, 8, 0, NULL, 0);
-	play_checked(xml, "WorkerRush", 20);
+	char *xml = bot_test_map(8, 8, 0, NULL, 0);
+	bot_play_checked("CoacAI", xml, "WorkerRush", 20, into_wall);
 	free(xml);
 }
 
@@ -124,11 +39,11 @@ static void test_coac__one_side_only_plays_legally(void **state)
 	(void)state;
 	const char *mine[] = { "Base,0,2,2", "Worker,0,3,3", "Resource,-1,0,0", "Worker,0,4,4" };
 	const char *theirs[] = { "Base,1,2,2", "Worker,1,3,3", "Resource,-1,0,0" };
-	char *xml = make_map(8, 8, 0, mine, 4);
-	play_checked(xml, "WorkerRush", 300);
+	char *xml = bot_test_map(8, 8, 0, mine, 4);
+	bot_play_checked("CoacAI", xml, "WorkerRush", 300, into_wall);
 	free(xml);
-	xml = make_map(8, 8, 0, theirs, 3);
-	assert_int_equal(play_checked(xml, "WorkerRush", 3000), 1);
+	xml = bot_test_map(8, 8, 0, theirs, 3);
+	assert_int_equal(bot_play_checked("CoacAI", xml, "WorkerRush", 3000, into_wall), 1);
 	free(xml);
 }
 
@@ -137,8 +52,8 @@ static void test_coac__walls_everywhere_plays_legally(void **state)
 	(void)state;
 	const char *units[] = { "Base,0,1,1", "Worker,0,2,1", "Resource,-1,0,1", "Base,1,6,6", "Worker,1,5,6",
 				"Resource,-1,7,6" };
-	char *xml = make_map(8, 8, 1, units, 6);
-	play_checked(xml, "LightRush", 300);
+	char *xml = bot_test_map(8, 8, 1, units, 6);
+	bot_play_checked("CoacAI", xml, "LightRush", 300, into_wall);
 	free(xml);
 }
 
@@ -147,8 +62,8 @@ static void test_coac__128x128_map_plays_legally(void **state)
 	(void)state;
 	const char *units[] = { "Base,0,2,2", "Worker,0,3,2", "Resource,-1,0,0", "Barracks,0,5,5", "Heavy,0,6,6",
 				"Base,1,125,125", "Worker,1,124,125", "Resource,-1,127,127", "Ranged,1,100,100" };
-	char *xml = make_map(128, 128, 0, units, 9);
-	play_checked(xml, "RangedRush", 200);
+	char *xml = bot_test_map(128, 128, 0, units, 9);
+	bot_play_checked("CoacAI", xml, "RangedRush", 200, into_wall);
 	free(xml);
 }
 
@@ -172,8 +87,8 @@ static void test_coac__random_legal_maps_play_legally(void **state)
 			units[k] = buf[k];
 			k++;
 		}
-		char *xml = make_map(w, h, 0, units, k);
-		play_checked(xml, m % 2 ? "WorkerRush" : "RandomBiasedAI", 150);
+		char *xml = bot_test_map(w, h, 0, units, k);
+		bot_play_checked("CoacAI", xml, m % 2 ? "WorkerRush" : "RandomBiasedAI", 150, into_wall);
 		free(xml);
 	}
 }
@@ -183,8 +98,8 @@ static void test_coac__beats_worker_rush_on_open_8x8(void **state)
 	(void)state;
 	const char *units[] = { "Resource,-1,0,0", "Resource,-1,7,7", "Base,0,2,1", "Worker,0,1,1",
 				"Base,1,5,6", "Worker,1,6,6" };
-	char *xml = make_map(8, 8, 0, units, 6);
-	assert_int_equal(play_checked(xml, "WorkerRush", 3000), 0);
+	char *xml = bot_test_map(8, 8, 0, units, 6);
+	assert_int_equal(bot_play_checked("CoacAI", xml, "WorkerRush", 3000, into_wall), 0);
 	free(xml);
 }
 
