@@ -99,4 +99,28 @@ static int bot_play_checked(const char *bot, const char *xml, const char *opp, i
 	return winner;
 }
 
+/* A random legal map for match m (draws from rand(): seed it with srand):
+ * 4..16 wide and high, up to 11 units on distinct cells; with walls_every
+ * k > 0, every k-th map wider than 6 is walled but for the unit cells. */
+static char *bot_random_map(int m, int walls_every)
+{
+	static const char *const types[] = { "Base", "Worker", "Barracks", "Light", "Heavy", "Ranged", "Resource" };
+	int w = 4 + rand() % 13, h = 4 + rand() % 13, n = rand() % 12;
+	char buf[12][40];
+	const char *units[12];
+	char used[16 * 16] = { 0 };
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		int x = rand() % w, y = rand() % h, t = rand() % 7;
+		if (used[x + y * w])
+			continue;
+		used[x + y * w] = 1;
+		snprintf(buf[k], sizeof(buf[k]), "%s,%d,%d,%d", types[t], t == 6 ? -1 : rand() % 2, x, y);
+		units[k] = buf[k];
+		k++;
+	}
+	return bot_test_map(w, h, walls_every > 0 && m % walls_every == 0 && w > 6, units, k);
+}
+
 #endif

@@ -70,24 +70,9 @@ static void test_coac__128x128_map_plays_legally(void **state)
 static void test_coac__random_legal_maps_play_legally(void **state)
 {
 	(void)state;
-	static const char *const types[] = { "Base", "Worker", "Barracks", "Light", "Heavy", "Ranged", "Resource" };
 	srand(7);
 	for (int m = 0; m < 20; m++) {
-		int w = 4 + rand() % 13, h = 4 + rand() % 13, n = rand() % 12;
-		char buf[12][40];
-		const char *units[12];
-		char used[16 * 16] = { 0 };
-		int k = 0;
-		for (int i = 0; i < n; i++) {
-			int x = rand() % w, y = rand() % h, t = rand() % 7;
-			if (used[x + y * w])
-				continue;
-			used[x + y * w] = 1;
-			snprintf(buf[k], sizeof(buf[k]), "%s,%d,%d,%d", types[t], t == 6 ? -1 : rand() % 2, x, y);
-			units[k] = buf[k];
-			k++;
-		}
-		char *xml = bot_test_map(w, h, 0, units, k);
+		char *xml = bot_random_map(m, 0);
 		bot_play_checked("CoacAI", xml, m % 2 ? "WorkerRush" : "RandomBiasedAI", 150, into_wall);
 		free(xml);
 	}
