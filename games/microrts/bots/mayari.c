@@ -82,6 +82,8 @@ typedef struct mayari {
 	int cap_units;
 	int *taken;     /* _locationsTaken, in order (duplicates kept) */
 	int n_taken;
+	int cap_taken;  /* room in taken; a lock past it fails the decision */
+	int taken_over; /* locks refused this decision */
 	uint16_t *taken_n; /* [cells] how often the cell is in taken */
 	uint8_t *occ;   /* [cells] a wall (terrain != 0) or a unit, this decision */
 	int *prox;      /* [cells] distance field of findPath */
@@ -208,6 +210,10 @@ static int taken_has(const mayari *m, int x, int y)
 static void lock(mayari *m, int x, int y)
 {
 	int c = x + y * m->f.w;
+	if (m->n_taken >= m->cap_taken) {
+		m->taken_over++;
+		return;
+	}
 	m->taken[m->n_taken++] = c;
 	m->taken_n[c]++;
 }
@@ -1125,6 +1131,7 @@ static int grow(mayari *m, const ms_rts_state *s)
 		m->fby = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 2);
 		ms_ctx_mfree(ctx, m->taken);
 		m->taken = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 3);
+		m->cap_taken = m->taken ? cap * 3 : 0;
 		m->cap_units = cap;
 		int ok = m->cand && m->tmp && m->sep_v && m->pa && m->fbx && m->fby && m->taken;
 		for (int k = 0; k < L_N; k++)
@@ -1269,12 +1276,15 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: player %d", bot->ops->name, player);
 	if (s->utt != bot->utt)
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
-	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = grow(m, s)))
-		return rc;
-	m->player = player;
+	/* The previous decision's locks are undone before grow() can move
+	 * taken and taken_n: their indices are only valid in the old buffers. */
 	for (int k = 0; k < m->n_taken; k++)
 		m->taken_n[m->taken[k]] = 0;
 	m->n_taken = 0;
+	m->taken_over = 0;
+	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = grow(m, s)))
+		return rc;
+	m->player = player;
 	m->n_pa = 0;
 	for (int c = 0; c < s->cells; c++)
 		m->occ[c] = (uint8_t)(rts_cterrain(s)[c] != 0 || rts_cgrid(s)[c] != 0);
@@ -1302,6 +1312,9 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 			m->pa[m->n_pa++].action = bot_act(MS_RTS_NONE, 1, -1);
 		}
 	}
+	if (m->taken_over)
+		return ms_ctx_error(bot->ctx, MS_ERANGE, "%s: %d cells locked in one decision, room for %d",
+				    bot->ops->name, m->n_taken + m->taken_over, m->cap_taken);
 	if (m->n_pa > max)
 		return ms_ctx_error(bot->ctx, MS_ERANGE, "%s: %d pairs do not fit in %d", bot->ops->name, m->n_pa, max);
 	memcpy(out, m->pa, sizeof(ms_rts_pair) * (size_t)m->n_pa);
