@@ -217,7 +217,7 @@ public final class Evaluate {
             out.println("tournament_api=" + fixed.name());
 
             Table t = new Table(maps.size(), loaded.size());
-            double[][] rrScore = new double[loaded.size() + 1][2]; // round robin: sum, games per AI
+            double[][] rrScore = new double[loaded.size() + 1][3]; // round robin: sum, games, sum of squares per AI
             File rw = Files.createTempDirectory("microsynth-evaluate").toFile();
             boolean pre = sh.pregameMs >= 0;
             long preMs = Math.max(sh.pregameMs, 0);
@@ -270,17 +270,31 @@ public final class Evaluate {
             report(out, t, maps, loaded, aiSpec);
             if (roundRobin) {
                 out.println();
-                out.println("round robin, mean score of every AI (all its games on these maps):");
+                out.println("round robin, mean score of every AI (all its games on these maps), 95% interval:");
                 for (int i = 0; i <= loaded.size(); i++) {
                     String name = i == 0 ? aiSpec : loaded.get(i - 1);
-                    out.printf(Locale.ROOT, "  %-32s %.3f (%d games)%n", name,
-                            rrScore[i][1] == 0 ? 0 : rrScore[i][0] / rrScore[i][1], (int) rrScore[i][1]);
+                    double n = rrScore[i][1], m = n == 0 ? 0 : rrScore[i][0] / n;
+                    out.printf(Locale.ROOT, "  %-32s %.3f +- %.3f (%d games)%n", name, m,
+                            halfWidth(n, rrScore[i][0], rrScore[i][2]), (int) n);
                 }
+            }
+            String rank = "";
+            if (roundRobin) {
+                // our place among the field: 1 + the AIs that scored strictly more
+                int place = 1;
+                double ours = rrScore[0][1] == 0 ? 0 : rrScore[0][0] / rrScore[0][1];
+                for (int i = 1; i <= loaded.size(); i++) {
+                    if (rrScore[i][1] > 0 && rrScore[i][0] / rrScore[i][1] > ours) {
+                        place++;
+                    }
+                }
+                rank = " rr_rank=" + place + " rr_entrants=" + (loaded.size() + 1);
             }
             String clock = decisionTimes(ai, out);
             int[] all = sum(t, -1, -1);
-            out.printf(Locale.ROOT, "games=%d wins=%d draws=%d losses=%d score=%.4f crashes=%d timeouts=%d%s%n",
-                    t.games, all[0], all[1], all[2], score(all), t.crashes, t.timeouts, clock);
+            out.printf(Locale.ROOT,
+                    "games=%d wins=%d draws=%d losses=%d score=%.4f score_ci95=%.4f crashes=%d timeouts=%d%s%s%n",
+                    t.games, all[0], all[1], all[2], score(all), halfWidth(all), t.crashes, t.timeouts, rank, clock);
             return 0;
         }
 
@@ -347,8 +361,10 @@ public final class Evaluate {
             double s0 = g[2] == 0 ? 1 : g[2] == 1 ? 0 : 0.5;
             acc[g[0]][0] += s0;
             acc[g[0]][1]++;
+            acc[g[0]][2] += s0 * s0;
             acc[g[1]][0] += 1 - s0;
             acc[g[1]][1]++;
+            acc[g[1]][2] += (1 - s0) * (1 - s0);
         }
 
         /** W, D, L summed over a map (-1: all) and an opponent (-1: all). */
@@ -364,6 +380,24 @@ public final class Evaluate {
                 }
             }
             return s;
+        }
+
+        /**
+         * Half-width of the 95% interval of a mean game score (win 1, draw
+         * 0.5, loss 0) from n games with the given sum and sum of squares
+         * (normal approximation, sample variance; 0 below two games).
+         */
+        static double halfWidth(double n, double sum, double sq) {
+            if (n < 2) {
+                return 0;
+            }
+            double m = sum / n;
+            double var = Math.max(0, (sq - n * m * m) / (n - 1));
+            return 1.96 * Math.sqrt(var / n);
+        }
+
+        static double halfWidth(int[] s) {
+            return halfWidth(s[0] + s[1] + s[2], s[0] + 0.5 * s[1], s[0] + 0.25 * s[1]);
         }
 
         static double score(int[] s) {
@@ -396,7 +430,8 @@ public final class Evaluate {
             tot.append(String.format(Locale.ROOT, " %10.3f", score(sum(t, -1, -1))));
             out.println(tot);
             for (int j = 0; j < field.size(); j++) {
-                out.printf(Locale.ROOT, "[%d] %s: score %.3f%n", j, field.get(j), score(sum(t, -1, j)));
+                int[] s = sum(t, -1, j);
+                out.printf(Locale.ROOT, "[%d] %s: score %.3f +- %.3f (95%%)%n", j, field.get(j), score(s), halfWidth(s));
             }
         }
 
