@@ -17,6 +17,7 @@
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
+#include "microsynth/rts_dsl.h"
 #include "cli.h"
 #include "edition.h"
 
@@ -106,9 +107,10 @@ int cmd_play(int argc, char **argv)
 	}
 	if (!map || !bot_name[0] || !bot_name[1])
 		return cli_usage_error("play", "--map, --p0 and --p1 are required");
-	/* program:FILE and program-text:TEXT are checked when the bot is built */
+	/* program: and switch: specs are checked when the bot is built */
 	for (int p = 0; p < 2; p++)
 		if (strncmp(bot_name[p], "program:", 8) && strncmp(bot_name[p], "program-text:", 13) &&
+		    strncmp(bot_name[p], "switch:", 7) && strncmp(bot_name[p], "switch-text:", 12) &&
 		    !ms_bot_for_java_class(bot_name[p]))
 			return cli_usage_error("play", "no native bot called '%s'", bot_name[p]);
 	if (cli_resolve_map(map, path, sizeof(path)))
@@ -163,6 +165,11 @@ int cmd_play(int argc, char **argv)
 		ms_ctx_mfree(ctx, text);
 		if (rc)
 			goto cleanup;
+	}
+	for (int p = 0; p < 2; p++) {
+		const char *label;
+		if (ms_rts_switch_bot_choice(bot[p], &label, NULL) == MS_OK)
+			fprintf(stderr, "play: player %d's switch chose %s\n", p, label);
 	}
 	printf("winner=%d cycles=%d\n", ms_rts_winner(s), ms_rts_state_time(s));
 

@@ -58,6 +58,8 @@ struct ms_rts_synth {
 	double eps;             /* weight of O in tie-broken Psi */
 	int for_prod, s_nt;     /* for(Unit u){S} and S, to wrap unbound programs */
 	char fingerprint[1024];
+	ms_dsl_prog *prefix;    /* switch cases: played before switch_cycle, then the candidate */
+	int switch_cycle;
 	ms_synth_problem pb;
 	pthread_mutex_t fc_mu;
 	int fc_mu_ok;           /* fc_mu initialised */
@@ -234,11 +236,13 @@ static double score_of(int winner, int seat)
 }
 
 /* One match of `prog` in `seat` against `opp_spec`; observer `ob` (native only) may be NULL. */
-static int play(ms_match *m, const ms_dsl_prog *prog, const char *opp_spec, int seat, observer *ob,
-		ms_match_result *res)
+static int play(const ms_rts_synth *rs, ms_match *m, const ms_dsl_prog *prog, const char *opp_spec, int seat,
+		observer *ob, ms_match_result *res)
 {
 	ms_match_player pl[2];
 	pl[seat] = ms_match_player_program(prog);
+	pl[seat].prefix = rs->prefix;
+	pl[seat].switch_cycle = rs->switch_cycle;
 	pl[1 - seat] = ms_match_player_spec(opp_spec);
 	if (!ob)
 		return ms_match_play(m, pl, NULL, res);
@@ -342,14 +346,14 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	if (kind == MS_SYNTH_C) {
 		/* O: this program's match against the C opponent beside the oracle's */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
-		if ((rc = play(w->nat[map], prog, rs->c_opp, seat, &ob, &res)))
+		if ((rc = play(rs, w->nat[map], prog, rs->c_opp, seat, &ob, &res)))
 			return native_failure(rc);
 		*sum = similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
 		*weight = 1;
 		return 0;
 	}
 	if (rs->opp_java[opponent]) {
-		if ((rc = play(w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
+		if ((rc = play(rs, w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
 			return rc;
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 	} else {
@@ -357,7 +361,7 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		/* observed: the counts go to the feature cache */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		ob.count_attacks = 1;
-		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, &ob, &res)))
+		if ((rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, &ob, &res)))
 			return native_failure(rc);
 		double c[RF_COUNT];
 		match_counts(&ob, w->types, c);
@@ -449,7 +453,7 @@ static int features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *pro
 			ms_match_result res;
 			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 			ob.count_attacks = 1;
-			if ((rc = play(w->nat[map], prog, spec, seat, &ob, &res)))
+			if ((rc = play(rs, w->nat[map], prog, spec, seat, &ob, &res)))
 				return native_failure(rc);
 			match_counts(&ob, w->types, c);
 			if (opp >= 0)
@@ -558,6 +562,7 @@ void ms_rts_synth_free(ms_rts_synth *rs)
 	ms_ctx_mfree(rs->ctx, rs->harness_dir);
 	ms_ctx_mfree(rs->ctx, rs->oracle);
 	ms_ctx_mfree(rs->ctx, rs->c_opp);
+	ms_dsl_prog_free(rs->prefix);
 	ms_ctx_mfree(rs->ctx, rs->oracle_f);
 	ms_ctx_mfree(rs->ctx, rs->fc);
 	if (rs->fc_mu_ok)
@@ -693,6 +698,11 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 			goto fail;
 		}
 	}
+	if (o->prefix && (java || o->switch_cycle < 0)) {
+		rc = ms_ctx_error(ctx, MS_EINVAL, java ? "microrts problem: a switch case (--prefix) plays native opponents only"
+						       : "microrts problem: --switch-cycle %d", o->switch_cycle);
+		goto fail;
+	}
 	if (java && !rs->harness_jar) {
 		rc = ms_ctx_error(ctx, MS_EINVAL, "microrts problem: Java opponents need microsynth-harness.jar");
 		goto fail;
@@ -733,8 +743,16 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	for (int i = 0; i < rs->n_opp && used < sizeof rs->fingerprint; i++)
 		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " vs %s", rs->opp[i]);
 	if (rs->oracle && used < sizeof rs->fingerprint)
-		snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " oracle %s c_vs %s", rs->oracle,
-			 rs->c_opp);
+		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " oracle %s c_vs %s",
+					 rs->oracle, rs->c_opp);
+	if (o->prefix && used < sizeof rs->fingerprint) {
+		/* a case of a switch: the opening it follows is part of the problem */
+		if ((rc = ms_dsl_prog_clone(&rs->prefix, o->prefix)))
+			goto fail;
+		rs->switch_cycle = o->switch_cycle;
+		snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " prefix %016llx until %d",
+			 (unsigned long long)ms_dsl_hash(o->prefix), o->switch_cycle);
+	}
 
 	rs->pb.version = MS_SYNTH_PROBLEM_VERSION;
 	rs->pb.name = "microrts";
@@ -799,7 +817,7 @@ int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p
 				break;
 			for (int seat = 0; rc == MS_OK && seat < 2; seat++) {
 				ms_match_result r;
-				if ((rc = play(java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
+				if ((rc = play(rs, java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
 					/* natively, a failing program loses, as a throwing AI does in the harness */
 					if (java || native_failure(rc) != MS_SYNTH_FAILED)
 						break;

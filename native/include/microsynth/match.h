@@ -53,19 +53,22 @@ typedef struct ms_match_player {
 	const char *spec;
 	/** A MicroRTS DSL program in memory (rts_dsl.h grammar), or NULL. */
 	const ms_dsl_prog *program;
+	/** With `program`, native backend only: played before `switch_cycle`, then `program` (a switch case). */
+	const ms_dsl_prog *prefix;
+	int switch_cycle;
 } ms_match_player;
 
 /** A player for a spec (a native bot, program:FILE, program-text:TEXT, or a Java class). */
 static inline ms_match_player ms_match_player_spec(const char *spec)
 {
-	ms_match_player p = { spec, NULL };
+	ms_match_player p = { spec, NULL, NULL, 0 };
 	return p;
 }
 
 /** A player for a program held in memory. */
 static inline ms_match_player ms_match_player_program(const ms_dsl_prog *program)
 {
-	ms_match_player p = { NULL, program };
+	ms_match_player p = { NULL, program, NULL, 0 };
 	return p;
 }
 

@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define MS_RTS_SYNTH_OPTIONS_VERSION 1
+#define MS_RTS_SYNTH_OPTIONS_VERSION 2
 
 /** Tie-breaks of Psi. */
 enum {
@@ -61,6 +61,10 @@ typedef struct ms_rts_synth_options {
 	const char *oracle;             /**< the oracle of C: a native bot or program:FILE (NULL: no C) */
 	const char *c_opponent;         /**< native opponent of C's matches (NULL: the first native opponent, else WorkerRush) */
 	int tiebreak;                   /**< MS_RTS_TIEBREAK_*: how ties in Psi are broken (O needs an oracle) */
+	/** A switch case (rts_dsl.h): our side plays `prefix` before cycle `switch_cycle`, then the candidate.
+	 *  NULL: the candidate plays the whole match. Native opponents only. */
+	const ms_dsl_prog *prefix;
+	int switch_cycle;
 } ms_rts_synth_options;
 
 typedef struct ms_rts_synth ms_rts_synth;
