@@ -50,6 +50,8 @@ void synth_microrts_usage(FILE *out)
 		"More options: --utt 1|2|3 (2), --conflict 1|2|3 (1), --edition 2022|2023 (native bots'\n"
 		"path finding; default: the harness's), --neighbours K (SA: mutations per step, the best\n"
 		"competes; 20 as the MicroRTS references), --initial FILE (sa, uct: start from a program),\n"
+		"--opponent-seeds K (native CoacAI and mayari draw where the jars draw unseeded numbers:\n"
+		"K matches per seat with seeds 1..K, Psi their mean; reproducible),\n"
 		"--prefix FILE --switch-cycle K (a case of an opponent switch: FILE plays cycles < K, the\n"
 		"candidate the rest; native opponents; no harness replay; docs/switch.md),\n"
 		"--uct-c X (10), --sketch-evals N, --no-progress.\n\n"
@@ -68,7 +70,7 @@ typedef struct args {
 	int n_maps, n_opps;
 	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial, *hss_library, *prefix;
 	long evals, seed, threads, max_cycles, utt, conflict, neighbours, sketch_evals;
-	long hss_passes, hss_confirm, feature_opp, switch_cycle;
+	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds;
 	double seconds, uct_c;
 	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c, have_confirm;
 } args;
@@ -143,13 +145,13 @@ static int parse(int argc, char **argv, args *a)
 		} else {
 			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
 							     "--conflict", "--neighbours", "--sketch-evals", "--hss-passes",
-							     "--hss-confirm", "--feature-opponent", "--switch-cycle" };
-			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0 };
+							     "--hss-confirm", "--feature-opponent", "--switch-cycle", "--opponent-seeds" };
+			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1 };
 			static const long hi[] = { 1000000000L, 2147483647L, 256, 100000000L, 3, 3, 65536, 1000000000L,
-						   1000, 1000, MAX_LIST, 100000000L };
+						   1000, 1000, MAX_LIST, 100000000L, 1000 };
 			long *dst[] = { &a->evals, &a->seed, &a->threads, &a->max_cycles, &a->utt, &a->conflict,
 					&a->neighbours, &a->sketch_evals, &a->hss_passes, &a->hss_confirm, &a->feature_opp,
-					&a->switch_cycle };
+					&a->switch_cycle, &a->opp_seeds };
 			size_t k = 0;
 			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
 				k++;
@@ -291,7 +293,8 @@ int synth_microrts_main(int argc, char **argv)
 						: a.oracle	     ? MS_RTS_TIEBREAK_O
 								     : MS_RTS_TIEBREAK_LENGTH,
 				    .prefix = prefix,
-				    .switch_cycle = (int)a.switch_cycle };
+				    .switch_cycle = (int)a.switch_cycle,
+				    .opponent_seeds = (int)a.opp_seeds };
 	if (ms_rts_synth_new(ctx, &rs, &po)) {
 		ret = synth_fail(ctx, "problem");
 		goto done;

@@ -60,6 +60,7 @@ struct ms_rts_synth {
 	char fingerprint[1024];
 	ms_dsl_prog *prefix;    /* switch cases: played before switch_cycle, then the candidate */
 	int switch_cycle;
+	int opp_seeds;          /* >= 2: stochastic native opponents, this many seeds per seat */
 	ms_synth_problem pb;
 	pthread_mutex_t fc_mu;
 	int fc_mu_ok;           /* fc_mu initialised */
@@ -358,6 +359,19 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
+		if (rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[opponent])) {
+			/* a stochastic opponent: the mean over its seeds */
+			for (int k = 0; k < rs->opp_seeds; k++) {
+				ms_match_reseed(w->nat[map], k + 1, 1);
+				rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, NULL, &res);
+				ms_match_reseed(w->nat[map], 0, 0);
+				if (rc)
+					return native_failure(rc);
+				*sum += score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
+			}
+			*weight = rs->opp_seeds;
+			return 0;
+		}
 		/* observed: the counts go to the feature cache */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		ob.count_attacks = 1;
@@ -628,6 +642,8 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: breaking ties by O needs an oracle");
 	if (o->tiebreak < MS_RTS_TIEBREAK_NONE || o->tiebreak > MS_RTS_TIEBREAK_LENGTH)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: unknown tie-break %d", o->tiebreak);
+	if (o->opponent_seeds < 0 || o->opponent_seeds > 1000)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --opponent-seeds %d (0..1000)", o->opponent_seeds);
 	if (o->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
 	if (!(rs = ms_ctx_calloc(ctx, 1, sizeof *rs)))
@@ -638,6 +654,7 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->utt = o->utt ? o->utt : 2;
 	rs->conflict = o->conflict ? o->conflict : 1;
 	rs->edition = o->edition;
+	rs->opp_seeds = o->opponent_seeds;
 	rs->tiebreak = o->tiebreak;
 	rs->maps = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->maps);
 	rs->max_cycles = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->max_cycles);
@@ -750,9 +767,11 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		if ((rc = ms_dsl_prog_clone(&rs->prefix, o->prefix)))
 			goto fail;
 		rs->switch_cycle = o->switch_cycle;
-		snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " prefix %016llx until %d",
+		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " prefix %016llx until %d",
 			 (unsigned long long)ms_dsl_hash(o->prefix), o->switch_cycle);
 	}
+	if (rs->opp_seeds >= 2 && used < sizeof rs->fingerprint)
+		snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " opponent_seeds %d", rs->opp_seeds);
 
 	rs->pb.version = MS_SYNTH_PROBLEM_VERSION;
 	rs->pb.name = "microrts";
@@ -815,8 +834,11 @@ int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p
 			int java = official || rs->opp_java[k];
 			if (java && !off && (rc = open_match(rs, ctx, i, 1, &off)))
 				break;
-			for (int seat = 0; rc == MS_OK && seat < 2; seat++) {
+			int seeds = !java && rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[k]) ? rs->opp_seeds : 1;
+			for (int run = 0; rc == MS_OK && run < 2 * seeds; run++) {
+				int seat = run % 2;
 				ms_match_result r;
+				ms_match_reseed(nat, seeds > 1 ? run / 2 + 1 : 0, seeds > 1);
 				if ((rc = play(rs, java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
 					/* natively, a failing program loses, as a throwing AI does in the harness */
 					if (java || native_failure(rc) != MS_SYNTH_FAILED)

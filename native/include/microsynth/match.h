@@ -121,6 +121,13 @@ MS_EXTERN int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opt
 MS_EXTERN void ms_match_free(ms_match *m);
 
 /**
+ * Seeds the following matches as ms_match_opts.seed would (the engine's
+ * and the bots' generators); stochastic = 1 makes native bots draw where
+ * the Java bots draw unseeded numbers (ms_bot_set_stochastic).
+ */
+MS_EXTERN int ms_match_reseed(ms_match *m, int64_t seed, int stochastic);
+
+/**
  * Plays one match, players[0] as player 0. `trace` (NULL: none) receives
  * the official trace (XML, or zipped when it ends in .zip). The result does
  * not depend on earlier matches of the context. A program or bot that fails

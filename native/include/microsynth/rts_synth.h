@@ -65,6 +65,9 @@ typedef struct ms_rts_synth_options {
 	 *  NULL: the candidate plays the whole match. Native opponents only. */
 	const ms_dsl_prog *prefix;
 	int switch_cycle;
+	/** K >= 2: each native opponent plays K matches per seat with seeds 1..K, drawing where its Java
+	 *  original draws unseeded numbers (ms_bot_set_stochastic); 0 or 1: one reproducible match. */
+	int opponent_seeds;
 } ms_rts_synth_options;
 
 typedef struct ms_rts_synth ms_rts_synth;
