@@ -26,9 +26,9 @@
 #include "microsynth/rts_dsl.h"
 
 /* The work of one session, bounded so an input stays well inside
- * libFuzzer's per-input timeout under ASan. */
-#define SESSION_MAX_CYCLES 6000
-#define SESSION_MAX_UNIT_CYCLES 300000L
+ * libFuzzer's per-input timeout under ASan (about 2 s at most). */
+#define SESSION_MAX_CYCLES 4000
+#define SESSION_MAX_WORK 2000000L
 #define MAP_MAX_UNITS 200
 
 typedef struct reader {
@@ -233,7 +233,7 @@ int ms_session_play(const uint8_t *data, size_t size, ms_session_stats *st)
 	ms_bot *b[2] = { NULL, NULL };
 	unsigned version, policy, flags, bot0, bot1, n_matches;
 	int edition, po, reset, program[2], rc = 0;
-	long budget = SESSION_MAX_CYCLES, unit_budget = SESSION_MAX_UNIT_CYCLES;
+	long budget = SESSION_MAX_CYCLES, unit_budget = SESSION_MAX_WORK;
 	int64_t seed = fnv(data, size);
 
 	ms_jrandom_init(&r.rng, seed);
@@ -276,8 +276,12 @@ int ms_session_play(const uint8_t *data, size_t size, ms_session_stats *st)
 			want = w * h / 2;
 		if (cycles > budget)
 			cycles = (int)budget;
-		if ((long)cycles * (want + 1) > unit_budget)
-			cycles = (int)(unit_budget / (want + 1)) + 1;
+		/* a cycle's work, about a microsecond per unit (measured under
+		 * ASan): the bots compare units with units, a program's loops
+		 * over units nest and pick targets among units */
+		long u1 = want + 1, per = program[0] ? u1 * u1 * u1 / 12 : u1 * u1 / 8 + w * h / 32;
+		if (cycles * per > unit_budget)
+			cycles = (int)(unit_budget / per) + 1;
 		if (!(xml = random_map(&r, w, h, pct, want, stock))) {
 			note(st, "session: out of memory for a map");
 			rc = -1;
@@ -299,7 +303,7 @@ int ms_session_play(const uint8_t *data, size_t size, ms_session_stats *st)
 			long before = st->cycles;
 			rc = play(ctx, s, b, program, cycles, po, st);
 			budget -= st->cycles - before + 1;
-			unit_budget -= (st->cycles - before + 1) * (want + 1);
+			unit_budget -= (st->cycles - before + 1) * per;
 		}
 		ms_rts_state_free(ctx, s);
 	}
