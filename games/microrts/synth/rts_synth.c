@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -62,6 +63,8 @@ struct ms_rts_synth {
 	pthread_mutex_t fc_mu;
 	int fc_mu_ok;           /* fc_mu initialised */
 	fcache_entry *fc;       /* [FCACHE_SLOTS] */
+	/* opponent faults met by evaluations, from any worker thread */
+	atomic_long f_crashes, f_timeouts, f_errors;
 };
 
 typedef struct worker {
@@ -351,14 +354,26 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	if (rs->opp_java[opponent]) {
 		if ((rc = play(w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
 			return rc;
+		/* the harness already scored these as the opponent's losses */
+		if (res.crashed == 1 - seat)
+			atomic_fetch_add(&rs->f_crashes, 1);
+		else if (res.timed_out == 1 - seat)
+			atomic_fetch_add(&rs->f_timeouts, 1);
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
 		/* observed: the counts go to the feature cache */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		ob.count_attacks = 1;
-		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, &ob, &res)))
-			return native_failure(rc);
+		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, &ob, &res))) {
+			if (rc == MS_ENOMEM || res.crashed != 1 - seat)
+				return native_failure(rc);
+			/* the opponent failed: its loss, as the harness scores a crash */
+			atomic_fetch_add(&rs->f_errors, 1);
+			*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
+			*weight = 1;
+			return 0;
+		}
 		double c[RF_COUNT];
 		match_counts(&ob, w->types, c);
 		fc_put(rs, ms_dsl_hash(prog), opponent, shard, c);
@@ -539,7 +554,8 @@ static int cycles_for(int w, int h)
 
 static int is_native(const char *spec)
 {
-	return !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13) || ms_bot_for_java_class(spec);
+	return !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13) || !strncmp(spec, "fail-at:", 8) ||
+	       ms_bot_for_java_class(spec);
 }
 
 void ms_rts_synth_free(ms_rts_synth *rs)
@@ -625,7 +641,12 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: unknown tie-break %d", o->tiebreak);
 	if (o->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
-	if (!(rs = ms_ctx_calloc(ctx, 1, sizeof *rs)))
+	if ((rs = ms_ctx_calloc(ctx, 1, sizeof *rs))) {
+		atomic_init(&rs->f_crashes, 0);
+		atomic_init(&rs->f_timeouts, 0);
+		atomic_init(&rs->f_errors, 0);
+	}
+	if (!rs)
 		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 	rs->ctx = ctx;
 	rs->n_maps = o->n_maps;
@@ -777,6 +798,14 @@ int ms_rts_synth_max_cycles(const ms_rts_synth *rs, int map)
 	return map >= 0 && map < rs->n_maps ? rs->max_cycles[map] : 0;
 }
 
+void ms_rts_synth_fault_counts(const ms_rts_synth *rs, ms_rts_synth_faults *out)
+{
+	/* the counters only grow; reading them needs no lock */
+	out->crashes = atomic_load(&((ms_rts_synth *)rs)->f_crashes);
+	out->timeouts = atomic_load(&((ms_rts_synth *)rs)->f_timeouts);
+	out->errors = atomic_load(&((ms_rts_synth *)rs)->f_errors);
+}
+
 const char *ms_rts_synth_fingerprint(const ms_rts_synth *rs)
 {
 	return rs->fingerprint;
@@ -800,12 +829,14 @@ int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p
 			for (int seat = 0; rc == MS_OK && seat < 2; seat++) {
 				ms_match_result r;
 				if ((rc = play(java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
-					/* natively, a failing program loses, as a throwing AI does in the harness */
+					/* natively, the side that fails loses, as a throwing AI does in the harness */
 					if (java || native_failure(rc) != MS_SYNTH_FAILED)
 						break;
 					rc = MS_OK;
-					r.winner = 1 - seat;
-					r.crashed = seat;
+					if (r.crashed != 1 - seat) {
+						r.winner = 1 - seat;
+						r.crashed = seat;
+					}
 				}
 				total += score_of(r.winner, seat);
 				n++;
@@ -813,6 +844,7 @@ int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p
 				res->losses += r.winner == 1 - seat;
 				res->draws += r.winner < 0;
 				res->opponent_crashes += r.crashed == 1 - seat;
+				res->opponent_timeouts += r.timed_out == 1 - seat;
 			}
 		}
 		ms_match_free(nat);

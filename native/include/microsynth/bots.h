@@ -75,6 +75,9 @@ struct ms_bot {
 	 * that may have cut it (mayari on large maps): the jar's decision then
 	 * depends on its speed; the native bot decides as with time to spare. */
 	int clock_bound;
+	/** Decisions of this bot that returned an error (ms_bot_decide counts
+	 * them): after a failed match it tells which player failed. */
+	int failures;
 };
 
 /**
