@@ -28,7 +28,7 @@
 /* The work of one session, bounded so an input stays well inside
  * libFuzzer's per-input timeout under ASan (about 2 s at most). */
 #define SESSION_MAX_CYCLES 4000
-#define SESSION_MAX_WORK 2000000L
+#define SESSION_MAX_WORK 1500000L
 #define MAP_MAX_UNITS 200
 
 typedef struct reader {
@@ -277,9 +277,10 @@ int ms_session_play(const uint8_t *data, size_t size, ms_session_stats *st)
 		if (cycles > budget)
 			cycles = (int)budget;
 		/* a cycle's work, about a microsecond per unit (measured under
-		 * ASan): the bots compare units with units, a program's loops
+		 * ASan): the bots compare units with units and search paths over
+		 * the map for units (mayari: every combat unit), a program's loops
 		 * over units nest and pick targets among units */
-		long u1 = want + 1, per = program[0] ? u1 * u1 * u1 / 12 : u1 * u1 / 8 + w * h / 32;
+		long u1 = want + 1, per = program[0] ? u1 * u1 * u1 / 12 : u1 * u1 / 8 + u1 * w * h / 32;
 		if (cycles * per > unit_budget)
 			cycles = (int)(unit_budget / per) + 1;
 		if (!(xml = random_map(&r, w, h, pct, want, stock))) {
