@@ -15,8 +15,9 @@
 
 void cmd_selftest_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth selftest matches [--count N] [--seed S] [--bytes B]\n"
-		     "  Plays N sessions (default 100) of 1-4 whole matches each between the same two bots\n"
+	fprintf(out, "Usage: microsynth selftest matches [--count N] [--matches M] [--seed S] [--bytes B]\n"
+		     "  Plays N sessions (default 100), or sessions until M matches were played, of 1-4 whole\n"
+		     "  matches each between the same two bots\n"
 		     "  (native bots, random DSL programs) on random legal maps, tables 1-3, policies 1-3,\n"
 		     "  both editions; each session from B random bytes (default 2048) drawn from seed S.\n"
 		     "  Ends with: sessions= matches= cycles= decisions= program_errors= bot_errors= seconds=\n"
@@ -25,7 +26,7 @@ void cmd_selftest_usage(FILE *out)
 
 int cmd_selftest(int argc, char **argv)
 {
-	long count = 100, seed = 1, bytes = 2048;
+	long count = 100, seed = 1, bytes = 2048, matches = 0;
 	ms_session_stats st;
 	ms_jrandom rng;
 	uint8_t *buf;
@@ -39,7 +40,8 @@ int cmd_selftest(int argc, char **argv)
 		long *dst = !strcmp(argv[i], "--count") ? &count
 			    : !strcmp(argv[i], "--seed") ? &seed
 			    : !strcmp(argv[i], "--bytes") ? &bytes
-							  : NULL;
+			    : !strcmp(argv[i], "--matches") ? &matches
+							    : NULL;
 		if (!dst)
 			return cli_usage_error("selftest", "unknown option %s", argv[i]);
 		if (!v)
@@ -55,7 +57,7 @@ int cmd_selftest(int argc, char **argv)
 	}
 	memset(&st, 0, sizeof(st));
 	ms_jrandom_init(&rng, seed);
-	for (long k = 0; k < count; k++) {
+	for (long k = 0; matches ? st.matches < matches : k < count; k++) {
 		ms_jrandom_next_bytes(&rng, buf, (size_t)bytes);
 		if (ms_session_play(buf, (size_t)bytes, &st) && failed < 0) {
 			failed = k;
