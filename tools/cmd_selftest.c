@@ -35,7 +35,7 @@ int cmd_selftest(int argc, char **argv)
 
 	if (argc < 2 || strcmp(argv[1], "matches"))
 		return cli_usage_error("selftest", "expected the subcommand `matches`");
-	for (int i = 2; i < argc; i++) {
+	for (int i = 2; i < argc; i += 2) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		long *dst = !strcmp(argv[i], "--count") ? &count
 			    : !strcmp(argv[i], "--seed") ? &seed
@@ -49,7 +49,6 @@ int cmd_selftest(int argc, char **argv)
 		if (cli_parse_int("selftest", argv[i], v, dst == &bytes ? 1 : 0, dst == &bytes ? 1 << 20 : 2147483647L,
 				  dst))
 			return CLI_USAGE;
-		i++;
 	}
 	if (!(buf = malloc((size_t)bytes))) {
 		fprintf(stderr, "selftest: out of memory\n");
