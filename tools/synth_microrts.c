@@ -59,7 +59,9 @@ void synth_microrts_usage(FILE *out)
 		"--feature-opponent K (the K-th --opponent, 1 by default; a Java one is replaced by the first\n"
 		"native opponent, else WorkerRush). --hss-library FILE (program library read at the start if\n"
 		"present and rewritten at the end), --hss-passes N (SA passes per iteration, 1),\n"
-		"--hss-confirm N (re-scorings of an iteration's best; 0 by default, matches are deterministic).\n");
+		"--hss-confirm N (re-scorings of an iteration's best; 0 by default, matches are deterministic).\n"
+		"--java-hang-ms MS: a Java opponent's decision still running after MS ms loses its match as\n"
+		"timed out, counted in faults (default 10000).\n");
 }
 
 typedef struct args {
@@ -68,7 +70,7 @@ typedef struct args {
 	int n_maps, n_opps;
 	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial, *hss_library;
 	long evals, seed, threads, max_cycles, utt, conflict, neighbours, sketch_evals;
-	long hss_passes, hss_confirm, feature_opp;
+	long hss_passes, hss_confirm, feature_opp, java_hang_ms;
 	double seconds, uct_c;
 	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c, have_confirm;
 } args;
@@ -141,12 +143,13 @@ static int parse(int argc, char **argv, args *a)
 		} else {
 			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
 							     "--conflict", "--neighbours", "--sketch-evals", "--hss-passes",
-							     "--hss-confirm", "--feature-opponent" };
-			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1 };
+							     "--hss-confirm", "--feature-opponent", "--java-hang-ms" };
+			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1 };
 			static const long hi[] = { 1000000000L, 2147483647L, 256, 100000000L, 3, 3, 65536, 1000000000L,
-						   1000, 1000, MAX_LIST };
+						   1000, 1000, MAX_LIST, 86400000L };
 			long *dst[] = { &a->evals, &a->seed, &a->threads, &a->max_cycles, &a->utt, &a->conflict,
-					&a->neighbours, &a->sketch_evals, &a->hss_passes, &a->hss_confirm, &a->feature_opp };
+					&a->neighbours, &a->sketch_evals, &a->hss_passes, &a->hss_confirm, &a->feature_opp,
+					&a->java_hang_ms };
 			size_t k = 0;
 			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
 				k++;
@@ -274,6 +277,7 @@ int synth_microrts_main(int argc, char **argv)
 				    .harness_jar = have_jar ? jar : NULL,
 				    .oracle = a.oracle,
 				    .c_opponent = a.c_opp,
+				    .java_hang_ms = (int)a.java_hang_ms,
 				    .tiebreak = a.tiebreak >= 0 ? a.tiebreak
 						: a.oracle	     ? MS_RTS_TIEBREAK_O
 								     : MS_RTS_TIEBREAK_LENGTH };

@@ -251,6 +251,7 @@ static int play_official(ms_match *m, const ms_match_player players[2], const ch
 	jm.conflict = m->o.conflict;
 	jm.max_cycles = m->o.max_cycles;
 	jm.time_budget = m->o.time_budget;
+	jm.hang_ms = m->o.hang_ms ? m->o.hang_ms : 10000;
 	jm.partially_observable = m->o.partially_observable;
 	jm.seeded = 1;
 	jm.seed = m->o.seed;

@@ -54,6 +54,7 @@ struct ms_rts_synth {
 	int *opp_java;          /* 1: a Java class, played in the JVM */
 	int utt, conflict, edition, tiebreak;
 	char *harness_jar, *harness_dir;
+	int java_hang_ms;       /* official matches: a decision this long loses (0: the match default) */
 	char *oracle, *c_opp;   /* NULL without C */
 	double *oracle_f;       /* [map][seat][N_FEATURES] */
 	double eps;             /* weight of O in tie-broken Psi */
@@ -227,7 +228,8 @@ static int open_match(const ms_rts_synth *rs, ms_ctx *ctx, int map, int official
 			     .max_cycles = rs->max_cycles ? rs->max_cycles[map] : 0,
 			     .edition = rs->edition,
 			     .harness_jar = rs->harness_jar,
-			     .harness_dir = rs->harness_dir };
+			     .harness_dir = rs->harness_dir,
+			     .hang_ms = rs->java_hang_ms };
 	return ms_match_new(ctx, out, &mo);
 }
 
@@ -661,6 +663,7 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->opp_java = ms_ctx_calloc(ctx, (size_t)o->n_opponents, sizeof *rs->opp_java);
 	rs->harness_jar = dup_or_null(ctx, o->harness_jar, &rc);
 	rs->harness_dir = dup_or_null(ctx, o->harness_dir, &rc);
+	rs->java_hang_ms = o->java_hang_ms;
 	rs->oracle = dup_or_null(ctx, o->oracle, &rc);
 	rs->fc = ms_ctx_calloc(ctx, FCACHE_SLOTS, sizeof *rs->fc);
 	rs->fc_mu_ok = pthread_mutex_init(&rs->fc_mu, NULL) == 0;

@@ -96,6 +96,9 @@ typedef struct ms_match_opts {
 	const char *harness_jar; /**< microsynth-harness.jar (required there) */
 	const char *harness_dir; /**< NULL: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness */
 	int time_budget;         /**< ms per decision for budgeted Java AIs (0: 100) */
+	/** a Java decision still running after this many ms loses the match as timed out, so an AI
+	 *  that hangs cannot stop a synthesis (0: 10,000; negative: no limit) */
+	int hang_ms;
 	/** 1: keep what Java AIs print; 0 (default): the JVM's stdout and stderr are discarded (competition
 	 *  bots print warnings every cycle). Takes effect when this context starts the process's JVM. */
 	int jvm_verbose;

@@ -63,6 +63,7 @@ typedef struct ms_rts_synth_options {
 	const char *oracle;             /**< the oracle of C: a native bot or program:FILE (NULL: no C) */
 	const char *c_opponent;         /**< native opponent of C's matches (NULL: the first native opponent, else WorkerRush) */
 	int tiebreak;                   /**< MS_RTS_TIEBREAK_*: how ties in Psi are broken (O needs an oracle) */
+	int java_hang_ms;               /**< a Java opponent's decision running this long loses as timed out (0: 10,000) */
 } ms_rts_synth_options;
 
 typedef struct ms_rts_synth ms_rts_synth;
