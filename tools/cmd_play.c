@@ -17,6 +17,7 @@
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
+#include "microsynth/rts_dsl.h"
 #include "cli.h"
 #include "edition.h"
 
@@ -38,7 +39,7 @@ void cmd_play_usage(FILE *out)
 
 	fprintf(out, "Usage: microsynth play --map MAP --p0 BOT --p1 BOT [--utt 1|2|3] [--conflict 1|2|3]\n"
 		     "                       [--max-cycles N] [--seed S] [--trace FILE] [--partially-observable]\n"
-		     "                       [--final-json FILE] [--edition 2022|2023]\n\n"
+		     "                       [--final-json FILE] [--edition 2022|2023] [--stochastic]\n\n"
 		     "Plays one match between native bots in the native engine, as `microsynth\n"
 		     "match` plays it in the official jar (same loop, same defaults: table 2,\n"
 		     "conflict policy 1, 5000 cycles; a match reaching the limit is a draw).\n"
@@ -49,7 +50,8 @@ void cmd_play_usage(FILE *out)
 		     "--final-json the final state as GameState.toJSON writes it (its SHA-256\n"
 		     "starts with the `digest` of `microsynth match --digest`). --edition: which\n"
 		     "build's scripted bots to reproduce (default: the harness's, as `microsynth\n"
-		     "harness` prints it; 2022 without a harness).\nBots:");
+		     "harness` prints it; 2022 without a harness). --stochastic: CoacAI and mayari draw,\n"
+		     "from the bots' generator, where the jars draw unseeded numbers (else the first choice).\nBots:");
 	for (int i = 0; names[i]; i++)
 		fprintf(out, " %s", names[i]);
 	fprintf(out, "\nLast line: winner=W cycles=C (W = 0, 1, or -1 for a draw).\n");
@@ -59,7 +61,7 @@ int cmd_play(int argc, char **argv)
 {
 	const char *map = NULL, *bot_name[2] = { NULL, NULL }, *trace = NULL, *json = NULL;
 	long utt_v = 2, conflict = 1, max_cycles = 5000, seed = 0;
-	int po = 0, rc = CLI_OK, edition = -1;
+	int po = 0, rc = CLI_OK, edition = -1, stochastic = 0;
 	char path[4608];
 	ms_ctx *ctx = NULL;
 	ms_rts_utt *utt = NULL;
@@ -71,6 +73,10 @@ int cmd_play(int argc, char **argv)
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(o, "--partially-observable")) {
 			po = 1;
+			continue;
+		}
+		if (!strcmp(o, "--stochastic")) {
+			stochastic = 1;
 			continue;
 		}
 		if (!v)
@@ -106,9 +112,10 @@ int cmd_play(int argc, char **argv)
 	}
 	if (!map || !bot_name[0] || !bot_name[1])
 		return cli_usage_error("play", "--map, --p0 and --p1 are required");
-	/* program:FILE and program-text:TEXT are checked when the bot is built */
+	/* program: and switch: specs are checked when the bot is built */
 	for (int p = 0; p < 2; p++)
 		if (strncmp(bot_name[p], "program:", 8) && strncmp(bot_name[p], "program-text:", 13) &&
+		    strncmp(bot_name[p], "switch:", 7) && strncmp(bot_name[p], "switch-text:", 12) &&
 		    !ms_bot_for_java_class(bot_name[p]))
 			return cli_usage_error("play", "no native bot called '%s'", bot_name[p]);
 	if (cli_resolve_map(map, path, sizeof(path)))
@@ -128,7 +135,8 @@ int cmd_play(int argc, char **argv)
 	ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_UNITACTION));
 	for (int p = 0; p < 2; p++)
 		if (ms_bot_make(ctx, &bot[p], bot_name[p], utt, seed * PLAY_SEED_MULT + PLAY_K_SAMPLER) ||
-		    ms_bot_set_edition(bot[p], edition) || ms_bot_reset(bot[p])) {
+		    ms_bot_set_edition(bot[p], edition) || ms_bot_set_stochastic(bot[p], stochastic) ||
+		    ms_bot_reset(bot[p])) {
 			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));
 			rc = CLI_USAGE;
 			goto cleanup;
@@ -163,6 +171,11 @@ int cmd_play(int argc, char **argv)
 		ms_ctx_mfree(ctx, text);
 		if (rc)
 			goto cleanup;
+	}
+	for (int p = 0; p < 2; p++) {
+		const char *label;
+		if (ms_rts_switch_bot_choice(bot[p], &label, NULL) == MS_OK)
+			fprintf(stderr, "play: player %d's switch chose %s\n", p, label);
 	}
 	printf("winner=%d cycles=%d\n", ms_rts_winner(s), ms_rts_state_time(s));
 

@@ -52,6 +52,10 @@ void synth_microrts_usage(FILE *out)
 		"More options: --utt 1|2|3 (2), --conflict 1|2|3 (1), --edition 2022|2023 (native bots'\n"
 		"path finding; default: the harness's), --neighbours K (SA: mutations per step, the best\n"
 		"competes; 20 as the MicroRTS references), --initial FILE (sa, uct: start from a program),\n"
+		"--opponent-seeds K (native CoacAI and mayari draw where the jars draw unseeded numbers:\n"
+		"K matches per seat with seeds 1..K, Psi their mean; reproducible),\n"
+		"--prefix FILE --switch-cycle K (a case of an opponent switch: FILE plays cycles < K, the\n"
+		"candidate the rest; native opponents; no harness replay; docs/switch.md),\n"
 		"--uct-c X (10), --sketch-evals N, --no-progress.\n\n"
 		"HSS (hierarchical synthesis search over behavioural features, docs/hss-selfplay.md): the\n"
 		"features (units trained per type, buildings built, resources harvested, units lost and\n"
@@ -68,9 +72,9 @@ typedef struct args {
 	char command[2048];
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial, *hss_library;
+	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial, *hss_library, *prefix;
 	long evals, seed, threads, max_cycles, utt, conflict, neighbours, sketch_evals;
-	long hss_passes, hss_confirm, feature_opp, java_hang_ms;
+	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
 	double seconds, uct_c;
 	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c, have_confirm;
 } args;
@@ -126,6 +130,8 @@ static int parse(int argc, char **argv, args *a)
 			a->checkpoint = v;
 		else if (!strcmp(o, "--initial"))
 			a->initial = v;
+		else if (!strcmp(o, "--prefix"))
+			a->prefix = v;
 		else if (!strcmp(o, "--hss-library"))
 			a->hss_library = v;
 		else if (!strcmp(o, "--time")) {
@@ -143,13 +149,14 @@ static int parse(int argc, char **argv, args *a)
 		} else {
 			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
 							     "--conflict", "--neighbours", "--sketch-evals", "--hss-passes",
-							     "--hss-confirm", "--feature-opponent", "--java-hang-ms" };
-			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1 };
+							     "--hss-confirm", "--feature-opponent", "--switch-cycle", "--opponent-seeds",
+							     "--java-hang-ms" };
+			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1 };
 			static const long hi[] = { 1000000000L, 2147483647L, 256, 100000000L, 3, 3, 65536, 1000000000L,
-						   1000, 1000, MAX_LIST, 86400000L };
+						   1000, 1000, MAX_LIST, 100000000L, 1000, 86400000L };
 			long *dst[] = { &a->evals, &a->seed, &a->threads, &a->max_cycles, &a->utt, &a->conflict,
 					&a->neighbours, &a->sketch_evals, &a->hss_passes, &a->hss_confirm, &a->feature_opp,
-					&a->java_hang_ms };
+					&a->switch_cycle, &a->opp_seeds, &a->java_hang_ms };
 			size_t k = 0;
 			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
 				k++;
@@ -242,7 +249,8 @@ int synth_microrts_main(int argc, char **argv)
 	ms_ctx *ctx = NULL;
 	ms_rts_synth *rs = NULL;
 	ms_synth *s = NULL;
-	ms_dsl_prog *initial = NULL;
+	ms_dsl_prog *initial = NULL, *prefix = NULL;
+	ms_dsl_grammar *prefix_g = NULL;
 	ms_synth_opts so;
 	ms_synth_stats st;
 	synth_run_ud ud;
@@ -265,6 +273,15 @@ int synth_microrts_main(int argc, char **argv)
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
 
+	if (a.prefix) {
+		/* a switch case: the official harness cannot play an opening then the candidate */
+		a.harness = 0;
+		if (ms_rts_dsl_grammar_new(ctx, &prefix_g, 0) || ms_dsl_prog_new(ctx, &prefix, prefix_g) ||
+		    ms_rts_dsl_parse_file(prefix, a.prefix, 0)) {
+			ret = synth_fail(ctx, "--prefix");
+			goto done;
+		}
+	}
 	ms_rts_synth_options po = { .version = MS_RTS_SYNTH_OPTIONS_VERSION,
 				    .maps = a.maps,
 				    .n_maps = a.n_maps,
@@ -280,7 +297,10 @@ int synth_microrts_main(int argc, char **argv)
 				    .java_hang_ms = (int)a.java_hang_ms,
 				    .tiebreak = a.tiebreak >= 0 ? a.tiebreak
 						: a.oracle	     ? MS_RTS_TIEBREAK_O
-								     : MS_RTS_TIEBREAK_LENGTH };
+								     : MS_RTS_TIEBREAK_LENGTH,
+				    .prefix = prefix,
+				    .switch_cycle = (int)a.switch_cycle,
+				    .opponent_seeds = (int)a.opp_seeds };
 	if (ms_rts_synth_new(ctx, &rs, &po)) {
 		ret = synth_fail(ctx, "problem");
 		goto done;
@@ -400,6 +420,8 @@ done:
 	ms_synth_free(s);
 	ms_dsl_prog_free(initial);
 	ms_rts_synth_free(rs);
+	ms_dsl_prog_free(prefix);
+	ms_dsl_grammar_free(prefix_g);
 	ms_ctx_free(ctx);
 	return ret;
 }

@@ -89,6 +89,8 @@ int ms_bot_make(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *u
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_bot_make: no spec or no unit type table");
 	if (!strncmp(spec, "fail-at:", 8))
 		return make_fail_at(ctx, out, spec, utt, seed);
+	if (!strncmp(spec, "switch:", 7) || !strncmp(spec, "switch-text:", 12))
+		return ms_rts_switch_bot_from_spec(ctx, out, spec, utt, seed);
 	if (!strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13))
 		return ms_rts_dsl_bot_from_spec(ctx, out, spec, utt, seed);
 	return ms_bot_new(ctx, out, spec, utt, seed);

@@ -34,6 +34,7 @@ struct ms_match {
 	ms_rts_state *initial;   /* as loaded */
 	ms_rts_state *s;         /* the match being played, then its end */
 	int played;
+	int stochastic;          /* bots draw where the Java ones draw unseeded numbers */
 	/* official */
 	ms_jvm *jvm;
 };
@@ -160,11 +161,29 @@ void ms_match_free(ms_match *m)
 	ms_ctx_mfree(m->ctx, m);
 }
 
+int ms_match_reseed(ms_match *m, int64_t seed, int stochastic)
+{
+	if (!m)
+		return MS_EINVAL;
+	m->o.seed = seed;
+	m->stochastic = stochastic != 0;
+	if (m->initial) {
+		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_CONFLICT, scramble(seed * SEED_MULT + K_GAMESTATE));
+		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_DAMAGE, scramble(seed * SEED_MULT + K_UNITACTION));
+	}
+	return MS_OK;
+}
+
 static int check_player(ms_match *m, const ms_match_player *p, int i)
 {
 	if (!p->spec == !p->program)
 		return ms_ctx_error(m->ctx, MS_EINVAL, "match: player %d needs exactly one of a spec and a program",
 				    i);
+	if (p->prefix && !p->program)
+		return ms_ctx_error(m->ctx, MS_EINVAL, "match: player %d has a prefix but no program", i);
+	if (p->prefix && m->o.backend == MS_MATCH_OFFICIAL)
+		return ms_ctx_error(m->ctx, MS_EUNSUPPORTED,
+				    "match: player %d: a program after a prefix plays on the native backend only", i);
 	return MS_OK;
 }
 
@@ -182,9 +201,15 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 	if ((rc = ms_rts_state_copy(m->s, m->initial)))
 		return rc;
 	for (int p = 0; p < 2; p++) {
-		rc = players[p].program ? ms_rts_dsl_bot_new(ctx, &bot[p], players[p].program, m->utt, bot_seed)
-					: ms_bot_make(ctx, &bot[p], players[p].spec, m->utt, bot_seed);
-		if (rc || (rc = ms_bot_set_edition(bot[p], m->o.edition)) || (rc = ms_bot_reset(bot[p])))
+		if (players[p].prefix)
+			rc = ms_rts_prefix_bot_new(ctx, &bot[p], players[p].prefix, players[p].switch_cycle,
+						   players[p].program, m->utt, bot_seed);
+		else if (players[p].program)
+			rc = ms_rts_dsl_bot_new(ctx, &bot[p], players[p].program, m->utt, bot_seed);
+		else
+			rc = ms_bot_make(ctx, &bot[p], players[p].spec, m->utt, bot_seed);
+		if (rc || (rc = ms_bot_set_edition(bot[p], m->o.edition)) ||
+		    (rc = ms_bot_set_stochastic(bot[p], m->stochastic)) || (rc = ms_bot_reset(bot[p])))
 			goto done;
 	}
 	if (trace && (rc = ms_rts_trace_writer_new(ctx, &tw, m->s)))

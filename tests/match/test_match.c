@@ -143,7 +143,7 @@ static void test_match__bad_settings_and_players_are_errors(void **state)
 {
 	ms_ctx *ctx;
 	ms_match *m;
-	ms_match_player pl[2] = { { NULL, NULL }, { "WorkerRush", NULL } };
+	ms_match_player pl[2] = { ms_match_player_spec(NULL), ms_match_player_spec("WorkerRush") };
 	ms_match_result res;
 	char map[2100];
 	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE,

@@ -542,7 +542,11 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		 * drawn by an unseeded java.util.Random. The native bot starts
 		 * up; with two or more allowed moves the jar's pick is not
 		 * reproducible, and the decision is counted as such. */
-		for (int d = 0; d < 4; d++) {
+		int32_t start = 0;
+		if (al->rng)
+			ms_jrandom_next_int_bounded(al->rng, 4, &start);
+		for (int k = 0; k < 4; k++) {
+			int d = (int)(start + k) % 4; /* up, right, down, left: clockwise */
 			ms_rts_action m = bot_act(MS_RTS_MOVE, d, -1);
 			if (allowed(f, u, &m) && n_ok++ == 0)
 				first = d;

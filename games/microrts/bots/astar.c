@@ -451,3 +451,11 @@ int ms_bot_set_edition(ms_bot *b, int edition)
 	b->edition = edition;
 	return MS_OK;
 }
+
+int ms_bot_set_stochastic(ms_bot *b, int on)
+{
+	if (!b)
+		return MS_EINVAL;
+	b->stochastic = on != 0;
+	return MS_OK;
+}

@@ -35,6 +35,12 @@ const char *ms_bot_for_java_class(const char *java_class)
 	return i < 0 ? NULL : names[i];
 }
 
+int ms_bot_draws_unseeded(const char *name)
+{
+	int i = name ? lookup(name) : -1;
+	return i >= 0 && (!strcmp(names[i], "CoacAI") || !strcmp(names[i], "mayari"));
+}
+
 int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *utt, int64_t seed)
 {
 	ms_bot *b;

@@ -152,6 +152,7 @@ typedef struct bot_al {
 	int edition;      /* MS_PATH_EDITION_*: when Harvest is completed */
 	int fill_wait;    /* NONE duration given to idle units without an action (10; CoacAI's layer: 1) */
 	int random_moves; /* CoacAttack moves of this translation the jar draws at random among 2+ */
+	ms_jrandom *rng;  /* CoacAttack's side is drawn from it when set (a stochastic bot), else up */
 } bot_al;
 
 void bot_al_init(bot_al *al, ms_ctx *ctx);

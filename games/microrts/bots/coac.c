@@ -30,7 +30,10 @@
  *    or more allowed moves the jar's pick (and everything the layer
  *    decides after it in that translation) is not reproducible; the native
  *    bot starts up and counts such moves in ms_bot.random_moves, so
- *    `botdiff` can count those decisions apart.
+ *    `botdiff` can count those decisions apart. Stochastic
+ *    (ms_bot_set_stochastic), it draws the starting side uniformly from its
+ *    own generator, seeded with the bot's seed, and goes clockwise as the
+ *    jar does.
  *  - state kept by one instance across games: reset() clears neither
  *    harvesting, attackAll, wasSeparated nor myWorkersCombat (whose null
  *    test is how it spots its first decision, so the map check below runs
@@ -78,6 +81,7 @@ typedef struct coac {
 	int n_harv, cap_harv;
 	int attack_all, was_separated;
 	int map_a; /* -1: not looked at yet; 1: the first decision saw basesWorkers16x16A */
+	ms_jrandom rng; /* CoacAttack's side when the bot is stochastic */
 	/* per-decision scratch, cap_units each */
 	int *mw, *mwb, *mc, *mcb, *mb, *mbar, *en, *alive, *res, *close_res, *bases, *combat_w, *dmg, *tmp, *sep,
 		*building, *ecomb, *att, *ob;
@@ -673,6 +677,7 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 	if (s->utt != bot->utt)
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
 	c->al.edition = bot->edition;
+	c->al.rng = bot->stochastic ? &c->rng : NULL;
 	c->al.fill_wait = 1;
 	c->player = player;
 	if ((rc = bot_al_begin(&c->al, s, player)) || (rc = grow(c, s)))
@@ -740,6 +745,7 @@ static int coac_reset(ms_bot *b)
 	c->attack_all = 0;
 	c->was_separated = 0;
 	c->map_a = -1;
+	ms_jrandom_init(&c->rng, b->seed);
 	return MS_OK;
 }
 
@@ -771,6 +777,7 @@ int bot_coac_new(ms_bot *b)
 		return ms_ctx_error(b->ctx, MS_ENOMEM, "bot: out of memory");
 	bot_al_init(&c->al, b->ctx);
 	c->map_a = -1;
+	ms_jrandom_init(&c->rng, b->seed);
 	b->impl = c;
 	b->ops = &coac_ops;
 	ids[0] = &c->worker, ids[1] = &c->base, ids[2] = &c->barracks, ids[3] = &c->ranged, ids[4] = &c->heavy;

@@ -23,6 +23,9 @@
  *    decision does after it) is not reproducible; the native bot takes the
  *    first in the bot's side order (up, down, left, right) and counts the
  *    draw in ms_bot.random_moves, so `botdiff` counts those decisions apart.
+ *    Stochastic (ms_bot_set_stochastic), it draws uniformly among the sides
+ *    that qualify, as shuffling then taking the first does, from its own
+ *    generator seeded with the bot's seed.
  *  - a wall-clock budget: on maps at least 24 wide with at least 24 units
  *    (resources included) each decision has 100 ms. The combat pass stops
  *    sending a unit when less than 35 (workers), 30 (heavies), 15 (ranged)
@@ -83,6 +86,7 @@ typedef struct mayari {
 	int *taken;     /* _locationsTaken, in order (duplicates kept) */
 	int n_taken;
 	int cap_taken;  /* room in taken; a lock past it fails the decision */
+	ms_jrandom rng; /* the shuffle's draws when the bot is stochastic */
 	int taken_over; /* locks refused this decision */
 	int pa_over;    /* pairs refused this decision (room: cap_pa) */
 	uint16_t *taken_n; /* [cells] how often the cell is in taken */
@@ -430,6 +434,14 @@ static int move_towards(mayari *m, int i, int tx, int ty)
 	return 1;
 }
 
+/* A uniform draw in [0, n). */
+static int draw(ms_jrandom *r, int n)
+{
+	int32_t v = 0;
+	ms_jrandom_next_int_bounded(r, n, &v);
+	return v;
+}
+
 /* tryMoveAway (away = 1) and moveInDirection (away = 0) from/to unit b.
  * The jar tries the sides in a random order; see the header. */
 static int move_rel(mayari *m, int a, int b, int away)
@@ -448,7 +460,10 @@ static int move_rel(mayari *m, int a, int b, int away)
 			continue;
 		if (!allowed(m, away ? b : a, &act))
 			continue;
-		if (ok++ == 0)
+		/* shuffle, then the first that qualifies: uniform over those
+		 * that qualify, which is what reservoir sampling draws */
+		ok++;
+		if (ok == 1 || (m->bot->stochastic && draw(&m->rng, ok) == 0))
 			first = dirs[k], fx = nx, fy = ny;
 	}
 	if (ok > 1)
@@ -1340,6 +1355,7 @@ static int mayari_reset(ms_bot *b)
 {
 	mayari *m = b->impl;
 	m->n_mem = 0;
+	ms_jrandom_init(&m->rng, b->seed);
 	return MS_OK;
 }
 
@@ -1380,6 +1396,7 @@ int bot_mayari_new(ms_bot *b)
 	m->bot = b;
 	b->impl = m;
 	b->ops = &mayari_ops;
+	ms_jrandom_init(&m->rng, b->seed);
 	ids[0] = &m->worker, ids[1] = &m->base, ids[2] = &m->barracks, ids[3] = &m->ranged, ids[4] = &m->heavy;
 	ids[5] = &m->light;
 	for (int i = 0; i < 6; i++)

@@ -60,6 +60,9 @@ struct ms_rts_synth {
 	double eps;             /* weight of O in tie-broken Psi */
 	int for_prod, s_nt;     /* for(Unit u){S} and S, to wrap unbound programs */
 	char fingerprint[1024];
+	ms_dsl_prog *prefix;    /* switch cases: played before switch_cycle, then the candidate */
+	int switch_cycle;
+	int opp_seeds;          /* >= 2: stochastic native opponents, this many seeds per seat */
 	ms_synth_problem pb;
 	pthread_mutex_t fc_mu;
 	int fc_mu_ok;           /* fc_mu initialised */
@@ -239,11 +242,13 @@ static double score_of(int winner, int seat)
 }
 
 /* One match of `prog` in `seat` against `opp_spec`; observer `ob` (native only) may be NULL. */
-static int play(ms_match *m, const ms_dsl_prog *prog, const char *opp_spec, int seat, observer *ob,
-		ms_match_result *res)
+static int play(const ms_rts_synth *rs, ms_match *m, const ms_dsl_prog *prog, const char *opp_spec, int seat,
+		observer *ob, ms_match_result *res)
 {
 	ms_match_player pl[2];
 	pl[seat] = ms_match_player_program(prog);
+	pl[seat].prefix = rs->prefix;
+	pl[seat].switch_cycle = rs->switch_cycle;
 	pl[1 - seat] = ms_match_player_spec(opp_spec);
 	if (!ob)
 		return ms_match_play(m, pl, NULL, res);
@@ -259,6 +264,17 @@ static int play(ms_match *m, const ms_dsl_prog *prog, const char *opp_spec, int 
 static int native_failure(int rc)
 {
 	return rc == MS_ENOMEM ? rc : MS_SYNTH_FAILED;
+}
+
+/* A native match against an opponent that failed: the opponent's failure is
+ * its loss, as the harness scores a crash (counted; 0, the result stands);
+ * anything else is the candidate's (native_failure). */
+static int native_failed(ms_rts_synth *rs, int rc, const ms_match_result *res, int seat)
+{
+	if (rc == MS_ENOMEM || res->crashed != 1 - seat)
+		return native_failure(rc);
+	atomic_fetch_add(&rs->f_errors, 1);
+	return 0;
 }
 
 /* ---- the problem's callbacks ------------------------------------------------ */
@@ -347,14 +363,14 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	if (kind == MS_SYNTH_C) {
 		/* O: this program's match against the C opponent beside the oracle's */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
-		if ((rc = play(w->nat[map], prog, rs->c_opp, seat, &ob, &res)))
+		if ((rc = play(rs, w->nat[map], prog, rs->c_opp, seat, &ob, &res)))
 			return native_failure(rc);
 		*sum = similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
 		*weight = 1;
 		return 0;
 	}
 	if (rs->opp_java[opponent]) {
-		if ((rc = play(w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
+		if ((rc = play(rs, w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
 			return rc;
 		/* the harness already scored these as the opponent's losses */
 		if (res.crashed == 1 - seat)
@@ -364,14 +380,25 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
+		if (rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[opponent])) {
+			/* a stochastic opponent: the mean over its seeds */
+			for (int k = 0; k < rs->opp_seeds; k++) {
+				ms_match_reseed(w->nat[map], k + 1, 1);
+				rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, NULL, &res);
+				ms_match_reseed(w->nat[map], 0, 0);
+				if (rc && (rc = native_failed(rs, rc, &res, seat)))
+					return rc;
+				*sum += score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
+			}
+			*weight = rs->opp_seeds;
+			return 0;
+		}
 		/* observed: the counts go to the feature cache */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		ob.count_attacks = 1;
-		if ((rc = play(w->nat[map], prog, rs->opp[opponent], seat, &ob, &res))) {
-			if (rc == MS_ENOMEM || res.crashed != 1 - seat)
-				return native_failure(rc);
-			/* the opponent failed: its loss, as the harness scores a crash */
-			atomic_fetch_add(&rs->f_errors, 1);
+		if ((rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, &ob, &res))) {
+			if ((rc = native_failed(rs, rc, &res, seat)))
+				return rc;
 			*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 			*weight = 1;
 			return 0;
@@ -466,7 +493,7 @@ static int features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *pro
 			ms_match_result res;
 			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 			ob.count_attacks = 1;
-			if ((rc = play(w->nat[map], prog, spec, seat, &ob, &res)))
+			if ((rc = play(rs, w->nat[map], prog, spec, seat, &ob, &res)))
 				return native_failure(rc);
 			match_counts(&ob, w->types, c);
 			if (opp >= 0)
@@ -576,6 +603,7 @@ void ms_rts_synth_free(ms_rts_synth *rs)
 	ms_ctx_mfree(rs->ctx, rs->harness_dir);
 	ms_ctx_mfree(rs->ctx, rs->oracle);
 	ms_ctx_mfree(rs->ctx, rs->c_opp);
+	ms_dsl_prog_free(rs->prefix);
 	ms_ctx_mfree(rs->ctx, rs->oracle_f);
 	ms_ctx_mfree(rs->ctx, rs->fc);
 	if (rs->fc_mu_ok)
@@ -641,6 +669,8 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: breaking ties by O needs an oracle");
 	if (o->tiebreak < MS_RTS_TIEBREAK_NONE || o->tiebreak > MS_RTS_TIEBREAK_LENGTH)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: unknown tie-break %d", o->tiebreak);
+	if (o->opponent_seeds < 0 || o->opponent_seeds > 1000)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --opponent-seeds %d (0..1000)", o->opponent_seeds);
 	if (o->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
 	if ((rs = ms_ctx_calloc(ctx, 1, sizeof *rs))) {
@@ -656,6 +686,7 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->utt = o->utt ? o->utt : 2;
 	rs->conflict = o->conflict ? o->conflict : 1;
 	rs->edition = o->edition;
+	rs->opp_seeds = o->opponent_seeds;
 	rs->tiebreak = o->tiebreak;
 	rs->maps = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->maps);
 	rs->max_cycles = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->max_cycles);
@@ -717,6 +748,11 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 			goto fail;
 		}
 	}
+	if (o->prefix && (java || o->switch_cycle < 0)) {
+		rc = ms_ctx_error(ctx, MS_EINVAL, java ? "microrts problem: a switch case (--prefix) plays native opponents only"
+						       : "microrts problem: --switch-cycle %d", o->switch_cycle);
+		goto fail;
+	}
 	if (java && !rs->harness_jar) {
 		rc = ms_ctx_error(ctx, MS_EINVAL, "microrts problem: Java opponents need microsynth-harness.jar");
 		goto fail;
@@ -757,8 +793,18 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	for (int i = 0; i < rs->n_opp && used < sizeof rs->fingerprint; i++)
 		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " vs %s", rs->opp[i]);
 	if (rs->oracle && used < sizeof rs->fingerprint)
-		snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " oracle %s c_vs %s", rs->oracle,
-			 rs->c_opp);
+		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " oracle %s c_vs %s",
+					 rs->oracle, rs->c_opp);
+	if (o->prefix && used < sizeof rs->fingerprint) {
+		/* a case of a switch: the opening it follows is part of the problem */
+		if ((rc = ms_dsl_prog_clone(&rs->prefix, o->prefix)))
+			goto fail;
+		rs->switch_cycle = o->switch_cycle;
+		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " prefix %016llx until %d",
+			 (unsigned long long)ms_dsl_hash(o->prefix), o->switch_cycle);
+	}
+	if (rs->opp_seeds >= 2 && used < sizeof rs->fingerprint)
+		snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " opponent_seeds %d", rs->opp_seeds);
 
 	rs->pb.version = MS_SYNTH_PROBLEM_VERSION;
 	rs->pb.name = "microrts";
@@ -829,9 +875,12 @@ int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p
 			int java = official || rs->opp_java[k];
 			if (java && !off && (rc = open_match(rs, ctx, i, 1, &off)))
 				break;
-			for (int seat = 0; rc == MS_OK && seat < 2; seat++) {
+			int seeds = !java && rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[k]) ? rs->opp_seeds : 1;
+			for (int run = 0; rc == MS_OK && run < 2 * seeds; run++) {
+				int seat = run % 2;
 				ms_match_result r;
-				if ((rc = play(java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
+				ms_match_reseed(nat, seeds > 1 ? run / 2 + 1 : 0, seeds > 1);
+				if ((rc = play(rs, java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
 					/* natively, the side that fails loses, as a throwing AI does in the harness */
 					if (java || native_failure(rc) != MS_SYNTH_FAILED)
 						break;

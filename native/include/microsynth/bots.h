@@ -75,6 +75,9 @@ struct ms_bot {
 	 * that may have cut it (mayari on large maps): the jar's decision then
 	 * depends on its speed; the native bot decides as with time to spare. */
 	int clock_bound;
+	/** 1: draw where the Java bot draws from an unseeded generator
+	 * (ms_bot_set_stochastic); 0: the reproducible first choice. */
+	int stochastic;
 	/** Decisions of this bot that returned an error (ms_bot_decide counts
 	 * them): after a failed match it tells which player failed. */
 	int failures;
@@ -98,6 +101,20 @@ MS_EXTERN int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_r
  * edition (the bot keeps its edition).
  */
 MS_EXTERN int ms_bot_set_edition(ms_bot *bot, int edition);
+
+/**
+ * on = 1: where the Java bot picks among two or more moves with an unseeded
+ * generator (mayari's Collections.shuffle, CoacAI's new Random()), the
+ * native bot draws with the same distribution from its own generator,
+ * seeded with the bot's seed at every reset, so a match is reproducible
+ * for a seed and varies between seeds. on = 0 (the default): the first
+ * choice in a fixed order, as `botdiff` compares. Takes effect at the next
+ * reset.
+ */
+MS_EXTERN int ms_bot_set_stochastic(ms_bot *bot, int on);
+
+/** 1 when the native bot called `name` has draws ms_bot_set_stochastic turns on (CoacAI, mayari). */
+MS_EXTERN int ms_bot_draws_unseeded(const char *name);
 
 /** Frees a bot; NULL is ignored. */
 MS_EXTERN void ms_bot_free(ms_bot *bot);

@@ -55,19 +55,22 @@ typedef struct ms_match_player {
 	const char *spec;
 	/** A MicroRTS DSL program in memory (rts_dsl.h grammar), or NULL. */
 	const ms_dsl_prog *program;
+	/** With `program`, native backend only: played before `switch_cycle`, then `program` (a switch case). */
+	const ms_dsl_prog *prefix;
+	int switch_cycle;
 } ms_match_player;
 
 /** A player for a spec (a native bot, program:FILE, program-text:TEXT, or a Java class). */
 static inline ms_match_player ms_match_player_spec(const char *spec)
 {
-	ms_match_player p = { spec, NULL };
+	ms_match_player p = { spec, NULL, NULL, 0 };
 	return p;
 }
 
 /** A player for a program held in memory. */
 static inline ms_match_player ms_match_player_program(const ms_dsl_prog *program)
 {
-	ms_match_player p = { NULL, program };
+	ms_match_player p = { NULL, program, NULL, 0 };
 	return p;
 }
 
@@ -121,6 +124,13 @@ typedef struct ms_match ms_match;
  */
 MS_EXTERN int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts);
 MS_EXTERN void ms_match_free(ms_match *m);
+
+/**
+ * Seeds the following matches as ms_match_opts.seed would (the engine's
+ * and the bots' generators); stochastic = 1 makes native bots draw where
+ * the Java bots draw unseeded numbers (ms_bot_set_stochastic).
+ */
+MS_EXTERN int ms_match_reseed(ms_match *m, int64_t seed, int stochastic);
 
 /**
  * Plays one match, players[0] as player 0. `trace` (NULL: none) receives

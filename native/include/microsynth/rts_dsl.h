@@ -241,6 +241,39 @@ MS_EXTERN int ms_rts_dsl_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p
 MS_EXTERN int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt,
 				       int64_t seed);
 
+/* ---- opponent switches (rts_dsl_switch.c) -------------------------------- */
+
+/** Features a switch compares at its cycle (see ms_rts_switch_features). */
+#define MS_RTS_SWITCH_FEATURES 9
+
+/**
+ * What `player` sees of the enemy: its workers, light, heavy and ranged
+ * units, bases and barracks, its resources, its mobile units within 4 cells
+ * of one of ours, and our own unit count.
+ */
+MS_EXTERN int ms_rts_switch_features(const ms_rts_state *s, int player, double f[MS_RTS_SWITCH_FEATURES]);
+
+/**
+ * A switch bot from its text form (docs/switch.md): the `before` program
+ * until the switch cycle, then the program of the case whose features
+ * (same seat) are nearest in L1 distance within the radius, else the
+ * default program. Errors name `what` and the line.
+ */
+MS_EXTERN int ms_rts_switch_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
+				    const ms_rts_utt *utt, int64_t seed);
+/** "switch:FILE" or "switch-text:TEXT"; MS_ENOTFOUND when `spec` has neither prefix. */
+MS_EXTERN int ms_rts_switch_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt,
+					  int64_t seed);
+/**
+ * The case a switch bot chose in this game ("default" when none was near
+ * enough) and the features it saw; MS_ENOTFOUND before its cycle, MS_EINVAL
+ * for a bot that is not a switch.
+ */
+MS_EXTERN int ms_rts_switch_bot_choice(const ms_bot *b, const char **label, double seen[MS_RTS_SWITCH_FEATURES]);
+/** A bot playing `before` until `cycle`, then `p` (copies of both): what a switch case plays. */
+MS_EXTERN int ms_rts_prefix_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *before, int cycle,
+				    const ms_dsl_prog *p, const ms_rts_utt *utt, int64_t seed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define MS_RTS_SYNTH_OPTIONS_VERSION 1
+#define MS_RTS_SYNTH_OPTIONS_VERSION 2
 
 /** Tie-breaks of Psi. */
 enum {
@@ -63,6 +63,13 @@ typedef struct ms_rts_synth_options {
 	const char *oracle;             /**< the oracle of C: a native bot or program:FILE (NULL: no C) */
 	const char *c_opponent;         /**< native opponent of C's matches (NULL: the first native opponent, else WorkerRush) */
 	int tiebreak;                   /**< MS_RTS_TIEBREAK_*: how ties in Psi are broken (O needs an oracle) */
+	/** A switch case (rts_dsl.h): our side plays `prefix` before cycle `switch_cycle`, then the candidate.
+	 *  NULL: the candidate plays the whole match. Native opponents only. */
+	const ms_dsl_prog *prefix;
+	int switch_cycle;
+	/** K >= 2: each native opponent plays K matches per seat with seeds 1..K, drawing where its Java
+	 *  original draws unseeded numbers (ms_bot_set_stochastic); 0 or 1: one reproducible match. */
+	int opponent_seeds;
 	int java_hang_ms;               /**< a Java opponent's decision running this long loses as timed out (0: 10,000) */
 } ms_rts_synth_options;
 

@@ -553,11 +553,12 @@ public class MicrosynthAI extends AIWithComputationBudget {
 
     /**
      * Turns a spec into one the native side reads. Under AUTO a relative
-     * program path is relative to the index: a file beside the index file,
-     * or a program shipped in the jar (passed as program-text:).
+     * program or switch path is relative to the index: a file beside the index file,
+     * or a program shipped in the jar (passed as program-text: or switch-text:).
      */
     private Spec resolve(String spec) {
-        String p = "program:";
+        // a program, or an opponent switch (docs/switch.md): both are files
+        String p = spec.regionMatches(true, 0, "switch:", 0, 7) ? "switch:" : "program:";
         if (!auto() || !spec.regionMatches(true, 0, p, 0, p.length())) {
             return new Spec(spec, spec);
         }
@@ -570,7 +571,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
             return new Spec(p + f.getPath(), p + f.getPath());
         }
         try {
-            return new Spec(p + "programs/" + path + " (in the jar)", "program-text:" + jarProgram(path));
+            return new Spec(p + "programs/" + path + " (in the jar)", p.replace(":", "-text:") + jarProgram(path));
         } catch (IOException e) {
             throw new IllegalArgumentException("microsynth: program " + path + ": " + e.getMessage(), e);
         }
