@@ -33,6 +33,7 @@ static int fail_at_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_p
 		return ms_ctx_error(b->ctx, MS_ERROR, "fail-at:%ld:%s: failure injected at cycle %d", f->cycle, f->spec,
 				    ms_rts_state_time(s));
 	f->inner->edition = b->edition;
+	f->inner->stochastic = b->stochastic;
 	return ms_bot_decide(f->inner, player, s, out, max, n);
 }
 
