@@ -8,8 +8,9 @@
  *
  * Layout of the input (any length; missing bytes come from a generator
  * seeded with the input's hash): 6 header bytes (table, policy, flags, the
- * two bots, match count), then per match 9 bytes (width, height, walls,
- * units, cycles (2), stocks, seed, resource amounts) and 3 bytes per unit
+ * two bots, match count; a program side adds 3 bytes), then per match 8
+ * bytes (width, height, wall percentage, units, cycles (2), stocks, seed),
+ * the resource amount, one byte per cell (wall or not) and 3 bytes per unit
  * (type and owner, x, y).
  */
 #include "match_session.h"

@@ -33,6 +33,7 @@ static int fail_at_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_p
 		return ms_ctx_error(b->ctx, MS_ERROR, "fail-at:%ld:%s: failure injected at cycle %d", f->cycle, f->spec,
 				    ms_rts_state_time(s));
 	f->inner->edition = b->edition;
+	f->inner->stochastic = b->stochastic;
 	return ms_bot_decide(f->inner, player, s, out, max, n);
 }
 
@@ -87,10 +88,10 @@ int ms_bot_make(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *u
 	*out = NULL;
 	if (!spec || !utt)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_bot_make: no spec or no unit type table");
-	if (!strncmp(spec, "switch:", 7) || !strncmp(spec, "switch-text:", 12))
-		return ms_rts_switch_bot_from_spec(ctx, out, spec, utt, seed);
 	if (!strncmp(spec, "fail-at:", 8))
 		return make_fail_at(ctx, out, spec, utt, seed);
+	if (!strncmp(spec, "switch:", 7) || !strncmp(spec, "switch-text:", 12))
+		return ms_rts_switch_bot_from_spec(ctx, out, spec, utt, seed);
 	if (!strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13))
 		return ms_rts_dsl_bot_from_spec(ctx, out, spec, utt, seed);
 	return ms_bot_new(ctx, out, spec, utt, seed);

@@ -266,6 +266,17 @@ static int native_failure(int rc)
 	return rc == MS_ENOMEM ? rc : MS_SYNTH_FAILED;
 }
 
+/* A native match against an opponent that failed: the opponent's failure is
+ * its loss, as the harness scores a crash (counted; 0, the result stands);
+ * anything else is the candidate's (native_failure). */
+static int native_failed(ms_rts_synth *rs, int rc, const ms_match_result *res, int seat)
+{
+	if (rc == MS_ENOMEM || res->crashed != 1 - seat)
+		return native_failure(rc);
+	atomic_fetch_add(&rs->f_errors, 1);
+	return 0;
+}
+
 /* ---- the problem's callbacks ------------------------------------------------ */
 
 static int worker_new(void *user, ms_ctx *ctx, int id, void **state)
@@ -375,10 +386,8 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 				ms_match_reseed(w->nat[map], k + 1, 1);
 				rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, NULL, &res);
 				ms_match_reseed(w->nat[map], 0, 0);
-				if (rc && (rc == MS_ENOMEM || res.crashed != 1 - seat))
-					return native_failure(rc);
-				if (rc) /* the opponent failed: its loss, as the harness scores a crash */
-					atomic_fetch_add(&rs->f_errors, 1);
+				if (rc && (rc = native_failed(rs, rc, &res, seat)))
+					return rc;
 				*sum += score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 			}
 			*weight = rs->opp_seeds;
@@ -388,10 +397,8 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		ob.count_attacks = 1;
 		if ((rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, &ob, &res))) {
-			if (rc == MS_ENOMEM || res.crashed != 1 - seat)
-				return native_failure(rc);
-			/* the opponent failed: its loss, as the harness scores a crash */
-			atomic_fetch_add(&rs->f_errors, 1);
+			if ((rc = native_failed(rs, rc, &res, seat)))
+				return rc;
 			*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 			*weight = 1;
 			return 0;
