@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "edition.h"
 
 void cmd_tournament_usage(FILE *out)
 {
@@ -148,7 +149,9 @@ void cmd_evaluate_usage(FILE *out)
 		"Maps: 2025 = the 2025 competition's ten 16x16 maps (5000 cycles); 2023 = the\n"
 		"2023 open maps; 2023-hidden; held-out = harness maps no synthesis of ours used\n"
 		"(checked against the program index's 'trained' lines); --maps repeats.\n"
-		"Game length: the competition's by map size unless --max-cycles.\n"
+		"Game length: the competition's by map size unless --max-cycles. A warning line\n"
+		"(stderr) names programs made for another edition than the harness's (the\n"
+		"index's 'made-for' lines; a program:FILE's header).\n"
 		"Prints W/D/L per map and opponent, mean scores, the drop-in bot's decision\n"
 		"times; last line:\n"
 		"games=N wins=W draws=D losses=L score=X crashes=C timeouts=T [decisions=K decision_ms_p999=P ...]\n");
@@ -166,6 +169,23 @@ int cmd_evaluate(int argc, char **argv)
 
 	if ((rc = collect("evaluate", argc, argv, valued, flags, &args, &n)))
 		return rc;
+	/* the harness's edition, so Evaluate can warn about programs made for
+	 * another (collect left room for these two) */
+	char dir[4096] = "", jar[4200], why[512];
+	const char *harness = NULL;
+	int edition, have_dir = 0;
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--harness"))
+			harness = argv[++i];
+	if (harness)
+		have_dir = snprintf(dir, sizeof dir, "%s", harness) < (int)sizeof dir;
+	else
+		have_dir = cli_harness_dir(dir, sizeof dir) == 0;
+	snprintf(jar, sizeof jar, "%s/microrts.jar", dir);
+	if (have_dir && edition_of_jar(jar, &edition, why, sizeof why) == 0) {
+		args[n++] = "--harness-edition";
+		args[n++] = edition_name(edition);
+	}
 	rc = cli_run_java("evaluate", "ai.microsynth.harness.Evaluate", args, n, 1);
 	free(args);
 	return rc;

@@ -26,7 +26,9 @@
 #       prints the index lines for programs/microrts/*.ms files: m: key,
 #       near line (map features) and trained line of the map named in each
 #       program's '# maps:' header (t: keys are left to the editor: several
-#       maps share one terrain).
+#       maps share one terrain), and its made-for line (edition and game
+#       length, from the header; `microsynth evaluate` warns when its harness
+#       is of another edition).
 #
 # BUILD_DIR (default build) holds the microsynth binary and jars.
 set -euo pipefail
@@ -157,12 +159,17 @@ index)
 		[ -f "$file" ] || file="$harness/maps/$map"
 		[ -f "$file" ] || { echo "competition.sh: map $map of $p not found" >&2; exit 2; }
 		rel=${p#programs/}
+		edition=$(sed -n 's/^# algorithm:.*[ ;]edition: \([0-9]*\).*/\1/p' "$p" | head -n 1)
+		cycles=$(sed -n 's/^# maps: [^ ]* (\([0-9]*\) cycles).*/\1/p' "$p" | head -n 1)
+		[ -n "$edition" ] && [ -n "$cycles" ] ||
+			{ echo "competition.sh: $p records no edition or game length in its header" >&2; exit 2; }
 		java -cp "$cp" ai.microsynth.MapFingerprint "$file" | while read -r full terrain near rest; do
 			feats=$(echo "$rest" | awk '{print $1, $2, $3, $4, $5, $6, $7}')
 			short=${map#maps/}
 			echo "$full program:$rel   # $short"
 			echo "near $feats program:$rel   # $short"
 			echo "trained $short"
+			echo "made-for program:$rel edition $edition cycles $cycles   # $short"
 		done
 	done
 	;;

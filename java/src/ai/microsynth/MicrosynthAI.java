@@ -281,6 +281,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
                     idx.specs.put(kv[0], kv[1].trim());
                 } else if (kv[0].equals("trained")) {
                     continue; // a map some synthesis run used (for `evaluate --held-out`)
+                } else if (kv[0].equals("made-for")) {
+                    continue; // the edition and game length a program was made for (read by `evaluate`)
                 } else if (kv[0].equals("near")) {
                     String[] f = kv[1].trim().split("\\s+", 8);
                     double[] v = new double[7];

@@ -16,6 +16,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import ai.core.AI;
 import rts.units.UnitTypeTable;
@@ -96,8 +98,12 @@ public final class Evaluate {
                 "  --held-out              same as --maps held-out",
                 "  --map-dir DIR           also look for maps here (repeatable; e.g. the maps/ of the",
                 "                          current official repository for basesWorkers32x32A.xml)",
-                "  --index FILE            program index whose 'trained' lines --held-out checks",
+                "  --index FILE            program index whose 'trained' lines --held-out checks and",
+                "                          whose 'made-for' lines the edition warning reads",
                 "                          (default: the one in microsynth.jar)",
+                "  --harness-edition 2022|2023  the harness's bot edition (`microsynth evaluate` reads",
+                "                          it from the jar): a warning names the programs (index",
+                "                          'made-for' lines, a program's header) made for another one",
                 "  --iterations N          games per pairing, map and seat (default 1)",
                 "  --max-cycles N          game length (default: 5000 for the 2025 maps, else the",
                 "                          competition's by map size: 3000 up to 8x8, 4000 to 16x16,",
@@ -125,7 +131,7 @@ public final class Evaluate {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String aiSpec = "microsynth:auto", indexFile = null;
+            String aiSpec = "microsynth:auto", indexFile = null, harnessEdition = null;
             List<String> sets = new ArrayList<>();
             String field = "default";
             int iterations = 1;
@@ -164,6 +170,9 @@ public final class Evaluate {
                     break;
                 case "--index":
                     indexFile = o.value();
+                    break;
+                case "--harness-edition":
+                    harnessEdition = o.value();
                     break;
                 case "--iterations":
                     iterations = o.intAtLeast(1);
@@ -206,6 +215,12 @@ public final class Evaluate {
                         throw new Options.UsageException("field bot '" + s + "' does not load: " + Harness.reason(e));
                     }
                     System.err.println("evaluate: skipping " + s + " (does not load: " + Harness.reason(e) + ")");
+                }
+            }
+            if (harnessEdition != null) {
+                String w = editionWarning(env, indexFile, aiSpec, harnessEdition);
+                if (w != null) {
+                    System.err.println(w);
                 }
             }
             out.println("evaluate ai=" + aiSpec + " field=" + String.join(",", loaded) + " maps=" + maps.size()
@@ -565,6 +580,65 @@ public final class Evaluate {
             }
             System.err.println("evaluate: held-out maps checked against " + trained.size()
                     + " 'trained' lines of the program index");
+        }
+
+        /**
+         * A warning line when the evaluated programs were made for another
+         * edition than the harness's: a program:FILE by its header's
+         * 'edition:', the drop-in bot's programs by the index's 'made-for
+         * SPEC edition E cycles C' lines. Null when they agree or the AI
+         * plays no program of ours.
+         */
+        private static final Pattern HEADER_EDITION = Pattern.compile("^#.*[ ;]edition: (\\d{4})");
+
+        static String editionWarning(Harness.Env env, String indexFile, String aiSpec, String harnessEdition)
+                throws IOException {
+            if (aiSpec.startsWith("program:")) {
+                String file = aiSpec.substring("program:".length());
+                String made = null;
+                for (String line : Files.readAllLines(new File(file).toPath(), StandardCharsets.UTF_8)) {
+                    Matcher m = HEADER_EDITION.matcher(line);
+                    if (m.find()) {
+                        made = m.group(1);
+                        break;
+                    }
+                }
+                if (made == null) {
+                    return "evaluate: warning: " + file + " records no edition in its header; the harness is edition "
+                            + harnessEdition;
+                }
+                return made.equals(harnessEdition) ? null
+                        : "evaluate: warning: the harness is edition " + harnessEdition + ", " + file
+                                + " was made for edition " + made;
+            }
+            if (!aiSpec.equals("microsynth:auto")) {
+                return null;
+            }
+            List<String> other = new ArrayList<>();
+            int recorded = 0;
+            try (BufferedReader r = openIndex(env, indexFile)) {
+                if (r == null) {
+                    return null;
+                }
+                String line;
+                while ((line = r.readLine()) != null) {
+                    int hash = line.indexOf('#');
+                    String[] f = (hash >= 0 ? line.substring(0, hash) : line).trim().split("\\s+");
+                    if (f.length >= 4 && f[0].equals("made-for") && f[2].equals("edition")) {
+                        recorded++;
+                        if (!f[3].equals(harnessEdition)) {
+                            other.add(f[1].replaceFirst("^program:", "") + " (" + f[3] + ")");
+                        }
+                    }
+                }
+            }
+            if (recorded == 0) {
+                return "evaluate: warning: the program index records no edition ('made-for' lines); the harness is"
+                        + " edition " + harnessEdition;
+            }
+            return other.isEmpty() ? null
+                    : "evaluate: warning: the harness is edition " + harnessEdition + ", " + other.size() + " of "
+                            + recorded + " programs of the index were made for another: " + String.join(", ", other);
         }
 
         private static BufferedReader openIndex(Harness.Env env, String indexFile) throws IOException {
