@@ -16,12 +16,14 @@
 #       build/competition. An existing NAME.ms is kept (delete it to redo the
 #       map); an interrupted run resumes from its checkpoint.
 #   tools/competition.sh switch [--cycle K] [--time T] [--specialist-time T]
-#                               [--out DIR] MAP...
+#                               [--specialist-initial FILE] [--out DIR] MAP...
 #       per map, an opponent switch (docs/switch.md) around DIR/NAME.ms of
 #       `synth`: a mayari specialist (stochastic mayari, 4 seeds per seat) plays
 #       the opening and the whole game against mayari; after cycle K (150) the
 #       rest of the field meets a program synthesized after that opening
-#       (--time, default 100 s, from NAME.ms). Writes DIR/NAME.switch.
+#       (--time, default 100 s, from NAME.ms). The specialist searches
+#       60 s (--specialist-time), from FILE if given (another map's
+#       specialist). Writes DIR/NAME.switch.
 #   tools/competition.sh index PROGRAM...
 #       prints the index lines for programs/microrts/*.ms files: m: key,
 #       near line (map features) and trained line of the map named in each
@@ -109,13 +111,14 @@ synth)
 	done
 	;;
 switch)
-	cycle=150 time=100 stime=60 out="$build/competition" seed=1 threads=2
+	cycle=150 time=100 stime=60 out="$build/competition" seed=1 threads=2 sinit=()
 	maps=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--cycle) cycle=$2; shift 2 ;;
 		--time) time=$2; shift 2 ;;
 		--specialist-time) stime=$2; shift 2 ;;
+		--specialist-initial) sinit=(--initial "$2"); shift 2 ;;
 		--out) out=$2; shift 2 ;;
 		-*) echo "competition.sh: unknown option $1" >&2; usage ;;
 		*) maps+=("$1"); shift ;;
@@ -135,7 +138,7 @@ switch)
 		common+=("${lenopt[@]}")
 		spec="$out/$name.mayari.ms" rest="$out/$name.rest.ms"
 		[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds 4 \
-			--time "$stime" "${common[@]}" -o "$spec" >"$out/$name.mayari.log" 2>&1 ||
+			--time "$stime" "${common[@]}" "${sinit[@]}" -o "$spec" >"$out/$name.mayari.log" 2>&1 ||
 			{ echo "competition: see $out/$name.mayari.log" >&2; continue; }
 		ropp=()
 		for f in "${field[@]}"; do [ "$f" = mayari ] || ropp+=(--opponent "$f"); done
