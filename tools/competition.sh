@@ -21,7 +21,9 @@
 #       `synth`: a mayari specialist (stochastic mayari, 4 seeds per seat) plays
 #       the opening and the whole game against mayari; after cycle K (150) the
 #       rest of the field meets a program synthesized after that opening
-#       (--time, default 100 s, from NAME.ms). The specialist searches
+#       (--time, default 100 s, from NAME.ms); CoacAI and WorkerRush, when
+#       that program still loses to them, get a program of their own
+#       (--specialist-time). The specialist searches
 #       60 s (--specialist-time), from FILE if given (another map's
 #       specialist). Writes DIR/NAME.switch.
 #   tools/competition.sh index PROGRAM...
@@ -145,10 +147,29 @@ switch)
 		[ -f "$rest" ] || "$exe" synth --game microrts --map "$m" "${ropp[@]}" --time "$time" "${common[@]}" \
 			--prefix "$spec" --switch-cycle "$cycle" --initial "$base" -o "$rest" >"$out/$name.rest.log" 2>&1 ||
 			{ echo "competition: see $out/$name.rest.log" >&2; continue; }
-		cases=(--case "mayari=$spec")
-		for f in "${field[@]}"; do [ "$f" = mayari ] || cases+=(--case "$f=$rest"); done
-		"$exe" switch build --map "$m" --cycle "$cycle" --radius 2.5 --before "$spec" --default "$rest" \
-			"${cases[@]}" --edition 2023 "${lenopt[@]}" -o "$out/$name.switch" | tail -n 1
+		build() {
+			"$exe" switch build --map "$m" --cycle "$cycle" --radius 2.5 --before "$spec" --default "$rest" \
+				--case "mayari=$spec" "$@" --edition 2023 "${lenopt[@]}" -o "$out/$name.switch" \
+				>"$out/$name.switch.log"
+		}
+		build --case "CoacAI=$rest" --case "WorkerRush=$rest" --case "LightRush=$rest" \
+			--case "HeavyRush=$rest" --case "RangedRush=$rest"
+		# CoacAI and WorkerRush can be told apart at the switch: one that still
+		# beats the rest's program natively gets a program of its own
+		own=()
+		for f in CoacAI WorkerRush; do
+			prog=$rest
+			if grep "^check $f seat" "$out/$name.switch.log" | grep -qv "seat 0: .*winner=0 \|seat 1: .*winner=1 "; then
+				prog="$out/$name.$f.ms" seeds=()
+				[ "$f" = CoacAI ] && seeds=(--opponent-seeds 2)
+				[ -f "$prog" ] || "$exe" synth --game microrts --map "$m" --opponent "$f" "${seeds[@]}" \
+					--time "$stime" "${common[@]}" --prefix "$spec" --switch-cycle "$cycle" --initial "$rest" \
+					-o "$prog" >"$out/$name.$f.log" 2>&1 || { echo "competition: see $out/$name.$f.log" >&2; prog=$rest; }
+			fi
+			own+=(--case "$f=$prog")
+		done
+		build "${own[@]}" --case "LightRush=$rest" --case "HeavyRush=$rest" --case "RangedRush=$rest"
+		tail -n 1 "$out/$name.switch.log"
 	done
 	;;
 index)
