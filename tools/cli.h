@@ -65,6 +65,8 @@ void cmd_botdiff_usage(FILE *out);
 void cmd_record_usage(FILE *out);
 
 int cmd_play(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
+void cmd_selftest_usage(FILE *out);
 int cmd_switch(int argc, char **argv);
 void cmd_switch_usage(FILE *out);
 /* Runs a Java runner of microsynth-harness.jar with the harness's class path; its exit status. */

@@ -5,11 +5,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -19,6 +22,26 @@
 #include "synth_front.h"
 
 #define CMD "planetwars"
+
+extern char **environ;
+
+/* A context, or NULL after saying so on stderr. */
+static ms_ctx *new_ctx(void)
+{
+	ms_ctx *ctx = NULL;
+	if (ms_ctx_new(&ctx, NULL)) {
+		fprintf(stderr, "microsynth %s: out of memory for a context\n", CMD);
+		return NULL;
+	}
+	return ctx;
+}
+
+/* Says on stderr that an allocation failed; CLI_FAIL. */
+static int out_of_memory(const char *what)
+{
+	fprintf(stderr, "microsynth %s: out of memory (%s)\n", CMD, what);
+	return CLI_FAIL;
+}
 
 
 void cmd_planetwars_usage(FILE *out)
@@ -239,6 +262,10 @@ static int parse_playback(char *text, int np, pb_turn **out, int *nout, char *er
 	int cap = 256, n = 0;
 	pb_turn *turns = calloc((size_t)cap, sizeof *turns);
 	char *save = NULL;
+	if (!turns) {
+		snprintf(err, errsize, "out of memory for %d turns", cap);
+		return -1;
+	}
 	for (char *e = strtok_r(bar + 1, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
 		while (*e == ' ' || *e == '\n' || *e == '\r')
 			e++;
@@ -248,19 +275,27 @@ static int parse_playback(char *text, int np, pb_turn **out, int *nout, char *er
 		if (!*e)
 			continue;
 		if (n == cap) {
-			cap *= 2;
-			pb_turn *nt = realloc(turns, (size_t)cap * sizeof *nt);
-			if (!nt)
-				break;
+			pb_turn *nt = realloc(turns, (size_t)cap * 2 * sizeof *nt);
+			if (!nt) {
+				snprintf(err, errsize, "turn %d: out of memory for %d turns", n + 1, cap * 2);
+				free_turns(turns, n);
+				return -1;
+			}
 			turns = nt;
+			cap *= 2;
 		}
 		pb_turn *t = &turns[n++];
 		memset(t, 0, sizeof *t);
 		int items = 1;
 		for (char *c = e; *c; c++)
 			items += *c == ',';
-		t->planets = malloc((size_t)np * 2 * sizeof(int));
+		t->planets = malloc((size_t)(np > 0 ? np : 1) * 2 * sizeof(int));
 		t->fleets = malloc((size_t)(items > np ? items - np : 1) * sizeof(pb_fleet));
+		if (!t->planets || !t->fleets) {
+			snprintf(err, errsize, "turn %d: out of memory for %d items", n, items);
+			free_turns(turns, n);
+			return -1;
+		}
 		char *s2 = NULL;
 		int idx = 0;
 		for (char *it = strtok_r(e, ",", &s2); it; it = strtok_r(NULL, ",", &s2), idx++) {
@@ -328,6 +363,10 @@ static int replay_observe(void *ud_, const ms_pw_state *s)
 	}
 	int nf = ms_pw_num_fleets(s);
 	pb_fleet *mine = malloc((size_t)(nf ? nf : 1) * sizeof *mine);
+	if (!mine) {
+		snprintf(ud->msg, sizeof ud->msg, "turn %d: out of memory for %d fleets", k + 1, nf);
+		return 1;
+	}
 	for (int i = 0; i < nf; i++) {
 		const ms_pw_fleet *f = ms_pw_fleet_at(s, i);
 		mine[i] = (pb_fleet){ { f->owner, f->ships, f->source, f->dest, f->total, f->remaining } };
@@ -415,20 +454,28 @@ static int run_replay(int argc, char **argv)
 	}
 	size_t n = 0, cap = 64;
 	char **names = malloc(cap * sizeof *names);
-	for (struct dirent *e; (e = readdir(d));) {
+	int oom = !names;
+	for (struct dirent *e; !oom && (e = readdir(d));) {
 		size_t l = strlen(e->d_name);
 		if (l > 12 && !strcmp(e->d_name + l - 12, ".playback.gz")) {
 			if (n == cap) {
-				cap *= 2;
-				names = realloc(names, cap * sizeof *names);
+				char **nn = realloc(names, cap * 2 * sizeof *names);
+				if (!(oom = !nn))
+					names = nn, cap *= 2;
 			}
-			names[n++] = strdup(e->d_name);
+			if (!oom && !(oom = !(names[n] = strdup(e->d_name))))
+				n++;
 		}
 	}
 	closedir(d);
+	ms_ctx *ctx = oom ? NULL : new_ctx();
+	if (!ctx) {
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return oom ? out_of_memory("the playback names") : CLI_FAIL;
+	}
 	qsort(names, n, sizeof *names, cmp_str);
-	ms_ctx *ctx = NULL;
-	ms_ctx_new(&ctx, NULL);
 	long games = 0, divergences = 0, bad_input = 0, total_turns = 0;
 	double t0 = cli_now();
 	for (size_t i = 0; i < n && (limit < 0 || games < limit); i++) {
@@ -559,8 +606,9 @@ static int run_play(int argc, char **argv)
 	char mapsbuf[4096];
 	if (!maps && !pw_data_dir("maps", mapsbuf, sizeof mapsbuf))
 		maps = mapsbuf;
-	ms_ctx *ctx = NULL;
-	ms_ctx_new(&ctx, NULL);
+	ms_ctx *ctx = new_ctx();
+	if (!ctx)
+		return CLI_FAIL;
 	ms_pw_state *m = NULL;
 	ms_pw_bot p1 = { 0 }, p2 = { 0 };
 	int ret = CLI_USAGE;
@@ -604,8 +652,9 @@ static int run_bot(int argc, char **argv)
 	}
 	if (!name)
 		return cli_usage_error(CMD, "bot: which bot?");
-	ms_ctx *ctx = NULL;
-	ms_ctx_new(&ctx, NULL);
+	ms_ctx *ctx = new_ctx();
+	if (!ctx)
+		return CLI_FAIL;
 	ms_pw_bot bot;
 	ms_pw_orders *ord = NULL;
 	if (make_bot(ctx, name, (uint64_t)seed, &bot) || ms_pw_orders_new(ctx, &ord)) {
@@ -616,7 +665,7 @@ static int run_bot(int argc, char **argv)
 	size_t cap = 1 << 14, len = 0;
 	char *msg = malloc(cap);
 	char line[4096];
-	int ret = CLI_OK, turn = 0;
+	int ret = msg ? CLI_OK : out_of_memory("the state buffer"), turn = 0;
 	while (msg && fgets(line, sizeof line, stdin)) {
 		size_t l = strlen(line);
 		char *t = line;
@@ -653,8 +702,10 @@ static int run_bot(int argc, char **argv)
 			while (len + l + 1 > cap)
 				cap *= 2;
 			char *nm = realloc(msg, cap);
-			if (!nm)
+			if (!nm) {
+				ret = out_of_memory("a state of more than 16 MiB");
 				break;
+			}
 			msg = nm;
 		}
 		memcpy(msg + len, line, l);
@@ -669,12 +720,16 @@ static int run_bot(int argc, char **argv)
 
 /* ---- GA, tournament, bench ---- */
 
+static void free_maps(ms_ctx *ctx, ms_pw_state **v, int n);
+
 /* Every mapN.txt of `dir`, N = 1, 2, ... while they exist. */
 static int load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n)
 {
 	int cap = 128, k = 0;
 	ms_pw_state **v = calloc((size_t)cap, sizeof *v);
-	for (int i = 1; v; i++) {
+	if (!v)
+		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for the maps", dir);
+	for (int i = 1;; i++) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/map%d.txt", dir, i);
 		if (!cli_is_file(path))
@@ -682,8 +737,10 @@ static int load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n)
 		if (k == cap) {
 			cap *= 2;
 			ms_pw_state **nv = realloc(v, (size_t)cap * sizeof *nv);
-			if (!nv)
-				break;
+			if (!nv) {
+				free_maps(ctx, v, k);
+				return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for %d maps", dir, cap);
+			}
 			v = nv;
 		}
 		if (ms_pw_state_load(ctx, &v[k], path)) {
@@ -898,8 +955,9 @@ static int run_evolve(int argc, char **argv)
 	maps = maps_default(maps, mbuf, sizeof mbuf);
 	if (!maps)
 		return cli_usage_error(CMD, "evolve: no maps (--maps DIR or MS_SHARED_DIR)");
-	ms_ctx *ctx = NULL;
-	ms_ctx_new(&ctx, NULL);
+	ms_ctx *ctx = new_ctx();
+	if (!ctx)
+		return CLI_FAIL;
 	ms_pw_state **mv = NULL;
 	int nm = 0;
 	if (load_maps(ctx, maps, &mv, &nm)) {
@@ -919,6 +977,10 @@ static int run_evolve(int argc, char **argv)
 	double *pop = malloc((size_t)o.population * MS_PW_FORECAST_PARAMS * sizeof(double) + 1);
 	uint64_t rng[4] = { 0, 0, 0, 0 };
 	int first = 0, ret = CLI_OK;
+	if (!pop) {
+		ret = out_of_memory("the population");
+		goto done;
+	}
 	/* resume from the last checkpoint */
 	DIR *d = opendir(out);
 	int last = -1;
@@ -993,8 +1055,9 @@ static int run_tournament(int argc, char **argv)
 	maps = maps_default(maps, mbuf, sizeof mbuf);
 	if (!maps)
 		return cli_usage_error(CMD, "tournament: no maps (--maps DIR or MS_SHARED_DIR)");
-	ms_ctx *ctx = NULL;
-	ms_ctx_new(&ctx, NULL);
+	ms_ctx *ctx = new_ctx();
+	if (!ctx)
+		return CLI_FAIL;
 	ms_pw_state **mv = NULL;
 	int nm = 0, ret = CLI_OK;
 	if (load_maps(ctx, maps, &mv, &nm)) {
@@ -1043,14 +1106,29 @@ static int official_game(const char *starter, const char *map, const char *a, co
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return -1;
-	close(fd);
-	char cmd[16384];
-	snprintf(cmd, sizeof cmd,
-		 "java -jar '%s/tools/PlayGame.jar' '%s' 1000 200 /dev/null 'java -jar %s/example_bots/%s.jar' "
-		 "'java -jar %s/example_bots/%s.jar' > /dev/null 2> '%s'",
-		 starter, map, starter, a, starter, b, tmp);
+	/* no shell: the paths go as arguments; PlayGame itself splits each
+	 * bot's command at spaces */
+	char jar[4096], cmd_a[4096], cmd_b[4096];
+	snprintf(jar, sizeof jar, "%s/tools/PlayGame.jar", starter);
+	snprintf(cmd_a, sizeof cmd_a, "java -jar %s/example_bots/%s.jar", starter, a);
+	snprintf(cmd_b, sizeof cmd_b, "java -jar %s/example_bots/%s.jar", starter, b);
+	char *argv[] = { "java", "-jar", jar, (char *)map, "1000", "200", "/dev/null", cmd_a, cmd_b, NULL };
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc = -1, status = 0;
 	double t0 = cli_now();
-	int rc = system(cmd);
+	if (!posix_spawn_file_actions_init(&fa)) {
+		if (!posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) &&
+		    !posix_spawn_file_actions_adddup2(&fa, fd, 2) && !posix_spawnp(&pid, "java", &fa, NULL, argv, environ)) {
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		} else {
+			fprintf(stderr, "microsynth %s: cannot start java for %s: %s\n", CMD, jar, strerror(errno));
+		}
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	close(fd);
 	*secs = cli_now() - t0;
 	FILE *f = fopen(tmp, "r");
 	*turns = 0;
@@ -1099,12 +1177,14 @@ static int run_bench(int argc, char **argv)
 	maps = maps_default(maps, mbuf, sizeof mbuf);
 	if (!maps)
 		return cli_usage_error(CMD, "bench: no maps (--maps DIR or MS_SHARED_DIR)");
-	if (official && (strchr(official, '\'') || strchr(maps, '\'')))
-		return cli_usage_error(CMD, "bench: paths with a quote are not supported");
+	if (official && strchr(official, ' '))
+		return cli_usage_error(CMD, "bench: PlayGame splits the bots' commands at spaces: a starter path "
+					    "with a space is not supported");
 	if (official && !games_set)
 		games = 8;
-	ms_ctx *ctx = NULL;
-	ms_ctx_new(&ctx, NULL);
+	ms_ctx *ctx = new_ctx();
+	if (!ctx)
+		return CLI_FAIL;
 	ms_pw_state **mv = NULL;
 	int nm = 0, ret = CLI_OK;
 	if (load_maps(ctx, maps, &mv, &nm)) {
@@ -1214,12 +1294,18 @@ static int run_plot(int argc, char **argv)
 			return CLI_USAGE;
 		}
 		if (n == cap) {
-			cap *= 2;
-			gx = realloc(gx, (size_t)cap * sizeof *gx);
-			vs = realloc(vs, (size_t)cap * sizeof *vs);
-			br = realloc(br, (size_t)cap * sizeof *br);
+			double *col[3] = { gx, vs, br };
+			for (int k = 0; k < 3; k++) {
+				double *nc = realloc(col[k], (size_t)cap * 2 * sizeof(double));
+				if (nc)
+					col[k] = nc;
+				else
+					free(col[k]), col[k] = NULL;
+			}
+			gx = col[0], vs = col[1], br = col[2];
 			if (!gx || !vs || !br)
 				break;
+			cap *= 2;
 		}
 		gx[n] = g;
 		vs[n] = v;
@@ -1227,7 +1313,13 @@ static int run_plot(int argc, char **argv)
 		n++;
 	}
 	fclose(f);
-	FILE *o = n > 0 && gx && vs && br ? fopen(out, "w") : NULL;
+	if (!gx || !vs || !br) {
+		free(gx);
+		free(vs);
+		free(br);
+		return out_of_memory("the generations of the CSV");
+	}
+	FILE *o = n > 0 ? fopen(out, "w") : NULL;
 	if (!o) {
 		fprintf(stderr, "microsynth %s: %s\n", CMD, n ? "cannot write the SVG" : "no generations in the CSV");
 		free(gx);

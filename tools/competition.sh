@@ -2,21 +2,30 @@
 # The competition bot's per-map programs (issue 16): synthesis against the
 # field, and the program index lines that make the drop-in bot play them.
 #
-#   tools/competition.sh synth [--time T] [--native-time T] [--seed S] [--threads K]
+#   tools/competition.sh synth [--time T] [--stochastic-time T] [--seed S] [--threads K]
 #                              [--max-cycles N] [--edition E] [--opponent-seeds K]
 #                              [--initial FILE] [--out DIR] MAP...
-#       per map, simulated annealing against the field (CoacAI, mayari and
-#       the four rushes, both seats): with --native-time, first that long
-#       against the bots we have natively (CoacAI and the rushes: about 15
-#       times more evaluations per second), then --time against the whole
-#       field (mayari in the official engine) starting from that program;
-#       writes DIR/NAME.ms (+ .csv, .ckpt, .log; NAME.native.* of stage 1);
-#       DIR defaults to build/competition. An existing NAME.ms is kept
-#       (delete it to redo the map). Competition settings by default: the
-#       current official edition of the scripted bots (--edition 2023) and
-#       the competition's game length (5000 cycles on the 2025 maps, else
-#       by map size as synth's default); the program header records both.
-#       --opponent-seeds K: CoacAI and mayari draw as the jars do, K seeds.
+#       per map, simulated annealing against the whole field natively (CoacAI,
+#       mayari and the four rushes, both seats), with the competition's
+#       settings: the current official edition (2023) and its game length
+#       (5000 cycles on the 2025 maps, by map size elsewhere). Stage 1 (--time,
+#       default 5m) plays the reproducible stand-ins; stage 2
+#       (--stochastic-time, default none) starts from stage 1 and plays CoacAI
+#       and mayari drawing as the jars do, --opponent-seeds seeds per seat
+#       (default 4). Writes DIR/NAME.ms (+ .csv, .ckpt, .log); DIR defaults to
+#       build/competition. An existing NAME.ms is kept (delete it to redo the
+#       map); an interrupted run resumes from its checkpoint.
+#   tools/competition.sh switch [--cycle K] [--time T] [--specialist-time T]
+#                               [--specialist-initial FILE] [--out DIR] MAP...
+#       per map, an opponent switch (docs/switch.md) around DIR/NAME.ms of
+#       `synth`: a mayari specialist (stochastic mayari, 4 seeds per seat) plays
+#       the opening and the whole game against mayari; after cycle K (150) the
+#       rest of the field meets a program synthesized after that opening
+#       (--time, default 100 s, from NAME.ms); CoacAI and WorkerRush, when
+#       that program still loses to them, get a program of their own
+#       (--specialist-time). The specialist searches
+#       60 s (--specialist-time), from FILE if given (another map's
+#       specialist). Writes DIR/NAME.switch.
 #   tools/competition.sh index PROGRAM...
 #       prints the index lines for programs/microrts/*.ms files: m: key,
 #       near line (map features) and trained line of the map named in each
@@ -32,43 +41,42 @@ build=${BUILD_DIR:-build}
 exe="$build/bin/microsynth"
 harness=${MICROSYNTH_HARNESS:-$HOME/.cache/microsynth/harness}
 field=(CoacAI mayari WorkerRush LightRush HeavyRush RangedRush)
-native_field=(CoacAI WorkerRush LightRush HeavyRush RangedRush)
-# the 2025 competition's maps (Evaluate.MAPS_2025), played for 5000 cycles
+# The 2025 competition's maps play 5000 cycles; elsewhere the length goes by size.
 maps_2025=" basesWorkers16x16A TwoBasesBarracks16x16 basesWorkers16x16I basesWorkers16x16 basesWorkers16x16D
  EightBasesWorkers16x16 basesWorkers16x16C melee16x16Mixed8 basesWorkers16x16L melee16x16Mixed12 "
+game_length() {
+	local name
+	name=$(basename "$1" .xml)
+	case "$maps_2025" in *" $name "*) echo 5000; return ;; esac
+	echo 0 # synth's own rule: by map size
+}
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 cmd=${1:-}
 [ -n "$cmd" ] || usage
 shift
 case "$cmd" in
 synth)
-	time=10m native_time="" seed=1 threads=2 out="$build/competition" initial="" cycles="" edition=2023
-	opp_seeds=1
+	time=5m stime="" seed=1 threads=2 out="$build/competition" initial="" cycles="" edition=2023 oseeds=4
 	maps=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--time) time=$2; shift 2 ;;
-		--native-time) native_time=$2; shift 2 ;;
+		--stochastic-time) stime=$2; shift 2 ;;
 		--seed) seed=$2; shift 2 ;;
 		--threads) threads=$2; shift 2 ;;
 		--out) out=$2; shift 2 ;;
 		--initial) initial=$2; shift 2 ;;
 		--max-cycles) cycles=$2; shift 2 ;;
 		--edition) edition=$2; shift 2 ;;
-		--opponent-seeds) opp_seeds=$2; shift 2 ;;
+		--opponent-seeds) oseeds=$2; shift 2 ;;
 		-*) echo "competition.sh: unknown option $1" >&2; usage ;;
 		*) maps+=("$1"); shift ;;
 		esac
 	done
 	[ ${#maps[@]} -gt 0 ] || usage
 	mkdir -p "$out"
-	have=$("$exe" harness 2>/dev/null | sed -n 's/.* edition=\([0-9]*\).*/\1/p' | tail -n 1)
-	if [ "$have" != "$edition" ]; then
-		echo "competition: warning: the harness ($harness) is edition ${have:-unknown}, the programs are made" \
-			"for $edition (set MICROSYNTH_HARNESS to a harness of that edition for harness_psi)" >&2
-	fi
 	opp=()
 	for f in "${field[@]}"; do opp+=(--opponent "$f"); done
 	for m in "${maps[@]}"; do
@@ -77,37 +85,91 @@ synth)
 			echo "competition: $name.ms exists, skipped" >&2
 			continue
 		fi
-		extra=(--edition "$edition" --opponent-seeds "$opp_seeds")
-		if [ -n "$cycles" ]; then
-			extra+=(--max-cycles "$cycles")
-		elif [[ "$maps_2025" == *" $(basename "$m" .xml) "* ]]; then
-			extra+=(--max-cycles 5000)
-		fi
+		len=$cycles
+		[ -n "$len" ] || len=$(game_length "$m")
+		extra=(--edition "$edition" --tiebreak length)
+		[ "$len" = 0 ] || extra+=(--max-cycles "$len")
 		start=$initial
-		if [ -n "$native_time" ]; then
-			nopp=()
-			for f in "${native_field[@]}"; do nopp+=(--opponent "$f"); done
-			first=()
+		stage=("$out/$name" "")
+		[ -n "$stime" ] && stage=("$out/$name.stage1" "$out/$name")
+		for k in 0 1; do
+			dst=${stage[$k]}
+			[ -n "$dst" ] || continue
+			[ -f "$dst.ms" ] && { start="$dst.ms"; continue; }
+			first=() res=() t=$time
 			[ -n "$start" ] && first+=(--initial "$start")
-			echo "competition: $m against the native field ($native_time)" >&2
-			if "$exe" synth --game microrts --map "$m" "${nopp[@]}" --algo sa --time "$native_time" \
-				--seed "$seed" --threads "$threads" "${extra[@]}" "${first[@]}" --no-harness \
-				-o "$out/$name.native.ms" --csv "$out/$name.native.csv" --no-progress \
-				>"$out/$name.native.log" 2>&1; then
-				start="$out/$name.native.ms"
-			else
-				echo "competition: stage 1 of $m failed, see $out/$name.native.log" >&2
-			fi
-		fi
-		[ -n "$start" ] && extra+=(--initial "$start")
-		echo "competition: $m ($time, seed $seed)" >&2
-		"$exe" synth --game microrts --map "$m" "${opp[@]}" --algo sa --time "$time" --seed "$seed" \
-			--threads "$threads" "${extra[@]}" -o "$out/$name.ms" --csv "$out/$name.csv" \
-			--checkpoint "$out/$name.ckpt" --no-progress >"$out/$name.log" 2>&1 || {
-			echo "competition: $m failed, see $out/$name.log" >&2
-			continue
+			[ -f "$dst.ckpt" ] && res+=(--resume)
+			[ "$k" = 1 ] && { first+=(--opponent-seeds "$oseeds"); t=$stime; }
+			echo "competition: $m stage $((k + 1)) ($t, seed $seed, ${len/#0/size-based} cycles, edition $edition)" >&2
+			"$exe" synth --game microrts --map "$m" "${opp[@]}" --algo sa --time "$t" --seed "$seed" \
+				--threads "$threads" "${extra[@]}" "${first[@]}" "${res[@]}" --no-harness -o "$dst.ms" \
+				--csv "$dst.csv" --checkpoint "$dst.ckpt" --no-progress >"$dst.log" 2>&1 || {
+				echo "competition: $m failed, see $dst.log" >&2
+				continue 2
+			}
+			tail -n 1 "$dst.log"
+			start="$dst.ms"
+		done
+	done
+	;;
+switch)
+	cycle=150 time=100 stime=60 out="$build/competition" seed=1 threads=2 sinit=()
+	maps=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--cycle) cycle=$2; shift 2 ;;
+		--time) time=$2; shift 2 ;;
+		--specialist-time) stime=$2; shift 2 ;;
+		--specialist-initial) sinit=(--initial "$2"); shift 2 ;;
+		--out) out=$2; shift 2 ;;
+		-*) echo "competition.sh: unknown option $1" >&2; usage ;;
+		*) maps+=("$1"); shift ;;
+		esac
+	done
+	[ ${#maps[@]} -gt 0 ] || usage
+	for m in "${maps[@]}"; do
+		name=$(basename "$m" .xml | tr -c 'A-Za-z0-9_.\n' '_')
+		base="$out/$name.ms"
+		[ -f "$base" ] || { echo "competition: no $base (run synth first)" >&2; continue; }
+		[ -f "$out/$name.switch" ] && { echo "competition: $name.switch exists, skipped" >&2; continue; }
+		len=$(game_length "$m")
+		common=(--algo sa --seed "$seed" --threads "$threads" --tiebreak length --edition 2023 --no-harness
+			--no-progress)
+		lenopt=()
+		[ "$len" = 0 ] || lenopt=(--max-cycles "$len")
+		common+=("${lenopt[@]}")
+		spec="$out/$name.mayari.ms" rest="$out/$name.rest.ms"
+		[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds 4 \
+			--time "$stime" "${common[@]}" "${sinit[@]}" -o "$spec" >"$out/$name.mayari.log" 2>&1 ||
+			{ echo "competition: see $out/$name.mayari.log" >&2; continue; }
+		ropp=()
+		for f in "${field[@]}"; do [ "$f" = mayari ] || ropp+=(--opponent "$f"); done
+		[ -f "$rest" ] || "$exe" synth --game microrts --map "$m" "${ropp[@]}" --time "$time" "${common[@]}" \
+			--prefix "$spec" --switch-cycle "$cycle" --initial "$base" -o "$rest" >"$out/$name.rest.log" 2>&1 ||
+			{ echo "competition: see $out/$name.rest.log" >&2; continue; }
+		build() {
+			"$exe" switch build --map "$m" --cycle "$cycle" --radius 2.5 --before "$spec" --default "$rest" \
+				--case "mayari=$spec" "$@" --edition 2023 "${lenopt[@]}" -o "$out/$name.switch" \
+				>"$out/$name.switch.log"
 		}
-		tail -n 1 "$out/$name.log"
+		build --case "CoacAI=$rest" --case "WorkerRush=$rest" --case "LightRush=$rest" \
+			--case "HeavyRush=$rest" --case "RangedRush=$rest"
+		# CoacAI and WorkerRush can be told apart at the switch: one that still
+		# beats the rest's program natively gets a program of its own
+		own=()
+		for f in CoacAI WorkerRush; do
+			prog=$rest
+			if grep "^check $f seat" "$out/$name.switch.log" | grep -qv "seat 0: .*winner=0 \|seat 1: .*winner=1 "; then
+				prog="$out/$name.$f.ms" seeds=()
+				[ "$f" = CoacAI ] && seeds=(--opponent-seeds 2)
+				[ -f "$prog" ] || "$exe" synth --game microrts --map "$m" --opponent "$f" "${seeds[@]}" \
+					--time "$stime" "${common[@]}" --prefix "$spec" --switch-cycle "$cycle" --initial "$rest" \
+					-o "$prog" >"$out/$name.$f.log" 2>&1 || { echo "competition: see $out/$name.$f.log" >&2; prog=$rest; }
+			fi
+			own+=(--case "$f=$prog")
+		done
+		build "${own[@]}" --case "LightRush=$rest" --case "HeavyRush=$rest" --case "RangedRush=$rest"
+		tail -n 1 "$out/$name.switch.log"
 	done
 	;;
 index)

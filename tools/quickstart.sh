@@ -3,7 +3,7 @@
 # a MicroRTS strategy synthesized against the four rushes on basesWorkers8x8A
 # (simulated annealing, 2,000 evaluations: seconds on 2 cores), printed, then
 # replayed in the official Java harness through the drop-in bot; the last
-# line is `psi=X harness_psi=Y evals=N seconds=T`. Arguments replace the
+# line is `psi=X harness_psi=Y evals=N seconds=T faults=F`. Arguments replace the
 # default synthesis options (see `microsynth synth --help`), e.g.
 #   tools/quickstart.sh --map 8x8/basesWorkers8x8A.xml --opponent CoacAI --algo sa --time 2m --seed 1
 set -euo pipefail

@@ -46,7 +46,9 @@ void synth_microrts_usage(FILE *out)
 		"-o FILE receives the best program (indented form) under a '#' header: the command, maps,\n"
 		"opponents, seed, evaluations, elapsed, psi (our engine; Java opponents in the JVM) and\n"
 		"harness_psi (every match replayed in the official harness through the drop-in bot;\n"
-		"--no-harness skips it). Last stdout line: psi=X harness_psi=Y evals=N seconds=T.\n\n"
+		"--no-harness skips it). Last stdout line: psi=X harness_psi=Y evals=N seconds=T faults=F\n"
+		"(F: matches an opponent lost by failing: a Java AI that threw or timed out, a native bot whose\n"
+		"decision failed; each scored as the harness scores a crash).\n\n"
 		"More options: --utt 1|2|3 (2), --conflict 1|2|3 (1), --edition 2022|2023 (native bots'\n"
 		"path finding; default: the harness's), --neighbours K (SA: mutations per step, the best\n"
 		"competes; 20 as the MicroRTS references), --initial FILE (sa, uct: start from a program),\n"
@@ -61,7 +63,9 @@ void synth_microrts_usage(FILE *out)
 		"--feature-opponent K (the K-th --opponent, 1 by default; a Java one is replaced by the first\n"
 		"native opponent, else WorkerRush). --hss-library FILE (program library read at the start if\n"
 		"present and rewritten at the end), --hss-passes N (SA passes per iteration, 1),\n"
-		"--hss-confirm N (re-scorings of an iteration's best; 0 by default, matches are deterministic).\n");
+		"--hss-confirm N (re-scorings of an iteration's best; 0 by default, matches are deterministic).\n"
+		"--java-hang-ms MS: a Java opponent's decision still running after MS ms loses its match as\n"
+		"timed out, counted in faults (default 10000).\n");
 }
 
 typedef struct args {
@@ -70,7 +74,7 @@ typedef struct args {
 	int n_maps, n_opps;
 	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial, *hss_library, *prefix;
 	long evals, seed, threads, max_cycles, utt, conflict, neighbours, sketch_evals;
-	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds;
+	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
 	double seconds, uct_c;
 	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c, have_confirm;
 } args;
@@ -145,13 +149,14 @@ static int parse(int argc, char **argv, args *a)
 		} else {
 			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
 							     "--conflict", "--neighbours", "--sketch-evals", "--hss-passes",
-							     "--hss-confirm", "--feature-opponent", "--switch-cycle", "--opponent-seeds" };
-			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1 };
+							     "--hss-confirm", "--feature-opponent", "--switch-cycle", "--opponent-seeds",
+							     "--java-hang-ms" };
+			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1 };
 			static const long hi[] = { 1000000000L, 2147483647L, 256, 100000000L, 3, 3, 65536, 1000000000L,
-						   1000, 1000, MAX_LIST, 100000000L, 1000 };
+						   1000, 1000, MAX_LIST, 100000000L, 1000, 86400000L };
 			long *dst[] = { &a->evals, &a->seed, &a->threads, &a->max_cycles, &a->utt, &a->conflict,
 					&a->neighbours, &a->sketch_evals, &a->hss_passes, &a->hss_confirm, &a->feature_opp,
-					&a->switch_cycle, &a->opp_seeds };
+					&a->switch_cycle, &a->opp_seeds, &a->java_hang_ms };
 			size_t k = 0;
 			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
 				k++;
@@ -289,6 +294,7 @@ int synth_microrts_main(int argc, char **argv)
 				    .harness_jar = have_jar ? jar : NULL,
 				    .oracle = a.oracle,
 				    .c_opponent = a.c_opp,
+				    .java_hang_ms = (int)a.java_hang_ms,
 				    .tiebreak = a.tiebreak >= 0 ? a.tiebreak
 						: a.oracle	     ? MS_RTS_TIEBREAK_O
 								     : MS_RTS_TIEBREAK_LENGTH,
@@ -357,6 +363,12 @@ int synth_microrts_main(int argc, char **argv)
 		}
 		harness_seconds = cli_now() - t0;
 	}
+	/* opponents that failed: the search's matches, then the final ones */
+	ms_rts_synth_faults fc;
+	ms_rts_synth_fault_counts(rs, &fc);
+	int final_faults = ours.opponent_crashes + ours.opponent_timeouts +
+			   (harness ? off.opponent_crashes + off.opponent_timeouts : 0);
+	long faults = fc.crashes + fc.timeouts + fc.errors + final_faults;
 	char header[8192], hp[64], list[2048];
 	size_t ul = 0;
 	list[0] = 0;
@@ -376,12 +388,15 @@ int synth_microrts_main(int argc, char **argv)
 		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s (%s)\n"
 		 "psi: %.4f (%dW %dD %dL, our engine; Java opponents in the JVM)\n"
 		 "harness_psi: %s (official harness, every match)\n"
+		 "faults: %ld (opponents that failed, each match scored as the harness scores a crash: the failing "
+		 "side loses; search: %ld Java crashes, %ld Java time-outs, %ld native errors; final evaluations: %d)\n"
 		 "fingerprint: %s",
 		 a.command, list, a.opps[0] ? " " : "", a.opps[0], a.n_opps > 1 ? " and " : "",
 		 a.n_opps > 1 ? "others listed in the command" : "", a.algo, a.oracle ? a.oracle : "-", a.seed,
 		 a.threads, edition_name(a.edition), tiebreak_name(po.tiebreak), st.evals_psi, st.evals_c, st.cache_hits, st.elapsed,
 		 st.timed ? "budgeted by time: NOT reproducible" : "reproducible for this seed and any --threads",
-		 ours.psi, ours.wins, ours.draws, ours.losses, hp, ms_rts_synth_fingerprint(rs));
+		 ours.psi, ours.wins, ours.draws, ours.losses, hp, faults, fc.crashes, fc.timeouts, fc.errors,
+		 final_faults, ms_rts_synth_fingerprint(rs));
 	if (write_program(ctx, best, a.out, header)) {
 		ret = synth_fail(ctx, "output");
 		goto done;
@@ -395,9 +410,11 @@ int synth_microrts_main(int argc, char **argv)
 	       a.algo, a.seed, st.evals_psi, st.evals_c, ours.wins, ours.draws, ours.losses, harness_seconds,
 	       st.timed ? " reproducible=no" : " reproducible=yes");
 	if (harness)
-		printf("psi=%.4f harness_psi=%.4f evals=%lld seconds=%.1f\n", ours.psi, off.psi, st.evals_psi, st.elapsed);
+		printf("psi=%.4f harness_psi=%.4f evals=%lld seconds=%.1f faults=%ld\n", ours.psi, off.psi, st.evals_psi,
+		       st.elapsed, faults);
 	else
-		printf("psi=%.4f harness_psi=- evals=%lld seconds=%.1f\n", ours.psi, st.evals_psi, st.elapsed);
+		printf("psi=%.4f harness_psi=- evals=%lld seconds=%.1f faults=%ld\n", ours.psi, st.evals_psi, st.elapsed,
+		       faults);
 	ret = CLI_OK;
 done:
 	ms_synth_free(s);

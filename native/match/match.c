@@ -196,6 +196,8 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 	int64_t bot_seed = m->o.seed * SEED_MULT + K_SAMPLER;
 	int rc = MS_OK;
 
+	res->winner = res->crashed = res->timed_out = -1;
+	res->cycles = 0;
 	if ((rc = ms_rts_state_copy(m->s, m->initial)))
 		return rc;
 	for (int p = 0; p < 2; p++) {
@@ -213,15 +215,22 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 	if (trace && (rc = ms_rts_trace_writer_new(ctx, &tw, m->s)))
 		goto done;
 	if ((rc = ms_bot_play_observed(ctx, m->s, bot, m->o.max_cycles, m->o.partially_observable, tw, NULL, observe,
-				       ud)))
+				       ud))) {
+		/* scored as the harness scores a crash: the failing player loses */
+		int failed = bot[0]->failures ? 0 : bot[1]->failures ? 1 : -1;
+		res->crashed = failed;
+		res->winner = failed < 0 ? -1 : 1 - failed;
+		res->cycles = ms_rts_state_time(m->s);
+		res->timed_out = -1;
 		goto done;
+	}
 	if (tw && (rc = ms_rts_trace_writer_finish(tw, m->s, trace)))
 		goto done;
 	m->played = 1;
 	res->winner = ms_rts_winner(m->s);
 	res->cycles = ms_rts_state_time(m->s);
 	res->crashed = -1;
-	res->timed_out = 0;
+	res->timed_out = -1;
 done:
 	ms_rts_trace_writer_free(tw);
 	ms_bot_free(bot[0]);
@@ -267,6 +276,7 @@ static int play_official(ms_match *m, const ms_match_player players[2], const ch
 	jm.conflict = m->o.conflict;
 	jm.max_cycles = m->o.max_cycles;
 	jm.time_budget = m->o.time_budget;
+	jm.hang_ms = m->o.hang_ms ? m->o.hang_ms : 10000;
 	jm.partially_observable = m->o.partially_observable;
 	jm.seeded = 1;
 	jm.seed = m->o.seed;

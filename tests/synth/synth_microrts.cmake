@@ -10,7 +10,7 @@ execute_process(COMMAND ${CMD} synth --game microrts --map 8x8/basesWorkers8x8A.
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "synth exit ${rc}\n${out}\n${err}")
 endif()
-if(NOT out MATCHES "psi=([0-9.]+) harness_psi=([0-9.]+) evals=300 seconds=[0-9.]+\n$")
+if(NOT out MATCHES "psi=([0-9.]+) harness_psi=([0-9.]+) evals=300 seconds=[0-9.]+ faults=0\n$")
   message(FATAL_ERROR "no summary line with psi and harness_psi: ${out}")
 endif()
 set(psi ${CMAKE_MATCH_1})

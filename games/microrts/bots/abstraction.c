@@ -244,7 +244,12 @@ int bot_al_begin(bot_al *al, const ms_rts_state *s, int player)
 	for (int i = 0; i < units; i++)
 		al->ent[i] = -1;
 	for (int k = 0; k < al->n; k++) {
-		int ui = al->e[k].ui = bot_frame_find(&al->f, al->e[k].unit, al->e[k].ui);
+		int ui = bot_frame_find(&al->f, al->e[k].unit, al->e[k].ui);
+		/* Java keys the map by unit object: a unit of another player that
+		 * took the id (a new game on a bot nobody reset) is not the same */
+		if (ui >= 0 && rts_cunits(s)[ui].u.player != player)
+			ui = -1;
+		al->e[k].ui = ui;
 		if (ui >= 0)
 			al->ent[ui] = k;
 	}

@@ -109,7 +109,9 @@ int ms_bot_reset(ms_bot *b)
 
 int ms_bot_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *out, int max, int *n)
 {
-	return b->ops->decide(b, player, s, out, max, n);
+	int rc = b->ops->decide(b, player, s, out, max, n);
+	b->failures += rc != MS_OK;
+	return rc;
 }
 
 int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,

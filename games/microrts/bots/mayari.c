@@ -88,6 +88,7 @@ typedef struct mayari {
 	int cap_taken;  /* room in taken; a lock past it fails the decision */
 	ms_jrandom rng; /* the shuffle's draws when the bot is stochastic */
 	int taken_over; /* locks refused this decision */
+	int pa_over;    /* pairs refused this decision (room: cap_pa) */
 	uint16_t *taken_n; /* [cells] how often the cell is in taken */
 	uint8_t *occ;   /* [cells] a wall (terrain != 0) or a unit, this decision */
 	int *prox;      /* [cells] distance field of findPath */
@@ -266,6 +267,10 @@ static void drop(int *l, int *n, int v)
 
 static void add_pair(mayari *m, int i, ms_rts_action a)
 {
+	if (m->n_pa >= m->cap_pa) { /* busy() keeps it to one pair per unit; counted, never written past */
+		m->pa_over++;
+		return;
+	}
 	m->pa[m->n_pa].unit = *U(m, i);
 	m->pa[m->n_pa].action = a;
 	m->n_pa++;
@@ -1267,7 +1272,10 @@ static void classify(mayari *m)
 	if (m->n[L_BASES] == 0)
 		m->n_mem = 0;
 	for (k = 0; k < m->n_mem;) {
-		if (bot_frame_find(&m->f, m->mem[k], -1) < 0) {
+		/* a unit of another player with a remembered id belongs to a
+		 * new game on a bot nobody reset: the jar keeps unit objects */
+		int i = bot_frame_find(&m->f, m->mem[k], -1);
+		if (i < 0 || U(m, i)->player != m->player) {
 			memmove(&m->mem[k], &m->mem[k + 1], sizeof(int64_t) * (size_t)(m->n_mem - k - 1));
 			m->n_mem--;
 		} else {
@@ -1297,6 +1305,7 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 		m->taken_n[m->taken[k]] = 0;
 	m->n_taken = 0;
 	m->taken_over = 0;
+	m->pa_over = 0;
 	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = grow(m, s)))
 		return rc;
 	m->player = player;
@@ -1325,8 +1334,13 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 		if (m->n_pa < m->cap_pa) {
 			m->pa[m->n_pa].unit = us[i].u;
 			m->pa[m->n_pa++].action = bot_act(MS_RTS_NONE, 1, -1);
+		} else {
+			m->pa_over++;
 		}
 	}
+	if (m->pa_over)
+		return ms_ctx_error(bot->ctx, MS_ERANGE, "%s: %d pairs in one decision, room for %d", bot->ops->name,
+				    m->n_pa + m->pa_over, m->cap_pa);
 	if (m->taken_over)
 		return ms_ctx_error(bot->ctx, MS_ERANGE, "%s: %d cells locked in one decision, room for %d",
 				    bot->ops->name, m->n_taken + m->taken_over, m->cap_taken);

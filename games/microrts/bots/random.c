@@ -68,6 +68,9 @@ static int rnd_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair 
 	int cost[2], k = 0, any = 0, rc;
 
 	*n = 0;
+	/* cost[] is indexed by the deciding player's units below */
+	if (player < 0 || player > 1)
+		return ms_ctx_error(b->ctx, MS_EINVAL, "%s: player %d", b->ops->name, player);
 	for (int i = 0; i < s->n_units && !any; i++)
 		any = us[i].u.player == player && us[i].slot < 0;
 	if (!any) /* GameState.canExecuteAnyAction: nothing drawn */

@@ -144,7 +144,11 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player)
 
 int rd_layer_assign(rd_layer *L, const rd_aa *a)
 {
-	/* at most one entry per unit, so the unit count bounds the map */
+	/* at most one entry per unit, so the unit count bounds the map; a
+	 * caller that broke that would write past aa */
+	if (a->unit < 0 || a->unit >= L->n_units || L->aa_of[a->unit] >= 0 || L->n_aa >= L->cap_aa)
+		return ms_ctx_error(L->ctx, MS_ERANGE, "DSL: abstract action %d for unit index %d of %d (map holds %d)",
+				    L->n_aa, a->unit, L->n_units, L->cap_aa);
 	L->aa_of[a->unit] = L->n_aa;
 	L->aa[L->n_aa++] = *a;
 	return MS_OK;

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -53,6 +54,7 @@ struct ms_rts_synth {
 	int *opp_java;          /* 1: a Java class, played in the JVM */
 	int utt, conflict, edition, tiebreak;
 	char *harness_jar, *harness_dir;
+	int java_hang_ms;       /* official matches: a decision this long loses (0: the match default) */
 	char *oracle, *c_opp;   /* NULL without C */
 	double *oracle_f;       /* [map][seat][N_FEATURES] */
 	double eps;             /* weight of O in tie-broken Psi */
@@ -65,6 +67,8 @@ struct ms_rts_synth {
 	pthread_mutex_t fc_mu;
 	int fc_mu_ok;           /* fc_mu initialised */
 	fcache_entry *fc;       /* [FCACHE_SLOTS] */
+	/* opponent faults met by evaluations, from any worker thread */
+	atomic_long f_crashes, f_timeouts, f_errors;
 };
 
 typedef struct worker {
@@ -227,7 +231,8 @@ static int open_match(const ms_rts_synth *rs, ms_ctx *ctx, int map, int official
 			     .max_cycles = rs->max_cycles ? rs->max_cycles[map] : 0,
 			     .edition = rs->edition,
 			     .harness_jar = rs->harness_jar,
-			     .harness_dir = rs->harness_dir };
+			     .harness_dir = rs->harness_dir,
+			     .hang_ms = rs->java_hang_ms };
 	return ms_match_new(ctx, out, &mo);
 }
 
@@ -259,6 +264,17 @@ static int play(const ms_rts_synth *rs, ms_match *m, const ms_dsl_prog *prog, co
 static int native_failure(int rc)
 {
 	return rc == MS_ENOMEM ? rc : MS_SYNTH_FAILED;
+}
+
+/* A native match against an opponent that failed: the opponent's failure is
+ * its loss, as the harness scores a crash (counted; 0, the result stands);
+ * anything else is the candidate's (native_failure). */
+static int native_failed(ms_rts_synth *rs, int rc, const ms_match_result *res, int seat)
+{
+	if (rc == MS_ENOMEM || res->crashed != 1 - seat)
+		return native_failure(rc);
+	atomic_fetch_add(&rs->f_errors, 1);
+	return 0;
 }
 
 /* ---- the problem's callbacks ------------------------------------------------ */
@@ -356,6 +372,11 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	if (rs->opp_java[opponent]) {
 		if ((rc = play(rs, w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
 			return rc;
+		/* the harness already scored these as the opponent's losses */
+		if (res.crashed == 1 - seat)
+			atomic_fetch_add(&rs->f_crashes, 1);
+		else if (res.timed_out == 1 - seat)
+			atomic_fetch_add(&rs->f_timeouts, 1);
 		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
@@ -365,8 +386,8 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 				ms_match_reseed(w->nat[map], k + 1, 1);
 				rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, NULL, &res);
 				ms_match_reseed(w->nat[map], 0, 0);
-				if (rc)
-					return native_failure(rc);
+				if (rc && (rc = native_failed(rs, rc, &res, seat)))
+					return rc;
 				*sum += score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
 			}
 			*weight = rs->opp_seeds;
@@ -375,8 +396,13 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		/* observed: the counts go to the feature cache */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		ob.count_attacks = 1;
-		if ((rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, &ob, &res)))
-			return native_failure(rc);
+		if ((rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, &ob, &res))) {
+			if ((rc = native_failed(rs, rc, &res, seat)))
+				return rc;
+			*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
+			*weight = 1;
+			return 0;
+		}
 		double c[RF_COUNT];
 		match_counts(&ob, w->types, c);
 		fc_put(rs, ms_dsl_hash(prog), opponent, shard, c);
@@ -557,7 +583,8 @@ static int cycles_for(int w, int h)
 
 static int is_native(const char *spec)
 {
-	return !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13) || ms_bot_for_java_class(spec);
+	return !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13) || !strncmp(spec, "fail-at:", 8) ||
+	       ms_bot_for_java_class(spec);
 }
 
 void ms_rts_synth_free(ms_rts_synth *rs)
@@ -646,7 +673,12 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --opponent-seeds %d (0..1000)", o->opponent_seeds);
 	if (o->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
-	if (!(rs = ms_ctx_calloc(ctx, 1, sizeof *rs)))
+	if ((rs = ms_ctx_calloc(ctx, 1, sizeof *rs))) {
+		atomic_init(&rs->f_crashes, 0);
+		atomic_init(&rs->f_timeouts, 0);
+		atomic_init(&rs->f_errors, 0);
+	}
+	if (!rs)
 		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 	rs->ctx = ctx;
 	rs->n_maps = o->n_maps;
@@ -662,6 +694,7 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->opp_java = ms_ctx_calloc(ctx, (size_t)o->n_opponents, sizeof *rs->opp_java);
 	rs->harness_jar = dup_or_null(ctx, o->harness_jar, &rc);
 	rs->harness_dir = dup_or_null(ctx, o->harness_dir, &rc);
+	rs->java_hang_ms = o->java_hang_ms;
 	rs->oracle = dup_or_null(ctx, o->oracle, &rc);
 	rs->fc = ms_ctx_calloc(ctx, FCACHE_SLOTS, sizeof *rs->fc);
 	rs->fc_mu_ok = pthread_mutex_init(&rs->fc_mu, NULL) == 0;
@@ -814,6 +847,14 @@ int ms_rts_synth_max_cycles(const ms_rts_synth *rs, int map)
 	return map >= 0 && map < rs->n_maps ? rs->max_cycles[map] : 0;
 }
 
+void ms_rts_synth_fault_counts(const ms_rts_synth *rs, ms_rts_synth_faults *out)
+{
+	/* the counters only grow; reading them needs no lock */
+	out->crashes = atomic_load(&((ms_rts_synth *)rs)->f_crashes);
+	out->timeouts = atomic_load(&((ms_rts_synth *)rs)->f_timeouts);
+	out->errors = atomic_load(&((ms_rts_synth *)rs)->f_errors);
+}
+
 const char *ms_rts_synth_fingerprint(const ms_rts_synth *rs)
 {
 	return rs->fingerprint;
@@ -840,12 +881,14 @@ int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p
 				ms_match_result r;
 				ms_match_reseed(nat, seeds > 1 ? run / 2 + 1 : 0, seeds > 1);
 				if ((rc = play(rs, java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
-					/* natively, a failing program loses, as a throwing AI does in the harness */
+					/* natively, the side that fails loses, as a throwing AI does in the harness */
 					if (java || native_failure(rc) != MS_SYNTH_FAILED)
 						break;
 					rc = MS_OK;
-					r.winner = 1 - seat;
-					r.crashed = seat;
+					if (r.crashed != 1 - seat) {
+						r.winner = 1 - seat;
+						r.crashed = seat;
+					}
 				}
 				total += score_of(r.winner, seat);
 				n++;
@@ -853,6 +896,7 @@ int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p
 				res->losses += r.winner == 1 - seat;
 				res->draws += r.winner < 0;
 				res->opponent_crashes += r.crashed == 1 - seat;
+				res->opponent_timeouts += r.timed_out == 1 - seat;
 			}
 		}
 		ms_match_free(nat);

@@ -286,6 +286,10 @@ int ms_jvm_match(ms_jvm *j, const ms_jvm_match_opts *m, ms_jvm_result *res)
 		argv[n++] = "--partially-observable";
 	if (m->trace)
 		argv[n++] = "--trace", argv[n++] = m->trace;
+	if (m->hang_ms > 0) {
+		snprintf(num[5], sizeof num[5], "%d", m->hang_ms);
+		argv[n++] = "--hang-ms", argv[n++] = num[5];
+	}
 
 	JNIEnv *env;
 	int attached, rc;

@@ -78,6 +78,9 @@ struct ms_bot {
 	/** 1: draw where the Java bot draws from an unseeded generator
 	 * (ms_bot_set_stochastic); 0: the reproducible first choice. */
 	int stochastic;
+	/** Decisions of this bot that returned an error (ms_bot_decide counts
+	 * them): after a failed match it tells which player failed. */
+	int failures;
 };
 
 /**

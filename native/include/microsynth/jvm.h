@@ -63,6 +63,7 @@ typedef struct ms_jvm_match_opts {
 	int seeded;          /**< seed the engine's and the AIs' generators with `seed` */
 	int64_t seed;
 	const char *trace;   /**< write the official trace here (NULL: none) */
+	int hang_ms;         /**< a getAction still running after this many ms loses as timed out (0: no limit) */
 } ms_jvm_match_opts;
 
 #define MS_JVM_MATCH_OPTS_VERSION 1

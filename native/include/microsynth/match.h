@@ -37,7 +37,9 @@ extern "C" {
 
 /**
  * A bot from a spec: a native bot's short or Java class name,
- * "program:FILE" or "program-text:TEXT" (any text form rts_dsl.h reads).
+ * "program:FILE" or "program-text:TEXT" (any text form rts_dsl.h reads), or
+ * "fail-at:N:SPEC", SPEC failing (MS_ERROR) every decision from cycle N on:
+ * fault injection, for tests of what survives a failing opponent.
  * `utt` must outlive the bot; `seed` seeds the bot's own generator; the bot
  * plays path-finding edition 2022 until ms_bot_set_edition. MS_ENOTFOUND for
  * an unknown name; parse errors name the file (or "program text"), line and
@@ -97,6 +99,9 @@ typedef struct ms_match_opts {
 	const char *harness_jar; /**< microsynth-harness.jar (required there) */
 	const char *harness_dir; /**< NULL: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness */
 	int time_budget;         /**< ms per decision for budgeted Java AIs (0: 100) */
+	/** a Java decision still running after this many ms loses the match as timed out, so an AI
+	 *  that hangs cannot stop a synthesis (0: 10,000; negative: no limit) */
+	int hang_ms;
 	/** 1: keep what Java AIs print; 0 (default): the JVM's stdout and stderr are discarded (competition
 	 *  bots print warnings every cycle). Takes effect when this context starts the process's JVM. */
 	int jvm_verbose;
@@ -107,7 +112,7 @@ typedef struct ms_match_result {
 	int winner;    /**< 0, 1, or -1 for a draw */
 	int cycles;    /**< the cycle the match ended at */
 	int crashed;   /**< official backend: the player whose AI threw (it lost), else -1 */
-	int timed_out; /**< official backend: 1 if the harness's time check stopped it */
+	int timed_out; /**< official backend: the player the harness's time check stopped (it lost), else -1 */
 } ms_match_result;
 
 typedef struct ms_match ms_match;
@@ -132,7 +137,10 @@ MS_EXTERN int ms_match_reseed(ms_match *m, int64_t seed, int stochastic);
  * the official trace (XML, or zipped when it ends in .zip). The result does
  * not depend on earlier matches of the context. A program or bot that fails
  * during the match is an error naming the player and cycle (native), or a
- * loss of that player (official, the harness's rule).
+ * loss of that player (official, the harness's rule). Natively `res` is
+ * then filled as the harness scores it too: `crashed` names the player
+ * that failed (-1 when it was not a decision, e.g. out of memory), `winner`
+ * the other one.
  */
 MS_EXTERN int ms_match_play(ms_match *m, const ms_match_player players[2], const char *trace,
 			    ms_match_result *res);

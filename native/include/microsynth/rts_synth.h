@@ -9,7 +9,9 @@
  *            populations): native bots and programs play in-process, Java
  *            classes (CoacAI, mayari, ...) in the official engine through the
  *            hosted JVM, the candidate crossing from memory. A Java opponent
- *            that throws or times out loses (the harness's rule).
+ *            that throws or times out loses (the harness's rule), and so does
+ *            a native opponent whose decision fails; both are counted
+ *            (ms_rts_synth_fault_counts).
  *   C(L, p) = the observable-outcome score O: how alike p's matches and an
  *            oracle's matches are, per map and seat, against the C opponent
  *            (a native bot: the oracle's matches are played once, natively):
@@ -68,6 +70,7 @@ typedef struct ms_rts_synth_options {
 	/** K >= 2: each native opponent plays K matches per seat with seeds 1..K, drawing where its Java
 	 *  original draws unseeded numbers (ms_bot_set_stochastic); 0 or 1: one reproducible match. */
 	int opponent_seeds;
+	int java_hang_ms;               /**< a Java opponent's decision running this long loses as timed out (0: 10,000) */
 } ms_rts_synth_options;
 
 typedef struct ms_rts_synth ms_rts_synth;
@@ -93,8 +96,23 @@ MS_EXTERN const char *ms_rts_synth_fingerprint(const ms_rts_synth *rs);
 typedef struct ms_rts_synth_result {
 	double psi;          /**< mean score, ties not broken */
 	int wins, draws, losses;
-	int opponent_crashes; /**< Java opponents that threw (counted as our wins) */
+	int opponent_crashes; /**< opponents that threw (Java) or failed a decision (native): our wins */
+	int opponent_timeouts; /**< Java opponents the harness's time check stopped: our wins */
 } ms_rts_synth_result;
+
+/** Opponent faults met by the evaluations of a search (ms_rts_synth_fault_counts). */
+typedef struct ms_rts_synth_faults {
+	long crashes;  /**< Java opponents that threw (the harness scores the match as their loss) */
+	long timeouts; /**< Java opponents stopped by the harness's time check (their loss) */
+	long errors;   /**< native opponents whose decision failed (scored as a crash: their loss) */
+} ms_rts_synth_faults;
+
+/**
+ * The opponent faults counted so far by the problem's evaluations (all
+ * threads; matches a cache or a resumed checkpoint answers are not played
+ * again, so not counted again).
+ */
+MS_EXTERN void ms_rts_synth_fault_counts(const ms_rts_synth *rs, ms_rts_synth_faults *out);
 
 /**
  * Plays `prog` against every opponent in both seats on every map, in the

@@ -14,6 +14,12 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import ai.core.AI;
 import ai.core.AIWithComputationBudget;
@@ -67,6 +73,8 @@ public final class Match {
                 "  --iterations-budget N   ITERATIONS_BUDGET (default -1, unbounded)",
                 "  --pregame-ms MS         preGameAnalysis budget; -1 skips the call (default 1000)",
                 "  --timeout-check         a getAction longer than the time budget + 20 ms loses",
+                "  --hang-ms MS            a getAction still running after MS ms loses as timed out (the call is",
+                "                          interrupted and left on a daemon thread: Java cannot stop it); 0: off",
                 "  --digest                print digest=HEX (SHA-256 of the final state JSON) before the summary",
                 "  --trace FILE            write the match's official trace (Trace.toxml) to FILE",
                 "  --harness DIR           harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
@@ -81,6 +89,7 @@ public final class Match {
         static int run(String[] args, PrintStream out) throws Exception {
             String map = null, p0 = null, p1 = null, tracePath = null;
             boolean digest = false;
+            int hangMs = 0;
             Options.Shared sh = new Options.Shared(Options.Shared.MATCH);
             sh.maxCycles = 5000;
             sh.pregameMs = 1000;
@@ -108,6 +117,9 @@ public final class Match {
                     break;
                 case "--trace":
                     tracePath = o.value();
+                    break;
+                case "--hang-ms":
+                    hangMs = o.intValue();
                     break;
                 default:
                     throw o.unknown();
@@ -146,6 +158,12 @@ public final class Match {
 
             AI[] ai = { ai0, ai1 };
             int crashed = -1, timedout = -1;
+            // decisions on a daemon thread, so that one that never returns can be given up
+            ExecutorService caller = hangMs > 0 ? Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "microsynth-getAction");
+                t.setDaemon(true);
+                return t;
+            }) : null;
             for (AI a : ai) {
                 a.reset();
             }
@@ -172,7 +190,24 @@ public final class Match {
                     GameState view = po ? new PartiallyObservableGameState(gs, p) : gs;
                     long t0 = System.nanoTime();
                     try {
-                        pa[p] = ai[p].getAction(p, view);
+                        if (caller == null) {
+                            pa[p] = ai[p].getAction(p, view);
+                        } else {
+                            final AI a = ai[p];
+                            final int player = p;
+                            Future<PlayerAction> call = caller.submit(() -> a.getAction(player, view));
+                            try {
+                                pa[p] = call.get(hangMs, TimeUnit.MILLISECONDS);
+                            } catch (TimeoutException e) {
+                                call.cancel(true);
+                                timedout = p;
+                                System.err.println("Match: player " + p + " hung at cycle " + gs.getTime()
+                                        + " (no action after " + hangMs + " ms)");
+                                break;
+                            } catch (ExecutionException e) {
+                                throw e.getCause();
+                            }
+                        }
                     } catch (Throwable t) {
                         crashed = p;
                         report(p, "getAction at cycle " + gs.getTime(), t);
@@ -216,6 +251,9 @@ public final class Match {
                 }
             }
 
+            if (caller != null) {
+                caller.shutdownNow();
+            }
             int winner;
             if (crashed >= 0) {
                 winner = 1 - crashed;
