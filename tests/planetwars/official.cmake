@@ -4,7 +4,14 @@ cmake_minimum_required(VERSION 3.20)
 # prints must replay natively without a divergence (the same game, turn for turn).
 # STARTER: a checkout of xtevenx/planet-wars-starterpackage (tools/PlayGame.jar,
 # example_bots/*.jar), kept outside the repository.
-set(NEEDS "${STARTER}/tools/PlayGame.jar" "${MAPS}/map1.txt")
+# The starter package is a checkout its user makes (like a harness built from
+# the official MicroRTS repository): no setup step can fetch it, so its absence
+# skips the test even under CI; the shared maps are required as usual.
+if(NOT EXISTS "${STARTER}/tools/PlayGame.jar")
+  message("skipped: ${STARTER}/tools/PlayGame.jar is absent (a checkout of the starter package, see docs)")
+  return()
+endif()
+set(NEEDS "${MAPS}/map1.txt")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
 if(MS_SKIP)
   return()
