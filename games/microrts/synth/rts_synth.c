@@ -584,7 +584,7 @@ static int cycles_for(int w, int h)
 static int is_native(const char *spec)
 {
 	return !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13) || !strncmp(spec, "fail-at:", 8) ||
-	       ms_bot_for_java_class(spec);
+	       !strncmp(spec, "switch:", 7) || !strncmp(spec, "switch-text:", 12) || ms_bot_for_java_class(spec);
 }
 
 void ms_rts_synth_free(ms_rts_synth *rs)
