@@ -100,14 +100,6 @@ done:
 	return rc;
 }
 
-static double l1(const double *x, const double *y)
-{
-	double d = 0;
-	for (int k = 0; k < MS_RTS_SWITCH_FEATURES; k++)
-		d += fabs(x[k] - y[k]);
-	return d;
-}
-
 static int parse_args(int argc, char **argv, sw_args *a)
 {
 	a->cycle = -1;
@@ -243,7 +235,7 @@ int cmd_switch(int argc, char **argv)
 				double dist;
 				if (!seen[i][seat] || !seen[j][seat] || !strcmp(a.file[i], a.file[j]))
 					continue;
-				dist = l1(f[i][seat], f[j][seat]);
+				dist = ms_rts_switch_distance(f[i][seat], f[j][seat]);
 				if (dist == 0) {
 					collisions++;
 					printf("collision: seat %d cannot tell %s from %s at cycle %ld\n", seat, a.bot[i],

@@ -104,7 +104,7 @@ static int sw_reset(ms_bot *b)
 	return rc;
 }
 
-static double distance(const double *a, const double *b)
+double ms_rts_switch_distance(const double a[MS_RTS_SWITCH_FEATURES], const double b[MS_RTS_SWITCH_FEATURES])
 {
 	double d = 0;
 	for (int k = 0; k < MS_RTS_SWITCH_FEATURES; k++)
@@ -131,7 +131,7 @@ static int sw_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *
 				double d;
 				if (sw->cases[c].seat != player)
 					continue;
-				d = distance(sw->seen, sw->cases[c].f);
+				d = ms_rts_switch_distance(sw->seen, sw->cases[c].f);
 				if (d <= sw->radius && (sw->chosen_case < 0 || d < best)) {
 					best = d;
 					sw->chosen_case = c;

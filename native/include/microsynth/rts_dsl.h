@@ -252,6 +252,8 @@ MS_EXTERN int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *sp
  * of one of ours, and our own unit count.
  */
 MS_EXTERN int ms_rts_switch_features(const ms_rts_state *s, int player, double f[MS_RTS_SWITCH_FEATURES]);
+/** The L1 distance between two feature vectors, as a switch compares them. */
+MS_EXTERN double ms_rts_switch_distance(const double a[MS_RTS_SWITCH_FEATURES], const double b[MS_RTS_SWITCH_FEATURES]);
 
 /**
  * A switch bot from its text form (docs/switch.md): the `before` program
