@@ -239,6 +239,10 @@ MS_EXTERN const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_i
 MS_EXTERN int ms_rts_dsl_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt,
 				 int64_t seed);
 
+/** ms_rts_dsl_bot_new with interpreter options (`opts` may be NULL), e.g. full_paths for `bench synth`. */
+MS_EXTERN int ms_rts_dsl_bot_new_opts(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt,
+				      int64_t seed, const ms_rts_dsl_opts *opts);
+
 /**
  * A bot from a bot name: "program:FILE" reads the program file,
  * "program-text:TEXT" reads TEXT (any text form of ms_rts_dsl_parse, with
