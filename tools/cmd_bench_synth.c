@@ -18,6 +18,13 @@
 
 #define CMD "bench synth"
 
+/* A candidate an annealing search on the big maps met (units chasing targets they often cannot reach). */
+static const char paths_program[] =
+	"for(Unit u){u.attack(Weakest) for(Unit u){u.harvest(2) u.train(Ranged,EnemyDir,6)} for(Unit u){u.moveAway()} "
+	"for(Unit u){if(u.isBuilder()) then {u.build(Barracks,Up,15)}} u.train(Worker,Down,100) "
+	"if(u.HasUnitWithinDistanceFromOpponent(10)) then {e} if(u.HasUnitInOpponentRange()) then "
+	"{if(u.OpponentHasUnitInPlayerRange()) then {for(Unit u){u.moveToUnit(Enemy,Closest)}} else { u.harvest(20)}}}";
+
 static const char default_program[] =
 	"for(Unit u){u.train(Worker,Up,3) u.build(Barracks,EnemyDir,1) u.train(Light,Right,6) u.harvest(2) "
 	"u.attack(Closest)}";
@@ -34,8 +41,8 @@ void cmd_bench_synth_usage(FILE *out)
 		     "jvm_overhead=Y (drop-in / Java time, median) coac_mps=Z (median).\n\n"
 		     "microsynth bench synth --paths [--evals N] [--program FILE] [MAP ...]\n"
 		     "Evaluations per second on the native engine, the DSL's path search run in full (old)\n"
-		     "and with its region test (new) in the same run: N successive mutations of the program\n"
-		     "(default 40), each played in both seats against CoacAI, then against the native field\n"
+		     "and with its region test (new) in the same run: N mutations of the program (default: a\n"
+		     "candidate of a search on the big maps) as annealing draws its neighbours (N 40), each played in both seats against CoacAI, then against the native field\n"
 		     "(CoacAI, mayari and the four rushes); every match must end alike both ways. Maps default\n"
 		     "to 8x8, 16x16, 24x24 and 32x32 maps of the harness and (4)BloodBath.scmB. Last line:\n"
 		     "speedup=X (new / old evaluations per second against CoacAI, smallest over maps).\n");
@@ -107,6 +114,13 @@ static int bench_paths(ms_ctx *ctx, ms_dsl_prog *start, const char **maps, int n
 			}
 			for (long e = 0; e < evals; e++) {
 				long sig[2] = { 0, 0 };
+				/* a neighbour of the start, as an annealing step draws them */
+				ms_dsl_prog_free(p);
+				p = NULL;
+				if (ms_dsl_prog_clone(&p, start)) {
+					ms_match_free(m);
+					goto fail;
+				}
 				if (ms_rts_dsl_mutate(p, &rng, NULL))
 					break;
 				/* alternate which runs first so that the machine's drift falls on both */
@@ -229,6 +243,7 @@ int cmd_bench_synth(int argc, char **argv)
 	if (ms_ctx_new(&ctx, NULL) || ms_rts_dsl_grammar_new(ctx, &g, 0) || ms_dsl_prog_new(ctx, &p, g))
 		goto done;
 	if (program ? ms_rts_dsl_parse_file(p, program, 0)
+	    : paths ? ms_rts_dsl_parse(p, "default program", paths_program, sizeof paths_program - 1, 0)
 		    : ms_rts_dsl_parse(p, "default program", default_program, sizeof default_program - 1, 0)) {
 		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 		rc = CLI_USAGE;
