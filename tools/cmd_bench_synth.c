@@ -11,11 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "microsynth/bots.h"
 #include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
 #include "cli.h"
 
 #define CMD "bench synth"
+
+/* A candidate an annealing search on the big maps met (units chasing targets they often cannot reach). */
+static const char paths_program[] =
+	"for(Unit u){u.attack(Weakest) for(Unit u){u.harvest(2) u.train(Ranged,EnemyDir,6)} for(Unit u){u.moveAway()} "
+	"for(Unit u){if(u.isBuilder()) then {u.build(Barracks,Up,15)}} u.train(Worker,Down,100) "
+	"if(u.HasUnitWithinDistanceFromOpponent(10)) then {e} if(u.HasUnitInOpponentRange()) then "
+	"{if(u.OpponentHasUnitInPlayerRange()) then {for(Unit u){u.moveToUnit(Enemy,Closest)}} else { u.harvest(20)}}}";
 
 static const char default_program[] =
 	"for(Unit u){u.train(Worker,Up,3) u.build(Barracks,EnemyDir,1) u.train(Light,Right,6) u.harvest(2) "
@@ -30,7 +38,130 @@ void cmd_bench_synth_usage(FILE *out)
 		     "vs the Java LightRush, same match). Maps default to 16x16/basesWorkers16x16A.xml and\n"
 		     "BroodWar/(4)BloodBath.scmB.xml (64x64); --repeat N matches per measure (5), after one\n"
 		     "warm-up. Last line: ratio=X (native / official matches per second, median over maps)\n"
-		     "jvm_overhead=Y (drop-in / Java time, median) coac_mps=Z (median).\n");
+		     "jvm_overhead=Y (drop-in / Java time, median) coac_mps=Z (median).\n\n"
+		     "microsynth bench synth --paths [--evals N] [--program FILE] [MAP ...]\n"
+		     "Evaluations per second on the native engine, the DSL's path search run in full (old)\n"
+		     "and with its region test (new) in the same run: N mutations of the program (default: a\n"
+		     "candidate of a search on the big maps) as annealing draws its neighbours (N 40), each played in both seats against CoacAI, then against the native field\n"
+		     "(CoacAI, mayari and the four rushes); every match must end alike both ways. Maps default\n"
+		     "to 8x8, 16x16, 24x24 and 32x32 maps of the harness and (4)BloodBath.scmB. Last line:\n"
+		     "speedup=X (new / old evaluations per second against CoacAI, smallest over maps).\n");
+}
+
+static int cycle_limit(int w, int h)
+{
+	int m = w > h ? w : h;
+	return m <= 8 ? 3000 : m <= 16 ? 4000 : m <= 24 ? 5000 : m <= 32 ? 6000 : 8000;
+}
+
+/* Plays program p (old or new path search) in both seats against each opponent; adds winners and cycles to *sig. */
+static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, const char *const *opp, int n_opp,
+		      long *sig)
+{
+	const ms_rts_state *init = ms_match_initial_state(m);
+	const ms_rts_utt *utt = ms_match_utt(m);
+	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .full_paths = full };
+	int w, h;
+
+	ms_match_map_size(m, &w, &h);
+	for (int k = 0; k < n_opp; k++)
+		for (int seat = 0; seat < 2; seat++) {
+			ms_bot *b[2] = { NULL, NULL };
+			ms_rts_state *s = NULL;
+			int winner = -1, rc;
+			rc = ms_rts_dsl_bot_new_opts(ctx, &b[seat], p, utt, 0, &o);
+			if (!rc)
+				rc = ms_bot_make(ctx, &b[1 - seat], opp[k], utt, 0);
+			if (!rc)
+				rc = ms_rts_state_clone(ctx, &s, init);
+			if (!rc)
+				rc = ms_bot_play(ctx, s, b, cycle_limit(w, h), 0, NULL, &winner);
+			if (!rc)
+				*sig = *sig * 31 + winner * 7 + ms_rts_state_time(s);
+			ms_rts_state_free(ctx, s);
+			ms_bot_free(b[0]);
+			ms_bot_free(b[1]);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
+static int bench_paths(ms_ctx *ctx, ms_dsl_prog *start, const char **maps, int n_maps, long evals)
+{
+	static const char *const field[] = { "CoacAI", "mayari", "WorkerRush", "LightRush", "HeavyRush", "RangedRush" };
+	double worst = 0;
+	ms_dsl_prog *p = NULL;
+
+	if (ms_dsl_prog_clone(&p, start))
+		return -1;
+	printf("map opponents old_evals_s new_evals_s speedup evals\n");
+	for (int i = 0; i < n_maps; i++)
+		for (int f = 0; f < 2; f++) {
+			ms_match_opts no = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = maps[i] };
+			ms_match *m = NULL;
+			ms_jrandom rng;
+			double t[2] = { 0, 0 };
+			long done = 0;
+			if (ms_match_new(ctx, &m, &no))
+				goto fail;
+			ms_jrandom_init(&rng, 28);
+			ms_dsl_prog_free(p);
+			p = NULL;
+			if (ms_dsl_prog_clone(&p, start)) {
+				ms_match_free(m);
+				goto fail;
+			}
+			for (long e = 0; e < evals; e++) {
+				long sig[2] = { 0, 0 };
+				/* a neighbour of the start, as an annealing step draws them */
+				ms_dsl_prog_free(p);
+				p = NULL;
+				if (ms_dsl_prog_clone(&p, start)) {
+					ms_match_free(m);
+					goto fail;
+				}
+				if (ms_rts_dsl_mutate(p, &rng, NULL))
+					break;
+				/* alternate which runs first so that the machine's drift falls on both */
+				for (int r = 0; r < 2; r++) {
+					int full = (int)((e + r) % 2);
+					double t0 = cli_now();
+					int rc = eval_paths(ctx, m, p, full, field, f ? 6 : 1, &sig[full]);
+					t[full] += cli_now() - t0;
+					if (rc == MS_EINVAL || rc == MS_EILLEGAL)
+						break; /* a candidate the interpreter refuses: both refuse it */
+					if (rc) {
+						ms_match_free(m);
+						goto fail;
+					}
+				}
+				if (sig[0] != sig[1]) {
+					fprintf(stderr, "microsynth %s: %s: the path searches disagree on evaluation %ld\n", CMD,
+						maps[i], e);
+					ms_match_free(m);
+					ms_dsl_prog_free(p);
+					return -1;
+				}
+				done++;
+			}
+			ms_match_free(m);
+			if (t[0] > 0 && t[1] > 0) {
+				double sp = t[1] / t[0];
+				printf("%s %s %.2f %.2f %.2f %ld\n", maps[i], f ? "field" : "CoacAI", done / t[1], done / t[0], sp,
+				       done);
+				if (!f && (worst == 0 || sp < worst))
+					worst = sp;
+			}
+			fflush(stdout);
+		}
+	ms_dsl_prog_free(p);
+	printf("speedup=%.2f maps=%d evals=%ld\n", worst, n_maps, evals);
+	return 0;
+fail:
+	fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+	ms_dsl_prog_free(p);
+	return -1;
 }
 
 typedef struct timing {
@@ -68,8 +199,11 @@ int cmd_bench_synth(int argc, char **argv)
 {
 	static const char *const default_maps[] = { "16x16/basesWorkers16x16A.xml", "BroodWar/(4)BloodBath.scmB.xml" };
 	const char *program = NULL, *maps[16];
-	long repeat = 5;
-	int n_maps = 0, rc = CLI_FAIL;
+	static const char *const path_maps[] = { "8x8/basesWorkers8x8A.xml", "16x16/basesWorkers16x16A.xml",
+						  "24x24/basesWorkers24x24A.xml", "BWDistantResources32x32.xml",
+						  "BroodWar/(4)BloodBath.scmB.xml" };
+	long repeat = 5, evals = 40;
+	int n_maps = 0, rc = CLI_FAIL, paths = 0;
 	char jar[4096];
 	double ratio[16], overhead[16], coac[16];
 	ms_ctx *ctx = NULL;
@@ -83,6 +217,12 @@ int cmd_bench_synth(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--program") && i + 1 < argc)
 			program = argv[++i];
+		else if (!strcmp(argv[i], "--paths"))
+			paths = 1;
+		else if (!strcmp(argv[i], "--evals") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--evals", argv[++i], 1, 1000000, &evals))
+				return CLI_USAGE;
+		}
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
 			if (cli_parse_int(CMD, "--repeat", argv[++i], 1, 100000, &repeat))
 				return CLI_USAGE;
@@ -94,18 +234,23 @@ int cmd_bench_synth(int argc, char **argv)
 			return cli_usage_error(CMD, "at most 16 maps");
 	}
 	if (!n_maps)
-		for (; n_maps < 2; n_maps++)
-			maps[n_maps] = default_maps[n_maps];
-	if (cli_find_tools_jar(jar, sizeof jar)) {
+		for (; n_maps < (paths ? 5 : 2); n_maps++)
+			maps[n_maps] = paths ? path_maps[n_maps] : default_maps[n_maps];
+	if (!paths && cli_find_tools_jar(jar, sizeof jar)) {
 		fprintf(stderr, "microsynth %s: needs microsynth-harness.jar (build the project) and the harness\n", CMD);
 		return CLI_FAIL;
 	}
 	if (ms_ctx_new(&ctx, NULL) || ms_rts_dsl_grammar_new(ctx, &g, 0) || ms_dsl_prog_new(ctx, &p, g))
 		goto done;
 	if (program ? ms_rts_dsl_parse_file(p, program, 0)
+	    : paths ? ms_rts_dsl_parse(p, "default program", paths_program, sizeof paths_program - 1, 0)
 		    : ms_rts_dsl_parse(p, "default program", default_program, sizeof default_program - 1, 0)) {
 		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 		rc = CLI_USAGE;
+		goto done;
+	}
+	if (paths) {
+		rc = bench_paths(ctx, p, maps, n_maps, evals) ? CLI_FAIL : CLI_OK;
 		goto done;
 	}
 	printf("map native_mps official_mps ratio coac_mps dropin_s java_s jvm_overhead cycles\n");

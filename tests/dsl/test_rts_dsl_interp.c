@@ -323,7 +323,7 @@ static void run_line(fx *f, FILE *in, char *line)
 	} else if ((!strcmp(w[0], "program") || !strcmp(w[0], "program!") || !strcmp(w[0], "program+not")) && nw >= 2) {
 		unsigned flags = !strcmp(w[0], "program!") ? MS_RTS_DSL_PARSE_UNBOUND
 				 : !strcmp(w[0], "program+not") ? MS_RTS_DSL_PARSE_NOT : 0;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, f->for_order, 0 };
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, f->for_order, 0, 0, 0 };
 		rest = strstr(copy, w[0]) + strlen(w[0]);
 		if (ms_rts_dsl_parse(f->prog, f->file, rest, strlen(rest), flags))
 			FAIL(f, "program: %s", ms_ctx_last_error(f->ctx));
@@ -497,7 +497,7 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_jrandom_init(&rng, 77);
 	for (int k = 0; k < 400; k++) {
 		ms_rts_dsl_interp *fast, *full;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 1 };
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 1, 0, 0 };
 		char *text = NULL;
 		assert_int_equal(ms_rts_dsl_generate(p, &rng, 9), MS_OK);
 		for (int m = 0; m < k % 4; m++)
@@ -545,6 +545,156 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_ctx_free(ctx);
 }
 
+/*
+ * The layer's region test is a shortcut: a search that cannot reach its goal
+ * is charged its region's size instead of running. Random and mutated
+ * programs play each other on a walled map (an enclosed base, a one-cell
+ * door, resources behind walls), a third of the matches with a budget small
+ * enough to run out; every cycle, for both players, the interpreter with the
+ * shortcut must decide exactly as the one running every search in full
+ * (`full_paths`), and count the same expansions against the budget.
+ */
+#define WALLED_W 24
+#define WALLED_H 24
+
+/* A 24x24 map: player 1's first base walled in (unreachable), a wall with a
+ * one-cell door splitting the rest, resources on both sides and behind walls. */
+static void walled_map(char *out, size_t cap)
+{
+	char terrain[WALLED_W * WALLED_H + 1];
+	static const struct {
+		const char *type;
+		int player, x, y;
+	} units[] = {
+		{ "Resource", -1, 0, 0 },  { "Resource", -1, 0, 1 },  { "Resource", -1, 12, 22 },
+		{ "Resource", -1, 21, 1 }, { "Resource", -1, 5, 20 }, { "Base", 0, 2, 2 },
+		{ "Barracks", 0, 4, 8 },   { "Worker", 0, 1, 5 },     { "Worker", 0, 2, 5 },
+		{ "Worker", 0, 3, 5 },     { "Worker", 0, 4, 5 },     { "Light", 0, 6, 3 },
+		{ "Ranged", 0, 6, 6 },     { "Base", 1, 20, 3 },      { "Worker", 1, 19, 2 },
+		{ "Worker", 1, 21, 5 },    { "Base", 1, 20, 20 },     { "Worker", 1, 18, 18 },
+		{ "Worker", 1, 19, 18 },   { "Worker", 1, 21, 18 },   { "Heavy", 1, 16, 14 },
+		{ "Barracks", 1, 14, 20 },
+	};
+	size_t n;
+
+	for (int y = 0; y < WALLED_H; y++)
+		for (int x = 0; x < WALLED_W; x++) {
+			int box = (x == 16 && y <= 8) || (y == 8 && x >= 16);
+			int wall = x == 9 && y >= 4 && y != 12;
+			terrain[x + y * WALLED_W] = box || wall ? '1' : '0';
+		}
+	terrain[WALLED_W * WALLED_H] = 0;
+	n = (size_t)snprintf(out, cap,
+			     "<rts.PhysicalGameState width=\"%d\" height=\"%d\"><terrain>%s</terrain><players>"
+			     "<rts.Player ID=\"0\" resources=\"20\"></rts.Player><rts.Player ID=\"1\" resources=\"20\">"
+			     "</rts.Player></players><units>",
+			     WALLED_W, WALLED_H, terrain);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		n += (size_t)snprintf(out + n, cap - n,
+				      "<rts.units.Unit type=\"%s\" ID=\"%zu\" player=\"%d\" x=\"%d\" y=\"%d\" "
+				      "resources=\"%d\" hitpoints=\"%d\"></rts.units.Unit>",
+				      units[i].type, i, units[i].player, units[i].x, units[i].y,
+				      units[i].player < 0 ? 30 : 0, !strcmp(units[i].type, "Base") ? 10 : 4);
+	snprintf(out + n, cap - n, "</units></rts.PhysicalGameState>");
+}
+
+static void test_rts_dsl_interp__region_test_changes_no_decision(void **state)
+{
+	static char map[8192];
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_rts_state *start;
+	ms_dsl_grammar *g;
+	ms_dsl_prog *p[2];
+	ms_jrandom rng;
+	ms_rts_pair pa[256], pb[256];
+	long compared = 0, moves = 0, expansions = 0, spent = 0;
+	(void)state;
+	walled_map(map, sizeof(map));
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_rts_state_from_map_xml(ctx, &start, utt, "walled", map, strlen(map), 0), MS_OK);
+	assert_int_equal(ms_rts_dsl_grammar_new(ctx, &g, 0), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(ctx, &p[0], g), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(ctx, &p[1], g), MS_OK);
+	ms_jrandom_init(&rng, 28);
+	for (int k = 0; k < 120; k++) {
+		ms_rts_dsl_interp *fast[2], *full[2];
+		/* every third match with a budget small enough to run out */
+		long budget = k % 3 == 2 ? 600 + 50 * k : 0;
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 1, budget };
+		ms_rts_dsl_opts of = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 0, budget };
+		ms_rts_state *s;
+		char *text[2] = { NULL, NULL };
+		for (int pl = 0; pl < 2; pl++) {
+			/* programs that search: a unit loop around a random body, mutated a little */
+			do {
+				assert_int_equal(ms_rts_dsl_generate(p[pl], &rng, 9), MS_OK);
+				for (int m = 0; m < k % 3; m++)
+					assert_int_equal(ms_rts_dsl_mutate(p[pl], &rng, NULL), MS_OK);
+				ms_ctx_mfree(ctx, text[pl]);
+				assert_int_equal(ms_rts_dsl_print(p[pl], MS_RTS_DSL_FORM_JAVA, &text[pl], NULL), MS_OK);
+			} while (strncmp(text[pl], "for(Unit u){", 12) || ms_rts_dsl_interp_new(ctx, &fast[pl], p[pl], 3, &of));
+			assert_int_equal(ms_rts_dsl_interp_new(ctx, &full[pl], p[pl], 3, &o), MS_OK);
+		}
+		assert_int_equal(ms_rts_state_clone(ctx, &s, start), MS_OK);
+		for (int t = 0; t < 300; t++) {
+			int go = 0;
+			for (int pl = 0; pl < 2; pl++) {
+				int na, nb, ra, rb, ka, kb;
+				const ms_rts_dsl_assignment *aa, *ab;
+				ra = ms_rts_dsl_decide(fast[pl], pl, s, pa, 256, &na);
+				rb = ms_rts_dsl_decide(full[pl], pl, s, pb, 256, &nb);
+				if (ra != rb || na != nb)
+					fail_msg("program %s: decisions differ at cycle %d, player %d", text[pl], t, pl);
+				/* the budget's count too, even where it did not run out */
+				if (ms_rts_dsl_path_expansions(fast[pl]) != ms_rts_dsl_path_expansions(full[pl]))
+					fail_msg("program %s: %ld expansions, not %ld, at cycle %d, player %d", text[pl],
+						 ms_rts_dsl_path_expansions(fast[pl]), ms_rts_dsl_path_expansions(full[pl]), t, pl);
+				expansions += ms_rts_dsl_path_expansions(full[pl]);
+				spent += ms_rts_dsl_path_expansions(full[pl]) > (budget ? budget : 400000);
+				for (int j = 0; j < na; j++) {
+					if (pa[j].unit.id != pb[j].unit.id || !same_action(&pa[j].action, &pb[j].action))
+						fail_msg("program %s: pair %d differs at cycle %d, player %d", text[pl], j, t, pl);
+					moves += pa[j].action.type == MS_RTS_MOVE;
+				}
+				aa = ms_rts_dsl_assignments(fast[pl], &ka);
+				ab = ms_rts_dsl_assignments(full[pl], &kb);
+				if (ka != kb)
+					fail_msg("program %s: abstract actions differ at cycle %d", text[pl], t);
+				for (int j = 0; j < ka; j++)
+					if (aa[j].unit != ab[j].unit || aa[j].kind != ab[j].kind || aa[j].target != ab[j].target ||
+					    aa[j].x != ab[j].x || aa[j].y != ab[j].y || aa[j].node != ab[j].node)
+						fail_msg("program %s: abstract action %d differs at cycle %d", text[pl], j, t);
+				if (ra != MS_OK)
+					break;
+				compared++;
+				assert_int_equal(ms_rts_issue_safe(ctx, s, pa, na, NULL), MS_OK);
+			}
+			assert_int_equal(ms_rts_cycle(ctx, s, &go), MS_OK);
+			if (go)
+				break;
+		}
+		ms_rts_state_free(ctx, s);
+		for (int pl = 0; pl < 2; pl++) {
+			ms_rts_dsl_interp_free(fast[pl]);
+			ms_rts_dsl_interp_free(full[pl]);
+			ms_ctx_mfree(ctx, text[pl]);
+		}
+	}
+	/* the matches did move units about, decision after decision */
+	assert_true(compared > 20000);
+	assert_true(moves > 5000);
+	assert_true(expansions > 1000000);
+	assert_true(spent > 100); /* decisions whose budget ran out */
+	ms_dsl_prog_free(p[0]);
+	ms_dsl_prog_free(p[1]);
+	ms_dsl_grammar_free(g);
+	ms_rts_state_free(ctx, start);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -557,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_rts_dsl_interp__control),
 		cmocka_unit_test(test_rts_dsl_interp__translate),
 		cmocka_unit_test(test_rts_dsl_interp__loop_shortcut_changes_no_decision),
+		cmocka_unit_test(test_rts_dsl_interp__region_test_changes_no_decision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,7 @@ static const ms_bot_ops prog_ops = {
 
 /* A bot around an interpreter of `p`; takes ownership of `g` (may be NULL). */
 static int make(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, ms_dsl_grammar *g, const ms_rts_utt *utt,
-		int64_t seed)
+		int64_t seed, const ms_rts_dsl_opts *opts)
 {
 	ms_bot *b;
 	prog_bot *pb;
@@ -66,7 +66,7 @@ static int make(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, ms_dsl_grammar 
 	b->seed = seed;
 	b->impl = pb;
 	pb->g = g;
-	if ((rc = ms_rts_dsl_interp_new(ctx, &pb->it, p, seed, NULL))) {
+	if ((rc = ms_rts_dsl_interp_new(ctx, &pb->it, p, seed, opts))) {
 		ms_bot_free(b);
 		return rc;
 	}
@@ -76,7 +76,13 @@ static int make(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, ms_dsl_grammar 
 
 int ms_rts_dsl_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt, int64_t seed)
 {
-	return make(ctx, out, p, NULL, utt, seed);
+	return make(ctx, out, p, NULL, utt, seed, NULL);
+}
+
+int ms_rts_dsl_bot_new_opts(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt, int64_t seed,
+			    const ms_rts_dsl_opts *opts)
+{
+	return make(ctx, out, p, NULL, utt, seed, opts);
 }
 
 int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
@@ -100,7 +106,7 @@ int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const 
 				      strlen(spec + sizeof(text_prefix) - 1), 0);
 	if (rc)
 		goto fail;
-	rc = make(ctx, out, p, g, utt, seed);
+	rc = make(ctx, out, p, g, utt, seed, NULL);
 	g = NULL; /* the bot owns it now, even on failure */
 	ms_dsl_prog_free(p);
 	return rc;

@@ -69,11 +69,33 @@ typedef struct rd_layer {
 	uint32_t *acc;      /* claimed in the PlayerAction being composed */
 	int pend_cost[2];   /* stock held by pending productions */
 	uint32_t search;    /* stamp of the current A* search */
-	long expanded;      /* A* expansions in this decision (bounded: RD_ASTAR_BUDGET) */
+	long expanded;      /* A* expansions in this decision (bounded: budget) */
+	long budget;        /* RD_ASTAR_BUDGET, or the options' path_budget (tests) */
 	uint32_t *seen;     /* put on OPEN in this search */
 	int *parent, *cost, *next, *head;
 	int n_head;
 	int cap_cells;
+	/*
+	 * Regions: the 4-connected components of the cells a search may enter,
+	 * labelled once per decision when the first search needs them, and
+	 * split in place when a desire claims a cell, so a search whose goal
+	 * cells all lie outside the start's regions is known to fail without
+	 * running; it is charged the expansions the search would have made (the
+	 * start's regions' size), budget included.
+	 */
+	int *lab;           /* [cell] region, or -1 for a cell no search may enter */
+	int *lab_size;      /* [region] cells (room for 2 * cells regions) */
+	int n_lab;          /* regions labelled */
+	int *lab_queue;     /* 4 queues of `cells` cells: the labelling's, a split's searches */
+	uint32_t *lab_vis;  /* [cell] == lab_stamp: visited by the current split */
+	uint8_t *lab_own;   /* [cell] which of a split's searches visited it */
+	uint32_t lab_stamp; /* stamp of the current split */
+	uint32_t lab_tick;  /* decision the labels were made for (0: none) */
+	int lab_ru;         /* the labels leave out the cells claimed by desires */
+	int n_claims;       /* cells claimed by desires in this decision */
+	long unreached;     /* expansions of searches in vain in this decision */
+	int lab_want;       /* label at the first search (searches went in vain) */
+	int full_paths;   /* run every search in full (the first version; for tests and the bench) */
 	rd_aa *aa;          /* the abstract-action map, insertion order */
 	int n_aa, cap_aa;
 	int *aa_of;         /* [unit] index in aa, or -1 */

@@ -663,6 +663,8 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 	if (player != 0 && player != 1)
 		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL: player %d is not 0 or 1", player);
 	bind_utt(it, s->utt);
+	it->L.full_paths = it->opts.full_paths;
+	it->L.budget = it->opts.path_budget > 0 ? it->opts.path_budget : RD_ASTAR_BUDGET;
 	if ((rc = rd_layer_begin(&it->L, s, player)))
 		return rc;
 	if (++it->tick == 0) {
@@ -696,6 +698,11 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 	if ((rc = publish(it)))
 		return rc;
 	return rd_layer_translate(&it->L, out, max, n);
+}
+
+long ms_rts_dsl_path_expansions(const ms_rts_dsl_interp *it)
+{
+	return it->L.expanded;
 }
 
 const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_interp *it, int *n)

@@ -32,8 +32,18 @@ static void free_cells(rd_layer *L)
 	ms_ctx_mfree(L->ctx, L->cost);
 	ms_ctx_mfree(L->ctx, L->next);
 	ms_ctx_mfree(L->ctx, L->head);
+	ms_ctx_mfree(L->ctx, L->lab);
+	ms_ctx_mfree(L->ctx, L->lab_size);
+	ms_ctx_mfree(L->ctx, L->lab_vis);
+	ms_ctx_mfree(L->ctx, L->lab_own);
+	ms_ctx_mfree(L->ctx, L->lab_queue);
 	L->pend = L->ru = L->acc = L->seen = NULL;
 	L->parent = L->cost = L->next = L->head = NULL;
+	L->lab = L->lab_size = L->lab_queue = NULL;
+	L->lab_vis = NULL;
+	L->lab_own = NULL;
+	L->lab_tick = 0;
+	L->lab_stamp = 0;
 	L->cap_cells = 0;
 }
 
@@ -63,7 +73,13 @@ static int grow_cells(rd_layer *L, int cells, int w, int h)
 	L->cost = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
 	L->next = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
 	L->head = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)nh);
-	if (!L->pend || !L->ru || !L->acc || !L->seen || !L->parent || !L->cost || !L->next || !L->head) {
+	L->lab = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
+	L->lab_size = ms_ctx_malloc(L->ctx, sizeof(int) * 2 * (size_t)cells);
+	L->lab_vis = ms_ctx_calloc(L->ctx, (size_t)cells, sizeof(uint32_t));
+	L->lab_own = ms_ctx_malloc(L->ctx, (size_t)cells);
+	L->lab_queue = ms_ctx_malloc(L->ctx, sizeof(int) * 4 * (size_t)cells);
+	if (!L->pend || !L->ru || !L->acc || !L->seen || !L->parent || !L->cost || !L->next || !L->head || !L->lab ||
+	    !L->lab_size || !L->lab_vis || !L->lab_own || !L->lab_queue) {
 		free_cells(L);
 		return ms_ctx_error(L->ctx, MS_ENOMEM, "DSL: out of memory for a %dx%d map", w, h);
 	}
@@ -117,8 +133,13 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player)
 		memset(L->ru, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
 		memset(L->acc, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
 		L->tick = 1;
+		L->lab_tick = 0;
 	}
 	L->expanded = 0;
+	L->n_claims = 0;
+	/* label at the first search when the last decision searched in vain */
+	L->lab_want = 2 * L->unreached >= L->cells && L->unreached > 0;
+	L->unreached = 0;
 	L->s = s;
 	L->units = rts_cunits(s);
 	L->terrain = rts_cterrain(s);
@@ -173,17 +194,247 @@ static inline int iabs(int v)
 	return v < 0 ? -v : v;
 }
 
+static int root_of(int *par, int i)
+{
+	while (par[i] != i)
+		i = par[i] = par[par[i]];
+	return i;
+}
+
+/* Labels the regions of the cells a search may enter (minus the claimed
+ * cells when `ru`): one pass over the rows joining each cell to its left
+ * and upper neighbours, one pass numbering the roots. */
+static void label_regions(rd_layer *L, int ru)
+{
+	int w = L->w, h = L->h, n = 0, nr = 0;
+	int *lab = L->lab, *par = L->lab_queue, *id = L->lab_queue + L->cap_cells;
+	const uint8_t *terrain = L->terrain;
+	const uint16_t *grid = L->grid;
+	const uint32_t *pend = L->pend, *claimed = L->ru;
+	uint32_t tick = L->tick;
+
+	for (int y = 0, c = 0; y < h; y++)
+		for (int x = 0; x < w; x++, c++) {
+			int l, u;
+			if (terrain[c] || grid[c] || pend[c] == tick || (ru && claimed[c] == tick)) {
+				lab[c] = -1;
+				continue;
+			}
+			l = x > 0 ? lab[c - 1] : -1;
+			u = y > 0 ? lab[c - w] : -1;
+			if (l < 0 && u < 0) {
+				par[n] = n;
+				lab[c] = n++;
+			} else if (l < 0 || u < 0 || l == u) {
+				lab[c] = l < 0 ? u : l;
+			} else {
+				int a = root_of(par, l), b = root_of(par, u);
+				if (a < b)
+					par[b] = a;
+				else
+					par[a] = b;
+				lab[c] = l;
+			}
+		}
+	for (int i = 0; i < n; i++) {
+		int r = root_of(par, i);
+		if (r == i) {
+			id[i] = nr;
+			L->lab_size[nr++] = 0;
+		}
+	}
+	for (int c = 0; c < L->cells; c++)
+		if (lab[c] >= 0) {
+			int r = id[root_of(par, lab[c])];
+			lab[c] = r;
+			L->lab_size[r]++;
+		}
+	L->n_lab = nr;
+	L->lab_tick = L->tick;
+	L->lab_ru = ru;
+}
+
+/* The regions a search from `start` enters (its own when it may enter it,
+ * and its neighbours'), at most 5, and the cells it would expand. */
+static int start_regions(const rd_layer *L, int start, int regs[5], long *size)
+{
+	int w = L->w, sx = start % w, sy = start / w, n = 0;
+
+	*size = L->lab[start] >= 0 ? 0 : 1;
+	for (int d = -1; d < 4; d++) {
+		int c = start, r, k;
+		if (d >= 0) {
+			int nx = sx + rts_dx[d], ny = sy + rts_dy[d];
+			if (nx < 0 || ny < 0 || nx >= w || ny >= L->h)
+				continue;
+			c = nx + ny * w;
+		}
+		if ((r = L->lab[c]) < 0)
+			continue;
+		for (k = 0; k < n && regs[k] != r; k++)
+			;
+		if (k == n) {
+			regs[n++] = r;
+			*size += L->lab_size[r];
+		}
+	}
+	return n;
+}
+
+/* Goal ranges the region test handles (a disk of (2R+1)^2 cells at most). */
+#define RD_REGION_RANGE 16
+
+/*
+ * The expansions a search from (sx, sy) makes when none of the cells it
+ * can reach lies within `range` of (tx, ty): it expands its whole region
+ * then. 0 when a goal cell is reachable (or the range is too wide to test),
+ * and the search must run.
+ */
+static long unreachable_size(rd_layer *L, int sx, int sy, int tx, int ty, int range, int use_ru)
+{
+	int w = L->w, h = L->h, start = sx + sy * w, regs[5], n;
+	long size, r2 = (long)range * range;
+
+	if (range < 0 || range > RD_REGION_RANGE)
+		return 0;
+	/* labels made before any claim serve both kinds of search; claims
+	 * then make them leave claimed cells out */
+	if (L->lab_tick != L->tick || (L->n_claims > 0 && L->lab_ru != !!use_ru))
+		label_regions(L, use_ru);
+	n = start_regions(L, start, regs, &size);
+	for (long dy = -range; dy <= range; dy++) {
+		long y = ty + dy;
+		if (y < 0 || y >= h)
+			continue;
+		for (long dx = -range; dx <= range; dx++) {
+			long x = tx + dx;
+			int r;
+			if (x < 0 || x >= w || dx * dx + dy * dy > r2 || (r = L->lab[x + y * w]) < 0)
+				continue;
+			for (int k = 0; k < n; k++)
+				if (regs[k] == r)
+					return 0;
+		}
+	}
+	return size;
+}
+
+/*
+ * A desire claimed cell x: searches with use_ru may no longer enter it. Its
+ * region loses it and may fall apart; searches from x's neighbours in the
+ * region, taking turns, find the pieces: searches that meet join, and one
+ * that runs out of cells apart from every other has found a piece, which
+ * gets a new label. It stops when one group is left (which keeps the old
+ * label), so a claim costs about the size of the pieces cut off.
+ */
+static void claim_cell(rd_layer *L, int x)
+{
+	int w = L->w, h = L->h, k = L->lab[x], m = 0, grp[4], qh[4], qt[4], *q[4];
+	int xx = x % w, xy = x / w, groups;
+
+	L->lab_ru = 1;
+	if (k < 0)
+		return;
+	L->lab[x] = -1;
+	L->lab_size[k]--;
+	if (++L->lab_stamp == 0) {
+		memset(L->lab_vis, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
+		L->lab_stamp = 1;
+	}
+	for (int d = 0; d < 4; d++) {
+		int nx = xx + rts_dx[d], ny = xy + rts_dy[d], c;
+		if (nx < 0 || ny < 0 || nx >= w || ny >= h || L->lab[c = nx + ny * w] != k)
+			continue;
+		q[m] = L->lab_queue + (size_t)m * (size_t)L->cap_cells;
+		q[m][0] = c;
+		qh[m] = 0;
+		qt[m] = 1;
+		grp[m] = m;
+		L->lab_vis[c] = L->lab_stamp;
+		L->lab_own[c] = (uint8_t)m;
+		m++;
+	}
+	groups = m;
+	if (L->n_lab + m > 2 * L->cells) { /* out of region ids: label afresh */
+		label_regions(L, 1);
+		return;
+	}
+	while (groups > 1) {
+		for (int i = 0; i < m && groups > 1; i++) {
+			int p, px, py, g = grp[i], open = 0;
+			if (qh[i] == qt[i])
+				continue;
+			p = q[i][qh[i]++];
+			px = p % w;
+			py = p / w;
+			for (int d = 0; d < 4; d++) {
+				int nx = px + rts_dx[d], ny = py + rts_dy[d], c;
+				if (nx < 0 || ny < 0 || nx >= w || ny >= h || L->lab[c = nx + ny * w] != k)
+					continue;
+				if (L->lab_vis[c] != L->lab_stamp) {
+					L->lab_vis[c] = L->lab_stamp;
+					L->lab_own[c] = (uint8_t)i;
+					q[i][qt[i]++] = c;
+				} else if (grp[L->lab_own[c]] != g) { /* two groups meet */
+					int o = grp[L->lab_own[c]];
+					for (int j = 0; j < m; j++)
+						if (grp[j] == o)
+							grp[j] = g;
+					groups--;
+				}
+			}
+			/* group g is finished when all its searches are: a piece */
+			for (int j = 0; j < m; j++)
+				if (grp[j] == g && qh[j] < qt[j])
+					open = 1;
+			if (!open && groups > 1) {
+				int r = L->n_lab++, n = 0;
+				for (int j = 0; j < m; j++) {
+					if (grp[j] != g)
+						continue;
+					for (int t = 0; t < qt[j]; t++)
+						L->lab[q[j][t]] = r;
+					n += qt[j];
+					grp[j] = -1 - j; /* out of every group */
+				}
+				L->lab_size[r] = n;
+				L->lab_size[k] -= n;
+				groups--;
+			}
+		}
+	}
+}
+
 void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, int *dir, int *goal)
 {
 	int w = L->w, h = L->h;
 	int tx = target % w, ty = target / w; /* Java's int arithmetic, off-map targets included */
 	int r2 = range * range, start = sx + sy * w, h0, fmax = 0, b = 0;
+	long before;
 	uint32_t st;
 
 	*dir = -1;
 	*goal = -1;
 	if ((sx - tx) * (sx - tx) + (sy - ty) * (sy - ty) <= r2)
 		return;
+	if (!L->full_paths) {
+		long size;
+		/* the budget is spent: the search would stop at its first expansion */
+		if (L->expanded >= L->budget) {
+			L->expanded++;
+			return;
+		}
+		/* no goal cell reachable: charge the whole region as the search
+		 * would. Labelling costs about one search of the whole map, so it
+		 * waits for a decision that searched in vain (or follows one). */
+		if ((L->lab_want || L->lab_tick == L->tick) &&
+		    (size = unreachable_size(L, sx, sy, tx, ty, range, use_ru)) > 0) {
+			L->unreached += size;
+			L->expanded = size > L->budget - L->expanded ? L->budget + 1 : L->expanded + size;
+			return;
+		}
+	}
+	before = L->expanded;
 	if (++L->search == 0) {
 		memset(L->seen, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
 		L->search = 1;
@@ -209,7 +460,7 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 			continue;
 		}
 		L->head[b] = L->next[p];
-		if (++L->expanded > RD_ASTAR_BUDGET)
+		if (++L->expanded > L->budget)
 			break; /* the decision's search budget is spent: no path */
 		px = p % w;
 		py = p / w;
@@ -248,6 +499,11 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 	}
 	for (int i = 0; i <= fmax; i++)
 		L->head[i] = -1;
+	if (*goal < 0 && L->expanded <= L->budget && !L->full_paths) {
+		L->unreached += L->expanded - before;
+		if (2 * L->unreached >= L->cells)
+			L->lab_want = 1;
+	}
 }
 
 /* The same spiral as AbstractionLayerAI.findBuildingPosition with nothing reserved. */
@@ -443,8 +699,12 @@ int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n)
 		L->desires[nd].action = ua;
 		nd++;
 		cell = used_cell(L, u, &ua);
-		if (cell >= 0 && cell < L->cells)
+		if (cell >= 0 && cell < L->cells) {
 			L->ru[cell] = L->tick;
+			if (L->lab_tick == L->tick && (L->lab_ru || L->n_claims == 0))
+				claim_cell(L, (int)cell);
+			L->n_claims++;
+		}
 	}
 	/* 4c, 4d: keep the desires consistent with the running actions and
 	 * with the desires kept before them */

@@ -167,6 +167,9 @@ typedef struct ms_rts_dsl_opts {
 	int version;    /**< MS_RTS_DSL_OPTS_VERSION */
 	int for_order;  /**< MS_RTS_DSL_FOR_* */
 	int full_loops; /**< run every loop in full as Java does (slower, same decisions; for tests) */
+	int full_paths; /**< run every path search in full, even one that cannot reach its goal (slower, same
+			     decisions; for tests and `bench synth`) */
+	long path_budget; /**< path-search expansions per decision; 0: the default 400,000 (tests lower it) */
 } ms_rts_dsl_opts;
 
 #define MS_RTS_DSL_OPTS_VERSION 1
@@ -222,6 +225,9 @@ typedef struct ms_rts_dsl_assignment {
  * The abstract-action map of the last decision, in insertion order (valid
  * until the next decision). `*n` receives the count.
  */
+/** Path-search expansions the last decision counted against its budget (tests compare them). */
+MS_EXTERN long ms_rts_dsl_path_expansions(const ms_rts_dsl_interp *it);
+
 MS_EXTERN const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_interp *it, int *n);
 
 /* ---- programs as bots ----------------------------------------------------- */
@@ -232,6 +238,10 @@ MS_EXTERN const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_i
  */
 MS_EXTERN int ms_rts_dsl_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt,
 				 int64_t seed);
+
+/** ms_rts_dsl_bot_new with interpreter options (`opts` may be NULL), e.g. full_paths for `bench synth`. */
+MS_EXTERN int ms_rts_dsl_bot_new_opts(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt,
+				      int64_t seed, const ms_rts_dsl_opts *opts);
 
 /**
  * A bot from a bot name: "program:FILE" reads the program file,
