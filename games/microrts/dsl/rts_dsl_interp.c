@@ -16,6 +16,7 @@
  * is exact, and turns the units^depth cost of nested loops into a small
  * multiple of the units.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "rts_dsl_internal.h"
@@ -30,6 +31,7 @@ typedef struct rd_node {
 	int tp;    /* Tp value index */
 	int end;   /* one past the subtree */
 	int rnd;   /* subtree draws Random targets */
+	int inner; /* a for whose body holds another for */
 } rd_node;
 
 /* Memory of a for node within a tick (see the header comment). */
@@ -57,6 +59,21 @@ struct ms_rts_dsl_interp {
 	int n_build[MS_RTS_MAX_TYPES], n_train[MS_RTS_MAX_TYPES];
 	int n_harvest, n_attack;
 	int any_enemy, any_opponent;
+	/* This decision's unit lists (indices in list order, so every scan
+	 * meets its units in the order a scan of the whole list would):
+	 * units with an owner, ours, the others', resources, our stockpiles.
+	 * Big maps hold mostly resources, which most scans skip. */
+	int *live, *own, *enemy, *res, *stock;
+	int n_live, n_own_ix, n_enemy, n_res, n_stock, cap_ix;
+	/* Per unit, computed on first use in a decision (stamp == dec): the
+	 * nearest enemy's and opponent's squared distance, and whether an
+	 * enemy has the unit in its attack range. The state does not change
+	 * during a decision, so neither do they. */
+	uint32_t *stamp;
+	int *enemy_d2, *opp_d2;
+	unsigned char *in_range;
+	uint32_t dec;
+	int min_enemy_hp, max_enemy_damage;
 	ms_rts_dsl_assignment *pub;
 	int n_pub, cap_pub;
 };
@@ -123,6 +140,8 @@ static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 		c->rnd = c->o == RD_OP_RANDOM;
 		for (int j = i + 1; j < c->end && !c->rnd; j++)
 			c->rnd = it->code[j].o == RD_OP_RANDOM;
+		for (int j = i + 1; j < c->end && c->op == MS_RTS_DSL_S_FOR && !c->inner; j++)
+			c->inner = it->code[j].op == MS_RTS_DSL_S_FOR;
 		it->fors[i].tick = 0;
 	}
 	it->n_code = n;
@@ -174,6 +193,10 @@ void ms_rts_dsl_interp_free(ms_rts_dsl_interp *it)
 	ms_ctx_mfree(it->ctx, it->code);
 	ms_ctx_mfree(it->ctx, it->fors);
 	ms_ctx_mfree(it->ctx, it->pub);
+	ms_ctx_mfree(it->ctx, it->live);
+	ms_ctx_mfree(it->ctx, it->stamp);
+	ms_ctx_mfree(it->ctx, it->enemy_d2);
+	ms_ctx_mfree(it->ctx, it->in_range);
 	ms_ctx_mfree(it->ctx, it);
 }
 
@@ -247,6 +270,30 @@ static inline int iabs(int v)
 	return v < 0 ? -v : v;
 }
 
+/* The per-unit facts of the stamp's comment, for unit ui of this decision. */
+static void unit_facts(ms_rts_dsl_interp *it, int ui)
+{
+	const ms_rts_unit *u = UNIT(it, ui);
+	int ed = INT_MAX, od = INT_MAX, hit = 0;
+
+	for (int k = 0; k < it->n_enemy; k++) {
+		const ms_rts_unit *o = UNIT(it, it->enemy[k]);
+		int dx = o->x - u->x, dy = o->y - u->y, d2 = dx * dx + dy * dy, r = TYPE(it, o)->attack_range;
+		if (d2 < ed)
+			ed = d2;
+		if (o->player == 1 - it->player && d2 < od)
+			od = d2;
+		if (d2 <= r * r)
+			hit = 1;
+	}
+	it->enemy_d2[ui] = ed;
+	it->opp_d2[ui] = od;
+	it->in_range[ui] = (unsigned char)hit;
+	it->stamp[ui] = it->dec;
+}
+
+#define FACTS(it, ui) ((it)->stamp[ui] == (it)->dec ? (void)0 : unit_facts(it, ui))
+
 /* Interpreter.getUnit<Op>: candidates have an owner, not P, and are not u. */
 static int select_target(ms_rts_dsl_interp *it, int op, int ui, int P)
 {
@@ -258,11 +305,12 @@ static int select_target(ms_rts_dsl_interp *it, int op, int ui, int P)
 		ms_jrandom_next_int_bounded(&it->rng, 6, &r);
 		op = r;
 	}
-	for (int i = 0; i < it->L.n_units; i++) {
+	for (int k = 0; k < it->n_live; k++) {
+		int i = it->live[k];
 		const ms_rts_unit *o = UNIT(it, i);
 		const ms_rts_unit_type *ot;
 		int d, key;
-		if (o->player < 0 || o->player == P || i == ui)
+		if (o->player == P || i == ui)
 			continue;
 		ot = TYPE(it, o);
 		d = iabs(o->x - u->x) + iabs(o->y - u->y);
@@ -318,8 +366,8 @@ static int resolve_dir(ms_rts_dsl_interp *it, int d, int ui)
 		int nx = x + rts_dx[dir], ny = y + rts_dy[dir], score = 0, first = 1;
 		if (nx < 0 || ny < 0 || nx >= L->w || ny >= L->h || !rd_free(L, nx + ny * L->w))
 			continue;
-		for (int i = 0; i < L->n_units; i++) {
-			const ms_rts_unit *o = UNIT(it, i);
+		for (int k = 0; k < it->n_enemy; k++) {
+			const ms_rts_unit *o = UNIT(it, it->enemy[k]);
 			int dd;
 			if (o->player != 1 - it->player)
 				continue;
@@ -361,47 +409,32 @@ static int eval_cond(ms_rts_dsl_interp *it, int i, int ui, int *value)
 	case MS_RTS_DSL_HASUNITWITHINDISTANCEFROMOPPONENT:
 		if (!u)
 			return it->any_opponent ? no_unit(it, i) : (*value = 0, MS_OK);
-		for (int j = 0; j < it->L.n_units && !v; j++) {
-			const ms_rts_unit *o = UNIT(it, j);
-			int dx = o->x - u->x, dy = o->y - u->y;
-			v = o->player == 1 - it->player && dx * dx + dy * dy <= c->n * c->n;
-		}
+		FACTS(it, ui);
+		v = it->opp_d2[ui] <= c->n * c->n;
 		break;
 	case MS_RTS_DSL_HASUNITINOPPONENTRANGE:
 		if (!u)
 			return it->any_enemy ? no_unit(it, i) : (*value = 0, MS_OK);
-		for (int j = 0; j < it->L.n_units && !v; j++) {
-			const ms_rts_unit *o = UNIT(it, j);
-			int dx = o->x - u->x, dy = o->y - u->y, r = TYPE(it, o)->attack_range;
-			v = o->player >= 0 && o->player != it->player && dx * dx + dy * dy <= r * r;
-		}
+		FACTS(it, ui);
+		v = it->in_range[ui];
 		break;
 	case MS_RTS_DSL_OPPONENTHASUNITINPLAYERRANGE:
 		if (!u)
 			return no_unit(it, i);
 		if (u->player != it->player)
 			break;
-		for (int j = 0; j < it->L.n_units && !v; j++) {
-			const ms_rts_unit *o = UNIT(it, j);
-			int dx = o->x - u->x, dy = o->y - u->y, r = ut->attack_range;
-			v = o->player >= 0 && o->player != it->player && dx * dx + dy * dy <= r * r;
-		}
+		FACTS(it, ui);
+		v = it->enemy_d2[ui] <= ut->attack_range * ut->attack_range;
 		break;
 	case MS_RTS_DSL_HASUNITTHATKILLSINONEATTACK:
 		if (!u)
 			return it->any_enemy ? no_unit(it, i) : (*value = 0, MS_OK);
-		for (int j = 0; j < it->L.n_units && !v; j++) {
-			const ms_rts_unit *o = UNIT(it, j);
-			v = o->player >= 0 && o->player != it->player && o->hitpoints <= ut->max_damage;
-		}
+		v = it->n_enemy > 0 && it->min_enemy_hp <= ut->max_damage;
 		break;
 	case MS_RTS_DSL_OPPONENTHASUNITTHATKILLSUNITINONEATTACK:
 		if (!u)
 			return it->any_enemy ? no_unit(it, i) : (*value = 0, MS_OK);
-		for (int j = 0; j < it->L.n_units && !v; j++) {
-			const ms_rts_unit *o = UNIT(it, j);
-			v = o->player >= 0 && o->player != it->player && TYPE(it, o)->max_damage >= u->hitpoints;
-		}
+		v = it->n_enemy > 0 && it->max_enemy_damage >= u->hitpoints;
 		break;
 	case MS_RTS_DSL_IS_TYPE:
 		if (!u)
@@ -496,14 +529,18 @@ static int exec_command(ms_rts_dsl_interp *it, int i, int ui)
 			return no_unit(it, i);
 		if (!ut->can_harvest || u->player != it->player || has_action(it, ui) || it->n_harvest >= c->n)
 			return MS_OK;
-		for (int j = 0; j < L->n_units; j++) {
-			const ms_rts_unit *o = UNIT(it, j);
-			const ms_rts_unit_type *ot = TYPE(it, o);
+		/* the two nearest are chosen independently: two scans meet them as one would */
+		for (int k = 0; k < it->n_res; k++) {
+			const ms_rts_unit *o = UNIT(it, it->res[k]);
 			int d = iabs(o->x - u->x) + iabs(o->y - u->y);
-			if (ot->is_resource && (res < 0 || d < dres))
-				res = j, dres = d;
-			if (ot->is_stockpile && o->player == it->player && (base < 0 || d < dbase))
-				base = j, dbase = d;
+			if (res < 0 || d < dres)
+				res = it->res[k], dres = d;
+		}
+		for (int k = 0; k < it->n_stock; k++) {
+			const ms_rts_unit *o = UNIT(it, it->stock[k]);
+			int d = iabs(o->x - u->x) + iabs(o->y - u->y);
+			if (base < 0 || d < dbase)
+				base = it->stock[k], dbase = d;
 		}
 		if (res < 0 || base < 0)
 			return MS_OK;
@@ -516,12 +553,9 @@ static int exec_command(ms_rts_dsl_interp *it, int i, int ui)
 		if (u->player != it->player || has_action(it, ui) || !ut->can_attack)
 			return MS_OK;
 		r2 = ut->attack_range * ut->attack_range;
-		for (int j = 0; j < L->n_units; j++) {
-			const ms_rts_unit *o = UNIT(it, j);
-			int dx = o->x - u->x, dy = o->y - u->y;
-			if (o->player >= 0 && o->player != it->player && dx * dx + dy * dy <= r2)
-				return assign(it, ui, MS_RTS_DSL_AA_IDLE, i, -1, -1, 0, 0, -1, -1);
-		}
+		FACTS(it, ui);
+		if (it->enemy_d2[ui] <= r2)
+			return assign(it, ui, MS_RTS_DSL_AA_IDLE, i, -1, -1, 0, 0, -1, -1);
 		return MS_OK;
 	}
 	case MS_RTS_DSL_MOVEAWAY:
@@ -533,10 +567,11 @@ static int exec_command(ms_rts_dsl_interp *it, int i, int ui)
 			return MS_OK;
 		if (c->op == MS_RTS_DSL_MOVEAWAY) {
 			int best_d = 0;
-			for (int j = 0; j < L->n_units; j++) {
+			for (int k = 0; k < it->n_own_ix; k++) {
+				int j = it->own[k];
 				const ms_rts_unit *o = UNIT(it, j);
 				int d;
-				if (o->type != it->id_base || o->player != it->player)
+				if (o->type != it->id_base)
 					continue;
 				d = iabs(o->x - u->x) + iabs(o->y - u->y);
 				if (target < 0 || d > best_d)
@@ -579,14 +614,21 @@ static int exec_for(ms_rts_dsl_interp *it, int i)
 	const rd_node *c = &it->code[i];
 	rd_for *f = &it->fors[i];
 	uint32_t v0 = it->version;
-	int rc = MS_OK, passes = it->opts.for_order == MS_RTS_DSL_FOR_BIL ? 4 : 1;
+	int rc = MS_OK, passes = it->opts.for_order == MS_RTS_DSL_FOR_BIL ? 4 : 1, full;
 
 	if (f->tick == it->tick && f->v0 == f->v1 && f->v1 == v0 && !c->rnd && !it->opts.full_loops)
 		return MS_OK;
-	for (int pass = 0; pass < passes && !rc; pass++)
-		for (int j = 0; j < it->L.n_units && !rc; j++) {
-			const ms_rts_unit *u = UNIT(it, j);
-			if (u->player != it->player || (passes > 1 && !bil_pass(it, pass, u->type)))
+	/* Every command checks first that its unit has no action yet, and
+	 * nothing before that check changes anything (Random targets are drawn
+	 * after it): a body run for a unit that has one does nothing unless it
+	 * holds a loop over other units, and a loop does nothing once all of
+	 * ours have one. Such runs are skipped. */
+	full = it->opts.full_loops;
+	for (int pass = 0; pass < passes && !rc && (full || it->L.n_aa < it->n_own_ix); pass++)
+		for (int k = 0; k < it->n_own_ix && !rc; k++) {
+			int j = it->own[k];
+			if ((passes > 1 && !bil_pass(it, pass, UNIT(it, j)->type)) ||
+			    (!full && !c->inner && has_action(it, j)))
 				continue;
 			rc = exec_stmt(it, c->k[0], j);
 		}
@@ -653,9 +695,89 @@ static int publish(ms_rts_dsl_interp *it)
 	return MS_OK;
 }
 
+/* Grows the unit lists and the per-unit facts for n units. */
+static int grow_index(ms_rts_dsl_interp *it, int n)
+{
+	int *ix, *d2;
+	uint32_t *st;
+	unsigned char *r;
+
+	if (n <= it->cap_ix)
+		return MS_OK;
+	if (n > INT_MAX / 8)
+		return ms_ctx_error(it->ctx, MS_ERANGE, "DSL: %d units are too many", n);
+	n = n < 64 ? 64 : n + n / 2 < INT_MAX / 8 ? n + n / 2 : n;
+	ix = ms_ctx_realloc(it->ctx, it->live, sizeof(int) * 5 * (size_t)n);
+	if (ix)
+		it->live = ix;
+	d2 = ix ? ms_ctx_realloc(it->ctx, it->enemy_d2, sizeof(int) * 2 * (size_t)n) : NULL;
+	if (d2)
+		it->enemy_d2 = d2;
+	st = d2 ? ms_ctx_realloc(it->ctx, it->stamp, sizeof(uint32_t) * (size_t)n) : NULL;
+	if (st)
+		it->stamp = st;
+	r = st ? ms_ctx_realloc(it->ctx, it->in_range, (size_t)n) : NULL;
+	if (!r)
+		return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL: out of memory for %d units", n);
+	it->in_range = r;
+	it->own = it->live + n;
+	it->enemy = it->own + n;
+	it->res = it->enemy + n;
+	it->stock = it->res + n;
+	it->opp_d2 = it->enemy_d2 + n;
+	memset(it->stamp, 0, sizeof(uint32_t) * (size_t)n);
+	it->dec = 0;
+	it->cap_ix = n;
+	return MS_OK;
+}
+
+/* This decision's unit lists, counts and enemy extremes. */
+static int index_units(ms_rts_dsl_interp *it, const ms_rts_state *s, int player)
+{
+	const rts_unit *us = it->L.units;
+	int rc;
+
+	if ((rc = grow_index(it, s->n_units)))
+		return rc;
+	if (++it->dec == 0) {
+		memset(it->stamp, 0, sizeof(uint32_t) * (size_t)it->cap_ix);
+		it->dec = 1;
+	}
+	it->n_live = it->n_own_ix = it->n_enemy = it->n_res = it->n_stock = 0;
+	it->min_enemy_hp = INT_MAX;
+	it->max_enemy_damage = INT_MIN;
+	for (int i = 0; i < s->n_units; i++) {
+		const ms_rts_unit *u = &us[i].u;
+		const ms_rts_unit_type *ut = TYPE(it, u);
+		if (u->player == player)
+			it->n_own[u->type]++;
+		else
+			it->n_other[u->type]++;
+		if (u->player == 1 - player)
+			it->any_opponent = 1;
+		if (ut->is_resource)
+			it->res[it->n_res++] = i;
+		if (u->player < 0)
+			continue;
+		it->live[it->n_live++] = i;
+		if (u->player == player) {
+			it->own[it->n_own_ix++] = i;
+			if (ut->is_stockpile)
+				it->stock[it->n_stock++] = i;
+			continue;
+		}
+		it->any_enemy = 1;
+		it->enemy[it->n_enemy++] = i;
+		if (u->hitpoints < it->min_enemy_hp)
+			it->min_enemy_hp = u->hitpoints;
+		if (ut->max_damage > it->max_enemy_damage)
+			it->max_enemy_damage = ut->max_damage;
+	}
+	return MS_OK;
+}
+
 int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, ms_rts_pair *out, int max, int *n)
 {
-	const rts_unit *us;
 	int rc;
 
 	*n = 0;
@@ -681,18 +803,8 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 	memset(it->n_other, 0, sizeof(it->n_other));
 	memset(it->n_build, 0, sizeof(it->n_build));
 	memset(it->n_train, 0, sizeof(it->n_train));
-	us = it->L.units;
-	for (int i = 0; i < s->n_units; i++) {
-		const ms_rts_unit *u = &us[i].u;
-		if (u->player == player)
-			it->n_own[u->type]++;
-		else
-			it->n_other[u->type]++;
-		if (u->player >= 0 && u->player != player)
-			it->any_enemy = 1;
-		if (u->player == 1 - player)
-			it->any_opponent = 1;
-	}
+	if ((rc = index_units(it, s, player)))
+		return rc;
 	if ((rc = exec_stmt(it, 0, -1)))
 		return rc;
 	if ((rc = publish(it)))
