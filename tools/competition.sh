@@ -16,7 +16,8 @@
 #       build/competition. An existing NAME.ms is kept (delete it to redo the
 #       map); an interrupted run resumes from its checkpoint.
 #   tools/competition.sh switch [--cycle K] [--time T] [--specialist-time T]
-#                               [--specialist-initial FILE] [--out DIR] MAP...
+#                               [--specialist-initial FILE] [--opening mayari|field]
+#                               [--out DIR] MAP...
 #       per map, an opponent switch (docs/switch.md) around DIR/NAME.ms of
 #       `synth`: a mayari specialist (stochastic mayari, 4 seeds per seat) plays
 #       the opening and the whole game against mayari; after cycle K (150) the
@@ -25,7 +26,11 @@
 #       that program still loses to them, get a program of their own
 #       (--specialist-time). The specialist searches
 #       60 s (--specialist-time), from FILE if given (another map's
-#       specialist). Writes DIR/NAME.switch.
+#       specialist). --opening field keeps NAME.ms whole for every opponent
+#       but mayari, and plays it before cycle K too: the mayari specialist is
+#       then synthesized after that opening (from FILE, else from NAME.ms);
+#       for maps whose field program already beats CoacAI. Writes
+#       DIR/NAME.switch.
 #   tools/competition.sh index PROGRAM...
 #       prints the index lines for programs/microrts/*.ms files: m: key,
 #       near line (map features) and trained line of the map named in each
@@ -51,7 +56,7 @@ game_length() {
 	echo 0 # synth's own rule: by map size
 }
 
-usage() { sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 cmd=${1:-}
 [ -n "$cmd" ] || usage
@@ -113,7 +118,7 @@ synth)
 	done
 	;;
 switch)
-	cycle=150 time=100 stime=60 out="$build/competition" seed=1 threads=2 sinit=()
+	cycle=150 time=100 stime=60 out="$build/competition" seed=1 threads=2 sinit=() opening=mayari
 	maps=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -121,6 +126,9 @@ switch)
 		--time) time=$2; shift 2 ;;
 		--specialist-time) stime=$2; shift 2 ;;
 		--specialist-initial) sinit=(--initial "$2"); shift 2 ;;
+		--opening)
+			case "$2" in mayari | field) opening=$2 ;; *) echo "competition.sh: --opening mayari|field" >&2; usage ;; esac
+			shift 2 ;;
 		--out) out=$2; shift 2 ;;
 		-*) echo "competition.sh: unknown option $1" >&2; usage ;;
 		*) maps+=("$1"); shift ;;
@@ -139,6 +147,20 @@ switch)
 		[ "$len" = 0 ] || lenopt=(--max-cycles "$len")
 		common+=("${lenopt[@]}")
 		spec="$out/$name.mayari.ms" rest="$out/$name.rest.ms"
+		if [ "$opening" = field ]; then
+			[ ${#sinit[@]} -gt 0 ] || sinit=(--initial "$base")
+			[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds 4 \
+				--time "$stime" "${common[@]}" --prefix "$base" --switch-cycle "$cycle" "${sinit[@]}" \
+				-o "$spec" >"$out/$name.mayari.log" 2>&1 ||
+				{ echo "competition: see $out/$name.mayari.log" >&2; continue; }
+			cases=()
+			for f in "${field[@]}"; do [ "$f" = mayari ] || cases+=(--case "$f=$base"); done
+			"$exe" switch build --map "$m" --cycle "$cycle" --radius 2.5 --before "$base" --default "$base" \
+				--case "mayari=$spec" "${cases[@]}" --edition 2023 "${lenopt[@]}" -o "$out/$name.switch" \
+				>"$out/$name.switch.log"
+			tail -n 1 "$out/$name.switch.log"
+			continue
+		fi
 		[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds 4 \
 			--time "$stime" "${common[@]}" "${sinit[@]}" -o "$spec" >"$out/$name.mayari.log" 2>&1 ||
 			{ echo "competition: see $out/$name.mayari.log" >&2; continue; }
