@@ -1,5 +1,7 @@
 /* microsynth catan: replay catanatron recordings, play games between agents,
  * measure playout speed (spec/catan.md). */
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +14,15 @@
 void cmd_catan_usage(FILE *out)
 {
 	fprintf(out, "Usage: microsynth catan replay FILE|DIR...\n"
+		     "       microsynth catan play [--board tc2|random|FILE] [--p0 AGENT ... --p3 AGENT] [--players N]\n"
+		     "                             [--games N] [--first random|fixed] [--seed S] [--threads T]\n"
+		     "                             [--rules thesis|catanatron]\n"
 		     "  replay: replays catanatron 3.2.1 recordings (*.jsonl.gz): at every step the legal set and\n"
 		     "          the state digest must equal the recording. Last line:\n"
-		     "          games=G steps=S divergences=D legal_mismatches=L (exit 0 only if D = L = 0)\n");
+		     "          games=G steps=S divergences=D legal_mismatches=L (exit 0 only if D = L = 0)\n"
+		     "  play:   games between agents (random, simple[:-port][:-yop][:-army][:-knight], mcts:N,\n"
+		     "          uct:N[:c]); defaults: tc2 board, 4 x simple, 100 games, fixed seats, thesis rules.\n"
+		     "          Prints the thesis's metrics per player; last line games=N wins_0=... wins_3=...\n");
 }
 
 static void print_line(void *ud, const char *line)
@@ -53,11 +61,257 @@ static int cmd_replay_files(int argc, char **argv)
 	return rc;
 }
 
+typedef struct play_args {
+	const char *board, *agents[MS_CATAN_MAX_PLAYERS], *rules;
+	long games, threads, players;
+	uint64_t seed;
+	int first_random;
+} play_args;
+
+typedef struct play_job {
+	const play_args *a;
+	const ms_catan_board *board; /* NULL: a random board per game */
+	ms_catan_rules rules;
+	long next, done;
+	pthread_mutex_t lock;
+	ms_catan_result *results;
+	int *first;
+	int failed;
+	char error[512];
+	long searches, nodes;
+} play_job;
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* One game: agent i sits at seat (i - first) mod n; everything seeded from (seed, game). */
+static int play_one(ms_ctx *ctx, play_job *j, long g, long *searches, long *nodes)
+{
+	const play_args *a = j->a;
+	int n = (int)a->players, rc = MS_OK;
+	uint64_t base = mix(a->seed * 1000003u + (uint64_t)g);
+	int first = a->first_random ? (int)(mix(base ^ 1) % (uint64_t)n) : 0;
+	ms_catan_agent *seats[MS_CATAN_MAX_PLAYERS] = { 0 };
+	ms_catan_board *own = NULL;
+	const ms_catan_board *b = j->board;
+	if (!b && (rc = ms_catan_board_random(ctx, mix(base ^ 2), &own)) == MS_OK)
+		b = own;
+	for (int i = 0; rc == MS_OK && i < n; i++)
+		rc = ms_catan_agent_new(ctx, a->agents[i], mix(base ^ (uint64_t)(10 + i)), &seats[((i - first) % n + n) % n]);
+	ms_catan_result r;
+	if (rc == MS_OK)
+		rc = ms_catan_play(ctx, b, &j->rules, n, seats, mix(base ^ 3), &r);
+	for (int i = 0; i < n; i++) {
+		long s1 = 0, n1 = 0;
+		if (seats[i])
+			ms_catan_agent_counters(seats[i], &s1, &n1);
+		*searches += s1, *nodes += n1;
+		ms_catan_agent_free(ctx, seats[i]);
+	}
+	ms_catan_board_free(ctx, own);
+	if (rc == MS_OK) {
+		j->results[g] = r;
+		j->first[g] = first;
+	}
+	return rc;
+}
+
+static void *play_worker(void *arg)
+{
+	play_job *j = arg;
+	ms_ctx *ctx = NULL;
+	long searches = 0, nodes = 0;
+	if (ms_ctx_new(&ctx, NULL))
+		return NULL;
+	for (;;) {
+		pthread_mutex_lock(&j->lock);
+		long g = j->failed ? j->a->games : j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (g >= j->a->games)
+			break;
+		if (play_one(ctx, j, g, &searches, &nodes) < 0) {
+			pthread_mutex_lock(&j->lock);
+			if (!j->failed)
+				snprintf(j->error, sizeof j->error, "game %ld: %s", g, ms_ctx_last_error(ctx));
+			j->failed = 1;
+			pthread_mutex_unlock(&j->lock);
+		}
+	}
+	pthread_mutex_lock(&j->lock);
+	j->searches += searches;
+	j->nodes += nodes;
+	pthread_mutex_unlock(&j->lock);
+	ms_ctx_free(ctx);
+	return NULL;
+}
+
+/* The thesis's metrics per player (agent --pI, whatever its seat). */
+static void print_metrics(const play_job *j)
+{
+	const play_args *a = j->a;
+	int n = (int)a->players;
+	printf("player agent            V%%     t_win   points  sigma  roads  settl  cities knights LR%%    LA%%\n");
+	for (int i = 0; i < n; i++) {
+		double wins = 0, tw = 0, pts = 0, pts2 = 0, R = 0, S = 0, C = 0, K = 0, LR = 0, LA = 0;
+		for (long g = 0; g < a->games; g++) {
+			const ms_catan_result *r = &j->results[g];
+			int seat = ((i - j->first[g]) % n + n) % n;
+			if (r->winner == seat)
+				wins++, tw += r->turns;
+			pts += r->vp[seat], pts2 += (double)r->vp[seat] * r->vp[seat];
+			R += r->roads[seat], S += r->settlements[seat], C += r->cities[seat], K += r->knights[seat];
+			LR += r->longest_road[seat], LA += r->largest_army[seat];
+		}
+		double G = (double)a->games, mean = pts / G, var = pts2 / G - mean * mean;
+		printf("p%d     %-16s %6.2f %7.2f %7.2f %6.2f %6.2f %6.2f %6.2f %7.2f %6.2f %6.2f\n", i, a->agents[i],
+		       100 * wins / G, wins ? tw / wins : 0.0, mean, sqrt(var > 0 ? var : 0), R / G, S / G, C / G, K / G,
+		       100 * LR / G, 100 * LA / G);
+	}
+}
+
+static int parse_play(int argc, char **argv, play_args *a)
+{
+	long v;
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!val)
+			return cli_usage_error(CMD, "option '%s' needs a value", o);
+		i++;
+		if (!strcmp(o, "--board"))
+			a->board = val;
+		else if (!strcmp(o, "--rules"))
+			a->rules = val;
+		else if (strlen(o) == 4 && !strncmp(o, "--p", 3) && o[3] >= '0' && o[3] <= '3')
+			a->agents[o[3] - '0'] = val;
+		else if (!strcmp(o, "--first")) {
+			if (strcmp(val, "random") && strcmp(val, "fixed"))
+				return cli_usage_error(CMD, "--first is random or fixed, not '%s'", val);
+			a->first_random = !strcmp(val, "random");
+		} else if (!strcmp(o, "--games")) {
+			if (cli_parse_int(CMD, o, val, 1, 100000000, &a->games))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--threads")) {
+			if (cli_parse_int(CMD, o, val, 1, 256, &a->threads))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--players")) {
+			if (cli_parse_int(CMD, o, val, 2, 4, &a->players))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--seed")) {
+			if (cli_parse_int(CMD, o, val, 0, 0x7fffffffL, &v))
+				return CLI_USAGE;
+			a->seed = (uint64_t)v;
+		} else {
+			return cli_usage_error(CMD, "unknown option '%s'", o);
+		}
+	}
+	return CLI_OK;
+}
+
+/* --board: tc2, random, or a file holding a tile table (JSON) or a BOARDLAYOUT message. */
+static int load_board(ms_ctx *ctx, const char *name, ms_catan_board **b)
+{
+	*b = NULL;
+	if (!strcmp(name, "tc2"))
+		return ms_catan_board_tc2(ctx, b);
+	if (!strcmp(name, "random"))
+		return MS_OK;
+	FILE *f = fopen(name, "rb");
+	if (!f)
+		return ms_ctx_error(ctx, MS_EIO, "board '%s': no such file (tc2, random or a file)", name);
+	static char text[1 << 20];
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	size_t i = 0;
+	while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
+		i++;
+	if (i < len && text[i] == '{')
+		return ms_catan_board_from_json(ctx, text, len, b);
+	return ms_catan_board_from_layout(ctx, text, len, b);
+}
+
+static int cmd_play_games(int argc, char **argv)
+{
+	play_args a;
+	play_job j;
+	ms_ctx *ctx = NULL;
+	ms_catan_board *board = NULL;
+	int rc;
+	memset(&a, 0, sizeof a);
+	a.board = "tc2", a.rules = "thesis", a.games = 100, a.threads = 1, a.players = 4, a.seed = 1;
+	if ((rc = parse_play(argc, argv, &a)))
+		return rc;
+	memset(&j, 0, sizeof j);
+	j.a = &a;
+	int profile = ms_catan_profile_by_name(a.rules);
+	if (profile < 0)
+		return cli_usage_error(CMD, "--rules is thesis or catanatron, not '%s'", a.rules);
+	ms_catan_rules_profile(&j.rules, profile);
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	for (int i = 0; i < a.players; i++) {
+		ms_catan_agent *probe;
+		if (!a.agents[i])
+			a.agents[i] = "simple";
+		if (ms_catan_agent_new(ctx, a.agents[i], 0, &probe) < 0) {
+			rc = cli_usage_error(CMD, "--p%d: %s", i, ms_ctx_last_error(ctx));
+			ms_ctx_free(ctx);
+			return rc;
+		}
+		ms_catan_agent_free(ctx, probe);
+	}
+	if (load_board(ctx, a.board, &board) < 0) {
+		rc = cli_usage_error(CMD, "%s", ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return rc;
+	}
+	j.board = board;
+	j.results = calloc((size_t)a.games, sizeof *j.results);
+	j.first = calloc((size_t)a.games, sizeof *j.first);
+	pthread_mutex_init(&j.lock, NULL);
+	pthread_t th[256];
+	double t0 = cli_now();
+	for (long t = 0; t < a.threads; t++)
+		pthread_create(&th[t], NULL, play_worker, &j);
+	for (long t = 0; t < a.threads; t++)
+		pthread_join(th[t], NULL);
+	double secs = cli_now() - t0;
+	rc = CLI_OK;
+	if (j.failed) {
+		fprintf(stderr, "microsynth catan: %s\n", j.error);
+		rc = CLI_FAIL;
+	} else {
+		print_metrics(&j);
+		printf("seconds=%.2f searches=%ld nodes=%ld s_per_search=%.3f\n", secs, j.searches, j.nodes,
+		       j.searches ? secs * a.threads / j.searches : 0.0);
+		printf("games=%ld", a.games);
+		for (int i = 0; i < a.players; i++) {
+			long w = 0;
+			for (long g = 0; g < a.games; g++)
+				w += j.results[g].winner == ((i - j.first[g]) % (int)a.players + (int)a.players) % (int)a.players;
+			printf(" wins_%d=%ld", i, w);
+		}
+		printf("\n");
+	}
+	pthread_mutex_destroy(&j.lock);
+	free(j.results);
+	free(j.first);
+	ms_catan_board_free(ctx, board);
+	ms_ctx_free(ctx);
+	return rc;
+}
+
 int cmd_catan(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(CMD, "needs a subcommand: replay");
+		return cli_usage_error(CMD, "needs a subcommand: replay, play");
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay_files(argc, argv);
-	return cli_usage_error(CMD, "unknown subcommand '%s' (replay)", argv[1]);
+	if (!strcmp(argv[1], "play"))
+		return cmd_play_games(argc, argv);
+	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play)", argv[1]);
 }

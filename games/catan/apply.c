@@ -392,9 +392,23 @@ static int apply_switch(ms_ctx *ctx, ms_catan_state *s, ms_catan_action *a, uint
 		play_card(s, seat, MS_CATAN_ROAD_BUILDING);
 		s->road_building = 1;
 		s->free_roads = 2;
+		{
+			/* thesis: with no road to place the card ends at once (catanatron never offers it then) */
+			ms_catan_action tmp[MS_CATAN_EDGES];
+			if (!catan__road_options(s, seat, s->rules.profile == MS_CATAN_PROFILE_CATANATRON, tmp))
+				s->road_building = 0, s->free_roads = 0;
+		}
 		return MS_OK;
 	case MS_CATAN_MARITIME_TRADE:
 		return apply_trade(ctx, s, a);
+	case MS_CATAN_BANK_TRADE:
+		for (int r = 0; r < 5; r++)
+			if (a->v[r] < 0 || a->w[r] < 0 || a->v[r] > s->p[seat].res[r])
+				return ms_ctx_error(ctx, MS_EILLEGAL, "catan: seat %d cannot offer %d of resource %d", seat,
+						    a->v[r], r);
+		for (int r = 0; r < 5; r++)
+			pay(s, seat, r, a->w[r] - a->v[r]);
+		return MS_OK;
 	default:
 		return ms_ctx_error(ctx, MS_EILLEGAL, "catan: unknown action type %d", a->type);
 	}

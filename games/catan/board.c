@@ -5,6 +5,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 #include "catan_internal.h"
+#include "microsynth/mcts.h"
 
 const char *const catan__res_name[5] = { "WOOD", "BRICK", "SHEEP", "WHEAT", "ORE" };
 const char *const catan__dev_name[5] = { "KNIGHT", "YEAR_OF_PLENTY", "MONOPOLY", "ROAD_BUILDING", "VICTORY_POINT" };
@@ -397,14 +398,7 @@ int ms_catan_board_tc2(ms_ctx *ctx, ms_catan_board **out)
 
 uint32_t ms_catan_rand(uint64_t *rng, uint32_t n)
 {
-	uint64_t z, lim = UINT64_MAX - UINT64_MAX % n;
-	do {
-		z = (*rng += 0x9e3779b97f4a7c15ull);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
-	} while (z >= lim);
-	return (uint32_t)(z % n);
+	return ms_mcts_rand(rng, n);
 }
 
 static void shuffle(int *v, int n, uint64_t *rng)

@@ -42,6 +42,12 @@ static inline int catan__popcount64(uint64_t x)
 	return __builtin_popcountll(x);
 }
 
+/* rules.c */
+int catan__can_play(const ms_catan_state *s, int seat, int card);
+int catan__road_options(const ms_catan_state *s, int seat, int need_money, ms_catan_action *out);
+uint64_t catan__comp_union(const ms_catan_state *s, int seat);
+void catan__rates(const ms_catan_state *s, int seat, int rate[5]);
+
 /* Road components and Longest Road (road.c). */
 int catan__longest_in(const ms_catan_state *s, uint64_t nodes, int seat);
 void catan__road_built(ms_catan_state *s, int seat, int edge, int *prev_holder);

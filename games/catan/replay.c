@@ -14,7 +14,7 @@ int catan__board_from_cjson(ms_ctx *ctx, const void *obj, ms_catan_board **out);
 
 static const char *const type_name[MS_CATAN_ACTION_TYPES] = {
 	"ROLL", "MOVE_ROBBER", "DISCARD", "BUILD_ROAD", "BUILD_SETTLEMENT", "BUILD_CITY", "BUY_DEVELOPMENT_CARD",
-	"PLAY_KNIGHT_CARD", "PLAY_YEAR_OF_PLENTY", "PLAY_MONOPOLY", "PLAY_ROAD_BUILDING", "MARITIME_TRADE", "END_TURN"
+	"PLAY_KNIGHT_CARD", "PLAY_YEAR_OF_PLENTY", "PLAY_MONOPOLY", "PLAY_ROAD_BUILDING", "MARITIME_TRADE", "END_TURN", "BANK_TRADE"
 };
 static const char *const prompt_name[] = { "BUILD_INITIAL_SETTLEMENT", "BUILD_INITIAL_ROAD", "PLAY_TURN", "DISCARD",
 					   "MOVE_ROBBER", "OVER" };
@@ -302,6 +302,7 @@ static int parse_act(replay *r, const cJSON *act, ms_catan_action *a)
 {
 	memset(a, 0, sizeof *a);
 	memset(a->v, -1, sizeof a->v);
+	memset(a->w, 0, sizeof a->w);
 	int seat = seat_of(r, cJSON_GetArrayItem(act, 0)), type = type_of(cJSON_GetArrayItem(act, 1));
 	if (seat < 0 || type < 0)
 		return -1;

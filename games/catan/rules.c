@@ -100,7 +100,7 @@ int ms_catan_over(const ms_catan_state *s)
 
 static ms_catan_action act(int type, int seat, int v0, int v1, int v2)
 {
-	ms_catan_action a = { (uint8_t)type, (uint8_t)seat, { (int8_t)v0, (int8_t)v1, (int8_t)v2, -1, -1 } };
+	ms_catan_action a = { (uint8_t)type, (uint8_t)seat, { (int8_t)v0, (int8_t)v1, (int8_t)v2, -1, -1 }, { 0, 0, 0, 0, 0 } };
 	return a;
 }
 
@@ -109,14 +109,14 @@ static int can_afford(const ms_catan_player *p, int wood, int brick, int sheep, 
 	return p->res[0] >= wood && p->res[1] >= brick && p->res[2] >= sheep && p->res[3] >= wheat && p->res[4] >= ore;
 }
 
-static int can_play(const ms_catan_state *s, int seat, int card)
+int catan__can_play(const ms_catan_state *s, int seat, int card)
 {
 	const ms_catan_player *p = &s->p[seat];
 	int have = p->dev[card] - (s->rules.dev_same_turn ? 0 : p->dev_new[card]);
 	return !p->played_dev && have >= 1;
 }
 
-static uint64_t comp_union(const ms_catan_state *s, int seat)
+uint64_t catan__comp_union(const ms_catan_state *s, int seat)
 {
 	uint64_t u = 0;
 	for (int i = 0; i < s->n_comp[seat]; i++)
@@ -129,7 +129,7 @@ static uint64_t comp_union(const ms_catan_state *s, int seat)
 static void buildable_edges(const ms_catan_state *s, int seat, uint64_t out[2])
 {
 	const ms_catan_board *b = s->board;
-	uint64_t nodes = comp_union(s, seat);
+	uint64_t nodes = catan__comp_union(s, seat);
 	out[0] = out[1] = 0;
 	for (int n = 0; n < MS_CATAN_NODES; n++) {
 		if (!((nodes >> n) & 1) || (s->node_owner[n] && s->node_owner[n] != seat + 1))
@@ -142,7 +142,7 @@ static void buildable_edges(const ms_catan_state *s, int seat, uint64_t out[2])
 	}
 }
 
-static int road_options(const ms_catan_state *s, int seat, int need_money, ms_catan_action *out)
+int catan__road_options(const ms_catan_state *s, int seat, int need_money, ms_catan_action *out)
 {
 	uint64_t set[2];
 	int k = 0;
@@ -199,7 +199,6 @@ static int yop_options(const ms_catan_state *s, int seat, ms_catan_action *out)
 }
 
 /* Trade rates per resource from the ports the seat has built on. */
-void catan__rates(const ms_catan_state *s, int seat, int rate[5]);
 void catan__rates(const ms_catan_state *s, int seat, int rate[5])
 {
 	int any = 0;
@@ -235,9 +234,9 @@ static int build_options(const ms_catan_state *s, int seat, ms_catan_action *out
 {
 	const ms_catan_player *p = &s->p[seat];
 	int k = 0;
-	k += road_options(s, seat, 1, out + k);
+	k += catan__road_options(s, seat, 1, out + k);
 	if (p->settlements_left > 0 && can_afford(p, 1, 1, 1, 1, 0)) {
-		uint64_t nodes = comp_union(s, seat) & s->buildable;
+		uint64_t nodes = catan__comp_union(s, seat) & s->buildable;
 		for (int n = 0; n < MS_CATAN_NODES; n++)
 			if ((nodes >> n) & 1)
 				out[k++] = act(MS_CATAN_BUILD_SETTLEMENT, seat, n, -1, -1);
@@ -255,10 +254,10 @@ static int turn_options(const ms_catan_state *s, int seat, ms_catan_action *out)
 	int k = 0;
 	int free_need_money = s->rules.profile == MS_CATAN_PROFILE_CATANATRON;
 	if (s->road_building)
-		return road_options(s, seat, free_need_money, out);
+		return catan__road_options(s, seat, free_need_money, out);
 	if (!s->p[seat].has_rolled) {
 		out[k++] = act(MS_CATAN_ROLL, seat, -1, -1, -1);
-		if (can_play(s, seat, MS_CATAN_KNIGHT))
+		if (catan__can_play(s, seat, MS_CATAN_KNIGHT))
 			out[k++] = act(MS_CATAN_PLAY_KNIGHT, seat, -1, -1, -1);
 		return k;
 	}
@@ -266,14 +265,14 @@ static int turn_options(const ms_catan_state *s, int seat, ms_catan_action *out)
 	k += build_options(s, seat, out + k);
 	if (can_afford(&s->p[seat], 0, 0, 1, 1, 1) && s->deck_len > 0)
 		out[k++] = act(MS_CATAN_BUY_DEV, seat, -1, -1, -1);
-	if (can_play(s, seat, MS_CATAN_YOP))
+	if (catan__can_play(s, seat, MS_CATAN_YOP))
 		k += yop_options(s, seat, out + k);
-	if (can_play(s, seat, MS_CATAN_MONOPOLY))
+	if (catan__can_play(s, seat, MS_CATAN_MONOPOLY))
 		for (int r = 0; r < 5; r++)
 			out[k++] = act(MS_CATAN_PLAY_MONOPOLY, seat, r, -1, -1);
-	if (can_play(s, seat, MS_CATAN_KNIGHT) && !s->rules.knight_before_roll_only)
+	if (catan__can_play(s, seat, MS_CATAN_KNIGHT) && !s->rules.knight_before_roll_only)
 		out[k++] = act(MS_CATAN_PLAY_KNIGHT, seat, -1, -1, -1);
-	if (can_play(s, seat, MS_CATAN_ROAD_BUILDING) && road_options(s, seat, free_need_money, tmp) > 0)
+	if (catan__can_play(s, seat, MS_CATAN_ROAD_BUILDING) && catan__road_options(s, seat, free_need_money, tmp) > 0)
 		out[k++] = act(MS_CATAN_PLAY_ROAD_BUILDING, seat, -1, -1, -1);
 	k += trade_options(s, seat, out + k);
 	return k;

@@ -65,6 +65,7 @@ enum {
 	MS_CATAN_PLAY_ROAD_BUILDING,
 	MS_CATAN_MARITIME_TRADE,
 	MS_CATAN_END_TURN,
+	MS_CATAN_BANK_TRADE, /**< thesis agents' offers: give v[0..4], receive w[0..4]; never in a legal list */
 	MS_CATAN_ACTION_TYPES
 };
 
@@ -75,12 +76,14 @@ enum {
  * not chosen). BUILD_ROAD: v0 edge. BUILD_SETTLEMENT, BUILD_CITY: v0 node.
  * BUY_DEV: v0 the card drawn. PLAY_YOP: v0, v1 resources (v1 = -1: one card).
  * PLAY_MONOPOLY: v0 resource. MARITIME_TRADE: v0 resource given, v1 how many
- * (4, 3 or 2), v2 resource received. Other types: none.
+ * (4, 3 or 2), v2 resource received. BANK_TRADE: v[] given, w[] received
+ * per resource. Other types: none.
  */
 typedef struct ms_catan_action {
 	uint8_t type;
 	uint8_t seat;
 	int8_t v[5];
+	int8_t w[5];
 } ms_catan_action;
 
 /* ---- rule profiles ------------------------------------------------------ */
@@ -225,6 +228,62 @@ MS_EXTERN int ms_catan_over(const ms_catan_state *s);
 MS_EXTERN int ms_catan_hand(const ms_catan_state *s, int seat);
 /** Uniform integer in [0, n) from a SplitMix64 state; n >= 1. */
 MS_EXTERN uint32_t ms_catan_rand(uint64_t *rng, uint32_t n);
+
+/* ---- agents ------------------------------------------------------------- */
+
+/**
+ * The Simple agent's quirks (spec 5.1), each on by default as in the thesis
+ * code: the port clause of the setup filter, Year of Plenty's "2 lumber"
+ * choice when one resource is scarcest, the Largest-Army checks that stop
+ * buying and using cards, the forced Knight before the roll.
+ */
+typedef struct ms_catan_simple_opts {
+	int port_clause;
+	int yop_lumber_bug;
+	int army_blocks_cards;
+	int forced_knight;
+} ms_catan_simple_opts;
+
+MS_EXTERN void ms_catan_simple_defaults(ms_catan_simple_opts *o);
+
+/**
+ * The Simple agent's choice for the seat to move (spec 5.1), drawing from
+ * *rng. `self_has_army`: whether the searching agent holds Largest Army (in
+ * a Simple agent's own games: the seat itself; -1 means "the seat itself").
+ */
+MS_EXTERN void ms_catan_simple_act(const ms_catan_state *s, const ms_catan_simple_opts *o, int self_has_army,
+				   uint64_t *rng, ms_catan_action *out);
+
+/** The thesis's fast estimate E of an action (spec 5.3.c), from the state after it. */
+MS_EXTERN int ms_catan_estimate(const ms_catan_state *after, const ms_catan_action *a);
+
+typedef struct ms_catan_agent ms_catan_agent;
+
+/**
+ * An agent by name: "random", "simple[:-port][:-yop][:-army][:-knight]",
+ * "mcts:N", "uct:N[:c]", "alphabeta[:depth]" (2 players). Seeded and
+ * deterministic. Returns MS_OK or MS_EINVAL with a message.
+ */
+MS_EXTERN int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_agent **out);
+MS_EXTERN void ms_catan_agent_free(ms_ctx *ctx, ms_catan_agent *a);
+/** The agent's action for the seat to move in `s`. */
+MS_EXTERN int ms_catan_agent_act(ms_ctx *ctx, ms_catan_agent *a, const ms_catan_state *s, ms_catan_action *out);
+/** Decisions that ran a search, and tree nodes built, since creation. */
+MS_EXTERN void ms_catan_agent_counters(const ms_catan_agent *a, long *searches, long *nodes);
+
+/** One finished game, per seat where it applies. */
+typedef struct ms_catan_result {
+	int winner;    /**< seat, -1 none */
+	int turns;     /**< end-of-turn count after the setup (the thesis's t) */
+	int steps;     /**< actions applied */
+	int vp[MS_CATAN_MAX_PLAYERS], roads[MS_CATAN_MAX_PLAYERS], settlements[MS_CATAN_MAX_PLAYERS];
+	int cities[MS_CATAN_MAX_PLAYERS], knights[MS_CATAN_MAX_PLAYERS];
+	int longest_road[MS_CATAN_MAX_PLAYERS], largest_army[MS_CATAN_MAX_PLAYERS];
+} ms_catan_result;
+
+/** Plays one game, agents[i] in seat i, chance from `seed`. */
+MS_EXTERN int ms_catan_play(ms_ctx *ctx, const ms_catan_board *b, const ms_catan_rules *rules, int n,
+			    ms_catan_agent **agents, uint64_t seed, ms_catan_result *out);
 
 /* ---- replay of catanatron recordings ------------------------------------ */
 
