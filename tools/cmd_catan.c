@@ -17,12 +17,15 @@ void cmd_catan_usage(FILE *out)
 		     "       microsynth catan play [--board tc2|random|FILE] [--p0 AGENT ... --p3 AGENT] [--players N]\n"
 		     "                             [--games N] [--first random|fixed] [--seed S] [--threads T]\n"
 		     "                             [--rules thesis|catanatron]\n"
+		     "       microsynth catan bench [--games N] [--py-games M] [--seed S]\n"
 		     "  replay: replays catanatron 3.2.1 recordings (*.jsonl.gz): at every step the legal set and\n"
 		     "          the state digest must equal the recording. Last line:\n"
 		     "          games=G steps=S divergences=D legal_mismatches=L (exit 0 only if D = L = 0)\n"
 		     "  play:   games between agents (random, simple[:-port][:-yop][:-army][:-knight], mcts:N,\n"
 		     "          uct:N[:c]); defaults: tc2 board, 4 x simple, 100 games, fixed seats, thesis rules.\n"
-		     "          Prints the thesis's metrics per player; last line games=N wins_0=... wins_3=...\n");
+		     "          Prints the thesis's metrics per player; last line games=N wins_0=... wins_3=...\n"
+		     "  bench:  random playouts (whole 4-player games, catanatron rules) per second, ours and\n"
+		     "          catanatron 3.2.1's (from the venv tools/setup.sh installs) in the same run.\n");
 }
 
 static void print_line(void *ud, const char *line)
@@ -305,13 +308,118 @@ static int cmd_play_games(int argc, char **argv)
 	return rc;
 }
 
+/* The Python side of 'catan bench': catanatron's own game loop with its
+ * RandomPlayer, timed in the same run. */
+static const char bench_py[] =
+	"import sys, time\n"
+	"from catanatron import Color, Game, RandomPlayer\n"
+	"n, seed = int(sys.argv[1]), int(sys.argv[2])\n"
+	"steps = 0\n"
+	"t0 = time.perf_counter()\n"
+	"for g in range(n):\n"
+	"    game = Game([RandomPlayer(c) for c in (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)], seed=seed + g)\n"
+	"    game.play()\n"
+	"    steps += len(game.state.actions)\n"
+	"print('games=%d steps=%d seconds=%.6f' % (n, steps, time.perf_counter() - t0))\n";
+
+/* Runs the catanatron side; 0 with its figures, -1 if unavailable. */
+static int bench_python(long games, long seed, long *steps, double *secs)
+{
+	const char *venv = getenv("MICROSYNTH_CATANATRON"), *home = getenv("HOME");
+	char py[1024], script[] = "/tmp/microsynth-catan-bench-XXXXXX", cmd[2300];
+	long g = 0;
+	if (venv && *venv)
+		snprintf(py, sizeof py, "%s/bin/python", venv);
+	else
+		snprintf(py, sizeof py, "%s/.cache/microsynth/catanatron-3.2.1/bin/python", home ? home : "");
+	if (!cli_is_file(py))
+		return -1;
+	int fd = mkstemp(script);
+	if (fd < 0)
+		return -1;
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		return -1;
+	fputs(bench_py, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "'%s' '%s' %ld %ld", py, script, games, seed);
+	FILE *p = popen(cmd, "r");
+	int ok = p && fscanf(p, "games=%ld steps=%ld seconds=%lf", &g, steps, secs) == 3 && g == games;
+	if (p)
+		ok = pclose(p) == 0 && ok;
+	remove(script);
+	return ok ? 0 : -1;
+}
+
+/* Ours: random legal actions under the catanatron profile, random boards, 4 seats. */
+static int bench_native(ms_ctx *ctx, long games, long seed, long *steps, double *secs)
+{
+	ms_catan_rules rules;
+	ms_catan_agent *ag[4] = { 0 };
+	int rc = MS_OK;
+	ms_catan_rules_profile(&rules, MS_CATAN_PROFILE_CATANATRON);
+	*steps = 0;
+	double t0 = cli_now();
+	for (long g = 0; rc == MS_OK && g < games; g++) {
+		ms_catan_board *b = NULL;
+		ms_catan_result r;
+		if ((rc = ms_catan_board_random(ctx, (uint64_t)(seed + g), &b)) < 0)
+			break;
+		for (int i = 0; rc == MS_OK && i < 4; i++)
+			rc = ms_catan_agent_new(ctx, "random", mix((uint64_t)(seed + g) * 8 + (uint64_t)i), &ag[i]);
+		if (rc == MS_OK && (rc = ms_catan_play(ctx, b, &rules, 4, ag, mix((uint64_t)(seed + g)), &r)) == MS_OK)
+			*steps += r.steps;
+		for (int i = 0; i < 4; i++)
+			ms_catan_agent_free(ctx, ag[i]), ag[i] = NULL;
+		ms_catan_board_free(ctx, b);
+	}
+	*secs = cli_now() - t0;
+	return rc;
+}
+
+static int cmd_bench_games(int argc, char **argv)
+{
+	long games = 2000, py_games = 50, seed = 1, steps = 0, py_steps = 0;
+	double secs = 0, py_secs = 0;
+	ms_ctx *ctx = NULL;
+	for (int i = 2; i < argc; i += 2) {
+		long *dst = !strcmp(argv[i], "--games") ? &games : !strcmp(argv[i], "--py-games") ? &py_games
+			    : !strcmp(argv[i], "--seed")    ? &seed
+							    : NULL;
+		if (!dst)
+			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+		if (i + 1 >= argc || cli_parse_int(CMD, argv[i], argv[i + 1], 0, 100000000, dst))
+			return CLI_USAGE;
+	}
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	if (bench_native(ctx, games, seed, &steps, &secs) < 0) {
+		fprintf(stderr, "microsynth catan: %s\n", ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_FAIL;
+	}
+	ms_ctx_free(ctx);
+	printf("ours: games=%ld steps=%ld seconds=%.3f playouts_per_s=%.1f steps_per_s=%.0f\n", games, steps, secs,
+	       games / secs, steps / secs);
+	if (py_games > 0 && bench_python(py_games, seed, &py_steps, &py_secs) == 0) {
+		printf("catanatron: games=%ld steps=%ld seconds=%.3f playouts_per_s=%.2f steps_per_s=%.0f\n", py_games,
+		       py_steps, py_secs, py_games / py_secs, py_steps / py_secs);
+		printf("ratio=%.1f\n", (games / secs) / (py_games / py_secs));
+	} else {
+		printf("catanatron: unavailable (run tools/setup.sh; venv ~/.cache/microsynth/catanatron-3.2.1)\nratio=none\n");
+	}
+	return CLI_OK;
+}
+
 int cmd_catan(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(CMD, "needs a subcommand: replay, play");
+		return cli_usage_error(CMD, "needs a subcommand: replay, play, bench");
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay_files(argc, argv);
 	if (!strcmp(argv[1], "play"))
 		return cmd_play_games(argc, argv);
-	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play)", argv[1]);
+	if (!strcmp(argv[1], "bench"))
+		return cmd_bench_games(argc, argv);
+	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bench)", argv[1]);
 }
