@@ -18,6 +18,7 @@ void cmd_catan_usage(FILE *out)
 		     "                             [--games N] [--first random|fixed] [--seed S] [--threads T]\n"
 		     "                             [--rules thesis|catanatron]\n"
 		     "       microsynth catan bench [--games N] [--py-games M] [--seed S]\n"
+		     "       microsynth catan serve [--agent AGENT] [--seed S]   (for tools/catan_bridge.py)\n"
 		     "  replay: replays catanatron 3.2.1 recordings (*.jsonl.gz): at every step the legal set and\n"
 		     "          the state digest must equal the recording. Last line:\n"
 		     "          games=G steps=S divergences=D legal_mismatches=L (exit 0 only if D = L = 0)\n"
@@ -411,15 +412,43 @@ static int cmd_bench_games(int argc, char **argv)
 	return CLI_OK;
 }
 
+/* The engine side of tools/catan_bridge.py (JSON lines on stdin/stdout). */
+static int cmd_serve_agent(int argc, char **argv)
+{
+	const char *agent = "uct:1000";
+	long seed = 1, fallbacks = 0;
+	ms_ctx *ctx = NULL;
+	for (int i = 2; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			return cli_usage_error(CMD, "option '%s' needs a value", argv[i]);
+		if (!strcmp(argv[i], "--agent"))
+			agent = argv[i + 1];
+		else if (!strcmp(argv[i], "--seed")) {
+			if (cli_parse_int(CMD, argv[i], argv[i + 1], 0, 0x7fffffffL, &seed))
+				return CLI_USAGE;
+		} else
+			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+	}
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	int rc = ms_catan_serve(ctx, agent, (uint64_t)seed, stdin, stdout, &fallbacks);
+	if (rc < 0)
+		fprintf(stderr, "microsynth catan: %s\n", ms_ctx_last_error(ctx));
+	ms_ctx_free(ctx);
+	return rc == MS_EINVAL ? CLI_USAGE : rc < 0 ? CLI_FAIL : CLI_OK;
+}
+
 int cmd_catan(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(CMD, "needs a subcommand: replay, play, bench");
+		return cli_usage_error(CMD, "needs a subcommand: replay, play, bench, serve");
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay_files(argc, argv);
 	if (!strcmp(argv[1], "play"))
 		return cmd_play_games(argc, argv);
 	if (!strcmp(argv[1], "bench"))
 		return cmd_bench_games(argc, argv);
-	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bench)", argv[1]);
+	if (!strcmp(argv[1], "serve"))
+		return cmd_serve_agent(argc, argv);
+	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bench, serve)", argv[1]);
 }

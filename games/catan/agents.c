@@ -42,9 +42,19 @@ static int parse_simple(ms_ctx *ctx, const char *spec, ms_catan_simple_opts *o)
 	return MS_OK;
 }
 
-static int parse_search(ms_ctx *ctx, const char *spec, long *n, double *c)
+static int parse_search(ms_ctx *ctx, const char *spec, long *n, double *c, int *preselect)
 {
 	char *end;
+	size_t len = strlen(spec);
+	char buf[64];
+	*preselect = 1;
+	if (len > 4 && len < sizeof buf && !strcmp(spec + len - 4, ":all")) {
+		/* preSelect = False: cities and settlements do not hide the other actions */
+		memcpy(buf, spec, len - 4);
+		buf[len - 4] = 0;
+		spec = buf;
+		*preselect = 0;
+	}
 	const char *p = strchr(spec, ':');
 	if (!p)
 		return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': needs a playout count, e.g. uct:1000", spec);
@@ -80,9 +90,11 @@ int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_ag
 		rc = parse_simple(ctx, spec, &a->simple);
 	} else if (!strncmp(spec, "mcts:", 5) || !strncmp(spec, "uct:", 4)) {
 		a->kind = AG_SEARCH;
-		if ((rc = parse_search(ctx, spec, &n, &c)) == MS_OK)
+		int pre;
+		if ((rc = parse_search(ctx, spec, &n, &c, &pre)) == MS_OK)
 			rc = catan__search_init(ctx, &a->search, n, spec[0] == 'm' ? MS_MCTS_MAX_CHILD : MS_MCTS_UCB1, c,
 						seed);
+		a->search.preselect = pre;
 	} else {
 		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (random, simple, mcts:N, uct:N[:c])", spec);
 	}

@@ -12,6 +12,7 @@ typedef struct catan__search {
 	ms_mcts *m;
 	ms_catan_simple_opts simple;
 	int seat;
+	int preselect; /* spec 5.3.b preSelect (default 1) */
 	ms_catan_action buf[CATAN_BUFFER]; /* the move buffer (spec 5.3.a) */
 	int n_buf, at_buf;
 	long searches, nodes;
@@ -19,7 +20,7 @@ typedef struct catan__search {
 
 int catan__search_init(ms_ctx *ctx, catan__search *cs, long iterations, int rule, double c, uint64_t seed);
 int catan__search_act(catan__search *cs, const ms_catan_state *s, ms_catan_action *out);
-int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, ms_catan_action *out);
+int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, int preselect, ms_catan_action *out);
 void catan__reward(const ms_catan_state *s, double *r);
 int catan__turns_after_setup(const ms_catan_state *s);
 

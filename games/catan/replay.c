@@ -360,9 +360,9 @@ static int start_game(replay *r, const cJSON *h, long *diverged)
 			return ms_ctx_error(r->ctx, MS_EPARSE, "%s: header: bad colour %d", r->path, i);
 		strcpy(r->colors[i], c->valuestring);
 	}
-	if (cJSON_GetArraySize(deck) != 25)
+	if (deck && cJSON_GetArraySize(deck) != 25)
 		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: header: \"devdeck_order\" must hold 25 cards", r->path);
-	for (int k = 0; k < 25; k++) {
+	for (int k = 0; deck && k < 25; k++) {
 		const cJSON *c = cJSON_GetArrayItem(deck, k);
 		int t = 0;
 		while (t < 5 && !(cJSON_IsString(c) && !strcmp(c->valuestring, catan__dev_name[t])))
@@ -374,7 +374,7 @@ static int start_game(replay *r, const cJSON *h, long *diverged)
 	if ((rc = catan__board_from_cjson(r->ctx, h, &r->board)) < 0)
 		return ms_ctx_error(r->ctx, rc, "%s: header: %s", r->path, ms_ctx_last_error(r->ctx));
 	ms_catan_rules_profile(&rules, MS_CATAN_PROFILE_CATANATRON);
-	if ((rc = ms_catan_init(r->ctx, &r->s, r->board, &rules, n, order, NULL)) < 0)
+	if ((rc = ms_catan_init(r->ctx, &r->s, r->board, &rules, n, deck ? order : NULL, NULL)) < 0)
 		return rc;
 	if (!digest_equal(r, cJSON_GetObjectItemCaseSensitive(h, "start"), -1))
 		(*diverged)++;
@@ -478,5 +478,127 @@ int ms_catan_replay_file(ms_ctx *ctx, const char *path, ms_catan_replay_stats *s
 		stats->games++;
 	ms_catan_board_free(ctx, r.board);
 	free(text);
+	return rc;
+}
+
+/* ---- the bridge: our agent inside catanatron's own game loop -------------- */
+
+/* Our action as one of catanatron's legal ones: the same text, else the
+ * nearest equivalent (a one-lot bank trade is a maritime trade, Year of
+ * Plenty pairs are unordered, a robber move keeps its hex). */
+static int match_legal(replay *r, const ms_catan_action *a, char **legal, int m)
+{
+	char mine[128];
+	ms_catan_action x = *a;
+	if (x.type == MS_CATAN_BANK_TRADE) {
+		int give = -1, get = -1, lots = 0;
+		for (int k = 0; k < 5; k++) {
+			if (x.v[k] > 0)
+				give = k, lots++;
+			if (x.w[k] > 0)
+				get = k, lots++;
+		}
+		x.type = MS_CATAN_MARITIME_TRADE;
+		x.v[0] = (int8_t)give, x.v[1] = give >= 0 ? a->v[give] : 0, x.v[2] = (int8_t)get;
+		if (lots != 2 || give == get)
+			x.type = MS_CATAN_END_TURN;
+	}
+	if (x.type == MS_CATAN_PLAY_YOP && x.v[1] >= 0 && x.v[1] < x.v[0]) {
+		int8_t t = x.v[0];
+		x.v[0] = x.v[1], x.v[1] = t;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		action_json(r, &x, mine, sizeof mine);
+		for (int i = 0; i < m; i++)
+			if (!strcmp(mine, legal[i]))
+				return i;
+		if (x.type != MS_CATAN_MOVE_ROBBER)
+			break;
+		x.v[1] = -1; /* no victim there after all */
+	}
+	if (x.type == MS_CATAN_MOVE_ROBBER || x.type == MS_CATAN_MARITIME_TRADE) {
+		/* any legal action of the same type and hex/resource */
+		char prefix[128];
+		action_json(r, &x, prefix, sizeof prefix);
+		size_t cut = strcspn(prefix + 2, "[") + 3;
+		for (int i = 0; i < m; i++)
+			if (!strncmp(prefix, legal[i], cut < strlen(prefix) ? cut : strlen(prefix)))
+				return i;
+	}
+	return -1;
+}
+
+/* One decision message: {"start": header (first time), "actions": [...], "legal": [...]}. */
+static int serve_line(replay *r, ms_catan_agent *agent, const cJSON *j, int *pick, long *fallbacks)
+{
+	const cJSON *start = cJSON_GetObjectItemCaseSensitive(j, "start"), *x;
+	const cJSON *legal = cJSON_GetObjectItemCaseSensitive(j, "legal");
+	long dummy = 0;
+	int rc;
+	if (start && (rc = start_game(r, start, &dummy)) < 0)
+		return rc;
+	if (!r->board)
+		return ms_ctx_error(r->ctx, MS_EPARSE, "bridge: the first message needs \"start\"");
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(j, "actions"))
+	{
+		ms_catan_action a;
+		uint64_t none = 0;
+		if (parse_act(r, x, &a) < 0 || ms_catan_apply(r->ctx, &r->s, &a, &none, NULL) < 0)
+			return ms_ctx_error(r->ctx, MS_EPARSE, "bridge: cannot apply a logged action (%s)",
+					    ms_ctx_last_error(r->ctx));
+	}
+	if (!legal_equal(r, legal, -1))
+		(*fallbacks) += 1000000; /* a different legal set: the replica is wrong */
+	int m = cJSON_GetArraySize(legal);
+	char **texts = calloc((size_t)m + 1, sizeof(char *));
+	if (!texts)
+		return ms_ctx_error(r->ctx, MS_ENOMEM, "bridge: out of memory");
+	int k = 0;
+	cJSON_ArrayForEach(x, legal) texts[k++] = cJSON_PrintUnformatted(x);
+	ms_catan_action a;
+	rc = ms_catan_agent_act(r->ctx, agent, &r->s, &a);
+	*pick = rc < 0 ? -1 : match_legal(r, &a, texts, m);
+	if (rc == MS_OK && *pick < 0) {
+		(*fallbacks)++;
+		*pick = 0;
+	}
+	for (int i = 0; i < m; i++)
+		cJSON_free(texts[i]);
+	free(texts);
+	return rc;
+}
+
+int ms_catan_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in, FILE *out, long *fallbacks)
+{
+	replay r;
+	ms_catan_agent *agent = NULL;
+	static char line[1 << 20];
+	int rc = MS_OK;
+	memset(&r, 0, sizeof r);
+	r.ctx = ctx;
+	r.path = "bridge";
+	*fallbacks = 0;
+	if ((rc = ms_catan_agent_new(ctx, agent_spec, seed, &agent)) < 0)
+		return rc;
+	while (rc == MS_OK && fgets(line, sizeof line, in)) {
+		cJSON *j = cJSON_Parse(line);
+		int pick = -1;
+		if (!j) {
+			rc = ms_ctx_error(ctx, MS_EPARSE, "bridge: a line is not JSON");
+			break;
+		}
+		if (cJSON_GetObjectItemCaseSensitive(j, "start")) {
+			ms_catan_board_free(ctx, r.board);
+			r.board = NULL;
+		}
+		rc = serve_line(&r, agent, j, &pick, fallbacks);
+		cJSON_Delete(j);
+		if (rc == MS_OK) {
+			fprintf(out, "{\"pick\":%d,\"fallbacks\":%ld}\n", pick, *fallbacks);
+			fflush(out);
+		}
+	}
+	ms_catan_board_free(ctx, r.board);
+	ms_catan_agent_free(ctx, agent);
 	return rc;
 }

@@ -21,7 +21,8 @@ int catan__setup_nodes(const ms_catan_state *s, int port_clause, int *out);
 
 /* spec 5.3.b after the roll: only cities if any, else only settlements,
  * else roads, card purchase and use, bank trades and the end of the turn. */
-static int after_roll_actions(const ms_catan_state *s, const ms_catan_action *legal, int n, ms_catan_action *out)
+static int after_roll_actions(const ms_catan_state *s, const ms_catan_action *legal, int n, int preselect,
+			      ms_catan_action *out)
 {
 	int seat = s->cur, k = 0, rate[5];
 	const ms_catan_player *p = &s->p[seat];
@@ -29,8 +30,12 @@ static int after_roll_actions(const ms_catan_state *s, const ms_catan_action *le
 		for (int i = 0; i < n; i++)
 			if (legal[i].type == (pass ? MS_CATAN_BUILD_SETTLEMENT : MS_CATAN_BUILD_CITY))
 				out[k++] = legal[i];
-	if (k)
+	if (k && preselect)
 		return k;
+	if (!preselect) /* preSelect = False: every city and settlement joins the list */
+		for (int i = 0; i < n; i++)
+			if (legal[i].type == MS_CATAN_BUILD_SETTLEMENT && !(k && out[0].type == MS_CATAN_BUILD_SETTLEMENT))
+				out[k++] = legal[i];
 	for (int i = 0; i < n; i++)
 		if (legal[i].type == MS_CATAN_BUILD_ROAD || (legal[i].type == MS_CATAN_BUY_DEV && !p->has_army) ||
 		    legal[i].type == MS_CATAN_PLAY_ROAD_BUILDING || legal[i].type == MS_CATAN_END_TURN)
@@ -80,7 +85,7 @@ static int robber_actions(const ms_catan_state *s, const ms_catan_action *legal,
 	return k;
 }
 
-int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, ms_catan_action *out)
+int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, int preselect, ms_catan_action *out)
 {
 	ms_catan_action legal[MS_CATAN_MAX_ACTIONS];
 	int n = ms_catan_legal(s, legal), seat = s->cur, nodes[MS_CATAN_NODES], k = 0;
@@ -102,7 +107,7 @@ int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, 
 			out[0] = mk(knight ? MS_CATAN_PLAY_KNIGHT : MS_CATAN_ROLL, seat, -1, -1);
 			return 1;
 		}
-		return after_roll_actions(s, legal, n, out);
+		return after_roll_actions(s, legal, n, preselect, out);
 	default:
 		break;
 	}
@@ -116,7 +121,7 @@ static int g_legal(void *ud, const void *s, void *moves, int max)
 {
 	catan__search *cs = ud;
 	(void)max;
-	return catan__tree_actions(s, &cs->simple, moves);
+	return catan__tree_actions(s, &cs->simple, cs->preselect, moves);
 }
 
 static int g_apply(void *ud, void *s, const void *move, uint64_t *rng)
@@ -178,6 +183,7 @@ static int g_playout(void *ud, void *state, uint64_t *rng, double *r)
 
 int catan__search_init(ms_ctx *ctx, catan__search *cs, long iterations, int rule, double c, uint64_t seed)
 {
+	cs->preselect = 1;
 	ms_mcts_game g;
 	ms_mcts_options o;
 	memset(&g, 0, sizeof g);
@@ -237,7 +243,7 @@ static void build_buffer(catan__search *cs, int chosen)
 int catan__search_act(catan__search *cs, const ms_catan_state *s, ms_catan_action *out)
 {
 	ms_catan_action acts[MS_CATAN_MAX_ACTIONS];
-	int n = catan__tree_actions(s, &cs->simple, acts), rc;
+	int n = catan__tree_actions(s, &cs->simple, cs->preselect, acts), rc;
 	cs->seat = s->cur;
 	if (s->prompt == MS_CATAN_P_PLAY_TURN && !s->p[s->cur].has_rolled)
 		cs->n_buf = cs->at_buf = 0;
@@ -254,7 +260,15 @@ int catan__search_act(catan__search *cs, const ms_catan_state *s, ms_catan_actio
 		*out = acts[0];
 		return MS_OK;
 	}
-	if ((rc = ms_mcts_search(cs->m, s)) < 0)
+	/* hidden information: the order of the cards left in the deck is redealt at the root */
+	ms_catan_state root = *s;
+	for (int i = root.deck_len - 1; i > 0; i--) {
+		int j = (int)ms_catan_rand(ms_mcts_rng(cs->m), (uint32_t)i + 1);
+		uint8_t t = root.deck[i];
+		root.deck[i] = root.deck[j];
+		root.deck[j] = t;
+	}
+	if ((rc = ms_mcts_search(cs->m, &root)) < 0)
 		return rc;
 	cs->searches++;
 	cs->nodes += ms_mcts_node_count(cs->m);

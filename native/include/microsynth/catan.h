@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "common.h"
 
 #ifdef __cplusplus
@@ -261,7 +262,8 @@ typedef struct ms_catan_agent ms_catan_agent;
 
 /**
  * An agent by name: "random", "simple[:-port][:-yop][:-army][:-knight]",
- * "mcts:N", "uct:N[:c]", "alphabeta[:depth]" (2 players). Seeded and
+ * "mcts:N[:all]", "uct:N[:c][:all]" (":all": the thesis's preSelect = False,
+ * cities and settlements listed beside the other actions). Seeded and
  * deterministic. Returns MS_OK or MS_EINVAL with a message.
  */
 MS_EXTERN int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_agent **out);
@@ -302,6 +304,17 @@ typedef struct ms_catan_replay_stats {
  */
 MS_EXTERN int ms_catan_replay_file(ms_ctx *ctx, const char *path, ms_catan_replay_stats *stats,
 				   void (*report)(void *ud, const char *line), void *ud);
+
+/**
+ * The bridge's engine side: reads JSON lines from `in`, each
+ * {"start": header (first), "actions": [new logged actions with outcomes],
+ * "legal": [catanatron's legal actions]}, keeps a replica of the game by
+ * applying the actions with their outcomes, asks the agent, and writes
+ * {"pick": index into legal}. *fallbacks counts decisions whose action had no
+ * legal equivalent (index 0 was sent). Returns at end of input.
+ */
+MS_EXTERN int ms_catan_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in, FILE *out,
+			     long *fallbacks);
 
 #ifdef __cplusplus
 }
