@@ -12,7 +12,9 @@
 #include <zlib.h>
 
 #include "microsynth/catan.h"
+#include <cjson/cJSON.h>
 #include "support/testutil.h"
+#include "games/catan/catan_agents.h"
 
 static ms_ctx *new_ctx(void)
 {
@@ -192,6 +194,113 @@ static void test_catan_replay__a_changed_die_diverges(void **st)
 	ms_ctx_free(ctx);
 }
 
+
+/* Our decoding of tc2 gives every node the producing hexes and port that
+ * tc2-board.json lists for TC2's own nodes (compared as a histogram, since
+ * the numberings differ). */
+static void test_catan_board__tc2_nodes_match_the_thesis_code(void **st)
+{
+	(void)st;
+	MS_SKIP_OR_FAIL_WITHOUT_SHARED();
+	static const char *const port_names[6] = { "LumberHarbor", "BrickHarbor", "WoolHarbor", "GrainHarbor",
+						   "OreHarbor", "3for1" };
+	char path[1024];
+	snprintf(path, sizeof path, "%s/data/catan/tc2-board.json", ms_test_shared());
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static char text[1 << 20];
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[len] = 0;
+	cJSON *root = cJSON_Parse(text), *n;
+	assert_non_null(root);
+	int want[4][7], got[4][7];
+	memset(want, 0, sizeof want);
+	memset(got, 0, sizeof got);
+	cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(root, "nodes"))
+	{
+		const cJSON *port = cJSON_GetObjectItemCaseSensitive(n, "port");
+		int prod = cJSON_GetObjectItemCaseSensitive(n, "adjacent_producing_hexes")->valueint, kind = 6;
+		for (int k = 0; cJSON_IsString(port) && k < 6; k++)
+			if (!strcmp(port->valuestring, port_names[k]))
+				kind = k;
+		want[prod][kind]++;
+	}
+	cJSON_Delete(root);
+	ms_ctx *ctx = new_ctx();
+	ms_catan_board *b = NULL;
+	assert_int_equal(ms_catan_board_tc2(ctx, &b), MS_OK);
+	for (int v = 0; v < MS_CATAN_NODES; v++) {
+		int hexes[3], k = ms_catan_board_node_hexes(b, v, hexes), prod = 0, res;
+		for (int i = 0; i < k; i++) {
+			ms_catan_board_hex(b, hexes[i], &res, NULL, NULL);
+			prod += res >= 0;
+		}
+		int port = ms_catan_board_port(b, v);
+		got[prod][port < 0 ? 6 : port]++;
+	}
+	assert_memory_equal(want, got, sizeof want);
+	ms_catan_board_free(ctx, b);
+	ms_ctx_free(ctx);
+}
+
+/* spec 5.3.c on tc2 and Eq 4.1 (spec 5.3 step 7: 3.5 and 0.7). */
+static void test_catan_agents__estimate_and_reward_rows(void **st)
+{
+	(void)st;
+	ms_ctx *ctx = new_ctx();
+	ms_catan_board *b = NULL;
+	ms_catan_rules rules;
+	ms_catan_state s;
+	int three = -1, port3 = -1;
+	assert_int_equal(ms_catan_board_tc2(ctx, &b), MS_OK);
+	ms_catan_rules_profile(&rules, MS_CATAN_PROFILE_THESIS);
+	assert_int_equal(ms_catan_init(ctx, &s, b, &rules, 4, NULL, NULL), MS_OK);
+	for (int v = 0; v < MS_CATAN_NODES; v++) {
+		int hexes[3], k = ms_catan_board_node_hexes(b, v, hexes), prod = 0, res;
+		for (int i = 0; i < k; i++) {
+			ms_catan_board_hex(b, hexes[i], &res, NULL, NULL);
+			prod += res >= 0;
+		}
+		if (prod == 3 && ms_catan_board_port(b, v) < 0 && three < 0)
+			three = v;
+		if (prod == 2 && ms_catan_board_port(b, v) == 5 && port3 < 0)
+			port3 = v;
+	}
+	assert_true(three >= 0 && port3 >= 0);
+	ms_catan_action a;
+	memset(&a, 0, sizeof a);
+	a.type = MS_CATAN_BUILD_SETTLEMENT, a.v[0] = (int8_t)three;
+	assert_int_equal(ms_catan_estimate(&s, &a), 10); /* (4 + 6) / 20 = 0.5 */
+	a.v[0] = (int8_t)port3;
+	assert_int_equal(ms_catan_estimate(&s, &a), 14); /* 4 + 4 + 3 x 2: 0.7 */
+	a.type = MS_CATAN_BUILD_CITY, a.v[0] = (int8_t)three;
+	assert_int_equal(ms_catan_estimate(&s, &a), 20);
+	a.type = MS_CATAN_BUILD_ROAD;
+	s.p[0].roads_left = 12; /* the third road, this one included */
+	assert_int_equal(ms_catan_estimate(&s, &a), 1);
+	s.p[0].roads_left = 14;
+	assert_int_equal(ms_catan_estimate(&s, &a), 2);
+	a.type = MS_CATAN_BUY_DEV;
+	assert_int_equal(ms_catan_estimate(&s, &a), 2);
+	s.p[0].has_army = 1;
+	assert_int_equal(ms_catan_estimate(&s, &a), 1);
+	a.type = MS_CATAN_BANK_TRADE;
+	assert_int_equal(ms_catan_estimate(&s, &a), 10);
+	s.p[0].res[MS_CATAN_WOOD] = s.p[0].res[MS_CATAN_BRICK] = 1;
+	assert_int_equal(ms_catan_estimate(&s, &a), 1); /* a road became affordable */
+	double r[4];
+	s.winner = 0;
+	s.p[0].actual_vp = 10;
+	s.p[1].actual_vp = 7;
+	s.turns = (int16_t)(80 + 2 * 3); /* t = 80 end-of-turns after the setup */
+	catan__reward(&s, r);
+	assert_true(r[0] > 3.4999 && r[0] < 3.5001);
+	assert_true(r[1] > 0.6999 && r[1] < 0.7001);
+	ms_catan_board_free(ctx, b);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_catan_board__bad_layouts_are_named_errors),
 		cmocka_unit_test(test_catan_rules__random_games_keep_cards_and_pieces),
 		cmocka_unit_test(test_catan_replay__a_changed_die_diverges),
+		cmocka_unit_test(test_catan_board__tc2_nodes_match_the_thesis_code),
+		cmocka_unit_test(test_catan_agents__estimate_and_reward_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
