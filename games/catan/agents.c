@@ -12,8 +12,7 @@ struct ms_catan_agent {
 	uint64_t rng;
 	ms_catan_simple_opts simple;
 	catan__search search;
-	int depth;
-	long searches, nodes;
+	catan__alphabeta ab;
 };
 
 int catan__turns_after_setup(const ms_catan_state *s)
@@ -95,8 +94,19 @@ int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_ag
 			rc = catan__search_init(ctx, &a->search, n, spec[0] == 'm' ? MS_MCTS_MAX_CHILD : MS_MCTS_UCB1, c,
 						seed);
 		a->search.preselect = pre;
+	} else if (!strncmp(spec, "alphabeta", 9) && (spec[9] == 0 || spec[9] == ':')) {
+		char *end = NULL;
+		a->kind = AG_ALPHABETA;
+		a->ab.ctx = ctx;
+		a->ab.rng = seed;
+		a->ab.depth = spec[9] ? (int)strtol(spec + 10, &end, 10) : 2;
+		a->ab.node_limit = 20000;
+		ms_catan_simple_defaults(&a->ab.simple);
+		if ((end && *end) || a->ab.depth < 1 || a->ab.depth > 8)
+			rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': depth must be 1-8", spec);
 	} else {
-		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (random, simple, mcts:N, uct:N[:c])", spec);
+		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (random, simple, mcts:N, uct:N[:c], alphabeta[:d])",
+				  spec);
 	}
 	if (rc < 0) {
 		ms_catan_agent_free(ctx, a);
@@ -124,6 +134,8 @@ int ms_catan_agent_act(ms_ctx *ctx, ms_catan_agent *a, const ms_catan_state *s, 
 		return MS_OK;
 	case AG_SEARCH:
 		return catan__search_act(&a->search, s, out);
+	case AG_ALPHABETA:
+		return catan__alphabeta_act(&a->ab, s, out);
 	default:
 		n = ms_catan_legal(s, acts);
 		if (n <= 0)
@@ -135,8 +147,8 @@ int ms_catan_agent_act(ms_ctx *ctx, ms_catan_agent *a, const ms_catan_state *s, 
 
 void ms_catan_agent_counters(const ms_catan_agent *a, long *searches, long *nodes)
 {
-	*searches = a->kind == AG_SEARCH ? a->search.searches : a->searches;
-	*nodes = a->kind == AG_SEARCH ? a->search.nodes : a->nodes;
+	*searches = a->kind == AG_SEARCH ? a->search.searches : a->ab.searches;
+	*nodes = a->kind == AG_SEARCH ? a->search.nodes : a->ab.total_nodes;
 }
 
 int ms_catan_play(ms_ctx *ctx, const ms_catan_board *b, const ms_catan_rules *rules, int n, ms_catan_agent **agents,

@@ -18,6 +18,17 @@ typedef struct catan__search {
 	long searches, nodes;
 } catan__search;
 
+typedef struct catan__alphabeta {
+	ms_ctx *ctx;
+	ms_catan_simple_opts simple;
+	int depth, root;
+	uint64_t rng;
+	long nodes, budget, node_limit;
+	long searches, total_nodes;
+} catan__alphabeta;
+
+int catan__alphabeta_act(catan__alphabeta *ab, const ms_catan_state *s, ms_catan_action *out);
+
 int catan__search_init(ms_ctx *ctx, catan__search *cs, long iterations, int rule, double c, uint64_t seed);
 int catan__search_act(catan__search *cs, const ms_catan_state *s, ms_catan_action *out);
 int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, int preselect, ms_catan_action *out);

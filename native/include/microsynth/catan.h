@@ -263,8 +263,9 @@ typedef struct ms_catan_agent ms_catan_agent;
 /**
  * An agent by name: "random", "simple[:-port][:-yop][:-army][:-knight]",
  * "mcts:N[:all]", "uct:N[:c][:all]" (":all": the thesis's preSelect = False,
- * cities and settlements listed beside the other actions). Seeded and
- * deterministic. Returns MS_OK or MS_EINVAL with a message.
+ * cities and settlements listed beside the other actions), "alphabeta[:depth]"
+ * (2 players; default depth 2; 20,000 nodes per decision at most). Seeded
+ * and deterministic. Returns MS_OK or MS_EINVAL with a message.
  */
 MS_EXTERN int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_agent **out);
 MS_EXTERN void ms_catan_agent_free(ms_ctx *ctx, ms_catan_agent *a);
