@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plays a microsynth Catan agent inside catanatron 3.2.1's own game loop.
 
-Seat 0 is a player whose decisions come from `microsynth catan serve`: at each
+Our player (seat 0 unless --any-seat) is one whose decisions come from `microsynth catan serve`: at each
 decision it sends the board (first time), the actions logged since its last
 decision (with their chance outcomes) and catanatron's legal list; the engine
 replays them on its own copy of the game and answers with an index into that
@@ -91,6 +91,7 @@ def main():
     ap.add_argument("--opponent", default="WeightedRandomPlayer", choices=sorted(OPPONENTS))
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--any-seat", action="store_true", help="keep catanatron's drawn seating")
     args = ap.parse_args()
     wins = illegal = fallbacks = 0
     t0 = time.time()
@@ -101,15 +102,21 @@ def main():
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         me = MicrosynthPlayer(colors[0], engine)
         players = [me] + [OPPONENTS[args.opponent](c) for c in colors[1:]]
-        game = Game(players, seed=args.seed + g)
+        # catanatron draws the seating from the seed: take the first seed (from a
+        # per-game base) that puts our player in seat 0, unless --any-seat.
+        base = (args.seed + g) * 1000
+        for k in range(1000):
+            game = Game(players, seed=base + k)
+            if args.any_seat or game.state.colors[0] == colors[0]:
+                break
         winner = game.play()
         engine.stdin.close()
         engine.wait()
         wins += winner == colors[0]
         illegal += me.illegal
         fallbacks += me.fallbacks
-        print("game=%d winner=%s turns=%d" % (g, winner.value if winner else None, game.state.num_turns),
-              flush=True)
+        print("game=%d seat=%d winner=%s turns=%d" % (g, game.state.colors.index(colors[0]),
+              winner.value if winner else None, game.state.num_turns), flush=True)
     n = max(args.games, 1)
     print("games=%d wins=%d win_rate=%.3f illegal=%d fallbacks=%d seconds=%.1f"
           % (args.games, wins, wins / n, illegal, fallbacks, time.time() - t0))
