@@ -171,8 +171,10 @@ static int g_playout(void *ud, void *state, uint64_t *rng, double *r)
 	ms_catan_state *s = state;
 	ms_catan_action a;
 	int self_army = s->p[cs->seat].has_army;
+	ms_catan_simple_opts own = cs->simple;
+	own.tree_variants = 1;
 	while (!ms_catan_over(s)) {
-		ms_catan_simple_act(s, &cs->simple, self_army, rng, &a);
+		ms_catan_simple_act(s, s->cur == cs->seat ? &own : &cs->simple, self_army, rng, &a);
 		if (ms_catan_apply(cs->ctx, s, &a, rng, NULL) < 0)
 			return MS_ERROR;
 		self_army = s->p[cs->seat].has_army;

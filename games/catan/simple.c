@@ -10,6 +10,7 @@ void ms_catan_simple_defaults(ms_catan_simple_opts *o)
 	o->yop_lumber_bug = 1;
 	o->army_blocks_cards = 1;
 	o->forced_knight = 1;
+	o->tree_variants = 0;
 }
 
 static ms_catan_action mk(int type, int seat, int v0, int v1)
@@ -72,11 +73,22 @@ static int pick_scarcest(const ms_catan_player *p, uint64_t *rng)
 
 /* spec 5.1.b: k random lots at the seat's rates, each paid by one of the
  * scarcest resources (the scarcest may be one being given). */
-static int bank_trade(const ms_catan_state *s, int seat, uint64_t *rng, ms_catan_action *out)
+static int bank_trade(const ms_catan_state *s, int seat, int tree, uint64_t *rng, ms_catan_action *out)
 {
 	const ms_catan_player *p = &s->p[seat];
 	int rate[5], lots[5], total = 0;
 	catan__rates(s, seat, rate);
+	if (tree) { /* the first trade the tree generator lists */
+		for (int r = 0; r < 5; r++)
+			if (p->res[r] >= rate[r]) {
+				*out = mk(MS_CATAN_BANK_TRADE, seat, 0, 0);
+				memset(out->v, 0, sizeof out->v);
+				out->v[r] = (int8_t)rate[r];
+				out->w[r == 0 ? 1 : 0] = 1;
+				return 1;
+			}
+		return 0;
+	}
 	for (int r = 0; r < 5; r++)
 		total += lots[r] = p->res[r] / rate[r];
 	if (total == 0)
@@ -105,10 +117,14 @@ static void use_card(const ms_catan_state *s, int seat, const ms_catan_simple_op
 	ms_catan_action opts[3];
 	int k = 0;
 	if (catan__can_play(s, seat, MS_CATAN_MONOPOLY))
-		opts[k++] = mk(MS_CATAN_PLAY_MONOPOLY, seat, pick_scarcest(p, rng), -1);
+		opts[k++] = mk(MS_CATAN_PLAY_MONOPOLY, seat,
+			       o->tree_variants ? (int)ms_catan_rand(rng, 5) : pick_scarcest(p, rng), -1);
 	if (catan__can_play(s, seat, MS_CATAN_YOP)) {
 		int tied[5], r1, r2;
-		if (scarcest(p, tied) == 1 && o->yop_lumber_bug) {
+		if (o->tree_variants) {
+			r1 = (int)ms_catan_rand(rng, 5);
+			r2 = (int)ms_catan_rand(rng, 5);
+		} else if (scarcest(p, tied) == 1 && o->yop_lumber_bug) {
 			r1 = r2 = MS_CATAN_WOOD;
 		} else {
 			r1 = pick_scarcest(p, rng);
@@ -170,7 +186,7 @@ static void after_roll(const ms_catan_state *s, const ms_catan_simple_opts *o, i
 			use_card(s, seat, o, rng, out);
 		return;
 	}
-	if (!bank_trade(s, seat, rng, out))
+	if (!bank_trade(s, seat, o->tree_variants, rng, out))
 		*out = mk(MS_CATAN_END_TURN, seat, -1, -1);
 }
 

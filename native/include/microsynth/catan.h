@@ -243,6 +243,9 @@ typedef struct ms_catan_simple_opts {
 	int yop_lumber_bug;
 	int army_blocks_cards;
 	int forced_knight;
+	/** Playouts of a searching agent's own seat (spec 5.3.d): its bank trade is the first
+	 *  tree trade, Monopoly and Year of Plenty uniform among the tree's 5 and 25 options. */
+	int tree_variants;
 } ms_catan_simple_opts;
 
 MS_EXTERN void ms_catan_simple_defaults(ms_catan_simple_opts *o);
