@@ -414,8 +414,37 @@ static int apply_switch(ms_ctx *ctx, ms_catan_state *s, ms_catan_action *a, uint
 	}
 }
 
+/* Index fields in range (legality itself is the generator's business). */
+static int fields_ok(const ms_catan_state *s, const ms_catan_action *a)
+{
+	int v0 = a->v[0], v1 = a->v[1];
+	switch (a->type) {
+	case MS_CATAN_MOVE_ROBBER:
+		return v0 >= 0 && v0 < MS_CATAN_HEXES && v1 >= -1 && v1 < s->n && v1 != a->seat && a->v[2] >= -1 && a->v[2] < 5;
+	case MS_CATAN_BUILD_ROAD:
+		return v0 >= 0 && v0 < MS_CATAN_EDGES && !s->edge_owner[v0];
+	case MS_CATAN_BUILD_SETTLEMENT:
+		return v0 >= 0 && v0 < MS_CATAN_NODES && !s->node_owner[v0];
+	case MS_CATAN_BUILD_CITY:
+		return v0 >= 0 && v0 < MS_CATAN_NODES && s->node_owner[v0] == a->seat + 1 && !s->node_city[v0];
+	case MS_CATAN_BUY_DEV:
+		return v0 >= -1 && v0 < 5;
+	case MS_CATAN_PLAY_YOP:
+		return v0 >= 0 && v0 < 5 && v1 >= -1 && v1 < 5;
+	case MS_CATAN_PLAY_MONOPOLY:
+		return v0 >= 0 && v0 < 5;
+	case MS_CATAN_MARITIME_TRADE:
+		return v0 >= 0 && v0 < 5 && v1 >= 1 && a->v[2] >= 0 && a->v[2] < 5;
+	default:
+		return a->type < MS_CATAN_ACTION_TYPES;
+	}
+}
+
 int ms_catan_apply(ms_ctx *ctx, ms_catan_state *s, const ms_catan_action *a, uint64_t *rng, ms_catan_action *done)
 {
+	if (!fields_ok(s, a))
+		return ms_ctx_error(ctx, MS_EILLEGAL, "catan: action type %d of seat %d names a place or card out of range",
+				    a->type, a->seat);
 	ms_catan_action x = *a;
 	if (ms_catan_over(s))
 		return ms_ctx_error(ctx, MS_EILLEGAL, "catan: the game is over");

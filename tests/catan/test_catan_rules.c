@@ -301,6 +301,30 @@ static void test_catan_agents__estimate_and_reward_rows(void **st)
 	ms_ctx_free(ctx);
 }
 
+static void test_catan_apply__out_of_range_actions_are_refused(void **st)
+{
+	(void)st;
+	ms_ctx *ctx = new_ctx();
+	ms_catan_board *b = NULL;
+	ms_catan_rules rules;
+	ms_catan_state s;
+	ms_catan_action a;
+	uint64_t rng = 1;
+	assert_int_equal(ms_catan_board_tc2(ctx, &b), MS_OK);
+	ms_catan_rules_profile(&rules, MS_CATAN_PROFILE_CATANATRON);
+	assert_int_equal(ms_catan_init(ctx, &s, b, &rules, 4, NULL, &rng), MS_OK);
+	memset(&a, -1, sizeof a);
+	a.type = MS_CATAN_BUILD_SETTLEMENT, a.seat = 0, a.v[0] = 60;
+	assert_int_equal(ms_catan_apply(ctx, &s, &a, &rng, NULL), MS_EILLEGAL);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "out of range"));
+	a.v[0] = 3;
+	assert_int_equal(ms_catan_apply(ctx, &s, &a, &rng, NULL), MS_OK);
+	a.seat = 1;
+	assert_int_equal(ms_catan_apply(ctx, &s, &a, &rng, NULL), MS_EILLEGAL); /* not seat 1's turn */
+	ms_catan_board_free(ctx, b);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_catan_replay__a_changed_die_diverges),
 		cmocka_unit_test(test_catan_board__tc2_nodes_match_the_thesis_code),
 		cmocka_unit_test(test_catan_agents__estimate_and_reward_rows),
+		cmocka_unit_test(test_catan_apply__out_of_range_actions_are_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
