@@ -87,6 +87,8 @@ int cmd_cantstop(int argc, char **argv);
 void cmd_cantstop_usage(FILE *out);
 int cmd_planetwars(int argc, char **argv);
 void cmd_planetwars_usage(FILE *out);
+int cmd_catan(int argc, char **argv);
+void cmd_catan_usage(FILE *out);
 int cmd_synth(int argc, char **argv);
 /* microsynth bench synth (tools/cmd_bench_synth.c): argv[0] is "bench", argv[1] "synth". */
 int cmd_bench_synth(int argc, char **argv);

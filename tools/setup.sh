@@ -53,7 +53,7 @@ say() { printf 'setup: %s\n' "$*" >&2; }
 # --- Debian packages -------------------------------------------------------
 PKGS=(build-essential cmake ninja-build pkg-config clang llvm
       libwebsockets-dev libcjson-dev libxml2-dev libcmocka-dev libzip-dev zlib1g-dev
-      default-jdk-headless zip unzip xvfb xauth python3-pip libclang-rt-dev)
+      default-jdk-headless zip unzip xvfb xauth python3-pip python3-venv libclang-rt-dev)
 
 if [ "$do_apt" = 1 ]; then
 	missing=()
@@ -157,6 +157,28 @@ if [ -n "$user_jar" ]; then
 	install_user_harness "$user_jar" "$user_bots" "$user_maps" "$cache"
 	echo "harness=$cache"
 	exit 0
+fi
+
+# --- catanatron 3.2.1 (Catan's reference engine, for the bridge and the bench) ---
+# A virtual environment in ~/.cache/microsynth/catanatron-3.2.1 (MICROSYNTH_CATANATRON
+# overrides); the wheel's sha256 is checked (../shared/data/catan/README.md).
+CATANATRON_SHA256=92bf5c114b6e47588ba1bf5b7d0b11f9f20d142bdc47cf787206c1ee5c506a36
+catan_venv="${MICROSYNTH_CATANATRON:-$HOME/.cache/microsynth/catanatron-3.2.1}"
+if [ -f "$catan_venv/INSTALLED" ] && grep -qx "sha256=$CATANATRON_SHA256" "$catan_venv/INSTALLED"; then
+	say "catanatron 3.2.1 in $catan_venv"
+elif command -v python3 >/dev/null 2>&1 && python3 -m venv "$catan_venv" >/dev/null 2>&1; then
+	cdl=$(mktemp -d)
+	if "$catan_venv/bin/pip" download -q --no-deps -d "$cdl" catanatron==3.2.1 >/dev/null 2>&1 \
+	   && [ "$(sha256sum "$cdl"/catanatron-3.2.1-py3-none-any.whl | cut -d' ' -f1)" = "$CATANATRON_SHA256" ] \
+	   && "$catan_venv/bin/pip" install -q "$cdl"/catanatron-3.2.1-py3-none-any.whl >/dev/null 2>&1; then
+		echo "sha256=$CATANATRON_SHA256" > "$catan_venv/INSTALLED"
+		say "catanatron 3.2.1 installed in $catan_venv"
+	else
+		say "catanatron 3.2.1 not installed (download or checksum failed); 'catan bench' will run without it"
+	fi
+	rm -rf "$cdl"
+else
+	say "no python3 venv: catanatron not installed; 'catan bench' will run without it"
 fi
 
 # --- the official harness --------------------------------------------------

@@ -1,0 +1,183 @@
+/* Catan agents by name, and games between them with the thesis's metrics. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "catan_internal.h"
+#include "catan_agents.h"
+
+enum { AG_RANDOM, AG_SIMPLE, AG_SEARCH, AG_ALPHABETA };
+
+struct ms_catan_agent {
+	int kind;
+	uint64_t rng;
+	ms_catan_simple_opts simple;
+	catan__search search;
+	catan__alphabeta ab;
+};
+
+int catan__turns_after_setup(const ms_catan_state *s)
+{
+	int t = s->turns - 2 * (s->n - 1);
+	return t > 0 ? t : 0;
+}
+
+static int parse_simple(ms_ctx *ctx, const char *spec, ms_catan_simple_opts *o)
+{
+	ms_catan_simple_defaults(o);
+	for (const char *p = strchr(spec, ':'); p; p = strchr(p + 1, ':')) {
+		size_t len = strcspn(p + 1, ":");
+		if (len == 5 && !strncmp(p + 1, "-port", 5))
+			o->port_clause = 0;
+		else if (len == 4 && !strncmp(p + 1, "-yop", 4))
+			o->yop_lumber_bug = 0;
+		else if (len == 5 && !strncmp(p + 1, "-army", 5))
+			o->army_blocks_cards = 0;
+		else if (len == 7 && !strncmp(p + 1, "-knight", 7))
+			o->forced_knight = 0;
+		else
+			return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown simple option '%.*s'", spec, (int)len,
+					    p + 1);
+	}
+	return MS_OK;
+}
+
+static int parse_search(ms_ctx *ctx, const char *spec, long *n, double *c, int *preselect)
+{
+	char *end;
+	size_t len = strlen(spec);
+	char buf[64];
+	*preselect = 1;
+	if (len > 4 && len < sizeof buf && !strcmp(spec + len - 4, ":all")) {
+		/* preSelect = False: cities and settlements do not hide the other actions */
+		memcpy(buf, spec, len - 4);
+		buf[len - 4] = 0;
+		spec = buf;
+		*preselect = 0;
+	}
+	const char *p = strchr(spec, ':');
+	if (!p)
+		return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': needs a playout count, e.g. uct:1000", spec);
+	*n = strtol(p + 1, &end, 10);
+	if (end == p + 1 || *n < 1 || *n > 100000000)
+		return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': bad playout count", spec);
+	if (*end == ':') {
+		const char *cs = end + 1;
+		*c = strtod(cs, &end);
+		if (end == cs || *c < 0)
+			return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': bad exploration constant", spec);
+	}
+	if (*end)
+		return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unexpected '%s'", spec, end);
+	return MS_OK;
+}
+
+int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_agent **out)
+{
+	ms_catan_agent *a;
+	int rc = MS_OK;
+	long n = 0;
+	double c = 1.0;
+	*out = NULL;
+	if (!(a = ms_ctx_calloc(ctx, 1, sizeof *a)))
+		return ms_ctx_error(ctx, MS_ENOMEM, "catan agent: out of memory");
+	a->rng = seed;
+	ms_catan_simple_defaults(&a->simple);
+	if (!strcmp(spec, "random")) {
+		a->kind = AG_RANDOM;
+	} else if (!strncmp(spec, "simple", 6) && (spec[6] == 0 || spec[6] == ':')) {
+		a->kind = AG_SIMPLE;
+		rc = parse_simple(ctx, spec, &a->simple);
+	} else if (!strncmp(spec, "mcts:", 5) || !strncmp(spec, "uct:", 4)) {
+		a->kind = AG_SEARCH;
+		int pre;
+		if ((rc = parse_search(ctx, spec, &n, &c, &pre)) == MS_OK)
+			rc = catan__search_init(ctx, &a->search, n, spec[0] == 'm' ? MS_MCTS_MAX_CHILD : MS_MCTS_UCB1, c,
+						seed);
+		a->search.preselect = pre;
+	} else if (!strncmp(spec, "alphabeta", 9) && (spec[9] == 0 || spec[9] == ':')) {
+		char *end = NULL;
+		a->kind = AG_ALPHABETA;
+		a->ab.ctx = ctx;
+		a->ab.rng = seed;
+		a->ab.depth = spec[9] ? (int)strtol(spec + 10, &end, 10) : 2;
+		a->ab.node_limit = 20000;
+		ms_catan_simple_defaults(&a->ab.simple);
+		if ((end && *end) || a->ab.depth < 1 || a->ab.depth > 8)
+			rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': depth must be 1-8", spec);
+	} else {
+		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (random, simple, mcts:N, uct:N[:c], alphabeta[:d])",
+				  spec);
+	}
+	if (rc < 0) {
+		ms_catan_agent_free(ctx, a);
+		return rc;
+	}
+	*out = a;
+	return MS_OK;
+}
+
+void ms_catan_agent_free(ms_ctx *ctx, ms_catan_agent *a)
+{
+	if (!a)
+		return;
+	ms_mcts_free(a->search.m);
+	ms_ctx_mfree(ctx, a);
+}
+
+int ms_catan_agent_act(ms_ctx *ctx, ms_catan_agent *a, const ms_catan_state *s, ms_catan_action *out)
+{
+	ms_catan_action acts[MS_CATAN_MAX_ACTIONS];
+	int n;
+	switch (a->kind) {
+	case AG_SIMPLE:
+		ms_catan_simple_act(s, &a->simple, -1, &a->rng, out);
+		return MS_OK;
+	case AG_SEARCH:
+		return catan__search_act(&a->search, s, out);
+	case AG_ALPHABETA:
+		return catan__alphabeta_act(&a->ab, s, out);
+	default:
+		n = ms_catan_legal(s, acts);
+		if (n <= 0)
+			return ms_ctx_error(ctx, MS_EILLEGAL, "catan: no legal action");
+		*out = acts[ms_catan_rand(&a->rng, (uint32_t)n)];
+		return MS_OK;
+	}
+}
+
+void ms_catan_agent_counters(const ms_catan_agent *a, long *searches, long *nodes)
+{
+	*searches = a->kind == AG_SEARCH ? a->search.searches : a->ab.searches;
+	*nodes = a->kind == AG_SEARCH ? a->search.nodes : a->ab.total_nodes;
+}
+
+int ms_catan_play(ms_ctx *ctx, const ms_catan_board *b, const ms_catan_rules *rules, int n, ms_catan_agent **agents,
+		  uint64_t seed, ms_catan_result *out)
+{
+	ms_catan_state s;
+	ms_catan_action a;
+	uint64_t rng = seed;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = ms_catan_init(ctx, &s, b, rules, n, NULL, &rng)) < 0)
+		return rc;
+	while (!ms_catan_over(&s)) {
+		if ((rc = ms_catan_agent_act(ctx, agents[s.cur], &s, &a)) < 0)
+			return rc;
+		if ((rc = ms_catan_apply(ctx, &s, &a, &rng, NULL)) < 0)
+			return ms_ctx_error(ctx, rc, "catan: seat %d's action failed: %s", s.cur, ms_ctx_last_error(ctx));
+		out->steps++;
+	}
+	out->winner = s.winner;
+	out->turns = catan__turns_after_setup(&s);
+	for (int p = 0; p < n; p++) {
+		out->vp[p] = s.p[p].actual_vp;
+		out->roads[p] = 15 - s.p[p].roads_left;
+		out->cities[p] = 4 - s.p[p].cities_left;
+		out->settlements[p] = 5 - s.p[p].settlements_left - 0;
+		out->knights[p] = s.p[p].played[MS_CATAN_KNIGHT];
+		out->longest_road[p] = s.p[p].has_road;
+		out->largest_army[p] = s.p[p].has_army;
+	}
+	return MS_OK;
+}

@@ -1,0 +1,478 @@
+/* The MCTS core (mcts.h): a node pool in growable arrays indexed by node id
+ * (states, Q vectors, moves and untried-move lists side by side), rebuilt
+ * by every search. */
+#include <math.h>
+#include <string.h>
+#include "microsynth/mcts.h"
+
+typedef struct node {
+	int parent, first_child, last_child, next;
+	int player;
+	int visits;
+	int terminal;
+	int untried_off, untried_n; /* chance nodes: the outcome list, never consumed */
+} node;
+
+struct ms_mcts {
+	ms_ctx *ctx;
+	ms_mcts_game g;
+	ms_mcts_options o;
+	uint64_t rng;
+	node *nodes;
+	unsigned char *states, *moves, *upool;
+	double *q;
+	int n_nodes, cap_nodes;
+	long upool_len, upool_cap; /* in moves */
+	unsigned char *scratch;   /* a playout state */
+	unsigned char *legal_buf; /* MS_MCTS_MAX_MOVES moves */
+	double *r;
+};
+
+uint32_t ms_mcts_rand(uint64_t *rng, uint32_t n)
+{
+	uint64_t z, lim = UINT64_MAX - UINT64_MAX % n;
+	do {
+		z = (*rng += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+	} while (z >= lim);
+	return (uint32_t)(z % n);
+}
+
+static double rand_unit(uint64_t *rng)
+{
+	return ms_mcts_rand(rng, 1u << 30) / (double)(1u << 30);
+}
+
+void ms_mcts_options_default(ms_mcts_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->version = MS_MCTS_OPTIONS_VERSION;
+	o->iterations = 1000;
+	o->rule = MS_MCTS_UCB1;
+	o->c = 1.0;
+	o->seed = 1;
+}
+
+int ms_mcts_new(ms_ctx *ctx, ms_mcts **out, const ms_mcts_game *g, const ms_mcts_options *o)
+{
+	*out = NULL;
+	if (!g || !o || o->version != MS_MCTS_OPTIONS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "mcts: missing game or unknown options version");
+	if (!g->legal || !g->apply || !g->terminal || !g->rewards || !g->to_move || !g->state_size ||
+	    !g->move_size || g->move_size > MS_MCTS_MAX_MOVE_SIZE || g->n_players < 1 ||
+	    g->n_players > MS_MCTS_MAX_PLAYERS || o->iterations < 1)
+		return ms_ctx_error(ctx, MS_EINVAL, "mcts: the game lacks a required callback or has bad sizes");
+	ms_mcts *m = ms_ctx_calloc(ctx, 1, sizeof *m);
+	if (!m)
+		return ms_ctx_error(ctx, MS_ENOMEM, "mcts: out of memory");
+	m->ctx = ctx;
+	m->g = *g;
+	m->o = *o;
+	m->rng = o->seed;
+	m->scratch = ms_ctx_malloc(ctx, g->state_size);
+	m->legal_buf = ms_ctx_malloc(ctx, g->move_size * MS_MCTS_MAX_MOVES);
+	m->r = ms_ctx_calloc(ctx, (size_t)g->n_players, sizeof(double));
+	if (!m->scratch || !m->legal_buf || !m->r) {
+		ms_mcts_free(m);
+		return ms_ctx_error(ctx, MS_ENOMEM, "mcts: out of memory");
+	}
+	*out = m;
+	return MS_OK;
+}
+
+static void release_states(ms_mcts *m)
+{
+	if (m->g.release)
+		for (int i = 0; i < m->n_nodes; i++)
+			m->g.release(m->g.ud, m->states + (size_t)i * m->g.state_size);
+	m->n_nodes = 0;
+	m->upool_len = 0;
+}
+
+void ms_mcts_free(ms_mcts *m)
+{
+	if (!m)
+		return;
+	release_states(m);
+	ms_ctx *ctx = m->ctx;
+	ms_ctx_mfree(ctx, m->nodes);
+	ms_ctx_mfree(ctx, m->states);
+	ms_ctx_mfree(ctx, m->moves);
+	ms_ctx_mfree(ctx, m->upool);
+	ms_ctx_mfree(ctx, m->q);
+	ms_ctx_mfree(ctx, m->scratch);
+	ms_ctx_mfree(ctx, m->legal_buf);
+	ms_ctx_mfree(ctx, m->r);
+	ms_ctx_mfree(ctx, m);
+}
+
+uint64_t *ms_mcts_rng(ms_mcts *m)
+{
+	return &m->rng;
+}
+
+static int grow(ms_mcts *m, void **p, size_t elem, size_t cap)
+{
+	void *np = ms_ctx_realloc(m->ctx, *p, elem * cap);
+	if (!np)
+		return ms_ctx_error(m->ctx, MS_ENOMEM, "mcts: out of memory for %zu nodes", cap);
+	*p = np;
+	return MS_OK;
+}
+
+static int reserve_node(ms_mcts *m)
+{
+	if (m->n_nodes < m->cap_nodes)
+		return MS_OK;
+	size_t cap = m->cap_nodes ? (size_t)m->cap_nodes * 2 : 1024;
+	if (grow(m, (void **)&m->nodes, sizeof(node), cap) || grow(m, (void **)&m->states, m->g.state_size, cap) ||
+	    grow(m, (void **)&m->moves, m->g.move_size, cap) ||
+	    grow(m, (void **)&m->q, sizeof(double) * (size_t)m->g.n_players, cap))
+		return MS_ENOMEM;
+	m->cap_nodes = (int)cap;
+	return MS_OK;
+}
+
+static unsigned char *state_at(const ms_mcts *m, int i)
+{
+	return m->states + (size_t)i * m->g.state_size;
+}
+
+static void copy_state(ms_mcts *m, void *dst, const void *src)
+{
+	if (m->g.copy)
+		m->g.copy(m->g.ud, dst, src);
+	else
+		memcpy(dst, src, m->g.state_size);
+}
+
+/* Fills in player, terminal and the move list of node i from its state. */
+static int describe(ms_mcts *m, int i)
+{
+	node *nd = &m->nodes[i];
+	const void *s = state_at(m, i);
+	nd->terminal = m->g.terminal(m->g.ud, s) != 0;
+	nd->player = nd->terminal ? 0 : m->g.to_move(m->g.ud, s);
+	nd->untried_off = (int)m->upool_len;
+	nd->untried_n = 0;
+	if (nd->terminal)
+		return MS_OK;
+	int n = m->g.legal(m->g.ud, s, m->legal_buf, MS_MCTS_MAX_MOVES);
+	if (n < 0)
+		return ms_ctx_error(m->ctx, MS_ERROR, "mcts: the game's legal() failed (%d)", n);
+	if (m->upool_len + n > m->upool_cap) {
+		long cap = m->upool_cap ? m->upool_cap : 4096;
+		while (cap < m->upool_len + n)
+			cap *= 2;
+		if (grow(m, (void **)&m->upool, m->g.move_size, (size_t)cap))
+			return MS_ENOMEM;
+		m->upool_cap = cap;
+	}
+	memcpy(m->upool + (size_t)m->upool_len * m->g.move_size, m->legal_buf, (size_t)n * m->g.move_size);
+	m->upool_len += n;
+	m->nodes[i].untried_n = n;
+	return MS_OK;
+}
+
+/* A child of `parent` reached by `move` (a pointer outside the pools). */
+static int add_child(ms_mcts *m, int parent, const void *move, int *out)
+{
+	int rc, i;
+	if ((rc = reserve_node(m)) < 0)
+		return rc;
+	i = m->n_nodes++;
+	node *nd = &m->nodes[i];
+	memset(nd, 0, sizeof *nd);
+	nd->parent = parent;
+	nd->first_child = nd->last_child = nd->next = -1;
+	memcpy(m->moves + (size_t)i * m->g.move_size, move, m->g.move_size);
+	copy_state(m, state_at(m, i), state_at(m, parent));
+	double *q = m->q + (size_t)i * (size_t)m->g.n_players;
+	memset(q, 0, sizeof(double) * (size_t)m->g.n_players);
+	if ((rc = m->g.apply(m->g.ud, state_at(m, i), move, &m->rng)) < 0)
+		return ms_ctx_error(m->ctx, rc, "mcts: the game's apply() failed on an expansion: %s",
+				    ms_ctx_last_error(m->ctx));
+	if (m->g.prior)
+		m->g.prior(m->g.ud, state_at(m, parent), state_at(m, i), move, m->nodes[parent].player, q,
+			   &m->nodes[i].visits);
+	node *p = &m->nodes[parent];
+	if (p->last_child >= 0)
+		m->nodes[p->last_child].next = i;
+	else
+		p->first_child = i;
+	p->last_child = i;
+	*out = i;
+	return describe(m, i);
+}
+
+static double mean_for(const ms_mcts *m, int child, int player)
+{
+	const double *q = m->q + (size_t)child * (size_t)m->g.n_players;
+	double v = 0;
+	if (player >= 0) {
+		v = q[player];
+	} else {
+		for (int k = 0; k < m->g.n_players; k++)
+			v += q[k];
+	}
+	return v / m->nodes[child].visits;
+}
+
+/* UCB1 for the node's player (sum of players at joint-move nodes). */
+static int ucb_child(const ms_mcts *m, int nd, double c, int max_child)
+{
+	int best = -1, player = m->nodes[nd].player;
+	double best_v = -INFINITY, logn = log((double)(m->nodes[nd].visits > 0 ? m->nodes[nd].visits : 1));
+	for (int ch = m->nodes[nd].first_child; ch >= 0; ch = m->nodes[ch].next) {
+		double v;
+		if (m->nodes[ch].visits <= 0)
+			v = INFINITY;
+		else
+			v = mean_for(m, ch, player) +
+			    (max_child ? 0.0 : c * sqrt(2.0 * logn / m->nodes[ch].visits));
+		if (v > best_v || best < 0) {
+			best_v = v;
+			best = ch;
+		}
+	}
+	return best;
+}
+
+/* Samples an outcome at a chance node; returns its child (new or old). */
+static int chance_step(ms_mcts *m, int nd, int *created, int *out)
+{
+	node *n = &m->nodes[nd];
+	const unsigned char *outs = m->upool + (size_t)n->untried_off * m->g.move_size;
+	double w[MS_MCTS_MAX_MOVES], total = 0;
+	int k = 0;
+	for (int i = 0; i < n->untried_n; i++)
+		w[i] = 1.0;
+	if (m->g.chance_weights)
+		m->g.chance_weights(m->g.ud, state_at(m, nd), outs, n->untried_n, w);
+	for (int i = 0; i < n->untried_n; i++)
+		total += w[i] > 0 ? w[i] : 0;
+	double x = rand_unit(&m->rng) * total;
+	for (k = 0; k < n->untried_n - 1; k++) {
+		x -= w[k] > 0 ? w[k] : 0;
+		if (x < 0)
+			break;
+	}
+	const unsigned char *mv = outs + (size_t)k * m->g.move_size;
+	for (int ch = n->first_child; ch >= 0; ch = m->nodes[ch].next)
+		if (!memcmp(m->moves + (size_t)ch * m->g.move_size, mv, m->g.move_size)) {
+			*created = 0;
+			*out = ch;
+			return MS_OK;
+		}
+	unsigned char move[MS_MCTS_MAX_MOVE_SIZE];
+	memcpy(move, mv, m->g.move_size);
+	*created = 1;
+	return add_child(m, nd, move, out);
+}
+
+/* Takes an untried move of node nd, chosen uniformly, into move[]. */
+static void take_untried(ms_mcts *m, int nd, unsigned char *move)
+{
+	node *n = &m->nodes[nd];
+	size_t ms = m->g.move_size;
+	int k = (int)ms_mcts_rand(&m->rng, (uint32_t)n->untried_n);
+	unsigned char *base = m->upool + (size_t)n->untried_off * ms;
+	memcpy(move, base + (size_t)k * ms, ms);
+	memmove(base + (size_t)k * ms, base + (size_t)(k + 1) * ms, (size_t)(n->untried_n - k - 1) * ms);
+	n->untried_n--;
+}
+
+/* Descends and expands; *leaf is the node to play out from. */
+static int tree_policy(ms_mcts *m, int *leaf)
+{
+	int nd = 0, rc;
+	for (;;) {
+		const node *n = &m->nodes[nd];
+		if (n->terminal || (n->untried_n == 0 && n->first_child < 0)) {
+			*leaf = nd;
+			return MS_OK;
+		}
+		if (n->player == MS_MCTS_CHANCE) {
+			int created, ch;
+			if ((rc = chance_step(m, nd, &created, &ch)) < 0)
+				return rc;
+			nd = ch;
+			if (created) {
+				*leaf = nd;
+				return MS_OK;
+			}
+			continue;
+		}
+		if (n->untried_n > 0) {
+			unsigned char move[MS_MCTS_MAX_MOVE_SIZE];
+			take_untried(m, nd, move);
+			return add_child(m, nd, move, leaf);
+		}
+		nd = m->g.select ? m->g.select(m->g.ud, m, nd, n->player, m->o.c, &m->rng)
+				 : ucb_child(m, nd, m->o.c, m->o.rule == MS_MCTS_MAX_CHILD);
+		if (nd < 0 || nd >= m->n_nodes)
+			return ms_ctx_error(m->ctx, MS_ERROR, "mcts: selection returned no child");
+	}
+}
+
+/* The default playout: uniform moves (chance outcomes by weight) until the
+ * end or the cut-off, then the reward vector. */
+static int default_playout(ms_mcts *m, void *s, double *r)
+{
+	for (int steps = 0; !m->g.terminal(m->g.ud, s); steps++) {
+		if (m->o.max_playout_steps > 0 && steps >= m->o.max_playout_steps)
+			break;
+		int n = m->g.legal(m->g.ud, s, m->legal_buf, MS_MCTS_MAX_MOVES), k;
+		if (n < 0)
+			return ms_ctx_error(m->ctx, MS_ERROR, "mcts: the game's legal() failed in a playout (%d)", n);
+		if (n == 0)
+			break;
+		if (m->g.to_move(m->g.ud, s) == MS_MCTS_CHANCE && m->g.chance_weights) {
+			double w[MS_MCTS_MAX_MOVES], total = 0;
+			m->g.chance_weights(m->g.ud, s, m->legal_buf, n, w);
+			for (k = 0; k < n; k++)
+				total += w[k] > 0 ? w[k] : 0;
+			double x = rand_unit(&m->rng) * total;
+			for (k = 0; k < n - 1; k++)
+				if ((x -= w[k] > 0 ? w[k] : 0) < 0)
+					break;
+		} else {
+			k = (int)ms_mcts_rand(&m->rng, (uint32_t)n);
+		}
+		if (m->g.apply(m->g.ud, s, m->legal_buf + (size_t)k * m->g.move_size, &m->rng) < 0)
+			return ms_ctx_error(m->ctx, MS_ERROR, "mcts: the game's apply() failed in a playout");
+	}
+	m->g.rewards(m->g.ud, s, r);
+	return MS_OK;
+}
+
+static int iterate(ms_mcts *m)
+{
+	int leaf, rc;
+	if ((rc = tree_policy(m, &leaf)) < 0)
+		return rc;
+	copy_state(m, m->scratch, state_at(m, leaf));
+	memset(m->r, 0, sizeof(double) * (size_t)m->g.n_players);
+	if (m->nodes[leaf].terminal)
+		m->g.rewards(m->g.ud, m->scratch, m->r);
+	else if (m->g.playout)
+		rc = m->g.playout(m->g.ud, m->scratch, &m->rng, m->r);
+	else
+		rc = default_playout(m, m->scratch, m->r);
+	if (m->g.release)
+		m->g.release(m->g.ud, m->scratch);
+	if (rc < 0)
+		return ms_ctx_error(m->ctx, rc, "mcts: playout failed: %s", ms_ctx_last_error(m->ctx));
+	for (int nd = leaf; nd >= 0; nd = m->nodes[nd].parent) {
+		double *q = m->q + (size_t)nd * (size_t)m->g.n_players;
+		m->nodes[nd].visits++;
+		for (int k = 0; k < m->g.n_players; k++)
+			q[k] += m->r[k];
+	}
+	if (m->g.on_backup)
+		m->g.on_backup(m->g.ud, m, leaf, m->r);
+	return MS_OK;
+}
+
+int ms_mcts_search(ms_mcts *m, const void *root)
+{
+	int rc;
+	release_states(m);
+	if ((rc = reserve_node(m)) < 0)
+		return rc;
+	node *r = &m->nodes[0];
+	memset(r, 0, sizeof *r);
+	r->parent = r->first_child = r->last_child = r->next = -1;
+	m->n_nodes = 1;
+	copy_state(m, state_at(m, 0), root);
+	memset(m->q, 0, sizeof(double) * (size_t)m->g.n_players);
+	memset(m->moves, 0, m->g.move_size);
+	if ((rc = describe(m, 0)) < 0)
+		return rc;
+	for (long it = 0; it < m->o.iterations; it++)
+		if ((rc = iterate(m)) < 0)
+			return rc;
+	return MS_OK;
+}
+
+/* ---- reading the tree ------------------------------------------------------ */
+
+static int valid(const ms_mcts *m, int nd)
+{
+	return nd >= 0 && nd < m->n_nodes;
+}
+
+int ms_mcts_node_count(const ms_mcts *m)
+{
+	return m->n_nodes;
+}
+
+int ms_mcts_parent(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) ? m->nodes[nd].parent : -1;
+}
+
+int ms_mcts_child_first(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) ? m->nodes[nd].first_child : -1;
+}
+
+int ms_mcts_child_next(const ms_mcts *m, int ch)
+{
+	return valid(m, ch) ? m->nodes[ch].next : -1;
+}
+
+const void *ms_mcts_move(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) && nd > 0 ? m->moves + (size_t)nd * m->g.move_size : NULL;
+}
+
+const void *ms_mcts_state(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) ? state_at(m, nd) : NULL;
+}
+
+int ms_mcts_player(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) ? m->nodes[nd].player : 0;
+}
+
+int ms_mcts_visits(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) ? m->nodes[nd].visits : 0;
+}
+
+const double *ms_mcts_q(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) ? m->q + (size_t)nd * (size_t)m->g.n_players : NULL;
+}
+
+int ms_mcts_terminal(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) ? m->nodes[nd].terminal : 0;
+}
+
+int ms_mcts_untried(const ms_mcts *m, int nd)
+{
+	return valid(m, nd) && m->nodes[nd].player != MS_MCTS_CHANCE ? m->nodes[nd].untried_n : 0;
+}
+
+int ms_mcts_best_child(const ms_mcts *m, int nd, double c)
+{
+	if (!valid(m, nd))
+		return -1;
+	if (m->nodes[nd].player == MS_MCTS_CHANCE)
+		return ms_mcts_most_visited(m, nd);
+	return ucb_child(m, nd, c, c == 0.0);
+}
+
+int ms_mcts_most_visited(const ms_mcts *m, int nd)
+{
+	int best = -1;
+	for (int ch = valid(m, nd) ? m->nodes[nd].first_child : -1; ch >= 0; ch = m->nodes[ch].next)
+		if (best < 0 || m->nodes[ch].visits > m->nodes[best].visits)
+			best = ch;
+	return best;
+}

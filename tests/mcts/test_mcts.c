@@ -1,0 +1,280 @@
+/* The MCTS core (mcts.h) on toy games whose best moves are known: Nim, a
+ * safe move against a gamble behind a chance node, and priors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "microsynth/mcts.h"
+
+/* ---- Nim: take 1-3 from a pile; whoever takes the last stone wins ------- */
+
+typedef struct nim {
+	int pile, player, winner;
+} nim;
+
+static int nim_legal(void *ud, const void *s, void *moves, int max)
+{
+	(void)ud;
+	const nim *n = s;
+	int k = 0, *mv = moves;
+	for (int t = 1; t <= 3 && t <= n->pile && k < max; t++)
+		mv[k++] = t;
+	return k;
+}
+
+static int nim_apply(void *ud, void *s, const void *move, uint64_t *rng)
+{
+	(void)ud, (void)rng;
+	nim *n = s;
+	n->pile -= *(const int *)move;
+	if (n->pile == 0)
+		n->winner = n->player;
+	n->player = 1 - n->player;
+	return 0;
+}
+
+static int nim_terminal(void *ud, const void *s)
+{
+	(void)ud;
+	return ((const nim *)s)->pile == 0;
+}
+
+static void nim_rewards(void *ud, const void *s, double *r)
+{
+	(void)ud;
+	const nim *n = s;
+	r[0] = n->winner == 0;
+	r[1] = n->winner == 1;
+}
+
+static int nim_to_move(void *ud, const void *s)
+{
+	(void)ud;
+	return ((const nim *)s)->player;
+}
+
+static ms_mcts_game nim_game(void)
+{
+	ms_mcts_game g;
+	memset(&g, 0, sizeof g);
+	g.state_size = sizeof(nim);
+	g.move_size = sizeof(int);
+	g.n_players = 2;
+	g.legal = nim_legal;
+	g.apply = nim_apply;
+	g.terminal = nim_terminal;
+	g.rewards = nim_rewards;
+	g.to_move = nim_to_move;
+	return g;
+}
+
+static int best_nim_move(int pile, int rule, long iterations, uint64_t seed, int *nodes)
+{
+	ms_ctx *ctx = NULL;
+	ms_mcts *m = NULL;
+	ms_mcts_options o;
+	ms_mcts_game g = nim_game();
+	nim root = { pile, 0, -1 };
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_mcts_options_default(&o);
+	o.iterations = iterations;
+	o.rule = rule;
+	o.seed = seed;
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
+	assert_int_equal(ms_mcts_search(m, &root), MS_OK);
+	int best = ms_mcts_best_child(m, 0, 0.0);
+	assert_true(best > 0);
+	int move = *(const int *)ms_mcts_move(m, best);
+	if (nodes)
+		*nodes = ms_mcts_node_count(m);
+	assert_int_equal(ms_mcts_visits(m, 0), iterations);
+	ms_mcts_free(m);
+	ms_ctx_free(ctx);
+	return move;
+}
+
+/* The winning move leaves a multiple of 4. */
+static void test_mcts_uct__finds_the_winning_nim_moves(void **st)
+{
+	(void)st;
+	assert_int_equal(best_nim_move(5, MS_MCTS_UCB1, 3000, 1, NULL), 1);
+	assert_int_equal(best_nim_move(6, MS_MCTS_UCB1, 3000, 2, NULL), 2);
+	assert_int_equal(best_nim_move(7, MS_MCTS_UCB1, 3000, 3, NULL), 3);
+	assert_int_equal(best_nim_move(11, MS_MCTS_UCB1, 20000, 4, NULL), 3);
+}
+
+static void test_mcts_search__same_seed_same_tree(void **st)
+{
+	(void)st;
+	int a, b;
+	assert_int_equal(best_nim_move(1000, MS_MCTS_MAX_CHILD, 500, 9, &a),
+			 best_nim_move(1000, MS_MCTS_MAX_CHILD, 500, 9, &b));
+	assert_int_equal(a, b);
+	assert_int_equal(a, 501); /* one node per iteration (no end is reached), plus the root */
+}
+
+/* ---- a safe 0.5 against a gamble that pays 1 with probability p ---------- */
+
+typedef struct gamble {
+	int stage; /* 0 choose, 1 chance, 2 over */
+	double value, p;
+} gamble;
+
+static int g_legal(void *ud, const void *s, void *moves, int max)
+{
+	(void)ud, (void)max;
+	int *mv = moves;
+	const gamble *g = s;
+	mv[0] = g->stage == 0 ? 0 : 10; /* safe / win */
+	mv[1] = g->stage == 0 ? 1 : 11; /* gamble / lose */
+	return 2;
+}
+
+static int g_apply(void *ud, void *s, const void *move, uint64_t *rng)
+{
+	(void)ud, (void)rng;
+	gamble *g = s;
+	int mv = *(const int *)move;
+	if (mv == 0)
+		g->stage = 2, g->value = 0.5;
+	else if (mv == 1)
+		g->stage = 1;
+	else
+		g->stage = 2, g->value = mv == 10 ? 1.0 : 0.0;
+	return 0;
+}
+
+static int g_terminal(void *ud, const void *s)
+{
+	(void)ud;
+	return ((const gamble *)s)->stage == 2;
+}
+
+static void g_rewards(void *ud, const void *s, double *r)
+{
+	(void)ud;
+	r[0] = ((const gamble *)s)->value;
+}
+
+static int g_to_move(void *ud, const void *s)
+{
+	(void)ud;
+	return ((const gamble *)s)->stage == 1 ? MS_MCTS_CHANCE : 0;
+}
+
+static void g_weights(void *ud, const void *s, const void *moves, int n, double *w)
+{
+	(void)ud, (void)moves, (void)n;
+	w[0] = ((const gamble *)s)->p;
+	w[1] = 1 - ((const gamble *)s)->p;
+}
+
+static int gamble_choice(double p, int *chance_visits, int *win_visits)
+{
+	ms_ctx *ctx = NULL;
+	ms_mcts *m = NULL;
+	ms_mcts_options o;
+	ms_mcts_game g;
+	gamble root = { 0, 0, p };
+	memset(&g, 0, sizeof g);
+	g.state_size = sizeof(gamble);
+	g.move_size = sizeof(int);
+	g.n_players = 1;
+	g.legal = g_legal, g.apply = g_apply, g.terminal = g_terminal, g.rewards = g_rewards, g.to_move = g_to_move;
+	g.chance_weights = g_weights;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_mcts_options_default(&o);
+	o.iterations = 4000;
+	o.c = 0.3;
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
+	assert_int_equal(ms_mcts_search(m, &root), MS_OK);
+	int best = ms_mcts_best_child(m, 0, 0.0), move = *(const int *)ms_mcts_move(m, best);
+	*chance_visits = *win_visits = 0;
+	for (int ch = ms_mcts_child_first(m, 0); ch >= 0; ch = ms_mcts_child_next(m, ch))
+		if (*(const int *)ms_mcts_move(m, ch) == 1) {
+			assert_int_equal(ms_mcts_player(m, ch), MS_MCTS_CHANCE);
+			*chance_visits = ms_mcts_visits(m, ch);
+			for (int o2 = ms_mcts_child_first(m, ch); o2 >= 0; o2 = ms_mcts_child_next(m, o2))
+				if (*(const int *)ms_mcts_move(m, o2) == 10)
+					*win_visits = ms_mcts_visits(m, o2);
+		}
+	ms_mcts_free(m);
+	ms_ctx_free(ctx);
+	return move;
+}
+
+static void test_mcts_chance__outcomes_follow_their_weights(void **st)
+{
+	(void)st;
+	int cv, wv;
+	assert_int_equal(gamble_choice(0.3, &cv, &wv), 0);
+	assert_int_equal(gamble_choice(0.8, &cv, &wv), 1);
+	assert_true(cv > 1000);
+	double share = (double)wv / cv;
+	assert_true(share > 0.74 && share < 0.86);
+}
+
+/* ---- priors: equal playouts, the prior decides the Max child ------------- */
+
+static void nim_prior(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
+		      int *visits)
+{
+	(void)ud, (void)parent, (void)child, (void)visits;
+	if (*(const int *)move == 2)
+		q[player] = 5.0;
+}
+
+static void test_mcts_prior__adds_once_to_the_new_child(void **st)
+{
+	(void)st;
+	ms_ctx *ctx = NULL;
+	ms_mcts *m = NULL;
+	ms_mcts_options o;
+	ms_mcts_game g = nim_game();
+	nim root = { 1000, 0, -1 };
+	g.prior = nim_prior;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_mcts_options_default(&o);
+	o.iterations = 3;
+	o.rule = MS_MCTS_MAX_CHILD;
+	o.max_playout_steps = 1; /* a cut-off: the rewards of an unfinished game are 0 */
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
+	assert_int_equal(ms_mcts_search(m, &root), MS_OK);
+	int best = ms_mcts_best_child(m, 0, 0.0);
+	assert_int_equal(*(const int *)ms_mcts_move(m, best), 2);
+	assert_int_equal(ms_mcts_visits(m, best), 1);
+	assert_true(ms_mcts_q(m, best)[0] == 5.0);
+	assert_true(ms_mcts_q(m, 0)[0] == 0.0); /* the prior is not backed up */
+	ms_mcts_free(m);
+	ms_ctx_free(ctx);
+}
+
+static void test_mcts_new__rejects_a_game_without_callbacks(void **st)
+{
+	(void)st;
+	ms_ctx *ctx = NULL;
+	ms_mcts *m = NULL;
+	ms_mcts_options o;
+	ms_mcts_game g = nim_game();
+	g.apply = NULL;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_mcts_options_default(&o);
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_EINVAL);
+	assert_null(m);
+	ms_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mcts_uct__finds_the_winning_nim_moves),
+		cmocka_unit_test(test_mcts_search__same_seed_same_tree),
+		cmocka_unit_test(test_mcts_chance__outcomes_follow_their_weights),
+		cmocka_unit_test(test_mcts_prior__adds_once_to_the_new_child),
+		cmocka_unit_test(test_mcts_new__rejects_a_game_without_callbacks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

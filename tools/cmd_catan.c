@@ -1,0 +1,454 @@
+/* microsynth catan: replay catanatron recordings, play games between agents,
+ * measure playout speed (spec/catan.md). */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "microsynth/catan.h"
+#include "cli.h"
+
+#define CMD "catan"
+
+void cmd_catan_usage(FILE *out)
+{
+	fprintf(out, "Usage: microsynth catan replay FILE|DIR...\n"
+		     "       microsynth catan play [--board tc2|random|FILE] [--p0 AGENT ... --p3 AGENT] [--players N]\n"
+		     "                             [--games N] [--first random|fixed] [--seed S] [--threads T]\n"
+		     "                             [--rules thesis|catanatron]\n"
+		     "       microsynth catan bench [--games N] [--py-games M] [--seed S]\n"
+		     "       microsynth catan serve [--agent AGENT] [--seed S]   (for tools/catan_bridge.py)\n"
+		     "  replay: replays catanatron 3.2.1 recordings (*.jsonl.gz): at every step the legal set and\n"
+		     "          the state digest must equal the recording. Last line:\n"
+		     "          games=G steps=S divergences=D legal_mismatches=L (exit 0 only if D = L = 0)\n"
+		     "  play:   games between agents (random, simple[:-port][:-yop][:-army][:-knight], mcts:N,\n"
+		     "          uct:N[:c]); defaults: tc2 board, 4 x simple, 100 games, fixed seats, thesis rules.\n"
+		     "          Prints the thesis's metrics per player; last line games=N wins_0=... wins_3=...\n"
+		     "  bench:  random playouts (whole 4-player games, catanatron rules) per second, ours and\n"
+		     "          catanatron 3.2.1's (from the venv tools/setup.sh installs) in the same run.\n");
+}
+
+static void print_line(void *ud, const char *line)
+{
+	(void)ud;
+	printf("%s\n", line);
+}
+
+static int cmd_replay_files(int argc, char **argv)
+{
+	char **files = NULL;
+	size_t n = 0;
+	ms_ctx *ctx = NULL;
+	ms_catan_replay_stats st = { 0, 0, 0, 0 };
+	int rc = CLI_OK;
+	if (argc < 3)
+		return cli_usage_error(CMD, "replay needs recording files or directories");
+	if (cli_collect_files(&files, &n, argc, argv, 2, ".jsonl.gz", ".jsonl") || n == 0)
+		return cli_usage_error(CMD, "replay: no recordings found");
+	if (ms_ctx_new(&ctx, NULL))
+		rc = CLI_FAIL;
+	for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+		if (ms_catan_replay_file(ctx, files[i], &st, print_line, NULL) < 0) {
+			fprintf(stderr, "microsynth catan: %s\n", ms_ctx_last_error(ctx));
+			rc = CLI_USAGE;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	ms_ctx_free(ctx);
+	printf("games=%ld steps=%ld divergences=%ld legal_mismatches=%ld\n", st.games, st.steps, st.divergences,
+	       st.legal_mismatches);
+	if (rc == CLI_OK && (st.divergences || st.legal_mismatches))
+		rc = CLI_FAIL;
+	return rc;
+}
+
+typedef struct play_args {
+	const char *board, *agents[MS_CATAN_MAX_PLAYERS], *rules;
+	long games, threads, players;
+	uint64_t seed;
+	int first_random;
+} play_args;
+
+typedef struct play_job {
+	const play_args *a;
+	const ms_catan_board *board; /* NULL: a random board per game */
+	ms_catan_rules rules;
+	long next, done;
+	pthread_mutex_t lock;
+	ms_catan_result *results;
+	int *first;
+	int failed;
+	char error[512];
+	long searches, nodes;
+} play_job;
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* One game: agent i sits at seat (i - first) mod n; everything seeded from (seed, game). */
+static int play_one(ms_ctx *ctx, play_job *j, long g, long *searches, long *nodes)
+{
+	const play_args *a = j->a;
+	int n = (int)a->players, rc = MS_OK;
+	uint64_t base = mix(a->seed * 1000003u + (uint64_t)g);
+	int first = a->first_random ? (int)(mix(base ^ 1) % (uint64_t)n) : 0;
+	ms_catan_agent *seats[MS_CATAN_MAX_PLAYERS] = { 0 };
+	ms_catan_board *own = NULL;
+	const ms_catan_board *b = j->board;
+	if (!b && (rc = ms_catan_board_random(ctx, mix(base ^ 2), &own)) == MS_OK)
+		b = own;
+	for (int i = 0; rc == MS_OK && i < n; i++)
+		rc = ms_catan_agent_new(ctx, a->agents[i], mix(base ^ (uint64_t)(10 + i)), &seats[((i - first) % n + n) % n]);
+	ms_catan_result r;
+	if (rc == MS_OK)
+		rc = ms_catan_play(ctx, b, &j->rules, n, seats, mix(base ^ 3), &r);
+	for (int i = 0; i < n; i++) {
+		long s1 = 0, n1 = 0;
+		if (seats[i])
+			ms_catan_agent_counters(seats[i], &s1, &n1);
+		*searches += s1, *nodes += n1;
+		ms_catan_agent_free(ctx, seats[i]);
+	}
+	ms_catan_board_free(ctx, own);
+	if (rc == MS_OK) {
+		j->results[g] = r;
+		j->first[g] = first;
+	}
+	return rc;
+}
+
+static void *play_worker(void *arg)
+{
+	play_job *j = arg;
+	ms_ctx *ctx = NULL;
+	long searches = 0, nodes = 0;
+	if (ms_ctx_new(&ctx, NULL))
+		return NULL;
+	for (;;) {
+		pthread_mutex_lock(&j->lock);
+		long g = j->failed ? j->a->games : j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (g >= j->a->games)
+			break;
+		if (play_one(ctx, j, g, &searches, &nodes) < 0) {
+			pthread_mutex_lock(&j->lock);
+			if (!j->failed)
+				snprintf(j->error, sizeof j->error, "game %ld: %s", g, ms_ctx_last_error(ctx));
+			j->failed = 1;
+			pthread_mutex_unlock(&j->lock);
+		}
+	}
+	pthread_mutex_lock(&j->lock);
+	j->searches += searches;
+	j->nodes += nodes;
+	pthread_mutex_unlock(&j->lock);
+	ms_ctx_free(ctx);
+	return NULL;
+}
+
+/* The thesis's metrics per player (agent --pI, whatever its seat). */
+static void print_metrics(const play_job *j)
+{
+	const play_args *a = j->a;
+	int n = (int)a->players;
+	printf("player agent            V%%     t_win   points  sigma  roads  settl  cities knights LR%%    LA%%\n");
+	for (int i = 0; i < n; i++) {
+		double wins = 0, tw = 0, pts = 0, pts2 = 0, R = 0, S = 0, C = 0, K = 0, LR = 0, LA = 0;
+		for (long g = 0; g < a->games; g++) {
+			const ms_catan_result *r = &j->results[g];
+			int seat = ((i - j->first[g]) % n + n) % n;
+			if (r->winner == seat)
+				wins++, tw += r->turns;
+			pts += r->vp[seat], pts2 += (double)r->vp[seat] * r->vp[seat];
+			R += r->roads[seat], S += r->settlements[seat], C += r->cities[seat], K += r->knights[seat];
+			LR += r->longest_road[seat], LA += r->largest_army[seat];
+		}
+		double G = (double)a->games, mean = pts / G, var = pts2 / G - mean * mean;
+		printf("p%d     %-16s %6.2f %7.2f %7.2f %6.2f %6.2f %6.2f %6.2f %7.2f %6.2f %6.2f\n", i, a->agents[i],
+		       100 * wins / G, wins ? tw / wins : 0.0, mean, sqrt(var > 0 ? var : 0), R / G, S / G, C / G, K / G,
+		       100 * LR / G, 100 * LA / G);
+	}
+}
+
+static int parse_play(int argc, char **argv, play_args *a)
+{
+	long v;
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!val)
+			return cli_usage_error(CMD, "option '%s' needs a value", o);
+		i++;
+		if (!strcmp(o, "--board"))
+			a->board = val;
+		else if (!strcmp(o, "--rules"))
+			a->rules = val;
+		else if (strlen(o) == 4 && !strncmp(o, "--p", 3) && o[3] >= '0' && o[3] <= '3')
+			a->agents[o[3] - '0'] = val;
+		else if (!strcmp(o, "--first")) {
+			if (strcmp(val, "random") && strcmp(val, "fixed"))
+				return cli_usage_error(CMD, "--first is random or fixed, not '%s'", val);
+			a->first_random = !strcmp(val, "random");
+		} else if (!strcmp(o, "--games")) {
+			if (cli_parse_int(CMD, o, val, 1, 100000000, &a->games))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--threads")) {
+			if (cli_parse_int(CMD, o, val, 1, 256, &a->threads))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--players")) {
+			if (cli_parse_int(CMD, o, val, 2, 4, &a->players))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--seed")) {
+			if (cli_parse_int(CMD, o, val, 0, 0x7fffffffL, &v))
+				return CLI_USAGE;
+			a->seed = (uint64_t)v;
+		} else {
+			return cli_usage_error(CMD, "unknown option '%s'", o);
+		}
+	}
+	return CLI_OK;
+}
+
+/* --board: tc2, random, or a file holding a tile table (JSON) or a BOARDLAYOUT message. */
+static int load_board(ms_ctx *ctx, const char *name, ms_catan_board **b)
+{
+	*b = NULL;
+	if (!strcmp(name, "tc2"))
+		return ms_catan_board_tc2(ctx, b);
+	if (!strcmp(name, "random"))
+		return MS_OK;
+	FILE *f = fopen(name, "rb");
+	if (!f)
+		return ms_ctx_error(ctx, MS_EIO, "board '%s': no such file (tc2, random or a file)", name);
+	static char text[1 << 20];
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	size_t i = 0;
+	while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
+		i++;
+	if (i < len && text[i] == '{')
+		return ms_catan_board_from_json(ctx, text, len, b);
+	return ms_catan_board_from_layout(ctx, text, len, b);
+}
+
+static int cmd_play_games(int argc, char **argv)
+{
+	play_args a;
+	play_job j;
+	ms_ctx *ctx = NULL;
+	ms_catan_board *board = NULL;
+	int rc;
+	memset(&a, 0, sizeof a);
+	a.board = "tc2", a.rules = "thesis", a.games = 100, a.threads = 1, a.players = 4, a.seed = 1;
+	if ((rc = parse_play(argc, argv, &a)))
+		return rc;
+	memset(&j, 0, sizeof j);
+	j.a = &a;
+	int profile = ms_catan_profile_by_name(a.rules);
+	if (profile < 0)
+		return cli_usage_error(CMD, "--rules is thesis or catanatron, not '%s'", a.rules);
+	ms_catan_rules_profile(&j.rules, profile);
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	for (int i = 0; i < a.players; i++) {
+		ms_catan_agent *probe;
+		if (!a.agents[i])
+			a.agents[i] = "simple";
+		if (ms_catan_agent_new(ctx, a.agents[i], 0, &probe) < 0) {
+			rc = cli_usage_error(CMD, "--p%d: %s", i, ms_ctx_last_error(ctx));
+			ms_ctx_free(ctx);
+			return rc;
+		}
+		ms_catan_agent_free(ctx, probe);
+	}
+	if (load_board(ctx, a.board, &board) < 0) {
+		rc = cli_usage_error(CMD, "%s", ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return rc;
+	}
+	j.board = board;
+	j.results = calloc((size_t)a.games, sizeof *j.results);
+	j.first = calloc((size_t)a.games, sizeof *j.first);
+	pthread_mutex_init(&j.lock, NULL);
+	pthread_t th[256];
+	double t0 = cli_now();
+	for (long t = 0; t < a.threads; t++)
+		pthread_create(&th[t], NULL, play_worker, &j);
+	for (long t = 0; t < a.threads; t++)
+		pthread_join(th[t], NULL);
+	double secs = cli_now() - t0;
+	rc = CLI_OK;
+	if (j.failed) {
+		fprintf(stderr, "microsynth catan: %s\n", j.error);
+		rc = CLI_FAIL;
+	} else {
+		print_metrics(&j);
+		printf("seconds=%.2f searches=%ld nodes=%ld s_per_search=%.3f\n", secs, j.searches, j.nodes,
+		       j.searches ? secs * a.threads / j.searches : 0.0);
+		printf("games=%ld", a.games);
+		for (int i = 0; i < a.players; i++) {
+			long w = 0;
+			for (long g = 0; g < a.games; g++)
+				w += j.results[g].winner == ((i - j.first[g]) % (int)a.players + (int)a.players) % (int)a.players;
+			printf(" wins_%d=%ld", i, w);
+		}
+		printf("\n");
+	}
+	pthread_mutex_destroy(&j.lock);
+	free(j.results);
+	free(j.first);
+	ms_catan_board_free(ctx, board);
+	ms_ctx_free(ctx);
+	return rc;
+}
+
+/* The Python side of 'catan bench': catanatron's own game loop with its
+ * RandomPlayer, timed in the same run. */
+static const char bench_py[] =
+	"import sys, time\n"
+	"from catanatron import Color, Game, RandomPlayer\n"
+	"n, seed = int(sys.argv[1]), int(sys.argv[2])\n"
+	"steps = 0\n"
+	"t0 = time.perf_counter()\n"
+	"for g in range(n):\n"
+	"    game = Game([RandomPlayer(c) for c in (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)], seed=seed + g)\n"
+	"    game.play()\n"
+	"    steps += len(game.state.actions)\n"
+	"print('games=%d steps=%d seconds=%.6f' % (n, steps, time.perf_counter() - t0))\n";
+
+/* Runs the catanatron side; 0 with its figures, -1 if unavailable. */
+static int bench_python(long games, long seed, long *steps, double *secs)
+{
+	const char *venv = getenv("MICROSYNTH_CATANATRON"), *home = getenv("HOME");
+	char py[1024], script[] = "/tmp/microsynth-catan-bench-XXXXXX", cmd[2300];
+	long g = 0;
+	if (venv && *venv)
+		snprintf(py, sizeof py, "%s/bin/python", venv);
+	else
+		snprintf(py, sizeof py, "%s/.cache/microsynth/catanatron-3.2.1/bin/python", home ? home : "");
+	if (!cli_is_file(py))
+		return -1;
+	int fd = mkstemp(script);
+	if (fd < 0)
+		return -1;
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		return -1;
+	fputs(bench_py, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "'%s' '%s' %ld %ld", py, script, games, seed);
+	FILE *p = popen(cmd, "r");
+	int ok = p && fscanf(p, "games=%ld steps=%ld seconds=%lf", &g, steps, secs) == 3 && g == games;
+	if (p)
+		ok = pclose(p) == 0 && ok;
+	remove(script);
+	return ok ? 0 : -1;
+}
+
+/* Ours: random legal actions under the catanatron profile, random boards, 4 seats. */
+static int bench_native(ms_ctx *ctx, long games, long seed, long *steps, double *secs)
+{
+	ms_catan_rules rules;
+	ms_catan_agent *ag[4] = { 0 };
+	int rc = MS_OK;
+	ms_catan_rules_profile(&rules, MS_CATAN_PROFILE_CATANATRON);
+	*steps = 0;
+	double t0 = cli_now();
+	for (long g = 0; rc == MS_OK && g < games; g++) {
+		ms_catan_board *b = NULL;
+		ms_catan_result r;
+		if ((rc = ms_catan_board_random(ctx, (uint64_t)(seed + g), &b)) < 0)
+			break;
+		for (int i = 0; rc == MS_OK && i < 4; i++)
+			rc = ms_catan_agent_new(ctx, "random", mix((uint64_t)(seed + g) * 8 + (uint64_t)i), &ag[i]);
+		if (rc == MS_OK && (rc = ms_catan_play(ctx, b, &rules, 4, ag, mix((uint64_t)(seed + g)), &r)) == MS_OK)
+			*steps += r.steps;
+		for (int i = 0; i < 4; i++)
+			ms_catan_agent_free(ctx, ag[i]), ag[i] = NULL;
+		ms_catan_board_free(ctx, b);
+	}
+	*secs = cli_now() - t0;
+	return rc;
+}
+
+static int cmd_bench_games(int argc, char **argv)
+{
+	long games = 2000, py_games = 50, seed = 1, steps = 0, py_steps = 0;
+	double secs = 0, py_secs = 0;
+	ms_ctx *ctx = NULL;
+	for (int i = 2; i < argc; i += 2) {
+		long *dst = !strcmp(argv[i], "--games") ? &games : !strcmp(argv[i], "--py-games") ? &py_games
+			    : !strcmp(argv[i], "--seed")    ? &seed
+							    : NULL;
+		if (!dst)
+			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+		if (i + 1 >= argc || cli_parse_int(CMD, argv[i], argv[i + 1], 0, 100000000, dst))
+			return CLI_USAGE;
+	}
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	if (bench_native(ctx, games, seed, &steps, &secs) < 0) {
+		fprintf(stderr, "microsynth catan: %s\n", ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_FAIL;
+	}
+	ms_ctx_free(ctx);
+	printf("ours: games=%ld steps=%ld seconds=%.3f playouts_per_s=%.1f steps_per_s=%.0f\n", games, steps, secs,
+	       games / secs, steps / secs);
+	if (py_games > 0 && bench_python(py_games, seed, &py_steps, &py_secs) == 0) {
+		printf("catanatron: games=%ld steps=%ld seconds=%.3f playouts_per_s=%.2f steps_per_s=%.0f\n", py_games,
+		       py_steps, py_secs, py_games / py_secs, py_steps / py_secs);
+		printf("ratio=%.1f\n", (games / secs) / (py_games / py_secs));
+	} else {
+		printf("catanatron: unavailable (run tools/setup.sh; venv ~/.cache/microsynth/catanatron-3.2.1)\nratio=none\n");
+	}
+	return CLI_OK;
+}
+
+/* The engine side of tools/catan_bridge.py (JSON lines on stdin/stdout). */
+static int cmd_serve_agent(int argc, char **argv)
+{
+	const char *agent = "uct:1000";
+	long seed = 1, fallbacks = 0;
+	ms_ctx *ctx = NULL;
+	for (int i = 2; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			return cli_usage_error(CMD, "option '%s' needs a value", argv[i]);
+		if (!strcmp(argv[i], "--agent"))
+			agent = argv[i + 1];
+		else if (!strcmp(argv[i], "--seed")) {
+			if (cli_parse_int(CMD, argv[i], argv[i + 1], 0, 0x7fffffffL, &seed))
+				return CLI_USAGE;
+		} else
+			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+	}
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	int rc = ms_catan_serve(ctx, agent, (uint64_t)seed, stdin, stdout, &fallbacks);
+	if (rc < 0)
+		fprintf(stderr, "microsynth catan: %s\n", ms_ctx_last_error(ctx));
+	ms_ctx_free(ctx);
+	return rc == MS_EINVAL ? CLI_USAGE : rc < 0 ? CLI_FAIL : CLI_OK;
+}
+
+int cmd_catan(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error(CMD, "needs a subcommand: replay, play, bench, serve");
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay_files(argc, argv);
+	if (!strcmp(argv[1], "play"))
+		return cmd_play_games(argc, argv);
+	if (!strcmp(argv[1], "bench"))
+		return cmd_bench_games(argc, argv);
+	if (!strcmp(argv[1], "serve"))
+		return cmd_serve_agent(argc, argv);
+	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bench, serve)", argv[1]);
+}
