@@ -212,10 +212,10 @@ void ms_synth_free(ms_synth *s)
 		syn_cache_dispose(&s->cache[k]);
 	}
 	ms_ctx_mfree(s->ctx, s->header);
-	ms_ctx_mfree(s->ctx, s->batch);
-	ms_ctx_mfree(s->ctx, s->seeds);
-	ms_ctx_mfree(s->ctx, s->slot);
-	ms_ctx_mfree(s->ctx, s->fresh);
+	ms_vec_dispose(s->ctx, &s->batch);
+	ms_vec_dispose(s->ctx, &s->seeds);
+	ms_vec_dispose(s->ctx, &s->slot);
+	ms_vec_dispose(s->ctx, &s->fresh);
 	ms_ctx_mfree(s->ctx, s);
 }
 

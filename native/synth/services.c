@@ -221,27 +221,13 @@ int syn_idle(ms_synth *s)
 
 /* ---- evaluation ---- */
 
+/* Room for a batch of n requests (each array has its own capacity: a failure leaves all valid). */
 static int reserve_batch(ms_synth *s, int n)
 {
-	if (n <= s->batch_cap)
-		return 0;
-	int cap = s->batch_cap ? s->batch_cap : 16;
-	while (cap < n)
-		cap *= 2;
-	const ms_dsl_prog **b = ms_ctx_realloc(s->ctx, s->batch, sizeof *b * (size_t)cap);
-	if (b)
-		s->batch = b;
-	uint64_t *seeds = b ? ms_ctx_realloc(s->ctx, s->seeds, sizeof *seeds * (size_t)cap) : NULL;
-	if (seeds)
-		s->seeds = seeds;
-	int *slot = seeds ? ms_ctx_realloc(s->ctx, s->slot, sizeof *slot * (size_t)cap) : NULL;
-	if (slot)
-		s->slot = slot;
-	uint8_t *fresh = slot ? ms_ctx_realloc(s->ctx, s->fresh, sizeof *fresh * (size_t)cap) : NULL;
-	if (!fresh)
-		return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
-	s->fresh = fresh;
-	s->batch_cap = cap;
+	int rc;
+	if ((rc = ms_vec_reserve(s->ctx, &s->batch, n)) < 0 || (rc = ms_vec_reserve(s->ctx, &s->seeds, n)) < 0 ||
+	    (rc = ms_vec_reserve(s->ctx, &s->slot, n)) < 0 || (rc = ms_vec_reserve(s->ctx, &s->fresh, n)) < 0)
+		return rc;
 	return 0;
 }
 
@@ -295,8 +281,8 @@ static void live_done(void *ud, int j, double score, int failed)
 	ms_synth *s = lc->s;
 	if (lc->rc < 0)
 		return;
-	const ms_dsl_prog *p = lc->progs[s->slot[j]];
-	lc->scores[s->slot[j]] = score;
+	const ms_dsl_prog *p = lc->progs[s->slot.v[j]];
+	lc->scores[s->slot.v[j]] = score;
 	s->pending[lc->kind]--;
 	lc->rc = account(s, lc->first + j, p, lc->kind, score, failed, 1);
 }
@@ -310,7 +296,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		return rc;
 	for (int i = 0; i < n; i++) {
 		ms_dsl_prog *p = progs[i];
-		s->fresh[i] = 0;
+		s->fresh.v[i] = 0;
 		if (use_cache && syn_cache_get(&s->cache[kind], p, &scores[i])) {
 			s->hits++;
 			reached = i + 1;
@@ -321,7 +307,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		long long index = s->next_index++;
 		s->checks = 0;
 		s->idle = 0;
-		s->fresh[i] = 1;
+		s->fresh.v[i] = 1;
 		reached = i + 1;
 		if (index < s->log.n_rec) {
 			const syn_record *r = &s->log.rec[index];
@@ -340,9 +326,9 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		}
 		if (first < 0)
 			first = index;
-		s->batch[m] = p;
-		s->seeds[m] = ms_synth_eval_seed(s->o.seed, (uint64_t)index);
-		s->slot[m] = i;
+		s->batch.v[m] = p;
+		s->seeds.v[m] = ms_synth_eval_seed(s->o.seed, (uint64_t)index);
+		s->slot.v[m] = i;
 		s->pending[kind]++;
 		m++;
 	}
@@ -350,7 +336,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		return outcome;
 	if (m > 0) {
 		live_ctx lc = { s, progs, scores, first, kind, 0 };
-		rc = ms_synth_eval_programs(s->ev, s->batch, m, kind, s->seeds, NULL, NULL, live_done, &lc);
+		rc = ms_synth_eval_programs(s->ev, s->batch.v, m, kind, s->seeds.v, NULL, NULL, live_done, &lc);
 		s->pending[kind] = 0;
 		if (rc < 0)
 			return rc;
@@ -360,7 +346,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 	if (outcome == 0 && m == 0 && reached == n) {
 		int any = 0;
 		for (int i = 0; i < n; i++)
-			any |= s->fresh[i];
+			any |= s->fresh.v[i];
 		/* all cache hits: still a point where the clock or an exhausted space may end the phase */
 		if (!any && (outcome = syn_idle(s)) == 0)
 			outcome = syn_check(s, kind);
@@ -369,7 +355,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 	}
 	/* into the cache only now, replayed or live alike: a batch never hits itself */
 	for (int i = 0; use_cache && i < reached; i++)
-		if (s->fresh[i] && (rc = syn_cache_put(&s->cache[kind], progs[i], scores[i])) < 0)
+		if (s->fresh.v[i] && (rc = syn_cache_put(&s->cache[kind], progs[i], scores[i])) < 0)
 			return rc;
 	*n_done = reached;
 	if (s->stop_asked)

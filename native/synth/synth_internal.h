@@ -4,6 +4,8 @@
 
 #include "microsynth/synth.h"
 
+#include "core/vec.h"
+
 /* Internal outcomes of an evaluation request, besides 0 and negative errors. */
 #define SYN_STOP 1  /* the search ends: budget spent, time up, or the progress callback said so */
 #define SYN_PHASE 2 /* the current phase (a sketch run) has spent its own budget */
@@ -125,12 +127,11 @@ struct ms_synth {
 	int (*watch)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
 	void *watch_ud;
 
-	/* batch scratch */
-	const ms_dsl_prog **batch;
-	uint64_t *seeds;
-	int *slot;                  /* which request each live evaluation answers */
-	uint8_t *fresh;             /* per request: 1 if it took an evaluation index (not a cache hit) */
-	int batch_cap;
+	/* batch scratch: per live evaluation (the evaluator takes programs and seeds as two arrays) */
+	MS_VEC(const ms_dsl_prog *) batch;
+	MS_VEC(uint64_t) seeds;
+	MS_VEC(int) slot;           /* which request each live evaluation answers */
+	MS_VEC(uint8_t) fresh;      /* per request: 1 if it took an evaluation index (not a cache hit) */
 };
 
 /* ---- services (services.c): what algorithms call, one way ---- */

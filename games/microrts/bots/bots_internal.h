@@ -6,6 +6,7 @@
 #ifndef MS_GAMES_MICRORTS_BOTS_INTERNAL_H
 #define MS_GAMES_MICRORTS_BOTS_INTERNAL_H
 
+#include "microsynth/arena.h"
 #include "microsynth/bots.h"
 #include "../rts.h"
 #include "bot_actions.h"
@@ -19,13 +20,17 @@ typedef struct bf_unit {
 
 /*
  * What a decision reads from the state again and again, computed once per
- * decision into buffers the bot keeps: the cells targeted by pending moves
- * and productions (GameState.free excludes them; they are also the state's
- * ResourceUsage cells) and the stock held by pending productions; for a
- * deciding player also the units the bots scan, by role, in unit-list
- * order (the order the Java loops visit them, which decides their ties).
+ * decision: the cells targeted by pending moves and productions
+ * (GameState.free excludes them; they are also the state's ResourceUsage
+ * cells) and the stock held by pending productions; for a deciding player
+ * also the units the bots scan, by role, in unit-list order (the order the
+ * Java loops visit them, which decides their ties). The frame's arena holds
+ * the decision's scratch (its own unit lists and the bots'), released by
+ * the next bot_frame_begin.
  */
 typedef struct bot_frame {
+	ms_ctx *ctx;
+	ms_arena *scratch;  /* created at the first bot_scratch, reset by each begin */
 	const ms_rts_state *s;
 	int w, h;
 	uint8_t *pend;      /* [cells] 1: a pending MOVE or PRODUCE targets the cell */
@@ -35,12 +40,12 @@ typedef struct bot_frame {
 	int player;         /* the deciding player, -1: none (no lists) */
 	const ms_rts_utt *roles_of; /* the table `role` was computed for */
 	uint8_t role[MS_RTS_MAX_TYPES]; /* BF_* bits per unit type */
-	bf_unit *own;       /* units of the player */
-	bf_unit *others;    /* units of any other player but the neutral one */
-	bf_unit *res;       /* resources */
-	bf_unit *stock;     /* stockpiles of the player */
+	bf_unit *own;       /* [units] units of the player (scratch) */
+	bf_unit *others;    /* [units] units of any other player but the neutral one (scratch) */
+	bf_unit *res;       /* [units] resources (scratch) */
+	bf_unit *stock;     /* [units] stockpiles of the player (scratch) */
 	int n_own, n_others, n_res, n_stock;
-	int cap_cells, cap_units;
+	int cap_cells;
 	uint64_t serial;    /* counts decisions, so per-decision caches can tell */
 } bot_frame;
 
@@ -72,6 +77,12 @@ typedef struct bot_astar {
  * cells and costs only) on `s`, keeping its buffers between calls. */
 int bot_frame_begin(ms_ctx *ctx, bot_frame *f, const ms_rts_state *s, int player);
 void bot_frame_dispose(ms_ctx *ctx, bot_frame *f);
+/* n elements of `size` bytes valid until the next bot_frame_begin (zeroed
+ * when `zero`), or NULL with MS_ENOMEM in the context. */
+void *bot_scratch(bot_frame *f, size_t n, size_t size, int zero);
+/* n int arrays of len[k] elements into *parts[k], carved from one scratch
+ * allocation (a decision asks once, not once per array); 0 or MS_ENOMEM. */
+int bot_scratch_ints(bot_frame *f, int **const parts[], const size_t len[], int n);
 /* GameState.free(x, y) for an in-map cell. */
 static inline int bot_frame_free(const bot_frame *f, int x, int y)
 {

@@ -69,6 +69,7 @@
 #include <string.h>
 
 #include "bots_internal.h"
+#include "core/vec.h"
 
 typedef struct coac_harv {
 	int64_t worker, base;
@@ -77,19 +78,16 @@ typedef struct coac_harv {
 typedef struct coac {
 	bot_al al;
 	int worker, base, barracks, ranged, heavy, light;
-	coac_harv *harv; /* harvesting: worker id -> base id */
-	int n_harv, cap_harv;
+	MS_VEC(coac_harv) harv; /* harvesting: worker id -> base id */
 	int attack_all, was_separated;
 	int map_a; /* -1: not looked at yet; 1: the first decision saw basesWorkers16x16A */
 	ms_jrandom rng; /* CoacAttack's side when the bot is stochastic */
-	/* per-decision scratch, cap_units each */
+	/* per decision, one entry per unit, from the frame's scratch arena */
 	int *mw, *mwb, *mc, *mcb, *mb, *mbar, *en, *alive, *res, *close_res, *bases, *combat_w, *dmg, *tmp, *sep,
 		*building, *ecomb, *att, *ob;
-	int cap_units;
 	int n_mw, n_mwb, n_mc, n_mcb, n_mb, n_mbar, n_en, n_alive, n_res, n_close_res, n_bases, n_combat_w, n_ecomb;
-	int *stack; /* flood fill, one per cell */
+	int *stack; /* flood fill, one per cell (scratch) */
 	uint8_t *seen;
-	int cap_cells;
 	int used; /* resourceUsed */
 	int attack_combat, max_cycles;
 	int player;
@@ -161,41 +159,37 @@ static void list_drop(int *list, int *n, int v)
 
 static int harv_find(const coac *c, int64_t worker)
 {
-	for (int k = 0; k < c->n_harv; k++)
-		if (c->harv[k].worker == worker)
+	for (int k = 0; k < c->harv.n; k++)
+		if (c->harv.v[k].worker == worker)
 			return k;
 	return -1;
 }
 
 static void harv_remove(coac *c, int k)
 {
-	memmove(&c->harv[k], &c->harv[k + 1], sizeof(*c->harv) * (size_t)(c->n_harv - k - 1));
-	c->n_harv--;
+	memmove(&c->harv.v[k], &c->harv.v[k + 1], sizeof(*c->harv.v) * (size_t)(c->harv.n - k - 1));
+	c->harv.n--;
 }
 
 static int harv_put(coac *c, int64_t worker, int64_t base)
 {
 	int k = harv_find(c, worker);
 	if (k >= 0) {
-		c->harv[k].base = base;
+		c->harv.v[k].base = base;
 		return MS_OK;
 	}
-	if (c->n_harv == c->cap_harv) {
-		int cap = c->cap_harv ? 2 * c->cap_harv : 16;
-		coac_harv *nh = ms_ctx_realloc(c->al.ctx, c->harv, sizeof(*nh) * (size_t)cap);
-		if (!nh)
-			return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory");
-		c->harv = nh, c->cap_harv = cap;
-	}
-	c->harv[c->n_harv++] = (coac_harv){ worker, base };
+	coac_harv *h = ms_vec_push(c->al.ctx, &c->harv);
+	if (!h)
+		return MS_ENOMEM;
+	*h = (coac_harv){ worker, base };
 	return MS_OK;
 }
 
 static int base_full(const coac *c, int b)
 {
 	int n = 0;
-	for (int k = 0; k < c->n_harv; k++)
-		n += c->harv[k].base == U(c, b)->id;
+	for (int k = 0; k < c->harv.n; k++)
+		n += c->harv.v[k].base == U(c, b)->id;
 	return n >= 2;
 }
 
@@ -479,7 +473,7 @@ static int workers(coac *c)
 					return rc;
 				continue;
 			}
-			int b = bot_frame_find(&c->al.f, c->harv[h].base, -1), r = closest(c, w, c->res, c->n_res);
+			int b = bot_frame_find(&c->al.f, c->harv.v[h].base, -1), r = closest(c, w, c->res, c->n_res);
 			if (b >= 0 && (rc = bot_al_harvest_return(&c->al, w, r, b)))
 				return rc;
 			continue;
@@ -556,35 +550,20 @@ static int is_bases_workers_16a(const ms_rts_state *s)
 	return 1;
 }
 
-#define COAC_ARRAYS(c)                                                                                       \
-	{ &c->mw, &c->mwb, &c->mc, &c->mcb, &c->mb, &c->mbar, &c->en, &c->alive, &c->res, &c->close_res, &c->bases, \
-	  &c->combat_w, &c->dmg, &c->tmp, &c->sep, &c->building, &c->ecomb, &c->att, &c->ob }
-
-static int grow(coac *c, const ms_rts_state *s)
+/* The decision's buffers, from the frame's arena: one int per unit each, the flood fill's per cell. */
+static int scratch(coac *c, const ms_rts_state *s)
 {
-	int **arrs[] = COAC_ARRAYS(c);
-	int n = s->n_units < 1 ? 1 : s->n_units;
+	int **arrs[] = { &c->mw,  &c->mwb,       &c->mc,    &c->mcb,      &c->mb,  &c->mbar, &c->en,
+			 &c->alive, &c->res,   &c->close_res, &c->bases, &c->combat_w, &c->dmg, &c->tmp, &c->sep,
+			 &c->building, &c->ecomb, &c->att, &c->ob, &c->stack };
+	enum { N = sizeof(arrs) / sizeof(arrs[0]) };
+	size_t len[N];
 
-	if (n > c->cap_units || !c->mw) {
-		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++) {
-			ms_ctx_mfree(c->al.ctx, *arrs[k]);
-			if (!(*arrs[k] = ms_ctx_malloc(c->al.ctx, sizeof(int) * (size_t)n))) {
-				c->cap_units = 0;
-				return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory");
-			}
-		}
-		c->cap_units = n;
-	}
-	if (s->cells > c->cap_cells) {
-		ms_ctx_mfree(c->al.ctx, c->stack);
-		ms_ctx_mfree(c->al.ctx, c->seen);
-		c->stack = ms_ctx_malloc(c->al.ctx, sizeof(int) * (size_t)s->cells);
-		c->seen = ms_ctx_malloc(c->al.ctx, (size_t)s->cells);
-		c->cap_cells = c->stack && c->seen ? s->cells : 0;
-		if (!c->cap_cells)
-			return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory for a %dx%d map", s->width,
-					    s->height);
-	}
+	for (int k = 0; k < N; k++)
+		len[k] = (size_t)(s->n_units < 1 ? 1 : s->n_units);
+	len[N - 1] = (size_t)s->cells;
+	if (bot_scratch_ints(&c->al.f, arrs, len, N) < 0 || !(c->seen = bot_scratch(&c->al.f, (size_t)s->cells, 1, 0)))
+		return MS_ENOMEM;
 	return MS_OK;
 }
 
@@ -639,8 +618,8 @@ static void classify(coac *c)
 			register_damage(c, a, e);
 	}
 	/* forget harvesters that died or whose base is gone */
-	for (int k = 0; k < c->n_harv;) {
-		int w = bot_frame_find(&c->al.f, c->harv[k].worker, -1), b = bot_frame_find(&c->al.f, c->harv[k].base, -1);
+	for (int k = 0; k < c->harv.n;) {
+		int w = bot_frame_find(&c->al.f, c->harv.v[k].worker, -1), b = bot_frame_find(&c->al.f, c->harv.v[k].base, -1);
 		if (w < 0 || !(list_has(c->mw, c->n_mw, w) || list_has(c->mwb, c->n_mwb, w)) || b < 0 ||
 		    !list_has(c->mb, c->n_mb, b))
 			harv_remove(c, k);
@@ -680,7 +659,7 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 	c->al.rng = bot->stochastic ? &c->rng : NULL;
 	c->al.fill_wait = 1;
 	c->player = player;
-	if ((rc = bot_al_begin(&c->al, s, player)) || (rc = grow(c, s)))
+	if ((rc = bot_al_begin(&c->al, s, player)) || (rc = scratch(c, s)))
 		return rc;
 	if (c->map_a < 0)
 		c->map_a = is_bases_workers_16a(s);
@@ -741,7 +720,7 @@ static int coac_reset(ms_bot *b)
 {
 	coac *c = b->impl;
 	bot_al_clear(&c->al);
-	c->n_harv = 0;
+	c->harv.n = 0;
 	c->attack_all = 0;
 	c->was_separated = 0;
 	c->map_a = -1;
@@ -754,12 +733,7 @@ static void coac_free(ms_bot *b)
 	coac *c = b->impl;
 	if (!c)
 		return;
-	int **arrs[] = COAC_ARRAYS(c);
-	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
-		ms_ctx_mfree(b->ctx, *arrs[k]);
-	ms_ctx_mfree(b->ctx, c->stack);
-	ms_ctx_mfree(b->ctx, c->seen);
-	ms_ctx_mfree(b->ctx, c->harv);
+	ms_vec_dispose(b->ctx, &c->harv);
 	bot_al_dispose(&c->al);
 	ms_ctx_mfree(b->ctx, c);
 	b->impl = NULL;

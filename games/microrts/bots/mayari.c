@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "bots_internal.h"
+#include "core/vec.h"
 
 /* The bot's order of sides (its _dirs list): up, down, left, right. */
 static const int dirs[4] = { MS_RTS_UP, MS_RTS_DOWN, MS_RTS_LEFT, MS_RTS_RIGHT };
@@ -70,9 +71,8 @@ typedef struct mayari {
 	bot_frame f;
 	bot_astar astar;
 	int worker, base, barracks, ranged, heavy, light;
-	int64_t *mem; /* _memHarvesters: worker ids, in the order taken */
-	int n_mem, cap_mem;
-	/* per decision */
+	MS_VEC(int64_t) mem; /* _memHarvesters: worker ids, in the order taken */
+	/* per decision, from the frame's scratch arena (see scratch()) */
 	int *list[L_N];
 	int n[L_N];
 	int *dmg;       /* [units] _newDmgs */
@@ -82,7 +82,6 @@ typedef struct mayari {
 	int *sep_at;    /* [units] separated(): n_taken + 1 when computed this decision, 0: not */
 	uint8_t *sep_v; /* [units] its value */
 	int *score;
-	int cap_units;
 	int *taken;     /* _locationsTaken, in order (duplicates kept) */
 	int n_taken;
 	int cap_taken;  /* room in taken; a lock past it fails the decision */
@@ -95,7 +94,6 @@ typedef struct mayari {
 	uint32_t *prox_gen;
 	uint32_t gen;
 	int *fa, *fb;   /* [cells] frontiers */
-	int cap_cells;
 	int *fbx, *fby; /* _futureBarracks */
 	int n_fb;
 	ms_rts_pair *pa;
@@ -353,7 +351,7 @@ static int field_step(mayari *m, int i, int tx, int ty, int maxd)
 	int best = INT_MIN, bx = -1, by = -1;
 
 	if (++m->gen == 0) {
-		memset(m->prox_gen, 0, sizeof(uint32_t) * (size_t)m->cap_cells);
+		memset(m->prox_gen, 0, sizeof(uint32_t) * (size_t)m->f.s->cells);
 		m->gen = 1;
 	}
 #define SEEN(c) (m->prox_gen[c] == m->gen)
@@ -972,28 +970,16 @@ static int per_base(const mayari *m)
 	return 2;
 }
 
-static int grow_mem(mayari *m)
-{
-	if (m->n_mem < m->cap_mem)
-		return MS_OK;
-	int cap = m->cap_mem ? 2 * m->cap_mem : 16;
-	int64_t *nm = ms_ctx_realloc(m->bot->ctx, m->mem, sizeof(int64_t) * (size_t)cap);
-	if (!nm)
-		return ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory");
-	m->mem = nm, m->cap_mem = cap;
-	return MS_OK;
-}
-
 static int worker_action(mayari *m)
 {
-	int *ws = m->ws, *bs = m->bs, nw = m->n[L_WORKERS], nb = m->n[L_BASES], pb = per_base(m), rc;
+	int *ws = m->ws, *bs = m->bs, nw = m->n[L_WORKERS], nb = m->n[L_BASES], pb = per_base(m);
 
 	memcpy(ws, m->list[L_WORKERS], sizeof(int) * (size_t)nw);
 	memcpy(bs, m->list[L_BASES], sizeof(int) * (size_t)nb);
 	for (int k = 0; k < nb; k++)
 		m->cnt[bs[k]] = -1;
-	for (int k = 0; k < m->n_mem; k++) {
-		int h = bot_frame_find(&m->f, m->mem[k], -1), b;
+	for (int k = 0; k < m->mem.n; k++) {
+		int h = bot_frame_find(&m->f, m->mem.v[k], -1), b;
 		if (h < 0)
 			continue; /* init dropped the dead ones */
 		b = closest(m, U(m, h)->x, U(m, h)->y, bs, nb);
@@ -1019,9 +1005,10 @@ static int worker_action(mayari *m)
 			break;
 		b = closest(m, U(m, w)->x, U(m, w)->y, bs, nb);
 		go_harvesting(m, w);
-		if ((rc = grow_mem(m)))
-			return rc;
-		m->mem[m->n_mem++] = U(m, w)->id;
+		int64_t *slot = ms_vec_push(m->bot->ctx, &m->mem);
+		if (!slot)
+			return MS_ENOMEM;
+		*slot = U(m, w)->id;
 		drop(ws, &nw, w);
 		if (m->cnt[b] < 0)
 			m->cnt[b] = 1;
@@ -1121,71 +1108,39 @@ static void free_blocks(mayari *m)
 	}
 }
 
-static int grow(mayari *m, const ms_rts_state *s)
+/* Barracks candidates: up to this many sites per base (or the enemies). */
+#define MAYARI_SITES 13
+
+/*
+ * The decision's buffers, from the frame's arena: unit-sized ones with room
+ * for twice the units (pairs and locks are bounded by that room, and
+ * refused past it), cell-sized ones per cell; the lock counts and the
+ * distance field's generations start at zero.
+ */
+static int scratch(mayari *m, const ms_rts_state *s)
 {
-	ms_ctx *ctx = m->bot->ctx;
-	if (s->n_units + 1 > m->cap_units) {
-		int cap = s->n_units < 16 ? 32 : 2 * s->n_units;
-		for (int k = 0; k < L_N; k++) {
-			ms_ctx_mfree(ctx, m->list[k]);
-			m->list[k] = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap);
-		}
-		int **arrs[] = { &m->dmg, &m->has_act, &m->cnt, &m->ws, &m->bs, &m->score, &m->sep_at };
-		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++) {
-			ms_ctx_mfree(ctx, *arrs[k]);
-			*arrs[k] = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap);
-		}
-		/* candidates: 13 barracks sites per base, or the enemies */
-		ms_ctx_mfree(ctx, m->cand);
-		ms_ctx_mfree(ctx, m->tmp);
-		m->cand = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 13);
-		m->tmp = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 13);
-		ms_ctx_mfree(ctx, m->sep_v);
-		m->sep_v = ms_ctx_malloc(ctx, (size_t)cap);
-		ms_ctx_mfree(ctx, m->pa);
-		m->cap_pa = 2 * cap + 4;
-		m->pa = ms_ctx_malloc(ctx, sizeof(ms_rts_pair) * (size_t)m->cap_pa);
-		ms_ctx_mfree(ctx, m->fbx);
-		ms_ctx_mfree(ctx, m->fby);
-		m->fbx = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 2);
-		m->fby = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 2);
-		ms_ctx_mfree(ctx, m->taken);
-		m->taken = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 3);
-		m->cap_taken = m->taken ? cap * 3 : 0;
-		m->cap_units = cap;
-		int ok = m->cand && m->tmp && m->sep_v && m->pa && m->fbx && m->fby && m->taken;
-		for (int k = 0; k < L_N; k++)
-			ok = ok && m->list[k];
-		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
-			ok = ok && *arrs[k];
-		if (!ok) {
-			m->cap_units = 0;
-			return ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory for %d units", s->n_units);
-		}
+	bot_frame *f = &m->f;
+	size_t cap = (size_t)(s->n_units < 16 ? 32 : 2 * s->n_units), cells = (size_t)s->cells;
+	int **ints[L_N + 15] = { &m->dmg, &m->has_act, &m->cnt,  &m->ws,  &m->bs, &m->score, &m->sep_at, &m->cand,
+				       &m->tmp, &m->fbx,     &m->fby, &m->taken, &m->prox, &m->fa,   &m->fb };
+	size_t len[L_N + 15] = { cap, cap, cap, cap, cap, cap, cap, cap * MAYARI_SITES, cap * MAYARI_SITES,
+				 2 * cap, 2 * cap, 3 * cap, cells, cells, cells };
+
+	for (int k = 0; k < L_N; k++) {
+		ints[15 + k] = &m->list[k];
+		len[15 + k] = cap;
 	}
-	if (s->cells > m->cap_cells) {
-		ms_ctx_mfree(ctx, m->taken_n);
-		ms_ctx_mfree(ctx, m->occ);
-		ms_ctx_mfree(ctx, m->prox);
-		ms_ctx_mfree(ctx, m->prox_gen);
-		ms_ctx_mfree(ctx, m->fa);
-		ms_ctx_mfree(ctx, m->fb);
-		m->taken_n = ms_ctx_calloc(ctx, (size_t)s->cells, sizeof(uint16_t));
-		m->occ = ms_ctx_malloc(ctx, (size_t)s->cells);
-		m->prox = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
-		m->prox_gen = ms_ctx_calloc(ctx, (size_t)s->cells, sizeof(uint32_t));
-		m->fa = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
-		m->fb = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
-		m->gen = 0;
-		m->cap_cells = s->cells;
-		if (!m->taken_n || !m->occ || !m->prox || !m->prox_gen || !m->fa || !m->fb) {
-			m->cap_cells = 0;
-			return ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map", s->width,
-					    s->height);
-		}
-	}
-	return bot_astar_grow(ctx, &m->astar, s->cells) ? ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory")
-							 : MS_OK;
+	m->cap_pa = (int)(2 * cap + 4);
+	m->cap_taken = (int)(3 * cap);
+	m->gen = 0;
+	if (bot_scratch_ints(f, ints, len, L_N + 15) < 0 || !(m->sep_v = bot_scratch(f, cap, 1, 0)) ||
+	    !(m->occ = bot_scratch(f, cells, 1, 0)) || !(m->pa = bot_scratch(f, (size_t)m->cap_pa, sizeof(ms_rts_pair), 0)) ||
+	    !(m->taken_n = bot_scratch(f, cells, sizeof(uint16_t), 1)) ||
+	    !(m->prox_gen = bot_scratch(f, cells, sizeof(uint32_t), 1)))
+		return ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map with %d units",
+				    s->width, s->height, s->n_units);
+	return bot_astar_grow(m->bot->ctx, &m->astar, s->cells) ? ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory")
+								 : MS_OK;
 }
 
 /* init(): the unit lists, pending productions and attacks, memory upkeep. */
@@ -1270,14 +1225,14 @@ static void classify(mayari *m)
 		m->dmg[t] = iadd(m->dmg[t], ty[us[i].u.type].max_damage);
 	}
 	if (m->n[L_BASES] == 0)
-		m->n_mem = 0;
-	for (k = 0; k < m->n_mem;) {
+		m->mem.n = 0;
+	for (k = 0; k < m->mem.n;) {
 		/* a unit of another player with a remembered id belongs to a
 		 * new game on a bot nobody reset: the jar keeps unit objects */
-		int i = bot_frame_find(&m->f, m->mem[k], -1);
+		int i = bot_frame_find(&m->f, m->mem.v[k], -1);
 		if (i < 0 || U(m, i)->player != m->player) {
-			memmove(&m->mem[k], &m->mem[k + 1], sizeof(int64_t) * (size_t)(m->n_mem - k - 1));
-			m->n_mem--;
+			memmove(&m->mem.v[k], &m->mem.v[k + 1], sizeof(int64_t) * (size_t)(m->mem.n - k - 1));
+			m->mem.n--;
 		} else {
 			k++;
 		}
@@ -1299,14 +1254,10 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: player %d", bot->ops->name, player);
 	if (s->utt != bot->utt)
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
-	/* The previous decision's locks are undone before grow() can move
-	 * taken and taken_n: their indices are only valid in the old buffers. */
-	for (int k = 0; k < m->n_taken; k++)
-		m->taken_n[m->taken[k]] = 0;
 	m->n_taken = 0;
 	m->taken_over = 0;
 	m->pa_over = 0;
-	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = grow(m, s)))
+	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = scratch(m, s)))
 		return rc;
 	m->player = player;
 	m->n_pa = 0;
@@ -1354,7 +1305,7 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 static int mayari_reset(ms_bot *b)
 {
 	mayari *m = b->impl;
-	m->n_mem = 0;
+	m->mem.n = 0;
 	ms_jrandom_init(&m->rng, b->seed);
 	return MS_OK;
 }
@@ -1365,18 +1316,7 @@ static void mayari_free(ms_bot *b)
 	ms_ctx *ctx = b->ctx;
 	if (!m)
 		return;
-	for (int k = 0; k < L_N; k++)
-		ms_ctx_mfree(ctx, m->list[k]);
-	int *arrs[] = { m->dmg, m->has_act, m->cnt, m->ws, m->bs, m->cand, m->tmp, m->score, m->taken, m->sep_at,
-			m->prox, m->fa, m->fb, m->fbx, m->fby };
-	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
-		ms_ctx_mfree(ctx, arrs[k]);
-	ms_ctx_mfree(ctx, m->taken_n);
-	ms_ctx_mfree(ctx, m->occ);
-	ms_ctx_mfree(ctx, m->sep_v);
-	ms_ctx_mfree(ctx, m->prox_gen);
-	ms_ctx_mfree(ctx, m->pa);
-	ms_ctx_mfree(ctx, m->mem);
+	ms_vec_dispose(ctx, &m->mem);
 	bot_astar_dispose(ctx, &m->astar);
 	bot_frame_dispose(ctx, &m->f);
 	ms_ctx_mfree(ctx, m);
