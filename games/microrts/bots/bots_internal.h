@@ -200,14 +200,15 @@ int bot_al_begin(bot_al *al, const ms_rts_state *s, int player);
 /* translateActions for the decision's player, then ends the decision. */
 int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n);
 
-/* Bot constructors (the registry lives in bot.c). */
+/* Bot constructors, one shape for the registry's table (bot.c): `arg`
+ * is the row's argument (the rushes' military unit type), else NULL. */
 int bot_rush_new(ms_bot *b, const char *military);
-int bot_passive_new(ms_bot *b);
-int bot_random_biased_new(ms_bot *b);
-int bot_random_new(ms_bot *b);
+int bot_passive_new(ms_bot *b, const char *arg);
+int bot_random_biased_new(ms_bot *b, const char *arg);
+int bot_random_new(ms_bot *b, const char *arg);
 /* CoacAI (coac.c). */
-int bot_coac_new(ms_bot *b);
+int bot_coac_new(ms_bot *b, const char *arg);
 /* mayari (mayari.c). */
-int bot_mayari_new(ms_bot *b);
+int bot_mayari_new(ms_bot *b, const char *arg);
 
 #endif

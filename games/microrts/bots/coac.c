@@ -741,7 +741,7 @@ static void coac_free(ms_bot *b)
 
 static const ms_bot_ops coac_ops = { "CoacAI", "ai.coac.CoacAI", coac_reset, coac_decide, coac_free };
 
-int bot_coac_new(ms_bot *b)
+int bot_coac_new(ms_bot *b, const char *arg)
 {
 	coac *c = ms_ctx_calloc(b->ctx, 1, sizeof(coac));
 	const char *need[] = { "Worker", "Base", "Barracks", "Ranged", "Heavy", "Light" };

@@ -1325,7 +1325,7 @@ static void mayari_free(ms_bot *b)
 
 static const ms_bot_ops mayari_ops = { "mayari", "mayariBot.mayari", mayari_reset, mayari_decide, mayari_free };
 
-int bot_mayari_new(ms_bot *b)
+int bot_mayari_new(ms_bot *b, const char *arg)
 {
 	mayari *m = ms_ctx_calloc(b->ctx, 1, sizeof(mayari));
 	const char *need[] = { "Worker", "Base", "Barracks", "Ranged", "Heavy", "Light" };
