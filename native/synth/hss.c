@@ -520,8 +520,8 @@ int syn_run_hss(ms_synth *s)
 	if (rc == 0)
 		rc = syn_prog_new(s, &start);
 	syn_phase(s, MS_SYNTH_PHASE_SEARCH, 0, 0, 0);
-	s->hook = hss_hook;
-	s->hook_ud = &h;
+	if (rc == 0)
+		rc = syn_listen(s, hss_hook, &h);
 	for (int it = 0; rc == 0; it++) {
 		if ((rc = sample_vector(&h, it, v)) < 0)
 			break;
@@ -547,9 +547,8 @@ int syn_run_hss(ms_synth *s)
 			rc = c;
 		s->best_score[MS_SYNTH_PSI] = h.champ_mean;
 	}
-	s->hook = NULL;
-	s->hook_ud = NULL;
-	if (rc >= 0 && s->o.hss_library && s->stop_reason != 2) {
+	syn_unlisten(s, hss_hook, &h);
+	if (rc >= 0 && s->o.hss_library && s->stop_reason != SYN_STOP_CALLBACK) {
 		int sr = lib_save(&h, s->o.hss_library);
 		if (sr < 0)
 			rc = sr;

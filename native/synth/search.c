@@ -293,7 +293,7 @@ int ms_synth_run(ms_synth *s)
 		return rc;
 	if (!syn_replaying(s) && (rc = syn_csv_line(s, syn_elapsed(s))) < 0)
 		return rc;
-	return s->stop_reason == 2 ? MS_SYNTH_STOPPED : 0;
+	return s->stop_reason == SYN_STOP_CALLBACK ? MS_SYNTH_STOPPED : 0;
 }
 
 const ms_dsl_prog *ms_synth_best(const ms_synth *s, int kind)

@@ -168,7 +168,7 @@ int syn_check(ms_synth *s, int kind)
 		return SYN_STOP;
 	long long done = s->evals[kind] + s->pending[kind];
 	if (kind == MS_SYNTH_PSI && s->o.max_evals > 0 && done >= s->o.max_evals) {
-		s->stop_reason = 1;
+		s->stop_reason = SYN_STOP_BUDGET;
 		return SYN_STOP;
 	}
 	if (kind == MS_SYNTH_C && s->c_limit > 0 && done >= s->c_limit)
@@ -192,7 +192,7 @@ int syn_check(ms_synth *s, int kind)
 	if (s->o.max_seconds > 0 || s->phase_deadline > 0) {
 		double t = syn_elapsed(s);
 		if (s->o.max_seconds > 0 && t >= s->o.max_seconds) {
-			s->stop_reason = 1;
+			s->stop_reason = SYN_STOP_BUDGET;
 			return SYN_STOP;
 		}
 		if (s->phase_deadline > 0 && t >= s->phase_deadline) {
@@ -215,8 +215,27 @@ int syn_idle(ms_synth *s)
 	s->idle = 0;
 	if (s->phase == MS_SYNTH_PHASE_SKETCH)
 		return SYN_PHASE;
-	s->stop_reason = 3;
+	s->stop_reason = SYN_STOP_EXHAUSTED;
 	return SYN_STOP;
+}
+
+int syn_listen(ms_synth *s, syn_listener_fn fn, void *ud)
+{
+	if (s->n_listen == SYN_MAX_LISTENERS)
+		return ms_ctx_error(s->ctx, MS_ERANGE, "search: more than %d listeners", SYN_MAX_LISTENERS);
+	s->listen[s->n_listen].fn = fn;
+	s->listen[s->n_listen++].ud = ud;
+	return 0;
+}
+
+void syn_unlisten(ms_synth *s, syn_listener_fn fn, void *ud)
+{
+	for (int i = 0; i < s->n_listen; i++)
+		if (s->listen[i].fn == fn && s->listen[i].ud == ud) {
+			memmove(&s->listen[i], &s->listen[i + 1], sizeof s->listen[0] * (size_t)(s->n_listen - i - 1));
+			s->n_listen--;
+			return;
+		}
 }
 
 /* ---- evaluation ---- */
@@ -244,10 +263,9 @@ static int account(ms_synth *s, long long index, const ms_dsl_prog *p, int kind,
 	}
 	if (live && s->log.f && (rc = syn_log_append_eval(s, index, p, kind, score, failed, improved)) < 0)
 		return rc;
-	if (s->hook && (rc = s->hook(s->hook_ud, p, kind, score, failed)) < 0)
-		return rc;
-	if (s->watch && (rc = s->watch(s->watch_ud, p, kind, score, failed)) < 0)
-		return rc;
+	for (int i = 0; i < s->n_listen; i++)
+		if ((rc = s->listen[i].fn(s->listen[i].ud, p, kind, score, failed)) < 0)
+			return rc;
 	double t = syn_elapsed(s);
 	if (live && improved && (rc = syn_csv_line(s, t)) < 0)
 		return rc;
@@ -258,7 +276,7 @@ static int account(ms_synth *s, long long index, const ms_dsl_prog *p, int kind,
 		st.last_kind = kind;
 		st.last_score = score;
 		if (s->o.progress(s->o.progress_ud, &st)) {
-			s->stop_reason = 2;
+			s->stop_reason = SYN_STOP_CALLBACK;
 			s->stop_asked = 1;
 		}
 	}

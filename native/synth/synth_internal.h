@@ -6,9 +6,25 @@
 
 #include "core/vec.h"
 
-/* Internal outcomes of an evaluation request, besides 0 and negative errors. */
-#define SYN_STOP 1  /* the search ends: budget spent, time up, or the progress callback said so */
-#define SYN_PHASE 2 /* the current phase (a sketch run) has spent its own budget */
+/* Internal outcomes of an evaluation request, besides negative errors. */
+enum syn_outcome {
+	SYN_OK = 0,
+	SYN_STOP = 1, /* the search ends: budget spent, time up, or the progress callback said so */
+	SYN_PHASE = 2 /* the current phase (a sketch run) has spent its own budget */
+};
+
+/* Why a search ended (ms_synth.stop_reason). */
+enum syn_stop_reason {
+	SYN_STOP_NONE = 0,
+	SYN_STOP_BUDGET = 1,    /* evaluations or time spent */
+	SYN_STOP_CALLBACK = 2,  /* the progress callback asked */
+	SYN_STOP_EXHAUSTED = 3  /* no fresh program left to evaluate */
+};
+
+/* What a listener hears of every fresh score (replayed or live, not cache
+ * hits), in index order; a negative return stops the search with that error. */
+typedef int (*syn_listener_fn)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
+#define SYN_MAX_LISTENERS 4
 
 /* Version-2 fields of a problem, read safely from version-1 problems too. */
 static inline int syn_problem_opponents(const ms_synth_problem *pb)
@@ -112,20 +128,19 @@ struct ms_synth {
 	/* time */
 	double t_start;             /* monotonic clock when live evaluation began */
 	double t_offset;            /* elapsed seconds already spent before that */
-	int stop_reason;            /* 1 budget, 2 callback, 3 space exhausted */
+	int stop_reason;            /* enum syn_stop_reason */
 
 	syn_log log;
 	FILE *csv;
 	syn_cache cache[2];
 	char *header;               /* the checkpoint's settings lines */
 
-	/* what an algorithm hears of every fresh score (replayed or live, not cache hits), in index
-	 * order; a negative return stops the search with that error */
-	int (*hook)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
-	void *hook_ud;
-	/* the same for whoever runs the search (self-play), called after `hook` */
-	int (*watch)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
-	void *watch_ud;
+	/* listeners (the algorithm's, whoever runs the search), called in the order they joined */
+	struct {
+		syn_listener_fn fn;
+		void *ud;
+	} listen[SYN_MAX_LISTENERS];
+	int n_listen;
 
 	/* batch scratch: per live evaluation (the evaluator takes programs and seeds as two arrays) */
 	MS_VEC(const ms_dsl_prog *) batch;
@@ -136,6 +151,9 @@ struct ms_synth {
 
 /* ---- services (services.c): what algorithms call, one way ---- */
 
+/* Adds a listener (0, or MS_ERANGE past SYN_MAX_LISTENERS); removes it again. */
+int syn_listen(ms_synth *s, syn_listener_fn fn, void *ud);
+void syn_unlisten(ms_synth *s, syn_listener_fn fn, void *ud);
 /* Monotonic seconds. */
 double syn_now(void);
 /* Called when replay ends: live time continues from the log's last time. */
