@@ -312,21 +312,61 @@ static int file_digest(ms_ctx *ctx, const char *path, uint64_t *digest)
 	return 0;
 }
 
-int syn_hss_header(ms_synth *s, char *buf, size_t size)
+/* ---- HSS's options: read by HSS only, so checked and recorded only for it ---- */
+
+static void hss_defaults(ms_synth_opts *o)
+{
+	o->hss_eps1[0] = 0.8;
+	o->hss_eps1[1] = 0.5;
+	o->hss_eps1[2] = 0.3;
+	o->hss_eps2[0] = 0.3;
+	o->hss_eps2[1] = 0.2;
+	o->hss_eps2[2] = 0.05;
+	o->hss_gamma = 0.95;
+	o->hss_switch = 10;
+	o->hss_passes = 1;
+	o->hss_feature_opponent = -1;
+	o->hss_confirm = 2;
+}
+
+static int hss_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+{
+	if (o->algo != MS_SYNTH_HSS)
+		return 0;
+	if (syn_problem_features(pb) <= 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs behavioural features, and problem %s has none",
+				    pb->name ? pb->name : "?");
+	for (int i = 0; i < 3; i++)
+		if (!(o->hss_eps1[i] >= 0 && o->hss_eps1[i] <= 1) || !(o->hss_eps2[i] >= 0 && o->hss_eps2[i] <= 1))
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss epsilons must be in [0, 1]");
+	if (!(o->hss_gamma > 0 && o->hss_gamma <= 1) || o->hss_switch < 0 || o->hss_passes < 1 || o->hss_confirm < 0 ||
+	    o->hss_confirm > 1000)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs 0 < gamma <= 1, switch >= 0, passes >= 1, confirm in 0..1000");
+	if (o->hss_feature_opponent < -1 || o->hss_feature_opponent >= syn_problem_opponents(pb))
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: hss feature opponent %d: problem %s has %d opponents",
+				    o->hss_feature_opponent, pb->name ? pb->name : "?", syn_problem_opponents(pb));
+	if (o->hss_library && !*o->hss_library)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: empty hss library path");
+	return 0;
+}
+
+/* After the population line: the settings and the library's digest (a resume against another library is refused). */
+static int hss_trailer(ms_synth *s, ms_buf *b)
 {
 	const ms_synth_opts *o = &s->o;
 	uint64_t digest = 0;
 	int rc;
+	if (o->algo != MS_SYNTH_HSS)
+		return 0;
 	if (o->hss_library && (rc = file_digest(s->ctx, o->hss_library, &digest)) < 0)
 		return rc;
-	int n = snprintf(buf, size, "hss %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %d %d %d library %016llx\n",
-			 o->hss_eps1[0], o->hss_eps1[1], o->hss_eps1[2], o->hss_eps2[0], o->hss_eps2[1], o->hss_eps2[2],
-			 o->hss_gamma, o->hss_switch, o->hss_passes, o->hss_feature_opponent, o->hss_confirm,
-			 (unsigned long long)digest);
-	if (n < 0 || (size_t)n >= size)
-		return ms_ctx_error(s->ctx, MS_ERANGE, "hss: header line too long");
-	return 0;
+	return ms_buf_printf(b, "hss %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %d %d %d library %016llx\n",
+			     o->hss_eps1[0], o->hss_eps1[1], o->hss_eps1[2], o->hss_eps2[0], o->hss_eps2[1], o->hss_eps2[2],
+			     o->hss_gamma, o->hss_switch, o->hss_passes, o->hss_feature_opponent, o->hss_confirm,
+			     (unsigned long long)digest);
 }
+
+const syn_opts_part syn_hss_part = { hss_defaults, hss_check, NULL, hss_trailer };
 
 static int lib_load(hss *h, const char *path)
 {

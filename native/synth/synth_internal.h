@@ -4,6 +4,7 @@
 
 #include "microsynth/synth.h"
 
+#include "core/buf.h"
 #include "core/vec.h"
 
 /* Internal outcomes of an evaluation request, besides negative errors. */
@@ -200,10 +201,36 @@ typedef struct syn_algo {
 	const char *name;          /* as ms_synth_algo_name gives it */
 	int needs_c;               /* 1: the problem must define a cloning score */
 	int (*run)(ms_synth *s);   /* 0 or SYN_STOP when done, or a negative error */
+	void (*setup)(ms_synth *s); /* settings derived from the options at ms_synth_new (NULL: none) */
 } syn_algo;
 
 /* The table's row of `algo`, or NULL. */
 const syn_algo *syn_algo_get(int algo);
+
+/*
+ * A family of search options (SA's, UCT's, sketch learning's, HSS's), owned
+ * by the file of the algorithms that read them: its defaults, its check
+ * (which may look at o->algo: HSS's fields matter to HSS only), and its
+ * checkpoint header lines, in the settings block (`header`) and after the
+ * population line (`trailer`). ms_synth_opts keeps every family's fields so
+ * the public layout stays one versioned struct.
+ */
+typedef struct syn_opts_part {
+	void (*defaults)(ms_synth_opts *o);
+	int (*check)(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o);
+	int (*header)(ms_synth *s, ms_buf *b);
+	int (*trailer)(ms_synth *s, ms_buf *b);
+} syn_opts_part;
+
+extern const syn_opts_part syn_sa_part, syn_uct_part, syn_sketch_part, syn_hss_part;
+
+/* Every family in the table's order (algos.c). */
+void syn_opts_defaults(ms_synth_opts *o);
+int syn_opts_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o);
+int syn_opts_header(ms_synth *s, ms_buf *b, int trailer);
+/* Sketch learning's budgets (sketch_c_budget, sketch_seconds) for sketch-sa and sketch-uct. */
+void syn_setup_sketch_sa(ms_synth *s);
+void syn_setup_sketch_uct(ms_synth *s);
 
 /*
  * SA as a step other algorithms reuse (a best response in self-play, a
@@ -226,7 +253,6 @@ int syn_run_uct(ms_synth *s);
 int syn_run_sketch_uct(ms_synth *s);
 int syn_run_hss(ms_synth *s);
 /* The checkpoint header's HSS line (appended to `header` by search.c): settings and library digest. */
-int syn_hss_header(ms_synth *s, char *buf, size_t size);
 
 /* Checkpoint log (ckpt.c). */
 int syn_log_open(ms_synth *s);

@@ -642,3 +642,34 @@ int syn_run_sketch_uct(ms_synth *s)
 	uct_free(&u);
 	return rc == SYN_PHASE ? 0 : rc;
 }
+
+/* ---- UCT's options ---- */
+
+static void uct_defaults(ms_synth_opts *o)
+{
+	o->uct_c = 10;
+	o->uct_ucb = MS_SYNTH_UCB_CODE;
+	o->uct_hole = MS_SYNTH_HOLE_SHALLOWEST;
+	o->uct_completion = MS_SYNTH_COMPLETE_CODE;
+	o->uct_expansions = 10;
+	o->uct_rollout_sa = 1;
+}
+
+static int uct_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+{
+	(void)pb;
+	if (!(o->uct_c >= 0) || o->uct_ucb < 0 || o->uct_ucb > MS_SYNTH_UCB_PAPER || o->uct_hole < 0 ||
+	    o->uct_hole > MS_SYNTH_HOLE_LEFTMOST || o->uct_completion < 0 ||
+	    o->uct_completion > MS_SYNTH_COMPLETE_GENERATOR || o->uct_expansions < 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: bad UCT settings");
+	return 0;
+}
+
+static int uct_header(ms_synth *s, ms_buf *b)
+{
+	const ms_synth_opts *o = &s->o;
+	return ms_buf_printf(b, "uct %.17g %d %d %d %d %d\n", o->uct_c, o->uct_ucb, o->uct_hole, o->uct_completion,
+			     o->uct_expansions, o->uct_rollout_sa);
+}
+
+const syn_opts_part syn_uct_part = { uct_defaults, uct_check, uct_header, NULL };
