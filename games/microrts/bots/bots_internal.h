@@ -117,15 +117,25 @@ void bot_astar_dispose(ms_ctx *ctx, bot_astar *a);
 void bot_astar_find(bot_astar *a, const bot_frame *f, int sx, int sy, int target, int range, const int *reserved,
 		    int n_reserved, int *dir);
 
-/* Abstract actions (ai.abstraction.*), then CoacAI's own (ai.coac.*:
- * TrueIdle, HarvestReturn, BuildModified, TrainDirection, CoacAttack). */
-enum { AL_MOVE, AL_ATTACK, AL_HARVEST, AL_BUILD, AL_TRAIN, AL_IDLE, AL_TRUE_IDLE, AL_HARVEST_RETURN, AL_BUILD_MOD,
-       AL_TRAIN_DIR, AL_COAC_ATTACK };
+/* The official layer's abstract actions (ai.abstraction.*); AL_OWN: an
+ * action a bot defines itself (CoacAI's ai.coac.* classes, in coac.c),
+ * completed and executed by its `own` operations. */
+enum { AL_MOVE, AL_ATTACK, AL_HARVEST, AL_BUILD, AL_TRAIN, AL_IDLE, AL_OWN };
+
+struct bot_al;
+struct al_entry;
+typedef struct al_action_ops {
+	/* AbstractAction.completed */
+	int (*completed)(struct bot_al *al, struct al_entry *a, const ms_rts_unit *u);
+	/* AbstractAction.execute: 1 and *out when it yields a unit action */
+	int (*execute)(struct bot_al *al, struct al_entry *a, const ms_rts_unit *u, ms_rts_action *out);
+} al_action_ops;
 
 typedef struct al_entry {
 	int64_t unit;   /* the unit it commands */
 	int ui;         /* its index in the state of the decision, -1: dead */
 	int kind;
+	const al_action_ops *own; /* kind AL_OWN: the bot's operations */
 	int x, y;       /* Move and Build target */
 	int64_t target; /* Attack target, Harvest resource (-1: none) */
 	int64_t base;   /* Harvest stockpile (-1: none) */
@@ -187,12 +197,20 @@ int bot_al_build(bot_al *al, int ui, int type, int x, int y);
 int bot_al_harvest(bot_al *al, int ui, int target, int base);
 int bot_al_attack(bot_al *al, int ui, int target);
 int bot_al_idle(bot_al *al, int ui);
-/* CoacAI's actions; `target` of harvest_return may be -1 (no resource left). */
-int bot_al_true_idle(bot_al *al, int ui);
-int bot_al_harvest_return(bot_al *al, int ui, int target, int base);
-int bot_al_build_mod(bot_al *al, int ui, int type, int x, int y);
-int bot_al_train_dir(bot_al *al, int ui, int type, int dir);
-int bot_al_coac_attack(bot_al *al, int ui, int target);
+/* An entry of `kind` for the unit at index `ui`, fields unset (targets -1). */
+al_entry bot_al_fresh(const bot_al *al, int ui, int kind);
+
+/* What the layer's actions ask of the engine, for a bot's own actions. */
+/* GameState.isUnitActionAllowed against the state's own usage. */
+int bot_al_allowed(const bot_frame *f, const ms_rts_unit *u, const ms_rts_action *a);
+/* The unit `id` (NULL when dead or none); *hint is where it was last seen and is updated. */
+const ms_rts_unit *bot_al_unit_by_id(const bot_frame *f, int64_t id, int *hint);
+/* Direction from u to the neighbouring cell (x, y), up, right, down, left; -1 when not adjacent. */
+int bot_al_adjacent_dir(const ms_rts_unit *u, int x, int y);
+/* The first step of the layer's path finding towards (x, y) within `range`, or -1. */
+int bot_al_path(bot_al *al, const ms_rts_unit *u, int x, int y, int range);
+/* Harvest.execute (CoacAI's HarvestReturn executes as it). */
+int bot_al_execute_harvest(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out);
 
 /* Starts a decision of `player` (0 or 1) on `s` (the frame used by
  * translate and the helpers). */

@@ -157,6 +157,167 @@ static void list_drop(int *list, int *n, int v)
 		}
 }
 
+/* ---- CoacAI's own abstract actions (ai.coac.*), on the shared layer ---- */
+
+/* TrueIdle: NONE for one cycle, never completed. */
+static int true_idle_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	(void)al, (void)a, (void)u;
+	return 0;
+}
+
+static int true_idle_execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	(void)al, (void)a, (void)u;
+	*out = bot_act(MS_RTS_NONE, 1, -1);
+	return 1;
+}
+
+/* HarvestReturn: Harvest, completed when its resource is gone and nothing is carried. */
+static int harvest_return_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	return u->resources == 0 && !bot_al_unit_by_id(&al->f, a->target, &a->ti);
+}
+
+/* BuildModified: Build, but a blocked step or site waits 1 cycle. */
+static int build_mod_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	(void)u;
+	return rts_unit_at(al->f.s, a->x, a->y) >= 0;
+}
+
+static int build_mod_execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	int dir = bot_al_path(al, u, a->x, a->y, 1);
+	if (dir >= 0)
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
+	else if ((dir = bot_al_adjacent_dir(u, a->x, a->y)) >= 0)
+		*out = bot_act(MS_RTS_PRODUCE, dir, a->type);
+	if (dir < 0 || !bot_al_allowed(&al->f, u, out))
+		*out = bot_act(MS_RTS_NONE, 1, -1);
+	return 1;
+}
+
+/* TrainDirection: the side CoacAI chose; NONE 1 when the engine refuses it. */
+static int train_dir_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	(void)al, (void)u;
+	return a->done;
+}
+
+static int train_dir_execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	a->done = 1;
+	*out = bot_act(MS_RTS_PRODUCE, a->dir, a->type);
+	if (!bot_al_allowed(&al->f, u, out))
+		*out = bot_act(MS_RTS_NONE, 1, -1);
+	return 1;
+}
+
+/* CoacAttack: Attack, completed when the target is gone. */
+static int coac_attack_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	(void)u;
+	return !bot_al_unit_by_id(&al->f, a->target, &a->ti);
+}
+
+static int coac_attack_execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	const bot_frame *f = &al->f;
+	const ms_rts_state *s = f->s;
+	const ms_rts_unit_type *ut = &s->utt->types[u->type];
+	const ms_rts_unit *t = bot_al_unit_by_id(f, a->target, &a->ti);
+	int r2 = ut->attack_range * ut->attack_range, dx, dy, nx, ny, n_ok = 0, first = -1, dir;
+	if (!t)
+		return 0;
+	dx = t->x - u->x;
+	dy = t->y - u->y;
+	if (dx * dx + dy * dy <= r2) {
+		*out = bot_act(MS_RTS_ATTACK, -1, -1);
+		out->x = t->x;
+		out->y = t->y;
+		return 1;
+	}
+	/* wait when the target's pending move brings it in range */
+	bot_next_pos(s, a->ti, &nx, &ny);
+	if ((nx - u->x) * (nx - u->x) + (ny - u->y) * (ny - u->y) <= r2) {
+		*out = bot_act(MS_RTS_NONE, 1, -1);
+		return 1;
+	}
+	dir = bot_al_path(al, u, t->x, t->y, ut->attack_range);
+	if (dir >= 0) {
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
+		if (bot_al_allowed(f, u, out))
+			return 1;
+	}
+	/* No path: the jar tries the four moves clockwise from a side
+	 * drawn by an unseeded java.util.Random. The native bot starts
+	 * up; with two or more allowed moves the jar's pick is not
+	 * reproducible, and the decision is counted as such. */
+	int32_t start = 0;
+	if (al->rng)
+		ms_jrandom_next_int_bounded(al->rng, 4, &start);
+	for (int k = 0; k < 4; k++) {
+		int d = (int)(start + k) % 4; /* up, right, down, left: clockwise */
+		ms_rts_action m = bot_act(MS_RTS_MOVE, d, -1);
+		if (bot_al_allowed(f, u, &m) && n_ok++ == 0)
+			first = d;
+	}
+	if (n_ok > 1)
+		al->random_moves++;
+	*out = first >= 0 ? bot_act(MS_RTS_MOVE, first, -1) : bot_act(MS_RTS_NONE, 1, -1);
+	return 1;
+}
+
+static const al_action_ops true_idle_ops = { true_idle_completed, true_idle_execute };
+static const al_action_ops harvest_return_ops = { harvest_return_completed, bot_al_execute_harvest };
+static const al_action_ops build_mod_ops = { build_mod_completed, build_mod_execute };
+static const al_action_ops train_dir_ops = { train_dir_completed, train_dir_execute };
+static const al_action_ops coac_attack_ops = { coac_attack_completed, coac_attack_execute };
+
+/* Makes the unit's entry (just set by the layer) one of CoacAI's actions. */
+static int own(bot_al *al, int ui, int rc, const al_action_ops *ops)
+{
+	if (!rc) {
+		al_entry *e = bot_al_get(al, ui);
+		e->kind = AL_OWN;
+		e->own = ops;
+	}
+	return rc;
+}
+
+static int true_idle(bot_al *al, int ui)
+{
+	al_entry a = bot_al_fresh(al, ui, AL_OWN);
+	a.own = &true_idle_ops;
+	return bot_al_set(al, &a);
+}
+
+/* `target` may be -1 (no resource left). */
+static int harvest_return(bot_al *al, int ui, int target, int base)
+{
+	return own(al, ui, bot_al_harvest(al, ui, target, base), &harvest_return_ops);
+}
+
+static int build_mod(bot_al *al, int ui, int type, int x, int y)
+{
+	return own(al, ui, bot_al_build(al, ui, type, x, y), &build_mod_ops);
+}
+
+static int train_dir(bot_al *al, int ui, int type, int dir)
+{
+	al_entry a = bot_al_fresh(al, ui, AL_OWN);
+	a.own = &train_dir_ops;
+	a.type = type;
+	a.dir = dir;
+	return bot_al_set(al, &a);
+}
+
+static int coac_attack(bot_al *al, int ui, int target)
+{
+	return own(al, ui, bot_al_attack(al, ui, target), &coac_attack_ops);
+}
+
 static int harv_find(const coac *c, int64_t worker)
 {
 	for (int k = 0; k < c->harv.n; k++)
@@ -213,7 +374,7 @@ static int attack(coac *c, int a, int e)
 {
 	if (in_range(c, a, e))
 		register_damage(c, a, e);
-	return bot_al_coac_attack(&c->al, a, e);
+	return coac_attack(&c->al, a, e);
 }
 
 /* bestToAttack: Stream.max of a comparator preferring enemies this attack
@@ -270,7 +431,7 @@ static int move_away(coac *c, int a, int e)
 			pick = k;
 	}
 	if (pick < 0)
-		return bot_al_true_idle(&c->al, a);
+		return true_idle(&c->al, a);
 	if (ex == x) {
 		if (ok[0])
 			pick = 0;
@@ -292,7 +453,7 @@ static int combat(coac *c, int a)
 	int n_in = 0, n_ok = 0, e;
 
 	if (!c->n_alive)
-		return bot_al_true_idle(&c->al, a);
+		return true_idle(&c->al, a);
 	for (int k = 0; k < c->n_alive; k++)
 		if (in_range(c, a, c->alive[k]))
 			c->tmp[n_in++] = c->alive[k];
@@ -311,7 +472,7 @@ static int combat(coac *c, int a)
 				return move_away(c, a, m);
 			/* else the jar may flee but then overwrites it with TrueIdle */
 		}
-		return bot_al_true_idle(&c->al, a);
+		return true_idle(&c->al, a);
 	}
 	e = closest_after_move(c, a, c->alive, c->n_alive);
 	if (c->attack_combat || dist(c, a, e) <= 5)
@@ -320,7 +481,7 @@ static int combat(coac *c, int a)
 	if (!n) {
 		if (s->time > c->max_cycles / 2)
 			return attack(c, a, e);
-		return bot_al_true_idle(&c->al, a);
+		return true_idle(&c->al, a);
 	}
 	long sx = 0, sy = 0;
 	const int *lists[3] = { c->mc, c->mcb, c->combat_w };
@@ -357,7 +518,7 @@ static int train(coac *c, int u, int type)
 	}
 	if (bs == INT_MIN)
 		return MS_OK;
-	return bot_al_train_dir(&c->al, u, type, best);
+	return train_dir(&c->al, u, type, best);
 }
 
 static int resource_adjacent(const coac *c, int x, int y)
@@ -407,7 +568,7 @@ static int build_barracks(coac *c)
 		}
 		if (best < 0)
 			continue;
-		int rc = bot_al_build_mod(&c->al, w, c->barracks, best % s->width, best / s->width);
+		int rc = build_mod(&c->al, w, c->barracks, best % s->width, best / s->width);
 		if (rc)
 			return rc;
 		list_drop(c->mw, &c->n_mw, w);
@@ -474,7 +635,7 @@ static int workers(coac *c)
 				continue;
 			}
 			int b = bot_frame_find(&c->al.f, c->harv.v[h].base, -1), r = closest(c, w, c->res, c->n_res);
-			if (b >= 0 && (rc = bot_al_harvest_return(&c->al, w, r, b)))
+			if (b >= 0 && (rc = harvest_return(&c->al, w, r, b)))
 				return rc;
 			continue;
 		}
