@@ -2,6 +2,8 @@
 # The tree's size and layering limits (STYLE: no C file over 1,000 lines, no
 # C function over 120 lines; no include cycle among the project's headers).
 # Prints each breach, then one summary line; exits 1 if any limit is broken.
+# MS_STRUCTURE_LONG_FUNCTIONS=N tolerates N functions over 120 lines (a
+# ratchet for the ones not split yet; files and cycles have no tolerance).
 # A function is measured from its signature to the closing brace in column
 # 0 (the project's layout); a cycle is found over `#include "…"` edges
 # resolved by file name within native/, games/ and tools/.
@@ -74,4 +76,4 @@ EOF
 ncyc=$(printf '%s' "$cycles" | grep -c . || true)
 
 echo "files_over_1000=$big functions_over_120=$nlong include_cycles=$ncyc"
-[ "$big" = 0 ] && [ "$nlong" = 0 ] && [ "$ncyc" = 0 ]
+[ "$big" = 0 ] && [ "$nlong" -le "${MS_STRUCTURE_LONG_FUNCTIONS:-0}" ] && [ "$ncyc" = 0 ]
