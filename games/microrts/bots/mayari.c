@@ -627,11 +627,24 @@ static void free_blocks(mayari *m)
 /* Barracks candidates: up to this many sites per base (or the enemies). */
 #define MAYARI_SITES 13
 
+/* A kept per-cell array grown to `cells`, its new part zeroed. */
+static int cells_zeroed(ms_ctx *ctx, void **v, int *n, int *cap, int cells, size_t elem)
+{
+	if (cells <= *n)
+		return MS_OK;
+	if (ms_vec_grow(ctx, v, cap, cells, elem) < 0)
+		return MS_ENOMEM;
+	memset((char *)*v + (size_t)*n * elem, 0, (size_t)(cells - *n) * elem);
+	*n = cells;
+	return MS_OK;
+}
+
 /*
  * The decision's buffers, from the frame's arena: unit-sized ones with room
  * for twice the units (pairs and locks are bounded by that room, and
- * refused past it), cell-sized ones per cell; the lock counts and the
- * distance field's generations start at zero.
+ * refused past it), cell-sized ones per cell. The lock counts and the
+ * distance field's generations are kept arrays instead (undone lock by
+ * lock, stamped by generation): zeroing them per decision cost more.
  */
 static int scratch(mayari *m, const ms_rts_state *s)
 {
@@ -648,11 +661,12 @@ static int scratch(mayari *m, const ms_rts_state *s)
 	}
 	m->cap_pa = (int)(2 * cap + 4);
 	m->cap_taken = (int)(3 * cap);
-	m->gen = 0;
 	if (bot_scratch_ints(f, ints, len, L_N + 15) < 0 || !(m->sep_v = bot_scratch(f, cap, 1, 0)) ||
 	    !(m->occ = bot_scratch(f, cells, 1, 0)) || !(m->pa = bot_scratch(f, (size_t)m->cap_pa, sizeof(ms_rts_pair), 0)) ||
-	    !(m->taken_n = bot_scratch(f, cells, sizeof(uint16_t), 1)) ||
-	    !(m->prox_gen = bot_scratch(f, cells, sizeof(uint32_t), 1)))
+	    cells_zeroed(m->bot->ctx, (void **)&m->taken_n.v, &m->taken_n.n, &m->taken_n.cap, s->cells,
+			 sizeof(uint16_t)) < 0 ||
+	    cells_zeroed(m->bot->ctx, (void **)&m->prox_gen.v, &m->prox_gen.n, &m->prox_gen.cap, s->cells,
+			 sizeof(uint32_t)) < 0)
 		return ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map with %d units",
 				    s->width, s->height, s->n_units);
 	return bot_astar_grow(m->bot->ctx, &m->astar, s->cells) ? ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory")
@@ -770,6 +784,9 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: player %d", bot->ops->name, player);
 	if (s->utt != bot->utt)
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
+	/* the previous decision's locks, undone while `taken` (scratch) is still valid */
+	for (int k = 0; k < m->n_taken; k++)
+		m->taken_n.v[m->taken[k]] = 0;
 	m->n_taken = 0;
 	m->taken_over = 0;
 	m->pa_over = 0;
@@ -833,6 +850,8 @@ static void mayari_free(ms_bot *b)
 	if (!m)
 		return;
 	ms_vec_dispose(ctx, &m->mem);
+	ms_vec_dispose(ctx, &m->taken_n);
+	ms_vec_dispose(ctx, &m->prox_gen);
 	bot_astar_dispose(ctx, &m->astar);
 	bot_frame_dispose(ctx, &m->f);
 	ms_ctx_mfree(ctx, m);

@@ -58,7 +58,7 @@ static int near_reached(const mayari *m, int ux, int uy)
 	static const int ox[4] = { -1, 0, 0, 1 }, oy[4] = { 0, 1, -1, 0 };
 	for (int k = 0; k < 4; k++) {
 		int x = ux + ox[k], y = uy + oy[k], c = x + y * m->f.w;
-		if (!outside(m, x, y) && terrain(m, x, y) != 1 && unit_at(m, x, y) < 0 && m->prox_gen[c] == m->gen &&
+		if (!outside(m, x, y) && terrain(m, x, y) != 1 && unit_at(m, x, y) < 0 && m->prox_gen.v[c] == m->gen &&
 		    m->prox[c] != INT_MAX)
 			return 1;
 	}
@@ -69,7 +69,7 @@ static int near_reached(const mayari *m, int ux, int uy)
 static int blocked(const mayari *m, int x, int y)
 {
 	int c = x + y * m->f.w;
-	return outside(m, x, y) || m->occ[c] || m->taken_n[c];
+	return outside(m, x, y) || m->occ[c] || m->taken_n.v[c];
 }
 
 /*
@@ -92,16 +92,16 @@ static int field_step(mayari *m, int i, int tx, int ty, int maxd)
 	int best = INT_MIN, bx = -1, by = -1;
 
 	if (++m->gen == 0) {
-		memset(m->prox_gen, 0, sizeof(uint32_t) * (size_t)m->f.s->cells);
+		memset(m->prox_gen.v, 0, sizeof(uint32_t) * (size_t)m->prox_gen.n);
 		m->gen = 1;
 	}
-#define SEEN(c) (m->prox_gen[c] == m->gen)
-	m->prox_gen[tx + ty * w] = m->gen;
+#define SEEN(c) (m->prox_gen.v[c] == m->gen)
+	m->prox_gen.v[tx + ty * w] = m->gen;
 	m->prox[tx + ty * w] = 0;
 	for (int k = 0; k < 4; k++) {
 		int x = tx + ox[k], y = ty + oy[k];
 		if (!blocked(m, x, y) && !SEEN(x + y * w)) {
-			m->prox_gen[x + y * w] = m->gen;
+			m->prox_gen.v[x + y * w] = m->gen;
 			m->prox[x + y * w] = INT_MAX; /* queued, distance set below */
 			cur[nc++] = x + y * w;
 		}
@@ -115,7 +115,7 @@ static int field_step(mayari *m, int i, int tx, int ty, int maxd)
 				int x2 = x + ox[j], y2 = y + oy[j];
 				if (blocked(m, x2, y2) || SEEN(x2 + y2 * w))
 					continue;
-				m->prox_gen[x2 + y2 * w] = m->gen;
+				m->prox_gen.v[x2 + y2 * w] = m->gen;
 				m->prox[x2 + y2 * w] = INT_MAX;
 				nxt[nn++] = x2 + y2 * w;
 			}

@@ -42,10 +42,12 @@ typedef struct mayari {
 	ms_jrandom rng; /* the shuffle's draws when the bot is stochastic */
 	int taken_over; /* locks refused this decision */
 	int pa_over;    /* pairs refused this decision (room: cap_pa) */
-	uint16_t *taken_n; /* [cells] how often the cell is in taken */
+	/* [cells] how often the cell is in taken: kept between decisions
+	 * (zeroed lock by lock, cheaper than a map per decision) */
+	MS_VEC(uint16_t) taken_n;
 	uint8_t *occ;   /* [cells] a wall (terrain != 0) or a unit, this decision */
 	int *prox;      /* [cells] distance field of findPath */
-	uint32_t *prox_gen;
+	MS_VEC(uint32_t) prox_gen; /* [cells] kept: prox[c] is this search's when prox_gen[c] == gen */
 	uint32_t gen;
 	int *fa, *fb;   /* [cells] frontiers */
 	int *fbx, *fby; /* _futureBarracks */
@@ -161,7 +163,7 @@ static inline int busy(const mayari *m, int i)
 
 static inline int taken_has(const mayari *m, int x, int y)
 {
-	return m->taken_n[x + y * m->f.w] > 0;
+	return m->taken_n.v[x + y * m->f.w] > 0;
 }
 
 static inline void lock(mayari *m, int x, int y)
@@ -172,7 +174,7 @@ static inline void lock(mayari *m, int x, int y)
 		return;
 	}
 	m->taken[m->n_taken++] = c;
-	m->taken_n[c]++;
+	m->taken_n.v[c]++;
 }
 
 /* posFree(x, y, dir) */
