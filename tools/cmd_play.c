@@ -57,6 +57,23 @@ void cmd_play_usage(FILE *out)
 	fprintf(out, "\nLast line: winner=W cycles=C (W = 0, 1, or -1 for a draw).\n");
 }
 
+/* --final-json: the final state as GameState.toJSON writes it. */
+static int write_final_json(ms_ctx *ctx, const ms_rts_state *s, const char *json)
+{
+	char *text = NULL;
+	FILE *jf = NULL;
+	int rc = CLI_OK;
+	if (ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &text) || !(jf = fopen(json, "wb")) ||
+	    fputs(text, jf) == EOF) {
+		fprintf(stderr, "microsynth play: cannot write %s\n", json);
+		rc = CLI_FAIL;
+	}
+	if (jf && fclose(jf))
+		rc = CLI_FAIL;
+	ms_ctx_mfree(ctx, text);
+	return rc;
+}
+
 int cmd_play(int argc, char **argv)
 {
 	const char *map = NULL, *bot_name[2] = { NULL, NULL }, *trace = NULL, *json = NULL;
@@ -158,20 +175,8 @@ int cmd_play(int argc, char **argv)
 		rc = CLI_FAIL;
 		goto cleanup;
 	}
-	if (json) {
-		char *text = NULL;
-		FILE *jf = NULL;
-		if (ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &text) || !(jf = fopen(json, "wb")) ||
-		    fputs(text, jf) == EOF) {
-			fprintf(stderr, "microsynth play: cannot write %s\n", json);
-			rc = CLI_FAIL;
-		}
-		if (jf && fclose(jf))
-			rc = CLI_FAIL;
-		ms_ctx_mfree(ctx, text);
-		if (rc)
-			goto cleanup;
-	}
+	if (json && (rc = write_final_json(ctx, s, json)))
+		goto cleanup;
 	for (int p = 0; p < 2; p++) {
 		const char *label;
 		if (ms_rts_switch_bot_choice(bot[p], &label, NULL) == MS_OK)

@@ -153,6 +153,33 @@ static double ax_y(double y, const void *ud)
 	return a->top + (1 - y) * a->height;
 }
 
+/* The grid, the ticks, the frame and the axis labels. */
+static void draw_axes(FILE *f, const axes *a, double xmax, const char *xlabel)
+{
+	const axes ax = *a;
+	for (int t = 0; t <= 10; t++) {
+		double y = t / 10.0;
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", ax.left,
+			ax.left + ax.width, ax_y(y, &ax), ax_y(y, &ax));
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", ax.left - 6,
+			ax_y(y, &ax) + 4, y);
+	}
+	double step = tick_step(xmax, 8);
+	for (double x = 0; x <= xmax * (1 + 1e-9); x += step) {
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", ax_x(x, &ax),
+			ax_x(x, &ax), ax.top, ax.top + ax.height);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", ax_x(x, &ax),
+			ax.top + ax.height + 16, x);
+	}
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
+		ax.left, ax.top, ax.width, ax.height);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", ax.left + ax.width / 2,
+		ax.top + ax.height + 34, xlabel);
+	fprintf(f, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">"
+		   "best score (solid: win rate vs GA, dashed: cloning score)</text>\n",
+		ax.top + ax.height / 2, ax.top + ax.height / 2);
+}
+
 int synth_plot_main(int argc, char **argv)
 {
 	static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
@@ -229,27 +256,7 @@ int synth_plot_main(int argc, char **argv)
 		W, H, W, H, W, H, W / 2);
 	xml_text(f, title);
 	fputs("</text>\n", f);
-	for (int t = 0; t <= 10; t++) {
-		double y = t / 10.0;
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", ax.left,
-			ax.left + ax.width, ax_y(y, &ax), ax_y(y, &ax));
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", ax.left - 6,
-			ax_y(y, &ax) + 4, y);
-	}
-	double step = tick_step(xmax, 8);
-	for (double x = 0; x <= xmax * (1 + 1e-9); x += step) {
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", ax_x(x, &ax),
-			ax_x(x, &ax), ax.top, ax.top + ax.height);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", ax_x(x, &ax),
-			ax.top + ax.height + 16, x);
-	}
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
-		ax.left, ax.top, ax.width, ax.height);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", ax.left + ax.width / 2,
-		ax.top + ax.height + 34, xlabel);
-	fprintf(f, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">"
-		   "best score (solid: win rate vs GA, dashed: cloning score)</text>\n",
-		ax.top + ax.height / 2, ax.top + ax.height / 2);
+	draw_axes(f, &ax, xmax, xlabel);
 	for (int k = 0; k < ncsv; k++) {
 		const char *col = colors[k % 8];
 		step_path(f, &se[k], se[k].psi, xmax, ax_x, ax_y, &ax, col, "");

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "microsynth/arena.h"
 #include "games/planetwars/pw_internal.h"
 
 int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
@@ -229,192 +230,240 @@ static int check_options(ms_ctx *ctx, const ms_pw_ga_options *o, int nmaps)
 	return MS_OK;
 }
 
+/* One run's sizes and buffers (all from one arena, released together). */
+typedef struct ga_run {
+	ms_ctx *ctx;
+	const ms_pw_ga_options *o;
+	const ms_pw_state *const *maps;
+	int nmaps, P, K, M, G, nchild, neval;
+	long ngames;
+	double *population;
+	uint64_t *rng;
+	int *part, *tmaps, *gmap, *gw, *idx, *champ, *mapidx; /* tournaments' players and maps, games, scratch */
+	const double **ga, **gb;                               /* the games' two parameter vectors */
+	double *children, *best;
+	long *played, *won;
+} ga_run;
+
+static int ga_buffers(ga_run *r, ms_arena *a)
+{
+	const ms_pw_ga_options *o = r->o;
+	long nall = r->ngames > r->neval ? r->ngames : r->neval;
+	size_t ni = sizeof(int), nd = sizeof(double);
+	r->part = ms_arena_alloc(a, (size_t)o->champions * (size_t)r->K * ni);
+	r->tmaps = ms_arena_alloc(a, (size_t)o->champions * (size_t)r->M * ni);
+	r->gmap = ms_arena_alloc(a, (size_t)nall * ni);
+	r->ga = ms_arena_alloc(a, (size_t)nall * sizeof(double *));
+	r->gb = ms_arena_alloc(a, (size_t)nall * sizeof(double *));
+	r->gw = ms_arena_alloc(a, (size_t)nall * ni);
+	r->idx = ms_arena_alloc(a, (size_t)(r->P > r->nchild ? r->P : r->nchild) * ni);
+	r->champ = ms_arena_alloc(a, (size_t)o->champions * ni);
+	r->children = ms_arena_alloc(a, (size_t)r->nchild * (size_t)r->G * nd);
+	r->played = ms_arena_alloc(a, (size_t)r->P * sizeof(long));
+	r->won = ms_arena_alloc(a, (size_t)r->P * sizeof(long));
+	r->best = ms_arena_alloc(a, (size_t)r->G * nd);
+	r->mapidx = ms_arena_alloc(a, (size_t)r->nmaps * ni);
+	if (!r->part || !r->tmaps || !r->gmap || !r->ga || !r->gb || !r->gw || !r->idx || !r->champ || !r->children ||
+	    !r->played || !r->won || !r->best || !r->mapidx)
+		return ms_ctx_error(r->ctx, MS_ENOMEM, "planetwars GA: out of memory");
+	return MS_OK;
+}
+
+/* 1. every tournament's players and maps, then its games */
+static int ga_tournaments(ga_run *r)
+{
+	const int P = r->P, K = r->K, M = r->M, G = r->G;
+	for (int c = 0; c < r->o->champions; c++) {
+		for (int i = 0; i < P; i++)
+			r->idx[i] = i;
+		for (int i = 0; i < K; i++) {
+			int j = i + below(r->rng, P - i);
+			int t = r->idx[i];
+			r->idx[i] = r->idx[j];
+			r->idx[j] = t;
+			r->part[c * K + i] = r->idx[i];
+		}
+		for (int i = 0; i < r->nmaps; i++)
+			r->mapidx[i] = i;
+		for (int i = 0; i < M; i++) {
+			int j = i + below(r->rng, r->nmaps - i);
+			int t = r->mapidx[i];
+			r->mapidx[i] = r->mapidx[j];
+			r->mapidx[j] = t;
+			r->tmaps[c * M + i] = r->mapidx[i];
+		}
+	}
+	long g = 0;
+	for (int c = 0; c < r->o->champions; c++)
+		for (int i = 0; i < K; i++)
+			for (int j = i + 1; j < K; j++)
+				for (int m = 0; m < M; m++, g++) {
+					const double *x = &r->population[(size_t)r->part[c * K + i] * G];
+					const double *y = &r->population[(size_t)r->part[c * K + j] * G];
+					r->gmap[g] = r->tmaps[c * M + m];
+					r->ga[g] = m % 2 ? y : x;
+					r->gb[g] = m % 2 ? x : y;
+				}
+	return ms_pw_play_many(r->ctx, r->maps, r->gmap, r->ga, r->gb, (int)r->ngames, r->o->max_turns, r->o->threads,
+			       r->gw);
+}
+
+/* 2. rank each tournament, pick its champion; the best win rate of the generation into *bi, *brate */
+static void ga_select(ga_run *r, int *bi, double *brate)
+{
+	const int P = r->P, K = r->K, M = r->M;
+	long g = 0;
+	memset(r->played, 0, (size_t)P * sizeof(long));
+	memset(r->won, 0, (size_t)P * sizeof(long));
+	for (int c = 0; c < r->o->champions; c++) {
+		int wins[64] = { 0 }, order[64];
+		for (int i = 0; i < K; i++)
+			for (int j = i + 1; j < K; j++)
+				for (int m = 0; m < M; m++, g++) {
+					int w = r->gw[g];
+					int first_is_1 = m % 2 == 0;
+					if (w == 1)
+						wins[first_is_1 ? i : j]++;
+					else if (w == 2)
+						wins[first_is_1 ? j : i]++;
+					r->played[r->part[c * K + i]]++;
+					r->played[r->part[c * K + j]]++;
+				}
+		for (int i = 0; i < K; i++) {
+			r->won[r->part[c * K + i]] += wins[i];
+			order[i] = i;
+		}
+		for (int i = 1; i < K; i++) /* stable insertion sort by wins, descending */
+			for (int j = i; j > 0 && wins[order[j]] > wins[order[j - 1]]; j--) {
+				int t = order[j];
+				order[j] = order[j - 1];
+				order[j - 1] = t;
+			}
+		int pick = order[K - 1];
+		for (int q = 0; q < K - 1; q++)
+			if (uniform(r->rng) < r->o->p_champion) {
+				pick = order[q];
+				break;
+			}
+		r->champ[c] = r->part[c * K + pick];
+	}
+	*bi = -1;
+	*brate = -1;
+	for (int i = 0; i < P; i++)
+		if (r->played[i] && (double)r->won[i] / (double)r->played[i] > *brate) {
+			*brate = (double)r->won[i] / (double)r->played[i];
+			*bi = i;
+		}
+	memcpy(r->best, &r->population[(size_t)*bi * r->G], (size_t)r->G * sizeof(double));
+}
+
+/* 3. crossover, mutation, next generation */
+static void ga_breed(ga_run *r)
+{
+	const int G = r->G, nchild = r->nchild;
+	const ms_pw_ga_options *o = r->o;
+	for (int x = 0; x < o->crossovers; x++) {
+		const double *A = &r->population[(size_t)r->champ[below(r->rng, o->champions)] * G];
+		const double *B = &r->population[(size_t)r->champ[below(r->rng, o->champions)] * G];
+		double *c1 = &r->children[(size_t)(2 * x) * G], *c2 = &r->children[(size_t)(2 * x + 1) * G];
+		for (int k = 0; k < G; k++) {
+			int swap = uniform(r->rng) < 0.5;
+			c1[k] = swap ? B[k] : A[k];
+			c2[k] = swap ? A[k] : B[k];
+		}
+	}
+	for (int i = 0; i < nchild * G; i++)
+		if (uniform(r->rng) < o->mutation)
+			r->children[i] = (2 * uniform(r->rng) - 1) * o->init_range;
+	for (int i = 0; i < nchild; i++)
+		r->idx[i] = i;
+	for (int i = 0; i < r->P; i++) {
+		int j = i + below(r->rng, nchild - i);
+		int t = r->idx[i];
+		r->idx[i] = r->idx[j];
+		r->idx[j] = t;
+		memcpy(&r->population[(size_t)i * G], &r->children[(size_t)r->idx[i] * G], (size_t)G * sizeof(double));
+	}
+}
+
+/* 4. the generation's best against the original, both seats: its score into *vs (0 without eval maps) */
+static int ga_vs_original(ga_run *r, double *vs)
+{
+	int rc;
+	*vs = 0;
+	if (!r->neval)
+		return MS_OK;
+	for (int e = 0; e < r->o->eval_maps; e++) {
+		int m = (int)((long)e * r->nmaps / r->o->eval_maps);
+		r->gmap[2 * e] = r->gmap[2 * e + 1] = m;
+		r->ga[2 * e] = r->best;
+		r->gb[2 * e] = ms_pw_forecast_original();
+		r->ga[2 * e + 1] = ms_pw_forecast_original();
+		r->gb[2 * e + 1] = r->best;
+	}
+	if ((rc = ms_pw_play_many(r->ctx, r->maps, r->gmap, r->ga, r->gb, r->neval, r->o->max_turns, r->o->threads,
+				  r->gw)))
+		return rc;
+	for (int e = 0; e < r->neval; e++) {
+		int mine = e % 2 ? 2 : 1;
+		*vs += r->gw[e] == mine ? 1 : r->gw[e] == 0 ? 0.5 : 0;
+	}
+	*vs /= r->neval;
+	return MS_OK;
+}
+
+/* The mean over parameters of the population's standard deviation. */
+static double ga_diversity(const ga_run *r)
+{
+	double div = 0;
+	for (int k = 0; k < r->G; k++) {
+		double m = 0, s2 = 0;
+		for (int i = 0; i < r->P; i++)
+			m += r->population[(size_t)i * r->G + k];
+		m /= r->P;
+		for (int i = 0; i < r->P; i++) {
+			double d = r->population[(size_t)i * r->G + k] - m;
+			s2 += d * d;
+		}
+		div += sqrt(s2 / r->P);
+	}
+	return div / r->G;
+}
+
 int ms_pw_ga_run(ms_ctx *ctx, const ms_pw_ga_options *o, const ms_pw_state *const *maps, int nmaps,
 		 double *population, uint64_t rng[4], int first_generation, int generations, ms_pw_ga_callback cb,
 		 void *cb_ud)
 {
+	ms_arena *a = NULL;
+	ga_run r;
 	int rc = check_options(ctx, o, nmaps);
 	if (rc)
 		return rc;
 	if (!(rng[0] | rng[1] | rng[2] | rng[3]))
 		ms_pw_ga_seed(rng, o->seed);
-	const int P = o->population, K = o->players, M = o->maps_per_pair, G = MS_PW_FORECAST_PARAMS;
-	const int pairs = K * (K - 1) / 2;
-	const long ngames = (long)o->champions * pairs * M;
-	const int nchild = 2 * o->crossovers;
-	const int neval = 2 * o->eval_maps;
-	const long nall = ngames > neval ? ngames : neval;
-	int *part = ms_ctx_malloc(ctx, (size_t)o->champions * K * sizeof(int));
-	int *tmaps = ms_ctx_malloc(ctx, (size_t)o->champions * M * sizeof(int));
-	int *gmap = ms_ctx_malloc(ctx, (size_t)nall * sizeof(int));
-	const double **ga = ms_ctx_malloc(ctx, (size_t)nall * sizeof(double *));
-	const double **gb = ms_ctx_malloc(ctx, (size_t)nall * sizeof(double *));
-	int *gw = ms_ctx_malloc(ctx, (size_t)nall * sizeof(int));
-	int *idx = ms_ctx_malloc(ctx, (size_t)(P > nchild ? P : nchild) * sizeof(int));
-	int *champ = ms_ctx_malloc(ctx, (size_t)o->champions * sizeof(int));
-	double *children = ms_ctx_malloc(ctx, (size_t)nchild * G * sizeof(double));
-	long *played = ms_ctx_malloc(ctx, (size_t)P * sizeof(long)), *won = ms_ctx_malloc(ctx, (size_t)P * sizeof(long));
-	double *best = ms_ctx_malloc(ctx, (size_t)G * sizeof(double));
-	int *mapidx = ms_ctx_malloc(ctx, (size_t)nmaps * sizeof(int));
-	if (!part || !tmaps || !gmap || !ga || !gb || !gw || !idx || !champ || !children || !played || !won || !best ||
-	    !mapidx) {
-		rc = ms_ctx_error(ctx, MS_ENOMEM, "planetwars GA: out of memory");
+	r = (ga_run){ .ctx = ctx, .o = o, .maps = maps, .nmaps = nmaps, .P = o->population, .K = o->players,
+		      .M = o->maps_per_pair, .G = MS_PW_FORECAST_PARAMS, .nchild = 2 * o->crossovers,
+		      .neval = 2 * o->eval_maps, .population = population, .rng = rng };
+	r.ngames = (long)o->champions * (r.K * (r.K - 1) / 2) * r.M;
+	if ((rc = ms_arena_new(&a, ctx, 0)) || (rc = ga_buffers(&r, a)))
 		goto done;
-	}
 	for (int gen = first_generation; gen < first_generation + generations; gen++) {
-		double t0 = now_s();
-		/* 1. draw every tournament's players and maps */
-		for (int c = 0; c < o->champions; c++) {
-			for (int i = 0; i < P; i++)
-				idx[i] = i;
-			for (int i = 0; i < K; i++) {
-				int j = i + below(rng, P - i);
-				int t = idx[i];
-				idx[i] = idx[j];
-				idx[j] = t;
-				part[c * K + i] = idx[i];
-			}
-			for (int i = 0; i < nmaps; i++)
-				mapidx[i] = i;
-			for (int i = 0; i < M; i++) {
-				int j = i + below(rng, nmaps - i);
-				int t = mapidx[i];
-				mapidx[i] = mapidx[j];
-				mapidx[j] = t;
-				tmaps[c * M + i] = mapidx[i];
-			}
-		}
-		long g = 0;
-		for (int c = 0; c < o->champions; c++)
-			for (int i = 0; i < K; i++)
-				for (int j = i + 1; j < K; j++)
-					for (int m = 0; m < M; m++, g++) {
-						const double *x = &population[(size_t)part[c * K + i] * G];
-						const double *y = &population[(size_t)part[c * K + j] * G];
-						gmap[g] = tmaps[c * M + m];
-						ga[g] = m % 2 ? y : x;
-						gb[g] = m % 2 ? x : y;
-					}
-		if ((rc = ms_pw_play_many(ctx, maps, gmap, ga, gb, (int)ngames, o->max_turns, o->threads, gw)))
+		double t0 = now_s(), brate, vs;
+		int bi;
+		if ((rc = ga_tournaments(&r)))
 			goto done;
-		/* 2. rank and select */
-		memset(played, 0, (size_t)P * sizeof(long));
-		memset(won, 0, (size_t)P * sizeof(long));
-		g = 0;
-		for (int c = 0; c < o->champions; c++) {
-			int wins[64] = { 0 }, order[64];
-			for (int i = 0; i < K; i++)
-				for (int j = i + 1; j < K; j++)
-					for (int m = 0; m < M; m++, g++) {
-						int w = gw[g];
-						int first_is_1 = m % 2 == 0;
-						if (w == 1)
-							wins[first_is_1 ? i : j]++;
-						else if (w == 2)
-							wins[first_is_1 ? j : i]++;
-						played[part[c * K + i]]++;
-						played[part[c * K + j]]++;
-					}
-			for (int i = 0; i < K; i++) {
-				won[part[c * K + i]] += wins[i];
-				order[i] = i;
-			}
-			for (int i = 1; i < K; i++) /* stable insertion sort by wins, descending */
-				for (int j = i; j > 0 && wins[order[j]] > wins[order[j - 1]]; j--) {
-					int t = order[j];
-					order[j] = order[j - 1];
-					order[j - 1] = t;
-				}
-			int pick = order[K - 1];
-			for (int r = 0; r < K - 1; r++)
-				if (uniform(rng) < o->p_champion) {
-					pick = order[r];
-					break;
-				}
-			champ[c] = part[c * K + pick];
-		}
-		int bi = -1;
-		double brate = -1;
-		for (int i = 0; i < P; i++)
-			if (played[i] && (double)won[i] / (double)played[i] > brate) {
-				brate = (double)won[i] / (double)played[i];
-				bi = i;
-			}
-		memcpy(best, &population[(size_t)bi * G], (size_t)G * sizeof(double));
-		/* 3. crossover, mutation, next generation */
-		for (int x = 0; x < o->crossovers; x++) {
-			const double *A = &population[(size_t)champ[below(rng, o->champions)] * G];
-			const double *B = &population[(size_t)champ[below(rng, o->champions)] * G];
-			double *c1 = &children[(size_t)(2 * x) * G], *c2 = &children[(size_t)(2 * x + 1) * G];
-			for (int k = 0; k < G; k++) {
-				int swap = uniform(rng) < 0.5;
-				c1[k] = swap ? B[k] : A[k];
-				c2[k] = swap ? A[k] : B[k];
-			}
-		}
-		for (int i = 0; i < nchild * G; i++)
-			if (uniform(rng) < o->mutation)
-				children[i] = (2 * uniform(rng) - 1) * o->init_range;
-		for (int i = 0; i < nchild; i++)
-			idx[i] = i;
-		for (int i = 0; i < P; i++) {
-			int j = i + below(rng, nchild - i);
-			int t = idx[i];
-			idx[i] = idx[j];
-			idx[j] = t;
-			memcpy(&population[(size_t)i * G], &children[(size_t)idx[i] * G], (size_t)G * sizeof(double));
-		}
-		/* 4. the generation's best against the original, both seats */
-		double vs = 0;
-		if (neval) {
-			for (int e = 0; e < o->eval_maps; e++) {
-				int m = (int)((long)e * nmaps / o->eval_maps);
-				gmap[2 * e] = gmap[2 * e + 1] = m;
-				ga[2 * e] = best;
-				gb[2 * e] = ms_pw_forecast_original();
-				ga[2 * e + 1] = ms_pw_forecast_original();
-				gb[2 * e + 1] = best;
-			}
-			if ((rc = ms_pw_play_many(ctx, maps, gmap, ga, gb, neval, o->max_turns, o->threads, gw)))
-				goto done;
-			for (int e = 0; e < neval; e++) {
-				int mine = e % 2 ? 2 : 1;
-				vs += gw[e] == mine ? 1 : gw[e] == 0 ? 0.5 : 0;
-			}
-			vs /= neval;
-		}
-		double div = 0;
-		for (int k = 0; k < G; k++) {
-			double m = 0, s2 = 0;
-			for (int i = 0; i < P; i++)
-				m += population[(size_t)i * G + k];
-			m /= P;
-			for (int i = 0; i < P; i++) {
-				double d = population[(size_t)i * G + k] - m;
-				s2 += d * d;
-			}
-			div += sqrt(s2 / P);
-		}
-		div /= G;
-		ms_pw_ga_generation info = { .generation = gen, .games = ngames + neval, .best = bi, .best_rate = brate,
-					     .best_params = best, .vs_original = vs, .diversity = div,
-					     .seconds = now_s() - t0, .population = population, .rng = rng };
+		ga_select(&r, &bi, &brate);
+		ga_breed(&r);
+		if ((rc = ga_vs_original(&r, &vs)))
+			goto done;
+		ms_pw_ga_generation info = { .generation = gen, .games = r.ngames + r.neval, .best = bi,
+					     .best_rate = brate, .best_params = r.best, .vs_original = vs,
+					     .diversity = ga_diversity(&r), .seconds = now_s() - t0,
+					     .population = population, .rng = rng };
 		if (cb && (rc = cb(cb_ud, &info)))
 			goto done;
 	}
 done:
-	ms_ctx_mfree(ctx, part);
-	ms_ctx_mfree(ctx, tmaps);
-	ms_ctx_mfree(ctx, gmap);
-	ms_ctx_mfree(ctx, ga);
-	ms_ctx_mfree(ctx, gb);
-	ms_ctx_mfree(ctx, gw);
-	ms_ctx_mfree(ctx, idx);
-	ms_ctx_mfree(ctx, champ);
-	ms_ctx_mfree(ctx, children);
-	ms_ctx_mfree(ctx, played);
-	ms_ctx_mfree(ctx, won);
-	ms_ctx_mfree(ctx, best);
-	ms_ctx_mfree(ctx, mapidx);
+	ms_arena_free(a);
 	return rc;
 }

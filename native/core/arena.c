@@ -142,25 +142,29 @@ char *ms_arena_strdup(ms_arena *a, const char *s)
 
 void ms_arena_reset(ms_arena *a)
 {
-	block *first;
-
 	if (!a)
 		return;
 #ifdef MS_ARENA_MALLOC
-	first = NULL;
+	free_blocks(a, NULL);
 #else
-	/* Keep the oldest block: steady-state playouts then never allocate. */
-	first = a->head;
-	while (first && first->prev)
-		first = first->prev;
-	if (first && first->size > a->block_size)
-		first = NULL; /* an oversized single allocation: give it back */
-#endif
-	free_blocks(a, first);
-	if (first) {
-		first->prev = NULL;
-		first->used = 0;
+	/* Several blocks become one that holds them all: a loop of resets and
+	 * loads no larger than before (per-decision scratch, playouts) then
+	 * allocates only in its first rounds. A failure here only means the
+	 * next allocation asks again. */
+	if (a->head && a->head->prev) {
+		size_t total = 0;
+		for (block *b = a->head; b; b = b->prev)
+			total += b->size;
+		free_blocks(a, NULL);
+		a->head = a->ctx->alloc.malloc_fn(a->ctx->alloc.ud, sizeof(block) + total);
+		if (a->head) {
+			a->head->prev = NULL;
+			a->head->size = total;
+		}
 	}
+	if (a->head)
+		a->head->used = 0;
+#endif
 	a->used = 0;
 }
 

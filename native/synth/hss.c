@@ -35,34 +35,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "synth_internal.h"
 
 #define LIB_MAGIC "microsynth-hss-library 1"
+
+/* A bandit arm: the decayed mean of the scores it saw and their count. */
+typedef struct arm {
+	double mean, count;
+} arm;
+
+/* A library program: its hash (for lookup) and its best Psi; its features are lib_f[i * nf ...]. */
+typedef struct lib_entry {
+	ms_dsl_prog *prog;
+	uint64_t hash;
+	double u;
+} lib_entry;
+
+/* A program scored during the current SA step (a copy), with its Psi. */
+typedef struct pending {
+	ms_dsl_prog *prog;
+	double u;
+} pending;
 
 typedef struct hss {
 	ms_synth *s;
 	int nf;                 /* features */
 	const int *K;           /* values per feature */
 	int *loff;              /* local arm of (j, v): loff[j] + v */
-	double *lmean, *lcount;
+	arm *local;
 	int n_local;
 
-	/* the global bandit: vectors met */
-	int *gvec;
-	double *gmean, *gcount;
-	int n_g, cap_g;
+	/* the global bandit: vectors met (nf values each, in gvec) and their arms */
+	MS_VEC(arm) garm;
+	MS_VEC(int) gvec;
 
 	/* the library */
-	ms_dsl_prog **lib;
-	int *lib_f;
-	double *lib_u;
-	uint64_t *lib_hash;
-	int n_lib, cap_lib;
+	MS_VEC(lib_entry) lib;
+	MS_VEC(int) lib_f;
 
 	/* programs scored during the current SA step, from the hook */
-	ms_dsl_prog **pend;
-	double *pend_u;
-	int n_pend, cap_pend;
+	MS_VEC(pending) pend;
 	int opponent;           /* F(p) is measured against it */
 	int *scratch;           /* one feature vector */
 
@@ -71,35 +84,11 @@ typedef struct hss {
 	double it_best_u, champ_mean;
 } hss;
 
-/* Makes room for one more library entry. */
-static int lib_reserve(hss *h)
-{
-	ms_synth *s = h->s;
-	if (h->n_lib < h->cap_lib)
-		return 0;
-	int c = h->cap_lib ? h->cap_lib * 2 : 256;
-	void *a = ms_ctx_realloc(s->ctx, h->lib, sizeof *h->lib * (size_t)c);
-	if (a)
-		h->lib = a;
-	void *b = a ? ms_ctx_realloc(s->ctx, h->lib_f, sizeof *h->lib_f * (size_t)c * (size_t)h->nf) : NULL;
-	if (b)
-		h->lib_f = b;
-	void *u = b ? ms_ctx_realloc(s->ctx, h->lib_u, sizeof *h->lib_u * (size_t)c) : NULL;
-	if (u)
-		h->lib_u = u;
-	void *x = u ? ms_ctx_realloc(s->ctx, h->lib_hash, sizeof *h->lib_hash * (size_t)c) : NULL;
-	if (!x)
-		return ms_ctx_error(s->ctx, MS_ENOMEM, "hss: out of memory");
-	h->lib_hash = x;
-	h->cap_lib = c;
-	return 0;
-}
-
 /* Index of the library entry equal to p, or -1. */
 static int lib_find(const hss *h, const ms_dsl_prog *p, uint64_t hash)
 {
-	for (int i = 0; i < h->n_lib; i++)
-		if (h->lib_hash[i] == hash && ms_dsl_equal(h->lib[i], p))
+	for (int i = 0; i < h->lib.n; i++)
+		if (h->lib.v[i].hash == hash && ms_dsl_equal(h->lib.v[i].prog, p))
 			return i;
 	return -1;
 }
@@ -110,74 +99,58 @@ static int lib_add(hss *h, const ms_dsl_prog *p, const int *f, double u)
 	uint64_t hash = ms_dsl_hash(p);
 	int i = lib_find(h, p, hash), rc;
 	if (i >= 0) {
-		if (u > h->lib_u[i])
-			h->lib_u[i] = u;
+		if (u > h->lib.v[i].u)
+			h->lib.v[i].u = u;
 		return 0;
 	}
-	if ((rc = lib_reserve(h)) < 0 || (rc = ms_dsl_prog_clone(&h->lib[h->n_lib], p)) < 0)
+	ms_ctx *ctx = h->s->ctx;
+	int n = h->lib.n;
+	if ((rc = ms_vec_reserve(ctx, &h->lib_f, (long long)(n + 1) * h->nf)) < 0 ||
+	    (rc = ms_vec_reserve(ctx, &h->lib, n + 1)) < 0)
 		return rc;
-	memcpy(&h->lib_f[(size_t)h->n_lib * (size_t)h->nf], f, sizeof *f * (size_t)h->nf);
-	h->lib_u[h->n_lib] = u;
-	h->lib_hash[h->n_lib] = hash;
-	h->n_lib++;
+	lib_entry *e = &h->lib.v[n];
+	if ((rc = ms_dsl_prog_clone(&e->prog, p)) < 0)
+		return rc;
+	memcpy(&h->lib_f.v[(size_t)n * (size_t)h->nf], f, sizeof *f * (size_t)h->nf);
+	e->u = u;
+	e->hash = hash;
+	h->lib.n++;
+	h->lib_f.n = h->lib.n * h->nf;
 	return 0;
 }
 
 /* The global arm of vector v, added (mean 0, count 0) if new; its index or a negative error. */
 static int global_arm(hss *h, const int *v)
 {
-	for (int i = 0; i < h->n_g; i++)
-		if (!memcmp(&h->gvec[(size_t)i * (size_t)h->nf], v, sizeof *v * (size_t)h->nf))
+	int n = h->garm.n, rc;
+	for (int i = 0; i < n; i++)
+		if (!memcmp(&h->gvec.v[(size_t)i * (size_t)h->nf], v, sizeof *v * (size_t)h->nf))
 			return i;
-	if (h->n_g == h->cap_g) {
-		ms_synth *s = h->s;
-		int c = h->cap_g ? h->cap_g * 2 : 64;
-		void *a = ms_ctx_realloc(s->ctx, h->gvec, sizeof *h->gvec * (size_t)c * (size_t)h->nf);
-		if (a)
-			h->gvec = a;
-		void *b = a ? ms_ctx_realloc(s->ctx, h->gmean, sizeof *h->gmean * (size_t)c) : NULL;
-		if (b)
-			h->gmean = b;
-		void *d = b ? ms_ctx_realloc(s->ctx, h->gcount, sizeof *h->gcount * (size_t)c) : NULL;
-		if (!d)
-			return ms_ctx_error(s->ctx, MS_ENOMEM, "hss: out of memory");
-		h->gcount = d;
-		h->cap_g = c;
-	}
-	memcpy(&h->gvec[(size_t)h->n_g * (size_t)h->nf], v, sizeof *v * (size_t)h->nf);
-	h->gmean[h->n_g] = 0;
-	h->gcount[h->n_g] = 0;
-	return h->n_g++;
+	if ((rc = ms_vec_reserve(h->s->ctx, &h->gvec, (long long)(n + 1) * h->nf)) < 0 ||
+	    (rc = ms_vec_reserve(h->s->ctx, &h->garm, n + 1)) < 0)
+		return rc;
+	memcpy(&h->gvec.v[(size_t)n * (size_t)h->nf], v, sizeof *v * (size_t)h->nf);
+	h->gvec.n = (n + 1) * h->nf;
+	h->garm.v[n] = (arm){0, 0};
+	return h->garm.n++;
 }
 
-static void arm_update(double *mean, double *count, double u)
+static void arm_update(arm *a, double u)
 {
-	*count += 1;
-	*mean += (u - *mean) / *count;
+	a->count += 1;
+	a->mean += (u - a->mean) / a->count;
 }
 
 /* The hook: keeps a copy of every Psi scored during the SA step. */
 static int hss_hook(void *ud, const ms_dsl_prog *p, int kind, double score, int failed)
 {
 	hss *h = ud;
-	ms_synth *s = h->s;
 	if (kind != MS_SYNTH_PSI || failed)
 		return 0;
-	if (h->n_pend == h->cap_pend) {
-		int c = h->cap_pend ? h->cap_pend * 2 : 128;
-		void *a = ms_ctx_realloc(s->ctx, h->pend, sizeof *h->pend * (size_t)c);
-		if (a)
-			h->pend = a;
-		void *b = a ? ms_ctx_realloc(s->ctx, h->pend_u, sizeof *h->pend_u * (size_t)c) : NULL;
-		if (!b)
-			return ms_ctx_error(s->ctx, MS_ENOMEM, "hss: out of memory");
-		h->pend_u = b;
-		h->cap_pend = c;
-	}
-	int rc = ms_dsl_prog_clone(&h->pend[h->n_pend], p);
-	if (rc < 0)
+	int rc = ms_vec_reserve(h->s->ctx, &h->pend, h->pend.n + 1);
+	if (rc < 0 || (rc = ms_dsl_prog_clone(&h->pend.v[h->pend.n].prog, p)) < 0)
 		return rc;
-	h->pend_u[h->n_pend++] = score;
+	h->pend.v[h->pend.n++].u = score;
 	if (h->it_best_u < 0 || score > h->it_best_u) {
 		if ((rc = ms_dsl_prog_copy(h->it_best, p)) < 0)
 			return rc;
@@ -223,9 +196,9 @@ static int absorb_pending(hss *h)
 {
 	ms_synth *s = h->s;
 	int rc = 0;
-	for (int i = 0; i < h->n_pend; i++) {
-		const ms_dsl_prog *p = h->pend[i];
-		double u = h->pend_u[i];
+	for (int i = 0; i < h->pend.n; i++) {
+		const ms_dsl_prog *p = h->pend.v[i].prog;
+		double u = h->pend.v[i].u;
 		if (rc < 0)
 			break;
 		uint64_t seed = ms_synth_eval_seed(s->o.seed ^ 0x6873735f66656174ULL, ms_dsl_hash(p));
@@ -237,29 +210,28 @@ static int absorb_pending(hss *h)
 		if (fr == MS_SYNTH_FAILED)
 			continue;
 		for (int j = 0; j < h->nf; j++) {
-			int a = h->loff[j] + h->scratch[j];
-			arm_update(&h->lmean[a], &h->lcount[a], u);
+			arm_update(&h->local[h->loff[j] + h->scratch[j]], u);
 		}
 		int g = global_arm(h, h->scratch);
 		if (g < 0) {
 			rc = g;
 			break;
 		}
-		arm_update(&h->gmean[g], &h->gcount[g], u);
+		arm_update(&h->garm.v[g], u);
 		rc = lib_add(h, p, h->scratch, u);
 	}
-	for (int i = 0; i < h->n_pend; i++)
-		ms_dsl_prog_free(h->pend[i]);
-	h->n_pend = 0;
+	for (int i = 0; i < h->pend.n; i++)
+		ms_dsl_prog_free(h->pend.v[i].prog);
+	h->pend.n = 0;
 	return rc;
 }
 
 /* The best visited arm among [first, first + n) (first among equals), or -1 if none was visited. */
-static int best_arm(const double *mean, const double *count, int first, int n)
+static int best_arm(const arm *a, int first, int n)
 {
 	int best = -1;
 	for (int i = first; i < first + n; i++)
-		if (count[i] > 0 && (best < 0 || mean[i] > mean[best]))
+		if (a[i].count > 0 && (best < 0 || a[i].mean > a[best].mean))
 			best = i;
 	return best;
 }
@@ -270,20 +242,20 @@ static int sample_vector(hss *h, int iteration, int *v)
 	ms_synth *s = h->s;
 	const double *eps = iteration < s->o.hss_switch ? s->o.hss_eps1 : s->o.hss_eps2;
 	int g = -1;
-	if (h->n_g > 0 && !(syn_uniform(s) < eps[0])) {
+	if (h->garm.n > 0 && !(syn_uniform(s) < eps[0])) {
 		/* exploit: a vector of the global bandit */
 		if (syn_uniform(s) < eps[2])
-			g = syn_below(s, h->n_g);
+			g = syn_below(s, h->garm.n);
 		else
-			g = best_arm(h->gmean, h->gcount, 0, h->n_g);
+			g = best_arm(h->garm.v, 0, h->garm.n);
 		if (g < 0)
-			g = syn_below(s, h->n_g);
-		memcpy(v, &h->gvec[(size_t)g * (size_t)h->nf], sizeof *v * (size_t)h->nf);
+			g = syn_below(s, h->garm.n);
+		memcpy(v, &h->gvec.v[(size_t)g * (size_t)h->nf], sizeof *v * (size_t)h->nf);
 		return 0;
 	}
 	/* explore: each value from its local bandit; the vector joins the global one */
 	for (int j = 0; j < h->nf; j++) {
-		int a = syn_uniform(s) < eps[1] ? -1 : best_arm(h->lmean, h->lcount, h->loff[j], h->K[j]);
+		int a = syn_uniform(s) < eps[1] ? -1 : best_arm(h->local, h->loff[j], h->K[j]);
 		v[j] = a < 0 ? syn_below(s, h->K[j]) : a - h->loff[j];
 	}
 	g = global_arm(h, v);
@@ -295,12 +267,12 @@ static int nearest(const hss *h, const int *v)
 {
 	int best = -1;
 	long bd = 0;
-	for (int i = 0; i < h->n_lib; i++) {
-		const int *f = &h->lib_f[(size_t)i * (size_t)h->nf];
+	for (int i = 0; i < h->lib.n; i++) {
+		const int *f = &h->lib_f.v[(size_t)i * (size_t)h->nf];
 		long d = 0;
 		for (int j = 0; j < h->nf; j++)
 			d += labs((long)f[j] - (long)v[j]);
-		if (best < 0 || d < bd || (d == bd && h->lib_u[i] > h->lib_u[best])) {
+		if (best < 0 || d < bd || (d == bd && h->lib.v[i].u > h->lib.v[best].u)) {
 			best = i;
 			bd = d;
 		}
@@ -314,9 +286,9 @@ static void decay(hss *h)
 	if (g >= 1)
 		return;
 	for (int i = 0; i < h->n_local; i++)
-		h->lmean[i] *= g;
-	for (int i = 0; i < h->n_g; i++)
-		h->gmean[i] *= g;
+		h->local[i].mean *= g;
+	for (int i = 0; i < h->garm.n; i++)
+		h->garm.v[i].mean *= g;
 }
 
 /* ---- the library file ---- */
@@ -340,21 +312,61 @@ static int file_digest(ms_ctx *ctx, const char *path, uint64_t *digest)
 	return 0;
 }
 
-int syn_hss_header(ms_synth *s, char *buf, size_t size)
+/* ---- HSS's options: read by HSS only, so checked and recorded only for it ---- */
+
+static void hss_defaults(ms_synth_opts *o)
+{
+	o->hss_eps1[0] = 0.8;
+	o->hss_eps1[1] = 0.5;
+	o->hss_eps1[2] = 0.3;
+	o->hss_eps2[0] = 0.3;
+	o->hss_eps2[1] = 0.2;
+	o->hss_eps2[2] = 0.05;
+	o->hss_gamma = 0.95;
+	o->hss_switch = 10;
+	o->hss_passes = 1;
+	o->hss_feature_opponent = -1;
+	o->hss_confirm = 2;
+}
+
+static int hss_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+{
+	if (o->algo != MS_SYNTH_HSS)
+		return 0;
+	if (syn_problem_features(pb) <= 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs behavioural features, and problem %s has none",
+				    pb->name ? pb->name : "?");
+	for (int i = 0; i < 3; i++)
+		if (!(o->hss_eps1[i] >= 0 && o->hss_eps1[i] <= 1) || !(o->hss_eps2[i] >= 0 && o->hss_eps2[i] <= 1))
+			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss epsilons must be in [0, 1]");
+	if (!(o->hss_gamma > 0 && o->hss_gamma <= 1) || o->hss_switch < 0 || o->hss_passes < 1 || o->hss_confirm < 0 ||
+	    o->hss_confirm > 1000)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs 0 < gamma <= 1, switch >= 0, passes >= 1, confirm in 0..1000");
+	if (o->hss_feature_opponent < -1 || o->hss_feature_opponent >= syn_problem_opponents(pb))
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: hss feature opponent %d: problem %s has %d opponents",
+				    o->hss_feature_opponent, pb->name ? pb->name : "?", syn_problem_opponents(pb));
+	if (o->hss_library && !*o->hss_library)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: empty hss library path");
+	return 0;
+}
+
+/* After the population line: the settings and the library's digest (a resume against another library is refused). */
+static int hss_trailer(ms_synth *s, ms_buf *b)
 {
 	const ms_synth_opts *o = &s->o;
 	uint64_t digest = 0;
 	int rc;
+	if (o->algo != MS_SYNTH_HSS)
+		return 0;
 	if (o->hss_library && (rc = file_digest(s->ctx, o->hss_library, &digest)) < 0)
 		return rc;
-	int n = snprintf(buf, size, "hss %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %d %d %d library %016llx\n",
-			 o->hss_eps1[0], o->hss_eps1[1], o->hss_eps1[2], o->hss_eps2[0], o->hss_eps2[1], o->hss_eps2[2],
-			 o->hss_gamma, o->hss_switch, o->hss_passes, o->hss_feature_opponent, o->hss_confirm,
-			 (unsigned long long)digest);
-	if (n < 0 || (size_t)n >= size)
-		return ms_ctx_error(s->ctx, MS_ERANGE, "hss: header line too long");
-	return 0;
+	return ms_buf_printf(b, "hss %.17g %.17g %.17g %.17g %.17g %.17g %.17g %d %d %d %d library %016llx\n",
+			     o->hss_eps1[0], o->hss_eps1[1], o->hss_eps1[2], o->hss_eps2[0], o->hss_eps2[1], o->hss_eps2[2],
+			     o->hss_gamma, o->hss_switch, o->hss_passes, o->hss_feature_opponent, o->hss_confirm,
+			     (unsigned long long)digest);
 }
+
+const syn_opts_part syn_hss_part = { hss_defaults, hss_check, NULL, hss_trailer };
 
 static int lib_load(hss *h, const char *path)
 {
@@ -459,13 +471,13 @@ static int lib_save(hss *h, const char *path)
 		return rc;
 	}
 	fprintf(f, "%s\ngrammar %s\nfeatures %d\n", LIB_MAGIC, ms_dsl_grammar_name(s->pb->grammar), h->nf);
-	for (int i = 0; rc == 0 && i < h->n_lib; i++) {
+	for (int i = 0; rc == 0 && i < h->lib.n; i++) {
 		char *tok = NULL;
-		if ((rc = ms_dsl_print_tokens(h->lib[i], ' ', &tok, NULL)) < 0)
+		if ((rc = ms_dsl_print_tokens(h->lib.v[i].prog, ' ', &tok, NULL)) < 0)
 			break;
-		fprintf(f, "%.17g", h->lib_u[i]);
+		fprintf(f, "%.17g", h->lib.v[i].u);
 		for (int j = 0; j < h->nf; j++)
-			fprintf(f, " %d", h->lib_f[(size_t)i * (size_t)h->nf + (size_t)j]);
+			fprintf(f, " %d", h->lib_f.v[(size_t)i * (size_t)h->nf + (size_t)j]);
 		fprintf(f, " %s\n", tok);
 		ms_ctx_mfree(s->ctx, tok);
 	}
@@ -484,22 +496,17 @@ static int lib_save(hss *h, const char *path)
 static void hss_free(hss *h)
 {
 	ms_ctx *ctx = h->s->ctx;
-	for (int i = 0; i < h->n_lib; i++)
-		ms_dsl_prog_free(h->lib[i]);
-	for (int i = 0; i < h->n_pend; i++)
-		ms_dsl_prog_free(h->pend[i]);
-	ms_ctx_mfree(ctx, h->lib);
-	ms_ctx_mfree(ctx, h->lib_f);
-	ms_ctx_mfree(ctx, h->lib_u);
-	ms_ctx_mfree(ctx, h->lib_hash);
-	ms_ctx_mfree(ctx, h->pend);
-	ms_ctx_mfree(ctx, h->pend_u);
-	ms_ctx_mfree(ctx, h->gvec);
-	ms_ctx_mfree(ctx, h->gmean);
-	ms_ctx_mfree(ctx, h->gcount);
+	for (int i = 0; i < h->lib.n; i++)
+		ms_dsl_prog_free(h->lib.v[i].prog);
+	for (int i = 0; i < h->pend.n; i++)
+		ms_dsl_prog_free(h->pend.v[i].prog);
+	ms_vec_dispose(ctx, &h->lib);
+	ms_vec_dispose(ctx, &h->lib_f);
+	ms_vec_dispose(ctx, &h->pend);
+	ms_vec_dispose(ctx, &h->gvec);
+	ms_vec_dispose(ctx, &h->garm);
 	ms_ctx_mfree(ctx, h->loff);
-	ms_ctx_mfree(ctx, h->lmean);
-	ms_ctx_mfree(ctx, h->lcount);
+	ms_ctx_mfree(ctx, h->local);
 	ms_ctx_mfree(ctx, h->scratch);
 	ms_dsl_prog_free(h->it_best);
 	ms_dsl_prog_free(h->champ);
@@ -533,9 +540,8 @@ static int hss_init(hss *h, ms_synth *s)
 	int rc = syn_prog_new(s, &h->it_best);
 	if (rc < 0 || (rc = syn_prog_new(s, &h->champ)) < 0)
 		return rc;
-	h->lmean = ms_ctx_calloc(s->ctx, (size_t)h->n_local, sizeof *h->lmean);
-	h->lcount = ms_ctx_calloc(s->ctx, (size_t)h->n_local, sizeof *h->lcount);
-	if (!h->lmean || !h->lcount)
+	h->local = ms_ctx_calloc(s->ctx, (size_t)h->n_local, sizeof *h->local);
+	if (!h->local)
 		return ms_ctx_error(s->ctx, MS_ENOMEM, "hss: out of memory");
 	return 0;
 }
@@ -554,13 +560,13 @@ int syn_run_hss(ms_synth *s)
 	if (rc == 0)
 		rc = syn_prog_new(s, &start);
 	syn_phase(s, MS_SYNTH_PHASE_SEARCH, 0, 0, 0);
-	s->hook = hss_hook;
-	s->hook_ud = &h;
+	if (rc == 0)
+		rc = syn_listen(s, hss_hook, &h);
 	for (int it = 0; rc == 0; it++) {
 		if ((rc = sample_vector(&h, it, v)) < 0)
 			break;
 		int from = nearest(&h, v);
-		if (from >= 0 && (rc = ms_dsl_prog_copy(start, h.lib[from])) < 0)
+		if (from >= 0 && (rc = ms_dsl_prog_copy(start, h.lib.v[from].prog)) < 0)
 			break;
 		rc = syn_sa_step(s, MS_SYNTH_PSI, from >= 0 ? start : NULL, s->o.hss_passes, SYN_SA_RESTART_PASS, NULL,
 				 NULL);
@@ -581,9 +587,8 @@ int syn_run_hss(ms_synth *s)
 			rc = c;
 		s->best_score[MS_SYNTH_PSI] = h.champ_mean;
 	}
-	s->hook = NULL;
-	s->hook_ud = NULL;
-	if (rc >= 0 && s->o.hss_library && s->stop_reason != 2) {
+	syn_unlisten(s, hss_hook, &h);
+	if (rc >= 0 && s->o.hss_library && s->stop_reason != SYN_STOP_CALLBACK) {
 		int sr = lib_save(&h, s->o.hss_library);
 		if (sr < 0)
 			rc = sr;

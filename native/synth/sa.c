@@ -294,3 +294,78 @@ int syn_run_random(ms_synth *s)
 		ms_dsl_prog_free(p[i]);
 	return rc == SYN_PHASE ? 0 : rc;
 }
+
+/* ---- SA's and sketch learning's options ---- */
+
+static void sa_defaults(ms_synth_opts *o)
+{
+	o->sa_t1 = 100;
+	o->sa_alpha = 0.9;
+	o->sa_beta = 200;
+	o->sa_eps = 1;
+	o->sa_neighbours = 1;
+	o->sa_restart = MS_SYNTH_RESTART_CODE;
+}
+
+static int sa_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+{
+	(void)pb;
+	if (!(o->sa_t1 > 0) || !(o->sa_eps > 0) || !(o->sa_alpha > 0) || !(o->sa_beta >= 0) || isinf(o->sa_t1))
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: annealing needs t1 > 0, eps > 0, alpha > 0, beta >= 0");
+	if (o->sa_t1 / o->sa_eps > 1e9 * o->sa_alpha)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: annealing passes of more than 10^9 steps (t1 %g, eps %g, alpha %g)",
+				    o->sa_t1, o->sa_eps, o->sa_alpha);
+	if (o->sa_neighbours < 1 || o->sa_neighbours > 1 << 16)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: %d neighbours per step", o->sa_neighbours);
+	if (o->sa_restart < 0 || o->sa_restart > MS_SYNTH_RESTART_PASS)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: unknown restart rule %d", o->sa_restart);
+	return 0;
+}
+
+static int sa_header(ms_synth *s, ms_buf *b)
+{
+	const ms_synth_opts *o = &s->o;
+	return ms_buf_printf(b, "sa %.17g %.17g %.17g %.17g %d %d %d\n", o->sa_t1, o->sa_alpha, o->sa_beta, o->sa_eps,
+			     o->sa_neighbours, o->sa_restart, o->sa_cache);
+}
+
+const syn_opts_part syn_sa_part = { sa_defaults, sa_check, sa_header, NULL };
+
+static void sketch_defaults(ms_synth_opts *o)
+{
+	o->sketch_passes = 10;
+	o->sketch_psi = MS_SYNTH_SKETCH_PSI_RUN_BEST;
+}
+
+static int sketch_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+{
+	(void)pb;
+	if (o->sketch_evals < 0 || o->sketch_share < 0 || o->sketch_share > 1)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: negative budget, or a sketch share outside [0, 1]");
+	if (o->sketch_runs < 0 || o->sketch_passes < 1 || o->sketch_psi < 0 ||
+	    o->sketch_psi > MS_SYNTH_SKETCH_PSI_IMPROVEMENTS)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: bad sketch settings");
+	return 0;
+}
+
+static int sketch_header(ms_synth *s, ms_buf *b)
+{
+	const ms_synth_opts *o = &s->o;
+	return ms_buf_printf(b, "sketch %d %d %d %lld %.17g\n", o->sketch_runs, o->sketch_passes, o->sketch_psi,
+			     s->sketch_c_budget, s->sketch_seconds);
+}
+
+const syn_opts_part syn_sketch_part = { sketch_defaults, sketch_check, sketch_header, NULL };
+
+void syn_setup_sketch_sa(ms_synth *s)
+{
+	s->sketch_c_budget = s->o.sketch_evals;
+	s->sketch_seconds = s->o.sketch_share > 0 ? s->o.sketch_share * s->o.max_seconds : 0;
+}
+
+void syn_setup_sketch_uct(ms_synth *s)
+{
+	const ms_synth_opts *o = &s->o;
+	s->sketch_c_budget = o->sketch_evals > 0 ? o->sketch_evals : o->max_evals;
+	s->sketch_seconds = o->max_seconds > 0 ? (o->sketch_share > 0 ? o->sketch_share : 0.2) * o->max_seconds : 0;
+}

@@ -22,33 +22,8 @@ void ms_synth_opts_init(ms_synth_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->version = MS_SYNTH_OPTS_VERSION;
-	o->algo = MS_SYNTH_SA;
 	o->threads = 1;
-	o->sa_t1 = 100;
-	o->sa_alpha = 0.9;
-	o->sa_beta = 200;
-	o->sa_eps = 1;
-	o->sa_neighbours = 1;
-	o->sa_restart = MS_SYNTH_RESTART_CODE;
-	o->uct_c = 10;
-	o->uct_ucb = MS_SYNTH_UCB_CODE;
-	o->uct_hole = MS_SYNTH_HOLE_SHALLOWEST;
-	o->uct_completion = MS_SYNTH_COMPLETE_CODE;
-	o->uct_expansions = 10;
-	o->uct_rollout_sa = 1;
-	o->sketch_passes = 10;
-	o->sketch_psi = MS_SYNTH_SKETCH_PSI_RUN_BEST;
-	o->hss_eps1[0] = 0.8;
-	o->hss_eps1[1] = 0.5;
-	o->hss_eps1[2] = 0.3;
-	o->hss_eps2[0] = 0.3;
-	o->hss_eps2[1] = 0.2;
-	o->hss_eps2[2] = 0.05;
-	o->hss_gamma = 0.95;
-	o->hss_switch = 10;
-	o->hss_passes = 1;
-	o->hss_feature_opponent = -1;
-	o->hss_confirm = 2;
+	syn_opts_defaults(o);
 }
 
 static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o, int start_nt)
@@ -59,54 +34,25 @@ static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_op
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: unknown algorithm %d", o->algo);
 	if (!(o->max_evals > 0) && !(o->max_seconds > 0))
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: no budget (set max_evals or max_seconds)");
-	if (o->max_evals < 0 || o->max_seconds < 0 || o->sketch_evals < 0 || o->sketch_share < 0 || o->sketch_share > 1)
+	if (o->max_evals < 0 || o->max_seconds < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: negative budget, or a sketch share outside [0, 1]");
 	if (o->threads < 1)
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: %d threads", o->threads);
-	if (!(o->sa_t1 > 0) || !(o->sa_eps > 0) || !(o->sa_alpha > 0) || !(o->sa_beta >= 0) || isinf(o->sa_t1))
-		return ms_ctx_error(ctx, MS_EINVAL, "search options: annealing needs t1 > 0, eps > 0, alpha > 0, beta >= 0");
-	if (o->sa_t1 / o->sa_eps > 1e9 * o->sa_alpha)
-		return ms_ctx_error(ctx, MS_EINVAL, "search options: annealing passes of more than 10^9 steps (t1 %g, eps %g, alpha %g)",
-				    o->sa_t1, o->sa_eps, o->sa_alpha);
-	if (o->sa_neighbours < 1 || o->sa_neighbours > 1 << 16)
-		return ms_ctx_error(ctx, MS_EINVAL, "search options: %d neighbours per step", o->sa_neighbours);
-	if (o->sa_restart < 0 || o->sa_restart > MS_SYNTH_RESTART_PASS)
-		return ms_ctx_error(ctx, MS_EINVAL, "search options: unknown restart rule %d", o->sa_restart);
-	if (!(o->uct_c >= 0) || o->uct_ucb < 0 || o->uct_ucb > MS_SYNTH_UCB_PAPER || o->uct_hole < 0 ||
-	    o->uct_hole > MS_SYNTH_HOLE_LEFTMOST || o->uct_completion < 0 ||
-	    o->uct_completion > MS_SYNTH_COMPLETE_GENERATOR || o->uct_expansions < 0)
-		return ms_ctx_error(ctx, MS_EINVAL, "search options: bad UCT settings");
-	if (o->sketch_runs < 0 || o->sketch_passes < 1 || o->sketch_psi < 0 ||
-	    o->sketch_psi > MS_SYNTH_SKETCH_PSI_IMPROVEMENTS)
-		return ms_ctx_error(ctx, MS_EINVAL, "search options: bad sketch settings");
-	int sketch = syn_algo_get(o->algo)->needs_c;
-	if (sketch && !pb->has_c)
+	int rc = syn_opts_check(ctx, pb, o);
+	if (rc < 0)
+		return rc;
+	int needs_c = syn_algo_get(o->algo)->needs_c;
+	if (needs_c && !pb->has_c)
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: %s needs a cloning score, and problem %s has none",
 				    ms_synth_algo_name(o->algo), pb->name ? pb->name : "?");
 	if (o->initial) {
-		if (sketch)
+		if (needs_c)
 			return ms_ctx_error(ctx, MS_EINVAL, "search options: %s takes no initial program (its sketch is its start)",
 					    ms_synth_algo_name(o->algo));
 		if (ms_dsl_prog_grammar(o->initial) != pb->grammar || ms_dsl_prog_nt(o->initial) != start_nt ||
 		    ms_dsl_hole_count(o->initial) > 0)
 			return ms_ctx_error(ctx, MS_EINVAL,
 					    "search options: the initial program is not a complete program of the problem's start symbol");
-	}
-	if (o->algo == MS_SYNTH_HSS) {
-		if (syn_problem_features(pb) <= 0)
-			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs behavioural features, and problem %s has none",
-					    pb->name ? pb->name : "?");
-		for (int i = 0; i < 3; i++)
-			if (!(o->hss_eps1[i] >= 0 && o->hss_eps1[i] <= 1) || !(o->hss_eps2[i] >= 0 && o->hss_eps2[i] <= 1))
-				return ms_ctx_error(ctx, MS_EINVAL, "search options: hss epsilons must be in [0, 1]");
-		if (!(o->hss_gamma > 0 && o->hss_gamma <= 1) || o->hss_switch < 0 || o->hss_passes < 1 || o->hss_confirm < 0 ||
-		    o->hss_confirm > 1000)
-			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss needs 0 < gamma <= 1, switch >= 0, passes >= 1, confirm in 0..1000");
-		if (o->hss_feature_opponent < -1 || o->hss_feature_opponent >= syn_problem_opponents(pb))
-			return ms_ctx_error(ctx, MS_EINVAL, "search options: hss feature opponent %d: problem %s has %d opponents",
-					    o->hss_feature_opponent, pb->name ? pb->name : "?", syn_problem_opponents(pb));
-		if (o->hss_library && !*o->hss_library)
-			return ms_ctx_error(ctx, MS_EINVAL, "search options: empty hss library path");
 	}
 	if (o->checkpoint && !*o->checkpoint)
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: empty checkpoint path");
@@ -141,58 +87,36 @@ static int build_header(ms_synth *s)
 	const ms_synth_problem *pb = s->pb;
 	const ms_dsl_gen_opts *g = syn_gen_opts(s);
 	char *init = NULL;
+	ms_buf b;
 	int rc;
 	if (o->initial && (rc = ms_dsl_print_tokens(o->initial, ' ', &init, NULL)) < 0)
 		return rc;
-	/* the fingerprint may be long (e.g. opponents given as program text): size the line first */
-	int n = snprintf(NULL, 0, "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
-			 "algo %s\nseed %llu\nsa %.17g %.17g %.17g %.17g %d %d %d\nuct %.17g %d %d %d %d %d\n"
-			 "sketch %d %d %d %lld %.17g\n",
-			 pb->name ? pb->name : "-", pb->fingerprint ? pb->fingerprint : "-",
-			 ms_dsl_grammar_name(pb->grammar), s->start_nt, g ? g->max_depth : 0, g ? g->budget : 0,
-			 g ? g->max_nodes : 0, pb->shards[0] > 0 ? pb->shards[0] : 1, pb->shards[1] > 0 ? pb->shards[1] : 1,
-			 ms_synth_algo_name(o->algo), (unsigned long long)o->seed, o->sa_t1, o->sa_alpha, o->sa_beta,
-			 o->sa_eps, o->sa_neighbours, o->sa_restart, o->sa_cache, o->uct_c, o->uct_ucb, o->uct_hole,
-			 o->uct_completion, o->uct_expansions, o->uct_rollout_sa, o->sketch_runs, o->sketch_passes,
-			 o->sketch_psi, s->sketch_c_budget, s->sketch_seconds);
-	char *buf = n >= 0 ? ms_ctx_malloc(s->ctx, (size_t)n + 1) : NULL;
-	if (!buf) {
-		ms_ctx_mfree(s->ctx, init);
-		return ms_ctx_error(s->ctx, n < 0 ? MS_ERANGE : MS_ENOMEM, "checkpoint header: cannot format the settings");
-	}
-	snprintf(buf, (size_t)n + 1, "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
-			 "algo %s\nseed %llu\nsa %.17g %.17g %.17g %.17g %d %d %d\nuct %.17g %d %d %d %d %d\n"
-			 "sketch %d %d %d %lld %.17g\n",
-			 pb->name ? pb->name : "-", pb->fingerprint ? pb->fingerprint : "-",
-			 ms_dsl_grammar_name(pb->grammar), s->start_nt, g ? g->max_depth : 0, g ? g->budget : 0,
-			 g ? g->max_nodes : 0, pb->shards[0] > 0 ? pb->shards[0] : 1, pb->shards[1] > 0 ? pb->shards[1] : 1,
-			 ms_synth_algo_name(o->algo), (unsigned long long)o->seed, o->sa_t1, o->sa_alpha, o->sa_beta,
-			 o->sa_eps, o->sa_neighbours, o->sa_restart, o->sa_cache, o->uct_c, o->uct_ucb, o->uct_hole,
-			 o->uct_completion, o->uct_expansions, o->uct_rollout_sa, o->sketch_runs, o->sketch_passes,
-			 o->sketch_psi, s->sketch_c_budget, s->sketch_seconds);
-	size_t il = init ? strlen(init) : 1;
-	s->header = ms_ctx_malloc(s->ctx, (size_t)n + il + 16);
-	if (!s->header) {
-		ms_ctx_mfree(s->ctx, init);
-		ms_ctx_mfree(s->ctx, buf);
-		return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
-	}
-	snprintf(s->header, (size_t)n + il + 16, "%sinitial %s\n", buf, init ? init : "-");
+	/* the fingerprint may be long (e.g. opponents given as program text): the buffer grows */
+	ms_buf_init(&b, s->ctx);
+	if ((rc = ms_buf_printf(&b, "problem %s\nfingerprint %s\ngrammar %s\nstart %d\ngen %d %d %d\nshards %d %d\n"
+				    "algo %s\nseed %llu\n",
+				pb->name ? pb->name : "-", pb->fingerprint ? pb->fingerprint : "-",
+				ms_dsl_grammar_name(pb->grammar), s->start_nt, g ? g->max_depth : 0, g ? g->budget : 0,
+				g ? g->max_nodes : 0, pb->shards[0] > 0 ? pb->shards[0] : 1,
+				pb->shards[1] > 0 ? pb->shards[1] : 1, ms_synth_algo_name(o->algo),
+				(unsigned long long)o->seed)) >= 0 &&
+	    (rc = syn_opts_header(s, &b, 0)) >= 0 && (rc = ms_buf_printf(&b, "initial %s\n", init ? init : "-")) >= 0)
+		rc = 0;
 	ms_ctx_mfree(s->ctx, init);
-	ms_ctx_mfree(s->ctx, buf);
+	if (rc < 0) {
+		ms_buf_dispose(&b);
+		return rc;
+	}
+	s->header = ms_buf_detach(&b);
 	if ((rc = add_population(s)) < 0)
 		return rc;
-	if (o->algo == MS_SYNTH_HSS) {
-		char hl[512];
-		if ((rc = syn_hss_header(s, hl, sizeof hl)) < 0)
-			return rc;
-		size_t have = strlen(s->header);
-		char *h = ms_ctx_realloc(s->ctx, s->header, have + strlen(hl) + 1);
-		if (!h)
-			return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
-		s->header = h;
-		memcpy(h + have, hl, strlen(hl) + 1);
+	ms_buf_init(&b, s->ctx);
+	if ((rc = ms_buf_puts(&b, s->header)) < 0 || (rc = syn_opts_header(s, &b, 1)) < 0) {
+		ms_buf_dispose(&b);
+		return rc;
 	}
+	ms_ctx_mfree(s->ctx, s->header);
+	s->header = ms_buf_detach(&b);
 	for (char *c = s->header; *c; c++)
 		if (*c == '\r')
 			*c = ' ';
@@ -212,10 +136,10 @@ void ms_synth_free(ms_synth *s)
 		syn_cache_dispose(&s->cache[k]);
 	}
 	ms_ctx_mfree(s->ctx, s->header);
-	ms_ctx_mfree(s->ctx, s->batch);
-	ms_ctx_mfree(s->ctx, s->seeds);
-	ms_ctx_mfree(s->ctx, s->slot);
-	ms_ctx_mfree(s->ctx, s->fresh);
+	ms_vec_dispose(s->ctx, &s->batch);
+	ms_vec_dispose(s->ctx, &s->seeds);
+	ms_vec_dispose(s->ctx, &s->slot);
+	ms_vec_dispose(s->ctx, &s->fresh);
 	ms_ctx_mfree(s->ctx, s);
 }
 
@@ -246,13 +170,8 @@ int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const 
 	syn_cache_init(&s->cache[0], ctx);
 	syn_cache_init(&s->cache[1], ctx);
 	ms_jrandom_init(&s->rng, (int64_t)o->seed);
-	if (o->algo == MS_SYNTH_SKETCH_SA) {
-		s->sketch_c_budget = o->sketch_evals;
-		s->sketch_seconds = o->sketch_share > 0 ? o->sketch_share * o->max_seconds : 0;
-	} else if (o->algo == MS_SYNTH_SKETCH_UCT) {
-		s->sketch_c_budget = o->sketch_evals > 0 ? o->sketch_evals : o->max_evals;
-		s->sketch_seconds = o->max_seconds > 0 ? (o->sketch_share > 0 ? o->sketch_share : 0.2) * o->max_seconds : 0;
-	}
+	if (syn_algo_get(o->algo)->setup)
+		syn_algo_get(o->algo)->setup(s);
 	for (int k = 0; k < 2; k++)
 		if ((rc = syn_prog_new(s, &s->best[k])) < 0)
 			goto fail;
@@ -293,7 +212,7 @@ int ms_synth_run(ms_synth *s)
 		return rc;
 	if (!syn_replaying(s) && (rc = syn_csv_line(s, syn_elapsed(s))) < 0)
 		return rc;
-	return s->stop_reason == 2 ? MS_SYNTH_STOPPED : 0;
+	return s->stop_reason == SYN_STOP_CALLBACK ? MS_SYNTH_STOPPED : 0;
 }
 
 const ms_dsl_prog *ms_synth_best(const ms_synth *s, int kind)

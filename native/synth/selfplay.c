@@ -291,11 +291,8 @@ int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_syn
 		ms_synth *s = NULL;
 		sample_clear(&sm);
 		if ((rc = ms_synth_new(ctx, &s, pb, &so)) == 0) {
-			if (o->loop == MS_SYNTH_LOOP_2L) {
-				s->watch = sample_watch;
-				s->watch_ud = &sm;
-			}
-			rc = ms_synth_run(s);
+			if (o->loop != MS_SYNTH_LOOP_2L || (rc = syn_listen(s, sample_watch, &sm)) == 0)
+				rc = ms_synth_run(s);
 		}
 		if (rc >= 0 && !ms_synth_best(s, MS_SYNTH_PSI))
 			rc = ms_ctx_error(ctx, MS_ERANGE, "self-play: iteration %d evaluated no program (budget too small)", it);

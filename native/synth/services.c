@@ -168,7 +168,7 @@ int syn_check(ms_synth *s, int kind)
 		return SYN_STOP;
 	long long done = s->evals[kind] + s->pending[kind];
 	if (kind == MS_SYNTH_PSI && s->o.max_evals > 0 && done >= s->o.max_evals) {
-		s->stop_reason = 1;
+		s->stop_reason = SYN_STOP_BUDGET;
 		return SYN_STOP;
 	}
 	if (kind == MS_SYNTH_C && s->c_limit > 0 && done >= s->c_limit)
@@ -192,7 +192,7 @@ int syn_check(ms_synth *s, int kind)
 	if (s->o.max_seconds > 0 || s->phase_deadline > 0) {
 		double t = syn_elapsed(s);
 		if (s->o.max_seconds > 0 && t >= s->o.max_seconds) {
-			s->stop_reason = 1;
+			s->stop_reason = SYN_STOP_BUDGET;
 			return SYN_STOP;
 		}
 		if (s->phase_deadline > 0 && t >= s->phase_deadline) {
@@ -215,33 +215,38 @@ int syn_idle(ms_synth *s)
 	s->idle = 0;
 	if (s->phase == MS_SYNTH_PHASE_SKETCH)
 		return SYN_PHASE;
-	s->stop_reason = 3;
+	s->stop_reason = SYN_STOP_EXHAUSTED;
 	return SYN_STOP;
+}
+
+int syn_listen(ms_synth *s, syn_listener_fn fn, void *ud)
+{
+	if (s->n_listen == SYN_MAX_LISTENERS)
+		return ms_ctx_error(s->ctx, MS_ERANGE, "search: more than %d listeners", SYN_MAX_LISTENERS);
+	s->listen[s->n_listen].fn = fn;
+	s->listen[s->n_listen++].ud = ud;
+	return 0;
+}
+
+void syn_unlisten(ms_synth *s, syn_listener_fn fn, void *ud)
+{
+	for (int i = 0; i < s->n_listen; i++)
+		if (s->listen[i].fn == fn && s->listen[i].ud == ud) {
+			memmove(&s->listen[i], &s->listen[i + 1], sizeof s->listen[0] * (size_t)(s->n_listen - i - 1));
+			s->n_listen--;
+			return;
+		}
 }
 
 /* ---- evaluation ---- */
 
+/* Room for a batch of n requests (each array has its own capacity: a failure leaves all valid). */
 static int reserve_batch(ms_synth *s, int n)
 {
-	if (n <= s->batch_cap)
-		return 0;
-	int cap = s->batch_cap ? s->batch_cap : 16;
-	while (cap < n)
-		cap *= 2;
-	const ms_dsl_prog **b = ms_ctx_realloc(s->ctx, s->batch, sizeof *b * (size_t)cap);
-	if (b)
-		s->batch = b;
-	uint64_t *seeds = b ? ms_ctx_realloc(s->ctx, s->seeds, sizeof *seeds * (size_t)cap) : NULL;
-	if (seeds)
-		s->seeds = seeds;
-	int *slot = seeds ? ms_ctx_realloc(s->ctx, s->slot, sizeof *slot * (size_t)cap) : NULL;
-	if (slot)
-		s->slot = slot;
-	uint8_t *fresh = slot ? ms_ctx_realloc(s->ctx, s->fresh, sizeof *fresh * (size_t)cap) : NULL;
-	if (!fresh)
-		return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
-	s->fresh = fresh;
-	s->batch_cap = cap;
+	int rc;
+	if ((rc = ms_vec_reserve(s->ctx, &s->batch, n)) < 0 || (rc = ms_vec_reserve(s->ctx, &s->seeds, n)) < 0 ||
+	    (rc = ms_vec_reserve(s->ctx, &s->slot, n)) < 0 || (rc = ms_vec_reserve(s->ctx, &s->fresh, n)) < 0)
+		return rc;
 	return 0;
 }
 
@@ -258,10 +263,9 @@ static int account(ms_synth *s, long long index, const ms_dsl_prog *p, int kind,
 	}
 	if (live && s->log.f && (rc = syn_log_append_eval(s, index, p, kind, score, failed, improved)) < 0)
 		return rc;
-	if (s->hook && (rc = s->hook(s->hook_ud, p, kind, score, failed)) < 0)
-		return rc;
-	if (s->watch && (rc = s->watch(s->watch_ud, p, kind, score, failed)) < 0)
-		return rc;
+	for (int i = 0; i < s->n_listen; i++)
+		if ((rc = s->listen[i].fn(s->listen[i].ud, p, kind, score, failed)) < 0)
+			return rc;
 	double t = syn_elapsed(s);
 	if (live && improved && (rc = syn_csv_line(s, t)) < 0)
 		return rc;
@@ -272,7 +276,7 @@ static int account(ms_synth *s, long long index, const ms_dsl_prog *p, int kind,
 		st.last_kind = kind;
 		st.last_score = score;
 		if (s->o.progress(s->o.progress_ud, &st)) {
-			s->stop_reason = 2;
+			s->stop_reason = SYN_STOP_CALLBACK;
 			s->stop_asked = 1;
 		}
 	}
@@ -295,8 +299,8 @@ static void live_done(void *ud, int j, double score, int failed)
 	ms_synth *s = lc->s;
 	if (lc->rc < 0)
 		return;
-	const ms_dsl_prog *p = lc->progs[s->slot[j]];
-	lc->scores[s->slot[j]] = score;
+	const ms_dsl_prog *p = lc->progs[s->slot.v[j]];
+	lc->scores[s->slot.v[j]] = score;
 	s->pending[lc->kind]--;
 	lc->rc = account(s, lc->first + j, p, lc->kind, score, failed, 1);
 }
@@ -310,7 +314,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		return rc;
 	for (int i = 0; i < n; i++) {
 		ms_dsl_prog *p = progs[i];
-		s->fresh[i] = 0;
+		s->fresh.v[i] = 0;
 		if (use_cache && syn_cache_get(&s->cache[kind], p, &scores[i])) {
 			s->hits++;
 			reached = i + 1;
@@ -321,7 +325,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		long long index = s->next_index++;
 		s->checks = 0;
 		s->idle = 0;
-		s->fresh[i] = 1;
+		s->fresh.v[i] = 1;
 		reached = i + 1;
 		if (index < s->log.n_rec) {
 			const syn_record *r = &s->log.rec[index];
@@ -340,9 +344,9 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		}
 		if (first < 0)
 			first = index;
-		s->batch[m] = p;
-		s->seeds[m] = ms_synth_eval_seed(s->o.seed, (uint64_t)index);
-		s->slot[m] = i;
+		s->batch.v[m] = p;
+		s->seeds.v[m] = ms_synth_eval_seed(s->o.seed, (uint64_t)index);
+		s->slot.v[m] = i;
 		s->pending[kind]++;
 		m++;
 	}
@@ -350,7 +354,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		return outcome;
 	if (m > 0) {
 		live_ctx lc = { s, progs, scores, first, kind, 0 };
-		rc = ms_synth_eval_programs(s->ev, s->batch, m, kind, s->seeds, NULL, NULL, live_done, &lc);
+		rc = ms_synth_eval_programs(s->ev, s->batch.v, m, kind, s->seeds.v, NULL, NULL, live_done, &lc);
 		s->pending[kind] = 0;
 		if (rc < 0)
 			return rc;
@@ -360,7 +364,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 	if (outcome == 0 && m == 0 && reached == n) {
 		int any = 0;
 		for (int i = 0; i < n; i++)
-			any |= s->fresh[i];
+			any |= s->fresh.v[i];
 		/* all cache hits: still a point where the clock or an exhausted space may end the phase */
 		if (!any && (outcome = syn_idle(s)) == 0)
 			outcome = syn_check(s, kind);
@@ -369,7 +373,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 	}
 	/* into the cache only now, replayed or live alike: a batch never hits itself */
 	for (int i = 0; use_cache && i < reached; i++)
-		if (s->fresh[i] && (rc = syn_cache_put(&s->cache[kind], progs[i], scores[i])) < 0)
+		if (s->fresh.v[i] && (rc = syn_cache_put(&s->cache[kind], progs[i], scores[i])) < 0)
 			return rc;
 	*n_done = reached;
 	if (s->stop_asked)

@@ -4,9 +4,28 @@
 
 #include "microsynth/synth.h"
 
-/* Internal outcomes of an evaluation request, besides 0 and negative errors. */
-#define SYN_STOP 1  /* the search ends: budget spent, time up, or the progress callback said so */
-#define SYN_PHASE 2 /* the current phase (a sketch run) has spent its own budget */
+#include "core/buf.h"
+#include "core/vec.h"
+
+/* Internal outcomes of an evaluation request, besides negative errors. */
+enum syn_outcome {
+	SYN_OK = 0,
+	SYN_STOP = 1, /* the search ends: budget spent, time up, or the progress callback said so */
+	SYN_PHASE = 2 /* the current phase (a sketch run) has spent its own budget */
+};
+
+/* Why a search ended (ms_synth.stop_reason). */
+enum syn_stop_reason {
+	SYN_STOP_NONE = 0,
+	SYN_STOP_BUDGET = 1,    /* evaluations or time spent */
+	SYN_STOP_CALLBACK = 2,  /* the progress callback asked */
+	SYN_STOP_EXHAUSTED = 3  /* no fresh program left to evaluate */
+};
+
+/* What a listener hears of every fresh score (replayed or live, not cache
+ * hits), in index order; a negative return stops the search with that error. */
+typedef int (*syn_listener_fn)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
+#define SYN_MAX_LISTENERS 4
 
 /* Version-2 fields of a problem, read safely from version-1 problems too. */
 static inline int syn_problem_opponents(const ms_synth_problem *pb)
@@ -110,31 +129,32 @@ struct ms_synth {
 	/* time */
 	double t_start;             /* monotonic clock when live evaluation began */
 	double t_offset;            /* elapsed seconds already spent before that */
-	int stop_reason;            /* 1 budget, 2 callback, 3 space exhausted */
+	int stop_reason;            /* enum syn_stop_reason */
 
 	syn_log log;
 	FILE *csv;
 	syn_cache cache[2];
 	char *header;               /* the checkpoint's settings lines */
 
-	/* what an algorithm hears of every fresh score (replayed or live, not cache hits), in index
-	 * order; a negative return stops the search with that error */
-	int (*hook)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
-	void *hook_ud;
-	/* the same for whoever runs the search (self-play), called after `hook` */
-	int (*watch)(void *ud, const ms_dsl_prog *p, int kind, double score, int failed);
-	void *watch_ud;
+	/* listeners (the algorithm's, whoever runs the search), called in the order they joined */
+	struct {
+		syn_listener_fn fn;
+		void *ud;
+	} listen[SYN_MAX_LISTENERS];
+	int n_listen;
 
-	/* batch scratch */
-	const ms_dsl_prog **batch;
-	uint64_t *seeds;
-	int *slot;                  /* which request each live evaluation answers */
-	uint8_t *fresh;             /* per request: 1 if it took an evaluation index (not a cache hit) */
-	int batch_cap;
+	/* batch scratch: per live evaluation (the evaluator takes programs and seeds as two arrays) */
+	MS_VEC(const ms_dsl_prog *) batch;
+	MS_VEC(uint64_t) seeds;
+	MS_VEC(int) slot;           /* which request each live evaluation answers */
+	MS_VEC(uint8_t) fresh;      /* per request: 1 if it took an evaluation index (not a cache hit) */
 };
 
 /* ---- services (services.c): what algorithms call, one way ---- */
 
+/* Adds a listener (0, or MS_ERANGE past SYN_MAX_LISTENERS); removes it again. */
+int syn_listen(ms_synth *s, syn_listener_fn fn, void *ud);
+void syn_unlisten(ms_synth *s, syn_listener_fn fn, void *ud);
 /* Monotonic seconds. */
 double syn_now(void);
 /* Called when replay ends: live time continues from the log's last time. */
@@ -181,10 +201,36 @@ typedef struct syn_algo {
 	const char *name;          /* as ms_synth_algo_name gives it */
 	int needs_c;               /* 1: the problem must define a cloning score */
 	int (*run)(ms_synth *s);   /* 0 or SYN_STOP when done, or a negative error */
+	void (*setup)(ms_synth *s); /* settings derived from the options at ms_synth_new (NULL: none) */
 } syn_algo;
 
 /* The table's row of `algo`, or NULL. */
 const syn_algo *syn_algo_get(int algo);
+
+/*
+ * A family of search options (SA's, UCT's, sketch learning's, HSS's), owned
+ * by the file of the algorithms that read them: its defaults, its check
+ * (which may look at o->algo: HSS's fields matter to HSS only), and its
+ * checkpoint header lines, in the settings block (`header`) and after the
+ * population line (`trailer`). ms_synth_opts keeps every family's fields so
+ * the public layout stays one versioned struct.
+ */
+typedef struct syn_opts_part {
+	void (*defaults)(ms_synth_opts *o);
+	int (*check)(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o);
+	int (*header)(ms_synth *s, ms_buf *b);
+	int (*trailer)(ms_synth *s, ms_buf *b);
+} syn_opts_part;
+
+extern const syn_opts_part syn_sa_part, syn_uct_part, syn_sketch_part, syn_hss_part;
+
+/* Every family in the table's order (algos.c). */
+void syn_opts_defaults(ms_synth_opts *o);
+int syn_opts_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o);
+int syn_opts_header(ms_synth *s, ms_buf *b, int trailer);
+/* Sketch learning's budgets (sketch_c_budget, sketch_seconds) for sketch-sa and sketch-uct. */
+void syn_setup_sketch_sa(ms_synth *s);
+void syn_setup_sketch_uct(ms_synth *s);
 
 /*
  * SA as a step other algorithms reuse (a best response in self-play, a
@@ -207,7 +253,6 @@ int syn_run_uct(ms_synth *s);
 int syn_run_sketch_uct(ms_synth *s);
 int syn_run_hss(ms_synth *s);
 /* The checkpoint header's HSS line (appended to `header` by search.c): settings and library digest. */
-int syn_hss_header(ms_synth *s, char *buf, size_t size);
 
 /* Checkpoint log (ckpt.c). */
 int syn_log_open(ms_synth *s);

@@ -17,16 +17,22 @@
 #include <math.h>
 #include <string.h>
 
+#include "microsynth/arena.h"
 #include "synth_internal.h"
+
+/* One rule of a tree node: where it leads and its statistics. */
+typedef struct uct_edge {
+	int child;           /* tree node, -1 if not expanded */
+	int n;               /* visits */
+	double w;            /* summed rewards */
+} uct_edge;
 
 typedef struct uct_node {
 	ms_dsl_prog *prog;
 	int hole;            /* node index of the hole this tree node fills, -1 for a complete program */
 	int n_rules;
 	const uint16_t *rules;
-	int *child;          /* tree node per rule, -1 if not expanded */
-	int *n;
-	double *w;
+	uct_edge *e;         /* per rule, from the tree's edge arena */
 	int n_total, n_expanded;
 	int parent, rule;    /* rule: index in the parent's rules */
 } uct_node;
@@ -35,8 +41,10 @@ typedef struct uct {
 	ms_synth *s;
 	int kind;
 	const ms_dsl_grammar *g;
-	uct_node **node;
-	int n_node, cap_node;
+	/* the tree: nodes by index in one growable array (as Pachi's node
+	 * buffer), their edges in an arena, both released at once per tree */
+	MS_VEC(uct_node) node;
+	ms_arena *edges;
 
 	/* completion tables, per non-terminal */
 	uint16_t **leafish, **small, **minimal;
@@ -188,23 +196,12 @@ static int lone_hole(ms_dsl_prog *p, int nt)
 
 /* ---- tree ---- */
 
-static void node_free(uct *u, uct_node *n)
-{
-	if (!n)
-		return;
-	ms_ctx *ctx = u->s->ctx;
-	ms_dsl_prog_free(n->prog);
-	ms_ctx_mfree(ctx, n->child);
-	ms_ctx_mfree(ctx, n->n);
-	ms_ctx_mfree(ctx, n->w);
-	ms_ctx_mfree(ctx, n);
-}
-
 static void tree_clear(uct *u)
 {
-	for (int i = 0; i < u->n_node; i++)
-		node_free(u, u->node[i]);
-	u->n_node = 0;
+	for (int i = 0; i < u->node.n; i++)
+		ms_dsl_prog_free(u->node.v[i].prog);
+	u->node.n = 0;
+	ms_arena_reset(u->edges);
 }
 
 /* The hole an edge fills next: shallowest (leftmost among equals) or leftmost. */
@@ -235,48 +232,27 @@ static int next_hole(const uct *u, const ms_dsl_prog *p)
 /* A tree node for program p (taken over), child `rule` of `parent` (-1 for the root). */
 static int node_add(uct *u, ms_dsl_prog *p, int parent, int rule, int *out)
 {
-	ms_ctx *ctx = u->s->ctx;
-	if (u->n_node == u->cap_node) {
-		int cap = u->cap_node ? 2 * u->cap_node : 256;
-		uct_node **nn = ms_ctx_realloc(ctx, u->node, sizeof *nn * (size_t)cap);
-		if (!nn) {
-			ms_dsl_prog_free(p);
-			return ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
-		}
-		u->node = nn;
-		u->cap_node = cap;
-	}
-	uct_node *n = ms_ctx_calloc(ctx, 1, sizeof *n);
-	if (!n) {
+	int hole = next_hole(u, p), rc;
+	uct_node *n;
+	if (hole < -1 || (rc = ms_vec_reserve(u->s->ctx, &u->node, u->node.n + 1)) < 0) {
 		ms_dsl_prog_free(p);
-		return ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
+		return hole < -1 ? hole : rc;
 	}
-	n->prog = p;
-	n->parent = parent;
-	n->rule = rule;
-	n->hole = next_hole(u, p);
-	if (n->hole < -1) {
-		int rc = n->hole;
-		node_free(u, n);
-		return rc;
-	}
-	if (n->hole >= 0) {
-		n->rules = ms_dsl_nt_alts(u->g, ms_dsl_hole_nt(ms_dsl_prog_nodes(p)[n->hole]), &n->n_rules);
-		n->child = ms_ctx_malloc(ctx, sizeof *n->child * (size_t)n->n_rules);
-		n->n = ms_ctx_calloc(ctx, (size_t)n->n_rules, sizeof *n->n);
-		n->w = ms_ctx_calloc(ctx, (size_t)n->n_rules, sizeof *n->w);
-		if (!n->child || !n->n || !n->w) {
-			node_free(u, n);
-			return ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
+	n = &u->node.v[u->node.n];
+	*n = (uct_node){ .prog = p, .hole = hole, .parent = parent, .rule = rule };
+	if (hole >= 0) {
+		n->rules = ms_dsl_nt_alts(u->g, ms_dsl_hole_nt(ms_dsl_prog_nodes(p)[hole]), &n->n_rules);
+		if (!(n->e = ms_arena_calloc(u->edges, (size_t)n->n_rules, sizeof *n->e))) {
+			ms_dsl_prog_free(p);
+			return MS_ENOMEM;
 		}
 		for (int r = 0; r < n->n_rules; r++)
-			n->child[r] = -1;
+			n->e[r].child = -1;
 	}
-	u->node[u->n_node] = n;
-	*out = u->n_node++;
+	*out = u->node.n++;
 	if (parent >= 0) {
-		u->node[parent]->child[rule] = *out;
-		u->node[parent]->n_expanded++;
+		u->node.v[parent].e[rule].child = *out;
+		u->node.v[parent].n_expanded++;
 	}
 	return 0;
 }
@@ -297,7 +273,7 @@ static int new_root(uct *u)
 
 static int expand(uct *u, int parent, int rule, int *out)
 {
-	const uct_node *pn = u->node[parent];
+	const uct_node *pn = &u->node.v[parent];
 	ms_dsl_prog *p;
 	int rc = ms_dsl_prog_clone(&p, pn->prog);
 	if (rc < 0)
@@ -311,13 +287,13 @@ static int expand(uct *u, int parent, int rule, int *out)
 
 static void backprop(uct *u, int id, double v)
 {
-	while (u->node[id]->parent >= 0) {
-		uct_node *p = u->node[u->node[id]->parent];
-		int r = u->node[id]->rule;
+	while (u->node.v[id].parent >= 0) {
+		uct_node *p = &u->node.v[u->node.v[id].parent];
+		int r = u->node.v[id].rule;
 		p->n_total++;
-		p->n[r]++;
-		p->w[r] += v;
-		id = u->node[id]->parent;
+		p->e[r].n++;
+		p->e[r].w += v;
+		id = u->node.v[id].parent;
 	}
 }
 
@@ -325,7 +301,7 @@ static int select_rule(const uct *u, const uct_node *n)
 {
 	if (n->n_expanded < n->n_rules) {
 		for (int r = 0; r < n->n_rules; r++)
-			if (n->child[r] < 0)
+			if (n->e[r].child < 0)
 				return r;
 	}
 	const ms_synth_opts *o = &u->s->o;
@@ -333,9 +309,9 @@ static int select_rule(const uct *u, const uct_node *n)
 	int best = -1;
 	double best_v = 0;
 	for (int r = 0; r < n->n_rules; r++) {
-		double nr = n->n[r] > 0 ? n->n[r] : 1;
+		double nr = n->e[r].n > 0 ? n->e[r].n : 1;
 		double explore = o->uct_ucb == MS_SYNTH_UCB_PAPER ? sqrt(lnN / nr) : sqrt((double)n->n_total / nr);
-		double v = n->w[r] / nr + o->uct_c * explore;
+		double v = n->e[r].w / nr + o->uct_c * explore;
 		if (best < 0 || v > best_v) {
 			best = r;
 			best_v = v;
@@ -480,16 +456,16 @@ static int uct_iterate(uct *u)
 			return rc;
 		if ((rc = syn_idle(s)) != 0)
 			return rc; /* every iteration met cached programs only: a finite space, fully explored */
-		int id = 0, r = select_rule(u, u->node[0]);
+		int id = 0, r = select_rule(u, &u->node.v[0]);
 		double v;
-		while (u->node[id]->child[r] >= 0) {
-			id = u->node[id]->child[r];
-			if (u->node[id]->hole < 0)
+		while (u->node.v[id].e[r].child >= 0) {
+			id = u->node.v[id].e[r].child;
+			if (u->node.v[id].hole < 0)
 				break;
-			r = select_rule(u, u->node[id]);
+			r = select_rule(u, &u->node.v[id]);
 		}
-		if (u->node[id]->hole < 0) {
-			if ((rc = score(u, u->node[id]->prog, &v)) != 0)
+		if (u->node.v[id].hole < 0) {
+			if ((rc = score(u, u->node.v[id].prog, &v)) != 0)
 				return rc;
 			backprop(u, id, v);
 			continue;
@@ -497,7 +473,7 @@ static int uct_iterate(uct *u)
 		int child;
 		if ((rc = expand(u, id, r, &child)) < 0)
 			return rc;
-		if ((rc = rollout(u, u->node[child], &v)) != 0)
+		if ((rc = rollout(u, &u->node.v[child], &v)) != 0)
 			return rc;
 		backprop(u, child, v);
 	}
@@ -509,8 +485,8 @@ static int branch(uct *u, const ms_dsl_prog *target, double v)
 	const ms_dsl_sym *tsym = ms_dsl_prog_nodes(target);
 	const int32_t *tend = ms_dsl_prog_ends(target);
 	int id = 0, rc;
-	while (u->node[id]->hole >= 0) {
-		const uct_node *n = u->node[id];
+	while (u->node.v[id].hole >= 0) {
+		const uct_node *n = &u->node.v[id];
 		const ms_dsl_sym *psym = ms_dsl_prog_nodes(n->prog);
 		int ti = 0;
 		for (int pi = 0; pi < n->hole; pi++)
@@ -521,8 +497,8 @@ static int branch(uct *u, const ms_dsl_prog *target, double v)
 		if (r == n->n_rules)
 			return ms_ctx_error(u->s->ctx, MS_EINVAL, "UCT: the sketch's production %s is no alternative of its slot",
 					    ms_dsl_prod_name(u->g, tsym[ti]));
-		if (n->child[r] >= 0) {
-			id = n->child[r];
+		if (n->e[r].child >= 0) {
+			id = n->e[r].child;
 			continue;
 		}
 		int child;
@@ -538,7 +514,8 @@ static void uct_free(uct *u)
 {
 	ms_ctx *ctx = u->s->ctx;
 	tree_clear(u);
-	ms_ctx_mfree(ctx, u->node);
+	ms_vec_dispose(ctx, &u->node);
+	ms_arena_free(u->edges);
 	for (int nt = 0; nt < u->n_nts; nt++) {
 		if (u->leafish)
 			ms_ctx_mfree(ctx, u->leafish[nt]);
@@ -571,7 +548,7 @@ static int uct_init(uct *u, ms_synth *s)
 	u->g = s->pb->grammar;
 	u->best_score = u->psi_best_score = -1;
 	int rc;
-	if ((rc = tables(u)) < 0 || (rc = syn_prog_new(s, &u->best)) < 0 || (rc = syn_prog_new(s, &u->psi_best)) < 0 ||
+	if ((rc = ms_arena_new(&u->edges, s->ctx, 0)) < 0 || (rc = tables(u)) < 0 || (rc = syn_prog_new(s, &u->best)) < 0 || (rc = syn_prog_new(s, &u->psi_best)) < 0 ||
 	    (rc = syn_prog_new(s, &u->full)) < 0 || (rc = syn_prog_new(s, &u->sub)) < 0 ||
 	    (rc = syn_prog_new(s, &u->old)) < 0)
 		return rc;
@@ -665,3 +642,34 @@ int syn_run_sketch_uct(ms_synth *s)
 	uct_free(&u);
 	return rc == SYN_PHASE ? 0 : rc;
 }
+
+/* ---- UCT's options ---- */
+
+static void uct_defaults(ms_synth_opts *o)
+{
+	o->uct_c = 10;
+	o->uct_ucb = MS_SYNTH_UCB_CODE;
+	o->uct_hole = MS_SYNTH_HOLE_SHALLOWEST;
+	o->uct_completion = MS_SYNTH_COMPLETE_CODE;
+	o->uct_expansions = 10;
+	o->uct_rollout_sa = 1;
+}
+
+static int uct_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+{
+	(void)pb;
+	if (!(o->uct_c >= 0) || o->uct_ucb < 0 || o->uct_ucb > MS_SYNTH_UCB_PAPER || o->uct_hole < 0 ||
+	    o->uct_hole > MS_SYNTH_HOLE_LEFTMOST || o->uct_completion < 0 ||
+	    o->uct_completion > MS_SYNTH_COMPLETE_GENERATOR || o->uct_expansions < 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: bad UCT settings");
+	return 0;
+}
+
+static int uct_header(ms_synth *s, ms_buf *b)
+{
+	const ms_synth_opts *o = &s->o;
+	return ms_buf_printf(b, "uct %.17g %d %d %d %d %d\n", o->uct_c, o->uct_ucb, o->uct_hole, o->uct_completion,
+			     o->uct_expansions, o->uct_rollout_sa);
+}
+
+const syn_opts_part syn_uct_part = { uct_defaults, uct_check, uct_header, NULL };

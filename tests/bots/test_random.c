@@ -115,11 +115,40 @@ static void test_bots_random__same_seed_same_game(void **st)
 	assert_true(play("RandomAI", 5, 300) != play("RandomAI", 6, 300));
 }
 
+/* The registry's rows and each bot's own ops name the same bot, by short and by Java name. */
+static void test_bots_registry__every_name_builds_the_bot_it_names(void **state)
+{
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	const char *const *names = ms_bot_names();
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	for (; names[n]; n++) {
+		ms_bot *b, *j;
+		assert_int_equal(ms_bot_new(ctx, &b, names[n], utt, 1), MS_OK);
+		assert_string_equal(b->ops->name, names[n]);
+		assert_string_equal(ms_bot_for_java_class(b->ops->java_class), names[n]);
+		assert_int_equal(ms_bot_new(ctx, &j, b->ops->java_class, utt, 1), MS_OK);
+		assert_string_equal(j->ops->name, names[n]);
+		ms_bot_free(j);
+		ms_bot_free(b);
+	}
+	assert_int_equal(n, 9);
+	assert_true(ms_bot_draws_unseeded("CoacAI") && ms_bot_draws_unseeded("mayariBot.mayari"));
+	assert_false(ms_bot_draws_unseeded("WorkerRush"));
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bots_random__every_idle_unit_gets_a_legal_action_that_fits),
 		cmocka_unit_test(test_bots_random__same_seed_same_game),
+		cmocka_unit_test(test_bots_registry__every_name_builds_the_bot_it_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,12 +100,38 @@ static void test_arena__overflow_and_oom_return_null_with_enomem(void **state)
 	assert_int_equal(t.live, 0);
 }
 
+static void test_arena__reset_merges_blocks_so_an_equal_load_allocates_nothing(void **state)
+{
+	ms_test_alloc t = {0};
+	ms_allocator al;
+	ms_ctx *ctx = ms_test_ctx_with(&t, &al);
+	ms_arena *a;
+
+	(void)state;
+	assert_int_equal(ms_arena_new(&a, ctx, 256), MS_OK);
+	long base = t.live;
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 50; i++)
+			assert_non_null(ms_arena_alloc(a, 100)); /* 50 x 112 bytes: many 256-byte blocks at first */
+		if (round == 0)
+			assert_true(t.live > base + 1);
+		else if (!ms_arena_is_passthrough())
+			assert_int_equal(t.live, base + 1); /* the merged block holds it all */
+		ms_arena_reset(a);
+		assert_int_equal(t.live, ms_arena_is_passthrough() ? base : base + 1);
+	}
+	ms_arena_free(a);
+	ms_ctx_free(ctx);
+	assert_int_equal(t.live, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena__allocations_are_aligned_and_distinct),
 		cmocka_unit_test(test_arena__reset_frees_all_but_reuses_first_block),
 		cmocka_unit_test(test_arena__oversized_request_gets_its_own_block),
+		cmocka_unit_test(test_arena__reset_merges_blocks_so_an_equal_load_allocates_nothing),
 		cmocka_unit_test(test_arena__overflow_and_oom_return_null_with_enomem),
 	};
 	return cmocka_run_group_tests_name("core_arena", tests, NULL, NULL);

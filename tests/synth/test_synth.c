@@ -486,6 +486,22 @@ static void test_synth_checkpoint__a_damaged_last_line_costs_one_evaluation(void
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "damaged"));
 }
 
+/* Options of the layout before version 2 lack fields the search reads: refused, not read past. */
+static void test_synth_search__options_of_an_older_version_are_refused(void **state)
+{
+	fixture *f = *state;
+	ms_synth_opts o;
+	ms_synth *s = NULL;
+
+	ms_synth_opts_init(&o);
+	assert_int_equal(o.version, 2);
+	o.version = 1;
+	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
+	assert_null(s);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "version"));
+	assert_int_not_equal(MS_SYNTH_STOPPED, MS_SYNTH_FAILED);
+}
+
 static void test_synth_checkpoint__other_settings_are_refused(void **state)
 {
 	fixture *f = *state;
@@ -806,6 +822,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_synth_eval__any_thread_count_gives_the_same_scores, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_synth_search__options_of_an_older_version_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_synth_search__sa_and_uct_beat_random_sampling_on_the_same_budget, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_synth_search__same_seed_same_result_for_any_thread_count, setup,

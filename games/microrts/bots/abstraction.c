@@ -65,7 +65,7 @@ int bot_al_set(bot_al *al, const al_entry *a)
 	return MS_OK;
 }
 
-static al_entry fresh(const bot_al *al, int ui, int kind)
+al_entry bot_al_fresh(const bot_al *al, int ui, int kind)
 {
 	al_entry a;
 
@@ -81,7 +81,7 @@ static al_entry fresh(const bot_al *al, int ui, int kind)
 
 int bot_al_move(bot_al *al, int ui, int x, int y)
 {
-	al_entry a = fresh(al, ui, AL_MOVE);
+	al_entry a = bot_al_fresh(al, ui, AL_MOVE);
 	a.x = x;
 	a.y = y;
 	return bot_al_set(al, &a);
@@ -89,14 +89,14 @@ int bot_al_move(bot_al *al, int ui, int x, int y)
 
 int bot_al_train(bot_al *al, int ui, int type)
 {
-	al_entry a = fresh(al, ui, AL_TRAIN);
+	al_entry a = bot_al_fresh(al, ui, AL_TRAIN);
 	a.type = type;
 	return bot_al_set(al, &a);
 }
 
 int bot_al_build(bot_al *al, int ui, int type, int x, int y)
 {
-	al_entry a = fresh(al, ui, AL_BUILD);
+	al_entry a = bot_al_fresh(al, ui, AL_BUILD);
 	a.type = type;
 	a.x = x;
 	a.y = y;
@@ -106,7 +106,7 @@ int bot_al_build(bot_al *al, int ui, int type, int x, int y)
 int bot_al_harvest(bot_al *al, int ui, int target, int base)
 {
 	const rts_unit *us = rts_cunits(al->f.s);
-	al_entry a = fresh(al, ui, AL_HARVEST);
+	al_entry a = bot_al_fresh(al, ui, AL_HARVEST);
 	if (target >= 0) {
 		a.target = us[target].u.id;
 		a.ti = target;
@@ -122,7 +122,7 @@ int bot_al_harvest(bot_al *al, int ui, int target, int base)
 
 int bot_al_attack(bot_al *al, int ui, int target)
 {
-	al_entry a = fresh(al, ui, AL_ATTACK);
+	al_entry a = bot_al_fresh(al, ui, AL_ATTACK);
 	a.target = rts_cunits(al->f.s)[target].u.id;
 	a.ti = target;
 	return bot_al_set(al, &a);
@@ -130,47 +130,8 @@ int bot_al_attack(bot_al *al, int ui, int target)
 
 int bot_al_idle(bot_al *al, int ui)
 {
-	al_entry a = fresh(al, ui, AL_IDLE);
+	al_entry a = bot_al_fresh(al, ui, AL_IDLE);
 	return bot_al_set(al, &a);
-}
-
-int bot_al_true_idle(bot_al *al, int ui)
-{
-	al_entry a = fresh(al, ui, AL_TRUE_IDLE);
-	return bot_al_set(al, &a);
-}
-
-int bot_al_harvest_return(bot_al *al, int ui, int target, int base)
-{
-	int rc = bot_al_harvest(al, ui, target, base);
-	if (!rc)
-		bot_al_get(al, ui)->kind = AL_HARVEST_RETURN;
-	return rc;
-}
-
-int bot_al_build_mod(bot_al *al, int ui, int type, int x, int y)
-{
-	al_entry a = fresh(al, ui, AL_BUILD_MOD);
-	a.type = type;
-	a.x = x;
-	a.y = y;
-	return bot_al_set(al, &a);
-}
-
-int bot_al_train_dir(bot_al *al, int ui, int type, int dir)
-{
-	al_entry a = fresh(al, ui, AL_TRAIN_DIR);
-	a.type = type;
-	a.dir = dir;
-	return bot_al_set(al, &a);
-}
-
-int bot_al_coac_attack(bot_al *al, int ui, int target)
-{
-	int rc = bot_al_attack(al, ui, target);
-	if (!rc)
-		bot_al_get(al, ui)->kind = AL_COAC_ATTACK;
-	return rc;
 }
 
 int bot_al_building_position(const ms_rts_state *s, const int *reserved, int n, int dx, int dy)
@@ -271,8 +232,7 @@ static int used_cost(const bot_frame *f, const ms_rts_unit *u, const ms_rts_acti
 	return f->s->utt->types[a->unit_type].cost;
 }
 
-/* GameState.isUnitActionAllowed: only against the state's own usage. */
-static int allowed(const bot_frame *f, const ms_rts_unit *u, const ms_rts_action *a)
+int bot_al_allowed(const bot_frame *f, const ms_rts_unit *u, const ms_rts_action *a)
 {
 	const ms_rts_state *s = f->s;
 	int cell = used_cell(f, u, a), cost = used_cost(f, u, a);
@@ -292,9 +252,7 @@ static int allowed(const bot_frame *f, const ms_rts_unit *u, const ms_rts_action
 	return 1;
 }
 
-/* The unit `id` (NULL when dead or none); *hint is where it was last seen
- * and is updated. */
-static const ms_rts_unit *unit_by_id(const bot_frame *f, int64_t id, int *hint)
+const ms_rts_unit *bot_al_unit_by_id(const bot_frame *f, int64_t id, int *hint)
 {
 	if (id < 0)
 		return NULL;
@@ -302,9 +260,7 @@ static const ms_rts_unit *unit_by_id(const bot_frame *f, int64_t id, int *hint)
 	return *hint < 0 ? NULL : &rts_cunits(f->s)[*hint].u;
 }
 
-/* Direction from u to the neighbouring cell (x, y), checked up, right,
- * down, left as the Java actions do; -1 when not adjacent. */
-static int adjacent_dir(const ms_rts_unit *u, int x, int y)
+int bot_al_adjacent_dir(const ms_rts_unit *u, int x, int y)
 {
 	for (int d = 0; d < 4; d++)
 		if (u->x + rts_dx[d] == x && u->y + rts_dy[d] == y)
@@ -312,7 +268,7 @@ static int adjacent_dir(const ms_rts_unit *u, int x, int y)
 	return -1;
 }
 
-static int path(bot_al *al, const ms_rts_unit *u, int x, int y, int range)
+int bot_al_path(bot_al *al, const ms_rts_unit *u, int x, int y, int range)
 {
 	int dir;
 	bot_astar_find(&al->astar, &al->f, u->x, u->y, x + y * al->f.w, range, al->ru, al->n_ru, &dir);
@@ -327,23 +283,20 @@ static int completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
 	case AL_MOVE:
 		return u->x == a->x && u->y == a->y;
 	case AL_ATTACK:
-	case AL_COAC_ATTACK:
-		return !unit_by_id(&al->f, a->target, &a->ti);
-	case AL_HARVEST_RETURN: /* its resource gone and nothing carried */
-		return u->resources == 0 && !unit_by_id(&al->f, a->target, &a->ti);
+		return !bot_al_unit_by_id(&al->f, a->target, &a->ti);
 	case AL_HARVEST:
 		/* the 2022 jar's Harvest ends with its resource only, whatever
 		 * the worker carries; since 2023 with the unit it heads for (no
 		 * unit, -1, counts as gone as Java's contains(null) is false) */
 		if (al->edition == MS_PATH_EDITION_2023 && u->resources > 0)
-			return !unit_by_id(&al->f, a->base, &a->bi);
-		return !unit_by_id(&al->f, a->target, &a->ti);
+			return !bot_al_unit_by_id(&al->f, a->base, &a->bi);
+		return !bot_al_unit_by_id(&al->f, a->target, &a->ti);
 	case AL_BUILD:
-	case AL_BUILD_MOD:
 		return rts_unit_at(s, a->x, a->y) >= 0;
 	case AL_TRAIN:
-	case AL_TRAIN_DIR:
 		return a->done;
+	case AL_OWN:
+		return a->own->completed(al, a, u);
 	default:
 		return 0;
 	}
@@ -373,6 +326,31 @@ static const bf_unit *foes(bot_al *al, int player, int *n)
 	return al->foes;
 }
 
+int bot_al_execute_harvest(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	const bot_frame *f = &al->f;
+	int dir, carrying = u->resources > 0;
+	int64_t id = carrying ? a->base : a->target;
+	const ms_rts_unit *t = bot_al_unit_by_id(f, id, carrying ? &a->bi : &a->ti);
+	int x = carrying ? a->bx : a->tx, y = carrying ? a->by : a->ty;
+	if (id < 0)
+		return 0;
+	if (t) {
+		x = t->x;
+		y = t->y;
+	}
+	dir = bot_al_path(al, u, x, y, 1);
+	if (dir >= 0) {
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
+		return bot_al_allowed(f, u, out);
+	}
+	dir = bot_al_adjacent_dir(u, x, y);
+	if (dir < 0)
+		return 0;
+	*out = bot_act(carrying ? MS_RTS_RETURN : MS_RTS_HARVEST, dir, -1);
+	return 1;
+}
+
 /* execute(): 1 and *out when the action yields a unit action. */
 static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
 {
@@ -383,13 +361,13 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 
 	switch (a->kind) {
 	case AL_MOVE:
-		dir = path(al, u, a->x, a->y, 0);
+		dir = bot_al_path(al, u, a->x, a->y, 0);
 		if (dir < 0)
 			return 0;
 		*out = bot_act(MS_RTS_MOVE, dir, -1);
-		return allowed(f, u, out);
+		return bot_al_allowed(f, u, out);
 	case AL_ATTACK: {
-		const ms_rts_unit *t = unit_by_id(f, a->target, &a->ti);
+		const ms_rts_unit *t = bot_al_unit_by_id(f, a->target, &a->ti);
 		int dx, dy;
 		if (!t)
 			return 0;
@@ -401,46 +379,25 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 			out->y = t->y;
 			return 1;
 		}
-		dir = path(al, u, t->x, t->y, ut->attack_range);
+		dir = bot_al_path(al, u, t->x, t->y, ut->attack_range);
 		if (dir < 0)
 			return 0;
 		*out = bot_act(MS_RTS_MOVE, dir, -1);
-		return allowed(f, u, out);
+		return bot_al_allowed(f, u, out);
 	}
 	case AL_HARVEST:
-	case AL_HARVEST_RETURN: {
-		int carrying = u->resources > 0;
-		int64_t id = carrying ? a->base : a->target;
-		const ms_rts_unit *t = unit_by_id(f, id, carrying ? &a->bi : &a->ti);
-		int x = carrying ? a->bx : a->tx, y = carrying ? a->by : a->ty;
-		if (id < 0)
-			return 0;
-		if (t) {
-			x = t->x;
-			y = t->y;
-		}
-		dir = path(al, u, x, y, 1);
-		if (dir >= 0) {
-			*out = bot_act(MS_RTS_MOVE, dir, -1);
-			return allowed(f, u, out);
-		}
-		dir = adjacent_dir(u, x, y);
-		if (dir < 0)
-			return 0;
-		*out = bot_act(carrying ? MS_RTS_RETURN : MS_RTS_HARVEST, dir, -1);
-		return 1;
-	}
+		return bot_al_execute_harvest(al, a, u, out);
 	case AL_BUILD:
-		dir = path(al, u, a->x, a->y, 1);
+		dir = bot_al_path(al, u, a->x, a->y, 1);
 		if (dir >= 0) {
 			*out = bot_act(MS_RTS_MOVE, dir, -1);
-			return allowed(f, u, out);
+			return bot_al_allowed(f, u, out);
 		}
-		dir = adjacent_dir(u, a->x, a->y);
+		dir = bot_al_adjacent_dir(u, a->x, a->y);
 		if (dir < 0)
 			return 0;
 		*out = bot_act(MS_RTS_PRODUCE, dir, a->type);
-		return allowed(f, u, out);
+		return bot_al_allowed(f, u, out);
 	case AL_TRAIN: {
 		const ms_rts_unit_type *tt = &s->utt->types[a->type];
 		/* the trainee faces the nearest resource (a harvester) or unit of
@@ -473,7 +430,7 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		if (best < 0)
 			return 0;
 		*out = bot_act(MS_RTS_PRODUCE, best, a->type);
-		return allowed(f, u, out);
+		return bot_al_allowed(f, u, out);
 	}
 	case AL_IDLE: {
 		int r2 = ut->attack_range * ut->attack_range, n_foes;
@@ -493,69 +450,8 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 		}
 		return 0;
 	}
-	case AL_TRUE_IDLE:
-		*out = bot_act(MS_RTS_NONE, 1, -1);
-		return 1;
-	case AL_BUILD_MOD:
-		/* as Build, but a blocked step or site waits 1 cycle */
-		dir = path(al, u, a->x, a->y, 1);
-		if (dir >= 0)
-			*out = bot_act(MS_RTS_MOVE, dir, -1);
-		else if ((dir = adjacent_dir(u, a->x, a->y)) >= 0)
-			*out = bot_act(MS_RTS_PRODUCE, dir, a->type);
-		if (dir < 0 || !allowed(f, u, out))
-			*out = bot_act(MS_RTS_NONE, 1, -1);
-		return 1;
-	case AL_TRAIN_DIR:
-		/* the side CoacAI chose; NONE 1 when the engine refuses it */
-		a->done = 1;
-		*out = bot_act(MS_RTS_PRODUCE, a->dir, a->type);
-		if (!allowed(f, u, out))
-			*out = bot_act(MS_RTS_NONE, 1, -1);
-		return 1;
-	case AL_COAC_ATTACK: {
-		const ms_rts_unit *t = unit_by_id(f, a->target, &a->ti);
-		int r2 = ut->attack_range * ut->attack_range, dx, dy, nx, ny, n_ok = 0, first = -1;
-		if (!t)
-			return 0;
-		dx = t->x - u->x;
-		dy = t->y - u->y;
-		if (dx * dx + dy * dy <= r2) {
-			*out = bot_act(MS_RTS_ATTACK, -1, -1);
-			out->x = t->x;
-			out->y = t->y;
-			return 1;
-		}
-		/* wait when the target's pending move brings it in range */
-		bot_next_pos(s, a->ti, &nx, &ny);
-		if ((nx - u->x) * (nx - u->x) + (ny - u->y) * (ny - u->y) <= r2) {
-			*out = bot_act(MS_RTS_NONE, 1, -1);
-			return 1;
-		}
-		dir = path(al, u, t->x, t->y, ut->attack_range);
-		if (dir >= 0) {
-			*out = bot_act(MS_RTS_MOVE, dir, -1);
-			if (allowed(f, u, out))
-				return 1;
-		}
-		/* No path: the jar tries the four moves clockwise from a side
-		 * drawn by an unseeded java.util.Random. The native bot starts
-		 * up; with two or more allowed moves the jar's pick is not
-		 * reproducible, and the decision is counted as such. */
-		int32_t start = 0;
-		if (al->rng)
-			ms_jrandom_next_int_bounded(al->rng, 4, &start);
-		for (int k = 0; k < 4; k++) {
-			int d = (int)(start + k) % 4; /* up, right, down, left: clockwise */
-			ms_rts_action m = bot_act(MS_RTS_MOVE, d, -1);
-			if (allowed(f, u, &m) && n_ok++ == 0)
-				first = d;
-		}
-		if (n_ok > 1)
-			al->random_moves++;
-		*out = first >= 0 ? bot_act(MS_RTS_MOVE, first, -1) : bot_act(MS_RTS_NONE, 1, -1);
-		return 1;
-	}
+	case AL_OWN:
+		return a->own->execute(al, a, u, out);
 	default:
 		return 0;
 	}

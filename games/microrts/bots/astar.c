@@ -7,12 +7,14 @@
  * entry is expanded first, so equal f means last in, first out. Neighbours
  * are generated up, right, down, left.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "bots_internal.h"
 
-/* Grows the frame's buffers for `cells` cells and `units` units. */
-static int frame_grow(ms_ctx *ctx, bot_frame *f, int cells, int units)
+/* Grows the frame's cell buffers (kept: pend is cleared cell by cell, which is
+ * cheaper than zeroing a map per decision); the unit lists are scratch. */
+static int frame_grow(ms_ctx *ctx, bot_frame *f, int cells, int units, int player)
 {
 	if (cells > f->cap_cells) {
 		ms_ctx_mfree(ctx, f->pend);
@@ -24,19 +26,45 @@ static int frame_grow(ms_ctx *ctx, bot_frame *f, int cells, int units)
 		if (!f->cap_cells)
 			return MS_ENOMEM;
 	}
-	if (units > f->cap_units) {
-		int cap = units < 16 ? 16 : units * 2;
-		bf_unit **lists[4] = { &f->own, &f->others, &f->res, &f->stock };
-		f->cap_units = cap;
-		for (int k = 0; k < 4; k++) {
-			ms_ctx_mfree(ctx, *lists[k]);
-			if (!(*lists[k] = ms_ctx_malloc(ctx, sizeof(bf_unit) * (size_t)cap)))
-				f->cap_units = 0;
-		}
-		if (!f->cap_units)
+	if (player >= 0) {
+		bf_unit *all = bot_scratch(f, 4 * (size_t)units, sizeof(bf_unit), 0);
+		if (!all)
 			return MS_ENOMEM;
+		f->own = all, f->others = all + units, f->res = all + 2 * units, f->stock = all + 3 * units;
 	}
 	return MS_OK;
+}
+
+int bot_scratch_ints(bot_frame *f, int **const parts[], const size_t len[], int n)
+{
+	size_t total = 0;
+	int *all;
+
+	for (int k = 0; k < n; k++) {
+		if (len[k] > SIZE_MAX / sizeof(int) - total)
+			return ms_ctx_error(f->ctx, MS_ENOMEM, "bot scratch of %d arrays overflows", n);
+		total += len[k];
+	}
+	if (!(all = bot_scratch(f, total, sizeof(int), 0)))
+		return MS_ENOMEM;
+	for (int k = 0; k < n; k++) {
+		*parts[k] = all;
+		all += len[k];
+	}
+	return MS_OK;
+}
+
+void *bot_scratch(bot_frame *f, size_t n, size_t size, int zero)
+{
+	if (!f->scratch && ms_arena_new(&f->scratch, f->ctx, 0) < 0)
+		return NULL;
+	if (zero)
+		return ms_arena_calloc(f->scratch, n, size);
+	if (size && n > SIZE_MAX / size) {
+		ms_ctx_error(f->ctx, MS_ENOMEM, "bot scratch of %zu x %zu bytes overflows", n, size);
+		return NULL;
+	}
+	return ms_arena_alloc(f->scratch, n * size);
 }
 
 static inline bf_unit at(const ms_rts_unit *u, int i)
@@ -93,7 +121,9 @@ int bot_frame_begin(ms_ctx *ctx, bot_frame *f, const ms_rts_state *s, int player
 	for (int k = 0; k < f->n_pend; k++)
 		f->pend[f->pend_cells[k]] = 0;
 	f->n_pend = 0;
-	if (frame_grow(ctx, f, s->cells, s->n_units))
+	f->ctx = ctx;
+	ms_arena_reset(f->scratch);
+	if (frame_grow(ctx, f, s->cells, s->n_units, player))
 		return ms_ctx_error(ctx, MS_ENOMEM, "bot: out of memory for a %dx%d map with %d units", s->width,
 				    s->height, s->n_units);
 	f->s = s;
@@ -144,10 +174,7 @@ void bot_frame_dispose(ms_ctx *ctx, bot_frame *f)
 {
 	ms_ctx_mfree(ctx, f->pend);
 	ms_ctx_mfree(ctx, f->pend_cells);
-	ms_ctx_mfree(ctx, f->own);
-	ms_ctx_mfree(ctx, f->others);
-	ms_ctx_mfree(ctx, f->res);
-	ms_ctx_mfree(ctx, f->stock);
+	ms_arena_free(f->scratch);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -5,87 +5,81 @@
 
 #include "bots_internal.h"
 
-static const char *const names[] = { "WorkerRush", "LightRush", "HeavyRush", "RangedRush", "PassiveAI", "RandomBiasedAI",
-				     "RandomAI", "CoacAI", "mayari", NULL };
-static const char *const java[] = { "ai.abstraction.WorkerRush", "ai.abstraction.LightRush",
-				    "ai.abstraction.HeavyRush", "ai.abstraction.RangedRush", "ai.PassiveAI",
-				    "ai.RandomBiasedAI", "ai.RandomAI", "ai.coac.CoacAI",
-				    "mayariBot.mayari", NULL };
+/*
+ * The registry, written once: each row is a bot's name, the Java class it
+ * reproduces, its constructor and the constructor's argument, and whether
+ * the jar draws unseeded numbers (CoacAI's and mayari's shuffles). The
+ * name list ms_bot_names() returns is expanded from the same rows.
+ */
+#define BOT_ROWS(X)                                                              \
+	X("WorkerRush", "ai.abstraction.WorkerRush", bot_rush_new, NULL, 0)      \
+	X("LightRush", "ai.abstraction.LightRush", bot_rush_new, "Light", 0)     \
+	X("HeavyRush", "ai.abstraction.HeavyRush", bot_rush_new, "Heavy", 0)     \
+	X("RangedRush", "ai.abstraction.RangedRush", bot_rush_new, "Ranged", 0)  \
+	X("PassiveAI", "ai.PassiveAI", bot_passive_new, NULL, 0)                 \
+	X("RandomBiasedAI", "ai.RandomBiasedAI", bot_random_biased_new, NULL, 0) \
+	X("RandomAI", "ai.RandomAI", bot_random_new, NULL, 0)                    \
+	X("CoacAI", "ai.coac.CoacAI", bot_coac_new, NULL, 1)                     \
+	X("mayari", "mayariBot.mayari", bot_mayari_new, NULL, 1)
+
+typedef struct bot_row {
+	const char *name, *java;
+	int (*make)(ms_bot *b, const char *arg);
+	const char *arg;
+	int draws_unseeded;
+} bot_row;
+
+#define BOT_ROW(name, java, make, arg, unseeded) { name, java, make, arg, unseeded },
+#define BOT_NAME(name, java, make, arg, unseeded) name,
+static const bot_row rows[] = { BOT_ROWS(BOT_ROW) };
+static const char *const names[] = { BOT_ROWS(BOT_NAME) NULL };
 
 const char *const *ms_bot_names(void)
 {
 	return names;
 }
 
-/* Index in names[] of a short or Java name, or -1. */
-static int lookup(const char *name)
+/* The row of a short or Java name, or NULL. */
+static const bot_row *lookup(const char *name)
 {
 	const char *dot = strrchr(name, '.');
 	const char *simple = dot ? dot + 1 : name;
 
-	for (int i = 0; names[i]; i++)
-		if (!strcasecmp(simple, names[i]) || !strcmp(name, java[i]))
-			return i;
-	return -1;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (!strcasecmp(simple, rows[i].name) || !strcmp(name, rows[i].java))
+			return &rows[i];
+	return NULL;
 }
 
 const char *ms_bot_for_java_class(const char *java_class)
 {
-	int i = java_class ? lookup(java_class) : -1;
-	return i < 0 ? NULL : names[i];
+	const bot_row *r = java_class ? lookup(java_class) : NULL;
+	return r ? r->name : NULL;
 }
 
 int ms_bot_draws_unseeded(const char *name)
 {
-	int i = name ? lookup(name) : -1;
-	return i >= 0 && (!strcmp(names[i], "CoacAI") || !strcmp(names[i], "mayari"));
+	const bot_row *r = name ? lookup(name) : NULL;
+	return r && r->draws_unseeded;
 }
 
 int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *utt, int64_t seed)
 {
+	const bot_row *row;
 	ms_bot *b;
-	int i, rc;
+	int rc;
 
 	*out = NULL;
 	if (!name || !utt)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_bot_new: no name or no unit type table");
-	if ((i = lookup(name)) < 0)
+	if (!(row = lookup(name)))
 		return ms_ctx_error(ctx, MS_ENOTFOUND, "no native bot called \"%s\"", name);
 	if (!(b = ms_ctx_calloc(ctx, 1, sizeof(*b))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "ms_bot_new: out of memory");
 	b->ctx = ctx;
 	b->utt = utt;
 	b->seed = seed;
-	switch (i) {
-	case 0:
-		rc = bot_rush_new(b, NULL);
-		break;
-	case 1:
-		rc = bot_rush_new(b, "Light");
-		break;
-	case 2:
-		rc = bot_rush_new(b, "Heavy");
-		break;
-	case 3:
-		rc = bot_rush_new(b, "Ranged");
-		break;
-	case 4:
-		rc = bot_passive_new(b);
-		break;
-	case 5:
-		rc = bot_random_biased_new(b);
-		break;
-	case 7:
-		rc = bot_coac_new(b);
-		break;
-	case 8:
-		rc = bot_mayari_new(b);
-		break;
-	default:
-		rc = bot_random_new(b);
-		break;
-	}
-	if (rc) {
+	if ((rc = row->make(b, row->arg))) {
 		ms_bot_free(b);
 		return rc;
 	}

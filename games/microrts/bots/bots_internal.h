@@ -6,6 +6,7 @@
 #ifndef MS_GAMES_MICRORTS_BOTS_INTERNAL_H
 #define MS_GAMES_MICRORTS_BOTS_INTERNAL_H
 
+#include "microsynth/arena.h"
 #include "microsynth/bots.h"
 #include "../rts.h"
 #include "bot_actions.h"
@@ -19,13 +20,17 @@ typedef struct bf_unit {
 
 /*
  * What a decision reads from the state again and again, computed once per
- * decision into buffers the bot keeps: the cells targeted by pending moves
- * and productions (GameState.free excludes them; they are also the state's
- * ResourceUsage cells) and the stock held by pending productions; for a
- * deciding player also the units the bots scan, by role, in unit-list
- * order (the order the Java loops visit them, which decides their ties).
+ * decision: the cells targeted by pending moves and productions
+ * (GameState.free excludes them; they are also the state's ResourceUsage
+ * cells) and the stock held by pending productions; for a deciding player
+ * also the units the bots scan, by role, in unit-list order (the order the
+ * Java loops visit them, which decides their ties). The frame's arena holds
+ * the decision's scratch (its own unit lists and the bots'), released by
+ * the next bot_frame_begin.
  */
 typedef struct bot_frame {
+	ms_ctx *ctx;
+	ms_arena *scratch;  /* created at the first bot_scratch, reset by each begin */
 	const ms_rts_state *s;
 	int w, h;
 	uint8_t *pend;      /* [cells] 1: a pending MOVE or PRODUCE targets the cell */
@@ -35,12 +40,12 @@ typedef struct bot_frame {
 	int player;         /* the deciding player, -1: none (no lists) */
 	const ms_rts_utt *roles_of; /* the table `role` was computed for */
 	uint8_t role[MS_RTS_MAX_TYPES]; /* BF_* bits per unit type */
-	bf_unit *own;       /* units of the player */
-	bf_unit *others;    /* units of any other player but the neutral one */
-	bf_unit *res;       /* resources */
-	bf_unit *stock;     /* stockpiles of the player */
+	bf_unit *own;       /* [units] units of the player (scratch) */
+	bf_unit *others;    /* [units] units of any other player but the neutral one (scratch) */
+	bf_unit *res;       /* [units] resources (scratch) */
+	bf_unit *stock;     /* [units] stockpiles of the player (scratch) */
 	int n_own, n_others, n_res, n_stock;
-	int cap_cells, cap_units;
+	int cap_cells;
 	uint64_t serial;    /* counts decisions, so per-decision caches can tell */
 } bot_frame;
 
@@ -72,6 +77,12 @@ typedef struct bot_astar {
  * cells and costs only) on `s`, keeping its buffers between calls. */
 int bot_frame_begin(ms_ctx *ctx, bot_frame *f, const ms_rts_state *s, int player);
 void bot_frame_dispose(ms_ctx *ctx, bot_frame *f);
+/* n elements of `size` bytes valid until the next bot_frame_begin (zeroed
+ * when `zero`), or NULL with MS_ENOMEM in the context. */
+void *bot_scratch(bot_frame *f, size_t n, size_t size, int zero);
+/* n int arrays of len[k] elements into *parts[k], carved from one scratch
+ * allocation (a decision asks once, not once per array); 0 or MS_ENOMEM. */
+int bot_scratch_ints(bot_frame *f, int **const parts[], const size_t len[], int n);
 /* GameState.free(x, y) for an in-map cell. */
 static inline int bot_frame_free(const bot_frame *f, int x, int y)
 {
@@ -106,15 +117,25 @@ void bot_astar_dispose(ms_ctx *ctx, bot_astar *a);
 void bot_astar_find(bot_astar *a, const bot_frame *f, int sx, int sy, int target, int range, const int *reserved,
 		    int n_reserved, int *dir);
 
-/* Abstract actions (ai.abstraction.*), then CoacAI's own (ai.coac.*:
- * TrueIdle, HarvestReturn, BuildModified, TrainDirection, CoacAttack). */
-enum { AL_MOVE, AL_ATTACK, AL_HARVEST, AL_BUILD, AL_TRAIN, AL_IDLE, AL_TRUE_IDLE, AL_HARVEST_RETURN, AL_BUILD_MOD,
-       AL_TRAIN_DIR, AL_COAC_ATTACK };
+/* The official layer's abstract actions (ai.abstraction.*); AL_OWN: an
+ * action a bot defines itself (CoacAI's ai.coac.* classes, in coac.c),
+ * completed and executed by its `own` operations. */
+enum { AL_MOVE, AL_ATTACK, AL_HARVEST, AL_BUILD, AL_TRAIN, AL_IDLE, AL_OWN };
+
+struct bot_al;
+struct al_entry;
+typedef struct al_action_ops {
+	/* AbstractAction.completed */
+	int (*completed)(struct bot_al *al, struct al_entry *a, const ms_rts_unit *u);
+	/* AbstractAction.execute: 1 and *out when it yields a unit action */
+	int (*execute)(struct bot_al *al, struct al_entry *a, const ms_rts_unit *u, ms_rts_action *out);
+} al_action_ops;
 
 typedef struct al_entry {
 	int64_t unit;   /* the unit it commands */
 	int ui;         /* its index in the state of the decision, -1: dead */
 	int kind;
+	const al_action_ops *own; /* kind AL_OWN: the bot's operations */
 	int x, y;       /* Move and Build target */
 	int64_t target; /* Attack target, Harvest resource (-1: none) */
 	int64_t base;   /* Harvest stockpile (-1: none) */
@@ -176,12 +197,20 @@ int bot_al_build(bot_al *al, int ui, int type, int x, int y);
 int bot_al_harvest(bot_al *al, int ui, int target, int base);
 int bot_al_attack(bot_al *al, int ui, int target);
 int bot_al_idle(bot_al *al, int ui);
-/* CoacAI's actions; `target` of harvest_return may be -1 (no resource left). */
-int bot_al_true_idle(bot_al *al, int ui);
-int bot_al_harvest_return(bot_al *al, int ui, int target, int base);
-int bot_al_build_mod(bot_al *al, int ui, int type, int x, int y);
-int bot_al_train_dir(bot_al *al, int ui, int type, int dir);
-int bot_al_coac_attack(bot_al *al, int ui, int target);
+/* An entry of `kind` for the unit at index `ui`, fields unset (targets -1). */
+al_entry bot_al_fresh(const bot_al *al, int ui, int kind);
+
+/* What the layer's actions ask of the engine, for a bot's own actions. */
+/* GameState.isUnitActionAllowed against the state's own usage. */
+int bot_al_allowed(const bot_frame *f, const ms_rts_unit *u, const ms_rts_action *a);
+/* The unit `id` (NULL when dead or none); *hint is where it was last seen and is updated. */
+const ms_rts_unit *bot_al_unit_by_id(const bot_frame *f, int64_t id, int *hint);
+/* Direction from u to the neighbouring cell (x, y), up, right, down, left; -1 when not adjacent. */
+int bot_al_adjacent_dir(const ms_rts_unit *u, int x, int y);
+/* The first step of the layer's path finding towards (x, y) within `range`, or -1. */
+int bot_al_path(bot_al *al, const ms_rts_unit *u, int x, int y, int range);
+/* Harvest.execute (CoacAI's HarvestReturn executes as it). */
+int bot_al_execute_harvest(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out);
 
 /* Starts a decision of `player` (0 or 1) on `s` (the frame used by
  * translate and the helpers). */
@@ -189,14 +218,15 @@ int bot_al_begin(bot_al *al, const ms_rts_state *s, int player);
 /* translateActions for the decision's player, then ends the decision. */
 int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n);
 
-/* Bot constructors (the registry lives in bot.c). */
+/* Bot constructors, one shape for the registry's table (bot.c): `arg`
+ * is the row's argument (the rushes' military unit type), else NULL. */
 int bot_rush_new(ms_bot *b, const char *military);
-int bot_passive_new(ms_bot *b);
-int bot_random_biased_new(ms_bot *b);
-int bot_random_new(ms_bot *b);
+int bot_passive_new(ms_bot *b, const char *arg);
+int bot_random_biased_new(ms_bot *b, const char *arg);
+int bot_random_new(ms_bot *b, const char *arg);
 /* CoacAI (coac.c). */
-int bot_coac_new(ms_bot *b);
+int bot_coac_new(ms_bot *b, const char *arg);
 /* mayari (mayari.c). */
-int bot_mayari_new(ms_bot *b);
+int bot_mayari_new(ms_bot *b, const char *arg);
 
 #endif

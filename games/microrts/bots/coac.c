@@ -69,6 +69,7 @@
 #include <string.h>
 
 #include "bots_internal.h"
+#include "core/vec.h"
 
 typedef struct coac_harv {
 	int64_t worker, base;
@@ -77,19 +78,16 @@ typedef struct coac_harv {
 typedef struct coac {
 	bot_al al;
 	int worker, base, barracks, ranged, heavy, light;
-	coac_harv *harv; /* harvesting: worker id -> base id */
-	int n_harv, cap_harv;
+	MS_VEC(coac_harv) harv; /* harvesting: worker id -> base id */
 	int attack_all, was_separated;
 	int map_a; /* -1: not looked at yet; 1: the first decision saw basesWorkers16x16A */
 	ms_jrandom rng; /* CoacAttack's side when the bot is stochastic */
-	/* per-decision scratch, cap_units each */
+	/* per decision, one entry per unit, from the frame's scratch arena */
 	int *mw, *mwb, *mc, *mcb, *mb, *mbar, *en, *alive, *res, *close_res, *bases, *combat_w, *dmg, *tmp, *sep,
 		*building, *ecomb, *att, *ob;
-	int cap_units;
 	int n_mw, n_mwb, n_mc, n_mcb, n_mb, n_mbar, n_en, n_alive, n_res, n_close_res, n_bases, n_combat_w, n_ecomb;
-	int *stack; /* flood fill, one per cell */
+	int *stack; /* flood fill, one per cell (scratch) */
 	uint8_t *seen;
-	int cap_cells;
 	int used; /* resourceUsed */
 	int attack_combat, max_cycles;
 	int player;
@@ -159,43 +157,200 @@ static void list_drop(int *list, int *n, int v)
 		}
 }
 
+/* ---- CoacAI's own abstract actions (ai.coac.*), on the shared layer ---- */
+
+/* TrueIdle: NONE for one cycle, never completed. */
+static int true_idle_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	(void)al, (void)a, (void)u;
+	return 0;
+}
+
+static int true_idle_execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	(void)al, (void)a, (void)u;
+	*out = bot_act(MS_RTS_NONE, 1, -1);
+	return 1;
+}
+
+/* HarvestReturn: Harvest, completed when its resource is gone and nothing is carried. */
+static int harvest_return_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	return u->resources == 0 && !bot_al_unit_by_id(&al->f, a->target, &a->ti);
+}
+
+/* BuildModified: Build, but a blocked step or site waits 1 cycle. */
+static int build_mod_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	(void)u;
+	return rts_unit_at(al->f.s, a->x, a->y) >= 0;
+}
+
+static int build_mod_execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	int dir = bot_al_path(al, u, a->x, a->y, 1);
+	if (dir >= 0)
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
+	else if ((dir = bot_al_adjacent_dir(u, a->x, a->y)) >= 0)
+		*out = bot_act(MS_RTS_PRODUCE, dir, a->type);
+	if (dir < 0 || !bot_al_allowed(&al->f, u, out))
+		*out = bot_act(MS_RTS_NONE, 1, -1);
+	return 1;
+}
+
+/* TrainDirection: the side CoacAI chose; NONE 1 when the engine refuses it. */
+static int train_dir_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	(void)al, (void)u;
+	return a->done;
+}
+
+static int train_dir_execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	a->done = 1;
+	*out = bot_act(MS_RTS_PRODUCE, a->dir, a->type);
+	if (!bot_al_allowed(&al->f, u, out))
+		*out = bot_act(MS_RTS_NONE, 1, -1);
+	return 1;
+}
+
+/* CoacAttack: Attack, completed when the target is gone. */
+static int coac_attack_completed(bot_al *al, al_entry *a, const ms_rts_unit *u)
+{
+	(void)u;
+	return !bot_al_unit_by_id(&al->f, a->target, &a->ti);
+}
+
+static int coac_attack_execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action *out)
+{
+	const bot_frame *f = &al->f;
+	const ms_rts_state *s = f->s;
+	const ms_rts_unit_type *ut = &s->utt->types[u->type];
+	const ms_rts_unit *t = bot_al_unit_by_id(f, a->target, &a->ti);
+	int r2 = ut->attack_range * ut->attack_range, dx, dy, nx, ny, n_ok = 0, first = -1, dir;
+	if (!t)
+		return 0;
+	dx = t->x - u->x;
+	dy = t->y - u->y;
+	if (dx * dx + dy * dy <= r2) {
+		*out = bot_act(MS_RTS_ATTACK, -1, -1);
+		out->x = t->x;
+		out->y = t->y;
+		return 1;
+	}
+	/* wait when the target's pending move brings it in range */
+	bot_next_pos(s, a->ti, &nx, &ny);
+	if ((nx - u->x) * (nx - u->x) + (ny - u->y) * (ny - u->y) <= r2) {
+		*out = bot_act(MS_RTS_NONE, 1, -1);
+		return 1;
+	}
+	dir = bot_al_path(al, u, t->x, t->y, ut->attack_range);
+	if (dir >= 0) {
+		*out = bot_act(MS_RTS_MOVE, dir, -1);
+		if (bot_al_allowed(f, u, out))
+			return 1;
+	}
+	/* No path: the jar tries the four moves clockwise from a side
+	 * drawn by an unseeded java.util.Random. The native bot starts
+	 * up; with two or more allowed moves the jar's pick is not
+	 * reproducible, and the decision is counted as such. */
+	int32_t start = 0;
+	if (al->rng)
+		ms_jrandom_next_int_bounded(al->rng, 4, &start);
+	for (int k = 0; k < 4; k++) {
+		int d = (int)(start + k) % 4; /* up, right, down, left: clockwise */
+		ms_rts_action m = bot_act(MS_RTS_MOVE, d, -1);
+		if (bot_al_allowed(f, u, &m) && n_ok++ == 0)
+			first = d;
+	}
+	if (n_ok > 1)
+		al->random_moves++;
+	*out = first >= 0 ? bot_act(MS_RTS_MOVE, first, -1) : bot_act(MS_RTS_NONE, 1, -1);
+	return 1;
+}
+
+static const al_action_ops true_idle_ops = { true_idle_completed, true_idle_execute };
+static const al_action_ops harvest_return_ops = { harvest_return_completed, bot_al_execute_harvest };
+static const al_action_ops build_mod_ops = { build_mod_completed, build_mod_execute };
+static const al_action_ops train_dir_ops = { train_dir_completed, train_dir_execute };
+static const al_action_ops coac_attack_ops = { coac_attack_completed, coac_attack_execute };
+
+/* Makes the unit's entry (just set by the layer) one of CoacAI's actions. */
+static int own(bot_al *al, int ui, int rc, const al_action_ops *ops)
+{
+	if (!rc) {
+		al_entry *e = bot_al_get(al, ui);
+		e->kind = AL_OWN;
+		e->own = ops;
+	}
+	return rc;
+}
+
+static int true_idle(bot_al *al, int ui)
+{
+	al_entry a = bot_al_fresh(al, ui, AL_OWN);
+	a.own = &true_idle_ops;
+	return bot_al_set(al, &a);
+}
+
+/* `target` may be -1 (no resource left). */
+static int harvest_return(bot_al *al, int ui, int target, int base)
+{
+	return own(al, ui, bot_al_harvest(al, ui, target, base), &harvest_return_ops);
+}
+
+static int build_mod(bot_al *al, int ui, int type, int x, int y)
+{
+	return own(al, ui, bot_al_build(al, ui, type, x, y), &build_mod_ops);
+}
+
+static int train_dir(bot_al *al, int ui, int type, int dir)
+{
+	al_entry a = bot_al_fresh(al, ui, AL_OWN);
+	a.own = &train_dir_ops;
+	a.type = type;
+	a.dir = dir;
+	return bot_al_set(al, &a);
+}
+
+static int coac_attack(bot_al *al, int ui, int target)
+{
+	return own(al, ui, bot_al_attack(al, ui, target), &coac_attack_ops);
+}
+
 static int harv_find(const coac *c, int64_t worker)
 {
-	for (int k = 0; k < c->n_harv; k++)
-		if (c->harv[k].worker == worker)
+	for (int k = 0; k < c->harv.n; k++)
+		if (c->harv.v[k].worker == worker)
 			return k;
 	return -1;
 }
 
 static void harv_remove(coac *c, int k)
 {
-	memmove(&c->harv[k], &c->harv[k + 1], sizeof(*c->harv) * (size_t)(c->n_harv - k - 1));
-	c->n_harv--;
+	memmove(&c->harv.v[k], &c->harv.v[k + 1], sizeof(*c->harv.v) * (size_t)(c->harv.n - k - 1));
+	c->harv.n--;
 }
 
 static int harv_put(coac *c, int64_t worker, int64_t base)
 {
 	int k = harv_find(c, worker);
 	if (k >= 0) {
-		c->harv[k].base = base;
+		c->harv.v[k].base = base;
 		return MS_OK;
 	}
-	if (c->n_harv == c->cap_harv) {
-		int cap = c->cap_harv ? 2 * c->cap_harv : 16;
-		coac_harv *nh = ms_ctx_realloc(c->al.ctx, c->harv, sizeof(*nh) * (size_t)cap);
-		if (!nh)
-			return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory");
-		c->harv = nh, c->cap_harv = cap;
-	}
-	c->harv[c->n_harv++] = (coac_harv){ worker, base };
+	coac_harv *h = ms_vec_push(c->al.ctx, &c->harv);
+	if (!h)
+		return MS_ENOMEM;
+	*h = (coac_harv){ worker, base };
 	return MS_OK;
 }
 
 static int base_full(const coac *c, int b)
 {
 	int n = 0;
-	for (int k = 0; k < c->n_harv; k++)
-		n += c->harv[k].base == U(c, b)->id;
+	for (int k = 0; k < c->harv.n; k++)
+		n += c->harv.v[k].base == U(c, b)->id;
 	return n >= 2;
 }
 
@@ -219,7 +374,7 @@ static int attack(coac *c, int a, int e)
 {
 	if (in_range(c, a, e))
 		register_damage(c, a, e);
-	return bot_al_coac_attack(&c->al, a, e);
+	return coac_attack(&c->al, a, e);
 }
 
 /* bestToAttack: Stream.max of a comparator preferring enemies this attack
@@ -276,7 +431,7 @@ static int move_away(coac *c, int a, int e)
 			pick = k;
 	}
 	if (pick < 0)
-		return bot_al_true_idle(&c->al, a);
+		return true_idle(&c->al, a);
 	if (ex == x) {
 		if (ok[0])
 			pick = 0;
@@ -298,7 +453,7 @@ static int combat(coac *c, int a)
 	int n_in = 0, n_ok = 0, e;
 
 	if (!c->n_alive)
-		return bot_al_true_idle(&c->al, a);
+		return true_idle(&c->al, a);
 	for (int k = 0; k < c->n_alive; k++)
 		if (in_range(c, a, c->alive[k]))
 			c->tmp[n_in++] = c->alive[k];
@@ -317,7 +472,7 @@ static int combat(coac *c, int a)
 				return move_away(c, a, m);
 			/* else the jar may flee but then overwrites it with TrueIdle */
 		}
-		return bot_al_true_idle(&c->al, a);
+		return true_idle(&c->al, a);
 	}
 	e = closest_after_move(c, a, c->alive, c->n_alive);
 	if (c->attack_combat || dist(c, a, e) <= 5)
@@ -326,7 +481,7 @@ static int combat(coac *c, int a)
 	if (!n) {
 		if (s->time > c->max_cycles / 2)
 			return attack(c, a, e);
-		return bot_al_true_idle(&c->al, a);
+		return true_idle(&c->al, a);
 	}
 	long sx = 0, sy = 0;
 	const int *lists[3] = { c->mc, c->mcb, c->combat_w };
@@ -363,7 +518,7 @@ static int train(coac *c, int u, int type)
 	}
 	if (bs == INT_MIN)
 		return MS_OK;
-	return bot_al_train_dir(&c->al, u, type, best);
+	return train_dir(&c->al, u, type, best);
 }
 
 static int resource_adjacent(const coac *c, int x, int y)
@@ -413,7 +568,7 @@ static int build_barracks(coac *c)
 		}
 		if (best < 0)
 			continue;
-		int rc = bot_al_build_mod(&c->al, w, c->barracks, best % s->width, best / s->width);
+		int rc = build_mod(&c->al, w, c->barracks, best % s->width, best / s->width);
 		if (rc)
 			return rc;
 		list_drop(c->mw, &c->n_mw, w);
@@ -479,8 +634,8 @@ static int workers(coac *c)
 					return rc;
 				continue;
 			}
-			int b = bot_frame_find(&c->al.f, c->harv[h].base, -1), r = closest(c, w, c->res, c->n_res);
-			if (b >= 0 && (rc = bot_al_harvest_return(&c->al, w, r, b)))
+			int b = bot_frame_find(&c->al.f, c->harv.v[h].base, -1), r = closest(c, w, c->res, c->n_res);
+			if (b >= 0 && (rc = harvest_return(&c->al, w, r, b)))
 				return rc;
 			continue;
 		}
@@ -556,35 +711,20 @@ static int is_bases_workers_16a(const ms_rts_state *s)
 	return 1;
 }
 
-#define COAC_ARRAYS(c)                                                                                       \
-	{ &c->mw, &c->mwb, &c->mc, &c->mcb, &c->mb, &c->mbar, &c->en, &c->alive, &c->res, &c->close_res, &c->bases, \
-	  &c->combat_w, &c->dmg, &c->tmp, &c->sep, &c->building, &c->ecomb, &c->att, &c->ob }
-
-static int grow(coac *c, const ms_rts_state *s)
+/* The decision's buffers, from the frame's arena: one int per unit each, the flood fill's per cell. */
+static int scratch(coac *c, const ms_rts_state *s)
 {
-	int **arrs[] = COAC_ARRAYS(c);
-	int n = s->n_units < 1 ? 1 : s->n_units;
+	int **arrs[] = { &c->mw,  &c->mwb,       &c->mc,    &c->mcb,      &c->mb,  &c->mbar, &c->en,
+			 &c->alive, &c->res,   &c->close_res, &c->bases, &c->combat_w, &c->dmg, &c->tmp, &c->sep,
+			 &c->building, &c->ecomb, &c->att, &c->ob, &c->stack };
+	enum { N = sizeof(arrs) / sizeof(arrs[0]) };
+	size_t len[N];
 
-	if (n > c->cap_units || !c->mw) {
-		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++) {
-			ms_ctx_mfree(c->al.ctx, *arrs[k]);
-			if (!(*arrs[k] = ms_ctx_malloc(c->al.ctx, sizeof(int) * (size_t)n))) {
-				c->cap_units = 0;
-				return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory");
-			}
-		}
-		c->cap_units = n;
-	}
-	if (s->cells > c->cap_cells) {
-		ms_ctx_mfree(c->al.ctx, c->stack);
-		ms_ctx_mfree(c->al.ctx, c->seen);
-		c->stack = ms_ctx_malloc(c->al.ctx, sizeof(int) * (size_t)s->cells);
-		c->seen = ms_ctx_malloc(c->al.ctx, (size_t)s->cells);
-		c->cap_cells = c->stack && c->seen ? s->cells : 0;
-		if (!c->cap_cells)
-			return ms_ctx_error(c->al.ctx, MS_ENOMEM, "CoacAI: out of memory for a %dx%d map", s->width,
-					    s->height);
-	}
+	for (int k = 0; k < N; k++)
+		len[k] = (size_t)(s->n_units < 1 ? 1 : s->n_units);
+	len[N - 1] = (size_t)s->cells;
+	if (bot_scratch_ints(&c->al.f, arrs, len, N) < 0 || !(c->seen = bot_scratch(&c->al.f, (size_t)s->cells, 1, 0)))
+		return MS_ENOMEM;
 	return MS_OK;
 }
 
@@ -639,8 +779,8 @@ static void classify(coac *c)
 			register_damage(c, a, e);
 	}
 	/* forget harvesters that died or whose base is gone */
-	for (int k = 0; k < c->n_harv;) {
-		int w = bot_frame_find(&c->al.f, c->harv[k].worker, -1), b = bot_frame_find(&c->al.f, c->harv[k].base, -1);
+	for (int k = 0; k < c->harv.n;) {
+		int w = bot_frame_find(&c->al.f, c->harv.v[k].worker, -1), b = bot_frame_find(&c->al.f, c->harv.v[k].base, -1);
 		if (w < 0 || !(list_has(c->mw, c->n_mw, w) || list_has(c->mwb, c->n_mwb, w)) || b < 0 ||
 		    !list_has(c->mb, c->n_mb, b))
 			harv_remove(c, k);
@@ -680,7 +820,7 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 	c->al.rng = bot->stochastic ? &c->rng : NULL;
 	c->al.fill_wait = 1;
 	c->player = player;
-	if ((rc = bot_al_begin(&c->al, s, player)) || (rc = grow(c, s)))
+	if ((rc = bot_al_begin(&c->al, s, player)) || (rc = scratch(c, s)))
 		return rc;
 	if (c->map_a < 0)
 		c->map_a = is_bases_workers_16a(s);
@@ -741,7 +881,7 @@ static int coac_reset(ms_bot *b)
 {
 	coac *c = b->impl;
 	bot_al_clear(&c->al);
-	c->n_harv = 0;
+	c->harv.n = 0;
 	c->attack_all = 0;
 	c->was_separated = 0;
 	c->map_a = -1;
@@ -754,12 +894,7 @@ static void coac_free(ms_bot *b)
 	coac *c = b->impl;
 	if (!c)
 		return;
-	int **arrs[] = COAC_ARRAYS(c);
-	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
-		ms_ctx_mfree(b->ctx, *arrs[k]);
-	ms_ctx_mfree(b->ctx, c->stack);
-	ms_ctx_mfree(b->ctx, c->seen);
-	ms_ctx_mfree(b->ctx, c->harv);
+	ms_vec_dispose(b->ctx, &c->harv);
 	bot_al_dispose(&c->al);
 	ms_ctx_mfree(b->ctx, c);
 	b->impl = NULL;
@@ -767,7 +902,7 @@ static void coac_free(ms_bot *b)
 
 static const ms_bot_ops coac_ops = { "CoacAI", "ai.coac.CoacAI", coac_reset, coac_decide, coac_free };
 
-int bot_coac_new(ms_bot *b)
+int bot_coac_new(ms_bot *b, const char *arg)
 {
 	coac *c = ms_ctx_calloc(b->ctx, 1, sizeof(coac));
 	const char *need[] = { "Worker", "Base", "Barracks", "Ranged", "Heavy", "Light" };

@@ -52,502 +52,16 @@
  * Java int arithmetic that overflows (unreachable distances added, a busy
  * worker's Integer.MIN_VALUE score times 10) wraps here as there.
  */
-#include <limits.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "bots_internal.h"
-
-/* The bot's order of sides (its _dirs list): up, down, left, right. */
-static const int dirs[4] = { MS_RTS_UP, MS_RTS_DOWN, MS_RTS_LEFT, MS_RTS_RIGHT };
-
-enum { L_RES, L_BASES, L_BARRACKS, L_WORKERS, L_HEAVIES, L_ARCHERS, L_LIGHTS, L_ALLY, L_ALLY_COMBAT, L_EBASES,
-       L_EBARRACKS, L_EWORKERS, L_EHEAVIES, L_EARCHERS, L_ELIGHTS, L_ENEMIES, L_ENEMIES_COMBAT, L_N };
-
-typedef struct mayari {
-	ms_bot *bot;
-	bot_frame f;
-	bot_astar astar;
-	int worker, base, barracks, ranged, heavy, light;
-	int64_t *mem; /* _memHarvesters: worker ids, in the order taken */
-	int n_mem, cap_mem;
-	/* per decision */
-	int *list[L_N];
-	int n[L_N];
-	int *dmg;       /* [units] _newDmgs */
-	int *has_act;   /* [units] the unit has a pair in the action */
-	int *cnt;       /* [units] harvesters counted per base, -1: no entry */
-	int *ws, *bs, *cand, *tmp;
-	int *sep_at;    /* [units] separated(): n_taken + 1 when computed this decision, 0: not */
-	uint8_t *sep_v; /* [units] its value */
-	int *score;
-	int cap_units;
-	int *taken;     /* _locationsTaken, in order (duplicates kept) */
-	int n_taken;
-	int cap_taken;  /* room in taken; a lock past it fails the decision */
-	ms_jrandom rng; /* the shuffle's draws when the bot is stochastic */
-	int taken_over; /* locks refused this decision */
-	int pa_over;    /* pairs refused this decision (room: cap_pa) */
-	uint16_t *taken_n; /* [cells] how often the cell is in taken */
-	uint8_t *occ;   /* [cells] a wall (terrain != 0) or a unit, this decision */
-	int *prox;      /* [cells] distance field of findPath */
-	uint32_t *prox_gen;
-	uint32_t gen;
-	int *fa, *fb;   /* [cells] frontiers */
-	int cap_cells;
-	int *fbx, *fby; /* _futureBarracks */
-	int n_fb;
-	ms_rts_pair *pa;
-	int n_pa, cap_pa;
-	int used;       /* _resourcesUsed */
-	int future_heavies, enemy_future_heavy;
-	int player;
-	int clock_on, clock_read;
-} mayari;
-
-static const ms_rts_unit *U(const mayari *m, int i)
-{
-	return &rts_cunits(m->f.s)[i].u;
-}
-
-static const ms_rts_unit_type *T(const mayari *m, int i)
-{
-	return &m->f.s->utt->types[U(m, i)->type];
-}
-
-/* Java's int + and * (wrapping). */
-static int iadd(int a, int b)
-{
-	return (int)(int32_t)((uint32_t)a + (uint32_t)b);
-}
-
-static int imul(int a, int b)
-{
-	return (int)(int32_t)((uint32_t)a * (uint32_t)b);
-}
-
-static int outside(const mayari *m, int x, int y)
-{
-	return x < 0 || y < 0 || x >= m->f.w || y >= m->f.h;
-}
-
-static int terrain(const mayari *m, int x, int y)
-{
-	return rts_cterrain(m->f.s)[x + y * m->f.w];
-}
-
-static int unit_at(const mayari *m, int x, int y)
-{
-	return rts_unit_at(m->f.s, x, y);
-}
-
-/* futurePos(x, y, dir): one step, staying on the map; other values stay put. */
-static void step(const mayari *m, int x, int y, int dir, int *ox, int *oy)
-{
-	*ox = x, *oy = y;
-	if (dir == MS_RTS_DOWN)
-		*oy = y == m->f.h - 1 ? y : y + 1;
-	else if (dir == MS_RTS_UP)
-		*oy = y == 0 ? y : y - 1;
-	else if (dir == MS_RTS_RIGHT)
-		*ox = x == m->f.w - 1 ? x : x + 1;
-	else if (dir == MS_RTS_LEFT)
-		*ox = x == 0 ? x : x - 1;
-}
-
-/* futurePos(unit): where its pending move ends. */
-static void future(const mayari *m, int i, int *x, int *y)
-{
-	const rts_unit *u = &rts_cunits(m->f.s)[i];
-	*x = u->u.x, *y = u->u.y;
-	if (u->slot >= 0) {
-		const ms_rts_action *a = &rts_cassigns(m->f.s)[u->slot].action;
-		if (a->type == MS_RTS_MOVE)
-			step(m, u->u.x, u->u.y, a->parameter, x, y);
-	}
-}
-
-static int to_dir(int sx, int sy, int dx, int dy)
-{
-	int ddx = dx - sx, ddy = dy - sy;
-	if (abs(ddx) > abs(ddy))
-		return ddx > 0 ? MS_RTS_RIGHT : MS_RTS_LEFT;
-	return ddy > 0 ? MS_RTS_DOWN : MS_RTS_UP;
-}
-
-static int dist_xy(int ax, int ay, int bx, int by)
-{
-	return abs(ax - bx) + abs(ay - by);
-}
-
-static int dist(const mayari *m, int a, int b)
-{
-	return dist_xy(U(m, a)->x, U(m, a)->y, U(m, b)->x, U(m, b)->y);
-}
-
-static double sq_dist(int ax, int ay, int bx, int by)
-{
-	int dx = ax - bx, dy = ay - by;
-	return sqrt((double)(dx * dx + dy * dy));
-}
-
-static int in_range(const mayari *m, int a, int r)
-{
-	return sq_dist(U(m, a)->x, U(m, a)->y, U(m, r)->x, U(m, r)->y) <= T(m, a)->attack_range;
-}
-
-static int enemy(const mayari *m, int i)
-{
-	return U(m, i)->player >= 0 && U(m, i)->player != m->player;
-}
-
-static int busy(const mayari *m, int i)
-{
-	return m->has_act[i] || rts_cunits(m->f.s)[i].slot >= 0;
-}
-
-static int taken_has(const mayari *m, int x, int y)
-{
-	return m->taken_n[x + y * m->f.w] > 0;
-}
-
-static void lock(mayari *m, int x, int y)
-{
-	int c = x + y * m->f.w;
-	if (m->n_taken >= m->cap_taken) {
-		m->taken_over++;
-		return;
-	}
-	m->taken[m->n_taken++] = c;
-	m->taken_n[c]++;
-}
-
-/* posFree(x, y, dir) */
-static int pos_free(const mayari *m, int x, int y, int dir)
-{
-	int px, py;
-	step(m, x, y, dir, &px, &py);
-	return !taken_has(m, px, py) && unit_at(m, px, py) < 0 && terrain(m, px, py) != 1;
-}
-
-/* closest(pos, units): the first at the least Manhattan distance, or -1. */
-static int closest(const mayari *m, int x, int y, const int *l, int n)
-{
-	int best = -1, bd = INT_MAX;
-	for (int k = 0; k < n; k++) {
-		int d = dist_xy(x, y, U(m, l[k])->x, U(m, l[k])->y);
-		if (d < bd)
-			bd = d, best = l[k];
-	}
-	return best;
-}
-
-/* minDistance(pos, positions of units) */
-static int min_dist(const mayari *m, int x, int y, const int *l, int n)
-{
-	int md = INT_MAX;
-	for (int k = 0; k < n; k++) {
-		int d = dist_xy(x, y, U(m, l[k])->x, U(m, l[k])->y);
-		if (d < md)
-			md = d;
-	}
-	return md;
-}
-
-static void drop(int *l, int *n, int v)
-{
-	for (int k = 0; k < *n; k++)
-		if (l[k] == v) {
-			memmove(&l[k], &l[k + 1], sizeof(int) * (size_t)(*n - k - 1));
-			(*n)--;
-			return;
-		}
-}
-
-static void add_pair(mayari *m, int i, ms_rts_action a)
-{
-	if (m->n_pa >= m->cap_pa) { /* busy() keeps it to one pair per unit; counted, never written past */
-		m->pa_over++;
-		return;
-	}
-	m->pa[m->n_pa].unit = *U(m, i);
-	m->pa[m->n_pa].action = a;
-	m->n_pa++;
-	m->has_act[i] = 1;
-}
-
-/* GameState.isUnitActionAllowed: a move needs an empty, in-map cell; the
- * cell a move or production takes must not be one pending actions take,
- * and a production must be affordable with the pending ones. */
-static int allowed(const mayari *m, int i, const ms_rts_action *a)
-{
-	const ms_rts_unit *u = U(m, i);
-	const ms_rts_state *s = m->f.s;
-	long c = bot_used_cell(m->f.w, u, a);
-
-	if (a->type == MS_RTS_MOVE) {
-		int x = u->x + rts_dx[a->parameter], y = u->y + rts_dy[a->parameter];
-		if (outside(m, x, y) || terrain(m, x, y) == 1 || unit_at(m, x, y) >= 0)
-			return 0;
-	}
-	if (c >= 0 && c < s->cells && m->f.pend[c])
-		return 0;
-	/* ResourceUsage.consistentWith checks the stock of a player only when
-	 * pending actions use some of it */
-	for (int p = 0; p < 2; p++) {
-		int mine = a->type == MS_RTS_PRODUCE && u->player == p ? s->utt->types[a->unit_type].cost : 0;
-		int sum = iadd(mine, m->f.pend_cost[p]);
-		if (m->f.pend_cost[p] != 0 && sum > 0 && sum > s->resources[p])
-			return 0;
-	}
-	return 1;
-}
-
-/* findPathToAdjacentPosition with locationsTaken reserved: a side or -1. */
-static int astar_adjacent(mayari *m, int i, int tx, int ty)
-{
-	int dir;
-	bot_astar_find(&m->astar, &m->f, U(m, i)->x, U(m, i)->y, tx + ty * m->f.w, 1, m->taken, m->n_taken, &dir);
-	return dir;
-}
-
-/* A free neighbour of (ux, uy) has its distance: the field need not grow
- * further (the step takes the least distance first). */
-static int near_reached(const mayari *m, int ux, int uy)
-{
-	static const int ox[4] = { -1, 0, 0, 1 }, oy[4] = { 0, 1, -1, 0 };
-	for (int k = 0; k < 4; k++) {
-		int x = ux + ox[k], y = uy + oy[k], c = x + y * m->f.w;
-		if (!outside(m, x, y) && terrain(m, x, y) != 1 && unit_at(m, x, y) < 0 && m->prox_gen[c] == m->gen &&
-		    m->prox[c] != INT_MAX)
-			return 1;
-	}
-	return 0;
-}
-
-/* findPath's blocked cells: `occ` (walls and units, per decision) or taken. */
-static int blocked(const mayari *m, int x, int y)
-{
-	int c = x + y * m->f.w;
-	return outside(m, x, y) || m->occ[c] || m->taken_n[c];
-}
-
-/*
- * findPath: a breadth-first distance field from (tx, ty) over cells that
- * are free and not taken, up to `maxd` steps (the jar's level-by-level
- * lists hold duplicates but mark each cell at its BFS distance), then the
- * free neighbour of the unit with the least distance, ties to the nearest
- * to the target in Euclid (truncated) and then to the first of left, down,
- * up, right. -1 when no neighbour was reached. The unit's own cell is
- * occupied, so the jar's field always grows to its full radius; the native
- * one stops after the first level that reaches a free neighbour of the
- * unit, as the distances the step compares are then final (the Euclid
- * term is below 1000 on any map).
- */
-static int field_step(mayari *m, int i, int tx, int ty, int maxd)
-{
-	int w = m->f.w, ux = U(m, i)->x, uy = U(m, i)->y;
-	int *cur = m->fa, *nxt = m->fb, nc = 0, nn, d = 1;
-	static const int ox[4] = { -1, 0, 0, 1 }, oy[4] = { 0, 1, -1, 0 };
-	int best = INT_MIN, bx = -1, by = -1;
-
-	if (++m->gen == 0) {
-		memset(m->prox_gen, 0, sizeof(uint32_t) * (size_t)m->cap_cells);
-		m->gen = 1;
-	}
-#define SEEN(c) (m->prox_gen[c] == m->gen)
-	m->prox_gen[tx + ty * w] = m->gen;
-	m->prox[tx + ty * w] = 0;
-	for (int k = 0; k < 4; k++) {
-		int x = tx + ox[k], y = ty + oy[k];
-		if (!blocked(m, x, y) && !SEEN(x + y * w)) {
-			m->prox_gen[x + y * w] = m->gen;
-			m->prox[x + y * w] = INT_MAX; /* queued, distance set below */
-			cur[nc++] = x + y * w;
-		}
-	}
-	while (nc > 0 && d <= maxd && !near_reached(m, ux, uy)) {
-		nn = 0;
-		for (int k = 0; k < nc; k++) {
-			int c = cur[k], x = c % w, y = c / w;
-			m->prox[c] = d;
-			for (int j = 0; j < 4; j++) {
-				int x2 = x + ox[j], y2 = y + oy[j];
-				if (blocked(m, x2, y2) || SEEN(x2 + y2 * w))
-					continue;
-				m->prox_gen[x2 + y2 * w] = m->gen;
-				m->prox[x2 + y2 * w] = INT_MAX;
-				nxt[nn++] = x2 + y2 * w;
-			}
-		}
-		/* the jar stops once the unit's cell has a distance: only when
-		 * the target is the unit's own cell */
-		if (tx == ux && ty == uy)
-			break;
-		d++;
-		int *t = cur;
-		cur = nxt, nxt = t, nc = nn;
-	}
-	for (int k = 0; k < 4; k++) {
-		int x = ux + ox[k], y = uy + oy[k], c, fit;
-		if (outside(m, x, y) || terrain(m, x, y) == 1)
-			continue;
-		c = x + y * w;
-		if (!SEEN(c) || m->prox[c] == INT_MAX || unit_at(m, x, y) >= 0)
-			continue;
-		fit = -1000 * m->prox[c] - (int)sq_dist(x, y, tx, ty);
-		if (fit > best)
-			best = fit, bx = x, by = y;
-	}
-#undef SEEN
-	return bx < 0 ? -1 : to_dir(ux, uy, bx, by);
-}
-
-/* findPathAdjacent; time never runs out (see the header). */
-static int path_adjacent(mayari *m, int i, int tx, int ty)
-{
-	int a = astar_adjacent(m, i, tx, ty), b;
-	if (a < 0)
-		return -1;
-	if (m->clock_on && m->clock_read)
-		m->bot->clock_bound = 1;
-	b = field_step(m, i, tx, ty, m->f.s->n_units > 32 ? 42 : 64);
-	return b >= 0 ? b : a;
-}
-
-static int move_towards(mayari *m, int i, int tx, int ty)
-{
-	int dir = path_adjacent(m, i, tx, ty), fx, fy;
-	ms_rts_action a;
-
-	if (dir < 0)
-		return 0;
-	a = bot_act(MS_RTS_MOVE, dir, -1);
-	if (!allowed(m, i, &a))
-		return 0;
-	step(m, U(m, i)->x, U(m, i)->y, dir, &fx, &fy);
-	if (taken_has(m, fx, fy))
-		return 0;
-	add_pair(m, i, a);
-	lock(m, fx, fy);
-	return 1;
-}
-
-/* A uniform draw in [0, n). */
-static int draw(ms_jrandom *r, int n)
-{
-	int32_t v = 0;
-	ms_jrandom_next_int_bounded(r, n, &v);
-	return v;
-}
-
-/* tryMoveAway (away = 1) and moveInDirection (away = 0) from/to unit b.
- * The jar tries the sides in a random order; see the header. */
-static int move_rel(mayari *m, int a, int b, int away)
-{
-	int ax = U(m, a)->x, ay = U(m, a)->y, bx = U(m, b)->x, by = U(m, b)->y;
-	int d0 = dist_xy(ax, ay, bx, by), first = -1, ok = 0, fx = 0, fy = 0;
-
-	for (int k = 0; k < 4; k++) {
-		int nx, ny, d;
-		ms_rts_action act = bot_act(MS_RTS_MOVE, dirs[k], -1);
-		step(m, ax, ay, dirs[k], &nx, &ny);
-		d = dist_xy(nx, ny, bx, by);
-		if (away ? d <= d0 : d >= d0)
-			continue;
-		if (!pos_free(m, nx, ny, -1))
-			continue;
-		if (!allowed(m, away ? b : a, &act))
-			continue;
-		/* shuffle, then the first that qualifies: uniform over those
-		 * that qualify, which is what reservoir sampling draws */
-		ok++;
-		if (ok == 1 || (m->bot->stochastic && draw(&m->rng, ok) == 0))
-			first = dirs[k], fx = nx, fy = ny;
-	}
-	if (ok > 1)
-		m->bot->random_moves++;
-	if (first < 0)
-		return 0;
-	add_pair(m, a, bot_act(MS_RTS_MOVE, first, -1));
-	lock(m, fx, fy);
-	return 1;
-}
-
-static int produce(mayari *m, int i, int dir, int type)
-{
-	const ms_rts_unit_type *t = &m->f.s->utt->types[type];
-	ms_rts_action a;
-	int fx, fy;
-
-	if (busy(m, i) || m->f.s->resources[m->player] - m->used < t->cost)
-		return 0;
-	if (!pos_free(m, U(m, i)->x, U(m, i)->y, dir))
-		return 0;
-	if (dir < 0 || dir > 3)
-		return 0; /* unreachable: the unit's own cell is never free */
-	a = bot_act(MS_RTS_PRODUCE, dir, type);
-	if (!allowed(m, i, &a))
-		return 0;
-	add_pair(m, i, a);
-	step(m, U(m, i)->x, U(m, i)->y, dir, &fx, &fy);
-	lock(m, fx, fy);
-	if (type == m->barracks) {
-		m->fbx[m->n_fb] = fx;
-		m->fby[m->n_fb++] = fy;
-	} else if (type == m->heavy) {
-		m->future_heavies++;
-	}
-	m->used += t->cost;
-	return 1;
-}
-
-static int produce_wherever(mayari *m, int i, int type)
-{
-	for (int k = 0; k < 4; k++)
-		if (produce(m, i, dirs[k], type))
-			return 1;
-	return 0;
-}
-
-/* harvest (kind HARVEST) and returnHarvest (kind RETURN) next to `t`. */
-static int next_to(mayari *m, int w, int t, int kind)
-{
-	ms_rts_action a;
-	if (busy(m, w) || dist(m, w, t) != 1)
-		return 0;
-	a = bot_act(kind, to_dir(U(m, w)->x, U(m, w)->y, U(m, t)->x, U(m, t)->y), -1);
-	if (!allowed(m, w, &a))
-		return 0;
-	add_pair(m, w, a);
-	return 1;
-}
-
-/* isSeperated(b, enemies): no A* path from `b` to next to any enemy.
- * Kept until a cell is locked (the taken cells block the search). */
-static int separated(mayari *m, int b)
-{
-	const int *l = m->list[L_ENEMIES];
-	int v = 1;
-	if (m->sep_at[b] == m->n_taken + 1)
-		return m->sep_v[b];
-	for (int k = 0; k < m->n[L_ENEMIES] && v; k++)
-		if (astar_adjacent(m, b, U(m, l[k])->x, U(m, l[k])->y) >= 0)
-			v = 0;
-	m->sep_at[b] = m->n_taken + 1;
-	m->sep_v[b] = (uint8_t)v;
-	return v;
-}
+#include "mayari_internal.h"
 
 static int attack_now(mayari *m, int a, int e)
 {
 	ms_rts_action act = bot_act(MS_RTS_ATTACK, -1, -1);
 	act.x = U(m, e)->x;
 	act.y = U(m, e)->y;
-	if (!allowed(m, a, &act))
+	if (!mayari_allowed(m, a, &act))
 		return 0;
-	add_pair(m, a, act);
+	mayari_add_pair(m, a, act);
 	/* the jar adds the attacker's maximum hit points, not its damage */
 	m->dmg[e] = iadd(m->dmg[e], T(m, a)->hp);
 	return 1;
@@ -591,10 +105,10 @@ static int attack_nearby_one(mayari *m, int u, int e)
 		return attack_now(m, u, e);
 	future(m, e, &fx, &fy);
 	if (sq_dist(U(m, u)->x, U(m, u)->y, fx, fy) <= T(m, u)->attack_range) {
-		add_pair(m, u, bot_act(MS_RTS_NONE, 1, -1));
+		mayari_add_pair(m, u, bot_act(MS_RTS_NONE, 1, -1));
 		return 1;
 	}
-	return in_range(m, e, u) && move_towards(m, u, U(m, e)->x, U(m, e)->y);
+	return in_range(m, e, u) && mayari_move_towards(m, u, U(m, e)->x, U(m, e)->y);
 }
 
 static void attack_nearby(mayari *m)
@@ -706,7 +220,7 @@ static int barrack_score(mayari *m, int x, int y)
 	if (!valid_build(m, x, y) || m->n[L_WORKERS] == 0)
 		return INT_MIN;
 	b = closest(m, x, y, m->list[L_BASES], m->n[L_BASES]);
-	if (separated(m, b))
+	if (mayari_separated(m, b))
 		return imul(-(int)block_penalty(m, x, y, 1), 10);
 	if (m->n[L_BARRACKS] + m->n_fb > 0) {
 		int md = INT_MAX;
@@ -786,9 +300,9 @@ static void build_barracks(mayari *m)
 			break;
 		/* goBuildBarrack */
 		if (dist_xy(U(m, w)->x, U(m, w)->y, cx[best], cy[best]) != 1) {
-			if (move_towards(m, w, cx[best], cy[best]))
+			if (mayari_move_towards(m, w, cx[best], cy[best]))
 				return;
-		} else if (produce(m, w, to_dir(U(m, w)->x, U(m, w)->y, cx[best], cy[best]), m->barracks)) {
+		} else if (mayari_produce(m, w, to_dir(U(m, w)->x, U(m, w)->y, cx[best], cy[best]), m->barracks)) {
 			return;
 		}
 		memmove(&cx[best], &cx[best + 1], sizeof(int) * (size_t)(nc - best - 1));
@@ -814,7 +328,7 @@ static void build_base(mayari *m)
 	for (int k = 0; k < 4; k++) {
 		int px, py;
 		step(m, U(m, w)->x, U(m, w)->y, dirs[k], &px, &py);
-		if (valid_build(m, px, py) && produce(m, w, dirs[k], m->base))
+		if (valid_build(m, px, py) && mayari_produce(m, w, dirs[k], m->base))
 			return;
 	}
 }
@@ -853,7 +367,7 @@ static int produce_combat(mayari *m, int b, int type)
 			if (sc > bs)
 				bs = sc, bd = left[k];
 		}
-		if (produce(m, b, bd, type))
+		if (mayari_produce(m, b, bd, type))
 			return 1;
 		for (k = 0; k < nl && left[k] != bd; k++)
 			;
@@ -870,7 +384,7 @@ static void barracks_action(mayari *m)
 		int b = m->list[L_BARRACKS][k];
 		if (busy(m, b))
 			continue;
-		if (separated(m, b) && produce_combat(m, b, m->ranged))
+		if (mayari_separated(m, b) && produce_combat(m, b, m->ranged))
 			continue;
 		if (produce_combat(m, b, m->heavy))
 			continue;
@@ -909,7 +423,7 @@ static int workers_per_base(mayari *m, int b)
 		return 15;
 	if (m->f.w > 16)
 		return 2;
-	if (separated(m, b) || m->f.s->time > 1000)
+	if (mayari_separated(m, b) || m->f.s->time > 1000)
 		return 2;
 	v = m->n[L_EWORKERS] / eb;
 	return v > 2 ? v : 2;
@@ -925,7 +439,7 @@ static void bases_action(mayari *m)
 		if (busy(m, b))
 			continue;
 		if (m->n[L_RES] == 0 && m->f.s->resources[m->player] - m->used == 1) {
-			produce_wherever(m, b, m->worker);
+			mayari_produce_wherever(m, b, m->worker);
 			continue;
 		}
 		if (m->f.w >= 9) {
@@ -933,7 +447,7 @@ static void bases_action(mayari *m)
 			if ((long)m->n[L_WORKERS] + producing + pcount >= (long)wpb * m->n[L_BASES])
 				continue;
 		}
-		ok = produce(m, b, best_worker_dir(m, b), m->worker) || produce_wherever(m, b, m->worker);
+		ok = mayari_produce(m, b, best_worker_dir(m, b), m->worker) || mayari_produce_wherever(m, b, m->worker);
 		producing += ok;
 	}
 }
@@ -956,11 +470,11 @@ static void go_harvesting(mayari *m, int w)
 	if (r < 0)
 		return;
 	if (dist(m, w, r) == 1) {
-		next_to(m, w, r, MS_RTS_HARVEST);
+		mayari_next_to(m, w, r, MS_RTS_HARVEST);
 		return;
 	}
-	if (!move_towards(m, w, U(m, r)->x, U(m, r)->y))
-		move_rel(m, w, w, 1);
+	if (!mayari_move_towards(m, w, U(m, r)->x, U(m, r)->y))
+		mayari_move_rel(m, w, w, 1);
 }
 
 static int per_base(const mayari *m)
@@ -972,28 +486,16 @@ static int per_base(const mayari *m)
 	return 2;
 }
 
-static int grow_mem(mayari *m)
-{
-	if (m->n_mem < m->cap_mem)
-		return MS_OK;
-	int cap = m->cap_mem ? 2 * m->cap_mem : 16;
-	int64_t *nm = ms_ctx_realloc(m->bot->ctx, m->mem, sizeof(int64_t) * (size_t)cap);
-	if (!nm)
-		return ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory");
-	m->mem = nm, m->cap_mem = cap;
-	return MS_OK;
-}
-
 static int worker_action(mayari *m)
 {
-	int *ws = m->ws, *bs = m->bs, nw = m->n[L_WORKERS], nb = m->n[L_BASES], pb = per_base(m), rc;
+	int *ws = m->ws, *bs = m->bs, nw = m->n[L_WORKERS], nb = m->n[L_BASES], pb = per_base(m);
 
 	memcpy(ws, m->list[L_WORKERS], sizeof(int) * (size_t)nw);
 	memcpy(bs, m->list[L_BASES], sizeof(int) * (size_t)nb);
 	for (int k = 0; k < nb; k++)
 		m->cnt[bs[k]] = -1;
-	for (int k = 0; k < m->n_mem; k++) {
-		int h = bot_frame_find(&m->f, m->mem[k], -1), b;
+	for (int k = 0; k < m->mem.n; k++) {
+		int h = bot_frame_find(&m->f, m->mem.v[k], -1), b;
 		if (h < 0)
 			continue; /* init dropped the dead ones */
 		b = closest(m, U(m, h)->x, U(m, h)->y, bs, nb);
@@ -1019,9 +521,10 @@ static int worker_action(mayari *m)
 			break;
 		b = closest(m, U(m, w)->x, U(m, w)->y, bs, nb);
 		go_harvesting(m, w);
-		if ((rc = grow_mem(m)))
-			return rc;
-		m->mem[m->n_mem++] = U(m, w)->id;
+		int64_t *slot = ms_vec_push(m->bot->ctx, &m->mem);
+		if (!slot)
+			return MS_ENOMEM;
+		*slot = U(m, w)->id;
 		drop(ws, &nw, w);
 		if (m->cnt[b] < 0)
 			m->cnt[b] = 1;
@@ -1036,9 +539,9 @@ static int worker_action(mayari *m)
 		if (b < 0)
 			return MS_OK;
 		if (dist(m, w, b) <= 1)
-			next_to(m, w, b, MS_RTS_RETURN);
+			mayari_next_to(m, w, b, MS_RTS_RETURN);
 		else
-			move_towards(m, w, U(m, b)->x, U(m, b)->y);
+			mayari_move_towards(m, w, U(m, b)->x, U(m, b)->y);
 	}
 	return MS_OK;
 }
@@ -1096,14 +599,14 @@ static void go_combat(mayari *m, int which)
 		for (c = 0; c < ne && c < cut; c++) {
 			int fx, fy;
 			future(m, m->cand[c], &fx, &fy);
-			if (move_towards(m, u, fx, fy))
+			if (mayari_move_towards(m, u, fx, fy))
 				break;
 		}
 		if (c < ne || U(m, u)->type != m->ranged || ne == 0)
 			continue;
 		if (overpowering(m))
-			move_rel(m, u, u, 1);
-		move_rel(m, u, m->cand[0], 0);
+			mayari_move_rel(m, u, u, 1);
+		mayari_move_rel(m, u, m->cand[0], 0);
 	}
 }
 
@@ -1117,75 +620,57 @@ static void free_blocks(mayari *m)
 		for (int j = 0; j < 4 && !near; j++)
 			near = unit_at(m, U(m, u)->x + ox[j], U(m, u)->y + oy[j]) >= 0;
 		if (near)
-			move_rel(m, u, u, 1);
+			mayari_move_rel(m, u, u, 1);
 	}
 }
 
-static int grow(mayari *m, const ms_rts_state *s)
+/* Barracks candidates: up to this many sites per base (or the enemies). */
+#define MAYARI_SITES 13
+
+/* A kept per-cell array grown to `cells`, its new part zeroed. */
+static int cells_zeroed(ms_ctx *ctx, void **v, int *n, int *cap, int cells, size_t elem)
 {
-	ms_ctx *ctx = m->bot->ctx;
-	if (s->n_units + 1 > m->cap_units) {
-		int cap = s->n_units < 16 ? 32 : 2 * s->n_units;
-		for (int k = 0; k < L_N; k++) {
-			ms_ctx_mfree(ctx, m->list[k]);
-			m->list[k] = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap);
-		}
-		int **arrs[] = { &m->dmg, &m->has_act, &m->cnt, &m->ws, &m->bs, &m->score, &m->sep_at };
-		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++) {
-			ms_ctx_mfree(ctx, *arrs[k]);
-			*arrs[k] = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap);
-		}
-		/* candidates: 13 barracks sites per base, or the enemies */
-		ms_ctx_mfree(ctx, m->cand);
-		ms_ctx_mfree(ctx, m->tmp);
-		m->cand = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 13);
-		m->tmp = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 13);
-		ms_ctx_mfree(ctx, m->sep_v);
-		m->sep_v = ms_ctx_malloc(ctx, (size_t)cap);
-		ms_ctx_mfree(ctx, m->pa);
-		m->cap_pa = 2 * cap + 4;
-		m->pa = ms_ctx_malloc(ctx, sizeof(ms_rts_pair) * (size_t)m->cap_pa);
-		ms_ctx_mfree(ctx, m->fbx);
-		ms_ctx_mfree(ctx, m->fby);
-		m->fbx = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 2);
-		m->fby = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 2);
-		ms_ctx_mfree(ctx, m->taken);
-		m->taken = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cap * 3);
-		m->cap_taken = m->taken ? cap * 3 : 0;
-		m->cap_units = cap;
-		int ok = m->cand && m->tmp && m->sep_v && m->pa && m->fbx && m->fby && m->taken;
-		for (int k = 0; k < L_N; k++)
-			ok = ok && m->list[k];
-		for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
-			ok = ok && *arrs[k];
-		if (!ok) {
-			m->cap_units = 0;
-			return ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory for %d units", s->n_units);
-		}
+	if (cells <= *n)
+		return MS_OK;
+	if (ms_vec_grow(ctx, v, cap, cells, elem) < 0)
+		return MS_ENOMEM;
+	memset((char *)*v + (size_t)*n * elem, 0, (size_t)(cells - *n) * elem);
+	*n = cells;
+	return MS_OK;
+}
+
+/*
+ * The decision's buffers, from the frame's arena: unit-sized ones with room
+ * for twice the units (pairs and locks are bounded by that room, and
+ * refused past it), cell-sized ones per cell. The lock counts and the
+ * distance field's generations are kept arrays instead (undone lock by
+ * lock, stamped by generation): zeroing them per decision cost more.
+ */
+static int scratch(mayari *m, const ms_rts_state *s)
+{
+	bot_frame *f = &m->f;
+	size_t cap = (size_t)(s->n_units < 16 ? 32 : 2 * s->n_units), cells = (size_t)s->cells;
+	int **ints[L_N + 15] = { &m->dmg, &m->has_act, &m->cnt,  &m->ws,  &m->bs, &m->score, &m->sep_at, &m->cand,
+				       &m->tmp, &m->fbx,     &m->fby, &m->taken, &m->prox, &m->fa,   &m->fb };
+	size_t len[L_N + 15] = { cap, cap, cap, cap, cap, cap, cap, cap * MAYARI_SITES, cap * MAYARI_SITES,
+				 2 * cap, 2 * cap, 3 * cap, cells, cells, cells };
+
+	for (int k = 0; k < L_N; k++) {
+		ints[15 + k] = &m->list[k];
+		len[15 + k] = cap;
 	}
-	if (s->cells > m->cap_cells) {
-		ms_ctx_mfree(ctx, m->taken_n);
-		ms_ctx_mfree(ctx, m->occ);
-		ms_ctx_mfree(ctx, m->prox);
-		ms_ctx_mfree(ctx, m->prox_gen);
-		ms_ctx_mfree(ctx, m->fa);
-		ms_ctx_mfree(ctx, m->fb);
-		m->taken_n = ms_ctx_calloc(ctx, (size_t)s->cells, sizeof(uint16_t));
-		m->occ = ms_ctx_malloc(ctx, (size_t)s->cells);
-		m->prox = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
-		m->prox_gen = ms_ctx_calloc(ctx, (size_t)s->cells, sizeof(uint32_t));
-		m->fa = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
-		m->fb = ms_ctx_malloc(ctx, sizeof(int) * (size_t)s->cells);
-		m->gen = 0;
-		m->cap_cells = s->cells;
-		if (!m->taken_n || !m->occ || !m->prox || !m->prox_gen || !m->fa || !m->fb) {
-			m->cap_cells = 0;
-			return ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map", s->width,
-					    s->height);
-		}
-	}
-	return bot_astar_grow(ctx, &m->astar, s->cells) ? ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory")
-							 : MS_OK;
+	m->cap_pa = (int)(2 * cap + 4);
+	m->cap_taken = (int)(3 * cap);
+	if (bot_scratch_ints(f, ints, len, L_N + 15) < 0 || !(m->sep_v = bot_scratch(f, cap, 1, 0)) ||
+	    !(m->occ = bot_scratch(f, cells, 1, 0)) || !(m->pa = bot_scratch(f, (size_t)m->cap_pa, sizeof(ms_rts_pair), 0)) ||
+	    cells_zeroed(m->bot->ctx, (void **)&m->taken_n.v, &m->taken_n.n, &m->taken_n.cap, s->cells,
+			 sizeof(uint16_t)) < 0 ||
+	    cells_zeroed(m->bot->ctx, (void **)&m->prox_gen.v, &m->prox_gen.n, &m->prox_gen.cap, s->cells,
+			 sizeof(uint32_t)) < 0)
+		return ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map with %d units",
+				    s->width, s->height, s->n_units);
+	return bot_astar_grow(m->bot->ctx, &m->astar, s->cells) ? ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory")
+								 : MS_OK;
 }
 
 /* init(): the unit lists, pending productions and attacks, memory upkeep. */
@@ -1270,14 +755,14 @@ static void classify(mayari *m)
 		m->dmg[t] = iadd(m->dmg[t], ty[us[i].u.type].max_damage);
 	}
 	if (m->n[L_BASES] == 0)
-		m->n_mem = 0;
-	for (k = 0; k < m->n_mem;) {
+		m->mem.n = 0;
+	for (k = 0; k < m->mem.n;) {
 		/* a unit of another player with a remembered id belongs to a
 		 * new game on a bot nobody reset: the jar keeps unit objects */
-		int i = bot_frame_find(&m->f, m->mem[k], -1);
+		int i = bot_frame_find(&m->f, m->mem.v[k], -1);
 		if (i < 0 || U(m, i)->player != m->player) {
-			memmove(&m->mem[k], &m->mem[k + 1], sizeof(int64_t) * (size_t)(m->n_mem - k - 1));
-			m->n_mem--;
+			memmove(&m->mem.v[k], &m->mem.v[k + 1], sizeof(int64_t) * (size_t)(m->mem.n - k - 1));
+			m->mem.n--;
 		} else {
 			k++;
 		}
@@ -1299,14 +784,13 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: player %d", bot->ops->name, player);
 	if (s->utt != bot->utt)
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
-	/* The previous decision's locks are undone before grow() can move
-	 * taken and taken_n: their indices are only valid in the old buffers. */
+	/* the previous decision's locks, undone while `taken` (scratch) is still valid */
 	for (int k = 0; k < m->n_taken; k++)
-		m->taken_n[m->taken[k]] = 0;
+		m->taken_n.v[m->taken[k]] = 0;
 	m->n_taken = 0;
 	m->taken_over = 0;
 	m->pa_over = 0;
-	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = grow(m, s)))
+	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = scratch(m, s)))
 		return rc;
 	m->player = player;
 	m->n_pa = 0;
@@ -1354,7 +838,7 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 static int mayari_reset(ms_bot *b)
 {
 	mayari *m = b->impl;
-	m->n_mem = 0;
+	m->mem.n = 0;
 	ms_jrandom_init(&m->rng, b->seed);
 	return MS_OK;
 }
@@ -1365,18 +849,9 @@ static void mayari_free(ms_bot *b)
 	ms_ctx *ctx = b->ctx;
 	if (!m)
 		return;
-	for (int k = 0; k < L_N; k++)
-		ms_ctx_mfree(ctx, m->list[k]);
-	int *arrs[] = { m->dmg, m->has_act, m->cnt, m->ws, m->bs, m->cand, m->tmp, m->score, m->taken, m->sep_at,
-			m->prox, m->fa, m->fb, m->fbx, m->fby };
-	for (size_t k = 0; k < sizeof(arrs) / sizeof(arrs[0]); k++)
-		ms_ctx_mfree(ctx, arrs[k]);
-	ms_ctx_mfree(ctx, m->taken_n);
-	ms_ctx_mfree(ctx, m->occ);
-	ms_ctx_mfree(ctx, m->sep_v);
-	ms_ctx_mfree(ctx, m->prox_gen);
-	ms_ctx_mfree(ctx, m->pa);
-	ms_ctx_mfree(ctx, m->mem);
+	ms_vec_dispose(ctx, &m->mem);
+	ms_vec_dispose(ctx, &m->taken_n);
+	ms_vec_dispose(ctx, &m->prox_gen);
 	bot_astar_dispose(ctx, &m->astar);
 	bot_frame_dispose(ctx, &m->f);
 	ms_ctx_mfree(ctx, m);
@@ -1385,7 +860,7 @@ static void mayari_free(ms_bot *b)
 
 static const ms_bot_ops mayari_ops = { "mayari", "mayariBot.mayari", mayari_reset, mayari_decide, mayari_free };
 
-int bot_mayari_new(ms_bot *b)
+int bot_mayari_new(ms_bot *b, const char *arg)
 {
 	mayari *m = ms_ctx_calloc(b->ctx, 1, sizeof(mayari));
 	const char *need[] = { "Worker", "Base", "Barracks", "Ranged", "Heavy", "Light" };

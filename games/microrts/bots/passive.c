@@ -38,7 +38,7 @@ static void passive_free(ms_bot *b)
 
 static const ms_bot_ops passive_ops = { "PassiveAI", "ai.PassiveAI", passive_reset, passive_decide, passive_free };
 
-int bot_passive_new(ms_bot *b)
+int bot_passive_new(ms_bot *b, const char *arg)
 {
 	b->ops = &passive_ops;
 	return MS_OK;

@@ -188,12 +188,12 @@ static int rnd_new(ms_bot *b, int biased)
 	return MS_OK;
 }
 
-int bot_random_biased_new(ms_bot *b)
+int bot_random_biased_new(ms_bot *b, const char *arg)
 {
 	return rnd_new(b, 1);
 }
 
-int bot_random_new(ms_bot *b)
+int bot_random_new(ms_bot *b, const char *arg)
 {
 	return rnd_new(b, 0);
 }

@@ -14,6 +14,7 @@
 #include "microsynth/rts_synth.h"
 #include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
+#include "core/buf.h"
 #include "core/internal.h"
 
 /* Features of one match, for the seat of interest: units trained per type, then these. */
@@ -59,7 +60,7 @@ struct ms_rts_synth {
 	double *oracle_f;       /* [map][seat][N_FEATURES] */
 	double eps;             /* weight of O in tie-broken Psi */
 	int for_prod, s_nt;     /* for(Unit u){S} and S, to wrap unbound programs */
-	char fingerprint[1024];
+	char *fingerprint;      /* the problem's settings, uncut (ms_buf) */
 	ms_dsl_prog *prefix;    /* switch cases: played before switch_cycle, then the candidate */
 	int switch_cycle;
 	int opp_seeds;          /* >= 2: stochastic native opponents, this many seeds per seat */
@@ -597,6 +598,7 @@ void ms_rts_synth_free(ms_rts_synth *rs)
 		ms_ctx_mfree(rs->ctx, rs->opp[i]);
 	ms_ctx_mfree(rs->ctx, rs->maps);
 	ms_ctx_mfree(rs->ctx, rs->opp);
+	ms_ctx_mfree(rs->ctx, rs->fingerprint);
 	ms_ctx_mfree(rs->ctx, rs->opp_java);
 	ms_ctx_mfree(rs->ctx, rs->max_cycles);
 	ms_ctx_mfree(rs->ctx, rs->harness_jar);
@@ -652,13 +654,9 @@ static int record_oracle(ms_rts_synth *rs)
 	return rc;
 }
 
-int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options *o)
+/* The options every problem needs, before anything is built. */
+static int check_options(ms_ctx *ctx, const ms_rts_synth_options *o)
 {
-	ms_rts_synth *rs;
-	int rc = MS_OK, java = 0;
-	size_t used;
-
-	*out = NULL;
 	if (!o || o->version != MS_RTS_SYNTH_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: options missing or of an unknown version");
 	if (o->n_maps < 1 || !o->maps)
@@ -673,6 +671,136 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --opponent-seeds %d (0..1000)", o->opponent_seeds);
 	if (o->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
+	return MS_OK;
+}
+
+/* Each map, opened once (it must load now, not in the middle of a search), with its cycle limit. */
+static int add_maps(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o)
+{
+	int rc;
+	for (int i = 0; i < o->n_maps; i++) {
+		ms_match *m = NULL;
+		int w, h;
+		if (!o->maps[i] || !(rs->maps[i] = ms_ctx_strdup(ctx, o->maps[i])))
+			return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: map %d missing or out of memory", i);
+		rs->max_cycles[i] = 1; /* probe: open_match only needs the map */
+		if ((rc = open_match(rs, ctx, i, 0, &m)))
+			return ms_ctx_error(ctx, rc, "--map %s: %s", o->maps[i], ms_ctx_last_error(ctx));
+		ms_match_map_size(m, &w, &h);
+		ms_match_free(m);
+		rs->max_cycles[i] = o->max_cycles ? o->max_cycles : cycles_for(w, h);
+	}
+	return MS_OK;
+}
+
+/* Each opponent: a native one (or a program) built once now; *java: one of them is a Java class. */
+static int add_opponents(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o, int *java)
+{
+	int rc;
+	for (int i = 0; i < o->n_opponents; i++) {
+		const char *spec = o->opponents[i];
+		if (!spec || !*spec)
+			return ms_ctx_error(ctx, MS_EINVAL, "--opponent %d: empty", i + 1);
+		if (!(rs->opp[i] = ms_ctx_strdup(ctx, spec)))
+			return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+		rs->opp_java[i] = !is_native(spec);
+		*java |= rs->opp_java[i];
+		if (!rs->opp_java[i]) {
+			/* a native opponent (or program) must build now, not in the middle of a search */
+			ms_rts_utt *utt = NULL;
+			ms_bot *b = NULL;
+			if ((rc = ms_rts_utt_new(ctx, &utt, rs->utt, rs->conflict)) == MS_OK)
+				rc = ms_bot_make(ctx, &b, spec, utt, 0);
+			ms_bot_free(b);
+			ms_rts_utt_free(utt);
+			if (rc)
+				return ms_ctx_error(ctx, rc, "--opponent %s: %s", spec, ms_ctx_last_error(ctx));
+		} else if (strchr(spec, ' ') || strchr(spec, ':')) {
+			return ms_ctx_error(ctx, MS_EINVAL, "--opponent %s: not a native bot, a program or a Java class name",
+					    spec);
+		}
+	}
+	return MS_OK;
+}
+
+/* The oracle's C opponent (the first native opponent, else WorkerRush) and its recorded matches. */
+static int add_oracle(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o)
+{
+	const char *c = o->c_opponent;
+	for (int i = 0; !c && i < rs->n_opp; i++)
+		if (!rs->opp_java[i])
+			c = rs->opp[i];
+	if (!(rs->c_opp = ms_ctx_strdup(ctx, c ? c : "WorkerRush")))
+		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+	if (!is_native(rs->oracle) || !is_native(rs->c_opp))
+		return ms_ctx_error(ctx, MS_EINVAL,
+				    "--oracle %s / C opponent %s: the O score plays natively (a native bot or program:FILE)",
+				    rs->oracle, rs->c_opp);
+	return record_oracle(rs);
+}
+
+/*
+ * The settings a checkpoint must agree with, whole (the opponents may be
+ * long program texts); a switch case's opening enters as its hash.
+ */
+static int make_fingerprint(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o)
+{
+	ms_buf b;
+	int rc;
+	ms_buf_init(&b, ctx);
+	rc = ms_buf_printf(&b, "utt %d conflict %d edition %d tiebreak %d maps", rs->utt, rs->conflict, rs->edition,
+			   rs->tiebreak);
+	for (int i = 0; rc >= 0 && i < rs->n_maps; i++)
+		rc = ms_buf_printf(&b, " %s:%d", rs->maps[i], rs->max_cycles[i]);
+	for (int i = 0; rc >= 0 && i < rs->n_opp; i++)
+		rc = ms_buf_printf(&b, " vs %s", rs->opp[i]);
+	if (rc >= 0 && rs->oracle)
+		rc = ms_buf_printf(&b, " oracle %s c_vs %s", rs->oracle, rs->c_opp);
+	if (rc >= 0 && o->prefix)
+		rc = ms_buf_printf(&b, " prefix %016llx until %d", (unsigned long long)ms_dsl_hash(o->prefix),
+				   o->switch_cycle);
+	if (rc >= 0 && rs->opp_seeds >= 2)
+		rc = ms_buf_printf(&b, " opponent_seeds %d", rs->opp_seeds);
+	if (rc < 0) {
+		ms_buf_dispose(&b);
+		return rc;
+	}
+	rs->fingerprint = ms_buf_detach(&b);
+	return MS_OK;
+}
+
+/* The problem table the search calls. */
+static void fill_problem(ms_rts_synth *rs)
+{
+	rs->pb.version = MS_SYNTH_PROBLEM_VERSION;
+	rs->pb.name = "microrts";
+	rs->pb.fingerprint = rs->fingerprint;
+	rs->pb.grammar = rs->g;
+	rs->pb.start = -1;
+	rs->pb.shards[MS_SYNTH_PSI] = 2 * rs->n_maps;
+	rs->pb.shards[MS_SYNTH_C] = 2 * rs->n_maps;
+	rs->pb.has_c = rs->oracle != NULL;
+	rs->pb.user = rs;
+	rs->pb.worker_new = worker_new;
+	rs->pb.worker_free = worker_free;
+	rs->pb.n_opponents = rs->n_opp;
+	rs->pb.eval_vs = eval_vs;
+	rs->pb.generate = generate;
+	rs->pb.mutate = mutate;
+	rs->pb.n_features = RF_COUNT;
+	rs->pb.feature_values = rf_values;
+	rs->pb.feature_names = rf_names;
+	rs->pb.features = features;
+}
+
+int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options *o)
+{
+	ms_rts_synth *rs;
+	int rc = MS_OK, java = 0;
+
+	*out = NULL;
+	if ((rc = check_options(ctx, o)))
+		return rc;
 	if ((rs = ms_ctx_calloc(ctx, 1, sizeof *rs))) {
 		atomic_init(&rs->f_crashes, 0);
 		atomic_init(&rs->f_timeouts, 0);
@@ -702,52 +830,8 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 		goto fail;
 	}
-	for (int i = 0; i < o->n_maps; i++) {
-		ms_match *m = NULL;
-		int w, h;
-		if (!o->maps[i] || !(rs->maps[i] = ms_ctx_strdup(ctx, o->maps[i]))) {
-			rc = ms_ctx_error(ctx, MS_EINVAL, "microrts problem: map %d missing or out of memory", i);
-			goto fail;
-		}
-		rs->max_cycles[i] = 1; /* probe: open_match only needs the map */
-		if ((rc = open_match(rs, ctx, i, 0, &m))) {
-			rc = ms_ctx_error(ctx, rc, "--map %s: %s", o->maps[i], ms_ctx_last_error(ctx));
-			goto fail;
-		}
-		ms_match_map_size(m, &w, &h);
-		ms_match_free(m);
-		rs->max_cycles[i] = o->max_cycles ? o->max_cycles : cycles_for(w, h);
-	}
-	for (int i = 0; i < o->n_opponents; i++) {
-		const char *spec = o->opponents[i];
-		if (!spec || !*spec) {
-			rc = ms_ctx_error(ctx, MS_EINVAL, "--opponent %d: empty", i + 1);
-			goto fail;
-		}
-		if (!(rs->opp[i] = ms_ctx_strdup(ctx, spec))) {
-			rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
-			goto fail;
-		}
-		rs->opp_java[i] = !is_native(spec);
-		java |= rs->opp_java[i];
-		if (!rs->opp_java[i]) {
-			/* a native opponent (or program) must build now, not in the middle of a search */
-			ms_rts_utt *utt = NULL;
-			ms_bot *b = NULL;
-			if ((rc = ms_rts_utt_new(ctx, &utt, rs->utt, rs->conflict)) == MS_OK)
-				rc = ms_bot_make(ctx, &b, spec, utt, 0);
-			ms_bot_free(b);
-			ms_rts_utt_free(utt);
-			if (rc) {
-				rc = ms_ctx_error(ctx, rc, "--opponent %s: %s", spec, ms_ctx_last_error(ctx));
-				goto fail;
-			}
-		} else if (strchr(spec, ' ') || strchr(spec, ':')) {
-			rc = ms_ctx_error(ctx, MS_EINVAL, "--opponent %s: not a native bot, a program or a Java class name",
-					  spec);
-			goto fail;
-		}
-	}
+	if ((rc = add_maps(rs, ctx, o)) || (rc = add_opponents(rs, ctx, o, &java)))
+		goto fail;
 	if (o->prefix && (java || o->switch_cycle < 0)) {
 		rc = ms_ctx_error(ctx, MS_EINVAL, java ? "microrts problem: a switch case (--prefix) plays native opponents only"
 						       : "microrts problem: --switch-cycle %d", o->switch_cycle);
@@ -757,24 +841,8 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		rc = ms_ctx_error(ctx, MS_EINVAL, "microrts problem: Java opponents need microsynth-harness.jar");
 		goto fail;
 	}
-	if (rs->oracle) {
-		const char *c = o->c_opponent;
-		for (int i = 0; !c && i < rs->n_opp; i++)
-			if (!rs->opp_java[i])
-				c = rs->opp[i];
-		if (!(rs->c_opp = ms_ctx_strdup(ctx, c ? c : "WorkerRush"))) {
-			rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
-			goto fail;
-		}
-		if (!is_native(rs->oracle) || !is_native(rs->c_opp)) {
-			rc = ms_ctx_error(ctx, MS_EINVAL,
-					  "--oracle %s / C opponent %s: the O score plays natively (a native bot or program:FILE)",
-					  rs->oracle, rs->c_opp);
-			goto fail;
-		}
-		if ((rc = record_oracle(rs)))
-			goto fail;
-	}
+	if (rs->oracle && (rc = add_oracle(rs, ctx, o)))
+		goto fail;
 	/* O, at most 1 per match, must stay below Psi's resolution (half a match) */
 	rs->eps = 0.25 / (2.0 * rs->n_maps * rs->n_opp);
 	if ((rc = ms_rts_dsl_grammar_new(ctx, &rs->g, 0)))
@@ -785,46 +853,15 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		rc = ms_ctx_error(ctx, MS_ERROR, "microrts problem: the DSL grammar has no For_S or S");
 		goto fail;
 	}
-	used = (size_t)snprintf(rs->fingerprint, sizeof rs->fingerprint, "utt %d conflict %d edition %d tiebreak %d maps",
-				rs->utt, rs->conflict, rs->edition, rs->tiebreak);
-	for (int i = 0; i < rs->n_maps && used < sizeof rs->fingerprint; i++)
-		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " %s:%d", rs->maps[i],
-					 rs->max_cycles[i]);
-	for (int i = 0; i < rs->n_opp && used < sizeof rs->fingerprint; i++)
-		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " vs %s", rs->opp[i]);
-	if (rs->oracle && used < sizeof rs->fingerprint)
-		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " oracle %s c_vs %s",
-					 rs->oracle, rs->c_opp);
-	if (o->prefix && used < sizeof rs->fingerprint) {
+	if (o->prefix) {
 		/* a case of a switch: the opening it follows is part of the problem */
 		if ((rc = ms_dsl_prog_clone(&rs->prefix, o->prefix)))
 			goto fail;
 		rs->switch_cycle = o->switch_cycle;
-		used += (size_t)snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " prefix %016llx until %d",
-			 (unsigned long long)ms_dsl_hash(o->prefix), o->switch_cycle);
 	}
-	if (rs->opp_seeds >= 2 && used < sizeof rs->fingerprint)
-		snprintf(rs->fingerprint + used, sizeof rs->fingerprint - used, " opponent_seeds %d", rs->opp_seeds);
-
-	rs->pb.version = MS_SYNTH_PROBLEM_VERSION;
-	rs->pb.name = "microrts";
-	rs->pb.fingerprint = rs->fingerprint;
-	rs->pb.grammar = rs->g;
-	rs->pb.start = -1;
-	rs->pb.shards[MS_SYNTH_PSI] = 2 * rs->n_maps;
-	rs->pb.shards[MS_SYNTH_C] = 2 * rs->n_maps;
-	rs->pb.has_c = rs->oracle != NULL;
-	rs->pb.user = rs;
-	rs->pb.worker_new = worker_new;
-	rs->pb.worker_free = worker_free;
-	rs->pb.n_opponents = rs->n_opp;
-	rs->pb.eval_vs = eval_vs;
-	rs->pb.generate = generate;
-	rs->pb.mutate = mutate;
-	rs->pb.n_features = RF_COUNT;
-	rs->pb.feature_values = rf_values;
-	rs->pb.feature_names = rf_names;
-	rs->pb.features = features;
+	if ((rc = make_fingerprint(rs, ctx, o)))
+		goto fail;
+	fill_problem(rs);
 	*out = rs;
 	return MS_OK;
 fail:

@@ -36,8 +36,10 @@ MS_EXTERN void *ms_arena_calloc(ms_arena *arena, size_t n, size_t size);
 MS_EXTERN char *ms_arena_strdup(ms_arena *arena, const char *s);
 
 /**
- * Releases every allocation at once. The first block is kept for reuse,
- * so an arena reset between playouts does not return to the allocator.
+ * Releases every allocation at once. The arena then keeps one block as
+ * large as all it held, so a loop of resets and loads no larger than
+ * before (playouts, per-decision scratch) stops calling the allocator
+ * after its first rounds.
  */
 MS_EXTERN void ms_arena_reset(ms_arena *arena);
 

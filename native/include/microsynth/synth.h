@@ -49,8 +49,12 @@ enum {
 
 /** Returned by a problem's `eval` when the program failed (a run-time error): the evaluation scores 0. */
 #define MS_SYNTH_FAILED 1
-/** Returned by ms_synth_run when the progress callback asked to stop (the checkpoint is complete). */
-#define MS_SYNTH_STOPPED 1
+/**
+ * Returned by ms_synth_run when the progress callback asked to stop (the
+ * checkpoint is complete). Distinct from MS_SYNTH_FAILED, so a caller that
+ * passes an evaluation's status on cannot mistake one for the other.
+ */
+#define MS_SYNTH_STOPPED 2
 
 /* ---- the problem ----------------------------------------------------------- */
 
@@ -290,7 +294,12 @@ typedef struct ms_synth_stats {
  */
 typedef int (*ms_synth_progress_fn)(void *ud, const ms_synth_stats *st);
 
-#define MS_SYNTH_OPTS_VERSION 1
+/*
+ * Version 2: the layout below (the hss_* and population fields joined the
+ * struct while it still said 1, so options declaring 1 are refused rather
+ * than read past their end).
+ */
+#define MS_SYNTH_OPTS_VERSION 2
 
 /**
  * Search settings. ms_synth_opts_init fills the reference code's values

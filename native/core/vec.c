@@ -1,0 +1,28 @@
+/* Growth for MS_VEC arrays (core/vec.h). */
+#include "core/vec.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+#define VEC_MIN_CAP 16
+
+int ms_vec_grow(ms_ctx *ctx, void **v, int *cap, long long need, size_t elem)
+{
+	long long c = *cap > 0 ? *cap : VEC_MIN_CAP;
+	void *p;
+
+	if (need <= *cap)
+		return MS_OK;
+	while (c < need && c <= INT_MAX / 2)
+		c *= 2;
+	if (c < need)
+		c = need;
+	if (need > INT_MAX || (elem && (size_t)c > SIZE_MAX / elem))
+		return ms_ctx_error(ctx, MS_ENOMEM, "array of %lld elements of %zu bytes overflows", need, elem);
+	p = ms_ctx_realloc(ctx, *v, (size_t)c * elem);
+	if (!p)
+		return MS_ENOMEM;
+	*v = p;
+	*cap = (int)c;
+	return MS_OK;
+}

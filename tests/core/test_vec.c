@@ -1,0 +1,87 @@
+#include "support/testutil.h"
+
+#include <limits.h>
+
+#include "core/vec.h"
+
+typedef struct pair {
+	int a;
+	double b;
+} pair;
+
+static void test_vec__push_keeps_every_element_in_order(void **state)
+{
+	ms_ctx *ctx;
+	MS_VEC(pair) v = {0};
+
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	for (int i = 0; i < 1000; i++) {
+		pair *p = ms_vec_push(ctx, &v);
+		assert_non_null(p);
+		p->a = i;
+		p->b = i * 0.5;
+	}
+	assert_int_equal(v.n, 1000);
+	assert_true(v.cap >= 1000);
+	for (int i = 0; i < 1000; i++)
+		assert_true(v.v[i].a == i && v.v[i].b == i * 0.5);
+	ms_vec_dispose(ctx, &v);
+	assert_null(v.v);
+	assert_int_equal(v.n, 0);
+	ms_ctx_free(ctx);
+}
+
+static void test_vec__failed_growth_leaves_the_array_intact_with_a_message(void **state)
+{
+	ms_test_alloc t = {0};
+	ms_allocator al;
+	ms_ctx *ctx = ms_test_ctx_with(&t, &al);
+	MS_VEC(int) v = {0};
+
+	(void)state;
+	assert_non_null(ctx);
+	long base = t.live;
+	for (int i = 0; i < 16; i++)
+		*(int *)ms_vec_push(ctx, &v) = i;
+	int cap = v.cap;
+	t.fail_at = t.calls + 1; /* the next allocation fails: the 17th push must grow */
+	for (int i = v.n; i < cap; i++)
+		*(int *)ms_vec_push(ctx, &v) = i;
+	assert_null(ms_vec_push(ctx, &v));
+	assert_int_equal(ms_ctx_last_status(ctx), MS_ENOMEM);
+	assert_int_equal(v.n, cap);
+	assert_int_equal(v.cap, cap);
+	for (int i = 0; i < v.n; i++)
+		assert_int_equal(v.v[i], i);
+	ms_vec_dispose(ctx, &v);
+	assert_int_equal(t.live, base);
+	ms_ctx_free(ctx);
+}
+
+static void test_vec__overflowing_size_is_refused_without_allocating(void **state)
+{
+	ms_test_alloc t = {0};
+	ms_allocator al;
+	ms_ctx *ctx = ms_test_ctx_with(&t, &al);
+	MS_VEC(double) v = {0};
+
+	(void)state;
+	assert_non_null(ctx);
+	long live = t.live;
+	assert_int_equal(ms_vec_reserve(ctx, &v, (long long)INT_MAX + 1), MS_ENOMEM);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "overflows"));
+	assert_null(v.v);
+	assert_int_equal(t.live, live);
+	ms_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vec__push_keeps_every_element_in_order),
+		cmocka_unit_test(test_vec__failed_growth_leaves_the_array_intact_with_a_message),
+		cmocka_unit_test(test_vec__overflowing_size_is_refused_without_allocating),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

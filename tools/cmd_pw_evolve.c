@@ -1,0 +1,613 @@
+/*
+ * microsynth planetwars evolve, tournament, bench and plot: the seed
+ * report's GA, the evolved-vs-original tournament, the official engine
+ * side by side, and the GA's CSV as an SVG.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "microsynth/planetwars.h"
+#include "microsynth/planetwars_synth.h"
+#include "cli.h"
+#include "synth_front.h"
+
+#include "pw_common.h"
+
+extern char **environ;
+
+/* ---- GA, tournament, bench ---- */
+
+typedef struct evolve_ud {
+	const char *out;
+	const ms_pw_ga_options *o;
+	double t0, budget;
+	FILE *csv;
+	int generations_done;
+	long games;
+	double last_vs;
+} evolve_ud;
+
+static int write_params(FILE *f, const double *p)
+{
+	for (int i = 0; i < MS_PW_FORECAST_PARAMS; i++)
+		fprintf(f, "%.17g%s", p[i], i % 4 == 3 ? "\n" : " ");
+	return 0;
+}
+
+static int write_checkpoint(const char *dir, int gen, const ms_pw_ga_options *o, const double *pop, const uint64_t *rng)
+{
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof path, "%s/gen_%04d.txt", dir, gen);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# microsynth planetwars GA checkpoint: the population at the start of generation %d\n", gen);
+	fprintf(f, "generation %d\npopulation %d\nrng %llu %llu %llu %llu\n", gen, o->population,
+		(unsigned long long)rng[0], (unsigned long long)rng[1], (unsigned long long)rng[2],
+		(unsigned long long)rng[3]);
+	for (int i = 0; i < o->population; i++) {
+		for (int k = 0; k < MS_PW_FORECAST_PARAMS; k++)
+			fprintf(f, "%.17g%c", pop[i * MS_PW_FORECAST_PARAMS + k], k == MS_PW_FORECAST_PARAMS - 1 ? '\n' : ' ');
+	}
+	int bad = ferror(f);
+	bad |= fclose(f);
+	if (bad || rename(tmp, path))
+		return -1;
+	return 0;
+}
+
+static int read_checkpoint(const char *path, int population, int *gen, double *pop, uint64_t *rng)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[1 << 14];
+	int p = -1, ok = 0, row = 0;
+	unsigned long long r[4];
+	while (fgets(line, sizeof line, f)) {
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "generation %d", gen) == 1)
+			continue;
+		if (sscanf(line, "population %d", &p) == 1)
+			continue;
+		if (sscanf(line, "rng %llu %llu %llu %llu", &r[0], &r[1], &r[2], &r[3]) == 4) {
+			ok = 1;
+			continue;
+		}
+		if (p != population || row >= population)
+			break;
+		char *c = line;
+		for (int k = 0; k < MS_PW_FORECAST_PARAMS; k++) {
+			char *e;
+			pop[row * MS_PW_FORECAST_PARAMS + k] = strtod(c, &e);
+			if (e == c) {
+				fclose(f);
+				return -1;
+			}
+			c = e;
+		}
+		row++;
+	}
+	fclose(f);
+	if (!ok || p != population || row != population)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		rng[i] = r[i];
+	return 0;
+}
+
+static int on_generation(void *ud_, const ms_pw_ga_generation *g)
+{
+	evolve_ud *u = ud_;
+	if (write_checkpoint(u->out, g->generation + 1, u->o, g->population, g->rng)) {
+		fprintf(stderr, "microsynth %s: cannot write the checkpoint in %s\n", CMD, u->out);
+		return MS_EIO;
+	}
+	char path[4096];
+	snprintf(path, sizeof path, "%s/best.txt", u->out);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "# best of generation %d: tournament win rate %.4f, vs original %.4f\n", g->generation,
+			g->best_rate, g->vs_original);
+		write_params(f, g->best_params);
+		fclose(f);
+	}
+	fprintf(u->csv, "%d,%ld,%d,%.6f,%.6f,%.6f,%.3f\n", g->generation, g->games, g->best, g->best_rate,
+		g->vs_original, g->diversity, g->seconds);
+	fflush(u->csv);
+	u->generations_done++;
+	u->games += g->games;
+	u->last_vs = g->vs_original;
+	double el = cli_now() - u->t0;
+	fprintf(stderr, "gen %d: best=%d rate=%.3f vs_original=%.3f diversity=%.3f %.1fs (total %.0fs)\n",
+		g->generation, g->best, g->best_rate, g->vs_original, g->diversity, g->seconds, el);
+	if (u->budget > 0 && el + g->seconds > u->budget)
+		return 1; /* the next generation would not fit */
+	return 0;
+}
+
+int cmd_pw_evolve(int argc, char **argv)
+{
+	ms_pw_ga_options o;
+	ms_pw_ga_defaults(&o);
+	const char *out = NULL, *maps = NULL;
+	long generations = -1, v;
+	double budget = 0;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!val)
+			return cli_usage_error(CMD, "evolve: '%s' needs a value or is unknown", a);
+		i++;
+		char *end;
+		if (!strcmp(a, "--out"))
+			out = val;
+		else if (!strcmp(a, "--maps"))
+			maps = val;
+		else if (!strcmp(a, "--time")) {
+			if (synth_parse_duration(val, &budget))
+				return CLI_USAGE;
+		} else if (!strcmp(a, "--p-champion") || !strcmp(a, "--mutation") || !strcmp(a, "--init-range")) {
+			double d = strtod(val, &end);
+			if (end == val || *end)
+				return cli_usage_error(CMD, "evolve: %s '%s' is not a number", a, val);
+			if (!strcmp(a, "--p-champion"))
+				o.p_champion = d;
+			else if (!strcmp(a, "--mutation"))
+				o.mutation = d;
+			else
+				o.init_range = d;
+		} else {
+			static const char *const names[] = { "--generations", "--seed", "--threads", "--population", "--players",
+							     "--maps-per-pair", "--champions", "--crossovers", "--eval-maps",
+							     "--max-turns" };
+			int k = -1;
+			for (int j = 0; j < 10; j++)
+				if (!strcmp(a, names[j]))
+					k = j;
+			if (k < 0)
+				return cli_usage_error(CMD, "evolve: unknown option '%s'", a);
+			if (cli_parse_int(CMD, a, val, 0, 2147483647L, &v))
+				return CLI_USAGE;
+			switch (k) {
+			case 0: generations = v; break;
+			case 1: o.seed = (uint64_t)v; break;
+			case 2: o.threads = (int)v; break;
+			case 3: o.population = (int)v; break;
+			case 4: o.players = (int)v; break;
+			case 5: o.maps_per_pair = (int)v; break;
+			case 6: o.champions = (int)v; break;
+			case 7: o.crossovers = (int)v; break;
+			case 8: o.eval_maps = (int)v; break;
+			default: o.max_turns = (int)v; break;
+			}
+		}
+	}
+	if (!out)
+		return cli_usage_error(CMD, "evolve needs --out DIR");
+	if (generations < 0 && budget <= 0)
+		return cli_usage_error(CMD, "evolve needs --generations N or --time T");
+	if (generations < 0)
+		generations = 1000000;
+	char mbuf[4096];
+	maps = pw_maps_default(maps, mbuf, sizeof mbuf);
+	if (!maps)
+		return cli_usage_error(CMD, "evolve: no maps (--maps DIR or MS_SHARED_DIR)");
+	ms_ctx *ctx = pw_new_ctx();
+	if (!ctx)
+		return CLI_FAIL;
+	ms_pw_state **mv = NULL;
+	int nm = 0;
+	if (pw_load_maps(ctx, maps, &mv, &nm)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	char mk[4096];
+	snprintf(mk, sizeof mk, "%s", out);
+	for (char *c = mk + 1; *c; c++)
+		if (*c == '/') {
+			*c = 0;
+			mkdir(mk, 0777);
+			*c = '/';
+		}
+	mkdir(mk, 0777);
+	double *pop = malloc((size_t)o.population * MS_PW_FORECAST_PARAMS * sizeof(double) + 1);
+	uint64_t rng[4] = { 0, 0, 0, 0 };
+	int first = 0, ret = CLI_OK;
+	if (!pop) {
+		ret = pw_out_of_memory("the population");
+		goto done;
+	}
+	/* resume from the last checkpoint */
+	DIR *d = opendir(out);
+	int last = -1;
+	if (d) {
+		for (struct dirent *e; (e = readdir(d));) {
+			int g;
+			char tail[8];
+			if (sscanf(e->d_name, "gen_%d.tx%1s", &g, tail) == 2 && g > last)
+				last = g;
+		}
+		closedir(d);
+	}
+	char path[4096];
+	if (last >= 0) {
+		snprintf(path, sizeof path, "%s/gen_%04d.txt", out, last);
+		if (read_checkpoint(path, o.population, &first, pop, rng)) {
+			fprintf(stderr, "microsynth %s: %s is not a checkpoint of a population of %d\n", CMD, path,
+				o.population);
+			ret = CLI_USAGE;
+			goto done;
+		}
+		fprintf(stderr, "resuming from %s (generation %d)\n", path, first);
+	} else {
+		ms_pw_ga_seed(rng, o.seed);
+		ms_pw_ga_init_population(&o, rng, pop);
+		if (write_checkpoint(out, 0, &o, pop, rng)) {
+			fprintf(stderr, "microsynth %s: cannot write in %s\n", CMD, out);
+			ret = CLI_USAGE;
+			goto done;
+		}
+	}
+	snprintf(path, sizeof path, "%s/evolve.csv", out);
+	int fresh = !cli_is_file(path);
+	evolve_ud u = { .out = out, .o = &o, .t0 = cli_now(), .budget = budget };
+	u.csv = fopen(path, "a");
+	if (!u.csv) {
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, path);
+		ret = CLI_USAGE;
+		goto done;
+	}
+	if (fresh)
+		fprintf(u.csv, "generation,games,best,best_rate,vs_original,diversity,seconds\n");
+	int todo = (int)(generations > first ? generations - first : 0);
+	if (budget > 0 && generations == 1000000)
+		todo = 1000000;
+	int rc = ms_pw_ga_run(ctx, &o, (const ms_pw_state *const *)mv, nm, pop, rng, first, todo, on_generation, &u);
+	fclose(u.csv);
+	if (rc < 0) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ret = rc == MS_EINVAL ? CLI_USAGE : CLI_FAIL;
+		goto done;
+	}
+	printf("generations=%d last_generation=%d games=%ld seconds=%.1f vs_original=%.4f best=%s/best.txt\n",
+	       u.generations_done, first + u.generations_done - 1, u.games, cli_now() - u.t0, u.last_vs, out);
+done:
+	free(pop);
+	pw_free_maps(ctx, mv, nm);
+	ms_ctx_free(ctx);
+	return ret;
+}
+
+int cmd_pw_tournament(int argc, char **argv)
+{
+	pw_match_opts o;
+	if (pw_parse_match_opts(argc, argv, "tournament", 0, &o))
+		return CLI_USAGE;
+	const char *a = o.a, *b = o.b, *maps = o.maps;
+	long max_turns = o.max_turns, seed = o.seed;
+	if (!a || !b)
+		return cli_usage_error(CMD, "tournament needs --p1 and --p2");
+	char mbuf[4096];
+	maps = pw_maps_default(maps, mbuf, sizeof mbuf);
+	if (!maps)
+		return cli_usage_error(CMD, "tournament: no maps (--maps DIR or MS_SHARED_DIR)");
+	ms_ctx *ctx = pw_new_ctx();
+	if (!ctx)
+		return CLI_FAIL;
+	ms_pw_state **mv = NULL;
+	int nm = 0, ret = CLI_OK;
+	if (pw_load_maps(ctx, maps, &mv, &nm)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	int wdl[2][3] = { { 0 } };
+	double t0 = cli_now();
+	for (int m = 0; m < nm && ret == CLI_OK; m++)
+		for (int seat = 0; seat < 2; seat++) {
+			ms_pw_bot x = { 0 }, y = { 0 };
+			ms_pw_result r;
+			if (pw_make_bot(ctx, a, (uint64_t)seed + 2 * m, &x) || pw_make_bot(ctx, b, (uint64_t)seed + 2 * m + 1, &y)) {
+				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+				ms_pw_bot_release(ctx, &x);
+				ret = CLI_USAGE;
+				break;
+			}
+			int rc = seat == 0 ? ms_pw_play(ctx, mv[m], &x, &y, (int)max_turns, NULL, NULL, &r)
+					   : ms_pw_play(ctx, mv[m], &y, &x, (int)max_turns, NULL, NULL, &r);
+			ms_pw_bot_release(ctx, &x);
+			ms_pw_bot_release(ctx, &y);
+			if (rc) {
+				fprintf(stderr, "microsynth %s: map %d: %s\n", CMD, m + 1, ms_ctx_last_error(ctx));
+				ret = CLI_FAIL;
+				break;
+			}
+			int mine = seat == 0 ? 1 : 2;
+			wdl[seat][r.winner == mine ? 0 : r.winner == 0 ? 1 : 2]++;
+		}
+	if (ret == CLI_OK)
+		printf("seat1=%d-%d-%d seat2=%d-%d-%d seconds=%.2f wins=%d draws=%d losses=%d games=%d\n", wdl[0][0],
+		       wdl[0][1], wdl[0][2], wdl[1][0], wdl[1][1], wdl[1][2], cli_now() - t0, wdl[0][0] + wdl[1][0],
+		       wdl[0][1] + wdl[1][1], wdl[0][2] + wdl[1][2], 2 * nm);
+	pw_free_maps(ctx, mv, nm);
+	ms_ctx_free(ctx);
+	return ret;
+}
+
+/* One game in the official engine: its wall time, turns and winner from its stderr. */
+static int official_game(const char *starter, const char *map, const char *a, const char *b, double *secs,
+			 int *turns, int *winner)
+{
+	char tmp[] = "/tmp/microsynth_pw_XXXXXX";
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	/* no shell: the paths go as arguments; PlayGame itself splits each
+	 * bot's command at spaces */
+	char jar[4096], cmd_a[4096], cmd_b[4096];
+	snprintf(jar, sizeof jar, "%s/tools/PlayGame.jar", starter);
+	snprintf(cmd_a, sizeof cmd_a, "java -jar %s/example_bots/%s.jar", starter, a);
+	snprintf(cmd_b, sizeof cmd_b, "java -jar %s/example_bots/%s.jar", starter, b);
+	char *argv[] = { "java", "-jar", jar, (char *)map, "1000", "200", "/dev/null", cmd_a, cmd_b, NULL };
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc = -1, status = 0;
+	double t0 = cli_now();
+	if (!posix_spawn_file_actions_init(&fa)) {
+		if (!posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) &&
+		    !posix_spawn_file_actions_adddup2(&fa, fd, 2) && !posix_spawnp(&pid, "java", &fa, NULL, argv, environ)) {
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		} else {
+			fprintf(stderr, "microsynth %s: cannot start java for %s: %s\n", CMD, jar, strerror(errno));
+		}
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	close(fd);
+	*secs = cli_now() - t0;
+	FILE *f = fopen(tmp, "r");
+	*turns = 0;
+	*winner = -1;
+	char line[512];
+	while (f && fgets(line, sizeof line, f)) {
+		if (!strncmp(line, "Turn ", 5))
+			(*turns)++;
+		else if (!strncmp(line, "Player 1 Wins!", 14))
+			*winner = 1;
+		else if (!strncmp(line, "Player 2 Wins!", 14))
+			*winner = 2;
+		else if (!strncmp(line, "Draw!", 5))
+			*winner = 0;
+	}
+	if (f)
+		fclose(f);
+	remove(tmp);
+	return rc == 0 && *winner >= 0 ? 0 : -1;
+}
+
+/* Native speed: games per second of a pairing over the maps (one thread); with
+ * --official, the example bots' games in the official engine beside the same games natively. */
+int cmd_pw_bench(int argc, char **argv)
+{
+	const char *maps = NULL, *a = "Forecast", *b = "Forecast", *official = NULL;
+	long games = 200;
+	int games_set = 0;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--maps") && i + 1 < argc)
+			maps = argv[++i];
+		else if (!strcmp(argv[i], "--p1") && i + 1 < argc)
+			a = argv[++i];
+		else if (!strcmp(argv[i], "--p2") && i + 1 < argc)
+			b = argv[++i];
+		else if (!strcmp(argv[i], "--official") && i + 1 < argc)
+			official = argv[++i];
+		else if (!strcmp(argv[i], "--games") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--games", argv[++i], 1, 100000000L, &games))
+				return CLI_USAGE;
+			games_set = 1;
+		} else
+			return cli_usage_error(CMD, "bench: unknown option '%s'", argv[i]);
+	}
+	char mbuf[4096];
+	maps = pw_maps_default(maps, mbuf, sizeof mbuf);
+	if (!maps)
+		return cli_usage_error(CMD, "bench: no maps (--maps DIR or MS_SHARED_DIR)");
+	if (official && strchr(official, ' '))
+		return cli_usage_error(CMD, "bench: PlayGame splits the bots' commands at spaces: a starter path "
+					    "with a space is not supported");
+	if (official && !games_set)
+		games = 8;
+	ms_ctx *ctx = pw_new_ctx();
+	if (!ctx)
+		return CLI_FAIL;
+	ms_pw_state **mv = NULL;
+	int nm = 0, ret = CLI_OK;
+	if (pw_load_maps(ctx, maps, &mv, &nm)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	static const char *const ex[] = { "BullyBot", "DualBot", "ProspectorBot", "RageBot" };
+	/* official mode: game g is map 1 + 4 (g / 16) (as the playbacks), pair g % 16 */
+	long turns = 0, reps = 0;
+	double secs = 0, t0 = cli_now();
+	do {
+		for (long g = 0; g < games && ret == CLI_OK; g++) {
+			const char *x_name = official ? ex[(g % 16) / 4] : a, *y_name = official ? ex[g % 4] : b;
+			int m = official ? (int)((1 + 4 * (g / 16)) - 1) % nm : (int)(g % nm);
+			ms_pw_bot x = { 0 }, y = { 0 };
+			ms_pw_result r;
+			if (pw_make_bot(ctx, x_name, (uint64_t)g, &x) || pw_make_bot(ctx, y_name, (uint64_t)g + 1, &y) ||
+			    ms_pw_play(ctx, mv[m], &x, &y, 200, NULL, NULL, &r)) {
+				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
+				ret = CLI_USAGE;
+			} else
+				turns += r.turns;
+			ms_pw_bot_release(ctx, &x);
+			ms_pw_bot_release(ctx, &y);
+		}
+		reps++;
+		secs = cli_now() - t0;
+	} while (official && ret == CLI_OK && secs < 1.0);
+	double native_gps = (double)games * reps / secs;
+	if (ret == CLI_OK && !official)
+		printf("p1=%s p2=%s games=%ld turns=%ld seconds=%.3f games_per_s=%.1f turns_per_s=%.0f\n", a, b, games,
+		       turns, secs, games / secs, turns / secs);
+	if (ret == CLI_OK && official) {
+		double osecs = 0;
+		int mismatches = 0;
+		for (long g = 0; g < games && ret == CLI_OK; g++) {
+			const char *x_name = ex[(g % 16) / 4], *y_name = ex[g % 4];
+			int mapno = (int)(1 + 4 * (g / 16));
+			char path[4096];
+			snprintf(path, sizeof path, "%s/map%d.txt", maps, mapno);
+			double s1;
+			int ot, ow;
+			if (official_game(official, path, x_name, y_name, &s1, &ot, &ow)) {
+				fprintf(stderr, "microsynth %s: the official engine failed on map%d %s vs %s\n", CMD, mapno,
+					x_name, y_name);
+				ret = CLI_FAIL;
+				break;
+			}
+			osecs += s1;
+			ms_pw_bot x = { 0 }, y = { 0 };
+			ms_pw_result r;
+			pw_make_bot(ctx, x_name, 0, &x);
+			pw_make_bot(ctx, y_name, 0, &y);
+			ms_pw_play(ctx, mv[(mapno - 1) % nm], &x, &y, 200, NULL, NULL, &r);
+			ms_pw_bot_release(ctx, &x);
+			ms_pw_bot_release(ctx, &y);
+			mismatches += r.turns != ot || r.winner != ow;
+		}
+		if (ret == CLI_OK)
+			printf("games=%ld official_seconds=%.2f official_games_per_s=%.3f native_games_per_s=%.1f "
+			       "result_mismatches=%d ratio=%.0f\n",
+			       games, osecs, games / osecs, native_gps, mismatches, native_gps / (games / osecs));
+	}
+	pw_free_maps(ctx, mv, nm);
+	ms_ctx_free(ctx);
+	return ret;
+}
+
+/* ---- plot: the GA's CSV as an SVG ---- */
+
+int cmd_pw_plot(int argc, char **argv)
+{
+	const char *csv = NULL, *out = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (argv[i][0] == '-')
+			return cli_usage_error(CMD, "plot: unknown option '%s'", argv[i]);
+		else
+			csv = argv[i];
+	}
+	if (!csv || !out)
+		return cli_usage_error(CMD, "plot needs CSV and -o FILE.svg");
+	FILE *f = fopen(csv, "r");
+	if (!f) {
+		fprintf(stderr, "microsynth %s: %s: %s\n", CMD, csv, strerror(errno));
+		return CLI_USAGE;
+	}
+	int cap = 256, n = 0, lineno = 0;
+	double *gx = malloc((size_t)cap * sizeof *gx), *vs = malloc((size_t)cap * sizeof *vs),
+	       *br = malloc((size_t)cap * sizeof *br);
+	char line[512];
+	while (gx && vs && br && fgets(line, sizeof line, f)) {
+		lineno++;
+		if (lineno == 1 && !strncmp(line, "generation,", 11))
+			continue;
+		int g, best;
+		long games;
+		double rate, v, div, secs;
+		if (sscanf(line, "%d,%ld,%d,%lf,%lf,%lf,%lf", &g, &games, &best, &rate, &v, &div, &secs) != 7) {
+			fprintf(stderr, "microsynth %s: %s:%d: not a line of evolve.csv\n", CMD, csv, lineno);
+			fclose(f);
+			free(gx);
+			free(vs);
+			free(br);
+			return CLI_USAGE;
+		}
+		if (n == cap) {
+			double *col[3] = { gx, vs, br };
+			for (int k = 0; k < 3; k++) {
+				double *nc = realloc(col[k], (size_t)cap * 2 * sizeof(double));
+				if (nc)
+					col[k] = nc;
+				else
+					free(col[k]), col[k] = NULL;
+			}
+			gx = col[0], vs = col[1], br = col[2];
+			if (!gx || !vs || !br)
+				break;
+			cap *= 2;
+		}
+		gx[n] = g;
+		vs[n] = v;
+		br[n] = rate;
+		n++;
+	}
+	fclose(f);
+	if (!gx || !vs || !br) {
+		free(gx);
+		free(vs);
+		free(br);
+		return pw_out_of_memory("the generations of the CSV");
+	}
+	FILE *o = n > 0 ? fopen(out, "w") : NULL;
+	if (!o) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, n ? "cannot write the SVG" : "no generations in the CSV");
+		free(gx);
+		free(vs);
+		free(br);
+		return CLI_USAGE;
+	}
+	const double W = 640, H = 360, L = 50, R = 20, T = 30, B = 40;
+	double xmax = gx[n - 1] > 1 ? gx[n - 1] : 1;
+#define PX(x) (L + (x) / xmax * (W - L - R))
+#define PY(y) (H - B - (y) * (H - T - B))
+	fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+	fprintf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(o, "<text x=\"%.0f\" y=\"18\">Planet Wars GA: best of each generation vs the original (solid), its tournament win rate (dashed)</text>\n", L);
+	for (int k = 0; k <= 4; k++) {
+		double y = k / 4.0;
+		fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", PX(0), PY(y), PX(xmax), PY(y));
+		fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n", L - 4, PY(y) + 4, y);
+	}
+	fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">generation (0..%.0f)</text>\n", (L + W - R) / 2, H - 10, xmax);
+	const double *ys[2] = { vs, br };
+	for (int k = 0; k < 2; k++) {
+		fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"", k ? "#888" : "#1f5fbf",
+			k ? " stroke-dasharray=\"4 3\"" : "");
+		for (int i = 0; i < n; i++)
+			fprintf(o, "%.1f,%.1f ", PX(gx[i]), PY(ys[k][i]));
+		fprintf(o, "\"/>\n");
+	}
+	fprintf(o, "</svg>\n");
+#undef PX
+#undef PY
+	int bad = fclose(o);
+	free(gx);
+	free(vs);
+	free(br);
+	if (bad) {
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, out);
+		return CLI_USAGE;
+	}
+	printf("generations=%d svg=%s\n", n, out);
+	return CLI_OK;
+}

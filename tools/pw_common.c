@@ -1,0 +1,215 @@
+/* The planetwars subcommands' shared helpers: contexts, bots by spec, map loading. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "microsynth/planetwars.h"
+#include "microsynth/planetwars_synth.h"
+#include "cli.h"
+#include "synth_front.h"
+
+#include "pw_common.h"
+
+/* A context, or NULL after saying so on stderr. */
+ms_ctx *pw_new_ctx(void)
+{
+	ms_ctx *ctx = NULL;
+	if (ms_ctx_new(&ctx, NULL)) {
+		fprintf(stderr, "microsynth %s: out of memory for a context\n", CMD);
+		return NULL;
+	}
+	return ctx;
+}
+
+/* Says on stderr that an allocation failed; CLI_FAIL. */
+int pw_out_of_memory(const char *what)
+{
+	fprintf(stderr, "microsynth %s: out of memory (%s)\n", CMD, what);
+	return CLI_FAIL;
+}
+
+
+/* ---- shared helpers ---- */
+
+int pw_data_dir(const char *sub, char *out, size_t size)
+{
+	const char *env = getenv("MS_SHARED_DIR");
+	if (env && *env) {
+		snprintf(out, size, "%s/data/planetwars/%s", env, sub);
+		struct stat st;
+		if (!stat(out, &st))
+			return 0;
+	}
+	char exe[4096];
+	if (cli_exe_dir(exe, sizeof exe) == 0) {
+		static const char *const rel[] = { "/../../../shared/data/planetwars/", "/../../shared/data/planetwars/" };
+		for (size_t i = 0; i < 2; i++) {
+			snprintf(out, size, "%s%s%s", exe, rel[i], sub);
+			struct stat st;
+			if (!stat(out, &st))
+				return 0;
+		}
+	}
+	return -1;
+}
+
+/* A DSL program as a bot that owns its grammar and program. */
+typedef struct owned_prog {
+	ms_dsl_grammar *g;
+	ms_dsl_prog *prog;
+	ms_pw_bot inner;
+} owned_prog;
+
+static int pw_owned_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *out)
+{
+	owned_prog *o = ud;
+	return o->inner.turn(ctx, o->inner.ud, v, out);
+}
+
+static void pw_owned_release(ms_ctx *ctx, void *ud)
+{
+	owned_prog *o = ud;
+	ms_pw_bot_release(ctx, &o->inner);
+	ms_dsl_prog_free(o->prog);
+	ms_dsl_grammar_free(o->g);
+	free(o);
+}
+
+static int pw_program_bot(ms_ctx *ctx, const char *path, ms_pw_bot *out)
+{
+	owned_prog *o = calloc(1, sizeof *o);
+	if (!o)
+		return ms_ctx_error(ctx, MS_ENOMEM, "out of memory");
+	int rc = ms_pw_dsl_grammar_new(ctx, &o->g);
+	if (!rc)
+		rc = ms_dsl_prog_new(ctx, &o->prog, o->g);
+	if (!rc)
+		rc = ms_pw_dsl_load(ctx, o->prog, path);
+	if (!rc)
+		rc = ms_pw_bot_program(ctx, &o->inner, o->prog);
+	if (rc) {
+		ms_dsl_prog_free(o->prog);
+		ms_dsl_grammar_free(o->g);
+		free(o);
+		return rc;
+	}
+	*out = (ms_pw_bot){ "program", o, pw_owned_turn, pw_owned_release };
+	return MS_OK;
+}
+
+/* A bot by name, Forecast:FILE (32 parameters) or program:FILE (a DSL program). */
+int pw_make_bot(ms_ctx *ctx, const char *spec, uint64_t seed, ms_pw_bot *out)
+{
+	if (!strncmp(spec, "program:", 8))
+		return pw_program_bot(ctx, spec + 8, out);
+	if (!strncmp(spec, "Forecast:", 9)) {
+		double p[MS_PW_FORECAST_PARAMS];
+		int rc = ms_pw_forecast_load(ctx, spec + 9, p);
+		if (rc)
+			return rc;
+		return ms_pw_bot_forecast(ctx, out, p);
+	}
+	return ms_pw_bot_by_name(ctx, out, spec, seed);
+}
+
+int pw_load_map(ms_ctx *ctx, const char *maps_dir, const char *map, ms_pw_state **out)
+{
+	char path[4096];
+	char *end;
+	long n = strtol(map, &end, 10);
+	if (*map && !*end && n > 0)
+		snprintf(path, sizeof path, "%s/map%ld.txt", maps_dir ? maps_dir : ".", n);
+	else
+		snprintf(path, sizeof path, "%s", map);
+	return ms_pw_state_load(ctx, out, path);
+}
+
+void pw_free_maps(ms_ctx *ctx, ms_pw_state **v, int n);
+
+/* Every mapN.txt of `dir`, N = 1, 2, ... while they exist. */
+int pw_load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n)
+{
+	int cap = 128, k = 0;
+	ms_pw_state **v = calloc((size_t)cap, sizeof *v);
+	if (!v)
+		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for the maps", dir);
+	for (int i = 1;; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/map%d.txt", dir, i);
+		if (!cli_is_file(path))
+			break;
+		if (k == cap) {
+			cap *= 2;
+			ms_pw_state **nv = realloc(v, (size_t)cap * sizeof *nv);
+			if (!nv) {
+				pw_free_maps(ctx, v, k);
+				return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for %d maps", dir, cap);
+			}
+			v = nv;
+		}
+		if (ms_pw_state_load(ctx, &v[k], path)) {
+			for (int j = 0; j < k; j++)
+				ms_pw_state_free(ctx, v[j]);
+			free(v);
+			return -1;
+		}
+		k++;
+	}
+	if (k == 0) {
+		free(v);
+		ms_ctx_error(ctx, MS_ENOTFOUND, "%s: no map1.txt", dir);
+		return -1;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+void pw_free_maps(ms_ctx *ctx, ms_pw_state **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		ms_pw_state_free(ctx, v[i]);
+	free(v);
+}
+
+const char *pw_maps_default(const char *maps, char *buf, size_t size)
+{
+	if (maps)
+		return maps;
+	if (!pw_data_dir("maps", buf, size))
+		return buf;
+	return NULL;
+}
+
+int pw_parse_match_opts(int argc, char **argv, const char *sub, int want_map, pw_match_opts *o)
+{
+	*o = (pw_match_opts){ .max_turns = 200, .seed = 1 };
+	for (int i = 2; i < argc; i++) {
+		if (want_map && !strcmp(argv[i], "--map") && i + 1 < argc)
+			o->map = argv[++i];
+		else if (!strcmp(argv[i], "--p1") && i + 1 < argc)
+			o->a = argv[++i];
+		else if (!strcmp(argv[i], "--p2") && i + 1 < argc)
+			o->b = argv[++i];
+		else if (!strcmp(argv[i], "--maps") && i + 1 < argc)
+			o->maps = argv[++i];
+		else if (!strcmp(argv[i], "--max-turns") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--max-turns", argv[++i], 1, 100000, &o->max_turns))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--seed", argv[++i], 0, 2147483647L, &o->seed))
+				return CLI_USAGE;
+		} else
+			return cli_usage_error(CMD, "%s: unknown option '%s'", sub, argv[i]);
+	}
+	return CLI_OK;
+}
