@@ -81,7 +81,7 @@ int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_sy
 		*exit_rc = synth_mpi_serve(ctx, pb);
 		return 0;
 	}
-	if (ms_synth_new(ctx, s, pb, o) < 0 || synth_mpi_attach(ctx, *s) < 0) {
+	if (ms_synth_new(ctx, s, pb, o) < 0 || synth_mpi_attach(ctx, *s, pb) < 0) {
 		*exit_rc = synth_fail(ctx, "search");
 		return -1;
 	}

@@ -20,7 +20,8 @@
 #include "cli.h"
 #include "synth_mpi.h"
 
-enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3 };
+/* HELLO: rank 0's problem fingerprint, before any task */
+enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3, TAG_HELLO = 4 };
 
 typedef struct task_head {
 	int32_t kind, opponent, shard, nt;
@@ -38,8 +39,9 @@ typedef struct result_head {
  */
 static struct {
 	int started, rank, size;
+	long long remote_tasks; /* rank 0: tasks the other ranks evaluated */
 	pthread_mutex_t mu;
-} g_mpi = { 0, -1, 0, PTHREAD_MUTEX_INITIALIZER };
+} g_mpi = { 0, -1, 0, 0, PTHREAD_MUTEX_INITIALIZER };
 
 static int launched_by_mpi(void)
 {
@@ -104,6 +106,7 @@ static char *recv_locked(int src, int tag, int *n)
 			/* received even without memory (into a byte), so the stream stays in step */
 			char one;
 			MPI_Recv(buf ? buf : &one, buf ? *n : 1, MPI_BYTE, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			g_mpi.remote_tasks++;
 		}
 		pthread_mutex_unlock(&g_mpi.mu);
 		if (flag)
@@ -158,10 +161,15 @@ static int remote_eval(void *user, int slot, ms_ctx *ctx, const ms_synth_task *t
 	return rc;
 }
 
-int synth_mpi_attach(ms_ctx *ctx, ms_synth *s)
+int synth_mpi_attach(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb)
 {
 	if (!g_mpi.started || g_mpi.size < 2)
 		return 0;
+	/* the servers check they built the same problem (the same command on every rank) */
+	const char *fp = pb->fingerprint;
+	fp = fp ? fp : "";
+	for (int r = 1; r < g_mpi.size; r++)
+		MPI_Send(fp, (int)strlen(fp) + 1, MPI_BYTE, r, TAG_HELLO, MPI_COMM_WORLD);
 	return ms_synth_eval_add_remote(ms_synth_evaluator(s), g_mpi.size - 1, remote_eval, NULL);
 }
 
@@ -185,6 +193,19 @@ static void serve_one(ms_ctx *ctx, ms_synth_eval *ev, ms_dsl_prog *p, const char
 	}
 	if (r->rc < 0)
 		*msg = ms_ctx_last_error(ctx);
+}
+
+/* Ends the job when this rank built another problem than rank 0's. */
+static void check_fingerprint(const ms_synth_problem *pb, const char *fp0)
+{
+	const char *fp = pb->fingerprint ? pb->fingerprint : "";
+	if (strcmp(fp, fp0)) {
+		fprintf(stderr,
+			"microsynth synth: rank %d built another problem than rank 0 (fingerprint '%s', rank 0's '%s'): "
+			"run the same command on every rank\n",
+			g_mpi.rank, fp, fp0);
+		MPI_Abort(MPI_COMM_WORLD, CLI_USAGE);
+	}
 }
 
 int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb)
@@ -215,6 +236,11 @@ int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb)
 		MPI_Recv(buf, n, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		if (st.MPI_TAG == TAG_STOP)
 			break;
+		if (st.MPI_TAG == TAG_HELLO) {
+			buf[n] = 0;
+			check_fingerprint(pb, buf);
+			continue;
+		}
 		result_head r;
 		const char *msg;
 		serve_one(ctx, ev, p, buf, n, &r, &msg);
@@ -240,6 +266,9 @@ int synth_mpi_end(int rc)
 {
 	if (!g_mpi.started)
 		return rc;
+	if (g_mpi.rank == 0 && g_mpi.size > 1)
+		fprintf(stderr, "microsynth synth: MPI: %d ranks; ranks 1-%d evaluated %lld tasks\n", g_mpi.size,
+			g_mpi.size - 1, g_mpi.remote_tasks);
 	if (g_mpi.rank == 0)
 		for (int r = 1; r < g_mpi.size; r++)
 			MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);

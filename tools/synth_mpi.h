@@ -14,7 +14,7 @@ int synth_mpi_rank(void);
 /* Ranks > 0: serves tasks of `pb` until rank 0 says stop; the exit status. */
 int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb);
 /* Rank 0: the other ranks as remote workers of the search's evaluator. */
-int synth_mpi_attach(ms_ctx *ctx, ms_synth *s);
+int synth_mpi_attach(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb);
 /* At exit: rank 0 stops the servers; every rank leaves MPI. Returns rc. */
 int synth_mpi_end(int rc);
 #else
@@ -28,10 +28,11 @@ static inline int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb)
 	(void)pb;
 	return 1;
 }
-static inline int synth_mpi_attach(ms_ctx *ctx, ms_synth *s)
+static inline int synth_mpi_attach(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb)
 {
 	(void)ctx;
 	(void)s;
+	(void)pb;
 	return 0;
 }
 static inline int synth_mpi_end(int rc)
