@@ -31,6 +31,7 @@ typedef struct task_head {
 typedef struct result_head {
 	int32_t rc, pad;
 	double sum, weight;
+	double seconds; /* the evaluation's time on the serving rank */
 } result_head;
 
 /*
@@ -39,9 +40,18 @@ typedef struct result_head {
  */
 static struct {
 	int started, rank, size;
-	long long remote_tasks; /* rank 0: tasks the other ranks evaluated */
+	/* rank 0: tasks the other ranks evaluated, the bytes both ways, seconds from send to reply and evaluating */
+	long long remote_tasks, bytes;
+	double round_trip, evaluating;
 	pthread_mutex_t mu;
-} g_mpi = { 0, -1, 0, 0, PTHREAD_MUTEX_INITIALIZER };
+} g_mpi = { 0, -1, 0, 0, 0, 0, 0, PTHREAD_MUTEX_INITIALIZER };
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int launched_by_mpi(void)
 {
@@ -139,6 +149,7 @@ static int remote_eval(void *user, int slot, ms_ctx *ctx, const ms_synth_task *t
 	memcpy(msg, &h, sizeof h);
 	memcpy(msg + sizeof h, text, len);
 	ms_ctx_mfree(ctx, text);
+	double t0 = now();
 	send_locked(msg, (int)n, dest, TAG_TASK);
 	free(msg);
 
@@ -153,6 +164,11 @@ static int remote_eval(void *user, int slot, ms_ctx *ctx, const ms_synth_task *t
 	}
 	memcpy(&r, res, sizeof r);
 	res[got] = 0;
+	pthread_mutex_lock(&g_mpi.mu);
+	g_mpi.bytes += (long long)n + got;
+	g_mpi.round_trip += now() - t0;
+	g_mpi.evaluating += r.seconds;
+	pthread_mutex_unlock(&g_mpi.mu);
 	if (r.rc < 0)
 		rc = ms_ctx_error(ctx, r.rc, "rank %d: %s", dest, res + sizeof r);
 	else
@@ -187,7 +203,9 @@ static void serve_one(ms_ctx *ctx, ms_synth_eval *ev, ms_dsl_prog *p, const char
 		int rc = ms_dsl_parse_tokens(p, buf + sizeof h, (size_t)n - sizeof h, ' ', h.nt);
 		if (rc >= 0) {
 			ms_synth_task t = { p, h.kind, h.opponent, h.shard, h.seed };
+			double t0 = now();
 			rc = ms_synth_eval_task(ev, &t, &r->sum, &r->weight);
+			r->seconds = now() - t0;
 		}
 		r->rc = rc;
 	}
@@ -262,13 +280,24 @@ int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb)
 	return CLI_OK;
 }
 
+/* Rank 0's account of the other ranks' work: per task, the bytes both ways and the time outside evaluation. */
+static void report(void)
+{
+	long long n = g_mpi.remote_tasks;
+	double per = n > 0 ? 1.0 / (double)n : 0;
+	fprintf(stderr,
+		"microsynth synth: MPI: %d ranks; ranks 1-%d evaluated %lld tasks; per task %.0f bytes, %.1f us round "
+		"trip, %.1f us evaluating, %.1f us communicating\n",
+		g_mpi.size, g_mpi.size - 1, n, (double)g_mpi.bytes * per, 1e6 * g_mpi.round_trip * per,
+		1e6 * g_mpi.evaluating * per, 1e6 * (g_mpi.round_trip - g_mpi.evaluating) * per);
+}
+
 int synth_mpi_end(int rc)
 {
 	if (!g_mpi.started)
 		return rc;
 	if (g_mpi.rank == 0 && g_mpi.size > 1)
-		fprintf(stderr, "microsynth synth: MPI: %d ranks; ranks 1-%d evaluated %lld tasks\n", g_mpi.size,
-			g_mpi.size - 1, g_mpi.remote_tasks);
+		report();
 	if (g_mpi.rank == 0)
 		for (int r = 1; r < g_mpi.size; r++)
 			MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
