@@ -437,8 +437,8 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 			}
 			if (ev->n_done == ev->n_task)
 				break;
-			if (ev->next < ev->n_task) {
-				/* the caller works too, as worker 0 */
+			if (ev->next < ev->n_task && ev->n_remote == 0) {
+				/* the caller works too, as worker 0 (not beside remote workers: it serves the search and their replies) */
 				int t = ev->next++;
 				pthread_mutex_unlock(&ev->mu);
 				run_task(ev, &ev->w[0], t);

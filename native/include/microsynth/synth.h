@@ -228,7 +228,8 @@ typedef int (*ms_synth_remote_fn)(void *user, int slot, ms_ctx *ctx, const ms_sy
 /**
  * Adds `slots` workers that hand their tasks to `fn` (once per evaluator).
  * Results are combined in task order as the local threads' are, so scores
- * do not depend on where a task ran.
+ * do not depend on where a task ran. The caller's thread then no longer
+ * evaluates (threads - 1 local helpers still do).
  */
 MS_EXTERN int ms_synth_eval_add_remote(ms_synth_eval *ev, int slots, ms_synth_remote_fn fn, void *user);
 
