@@ -6,6 +6,7 @@
 
 #include "microsynth/common.h"
 #include "cli.h"
+#include "synth_mpi.h"
 
 static const cli_cmd commands[] = {
 	{ "match", "play one official headless match in the Java harness", cmd_match, cmd_match_usage },
@@ -78,7 +79,8 @@ int main(int argc, char **argv)
 				commands[i].usage(stdout);
 				return CLI_OK;
 			}
-		return commands[i].run(argc - 1, argv + 1);
+		/* a synthesis across MPI ranks ends here on every rank */
+		return synth_mpi_end(commands[i].run(argc - 1, argv + 1));
 	}
 	return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 }

@@ -314,10 +314,8 @@ static int run_search(const synth_args *a)
 	so.progress = cs_on_progress;
 	so.progress_ud = &ud;
 
-	if (ms_synth_new(ctx, &s, ms_cs_synth_problem(cs), &so) < 0) {
-		ret = synth_fail(ctx, "search");
+	if (synth_new(ctx, &s, ms_cs_synth_problem(cs), &so, &ret) < 0 || !s)
 		goto done;
-	}
 	if ((ret = synth_run(ctx, s, &ud.run, a->checkpoint, &st)) != CLI_OK)
 		goto done;
 	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);

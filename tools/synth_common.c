@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "synth_front.h"
+#include "synth_mpi.h"
 
 #define CMD "synth"
 
@@ -71,6 +72,20 @@ int synth_fail(ms_ctx *ctx, const char *what)
 	int st = ms_ctx_last_status(ctx);
 	fprintf(stderr, "microsynth synth: %s: %s\n", what, ms_ctx_last_error(ctx));
 	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
+}
+
+int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_synth_opts *o, int *exit_rc)
+{
+	*s = NULL;
+	if (synth_mpi_rank() > 0) {
+		*exit_rc = synth_mpi_serve(ctx, pb);
+		return 0;
+	}
+	if (ms_synth_new(ctx, s, pb, o) < 0 || synth_mpi_attach(ctx, *s, pb) < 0) {
+		*exit_rc = synth_fail(ctx, "search");
+		return -1;
+	}
+	return 0;
 }
 
 int synth_run(ms_ctx *ctx, ms_synth *s, synth_run_ud *ud, const char *checkpoint, ms_synth_stats *st)

@@ -35,6 +35,12 @@ void synth_signals_release(void);
 /* An error's message on stderr; bad input (options, files) is a usage error, the rest a failure. */
 int synth_fail(ms_ctx *ctx, const char *what);
 /*
+ * The search of `pb`, or, on an MPI rank > 0, this rank's service to rank
+ * 0's search: then 0 with *s NULL and the exit status in *exit_rc. On
+ * errors -1 with the status in *exit_rc (the message on stderr).
+ */
+int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_synth_opts *o, int *exit_rc);
+/*
  * Runs a prepared search with Ctrl-C as a clean stop and fills *st: CLI_OK
  * when it ended with a best program; otherwise what to exit with, the
  * reason on stderr (an interruption says how to resume).

@@ -338,10 +338,8 @@ int synth_microrts_main(int argc, char **argv)
 	ud.bar_on = a.progress;
 	so.progress = synth_on_progress;
 	so.progress_ud = &ud;
-	if (ms_synth_new(ctx, &s, ms_rts_synth_problem(rs), &so)) {
-		ret = synth_fail(ctx, "search");
+	if (synth_new(ctx, &s, ms_rts_synth_problem(rs), &so, &ret) < 0 || !s)
 		goto done;
-	}
 	if ((ret = synth_run(ctx, s, &ud, a.checkpoint, &st)) != CLI_OK)
 		goto done;
 	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);

@@ -28,6 +28,7 @@ typedef struct eval_worker {
 	ms_dsl_prog *copy;
 	pthread_t tid;
 	int started;
+	int slot; /* a remote worker's slot, or -1 for a local one */
 } eval_worker;
 
 struct ms_synth_eval {
@@ -35,6 +36,11 @@ struct ms_synth_eval {
 	const ms_synth_problem *pb;
 	int threads;
 	eval_worker *w;
+	/* remote workers (ms_synth_eval_add_remote): threads that hand tasks to fn */
+	eval_worker *rw;
+	int n_remote;
+	ms_synth_remote_fn remote_fn;
+	void *remote_user;
 	int have_sync;
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
@@ -74,16 +80,26 @@ static int shards_of(const ms_synth_problem *pb, int kind)
 	return pb->shards[kind] > 0 ? pb->shards[kind] : 1;
 }
 
+/* One task on local worker w (its copy of the program is task->prog). */
+static int eval_one(const ms_synth_problem *pb, eval_worker *w, const ms_synth_task *task, double *sum,
+		    double *weight)
+{
+	if (syn_problem_eval_vs(pb))
+		return pb->eval_vs(pb->user, w->state, w->ctx, task->prog, task->kind, task->opponent, task->shard,
+				   task->seed, sum, weight);
+	return pb->eval(pb->user, w->state, w->ctx, task->prog, task->kind, task->shard, task->seed, sum, weight);
+}
+
 /* Runs task t on worker w; records the first error's message (tasks after an error are skipped). */
 static void run_task(ms_synth_eval *ev, eval_worker *w, int t)
 {
 	eval_task *k = &ev->task[t];
 	const ms_synth_problem *pb = ev->pb;
 	int skip;
-	if (ev->threads > 1)
+	if (ev->have_sync)
 		pthread_mutex_lock(&ev->mu);
 	skip = ev->err_rc < 0;
-	if (ev->threads > 1)
+	if (ev->have_sync)
 		pthread_mutex_unlock(&ev->mu);
 	if (skip) {
 		k->rc = 0;
@@ -92,25 +108,24 @@ static void run_task(ms_synth_eval *ev, eval_worker *w, int t)
 	}
 	int rc = ms_dsl_prog_copy(w->copy, ev->progs[k->prog]);
 	k->sum = k->weight = 0;
-	if (rc == 0 && syn_problem_eval_vs(pb))
-		rc = pb->eval_vs(pb->user, w->state, w->ctx, w->copy, ev->kind, k->opp >= 0 ? ev->pop_id[k->opp] : -1,
-				 k->shard, ev->seeds[k->prog], &k->sum, &k->weight);
+	ms_synth_task task = { w->copy, ev->kind, k->opp >= 0 ? ev->pop_id[k->opp] : -1, k->shard, ev->seeds[k->prog] };
+	if (rc == 0 && w->slot >= 0)
+		rc = ev->remote_fn(ev->remote_user, w->slot, w->ctx, &task, &k->sum, &k->weight);
 	else if (rc == 0)
-		rc = pb->eval(pb->user, w->state, w->ctx, w->copy, ev->kind, k->shard, ev->seeds[k->prog], &k->sum,
-			      &k->weight);
+		rc = eval_one(pb, w, &task, &k->sum, &k->weight);
 	if (rc > 0 && rc != MS_SYNTH_FAILED)
 		rc = ms_ctx_error(w->ctx, MS_EINVAL, "problem %s: eval returned %d (expected 0, MS_SYNTH_FAILED or an error)",
 				  pb->name ? pb->name : "?", rc);
 	k->rc = rc;
 	if (rc < 0) {
-		if (ev->threads > 1)
+		if (ev->have_sync)
 			pthread_mutex_lock(&ev->mu);
 		if (ev->err_rc == 0) {
 			ev->err_rc = rc;
 			ev->err_task = t;
 			snprintf(ev->err, sizeof ev->err, "%s", ms_ctx_last_error(w->ctx));
 		}
-		if (ev->threads > 1)
+		if (ev->have_sync)
 			pthread_mutex_unlock(&ev->mu);
 	}
 }
@@ -147,8 +162,8 @@ void ms_synth_eval_free(ms_synth_eval *ev)
 		pthread_cond_broadcast(&ev->work);
 		pthread_mutex_unlock(&ev->mu);
 	}
-	for (int i = 0; ev->w && i < ev->threads; i++) {
-		eval_worker *w = &ev->w[i];
+	for (int i = 0; ev->w && i < ev->threads + ev->n_remote; i++) {
+		eval_worker *w = i < ev->threads ? &ev->w[i] : &ev->rw[i - ev->threads];
 		if (w->started)
 			pthread_join(w->tid, NULL);
 		if (w->state && ev->pb->worker_free)
@@ -162,10 +177,31 @@ void ms_synth_eval_free(ms_synth_eval *ev)
 		pthread_cond_destroy(&ev->done);
 	}
 	ms_ctx_mfree(ev->ctx, ev->w);
+	ms_ctx_mfree(ev->ctx, ev->rw);
 	ms_ctx_mfree(ev->ctx, ev->task);
 	ms_ctx_mfree(ev->ctx, ev->pop_id);
 	ms_ctx_mfree(ev->ctx, ev->pop_w);
 	ms_ctx_mfree(ev->ctx, ev);
+}
+
+/* The mutex and condition variables the threads share (once). */
+static int sync_start(ms_synth_eval *ev)
+{
+	if (ev->have_sync)
+		return 0;
+	if (pthread_mutex_init(&ev->mu, NULL) != 0)
+		return ms_ctx_error(ev->ctx, MS_ERROR, "evaluator: cannot create a mutex");
+	if (pthread_cond_init(&ev->work, NULL) != 0) {
+		pthread_mutex_destroy(&ev->mu);
+		return ms_ctx_error(ev->ctx, MS_ERROR, "evaluator: cannot create a condition variable");
+	}
+	if (pthread_cond_init(&ev->done, NULL) != 0) {
+		pthread_cond_destroy(&ev->work);
+		pthread_mutex_destroy(&ev->mu);
+		return ms_ctx_error(ev->ctx, MS_ERROR, "evaluator: cannot create a condition variable");
+	}
+	ev->have_sync = 1;
+	return 0;
 }
 
 int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *pb, int threads,
@@ -202,6 +238,7 @@ int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *
 		ms_ctx_options co = { MS_CTX_OPTIONS_VERSION, worker_alloc };
 		w->ev = ev;
 		w->id = i;
+		w->slot = -1;
 		ev->threads = i + 1;
 		if ((rc = ms_ctx_new(&w->ctx, &co)) < 0) {
 			rc = ms_ctx_error(ctx, rc, "evaluator: cannot create the context of thread %d", i);
@@ -218,22 +255,8 @@ int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *
 		}
 	}
 	if (threads > 1) {
-		if (pthread_mutex_init(&ev->mu, NULL) != 0) {
-			rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot create a mutex");
+		if ((rc = sync_start(ev)) < 0)
 			goto fail;
-		}
-		if (pthread_cond_init(&ev->work, NULL) != 0) {
-			pthread_mutex_destroy(&ev->mu);
-			rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot create a condition variable");
-			goto fail;
-		}
-		if (pthread_cond_init(&ev->done, NULL) != 0) {
-			pthread_cond_destroy(&ev->work);
-			pthread_mutex_destroy(&ev->mu);
-			rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot create a condition variable");
-			goto fail;
-		}
-		ev->have_sync = 1;
 		for (int i = 1; i < threads; i++) {
 			if (pthread_create(&ev->w[i].tid, NULL, worker_main, &ev->w[i]) != 0) {
 				rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot start thread %d of %d", i, threads);
@@ -369,7 +392,7 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 	ev->err_rc = 0;
 	ev->err[0] = 0;
 
-	if (ev->threads == 1) {
+	if (!ev->have_sync) {
 		ev->n_task = n_task;
 		for (int i = 0; i < n; i++) {
 			for (int s = 0; s < per; s++)
@@ -414,8 +437,8 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 			}
 			if (ev->n_done == ev->n_task)
 				break;
-			if (ev->next < ev->n_task) {
-				/* the caller works too, as worker 0 */
+			if (ev->next < ev->n_task && ev->n_remote == 0) {
+				/* the caller works too, as worker 0 (not beside remote workers: it serves the search and their replies) */
 				int t = ev->next++;
 				pthread_mutex_unlock(&ev->mu);
 				run_task(ev, &ev->w[0], t);
@@ -472,4 +495,63 @@ int ms_synth_eval_features(ms_synth_eval *ev, const ms_dsl_prog *prog, int oppon
 			return ms_ctx_error(ev->ctx, MS_EINVAL, "problem %s: feature %d is %d, outside 0..%d",
 					    pb->name ? pb->name : "?", j, out[j], pb->feature_values[j] - 1);
 	return 0;
+}
+
+int ms_synth_eval_add_remote(ms_synth_eval *ev, int slots, ms_synth_remote_fn fn, void *user)
+{
+	if (ev->n_remote > 0)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "evaluator: remote workers already added");
+	if (slots < 1 || slots > 65536 || !fn)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "evaluator: %d remote slots (1 to 65536) or no function", slots);
+	ev->rw = ms_ctx_calloc(ev->ctx, (size_t)slots, sizeof *ev->rw);
+	if (!ev->rw)
+		return ms_ctx_error(ev->ctx, MS_ENOMEM, "evaluator: out of memory");
+	int rc = sync_start(ev);
+	ev->remote_fn = fn;
+	ev->remote_user = user;
+	/* each remote worker has a context and a copy of the program (to print it), no problem state */
+	for (int i = 0; rc == 0 && i < slots; i++) {
+		eval_worker *w = &ev->rw[i];
+		w->ev = ev;
+		w->id = ev->threads + i;
+		w->slot = i;
+		ev->n_remote = i + 1;
+		if ((rc = ms_ctx_new(&w->ctx, NULL)) < 0)
+			rc = ms_ctx_error(ev->ctx, rc, "evaluator: cannot create the context of remote slot %d", i);
+		else if ((rc = ms_dsl_prog_new(w->ctx, &w->copy, ev->pb->grammar)) < 0)
+			rc = ms_ctx_error(ev->ctx, rc, "evaluator: remote slot %d: %s", i, ms_ctx_last_error(w->ctx));
+		else if (pthread_create(&w->tid, NULL, worker_main, w) != 0)
+			rc = ms_ctx_error(ev->ctx, MS_ERROR, "evaluator: cannot start the thread of remote slot %d", i);
+		else
+			w->started = 1;
+	}
+	/* on failure the workers made so far stay (they only take tasks); ms_synth_eval_free ends them */
+	return rc;
+}
+
+int ms_synth_eval_task(ms_synth_eval *ev, const ms_synth_task *task, double *sum, double *weight)
+{
+	const ms_synth_problem *pb = ev->pb;
+	eval_worker *w = &ev->w[0];
+	*sum = *weight = 0;
+	if (!task || !task->prog || (task->kind != MS_SYNTH_PSI && task->kind != MS_SYNTH_C) ||
+	    (task->kind == MS_SYNTH_C && !pb->has_c))
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "task: no program or an unknown kind");
+	if (task->opponent < -1 || task->opponent >= syn_problem_opponents(pb) ||
+	    (task->opponent >= 0 && !syn_problem_eval_vs(pb)))
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "task: problem %s has no opponent %d", pb->name ? pb->name : "?",
+				    task->opponent);
+	if (task->shard < 0 || task->shard >= shards_of(pb, task->kind))
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "task: problem %s has no shard %d", pb->name ? pb->name : "?",
+				    task->shard);
+	int rc = ms_dsl_prog_copy(w->copy, task->prog);
+	ms_synth_task mine = *task;
+	mine.prog = w->copy;
+	if (rc == 0)
+		rc = eval_one(pb, w, &mine, sum, weight);
+	if (rc < 0)
+		return ms_ctx_error(ev->ctx, rc, "task: %s", ms_ctx_last_error(w->ctx));
+	if (rc != 0 && rc != MS_SYNTH_FAILED)
+		return ms_ctx_error(ev->ctx, MS_EINVAL, "problem %s: eval returned %d", pb->name ? pb->name : "?", rc);
+	return rc;
 }

@@ -228,3 +228,8 @@ double ms_synth_best_score(const ms_synth *s, int kind)
 		return -1;
 	return s->best_score[kind];
 }
+
+ms_synth_eval *ms_synth_evaluator(ms_synth *s)
+{
+	return s->ev;
+}

@@ -3,6 +3,7 @@
 #include "support/testutil.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "toy.h"
@@ -261,6 +262,101 @@ static double mean_best(fixture *f, int algo, long long evals, int n)
 		sum += out.psi;
 	}
 	return sum / n;
+}
+
+/* Remote slots served in-process as an MPI rank serves them: the program as tokens, a server's own evaluator. */
+enum { REMOTE_SLOTS = 3 };
+typedef struct remote_fake {
+	ms_synth_eval *server[REMOTE_SLOTS];
+	ms_dsl_prog *copy[REMOTE_SLOTS];
+	int tasks[REMOTE_SLOTS];
+	int fail; /* every remote task ends with an error */
+} remote_fake;
+
+static int remote_fake_eval(void *user, int slot, ms_ctx *ctx, const ms_synth_task *t, double *sum, double *weight)
+{
+	remote_fake *r = user;
+	char *text;
+	size_t len;
+	if (r->fail)
+		return ms_ctx_error(ctx, MS_EIO, "slot %d: the rank is gone", slot);
+	assert_int_equal(ms_dsl_print_tokens(t->prog, ' ', &text, &len), 0);
+	assert_int_equal(ms_dsl_parse_tokens(r->copy[slot], text, len, ' ', ms_dsl_prog_nt(t->prog)), 0);
+	ms_ctx_mfree(ctx, text);
+	ms_synth_task mine = *t;
+	mine.prog = r->copy[slot];
+	r->tasks[slot]++;
+	return ms_synth_eval_task(r->server[slot], &mine, sum, weight);
+}
+
+/* The toy's eval, slowed down: the remote slots surely take tasks while the caller's thread sleeps. */
+static int slow_toy_eval(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *p, int kind, int shard,
+			 uint64_t seed, double *sum, double *weight)
+{
+	struct timespec ts = { 0, 2000000 };
+	nanosleep(&ts, NULL);
+	return toy_eval(user, state, ctx, p, kind, shard, seed, sum, weight);
+}
+
+static void test_synth_eval__remote_workers_give_the_local_scores(void **state)
+{
+	fixture *f = *state;
+	enum { N = 30 };
+	ms_dsl_prog *p[N];
+	uint64_t seeds[N];
+	double local[N], remote[N];
+	int lf[N], rf[N];
+	ms_jrandom r;
+	ms_jrandom_init(&r, 8);
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(ms_dsl_prog_new(f->ctx, &p[i], f->t.g), 0);
+		assert_int_equal(ms_dsl_generate(p[i], TOY_E, &r, NULL), 0);
+		seeds[i] = ms_synth_eval_seed(7, (uint64_t)i);
+	}
+	ms_synth_problem slow = f->pb;
+	slow.eval = slow_toy_eval;
+	ms_synth_eval *ev;
+	assert_int_equal(ms_synth_eval_new(f->ctx, &ev, &f->pb, 1, NULL), 0);
+	assert_int_equal(ms_synth_eval_programs(ev, (const ms_dsl_prog *const *)p, N, MS_SYNTH_PSI, seeds, local, lf,
+						NULL, NULL),
+			 0);
+	ms_synth_eval_free(ev);
+
+	remote_fake fake = { .fail = 0 };
+	for (int k = 0; k < REMOTE_SLOTS; k++) {
+		assert_int_equal(ms_synth_eval_new(f->ctx, &fake.server[k], &f->pb, 1, NULL), 0);
+		assert_int_equal(ms_dsl_prog_new(f->ctx, &fake.copy[k], f->t.g), 0);
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		assert_int_equal(ms_synth_eval_new(f->ctx, &ev, &slow, 1, NULL), 0);
+		assert_int_equal(ms_synth_eval_add_remote(ev, REMOTE_SLOTS, remote_fake_eval, &fake), 0);
+		assert_int_equal(ms_synth_eval_add_remote(ev, 1, remote_fake_eval, &fake), MS_EINVAL);
+		int rc = ms_synth_eval_programs(ev, (const ms_dsl_prog *const *)p, N, MS_SYNTH_PSI, seeds, remote, rf, NULL,
+						NULL);
+		ms_synth_eval_free(ev);
+		if (pass == 1) {
+			/* a remote slot's error ends the batch with its message */
+			assert_int_equal(rc, MS_EIO);
+			assert_non_null(strstr(ms_ctx_last_error(f->ctx), "the rank is gone"));
+			break;
+		}
+		assert_int_equal(rc, 0);
+		int remote_tasks = 0;
+		for (int k = 0; k < REMOTE_SLOTS; k++)
+			remote_tasks += fake.tasks[k];
+		assert_true(remote_tasks > 0); /* the remote slots did take tasks */
+		for (int i = 0; i < N; i++) {
+			assert_memory_equal(&local[i], &remote[i], sizeof(double));
+			assert_int_equal(lf[i], rf[i]);
+		}
+		fake.fail = 1;
+	}
+	for (int k = 0; k < REMOTE_SLOTS; k++) {
+		ms_synth_eval_free(fake.server[k]);
+		ms_dsl_prog_free(fake.copy[k]);
+	}
+	for (int i = 0; i < N; i++)
+		ms_dsl_prog_free(p[i]);
 }
 
 static void test_synth_search__sa_and_uct_beat_random_sampling_on_the_same_budget(void **state)
@@ -822,6 +918,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_synth_eval__any_thread_count_gives_the_same_scores, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_synth_eval__remote_workers_give_the_local_scores, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_synth_search__options_of_an_older_version_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_synth_search__sa_and_uct_beat_random_sampling_on_the_same_budget, setup,
 						teardown),

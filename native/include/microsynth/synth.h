@@ -206,6 +206,36 @@ MS_EXTERN int ms_synth_eval_set_population(ms_synth_eval *ev, const ms_synth_pop
 MS_EXTERN int ms_synth_eval_features(ms_synth_eval *ev, const ms_dsl_prog *prog, int opponent, uint64_t seed,
 				     int *out);
 
+/* ---- remote workers: tasks evaluated elsewhere (other MPI ranks) ------------------- */
+
+/** One evaluation task: a program against one opponent (-1: none) on one shard. */
+typedef struct ms_synth_task {
+	const ms_dsl_prog *prog;
+	int kind;     /**< MS_SYNTH_PSI or MS_SYNTH_C */
+	int opponent; /**< the problem's opponent number, or -1 */
+	int shard;
+	uint64_t seed;
+} ms_synth_task;
+
+/**
+ * Evaluates `task` somewhere else into *sum and *weight, as the problem's
+ * eval would: 0, MS_SYNTH_FAILED, or a negative status with a message on
+ * `ctx`. Called from the evaluator's threads, one call at a time per slot.
+ */
+typedef int (*ms_synth_remote_fn)(void *user, int slot, ms_ctx *ctx, const ms_synth_task *task, double *sum,
+				  double *weight);
+
+/**
+ * Adds `slots` workers that hand their tasks to `fn` (once per evaluator).
+ * Results are combined in task order as the local threads' are, so scores
+ * do not depend on where a task ran. The caller's thread then no longer
+ * evaluates (threads - 1 local helpers still do).
+ */
+MS_EXTERN int ms_synth_eval_add_remote(ms_synth_eval *ev, int slots, ms_synth_remote_fn fn, void *user);
+
+/** Evaluates one task on the caller's thread with worker 0's state (the serving side of fn). */
+MS_EXTERN int ms_synth_eval_task(ms_synth_eval *ev, const ms_synth_task *task, double *sum, double *weight);
+
 /** The seed of evaluation number `index` of a search seeded with `seed` (SplitMix64 mixing). */
 MS_EXTERN uint64_t ms_synth_eval_seed(uint64_t seed, uint64_t index);
 
@@ -420,6 +450,8 @@ MS_EXTERN const ms_dsl_prog *ms_synth_best(const ms_synth *s, int kind);
 /** Its score (-1 if none). */
 MS_EXTERN double ms_synth_best_score(const ms_synth *s, int kind);
 MS_EXTERN void ms_synth_get_stats(const ms_synth *s, ms_synth_stats *out);
+/** The search's evaluator (to add remote workers before ms_synth_run). */
+MS_EXTERN ms_synth_eval *ms_synth_evaluator(ms_synth *s);
 MS_EXTERN void ms_synth_free(ms_synth *s);
 
 /* ---- self-play ------------------------------------------------------------------ */

@@ -1,0 +1,108 @@
+cmake_minimum_required(VERSION 3.20)
+# Synthesis across MPI ranks (issue 27). MODE equal: the same evaluation-budgeted synthesis of GAME in
+# one process, then under mpirun with 3 ranks (--threads 1: rank 0 leaves every task to ranks 1-2),
+# writes the same program file byte for byte (but for the command line and the lines with elapsed
+# times), and ranks 1-2 did evaluate tasks.
+# MODE resume: a MicroRTS run under 3 ranks, rank 0 killed (SIGKILL) in the middle of its checkpoint,
+# resumed under 2 ranks, writes the program file of an uninterrupted single-process run.
+# MODE mismatch: ranks 1-2 built another problem (another cycle limit) than rank 0: the run must end
+# with an error naming the rank, not hang (the test's timeout catches a hang).
+file(REMOVE_RECURSE ${DIR})
+file(MAKE_DIRECTORY ${DIR})
+set(ENV{OMPI_ALLOW_RUN_AS_ROOT} 1)
+set(ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} 1)
+if(GAME STREQUAL "cantstop")
+  set(args synth --game cantstop --algo sa --initial couto --evals 40 --matches 1000 --final-matches 400
+      --seed 5 --threads 1 --no-progress)
+else()
+  set(args synth --game microrts --map 8x8/basesWorkers8x8A.xml --opponent WorkerRush --algo sa --evals 40
+      --seed 3 --threads 1 --no-progress --no-harness)
+endif()
+set(mpi ${MPIRUN} --oversubscribe)
+
+# threads.ms and mpi.ms equal but for the command line and the lines with elapsed times
+macro(compare_files)
+  foreach(f threads mpi)
+    file(STRINGS ${DIR}/${f}.ms lines)
+    list(FILTER lines EXCLUDE REGEX "^# command: |elapsed")
+    list(JOIN lines "\n" ${f}_text)
+  endforeach()
+  if(NOT threads_text STREQUAL mpi_text)
+    message(FATAL_ERROR "mpirun wrote another program file than one process:\n--- threads\n${threads_text}\n--- mpi\n${mpi_text}")
+  endif()
+endmacro()
+
+if(MODE STREQUAL "resume")
+  set(ENV{ASAN_OPTIONS} "detect_leaks=0")
+  list(TRANSFORM args REPLACE "^40$" "600")
+  execute_process(COMMAND ${CMD} ${args} -o ${DIR}/threads.ms RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "single-process synth exit ${rc}\n${err}")
+  endif()
+  # rank 0 is kill_after's child, killed as a crashed node would be: mpirun then ends the other ranks
+  # (SIGKILL to mpirun itself would leave the ranks running on)
+  set(ck ${DIR}/run.ckpt)
+  execute_process(COMMAND ${mpi} -np 1 ${KILL} ${ck} 12000 ${CMD} ${args} --checkpoint ${ck} -o ${DIR}/mpi.ms
+      : -np 2 ${CMD} ${args} --checkpoint ${ck} -o ${DIR}/mpi.ms
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "killed at [0-9]+ bytes")
+    message(FATAL_ERROR "rank 0 was not killed in its checkpoint (exit ${rc}):\n${out}\n${err}")
+  endif()
+  if(EXISTS ${DIR}/mpi.ms)
+    message(FATAL_ERROR "the killed run wrote its program file")
+  endif()
+  execute_process(COMMAND ${mpi} -np 2 ${CMD} ${args} --checkpoint ${DIR}/run.ckpt --resume -o ${DIR}/mpi.ms
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out2 ERROR_VARIABLE err2)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "resumed synth exit ${rc}\n${out2}\n${err2}")
+  endif()
+  if(NOT err2 MATCHES "MPI: 2 ranks; ranks 1-1 evaluated ([0-9]+) tasks")
+    message(FATAL_ERROR "rank 0 did not report the other rank's tasks:\n${err2}")
+  endif()
+  set(remote ${CMAKE_MATCH_1})
+  if(remote EQUAL 0)
+    message(FATAL_ERROR "rank 1 evaluated no task:\n${err2}")
+  endif()
+  compare_files()
+  message(STATUS "killed under 3 ranks, resumed under 2: equal files; ${remote} tasks on rank 1")
+  return()
+endif()
+
+if(MODE STREQUAL "mismatch")
+  set(ENV{ASAN_OPTIONS} "detect_leaks=0")
+  execute_process(COMMAND ${mpi} -np 1 ${CMD} ${args} -o ${DIR}/a.ms : -np 2 ${CMD} ${args} --max-cycles 2000
+      -o ${DIR}/b.ms
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "ranks with different problems ran to the end:\n${out}\n${err}")
+  endif()
+  if(NOT err MATCHES "rank [12] built another problem than rank 0")
+    message(FATAL_ERROR "exit ${rc} without naming the rank:\n${out}\n${err}")
+  endif()
+  return()
+endif()
+
+execute_process(COMMAND ${CMD} ${args} -o ${DIR}/threads.ms
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "threaded synth exit ${rc}\n${out}\n${err}")
+endif()
+# Open MPI keeps allocations until exit (its plugins are unloaded before LeakSanitizer can name them):
+# under ASan the leak check covers the threaded run above and test_synth's in-process remote workers.
+set(ENV{ASAN_OPTIONS} "detect_leaks=0")
+execute_process(COMMAND ${mpi} -np 3 ${CMD} ${args} -o ${DIR}/mpi.ms
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out2 ERROR_VARIABLE err2)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mpirun synth exit ${rc}\n${out2}\n${err2}")
+endif()
+if(NOT err2 MATCHES "MPI: 3 ranks; ranks 1-2 evaluated ([0-9]+) tasks")
+  message(FATAL_ERROR "rank 0 did not report the other ranks' tasks:\n${err2}")
+endif()
+if(CMAKE_MATCH_1 EQUAL 0)
+  message(FATAL_ERROR "ranks 1-2 evaluated no task:\n${err2}")
+endif()
+set(remote ${CMAKE_MATCH_1})
+compare_files()
+string(REGEX MATCH "(^|\n)psi=[0-9.]+" psi "${out2}")
+string(STRIP "${psi}" psi)
+message(STATUS "${GAME}: equal files; ${psi}; ${remote} tasks on ranks 1-2")
