@@ -277,15 +277,33 @@ static int gdl_replay(int argc, char **argv)
 	ms_ctx *ctx;
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
+	char **paths = NULL;
+	size_t np = 0;
+	char **args = malloc((size_t)argc * sizeof *args);
+	int na = 0;
+	if (!args) {
+		ms_ctx_free(ctx);
+		return CLI_FAIL;
+	}
 	for (int i = first; i < argc; i++) {
-		if (argv[i][0] == '-') {
+		if (argv[i][0] == '-')
 			i += !strcmp(argv[i], "--kif-dir");
-			continue;
-		}
-		if (replay_file(ctx, argv[i], kif_dir, fallback, &s))
+		else
+			args[na++] = argv[i];
+	}
+	int bad = cli_collect_files(&paths, &np, na, args, 0, ".jsonl.gz", ".jsonl.gz");
+	free(args);
+	if (bad) {
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	for (size_t i = 0; i < np; i++) {
+		if (replay_file(ctx, paths[i], kif_dir, fallback, &s))
 			rc = CLI_USAGE;
 		files++;
+		free(paths[i]);
 	}
+	free(paths);
 	ms_ctx_free(ctx);
 	printf("files=%d games=%ld steps=%ld divergences=%ld goal_errors=%ld\n", files, s.games, s.steps,
 	       s.divergences, s.goal_errors);
