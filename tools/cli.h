@@ -85,6 +85,8 @@ void cmd_play_usage(FILE *out);
 
 int cmd_cantstop(int argc, char **argv);
 void cmd_cantstop_usage(FILE *out);
+int cmd_gdl(int argc, char **argv);
+void cmd_gdl_usage(FILE *out);
 int cmd_planetwars(int argc, char **argv);
 void cmd_planetwars_usage(FILE *out);
 int cmd_catan(int argc, char **argv);

@@ -23,6 +23,7 @@ static const cli_cmd commands[] = {
 	{ "cantstop", "Can't Stop: matches, throughput, cloning data sets and scores", cmd_cantstop, cmd_cantstop_usage },
 	{ "planetwars", "Planet Wars: replay official playbacks, matches, protocol bot, the GA", cmd_planetwars, cmd_planetwars_usage },
 	{ "catan", "Settlers of Catan: replay catanatron recordings, play the thesis agents, bench", cmd_catan, cmd_catan_usage },
+	{ "gdl", "General Game Playing: the GDL reasoner replayed against ggp-base, its speed", cmd_gdl, cmd_gdl_usage },
 	{ "synth", "synthesize a program: SA, UCT, Sketch-SA, Sketch-UCT (Can't Stop); plot CSV logs", cmd_synth, cmd_synth_usage },
 	{ "selfplay", "learn a program by self-play: IBR, fictitious play, 2L (any search as best response)", cmd_selfplay, cmd_selfplay_usage },
 	{ "tournament", "run an official round-robin or fixed-opponents tournament", cmd_tournament, cmd_tournament_usage },

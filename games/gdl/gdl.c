@@ -1,0 +1,309 @@
+/* Loading a rule set: parse, check, analyse domains, ground (or fall back),
+ * then the tables of roles, fluents, moves and goals the machines read. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdl_internal.h"
+#include "gdl_net.h"
+
+void ms_gdl_free(ms_gdl *g)
+{
+	if (!g)
+		return;
+	ms_ctx *ctx = g->ctx;
+	gdl_net_free(g);
+	gdl_store_free(ctx, &g->st);
+	for (int i = 0; i < g->syms.n; i++)
+		ms_ctx_mfree(ctx, g->syms.name[i]);
+	ms_ctx_mfree(ctx, g->syms.name);
+	ms_ctx_mfree(ctx, g->syms.hash);
+	ms_ctx_mfree(ctx, g->terms.sym);
+	ms_ctx_mfree(ctx, g->terms.nargs);
+	ms_ctx_mfree(ctx, g->terms.args);
+	ms_ctx_mfree(ctx, g->terms.hash);
+	gdl_ivec *vecs[] = { &g->terms.pool, &g->pargs, &g->varsyms, &g->consts, &g->fluents, &g->fluent_atom,
+			     &g->next_atom, &g->move_term, &g->move_role, &g->does_atom, &g->legal_atom,
+			     &g->goal_atom, &g->goal_role, &g->goal_val, &g->gr_head, &g->gr_start, &g->gr_lits };
+	for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
+		gdl_ivec_free(ctx, vecs[i]);
+	ms_ctx_mfree(ctx, g->pn);
+	ms_ctx_mfree(ctx, g->lits);
+	ms_ctx_mfree(ctx, g->rules);
+	ms_ctx_mfree(ctx, g->rels);
+	ms_ctx_mfree(ctx, g->role_term);
+	ms_ctx_mfree(ctx, g->role_name);
+	ms_ctx_mfree(ctx, g->initial);
+	ms_ctx_mfree(ctx, g);
+}
+
+/* The relations GDL gives a meaning to exist even when the rules never mention them. */
+static int known_relations(ms_gdl *g)
+{
+	static const struct {
+		const char *name;
+		int arity;
+		size_t off;
+	} k[] = {
+		{ "role", 1, offsetof(ms_gdl, r_role) },   { "init", 1, offsetof(ms_gdl, r_init) },
+		{ "true", 1, offsetof(ms_gdl, r_true) },   { "next", 1, offsetof(ms_gdl, r_next) },
+		{ "legal", 2, offsetof(ms_gdl, r_legal) }, { "does", 2, offsetof(ms_gdl, r_does) },
+		{ "goal", 2, offsetof(ms_gdl, r_goal) },   { "terminal", -1, offsetof(ms_gdl, r_terminal) },
+	};
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+		int sym, rc;
+		if ((rc = gdl_sym_intern(g->ctx, &g->syms, k[i].name, strlen(k[i].name), &sym)) ||
+		    (rc = gdl_rel_get(g, sym, k[i].arity, 0, (int *)((char *)g + k[i].off))))
+			return rc;
+	}
+	return MS_OK;
+}
+
+typedef struct sortrec {
+	int key;
+	char *text;
+	int a, b;
+} sortrec;
+
+static int cmp_sortrec(const void *x, const void *y)
+{
+	const sortrec *p = x, *q = y;
+	if (p->key != q->key)
+		return p->key < q->key ? -1 : 1;
+	return strcmp(p->text, q->text);
+}
+
+static char *term_string(ms_gdl *g, int t)
+{
+	int len = gdl_term_text(&g->terms, &g->syms, t, NULL, 0);
+	char *s = ms_ctx_malloc(g->ctx, (size_t)len + 1);
+	if (s)
+		gdl_term_text(&g->terms, &g->syms, t, s, (size_t)len + 1);
+	return s;
+}
+
+static int arg(const ms_gdl *g, int t, int i)
+{
+	return g->terms.pool.v[g->terms.args[t] + i];
+}
+
+static int role_of_term(const ms_gdl *g, int t)
+{
+	for (int r = 0; r < g->nroles; r++)
+		if (g->role_term[r] == t)
+			return r;
+	return -1;
+}
+
+static int lookup2(const ms_gdl *g, int rel, int a0, int a1)
+{
+	int args[2] = { a0, a1 };
+	int t = gdl_term_find(&g->terms, g->rels[rel].sym, a1 < 0 ? 1 : 2, args);
+	return t >= 0 && t < g->st.tcap && g->st.in[t] ? t : -1;
+}
+
+/* Fluents from the domain of true, moves from that of does, each sorted by text. */
+static int build_tables(ms_gdl *g)
+{
+	int rc = MS_OK;
+	for (int pass = 0; pass < 2 && !rc; pass++) {
+		const gdl_ivec *a = &g->st.atoms[pass ? g->r_does : g->r_true];
+		sortrec *s = ms_ctx_calloc(g->ctx, (size_t)a->n + 1, sizeof *s);
+		int n = 0;
+		if (!s)
+			return MS_ENOMEM;
+		for (int i = 0; i < a->n && !rc; i++) {
+			int t = a->v[i], role = pass ? role_of_term(g, arg(g, t, 0)) : 0;
+			if (role < 0)
+				continue;
+			s[n] = (sortrec){ role, term_string(g, arg(g, t, pass)), t, 0 };
+			if (!s[n++].text)
+				rc = MS_ENOMEM;
+		}
+		if (!rc)
+			qsort(s, (size_t)n, sizeof *s, cmp_sortrec);
+		for (int i = 0; i < n && !rc; i++) {
+			int t = s[i].a, m = arg(g, t, pass);
+			if (pass == 0) {
+				if ((rc = gdl_ivec_push(g->ctx, &g->fluents, m)) ||
+				    (rc = gdl_ivec_push(g->ctx, &g->fluent_atom, t)) ||
+				    (rc = gdl_ivec_push(g->ctx, &g->next_atom, lookup2(g, g->r_next, m, -1))))
+					break;
+			} else if ((rc = gdl_ivec_push(g->ctx, &g->move_term, m)) ||
+				   (rc = gdl_ivec_push(g->ctx, &g->move_role, s[i].key)) ||
+				   (rc = gdl_ivec_push(g->ctx, &g->does_atom, t)) ||
+				   (rc = gdl_ivec_push(g->ctx, &g->legal_atom, lookup2(g, g->r_legal, arg(g, t, 0), m)))) {
+				break;
+			}
+		}
+		for (int i = 0; i < n; i++)
+			ms_ctx_mfree(g->ctx, s[i].text);
+		ms_ctx_mfree(g->ctx, s);
+	}
+	return rc;
+}
+
+/* Goal atoms (role, value); a value must be a number. Initial state from init. */
+static int build_goals_and_initial(ms_gdl *g)
+{
+	int rc;
+	const gdl_ivec *a = &g->st.atoms[g->r_goal];
+	for (int i = 0; i < a->n; i++) {
+		int t = a->v[i], role = role_of_term(g, arg(g, t, 0)), v = arg(g, t, 1);
+		if (role < 0)
+			continue;
+		const char *txt = g->syms.name[g->terms.sym[v]];
+		char *end;
+		errno = 0;
+		long val = strtol(txt, &end, 10);
+		if (g->terms.nargs[v] >= 0 || !*txt || *end || errno || val < -1000000 || val > 1000000)
+			return ms_ctx_error(g->ctx, MS_EINVAL, "%s: a goal value of role %s is not a number: %s",
+					    g->name, g->role_name[role], txt);
+		if ((rc = gdl_ivec_push(g->ctx, &g->goal_atom, t)) || (rc = gdl_ivec_push(g->ctx, &g->goal_role, role)) ||
+		    (rc = gdl_ivec_push(g->ctx, &g->goal_val, (int)val)))
+			return rc;
+	}
+	g->words = (size_t)(g->fluents.n + 63) / 64;
+	g->initial = ms_ctx_calloc(g->ctx, g->words ? g->words : 1, sizeof *g->initial);
+	if (!g->initial)
+		return MS_ENOMEM;
+	for (int f = 0; f < g->fluents.n; f++)
+		if (lookup2(g, g->r_init, g->fluents.v[f], -1) >= 0)
+			g->initial[f >> 6] |= 1ull << (f & 63);
+	return MS_OK;
+}
+
+int ms_gdl_parse(ms_ctx *ctx, const char *text, size_t len, const char *name, const ms_gdl_options *opts,
+		 ms_gdl **out)
+{
+	if (!ctx || !out || (!text && len))
+		return ctx ? ms_ctx_error(ctx, MS_EINVAL, "ms_gdl_parse: NULL argument") : MS_EINVAL;
+	if (opts && opts->version != MS_GDL_OPTIONS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_gdl_parse: options version %u, expected %d", opts->version,
+				    MS_GDL_OPTIONS_VERSION);
+	*out = NULL;
+	ms_gdl *g = ms_ctx_calloc(ctx, 1, sizeof *g);
+	if (!g)
+		return MS_ENOMEM;
+	g->ctx = ctx;
+	snprintf(g->name, sizeof g->name, "%s", name ? name : "<rules>");
+	if (opts)
+		g->opts = *opts;
+	if (g->opts.ground_bound <= 0)
+		g->opts.ground_bound = 4000000;
+	g->grounding = !g->opts.force_fallback;
+	int rc;
+	if ((rc = known_relations(g)) || (rc = gdl_kif_parse(g, text, len)) || (rc = gdl_check(g)) ||
+	    (rc = gdl_relax(g)))
+		goto fail;
+	if (!g->nroles) {
+		rc = ms_ctx_error(ctx, MS_EINVAL, "%s: no role", g->name);
+		goto fail;
+	}
+	if (g->grounding && !g->overflow && (rc = gdl_net_build(g)))
+		goto fail;
+	g->grounding = 0;
+	if ((rc = build_tables(g)) || (rc = build_goals_and_initial(g)))
+		goto fail;
+	*out = g;
+	return MS_OK;
+fail:
+	if (rc == MS_ENOMEM)
+		ms_ctx_error(ctx, rc, "%s: out of memory", g->name);
+	ms_gdl_free(g);
+	return rc;
+}
+
+int ms_gdl_load(ms_ctx *ctx, const char *path, const ms_gdl_options *opts, ms_gdl **out)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return ms_ctx_error(ctx, MS_EIO, "%s: %s", path, strerror(errno));
+	size_t cap = 1 << 16, n = 0;
+	char *buf = ms_ctx_malloc(ctx, cap);
+	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+		n += got;
+		if (n == cap) {
+			char *nb = ms_ctx_realloc(ctx, buf, cap * 2);
+			if (!nb)
+				ms_ctx_mfree(ctx, buf);
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (!buf)
+		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", path);
+	if (err) {
+		ms_ctx_mfree(ctx, buf);
+		return ms_ctx_error(ctx, MS_EIO, "%s: read error", path);
+	}
+	const char *base = strrchr(path, '/');
+	int rc = ms_gdl_parse(ctx, buf, n, base ? base + 1 : path, opts, out);
+	ms_ctx_mfree(ctx, buf);
+	return rc;
+}
+
+int ms_gdl_num_roles(const ms_gdl *g)
+{
+	return g->nroles;
+}
+
+const char *ms_gdl_role_name(const ms_gdl *g, int r)
+{
+	return r >= 0 && r < g->nroles ? g->role_name[r] : NULL;
+}
+
+int ms_gdl_role_index(const ms_gdl *g, const char *name)
+{
+	for (int r = 0; r < g->nroles; r++)
+		if (!strcmp(g->role_name[r], name))
+			return r;
+	return -1;
+}
+
+int ms_gdl_is_grounded(const ms_gdl *g)
+{
+	return g->net != NULL;
+}
+
+int ms_gdl_num_fluents(const ms_gdl *g)
+{
+	return g->fluents.n;
+}
+
+size_t ms_gdl_state_words(const ms_gdl *g)
+{
+	return g->words ? g->words : 1;
+}
+
+int ms_gdl_num_moves(const ms_gdl *g)
+{
+	return g->move_term.n;
+}
+
+int ms_gdl_move_role(const ms_gdl *g, int mv)
+{
+	return mv >= 0 && mv < g->move_role.n ? g->move_role.v[mv] : -1;
+}
+
+void ms_gdl_initial(const ms_gdl *g, uint64_t *state)
+{
+	memcpy(state, g->initial, ms_gdl_state_words(g) * sizeof *state);
+}
+
+int ms_gdl_fluent_text(const ms_gdl *g, int f, char *buf, size_t size)
+{
+	if (f < 0 || f >= g->fluents.n)
+		return -1;
+	return gdl_term_text(&g->terms, &g->syms, g->fluents.v[f], buf, size);
+}
+
+int ms_gdl_move_text(const ms_gdl *g, int mv, char *buf, size_t size)
+{
+	if (mv < 0 || mv >= g->move_term.n)
+		return -1;
+	return gdl_term_text(&g->terms, &g->syms, g->move_term.v[mv], buf, size);
+}

@@ -1,0 +1,126 @@
+/*
+ * General Game Playing: a reasoner for games written in GDL (KIF syntax).
+ *
+ * A rule file is parsed, checked (safety, stratification, GDL's use of its
+ * keywords), analysed for the domain of every relation (a relaxed bottom-up
+ * fixpoint that ignores negation on relations that depend on the state) and
+ * grounded to propositional rules evaluated bottom-up; a state is a bitset
+ * over the fluents that domain analysis found. Above a grounding-size bound
+ * the same rules are evaluated first-order on each state instead (the
+ * fallback), with identical answers.
+ *
+ * Semantics are those of ggp-base's ProverStateMachine, including on the
+ * unsafe test files it still plays (see docs/gdl.md); a goal relation that
+ * gives a role zero or several values in a state is reported as an error
+ * naming the role and the state, never resolved by a guess.
+ */
+#ifndef MICROSYNTH_GDL_H
+#define MICROSYNTH_GDL_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A loaded, checked and grounded rule set (immutable after loading). */
+typedef struct ms_gdl ms_gdl;
+/** Scratch space for reasoning about one state at a time (one per thread). */
+typedef struct ms_gdl_machine ms_gdl_machine;
+
+#define MS_GDL_OPTIONS_VERSION 1
+
+/** Options for ms_gdl_load; zero-initialise then set `version`. */
+typedef struct ms_gdl_options {
+	unsigned int version; /**< MS_GDL_OPTIONS_VERSION */
+	/** Reject unsafe rules (as ggp-base's validator does) instead of giving
+	 * them the prover's meaning. 0: accept with the prover's meaning. */
+	int strict;
+	/** Ground literals above which the reasoner falls back to first-order
+	 * evaluation per state; 0: 4,000,000. */
+	long ground_bound;
+	/** 1: never ground (always use the fallback); for tests and comparison. */
+	int force_fallback;
+} ms_gdl_options;
+
+/**
+ * Parses `len` bytes of KIF text (`name` is used in messages) and builds the
+ * reasoner. Errors (MS_EPARSE, MS_EINVAL) name the file and line.
+ */
+MS_EXTERN int ms_gdl_parse(ms_ctx *ctx, const char *text, size_t len, const char *name,
+			   const ms_gdl_options *opts, ms_gdl **out);
+
+/** Reads a file and calls ms_gdl_parse; MS_EIO if it cannot be read. */
+MS_EXTERN int ms_gdl_load(ms_ctx *ctx, const char *path, const ms_gdl_options *opts, ms_gdl **out);
+
+/** Frees a rule set; NULL is ignored. Free its machines first. */
+MS_EXTERN void ms_gdl_free(ms_gdl *g);
+
+/** Number of roles (the `role` facts, in file order). */
+MS_EXTERN int ms_gdl_num_roles(const ms_gdl *g);
+/** Name of role `r` (0-based), or NULL. */
+MS_EXTERN const char *ms_gdl_role_name(const ms_gdl *g, int r);
+/** Index of the role named `name`, or -1. */
+MS_EXTERN int ms_gdl_role_index(const ms_gdl *g, const char *name);
+
+/** 1 if the rules were grounded, 0 if the first-order fallback is in use. */
+MS_EXTERN int ms_gdl_is_grounded(const ms_gdl *g);
+
+/** Number of fluents (possible `true` facts) and of 64-bit words in a state. */
+MS_EXTERN int ms_gdl_num_fluents(const ms_gdl *g);
+MS_EXTERN size_t ms_gdl_state_words(const ms_gdl *g);
+/** Number of moves (possible `does` facts over all roles). */
+MS_EXTERN int ms_gdl_num_moves(const ms_gdl *g);
+/** The role that move `mv` belongs to. */
+MS_EXTERN int ms_gdl_move_role(const ms_gdl *g, int mv);
+
+/** Writes the initial state into `state` (ms_gdl_state_words words). */
+MS_EXTERN void ms_gdl_initial(const ms_gdl *g, uint64_t *state);
+
+/**
+ * Prints fluent `f` or move `mv` in ggp-base's compact form ("(cell 1 1 x)",
+ * "noop") into `buf`; returns the length it needs (like snprintf).
+ */
+MS_EXTERN int ms_gdl_fluent_text(const ms_gdl *g, int f, char *buf, size_t size);
+MS_EXTERN int ms_gdl_move_text(const ms_gdl *g, int mv, char *buf, size_t size);
+
+/** Creates a machine for `g`. */
+MS_EXTERN int ms_gdl_machine_new(ms_ctx *ctx, const ms_gdl *g, ms_gdl_machine **out);
+/** Frees a machine; NULL is ignored. */
+MS_EXTERN void ms_gdl_machine_free(ms_gdl_machine *m);
+
+/**
+ * Makes `state` the machine's current state and evaluates everything that
+ * does not depend on a move (legal, terminal, goal). MS_ENOMEM, or MS_EINVAL
+ * if the fallback's evaluation fails.
+ */
+MS_EXTERN int ms_gdl_machine_set(ms_gdl_machine *m, const uint64_t *state);
+/** 1 if the current state is terminal. */
+MS_EXTERN int ms_gdl_terminal(const ms_gdl_machine *m);
+/**
+ * The legal moves of role `r` in the current state, as move ids in
+ * ascending order; the array lives until the next ms_gdl_machine_set.
+ */
+MS_EXTERN int ms_gdl_legal(const ms_gdl_machine *m, int r, const int **moves);
+/**
+ * The goal value of role `r` in the current state. MS_EINVAL, with a message
+ * naming the role, the number of values and the state, if the rules give
+ * the role not exactly one value.
+ */
+MS_EXTERN int ms_gdl_goal(ms_gdl_machine *m, int r, int *value);
+/**
+ * The state after joint move `joint` (one move id per role) from the
+ * current state, into `next`. MS_EILLEGAL if a move is not legal.
+ */
+MS_EXTERN int ms_gdl_next(ms_gdl_machine *m, const int *joint, uint64_t *next);
+
+/** Fluent `f` is true in `state`. */
+static inline int ms_gdl_state_has(const uint64_t *state, int f)
+{
+	return (int)((state[f >> 6] >> (f & 63)) & 1u);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,246 @@
+/*
+ * The GDL reasoner: parse and check errors naming file and line, the
+ * meaning of small rule sets (CRLF, negation, goals ill defined), and the
+ * ground network against the first-order fallback on random playouts.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "microsynth/gdl.h"
+#include "microsynth/jrandom.h"
+
+static ms_gdl *load_text(ms_ctx *ctx, const char *text, int strict, int fallback, int *rc)
+{
+	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .strict = strict, .force_fallback = fallback };
+	ms_gdl *g = NULL;
+	*rc = ms_gdl_parse(ctx, text, strlen(text), "t.kif", &o, &g);
+	return g;
+}
+
+static void expect_error(const char *text, int strict, const char *needle)
+{
+	ms_ctx *ctx;
+	int rc;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_gdl *g = load_text(ctx, text, strict, 0, &rc);
+	assert_null(g);
+	assert_true(rc < 0);
+	if (!strstr(ms_ctx_last_error(ctx), needle))
+		fail_msg("'%s' lacks '%s'", ms_ctx_last_error(ctx), needle);
+	ms_ctx_free(ctx);
+}
+
+static void test_gdl__parse_errors_name_file_and_line(void **state)
+{
+	(void)state;
+	expect_error("(role a)\n(<= (legal a b)\n", 0, "t.kif:3: '(' opened on line 2");
+	expect_error("(role a)\n\n)", 0, "t.kif:3: unbalanced ')'");
+	expect_error("(role a)\n(<= (true p) (q))\n", 0, "t.kif:2: a rule cannot conclude true");
+	expect_error("(role a)\n(<= p (not q r))\n", 0, "t.kif:2: 'not' takes 1 argument");
+	expect_error("(role a)\n(<= p (?x q))\n", 0, "t.kif:2: a term's function name must be a constant");
+	expect_error("(init p)\n", 0, "no role");
+}
+
+static const char *const unsafe_goal = "(role xplayer)\n(role yplayer)\n(role zplayer)\n(cell 1 1)\n"
+				       "(<= terminal (cell 1 1))\n(<= (legal ?p ?p) (cell 1 1))\n"
+				       "(<= (goal ?p 100) (on_list ?p))\n(<= (goal ?p 0) (not (on_list ?p)))\n"
+				       "(on_list xplayer)\n(on_list zplayer)\n";
+
+static void test_gdl__strict_mode_rejects_an_unsafe_rule_naming_its_variable(void **state)
+{
+	(void)state;
+	expect_error(unsafe_goal, 1, "t.kif:6: unsafe rule: variable ?p"); /* (legal ?p ?p), as test_case_3e */
+	expect_error("(role a)\n(<= p (not q))\n(<= q (not p))\n", 0, "not stratified");
+}
+
+/* As ggp-base's prover answers test_case_3f: x and z get two goal values (an error), y gets 0. */
+static void test_gdl__ill_defined_goals_are_errors_naming_role_and_state(void **state)
+{
+	(void)state;
+	for (int fb = 0; fb < 2; fb++) {
+		ms_ctx *ctx;
+		ms_gdl_machine *m;
+		int rc, v = -1;
+		assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+		ms_gdl *g = load_text(ctx, unsafe_goal, 0, fb, &rc);
+		assert_int_equal(rc, MS_OK);
+		assert_int_equal(ms_gdl_machine_new(ctx, g, &m), MS_OK);
+		uint64_t st[4] = { 0 };
+		ms_gdl_initial(g, st);
+		assert_int_equal(ms_gdl_machine_set(m, st), MS_OK);
+		assert_true(ms_gdl_terminal(m));
+		assert_int_equal(ms_gdl_goal(m, 1, &v), MS_OK);
+		assert_int_equal(v, 0);
+		assert_int_equal(ms_gdl_goal(m, 0, &v), MS_EINVAL);
+		assert_non_null(strstr(ms_ctx_last_error(ctx), "goal of role xplayer is ill defined (2 values) in state"));
+		assert_int_equal(ms_gdl_goal(m, 2, &v), MS_EINVAL);
+		assert_non_null(strstr(ms_ctx_last_error(ctx), "zplayer"));
+		ms_gdl_machine_free(m);
+		ms_gdl_free(g);
+		ms_ctx_free(ctx);
+	}
+}
+
+/* A counter with CRLF line ends, negation, a recursive relation and `or`. */
+static const char *const counter =
+	"; a counter\r\n(role r)\r\n(init (c 0))\r\n(succ 0 1) (succ 1 2) (succ 2 3)\r\n"
+	"(<= (less ?x ?y) (succ ?x ?y))\r\n(<= (less ?x ?z) (succ ?x ?y) (less ?y ?z))\r\n"
+	"(<= (legal r inc) (true (c ?x)) (succ ?x ?y))\r\n(<= (legal r stay) (true (c ?x)) (less ?x 3))\r\n"
+	"(<= (legal r (jump ?y)) (true (c ?x)) (less ?x ?y) (not (succ ?x ?y)))\r\n"
+	"(<= (next (c ?y)) (or (does r inc) (does r (jump ?z))) (true (c ?x)) (succ ?x ?y))\r\n"
+	"(<= (next (c ?x)) (does r stay) (true (c ?x)))\r\n"
+	"(<= terminal (true (c 3)))\r\n(<= (goal r 100) (true (c 3)))\r\n(<= (goal r 0) (not terminal))\r\n";
+
+static void legal_texts(const ms_gdl *g, const ms_gdl_machine *m, char *out, size_t size)
+{
+	const int *mv;
+	int n = ms_gdl_legal(m, 0, &mv);
+	out[0] = 0;
+	for (int i = 0; i < n; i++) {
+		char b[64];
+		ms_gdl_move_text(g, mv[i], b, sizeof b);
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? " " : "", b);
+	}
+}
+
+static int move_named(const ms_gdl *g, const char *name)
+{
+	char b[64];
+	for (int mv = 0; mv < ms_gdl_num_moves(g); mv++)
+		if (ms_gdl_move_text(g, mv, b, sizeof b) >= 0 && !strcmp(b, name))
+			return mv;
+	return -1;
+}
+
+static void test_gdl__counter_game_legal_next_terminal_goal(void **state)
+{
+	(void)state;
+	for (int fb = 0; fb < 2; fb++) {
+		ms_ctx *ctx;
+		ms_gdl_machine *m;
+		int rc, v;
+		char buf[256];
+		assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+		ms_gdl *g = load_text(ctx, counter, 0, fb, &rc);
+		assert_int_equal(rc, MS_OK);
+		assert_int_equal(ms_gdl_is_grounded(g), !fb);
+		assert_int_equal(ms_gdl_machine_new(ctx, g, &m), MS_OK);
+		uint64_t st[4] = { 0 }, nx[4] = { 0 };
+		ms_gdl_initial(g, st);
+		assert_int_equal(ms_gdl_machine_set(m, st), MS_OK);
+		legal_texts(g, m, buf, sizeof buf);
+		assert_string_equal(buf, "(jump 2) (jump 3) inc stay");
+		assert_int_equal(ms_gdl_goal(m, 0, &v), MS_OK);
+		assert_int_equal(v, 0);
+		int jump = move_named(g, "(jump 2)"); /* moves to 1, like inc */
+		assert_int_equal(ms_gdl_next(m, &jump, nx), MS_OK);
+		assert_int_equal(ms_gdl_machine_set(m, nx), MS_OK);
+		int f = 0;
+		for (; f < ms_gdl_num_fluents(g) && !ms_gdl_state_has(nx, f); f++)
+			;
+		ms_gdl_fluent_text(g, f, buf, sizeof buf);
+		assert_string_equal(buf, "(c 1)");
+		int inc = move_named(g, "inc");
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(ms_gdl_next(m, &inc, st), MS_OK);
+			assert_int_equal(ms_gdl_machine_set(m, st), MS_OK);
+		}
+		assert_true(ms_gdl_terminal(m));
+		legal_texts(g, m, buf, sizeof buf);
+		assert_string_equal(buf, "");
+		assert_int_equal(ms_gdl_goal(m, 0, &v), MS_OK);
+		assert_int_equal(v, 100);
+		assert_int_equal(ms_gdl_next(m, &inc, nx), MS_EILLEGAL);
+		assert_int_equal(move_named(g, "(jump 1)"), -1); /* never legal, so not even in the domain */
+		ms_gdl_machine_free(m);
+		ms_gdl_free(g);
+		ms_ctx_free(ctx);
+	}
+}
+
+/* The ground network and the fallback give the same legal sets, states and goals. */
+static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void **state)
+{
+	(void)state;
+	const char *shared = getenv("MS_SHARED_DIR");
+	if (!shared || !*shared) {
+		if (getenv("CI"))
+			fail_msg("../shared is absent but CI is set");
+		skip();
+	}
+	static const char *const games[] = { "connectFour", "breakthrough", "ticTacToeParallel", "3pttc" };
+	for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/data/gdl/kif/rulesheets-2010/%s.kif", shared, games[gi]);
+		ms_ctx *ctx;
+		ms_gdl *g[2];
+		ms_gdl_machine *m[2];
+		assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+		for (int k = 0; k < 2; k++) {
+			ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = k };
+			assert_int_equal(ms_gdl_load(ctx, path, &o, &g[k]), MS_OK);
+			assert_int_equal(ms_gdl_machine_new(ctx, g[k], &m[k]), MS_OK);
+		}
+		assert_int_equal(ms_gdl_num_moves(g[0]), ms_gdl_num_moves(g[1]));
+		ms_jrandom rng;
+		ms_jrandom_init(&rng, 7);
+		size_t w = ms_gdl_state_words(g[0]);
+		uint64_t *st = calloc(w, 8), *n0 = calloc(w, 8), *n1 = calloc(w, 8);
+		for (int p = 0; p < 5; p++) {
+			ms_gdl_initial(g[0], st);
+			for (;;) {
+				assert_int_equal(ms_gdl_machine_set(m[0], st), MS_OK);
+				assert_int_equal(ms_gdl_machine_set(m[1], st), MS_OK);
+				assert_int_equal(ms_gdl_terminal(m[0]), ms_gdl_terminal(m[1]));
+				int nr = ms_gdl_num_roles(g[0]), joint[8];
+				for (int r = 0; r < nr; r++) {
+					const int *a, *b;
+					int na = ms_gdl_legal(m[0], r, &a), nb = ms_gdl_legal(m[1], r, &b), k;
+					assert_int_equal(na, nb);
+					assert_memory_equal(a, b, (size_t)na * sizeof *a);
+					if (na)
+						assert_int_equal(ms_jrandom_next_int_bounded(&rng, na, &k), MS_OK), joint[r] = a[k];
+				}
+				if (ms_gdl_terminal(m[0])) {
+					for (int r = 0; r < nr; r++) {
+						int v0 = -1, v1 = -1;
+						assert_int_equal(ms_gdl_goal(m[0], r, &v0), ms_gdl_goal(m[1], r, &v1));
+						assert_int_equal(v0, v1);
+					}
+					break;
+				}
+				assert_int_equal(ms_gdl_next(m[0], joint, n0), MS_OK);
+				assert_int_equal(ms_gdl_next(m[1], joint, n1), MS_OK);
+				assert_memory_equal(n0, n1, w * 8);
+				memcpy(st, n0, w * 8);
+			}
+		}
+		free(st);
+		free(n0);
+		free(n1);
+		for (int k = 0; k < 2; k++) {
+			ms_gdl_machine_free(m[k]);
+			ms_gdl_free(g[k]);
+		}
+		ms_ctx_free(ctx);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gdl__parse_errors_name_file_and_line),
+		cmocka_unit_test(test_gdl__strict_mode_rejects_an_unsafe_rule_naming_its_variable),
+		cmocka_unit_test(test_gdl__ill_defined_goals_are_errors_naming_role_and_state),
+		cmocka_unit_test(test_gdl__counter_game_legal_next_terminal_goal),
+		cmocka_unit_test(test_gdl__ground_network_and_fallback_agree_on_random_playouts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
