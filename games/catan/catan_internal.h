@@ -43,6 +43,13 @@ static inline int catan__popcount64(uint64_t x)
 }
 
 /* rules.c */
+/* An action with up to three values; the rest and its outcome unset (-1). */
+static inline ms_catan_action catan__act(int type, int seat, int v0, int v1, int v2)
+{
+	ms_catan_action a = { (uint8_t)type, (uint8_t)seat, { (int8_t)v0, (int8_t)v1, (int8_t)v2, -1, -1 }, { 0, 0, 0, 0, 0 } };
+	return a;
+}
+
 int catan__can_play(const ms_catan_state *s, int seat, int card);
 int catan__road_options(const ms_catan_state *s, int seat, int need_money, ms_catan_action *out);
 uint64_t catan__comp_union(const ms_catan_state *s, int seat);

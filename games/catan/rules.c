@@ -98,12 +98,6 @@ int ms_catan_over(const ms_catan_state *s)
 	return s->winner >= 0 || s->turns >= s->rules.turns_limit;
 }
 
-static ms_catan_action act(int type, int seat, int v0, int v1, int v2)
-{
-	ms_catan_action a = { (uint8_t)type, (uint8_t)seat, { (int8_t)v0, (int8_t)v1, (int8_t)v2, -1, -1 }, { 0, 0, 0, 0, 0 } };
-	return a;
-}
-
 static int can_afford(const ms_catan_player *p, int wood, int brick, int sheep, int wheat, int ore)
 {
 	return p->res[0] >= wood && p->res[1] >= brick && p->res[2] >= sheep && p->res[3] >= wheat && p->res[4] >= ore;
@@ -151,7 +145,7 @@ int catan__road_options(const ms_catan_state *s, int seat, int need_money, ms_ca
 	buildable_edges(s, seat, set);
 	for (int e = 0; e < MS_CATAN_EDGES; e++)
 		if ((set[e >> 6] >> (e & 63)) & 1)
-			out[k++] = act(MS_CATAN_BUILD_ROAD, seat, e, -1, -1);
+			out[k++] = catan__act(MS_CATAN_BUILD_ROAD, seat, e, -1, -1);
 	return k;
 }
 
@@ -169,10 +163,10 @@ static int robber_options(const ms_catan_state *s, int seat, ms_catan_action *ou
 				victims |= 1u << o;
 		}
 		if (!victims)
-			out[k++] = act(MS_CATAN_MOVE_ROBBER, seat, h, -1, -1);
+			out[k++] = catan__act(MS_CATAN_MOVE_ROBBER, seat, h, -1, -1);
 		for (int o = 0; o < s->n; o++)
 			if ((victims >> o) & 1)
-				out[k++] = act(MS_CATAN_MOVE_ROBBER, seat, h, o, -1);
+				out[k++] = catan__act(MS_CATAN_MOVE_ROBBER, seat, h, o, -1);
 	}
 	return k;
 }
@@ -187,14 +181,14 @@ static int yop_options(const ms_catan_state *s, int seat, ms_catan_action *out)
 		for (int j = i; j < 5; j++) {
 			int need_i = i == j ? 2 : 1;
 			if (unlimited || (s->bank[i] >= need_i && s->bank[j] >= 1)) {
-				out[k++] = act(MS_CATAN_PLAY_YOP, seat, i, j, -1);
+				out[k++] = catan__act(MS_CATAN_PLAY_YOP, seat, i, j, -1);
 			} else {
 				singles |= (s->bank[i] >= 1 ? 1u << i : 0) | (s->bank[j] >= 1 ? 1u << j : 0);
 			}
 		}
 	for (int i = 0; i < 5; i++)
 		if ((singles >> i) & 1)
-			out[k++] = act(MS_CATAN_PLAY_YOP, seat, i, -1, -1);
+			out[k++] = catan__act(MS_CATAN_PLAY_YOP, seat, i, -1, -1);
 	return k;
 }
 
@@ -225,7 +219,7 @@ static int trade_options(const ms_catan_state *s, int seat, ms_catan_action *out
 			continue;
 		for (int j = 0; j < 5; j++)
 			if (j != r && (!s->rules.bank_limit || s->bank[j] > 0))
-				out[k++] = act(MS_CATAN_MARITIME_TRADE, seat, r, rate[r], j);
+				out[k++] = catan__act(MS_CATAN_MARITIME_TRADE, seat, r, rate[r], j);
 	}
 	return k;
 }
@@ -239,12 +233,12 @@ static int build_options(const ms_catan_state *s, int seat, ms_catan_action *out
 		uint64_t nodes = catan__comp_union(s, seat) & s->buildable;
 		for (int n = 0; n < MS_CATAN_NODES; n++)
 			if ((nodes >> n) & 1)
-				out[k++] = act(MS_CATAN_BUILD_SETTLEMENT, seat, n, -1, -1);
+				out[k++] = catan__act(MS_CATAN_BUILD_SETTLEMENT, seat, n, -1, -1);
 	}
 	if (p->cities_left > 0 && can_afford(p, 0, 0, 0, 2, 3))
 		for (int n = 0; n < MS_CATAN_NODES; n++)
 			if (s->node_owner[n] == seat + 1 && !s->node_city[n])
-				out[k++] = act(MS_CATAN_BUILD_CITY, seat, n, -1, -1);
+				out[k++] = catan__act(MS_CATAN_BUILD_CITY, seat, n, -1, -1);
 	return k;
 }
 
@@ -256,24 +250,24 @@ static int turn_options(const ms_catan_state *s, int seat, ms_catan_action *out)
 	if (s->road_building)
 		return catan__road_options(s, seat, free_need_money, out);
 	if (!s->p[seat].has_rolled) {
-		out[k++] = act(MS_CATAN_ROLL, seat, -1, -1, -1);
+		out[k++] = catan__act(MS_CATAN_ROLL, seat, -1, -1, -1);
 		if (catan__can_play(s, seat, MS_CATAN_KNIGHT))
-			out[k++] = act(MS_CATAN_PLAY_KNIGHT, seat, -1, -1, -1);
+			out[k++] = catan__act(MS_CATAN_PLAY_KNIGHT, seat, -1, -1, -1);
 		return k;
 	}
-	out[k++] = act(MS_CATAN_END_TURN, seat, -1, -1, -1);
+	out[k++] = catan__act(MS_CATAN_END_TURN, seat, -1, -1, -1);
 	k += build_options(s, seat, out + k);
 	if (can_afford(&s->p[seat], 0, 0, 1, 1, 1) && s->deck_len > 0)
-		out[k++] = act(MS_CATAN_BUY_DEV, seat, -1, -1, -1);
+		out[k++] = catan__act(MS_CATAN_BUY_DEV, seat, -1, -1, -1);
 	if (catan__can_play(s, seat, MS_CATAN_YOP))
 		k += yop_options(s, seat, out + k);
 	if (catan__can_play(s, seat, MS_CATAN_MONOPOLY))
 		for (int r = 0; r < 5; r++)
-			out[k++] = act(MS_CATAN_PLAY_MONOPOLY, seat, r, -1, -1);
+			out[k++] = catan__act(MS_CATAN_PLAY_MONOPOLY, seat, r, -1, -1);
 	if (catan__can_play(s, seat, MS_CATAN_KNIGHT) && !s->rules.knight_before_roll_only)
-		out[k++] = act(MS_CATAN_PLAY_KNIGHT, seat, -1, -1, -1);
+		out[k++] = catan__act(MS_CATAN_PLAY_KNIGHT, seat, -1, -1, -1);
 	if (catan__can_play(s, seat, MS_CATAN_ROAD_BUILDING) && catan__road_options(s, seat, free_need_money, tmp) > 0)
-		out[k++] = act(MS_CATAN_PLAY_ROAD_BUILDING, seat, -1, -1, -1);
+		out[k++] = catan__act(MS_CATAN_PLAY_ROAD_BUILDING, seat, -1, -1, -1);
 	k += trade_options(s, seat, out + k);
 	return k;
 }
@@ -287,20 +281,20 @@ int ms_catan_legal(const ms_catan_state *s, ms_catan_action *out)
 	case MS_CATAN_P_INITIAL_SETTLEMENT:
 		for (int n = 0; n < MS_CATAN_NODES; n++)
 			if ((s->buildable >> n) & 1)
-				out[k++] = act(MS_CATAN_BUILD_SETTLEMENT, seat, n, -1, -1);
+				out[k++] = catan__act(MS_CATAN_BUILD_SETTLEMENT, seat, n, -1, -1);
 		return k;
 	case MS_CATAN_P_INITIAL_ROAD: {
 		const ms_catan_board *b = s->board;
 		int last = s->p[seat].last_settlement;
 		for (int i = 0; i < b->node_deg[last]; i++)
 			if (!s->edge_owner[b->node_edge[last][i]])
-				out[k++] = act(MS_CATAN_BUILD_ROAD, seat, b->node_edge[last][i], -1, -1);
+				out[k++] = catan__act(MS_CATAN_BUILD_ROAD, seat, b->node_edge[last][i], -1, -1);
 		return k;
 	}
 	case MS_CATAN_P_MOVE_ROBBER:
 		return robber_options(s, seat, out);
 	case MS_CATAN_P_DISCARD:
-		out[0] = act(MS_CATAN_DISCARD, seat, -1, -1, -1);
+		out[0] = catan__act(MS_CATAN_DISCARD, seat, -1, -1, -1);
 		return 1;
 	case MS_CATAN_P_PLAY_TURN:
 		return turn_options(s, seat, out);

@@ -5,18 +5,6 @@
 #include "catan_internal.h"
 #include "catan_agents.h"
 
-static ms_catan_action mk(int type, int seat, int v0, int v1)
-{
-	ms_catan_action a;
-	memset(&a, 0, sizeof a);
-	memset(a.v, -1, sizeof a.v);
-	a.type = (uint8_t)type;
-	a.seat = (uint8_t)seat;
-	a.v[0] = (int8_t)v0;
-	a.v[1] = (int8_t)v1;
-	return a;
-}
-
 int catan__setup_nodes(const ms_catan_state *s, int port_clause, int *out);
 
 /* spec 5.3.b after the roll: only cities if any, else only settlements,
@@ -42,16 +30,16 @@ static int after_roll_actions(const ms_catan_state *s, const ms_catan_action *le
 			out[k++] = legal[i];
 	if (catan__can_play(s, seat, MS_CATAN_MONOPOLY))
 		for (int r = 0; r < 5; r++)
-			out[k++] = mk(MS_CATAN_PLAY_MONOPOLY, seat, r, -1);
+			out[k++] = catan__act(MS_CATAN_PLAY_MONOPOLY, seat, r, -1, -1);
 	if (catan__can_play(s, seat, MS_CATAN_YOP))
 		for (int a = 0; a < 5; a++)
 			for (int b = 0; b < 5; b++)
-				out[k++] = mk(MS_CATAN_PLAY_YOP, seat, a, b);
+				out[k++] = catan__act(MS_CATAN_PLAY_YOP, seat, a, b, -1);
 	catan__rates(s, seat, rate);
 	for (int r = 0; r < 5; r++)
 		for (int j = 0; j < 5 && p->res[r] >= rate[r]; j++)
 			if (j != r) {
-				ms_catan_action t = mk(MS_CATAN_BANK_TRADE, seat, 0, 0);
+				ms_catan_action t = catan__act(MS_CATAN_BANK_TRADE, seat, 0, 0, -1);
 				memset(t.v, 0, sizeof t.v);
 				t.v[r] = (int8_t)rate[r];
 				t.w[j] = 1;
@@ -75,7 +63,7 @@ static int robber_actions(const ms_catan_state *s, const ms_catan_action *legal,
 				mine |= s->node_owner[b->hex_node[h][c]] == seat + 1;
 			if (mine || h == s->robber)
 				continue;
-			out[k] = mk(MS_CATAN_MOVE_ROBBER, seat, h, ms_catan_hand(s, o) > 0 ? o : -1);
+			out[k] = catan__act(MS_CATAN_MOVE_ROBBER, seat, h, ms_catan_hand(s, o) > 0 ? o : -1, -1);
 			k++;
 		}
 	}
@@ -95,7 +83,7 @@ int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, 
 	case MS_CATAN_P_INITIAL_SETTLEMENT:
 		k = catan__setup_nodes(s, o->port_clause, nodes);
 		for (int i = 0; i < k; i++)
-			out[i] = mk(MS_CATAN_BUILD_SETTLEMENT, seat, nodes[i], -1);
+			out[i] = catan__act(MS_CATAN_BUILD_SETTLEMENT, seat, nodes[i], -1, -1);
 		return k;
 	case MS_CATAN_P_MOVE_ROBBER:
 		return robber_actions(s, legal, n, out);
@@ -104,7 +92,7 @@ int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, 
 			break;
 		if (!s->p[seat].has_rolled) {
 			int knight = o->forced_knight && catan__can_play(s, seat, MS_CATAN_KNIGHT);
-			out[0] = mk(knight ? MS_CATAN_PLAY_KNIGHT : MS_CATAN_ROLL, seat, -1, -1);
+			out[0] = catan__act(knight ? MS_CATAN_PLAY_KNIGHT : MS_CATAN_ROLL, seat, -1, -1, -1);
 			return 1;
 		}
 		return after_roll_actions(s, legal, n, preselect, out);

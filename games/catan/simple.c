@@ -13,18 +13,6 @@ void ms_catan_simple_defaults(ms_catan_simple_opts *o)
 	o->tree_variants = 0;
 }
 
-static ms_catan_action mk(int type, int seat, int v0, int v1)
-{
-	ms_catan_action a;
-	memset(&a, 0, sizeof a);
-	memset(a.v, -1, sizeof a.v);
-	a.type = (uint8_t)type;
-	a.seat = (uint8_t)seat;
-	a.v[0] = (int8_t)v0;
-	a.v[1] = (int8_t)v1;
-	return a;
-}
-
 static int producing_hexes(const ms_catan_board *b, int node)
 {
 	int k = 0;
@@ -81,7 +69,7 @@ static int bank_trade(const ms_catan_state *s, int seat, int tree, uint64_t *rng
 	if (tree) { /* the first trade the tree generator lists */
 		for (int r = 0; r < 5; r++)
 			if (p->res[r] >= rate[r]) {
-				*out = mk(MS_CATAN_BANK_TRADE, seat, 0, 0);
+				*out = catan__act(MS_CATAN_BANK_TRADE, seat, 0, 0, -1);
 				memset(out->v, 0, sizeof out->v);
 				out->v[r] = (int8_t)rate[r];
 				out->w[r == 0 ? 1 : 0] = 1;
@@ -96,7 +84,7 @@ static int bank_trade(const ms_catan_state *s, int seat, int tree, uint64_t *rng
 	int k = (int)ms_catan_rand(rng, (uint32_t)total);
 	if (k == 0)
 		return 0;
-	*out = mk(MS_CATAN_BANK_TRADE, seat, 0, 0);
+	*out = catan__act(MS_CATAN_BANK_TRADE, seat, 0, 0, -1);
 	memset(out->v, 0, sizeof out->v);
 	for (int i = 0, left = total; i < k; i++, left--) {
 		int pick = (int)ms_catan_rand(rng, (uint32_t)left), r = 0;
@@ -117,8 +105,8 @@ static void use_card(const ms_catan_state *s, int seat, const ms_catan_simple_op
 	ms_catan_action opts[3];
 	int k = 0;
 	if (catan__can_play(s, seat, MS_CATAN_MONOPOLY))
-		opts[k++] = mk(MS_CATAN_PLAY_MONOPOLY, seat,
-			       o->tree_variants ? (int)ms_catan_rand(rng, 5) : pick_scarcest(p, rng), -1);
+		opts[k++] = catan__act(MS_CATAN_PLAY_MONOPOLY, seat,
+			       o->tree_variants ? (int)ms_catan_rand(rng, 5) : pick_scarcest(p, rng), -1, -1);
 	if (catan__can_play(s, seat, MS_CATAN_YOP)) {
 		int tied[5], r1, r2;
 		if (o->tree_variants) {
@@ -130,11 +118,11 @@ static void use_card(const ms_catan_state *s, int seat, const ms_catan_simple_op
 			r1 = pick_scarcest(p, rng);
 			r2 = pick_scarcest(p, rng);
 		}
-		opts[k++] = mk(MS_CATAN_PLAY_YOP, seat, r1, r2);
+		opts[k++] = catan__act(MS_CATAN_PLAY_YOP, seat, r1, r2, -1);
 	}
 	if (catan__can_play(s, seat, MS_CATAN_ROAD_BUILDING))
-		opts[k++] = mk(MS_CATAN_PLAY_ROAD_BUILDING, seat, -1, -1);
-	*out = k ? opts[ms_catan_rand(rng, (uint32_t)k)] : mk(MS_CATAN_END_TURN, seat, -1, -1);
+		opts[k++] = catan__act(MS_CATAN_PLAY_ROAD_BUILDING, seat, -1, -1, -1);
+	*out = k ? opts[ms_catan_rand(rng, (uint32_t)k)] : catan__act(MS_CATAN_END_TURN, seat, -1, -1, -1);
 }
 
 static int settlement_nodes(const ms_catan_state *s, int seat, int *out)
@@ -159,13 +147,13 @@ static void after_roll(const ms_catan_state *s, const ms_catan_simple_opts *o, i
 			if (s->node_owner[n] == seat + 1 && !s->node_city[n])
 				nodes[k++] = n;
 		if (k) {
-			*out = mk(MS_CATAN_BUILD_CITY, seat, nodes[ms_catan_rand(rng, (uint32_t)k)], -1);
+			*out = catan__act(MS_CATAN_BUILD_CITY, seat, nodes[ms_catan_rand(rng, (uint32_t)k)], -1, -1);
 			return;
 		}
 	}
 	if (p->res[0] >= 1 && p->res[1] >= 1 && p->res[2] >= 1 && p->res[3] >= 1 && p->settlements_left > 0 &&
 	    (k = settlement_nodes(s, seat, nodes)) > 0) {
-		*out = mk(MS_CATAN_BUILD_SETTLEMENT, seat, nodes[ms_catan_rand(rng, (uint32_t)k)], -1);
+		*out = catan__act(MS_CATAN_BUILD_SETTLEMENT, seat, nodes[ms_catan_rand(rng, (uint32_t)k)], -1, -1);
 		return;
 	}
 	int n_roads = catan__road_options(s, seat, 1, roads), cats[3], nc = 0;
@@ -181,13 +169,13 @@ static void after_roll(const ms_catan_state *s, const ms_catan_simple_opts *o, i
 		if (c == 0)
 			*out = roads[ms_catan_rand(rng, (uint32_t)n_roads)];
 		else if (c == 1)
-			*out = mk(MS_CATAN_BUY_DEV, seat, -1, -1);
+			*out = catan__act(MS_CATAN_BUY_DEV, seat, -1, -1, -1);
 		else
 			use_card(s, seat, o, rng, out);
 		return;
 	}
 	if (!bank_trade(s, seat, o->tree_variants, rng, out))
-		*out = mk(MS_CATAN_END_TURN, seat, -1, -1);
+		*out = catan__act(MS_CATAN_END_TURN, seat, -1, -1, -1);
 }
 
 static void robber(const ms_catan_state *s, uint64_t *rng, ms_catan_action *out)
@@ -212,7 +200,7 @@ void ms_catan_simple_act(const ms_catan_state *s, const ms_catan_simple_opts *o,
 	switch (s->prompt) {
 	case MS_CATAN_P_INITIAL_SETTLEMENT:
 		n = catan__setup_nodes(s, o->port_clause, nodes);
-		*out = mk(MS_CATAN_BUILD_SETTLEMENT, seat, nodes[ms_catan_rand(rng, (uint32_t)n)], -1);
+		*out = catan__act(MS_CATAN_BUILD_SETTLEMENT, seat, nodes[ms_catan_rand(rng, (uint32_t)n)], -1, -1);
 		return;
 	case MS_CATAN_P_MOVE_ROBBER:
 		robber(s, rng, out);
@@ -223,9 +211,9 @@ void ms_catan_simple_act(const ms_catan_state *s, const ms_catan_simple_opts *o,
 		if (!s->p[seat].has_rolled) {
 			int knight = catan__can_play(s, seat, MS_CATAN_KNIGHT);
 			if (knight && (o->forced_knight || ms_catan_rand(rng, 2)))
-				*out = mk(MS_CATAN_PLAY_KNIGHT, seat, -1, -1);
+				*out = catan__act(MS_CATAN_PLAY_KNIGHT, seat, -1, -1, -1);
 			else
-				*out = mk(MS_CATAN_ROLL, seat, -1, -1);
+				*out = catan__act(MS_CATAN_ROLL, seat, -1, -1, -1);
 			return;
 		}
 		after_roll(s, o, self_has_army, rng, out);

@@ -70,8 +70,7 @@ struct ms_rts_dsl_interp {
 	 * enemy has the unit in its attack range. The state does not change
 	 * during a decision, so neither do they. */
 	uint32_t *stamp;
-	int *enemy_d2, *opp_d2;
-	unsigned char *in_range;
+	int *enemy_d2, *opp_d2, *in_range;
 	uint32_t dec;
 	int min_enemy_hp, max_enemy_damage;
 	ms_rts_dsl_assignment *pub;
@@ -194,9 +193,6 @@ void ms_rts_dsl_interp_free(ms_rts_dsl_interp *it)
 	ms_ctx_mfree(it->ctx, it->fors);
 	ms_ctx_mfree(it->ctx, it->pub);
 	ms_ctx_mfree(it->ctx, it->live);
-	ms_ctx_mfree(it->ctx, it->stamp);
-	ms_ctx_mfree(it->ctx, it->enemy_d2);
-	ms_ctx_mfree(it->ctx, it->in_range);
 	ms_ctx_mfree(it->ctx, it);
 }
 
@@ -288,7 +284,7 @@ static void unit_facts(ms_rts_dsl_interp *it, int ui)
 	}
 	it->enemy_d2[ui] = ed;
 	it->opp_d2[ui] = od;
-	it->in_range[ui] = (unsigned char)hit;
+	it->in_range[ui] = hit;
 	it->stamp[ui] = it->dec;
 }
 
@@ -695,36 +691,28 @@ static int publish(ms_rts_dsl_interp *it)
 	return MS_OK;
 }
 
-/* Grows the unit lists and the per-unit facts for n units. */
+/* Grows the unit lists and the per-unit facts for n units: one block of
+ * eight int arrays and the stamps (nothing in it outlives a decision). */
 static int grow_index(ms_rts_dsl_interp *it, int n)
 {
-	int *ix, *d2;
-	uint32_t *st;
-	unsigned char *r;
+	int *blk;
 
 	if (n <= it->cap_ix)
 		return MS_OK;
-	if (n > INT_MAX / 8)
+	if (n > INT_MAX / 16)
 		return ms_ctx_error(it->ctx, MS_ERANGE, "DSL: %d units are too many", n);
-	n = n < 64 ? 64 : n + n / 2 < INT_MAX / 8 ? n + n / 2 : n;
-	ix = ms_ctx_realloc(it->ctx, it->live, sizeof(int) * 5 * (size_t)n);
-	if (ix)
-		it->live = ix;
-	d2 = ix ? ms_ctx_realloc(it->ctx, it->enemy_d2, sizeof(int) * 2 * (size_t)n) : NULL;
-	if (d2)
-		it->enemy_d2 = d2;
-	st = d2 ? ms_ctx_realloc(it->ctx, it->stamp, sizeof(uint32_t) * (size_t)n) : NULL;
-	if (st)
-		it->stamp = st;
-	r = st ? ms_ctx_realloc(it->ctx, it->in_range, (size_t)n) : NULL;
-	if (!r)
+	n = n < 64 ? 64 : n + n / 2;
+	if (!(blk = ms_ctx_realloc(it->ctx, it->live, (sizeof(int) * 8 + sizeof(uint32_t)) * (size_t)n)))
 		return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL: out of memory for %d units", n);
-	it->in_range = r;
+	it->live = blk;
 	it->own = it->live + n;
 	it->enemy = it->own + n;
 	it->res = it->enemy + n;
 	it->stock = it->res + n;
+	it->enemy_d2 = it->stock + n;
 	it->opp_d2 = it->enemy_d2 + n;
+	it->in_range = it->opp_d2 + n;
+	it->stamp = (uint32_t *)(it->in_range + n);
 	memset(it->stamp, 0, sizeof(uint32_t) * (size_t)n);
 	it->dec = 0;
 	it->cap_ix = n;
