@@ -192,6 +192,8 @@ int ms_gdl_parse(ms_ctx *ctx, const char *text, size_t len, const char *name, co
 		g->opts = *opts;
 	if (g->opts.ground_bound <= 0)
 		g->opts.ground_bound = 4000000;
+	if (g->opts.relax_bound <= 0)
+		g->opts.relax_bound = 1000000000L;
 	g->grounding = !g->opts.force_fallback;
 	int rc;
 	if ((rc = known_relations(g)) || (rc = gdl_kif_parse(g, text, len)) || (rc = gdl_check(g)) ||

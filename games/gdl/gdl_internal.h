@@ -141,6 +141,7 @@ struct ms_gdl {
 	/* ground rules (when grounded) */
 	gdl_ivec gr_head, gr_start, gr_lits; /* gr_lits: term<<1 | negated */
 	long ground_lits;
+	long relax_steps; /* join steps of the domain analysis, against opts.relax_bound */
 	int grounding;   /* recording ground rules now */
 	int overflow;    /* grounding bound exceeded, or a dynamic relation outside the relaxation */
 	struct gdl_net *net;

@@ -164,11 +164,32 @@ static int record_ground(join *J, int head)
 	return MS_OK;
 }
 
+/* The analysis of rules with an unbounded domain would not end: count its steps
+ * and its terms (about 40 bytes each). */
+enum { GDL_MAX_TERMS = 50000000 };
+static int relax_step(join *J)
+{
+	ms_gdl *g = J->g;
+	if (!J->relaxed)
+		return MS_OK;
+	if (g->terms.n > GDL_MAX_TERMS)
+		return ms_ctx_error(g->ctx, MS_ERANGE,
+				    "%s:%d: the domain analysis made more than %d terms (a relation whose domain is "
+				    "unbounded, through recursion on function terms?)",
+				    g->name, J->r->line, GDL_MAX_TERMS);
+	if (++g->relax_steps <= g->opts.relax_bound)
+		return MS_OK;
+	return ms_ctx_error(g->ctx, MS_ERANGE,
+			    "%s:%d: the domain analysis exceeded %ld steps (a relation whose domain is unbounded, "
+			    "through recursion on function terms, or too large)",
+			    g->name, J->r->line, g->opts.relax_bound);
+}
+
 /* All positive literals matched: bind unsafe head variables to every constant, emit. */
 static int emit(join *J, uint64_t unbound)
 {
 	ms_gdl *g = J->g;
-	int rc;
+	int rc = MS_OK;
 	if (unbound) {
 		int v = __builtin_ctzll(unbound);
 		for (int i = 0; i < g->consts.n; i++) {
@@ -180,7 +201,7 @@ static int emit(join *J, uint64_t unbound)
 		return rc;
 	}
 	int head, added;
-	if ((rc = gdl_instance(g, J->r->head, J->bind, 1, &head)))
+	if ((rc = relax_step(J)) || (rc = gdl_instance(g, J->r->head, J->bind, 1, &head)))
 		return rc;
 	if (head < 0)
 		return ms_ctx_error(g->ctx, MS_ERROR, "%s:%d: derived an atom outside the analysed domain",
@@ -270,6 +291,9 @@ static void candidates(join *J, int i, uint64_t bound, cand *best)
 
 static int join_rec(join *J, uint64_t todo, uint64_t bound, uint64_t checked)
 {
+	int rc;
+	if ((rc = relax_step(J)))
+		return rc;
 	if (!check_ready(J, bound, &checked))
 		return MS_OK;
 	if (!todo)
@@ -303,7 +327,7 @@ static int join_rec(join *J, uint64_t todo, uint64_t bound, uint64_t checked)
 					   : st->atoms[l->rel].v[k];
 		int nt = 0;
 		if (gdl_match(J->g, l->atom, t, J->bind, trail, &nt)) {
-			int rc = join_rec(J, todo & ~(1ull << pick), bound | l->vars, checked);
+			rc = join_rec(J, todo & ~(1ull << pick), bound | l->vars, checked);
 			if (rc)
 				return rc;
 		}

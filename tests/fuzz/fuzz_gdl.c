@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 65536 || ms_ctx_new(&ctx, NULL))
 		return 0;
 	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .ground_bound = 2000,
+			     .relax_bound = 200000,
 			     .force_fallback = size > 0 && (data[0] & 1) };
 	if (ms_gdl_parse(ctx, (const char *)data, size, "fuzz.kif", &o, &g) == MS_OK &&
 	    ms_gdl_num_fluents(g) < 100000 && ms_gdl_machine_new(ctx, g, &m) == MS_OK) {

@@ -60,6 +60,22 @@ static void test_gdl__strict_mode_rejects_an_unsafe_rule_naming_its_variable(voi
 	expect_error("(role a)\n(<= p (not q))\n(<= q (not p))\n", 0, "not stratified");
 }
 
+/* A domain without end (p 0), (p (s 0)), ... is rejected, not analysed until memory runs out. */
+static void test_gdl__an_unbounded_domain_is_rejected_naming_the_rule(void **state)
+{
+	(void)state;
+	static const char text[] = "(role a)\n(p 0)\n(<= (p (s ?x))\n    (p ?x))\n(<= (legal a x) (true (q 0)))\n";
+	ms_ctx *ctx;
+	ms_gdl *g = NULL;
+	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .relax_bound = 100000 };
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_gdl_parse(ctx, text, strlen(text), "t.kif", &o, &g), MS_ERANGE);
+	assert_null(g);
+	if (!strstr(ms_ctx_last_error(ctx), "t.kif:3: the domain analysis exceeded 100000 steps"))
+		fail_msg("%s", ms_ctx_last_error(ctx));
+	ms_ctx_free(ctx);
+}
+
 /* As ggp-base's prover answers test_case_3f: x and z get two goal values (an error), y gets 0. */
 static void test_gdl__ill_defined_goals_are_errors_naming_role_and_state(void **state)
 {
@@ -238,6 +254,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gdl__parse_errors_name_file_and_line),
 		cmocka_unit_test(test_gdl__strict_mode_rejects_an_unsafe_rule_naming_its_variable),
+		cmocka_unit_test(test_gdl__an_unbounded_domain_is_rejected_naming_the_rule),
 		cmocka_unit_test(test_gdl__ill_defined_goals_are_errors_naming_role_and_state),
 		cmocka_unit_test(test_gdl__counter_game_legal_next_terminal_goal),
 		cmocka_unit_test(test_gdl__ground_network_and_fallback_agree_on_random_playouts),

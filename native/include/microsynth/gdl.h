@@ -41,6 +41,11 @@ typedef struct ms_gdl_options {
 	long ground_bound;
 	/** 1: never ground (always use the fallback); for tests and comparison. */
 	int force_fallback;
+	/** Join steps the domain analysis may take before the rules are rejected
+	 * (MS_ERANGE): rules whose domain is unbounded, through recursion on
+	 * function terms, never finish otherwise (nor may they make more than
+	 * 50,000,000 terms). 0: 1,000,000,000. */
+	long relax_bound;
 } ms_gdl_options;
 
 /**
