@@ -420,167 +420,197 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int bench_bots(int argc, char **argv)
-{
-	long repeat = 10, warmup = 2, max_cycles = 3000;
-	char **maps = NULL;
-	int nmaps = 0, first = -1, njobs, rc = CLI_OK, edition = edition_of_harness(NULL), nb = 4, na = 0;
-	char botl[BENCH_MAX_BOTS][32] = { { 0 } }, against[BENCH_MAX_BOTS][32];
-	bench_pairs *pp;
-	double *ncyc, *nsec, *ncpu, *jcyc, *jsec, *jcpu, *ratios, *cpu_ratios;
-	ms_ctx *ctx;
-	ms_rts_utt *utt;
+/* The options of 'bench bots'; maps are argv[first..argc). */
+typedef struct bench_bots_opts {
+	long repeat, warmup, max_cycles;
+	int edition, nb, na, first;
+	char botl[BENCH_MAX_BOTS][32], against[BENCH_MAX_BOTS][32];
+} bench_bots_opts;
 
+/* CLI_OK, or the exit code after a usage error. */
+static int bench_bots_args(int argc, char **argv, bench_bots_opts *o)
+{
+	*o = (bench_bots_opts){ .repeat = 10, .warmup = 2, .max_cycles = 3000, .first = -1, .nb = 4 };
+	o->edition = edition_of_harness(NULL);
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--repeat")) {
-			if (cli_parse_int("bench", "--repeat", i + 1 < argc ? argv[++i] : NULL, 1, 100000, &repeat))
+			if (cli_parse_int("bench", "--repeat", i + 1 < argc ? argv[++i] : NULL, 1, 100000, &o->repeat))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--warmup")) {
-			if (cli_parse_int("bench", "--warmup", i + 1 < argc ? argv[++i] : NULL, 0, 100000, &warmup))
+			if (cli_parse_int("bench", "--warmup", i + 1 < argc ? argv[++i] : NULL, 0, 100000, &o->warmup))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--max-cycles")) {
-			if (cli_parse_int("bench", "--max-cycles", i + 1 < argc ? argv[++i] : NULL, 1, 1000000, &max_cycles))
+			if (cli_parse_int("bench", "--max-cycles", i + 1 < argc ? argv[++i] : NULL, 1, 1000000,
+					  &o->max_cycles))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--edition")) {
-			if (edition_arg("bench", i + 1 < argc ? argv[++i] : NULL, &edition))
+			if (edition_arg("bench", i + 1 < argc ? argv[++i] : NULL, &o->edition))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--bots")) {
-			if (bench_bot_list("--bots", i + 1 < argc ? argv[++i] : NULL, botl, &nb))
+			if (bench_bot_list("--bots", i + 1 < argc ? argv[++i] : NULL, o->botl, &o->nb))
 				return CLI_USAGE;
 		} else if (!strcmp(argv[i], "--against")) {
-			if (bench_bot_list("--against", i + 1 < argc ? argv[++i] : NULL, against, &na))
+			if (bench_bot_list("--against", i + 1 < argc ? argv[++i] : NULL, o->against, &o->na))
 				return CLI_USAGE;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error("bench", "unknown option '%s'", argv[i]);
 		} else {
-			first = i;
+			o->first = i;
 			break;
 		}
 	}
-	if (first < 0)
+	if (o->first < 0)
 		return cli_usage_error("bench", "no map given");
-	if (!(pp = calloc(1, sizeof(*pp))))
-		return CLI_FAIL;
-	if (nb == 4 && !botl[0][0])
+	return CLI_OK;
+}
+
+/* Every ordered pairing of --bots, or each of them against each of --against in both seats. */
+static void bench_bots_pairs(bench_bots_opts *o, bench_pairs *pp)
+{
+	if (o->nb == 4 && !o->botl[0][0])
 		for (int k = 0; k < 4; k++)
-			snprintf(botl[k], sizeof(botl[k]), "%s", rushes[k]);
-	/* every ordered pairing of --bots, or each of them against each of
-	 * --against in both seats */
+			snprintf(o->botl[k], sizeof(o->botl[k]), "%s", rushes[k]);
+	int na = o->na;
 	pp->n = 0;
-	for (int a = 0; a < nb; a++)
-		for (int b = 0; b < (na ? na : nb); b++)
+	for (int a = 0; a < o->nb; a++)
+		for (int b = 0; b < (na ? na : o->nb); b++)
 			for (int seat = 0; seat < (na ? 2 : 1); seat++) {
-				const char *x = botl[a], *y = na ? against[b] : botl[b];
+				const char *x = o->botl[a], *y = na ? o->against[b] : o->botl[b];
 				snprintf(pp->p0[pp->n], sizeof(pp->p0[0]), "%s", seat ? y : x);
 				snprintf(pp->p1[pp->n], sizeof(pp->p1[0]), "%s", seat ? x : y);
 				pp->n++;
 			}
-	nmaps = argc - first;
-	njobs = nmaps * pp->n;
-	maps = calloc((size_t)nmaps, sizeof(*maps));
-	ncyc = calloc((size_t)njobs, sizeof(double));
-	nsec = calloc((size_t)njobs, sizeof(double));
-	ncpu = calloc((size_t)njobs, sizeof(double));
-	jcyc = calloc((size_t)njobs, sizeof(double));
-	jsec = calloc((size_t)njobs, sizeof(double));
-	jcpu = calloc((size_t)njobs, sizeof(double));
-	ratios = calloc((size_t)njobs, sizeof(double));
-	cpu_ratios = calloc((size_t)njobs, sizeof(double));
-	if (!maps || !ncyc || !nsec || !ncpu || !jcyc || !jsec || !jcpu || !ratios || !cpu_ratios ||
-	    ms_ctx_new(&ctx, NULL))
-		return CLI_FAIL;
-	if (ms_rts_utt_new(ctx, &utt, 2, 1)) {
-		ms_ctx_free(ctx);
-		return CLI_FAIL;
+}
+
+/* Per job (map m, pairing k at m * pairings + k): cycles, wall and CPU seconds of each side; ratios. */
+typedef struct bench_times {
+	double *ncyc, *nsec, *ncpu, *jcyc, *jsec, *jcpu, *ratios, *cpu_ratios;
+} bench_times;
+
+/* Times every pairing natively on one map (its Java classes noted in pp); a CLI code. */
+static int bench_native_map(ms_ctx *ctx, ms_rts_utt *utt, const bench_bots_opts *o, bench_pairs *pp,
+			    const ms_rts_state *initial, ms_rts_state *s, int m, bench_times *bt)
+{
+	int rc = CLI_OK;
+	for (int k = 0; k < pp->n && rc == CLI_OK; k++) {
+		ms_bot *bots[2];
+		double t0 = 0, c0 = 0;
+		if (ms_bot_new(ctx, &bots[0], pp->p0[k], utt, 0) || ms_bot_new(ctx, &bots[1], pp->p1[k], utt, 0) ||
+		    ms_bot_set_edition(bots[0], o->edition) || ms_bot_set_edition(bots[1], o->edition))
+			return CLI_FAIL;
+		snprintf(pp->j0[k], sizeof(pp->j0[k]), "%s", bots[0]->ops->java_class);
+		snprintf(pp->j1[k], sizeof(pp->j1[k]), "%s", bots[1]->ops->java_class);
+		for (long r = -o->warmup; r < o->repeat && rc == CLI_OK; r++) {
+			if (r == 0) {
+				t0 = cli_now();
+				c0 = thread_cpu();
+			}
+			ms_rts_state_copy(s, initial);
+			ms_bot_reset(bots[0]);
+			ms_bot_reset(bots[1]);
+			if (ms_bot_play(ctx, s, bots, (int)o->max_cycles, 0, NULL, NULL)) {
+				fprintf(stderr, "microsynth bench: %s\n", ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+			}
+			if (r >= 0)
+				bt->ncyc[m * pp->n + k] += ms_rts_state_time(s);
+		}
+		bt->nsec[m * pp->n + k] = cli_now() - t0;
+		bt->ncpu[m * pp->n + k] = thread_cpu() - c0;
+		ms_bot_free(bots[0]);
+		ms_bot_free(bots[1]);
 	}
-	for (int m = 0; m < nmaps && rc == CLI_OK; m++) {
+	return rc;
+}
+
+/* Loads each map (its path kept in maps[]) and times it natively; a CLI code. */
+static int bench_native(int argc, char **argv, const bench_bots_opts *o, bench_pairs *pp, char **maps,
+			bench_times *bt, ms_ctx *ctx, ms_rts_utt *utt)
+{
+	int rc = CLI_OK;
+	for (int m = 0; m < argc - o->first && rc == CLI_OK; m++) {
 		char path[4096];
 		ms_rts_state *initial, *s;
-		if (cli_resolve_map(argv[first + m], path, sizeof(path)) ||
+		if (cli_resolve_map(argv[o->first + m], path, sizeof(path)) ||
 		    ms_rts_state_load_map(ctx, &initial, utt, path, 0)) {
-			fprintf(stderr, "microsynth bench: map %s: %s\n", argv[first + m],
+			fprintf(stderr, "microsynth bench: map %s: %s\n", argv[o->first + m],
 				ms_ctx_last_status(ctx) ? ms_ctx_last_error(ctx) : "not found");
-			rc = CLI_USAGE;
-			break;
+			return CLI_USAGE;
 		}
 		maps[m] = strdup(path);
 		if (ms_rts_state_clone(ctx, &s, initial)) {
-			rc = CLI_FAIL;
-			break;
+			ms_rts_state_free(ctx, initial);
+			return CLI_FAIL;
 		}
-		for (int k = 0; k < pp->n && rc == CLI_OK; k++) {
-			ms_bot *bots[2];
-			double t0 = 0, c0 = 0;
-			if (ms_bot_new(ctx, &bots[0], pp->p0[k], utt, 0) || ms_bot_new(ctx, &bots[1], pp->p1[k], utt, 0) ||
-			    ms_bot_set_edition(bots[0], edition) || ms_bot_set_edition(bots[1], edition)) {
-				rc = CLI_FAIL;
-				break;
-			}
-			snprintf(pp->j0[k], sizeof(pp->j0[k]), "%s", bots[0]->ops->java_class);
-			snprintf(pp->j1[k], sizeof(pp->j1[k]), "%s", bots[1]->ops->java_class);
-			for (long r = -warmup; r < repeat && rc == CLI_OK; r++) {
-				if (r == 0) {
-					t0 = cli_now();
-					c0 = thread_cpu();
-				}
-				ms_rts_state_copy(s, initial);
-				ms_bot_reset(bots[0]);
-				ms_bot_reset(bots[1]);
-				if (ms_bot_play(ctx, s, bots, (int)max_cycles, 0, NULL, NULL)) {
-					fprintf(stderr, "microsynth bench: %s\n", ms_ctx_last_error(ctx));
-					rc = CLI_FAIL;
-				}
-				if (r >= 0)
-					ncyc[m * pp->n + k] += ms_rts_state_time(s);
-			}
-			nsec[m * pp->n + k] = cli_now() - t0;
-			ncpu[m * pp->n + k] = thread_cpu() - c0;
-			ms_bot_free(bots[0]);
-			ms_bot_free(bots[1]);
-		}
+		rc = bench_native_map(ctx, utt, o, pp, initial, s, m, bt);
 		ms_rts_state_free(ctx, s);
 		ms_rts_state_free(ctx, initial);
 	}
-	if (rc == CLI_OK && run_java_bots(maps, nmaps, pp, (int)repeat, (int)warmup, (int)max_cycles, jcyc, jsec, jcpu)) {
+	return rc;
+}
+
+static void bench_bots_report(char **maps, int nmaps, const bench_pairs *pp, long repeat, bench_times *bt)
+{
+	int ncpu_ratios = 0, njobs = nmaps * pp->n;
+	printf("%-34s %-24s %14s %14s %8s %8s\n", "map", "pairing", "native cyc/s", "java cyc/s", "ratio", "cpu");
+	for (int j = 0; j < njobs; j++) {
+		double nat = bt->ncyc[j] / bt->nsec[j], jav = bt->jcyc[j] / bt->jsec[j];
+		char pairing[80], cpu[16] = "-";
+		const char *base = strrchr(maps[j / pp->n], '/');
+		snprintf(pairing, sizeof(pairing), "%s-%s", pp->p0[j % pp->n], pp->p1[j % pp->n]);
+		bt->ratios[j] = nat / jav;
+		if (bt->jcpu[j] > 0 && bt->ncpu[j] > 0) {
+			bt->cpu_ratios[ncpu_ratios] = (bt->ncyc[j] / bt->ncpu[j]) / (bt->jcyc[j] / bt->jcpu[j]);
+			snprintf(cpu, sizeof(cpu), "%.1f", bt->cpu_ratios[ncpu_ratios++]);
+		}
+		printf("%-34s %-24s %14.0f %14.0f %8.1f %8s\n", base ? base + 1 : maps[j / pp->n], pairing, nat, jav,
+		       bt->ratios[j], cpu);
+	}
+	/* CPU time of the playing thread on both sides: steadier than wall
+	 * time on a busy machine, and it leaves out the JVM's collector and
+	 * compiler threads (which only lowers the Java side's cost). */
+	if (ncpu_ratios)
+		printf("cpu_ratio=%.1f (median of native / Java over the playing thread's CPU time)\n",
+		       median(bt->cpu_ratios, ncpu_ratios));
+	printf("maps=%d pairings=%d repeat=%ld ratio=%.1f\n", nmaps, pp->n, repeat, median(bt->ratios, njobs));
+}
+
+static int bench_bots(int argc, char **argv)
+{
+	bench_bots_opts o;
+	int rc = bench_bots_args(argc, argv, &o);
+	if (rc)
+		return rc;
+	bench_pairs *pp = calloc(1, sizeof(*pp));
+	if (!pp)
+		return CLI_FAIL;
+	bench_bots_pairs(&o, pp);
+	int nmaps = argc - o.first, njobs = nmaps * pp->n;
+	char **maps = calloc((size_t)nmaps, sizeof(*maps));
+	double *all = calloc((size_t)njobs * 8, sizeof(double));
+	bench_times bt = { 0 };
+	if (all)
+		bt = (bench_times){ all, all + njobs, all + 2 * njobs, all + 3 * njobs, all + 4 * njobs,
+				    all + 5 * njobs, all + 6 * njobs, all + 7 * njobs };
+	ms_ctx *ctx = NULL;
+	ms_rts_utt *utt = NULL;
+	if (!maps || !all || ms_ctx_new(&ctx, NULL))
+		rc = CLI_FAIL;
+	else if (ms_rts_utt_new(ctx, &utt, 2, 1))
+		rc = CLI_FAIL;
+	else
+		rc = bench_native(argc, argv, &o, pp, maps, &bt, ctx, utt);
+	if (rc == CLI_OK && run_java_bots(maps, nmaps, pp, (int)o.repeat, (int)o.warmup, (int)o.max_cycles, bt.jcyc,
+					  bt.jsec, bt.jcpu)) {
 		fprintf(stderr, "microsynth bench: the Java side failed\n");
 		rc = CLI_FAIL;
 	}
-	if (rc == CLI_OK) {
-		int ncpu_ratios = 0;
-		printf("%-34s %-24s %14s %14s %8s %8s\n", "map", "pairing", "native cyc/s", "java cyc/s", "ratio",
-		       "cpu");
-		for (int j = 0; j < njobs; j++) {
-			double nat = ncyc[j] / nsec[j], jav = jcyc[j] / jsec[j];
-			char pairing[80], cpu[16] = "-";
-			const char *base = strrchr(maps[j / pp->n], '/');
-			snprintf(pairing, sizeof(pairing), "%s-%s", pp->p0[j % pp->n], pp->p1[j % pp->n]);
-			ratios[j] = nat / jav;
-			if (jcpu[j] > 0 && ncpu[j] > 0) {
-				cpu_ratios[ncpu_ratios] = (ncyc[j] / ncpu[j]) / (jcyc[j] / jcpu[j]);
-				snprintf(cpu, sizeof(cpu), "%.1f", cpu_ratios[ncpu_ratios++]);
-			}
-			printf("%-34s %-24s %14.0f %14.0f %8.1f %8s\n", base ? base + 1 : maps[j / pp->n], pairing, nat, jav,
-			       ratios[j], cpu);
-		}
-		/* CPU time of the playing thread on both sides: steadier than wall
-		 * time on a busy machine, and it leaves out the JVM's collector and
-		 * compiler threads (which only lowers the Java side's cost). */
-		if (ncpu_ratios)
-			printf("cpu_ratio=%.1f (median of native / Java over the playing thread's CPU time)\n",
-			       median(cpu_ratios, ncpu_ratios));
-		printf("maps=%d pairings=%d repeat=%ld ratio=%.1f\n", nmaps, pp->n, repeat, median(ratios, njobs));
-	}
-	for (int m = 0; m < nmaps; m++)
+	if (rc == CLI_OK)
+		bench_bots_report(maps, nmaps, pp, o.repeat, &bt);
+	for (int m = 0; maps && m < nmaps; m++)
 		free(maps[m]);
 	free(maps);
-	free(ncyc);
-	free(nsec);
-	free(ncpu);
-	free(jcyc);
-	free(jsec);
-	free(jcpu);
-	free(ratios);
-	free(cpu_ratios);
+	free(all);
 	free(pp);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);

@@ -143,174 +143,217 @@ static void bench_dsl_usage(FILE *out)
 		     "median over maps of the median over programs of microseconds per decision.\n");
 }
 
-int cmd_bench_dsl(int argc, char **argv)
-{
-	long repeat = 30, nrandom = 4, seed = 1;
-	const char *paper_opt = NULL;
+/* The options of 'bench dsl'. */
+typedef struct bench_dsl_opts {
+	long repeat, nrandom, seed;
+	const char *paper_opt;
 	const char *maps[16];
-	int from[16], to[16], nmaps = 0, nprogs = 0, rc = CLI_OK;
-	char paper[4096], *names[MAX_PROGS];
-	ms_ctx *ctx = NULL;
-	ms_rts_utt *utt = NULL;
-	ms_dsl_grammar *g = NULL;
-	ms_dsl_prog *progs[MAX_PROGS];
-	double map_us[16], map_ratio[16];
+	int from[16], to[16], nmaps;
+} bench_dsl_opts;
 
+/* CLI_OK, or the exit code after a usage error. */
+static int bench_dsl_args(int argc, char **argv, bench_dsl_opts *opt)
+{
+	*opt = (bench_dsl_opts){ .repeat = 30, .nrandom = 4, .seed = 1 };
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--repeat")) {
-			if (cli_parse_int("bench", o, i + 1 < argc ? argv[++i] : NULL, 1, 1000000, &repeat))
+			if (cli_parse_int("bench", o, i + 1 < argc ? argv[++i] : NULL, 1, 1000000, &opt->repeat))
 				return CLI_USAGE;
 		} else if (!strcmp(o, "--random")) {
-			if (cli_parse_int("bench", o, i + 1 < argc ? argv[++i] : NULL, 0, 8, &nrandom))
+			if (cli_parse_int("bench", o, i + 1 < argc ? argv[++i] : NULL, 0, 8, &opt->nrandom))
 				return CLI_USAGE;
 		} else if (!strcmp(o, "--seed")) {
-			if (cli_parse_int("bench", o, i + 1 < argc ? argv[++i] : NULL, 0, 2147483647L, &seed))
+			if (cli_parse_int("bench", o, i + 1 < argc ? argv[++i] : NULL, 0, 2147483647L, &opt->seed))
 				return CLI_USAGE;
 		} else if (!strcmp(o, "--paper")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("bench", "--paper needs a directory");
-			paper_opt = argv[++i];
+			opt->paper_opt = argv[++i];
 		} else if (o[0] == '-') {
 			bench_dsl_usage(stderr);
 			return cli_usage_error("bench", "unknown option '%s'", o);
-		} else if (nmaps < 16) {
-			maps[nmaps] = o;
-			from[nmaps] = 300;
-			to[nmaps++] = 800;
+		} else if (opt->nmaps < 16) {
+			opt->maps[opt->nmaps] = o;
+			opt->from[opt->nmaps] = 300;
+			opt->to[opt->nmaps++] = 800;
 		}
 	}
-	if (nmaps == 0)
+	if (opt->nmaps == 0)
 		for (size_t i = 0; i < sizeof(default_maps) / sizeof(default_maps[0]); i++) {
-			maps[nmaps] = default_maps[i].path;
-			from[nmaps] = default_maps[i].from;
-			to[nmaps++] = default_maps[i].to;
+			opt->maps[opt->nmaps] = default_maps[i].path;
+			opt->from[opt->nmaps] = default_maps[i].from;
+			opt->to[opt->nmaps++] = default_maps[i].to;
 		}
-	if (ms_ctx_new(&ctx, NULL) || ms_rts_utt_new(ctx, &utt, 2, 1) || ms_rts_dsl_grammar_new(ctx, &g, 0)) {
-		fprintf(stderr, "microsynth bench dsl: setup failed\n");
-		ms_ctx_free(ctx);
-		return CLI_FAIL;
-	}
-	/* the programs */
-	if (find_paper(paper_opt, paper, sizeof(paper)) == 0) {
+	return CLI_OK;
+}
+
+/* The setup and the programs measured. */
+typedef struct bench_dsl_run {
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_dsl_grammar *g;
+	ms_dsl_prog *progs[MAX_PROGS];
+	char *names[MAX_PROGS];
+	int nprogs;
+} bench_dsl_run;
+
+/* The paper programs (if found) and the random ones; a CLI code. */
+static int bench_dsl_programs(bench_dsl_run *br, const bench_dsl_opts *opt)
+{
+	char paper[4096];
+	if (find_paper(opt->paper_opt, paper, sizeof(paper)) == 0) {
 		for (int i = 0; i < 4; i++) {
 			char path[4300];
 			snprintf(path, sizeof(path), "%s/%s", paper, paper_files[i]);
-			if (ms_dsl_prog_new(ctx, &progs[nprogs], g) || ms_rts_dsl_parse_file(progs[nprogs], path, 0)) {
-				fprintf(stderr, "microsynth bench dsl: %s\n", ms_ctx_last_error(ctx));
-				ms_dsl_prog_free(progs[nprogs]);
-				rc = CLI_USAGE;
-				goto done;
+			if (ms_dsl_prog_new(br->ctx, &br->progs[br->nprogs], br->g) ||
+			    ms_rts_dsl_parse_file(br->progs[br->nprogs], path, 0)) {
+				fprintf(stderr, "microsynth bench dsl: %s\n", ms_ctx_last_error(br->ctx));
+				ms_dsl_prog_free(br->progs[br->nprogs]);
+				return CLI_USAGE;
 			}
-			names[nprogs++] = strdup(paper_files[i]);
+			br->names[br->nprogs++] = strdup(paper_files[i]);
 		}
 	} else {
 		fprintf(stderr, "microsynth bench dsl: no paper programs (%s); random programs only\n",
-			paper_opt ? paper_opt : "set MS_SHARED_DIR or --paper");
+			opt->paper_opt ? opt->paper_opt : "set MS_SHARED_DIR or --paper");
 	}
-	{
-		ms_jrandom rng;
-		ms_jrandom_init(&rng, seed);
-		for (int k = 0; k < nrandom && nprogs < MAX_PROGS;) {
-			char label[64];
-			if (ms_dsl_prog_new(ctx, &progs[nprogs], g) || ms_rts_dsl_generate(progs[nprogs], &rng, 9)) {
-				rc = CLI_FAIL;
-				goto done;
-			}
-			/* only programs the reference interpreter can run on every state */
-			if (ms_rts_dsl_check_bound(progs[nprogs], NULL)) {
-				ms_dsl_prog_free(progs[nprogs]);
-				continue;
-			}
-			snprintf(label, sizeof(label), "random-%d (seed %ld)", ++k, seed);
-			names[nprogs++] = strdup(label);
+	ms_jrandom rng;
+	ms_jrandom_init(&rng, opt->seed);
+	for (int k = 0; k < opt->nrandom && br->nprogs < MAX_PROGS;) {
+		char label[64];
+		ms_dsl_prog **pr = &br->progs[br->nprogs];
+		if (ms_dsl_prog_new(br->ctx, pr, br->g) || ms_rts_dsl_generate(*pr, &rng, 9))
+			return CLI_FAIL;
+		/* only programs the reference interpreter can run on every state */
+		if (ms_rts_dsl_check_bound(*pr, NULL)) {
+			ms_dsl_prog_free(*pr);
+			continue;
 		}
+		snprintf(label, sizeof(label), "random-%d (seed %ld)", ++k, opt->seed);
+		br->names[br->nprogs++] = strdup(label);
 	}
-	if (nprogs == 0) {
+	if (br->nprogs == 0) {
 		fprintf(stderr, "microsynth bench dsl: no programs\n");
-		rc = CLI_USAGE;
-		goto done;
+		return CLI_USAGE;
 	}
-	for (int i = 0; i < nprogs; i++) {
-		char *s = NULL;
-		ms_rts_dsl_print(progs[i], MS_RTS_DSL_FORM_JAVA, &s, NULL);
-		printf("program %-24s %s\n", names[i], s ? s : "?");
-		ms_ctx_mfree(ctx, s);
+	return CLI_OK;
+}
+
+/* Microseconds of CPU per decision of `it` over the states: the median of CHUNKS chunks of `repeat` passes. */
+static int bench_dsl_time(const bench_dsl_run *br, ms_rts_dsl_interp *it, ms_rts_state **states, int nstates,
+			  ms_rts_pair *pa, int max, long repeat, long *decisions, double *us)
+{
+	double chunk_us[CHUNKS];
+	int n, rc = CLI_OK;
+	/* warm-up: caches and scratch memory */
+	for (int k = 0; k < nstates; k++)
+		for (int p = 0; p < 2; p++)
+			ms_rts_dsl_decide(it, p, states[k], pa, max, &n);
+	for (int ch = 0; ch < CHUNKS; ch++) {
+		long before = *decisions;
+		double t0 = thread_cpu();
+		for (long r = 0; r < repeat; r++)
+			for (int k = 0; k < nstates; k++)
+				for (int p = 0; p < 2; p++) {
+					if (ms_rts_dsl_decide(it, p, states[k], pa, max, &n)) {
+						fprintf(stderr, "microsynth bench dsl: %s\n", ms_ctx_last_error(br->ctx));
+						rc = CLI_FAIL;
+					}
+					(*decisions)++;
+				}
+		double dt = thread_cpu() - t0;
+		chunk_us[ch] = dt * 1e6 / (double)(*decisions - before);
 	}
-	printf("%-34s %-28s %7s %7s %12s %9s\n", "map", "program", "states", "units", "decisions", "us/dec");
-	for (int m = 0; m < nmaps && rc == CLI_OK; m++) {
-		char path[4608];
-		ms_rts_state *states[MAX_STATES];
-		int nstates = 0, max, units = 0;
-		double per_prog[MAX_PROGS];
-		ms_rts_pair *pa;
-		if (cli_resolve_map(maps[m], path, sizeof(path)) ||
-		    snapshots(ctx, utt, path, from[m], to[m], states, &nstates) || nstates == 0) {
-			fprintf(stderr, "microsynth bench dsl: map %s: %s\n", maps[m],
-				ms_ctx_last_status(ctx) ? ms_ctx_last_error(ctx) : "not found or no mid-game state");
-			rc = CLI_USAGE;
+	*us = median(chunk_us, CHUNKS);
+	return rc;
+}
+
+/* Times every program on map m's mid-game states; its median over programs in *map_us. A CLI code. */
+static int bench_dsl_map(const bench_dsl_run *br, const bench_dsl_opts *opt, int m, double *map_us)
+{
+	char path[4608];
+	ms_rts_state *states[MAX_STATES];
+	int nstates = 0, units = 0, rc = CLI_OK;
+	double per_prog[MAX_PROGS];
+	const char *map = opt->maps[m];
+	if (cli_resolve_map(map, path, sizeof(path)) ||
+	    snapshots(br->ctx, br->utt, path, opt->from[m], opt->to[m], states, &nstates) || nstates == 0) {
+		fprintf(stderr, "microsynth bench dsl: map %s: %s\n", map,
+			ms_ctx_last_status(br->ctx) ? ms_ctx_last_error(br->ctx) : "not found or no mid-game state");
+		return CLI_USAGE;
+	}
+	for (int k = 0; k < nstates; k++)
+		units += ms_rts_state_unit_count(states[k]);
+	int max = ms_rts_state_width(states[0]) * ms_rts_state_height(states[0]) + 1;
+	ms_rts_pair *pa = malloc(sizeof(*pa) * (size_t)max);
+	for (int i = 0; i < br->nprogs && pa && rc == CLI_OK; i++) {
+		ms_rts_dsl_interp *it = NULL;
+		long decisions = 0;
+		if (ms_rts_dsl_interp_new(br->ctx, &it, br->progs[i], 0, NULL)) {
+			rc = CLI_FAIL;
 			break;
 		}
-		for (int k = 0; k < nstates; k++)
-			units += ms_rts_state_unit_count(states[k]);
-		max = ms_rts_state_width(states[0]) * ms_rts_state_height(states[0]) + 1;
-		pa = malloc(sizeof(*pa) * (size_t)max);
-		for (int i = 0; i < nprogs && pa && rc == CLI_OK; i++) {
-			ms_rts_dsl_interp *it = NULL;
-			long decisions = 0;
-			double t0, dt, chunk_us[CHUNKS];
-			int n;
-			if (ms_rts_dsl_interp_new(ctx, &it, progs[i], 0, NULL)) {
-				rc = CLI_FAIL;
-				break;
-			}
-			/* warm-up: caches and scratch memory */
-			for (int k = 0; k < nstates; k++)
-				for (int p = 0; p < 2; p++)
-					ms_rts_dsl_decide(it, p, states[k], pa, max, &n);
-			/* CHUNKS timed chunks of `repeat` passes; the median chunk counts */
-			for (int ch = 0; ch < CHUNKS; ch++) {
-				long before = decisions;
-				t0 = thread_cpu();
-				for (long r = 0; r < repeat; r++)
-					for (int k = 0; k < nstates; k++)
-						for (int p = 0; p < 2; p++) {
-							if (ms_rts_dsl_decide(it, p, states[k], pa, max, &n)) {
-								fprintf(stderr, "microsynth bench dsl: %s\n", ms_ctx_last_error(ctx));
-								rc = CLI_FAIL;
-							}
-							decisions++;
-						}
-				dt = thread_cpu() - t0;
-				chunk_us[ch] = dt * 1e6 / (double)(decisions - before);
-			}
-			per_prog[i] = median(chunk_us, CHUNKS);
-			printf("%-34s %-28s %7d %7.1f %12ld %9.2f\n", maps[m], names[i], nstates,
-			       (double)units / nstates, decisions, per_prog[i]);
-			ms_rts_dsl_interp_free(it);
-		}
-		free(pa);
-		for (int k = 0; k < nstates; k++)
-			ms_rts_state_free(ctx, states[k]);
-		if (rc == CLI_OK) {
-			map_us[m] = median(per_prog, nprogs);
-			map_ratio[m] = JAVA_ANCHOR_US / map_us[m];
-			printf("%-34s %-28s %7s %7s %12s %9.2f  ratio %.1f\n", maps[m], "(median over programs)", "", "",
-			       "", map_us[m], map_ratio[m]);
-		}
+		rc = bench_dsl_time(br, it, states, nstates, pa, max, opt->repeat, &decisions, &per_prog[i]);
+		printf("%-34s %-28s %7d %7.1f %12ld %9.2f\n", map, br->names[i], nstates, (double)units / nstates,
+		       decisions, per_prog[i]);
+		ms_rts_dsl_interp_free(it);
 	}
+	free(pa);
+	for (int k = 0; k < nstates; k++)
+		ms_rts_state_free(br->ctx, states[k]);
 	if (rc == CLI_OK) {
-		double us = median(map_us, nmaps), ratio = JAVA_ANCHOR_US / us;
-		printf("maps=%d programs=%d repeat=%ld native_us=%.2f java_us=%.0f ratio=%.1f\n", nmaps, nprogs, repeat, us,
-		       JAVA_ANCHOR_US, ratio);
+		*map_us = median(per_prog, br->nprogs);
+		printf("%-34s %-28s %7s %7s %12s %9.2f  ratio %.1f\n", map, "(median over programs)", "", "", "", *map_us,
+		       JAVA_ANCHOR_US / *map_us);
 	}
-done:
-	for (int i = 0; i < nprogs; i++) {
-		ms_dsl_prog_free(progs[i]);
-		free(names[i]);
+	return rc;
+}
+
+/* Prints the programs, times them on every map and prints the summary line; a CLI code. */
+static int bench_dsl_maps(const bench_dsl_run *br, const bench_dsl_opts *opt)
+{
+	double map_us[16];
+	int rc = CLI_OK;
+	for (int i = 0; i < br->nprogs; i++) {
+		char *s = NULL;
+		ms_rts_dsl_print(br->progs[i], MS_RTS_DSL_FORM_JAVA, &s, NULL);
+		printf("program %-24s %s\n", br->names[i], s ? s : "?");
+		ms_ctx_mfree(br->ctx, s);
 	}
-	ms_dsl_grammar_free(g);
-	ms_rts_utt_free(utt);
-	ms_ctx_free(ctx);
+	printf("%-34s %-28s %7s %7s %12s %9s\n", "map", "program", "states", "units", "decisions", "us/dec");
+	for (int m = 0; m < opt->nmaps && rc == CLI_OK; m++)
+		rc = bench_dsl_map(br, opt, m, &map_us[m]);
+	if (rc == CLI_OK) {
+		double us = median(map_us, opt->nmaps), ratio = JAVA_ANCHOR_US / us;
+		printf("maps=%d programs=%d repeat=%ld native_us=%.2f java_us=%.0f ratio=%.1f\n", opt->nmaps, br->nprogs,
+		       opt->repeat, us, JAVA_ANCHOR_US, ratio);
+	}
+	return rc;
+}
+
+int cmd_bench_dsl(int argc, char **argv)
+{
+	bench_dsl_opts opt;
+	int rc = bench_dsl_args(argc, argv, &opt);
+	if (rc)
+		return rc;
+	bench_dsl_run br = { 0 };
+	if (ms_ctx_new(&br.ctx, NULL) || ms_rts_utt_new(br.ctx, &br.utt, 2, 1) ||
+	    ms_rts_dsl_grammar_new(br.ctx, &br.g, 0)) {
+		fprintf(stderr, "microsynth bench dsl: setup failed\n");
+		ms_ctx_free(br.ctx);
+		return CLI_FAIL;
+	}
+	rc = bench_dsl_programs(&br, &opt);
+	if (rc == CLI_OK)
+		rc = bench_dsl_maps(&br, &opt);
+	for (int i = 0; i < br.nprogs; i++) {
+		ms_dsl_prog_free(br.progs[i]);
+		free(br.names[i]);
+	}
+	ms_dsl_grammar_free(br.g);
+	ms_rts_utt_free(br.utt);
+	ms_ctx_free(br.ctx);
 	return rc;
 }

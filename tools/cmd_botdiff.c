@@ -77,156 +77,200 @@ static void bd_class(const char *match, int p, char *out, size_t size)
 		snprintf(out, size, "%.*s", (int)strcspn(at + 4, " "), at + 4);
 }
 
+/* One recording being replayed. */
+typedef struct bd_replay {
+	ms_ctx *ctx;
+	const char *path;
+	const char *const *want; /* native bot asked for each seat, or NULL */
+	int edition;
+	bd_stats *st;
+	int lineno, po, shown_here;
+	int64_t seed;
+	char cls[2][256]; /* recorded Java class of each seat */
+	ms_rts_utt *utt;
+	ms_rts_state *s, *view;
+	ms_bot *bot[2];
+	ms_rts_pair *rec[2], *mine;
+	int np[2];
+	ms_buf msg;
+} bd_replay;
+
+/* The "init" line: the initial state and the native bots of the seats asked for; a CLI code. */
+static int bd_init(bd_replay *r, const char *json)
+{
+	ms_ctx *ctx = r->ctx;
+	int rc = CLI_OK;
+	if (!r->utt || ms_rts_state_from_json(ctx, &r->s, r->utt, json, strlen(json), 0) ||
+	    (r->po && ms_rts_state_clone(ctx, &r->view, r->s))) {
+		fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", r->path, r->lineno, ms_ctx_last_error(ctx));
+		return CLI_USAGE;
+	}
+	for (int p = 0; p < 2; p++) {
+		const char *native = ms_bot_for_java_class(r->cls[p]);
+		if (!r->want[p] || !native || strcasecmp(native, r->want[p]))
+			continue;
+		/* The recorder seeds util.Sampler's generator with
+		 * SEED * 1000003 + 3, as `match --seed` does. */
+		if (ms_bot_make(ctx, &r->bot[p], native, r->utt, r->seed * 1000003 + 3) ||
+		    ms_bot_set_edition(r->bot[p], r->edition)) {
+			fprintf(stderr, "microsynth botdiff: %s\n", ms_ctx_last_error(ctx));
+			rc = CLI_USAGE;
+		}
+	}
+	if (r->bot[0] || r->bot[1])
+		r->st->matches++;
+	return rc;
+}
+
+/* Prints a differing decision (at most 3 per recording, 10 in all). */
+static void bd_show(bd_replay *r, int p, int n)
+{
+	if (r->shown_here++ >= 3 || r->st->shown++ >= 10)
+		return;
+	ms_buf *msg = &r->msg;
+	msg->len = 0;
+	ms_buf_printf(msg, "%s:%d: time %d player %d (%s):\n  native:  ", r->path, r->lineno, ms_rts_state_time(r->s), p,
+		      r->bot[p]->ops->name);
+	for (int i = 0; i < n; i++)
+		bd_put(msg, &r->mine[i]);
+	ms_buf_printf(msg, "\n  recorded:");
+	for (int i = 0; i < r->np[p]; i++)
+		bd_put(msg, &r->rec[p][i]);
+	printf("%s\n", msg->data);
+}
+
+/* Seat p's native decision against the recorded one; -1 if the bot failed. */
+static int bd_compare(bd_replay *r, int p)
+{
+	bd_stats *st = r->st;
+	const ms_rts_state *seen = r->s;
+	int n = 0, same;
+	if (r->po) {
+		ms_rts_state_observe(r->view, r->s, p);
+		seen = r->view;
+	}
+	if (ms_bot_decide(r->bot[p], p, seen, r->mine, BD_MAX_PAIRS, &n)) {
+		fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", r->path, r->lineno, ms_ctx_last_error(r->ctx));
+		return -1;
+	}
+	st->decisions++;
+	same = n == r->np[p];
+	for (int i = 0; same && i < n; i++)
+		same = bd_same(&r->mine[i], &r->rec[p][i]);
+	/* the Java bot drew from an unseeded generator: counted apart */
+	if (r->bot[p]->random_moves) {
+		st->random++;
+		st->random_differ += !same;
+		if (st->list_random)
+			printf("%s: time %d player %d: random %s\n", r->path, ms_rts_state_time(r->s), p,
+			       same ? "same" : "differs");
+		return 0;
+	}
+	/* the Java bot's budget may have cut it: counted apart */
+	if (r->bot[p]->clock_bound) {
+		st->clock++;
+		st->clock_differ += !same;
+		if (!same && st->list_random)
+			printf("%s: time %d player %d: clock-bound differs\n", r->path, ms_rts_state_time(r->s), p);
+		return 0;
+	}
+	if (!same) {
+		st->mismatches++;
+		bd_show(r, p, n);
+	}
+	return 0;
+}
+
+/* An "S" line: both Java bots decided on the state before issuing the recorded actions; a CLI code. */
+static int bd_step(bd_replay *r)
+{
+	ms_ctx *ctx = r->ctx;
+	int gameover, rc = CLI_OK;
+	for (int p = 0; p < 2; p++)
+		if (r->bot[p] && bd_compare(r, p)) {
+			rc = CLI_FAIL;
+			break;
+		}
+	for (int p = 0; p < 2; p++) {
+		if (r->np[p] && rec_issue(ctx, r->s, r->rec[p], r->np[p])) {
+			fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", r->path, r->lineno, ms_ctx_last_error(ctx));
+			rc = CLI_USAGE;
+		}
+		r->np[p] = 0;
+	}
+	if (ms_rts_cycle(ctx, r->s, &gameover)) {
+		fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", r->path, r->lineno, ms_ctx_last_error(ctx));
+		rc = CLI_FAIL;
+	}
+	return rc;
+}
+
+/* One line of the recording; a CLI code. */
+static int bd_line(bd_replay *r, char *l)
+{
+	if (r->lineno == 1 && strcmp(l, "microsynth-recording 1")) {
+		fprintf(stderr, "microsynth botdiff: %s: not a recording\n", r->path);
+		return CLI_USAGE;
+	} else if (!strncmp(l, "match ", 6)) {
+		bd_class(l, 0, r->cls[0], sizeof(r->cls[0]));
+		bd_class(l, 1, r->cls[1], sizeof(r->cls[1]));
+		r->po = strstr(l, " po ") != NULL;
+		r->seed = match_seed(l);
+	} else if (!strncmp(l, "utt ", 4)) {
+		int v, p;
+		if (sscanf(l + 4, "%d %d", &v, &p) != 2 || ms_rts_utt_new(r->ctx, &r->utt, v, p))
+			return CLI_USAGE;
+	} else if (!strncmp(l, "init ", 5)) {
+		return bd_init(r, l + 5);
+	} else if (l[0] == 'R' && r->s) {
+		if (rec_apply_r(r->s, l))
+			return CLI_USAGE;
+	} else if (l[0] == 'P' && r->s) {
+		if (rec_parse_p(l, r->rec, r->np, BD_MAX_PAIRS) < 0) {
+			fprintf(stderr, "microsynth botdiff: %s:%d: bad pair list\n", r->path, r->lineno);
+			return CLI_USAGE;
+		}
+	} else if (l[0] == 'S' && r->s) {
+		return bd_step(r);
+	}
+	return CLI_OK;
+}
+
 static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], int edition, bd_stats *st)
 {
 	gzFile f = gzopen(path, "rb");
-	ms_buf line, msg;
-	ms_rts_utt *utt = NULL;
-	ms_rts_state *s = NULL, *view = NULL;
-	ms_bot *bot[2] = { NULL, NULL };
-	ms_rts_pair *rec[2], *mine;
-	int np[2] = { 0, 0 }, rc = CLI_OK, lineno = 0, po = 0, shown_here = 0;
-	int64_t seed = 0;
-	char cls[2][256];
+	ms_buf line;
+	int rc = CLI_OK;
 
 	if (!f) {
 		fprintf(stderr, "microsynth botdiff: %s: cannot open\n", path);
 		return CLI_USAGE;
 	}
-	rec[0] = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
-	rec[1] = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
-	mine = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
+	bd_replay r = { .ctx = ctx, .path = path, .want = want, .edition = edition, .st = st };
+	r.rec[0] = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
+	r.rec[1] = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
+	r.mine = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
 	ms_buf_init(&line, ctx);
-	ms_buf_init(&msg, ctx);
-	cls[0][0] = cls[1][0] = '\0';
+	ms_buf_init(&r.msg, ctx);
 	while (rc == CLI_OK && rec_read_line(f, &line) >= 0) {
-		char *l = line.data;
-		lineno++;
-		if (lineno == 1 && strcmp(l, "microsynth-recording 1")) {
-			fprintf(stderr, "microsynth botdiff: %s: not a recording\n", path);
-			rc = CLI_USAGE;
-		} else if (!strncmp(l, "match ", 6)) {
-			bd_class(l, 0, cls[0], sizeof(cls[0]));
-			bd_class(l, 1, cls[1], sizeof(cls[1]));
-			po = strstr(l, " po ") != NULL;
-			seed = match_seed(l);
-		} else if (!strncmp(l, "utt ", 4)) {
-			int v, p;
-			if (sscanf(l + 4, "%d %d", &v, &p) != 2 || ms_rts_utt_new(ctx, &utt, v, p))
-				rc = CLI_USAGE;
-		} else if (!strncmp(l, "init ", 5)) {
-			if (!utt || ms_rts_state_from_json(ctx, &s, utt, l + 5, strlen(l + 5), 0) ||
-			    (po && ms_rts_state_clone(ctx, &view, s))) {
-				fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
-				rc = CLI_USAGE;
-				break;
-			}
-			for (int p = 0; p < 2; p++) {
-				const char *native = ms_bot_for_java_class(cls[p]);
-				if (!want[p] || !native || strcasecmp(native, want[p]))
-					continue;
-				/* The recorder seeds util.Sampler's generator with
-				 * SEED * 1000003 + 3, as `match --seed` does. */
-				if (ms_bot_make(ctx, &bot[p], native, utt, seed * 1000003 + 3) ||
-				    ms_bot_set_edition(bot[p], edition)) {
-					fprintf(stderr, "microsynth botdiff: %s\n", ms_ctx_last_error(ctx));
-					rc = CLI_USAGE;
-				}
-			}
-			if (bot[0] || bot[1])
-				st->matches++;
-		} else if (l[0] == 'R' && s) {
-			if (rec_apply_r(s, l)) {
-				rc = CLI_USAGE;
-				break;
-			}
-		} else if (l[0] == 'P' && s) {
-			if (rec_parse_p(l, rec, np, BD_MAX_PAIRS) < 0) {
-				fprintf(stderr, "microsynth botdiff: %s:%d: bad pair list\n", path, lineno);
-				rc = CLI_USAGE;
-			}
-		} else if (l[0] == 'S' && s) {
-			int gameover;
-			/* both Java bots decided on the state before issuing */
-			for (int p = 0; p < 2; p++) {
-				const ms_rts_state *seen = s;
-				int n = 0, same;
-				if (!bot[p])
-					continue;
-				if (po) {
-					ms_rts_state_observe(view, s, p);
-					seen = view;
-				}
-				if (ms_bot_decide(bot[p], p, seen, mine, BD_MAX_PAIRS, &n)) {
-					fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
-					rc = CLI_FAIL;
-					break;
-				}
-				st->decisions++;
-				same = n == np[p];
-				for (int i = 0; same && i < n; i++)
-					same = bd_same(&mine[i], &rec[p][i]);
-				/* the Java bot drew from an unseeded generator: counted apart */
-				if (bot[p]->random_moves) {
-					st->random++;
-					st->random_differ += !same;
-					if (st->list_random)
-						printf("%s: time %d player %d: random %s\n", path, ms_rts_state_time(s), p,
-						       same ? "same" : "differs");
-					continue;
-				}
-				/* the Java bot's budget may have cut it: counted apart */
-				if (bot[p]->clock_bound) {
-					st->clock++;
-					st->clock_differ += !same;
-					if (!same && st->list_random)
-						printf("%s: time %d player %d: clock-bound differs\n", path,
-						       ms_rts_state_time(s), p);
-					continue;
-				}
-				if (same)
-					continue;
-				st->mismatches++;
-				if (shown_here++ < 3 && st->shown++ < 10) {
-					msg.len = 0;
-					ms_buf_printf(&msg, "%s:%d: time %d player %d (%s):\n  native:  ", path, lineno,
-						      ms_rts_state_time(s), p, bot[p]->ops->name);
-					for (int i = 0; i < n; i++)
-						bd_put(&msg, &mine[i]);
-					ms_buf_printf(&msg, "\n  recorded:");
-					for (int i = 0; i < np[p]; i++)
-						bd_put(&msg, &rec[p][i]);
-					printf("%s\n", msg.data);
-				}
-			}
-			for (int p = 0; p < 2; p++) {
-				if (np[p] && rec_issue(ctx, s, rec[p], np[p])) {
-					fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
-					rc = CLI_USAGE;
-				}
-				np[p] = 0;
-			}
-			if (ms_rts_cycle(ctx, s, &gameover)) {
-				fprintf(stderr, "microsynth botdiff: %s:%d: %s\n", path, lineno, ms_ctx_last_error(ctx));
-				rc = CLI_FAIL;
-			}
-		}
+		r.lineno++;
+		rc = bd_line(&r, line.data);
 	}
 	gzclose(f);
-	if (rc == CLI_OK && !s) {
+	if (rc == CLI_OK && !r.s) {
 		fprintf(stderr, "microsynth botdiff: %s: no initial state\n", path);
 		rc = CLI_USAGE;
 	}
-	ms_bot_free(bot[0]);
-	ms_bot_free(bot[1]);
+	ms_bot_free(r.bot[0]);
+	ms_bot_free(r.bot[1]);
 	ms_buf_dispose(&line);
-	ms_buf_dispose(&msg);
-	ms_rts_state_free(ctx, view);
-	ms_rts_state_free(ctx, s);
-	ms_rts_utt_free(utt);
-	free(rec[0]);
-	free(rec[1]);
-	free(mine);
+	ms_buf_dispose(&r.msg);
+	ms_rts_state_free(ctx, r.view);
+	ms_rts_state_free(ctx, r.s);
+	ms_rts_utt_free(r.utt);
+	free(r.rec[0]);
+	free(r.rec[1]);
+	free(r.mine);
 	return rc;
 }
 

@@ -152,37 +152,12 @@ static void read_index(const char *text, index_facts *f, FILE *list)
 	}
 }
 
-int cmd_package(int argc, char **argv)
+/* Checks that jar is the drop-in jar (bot class, index, a native library) and reads its index; a CLI code. */
+static int package_jar_index(const char *jar, char **index, size_t *index_len)
 {
-	const char *dir = NULL, *jar_opt = NULL;
-	int force = 0;
-	char jar[4400], path[4400];
-	zip_t *z;
 	int zerr = 0;
-	size_t index_len = 0, jar_len = 0;
-	char *index, *jar_bytes;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			dir = argv[++i];
-		else if (!strcmp(argv[i], "--jar") && i + 1 < argc)
-			jar_opt = argv[++i];
-		else if (!strcmp(argv[i], "--force"))
-			force = 1;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			cmd_package_usage(stdout);
-			return CLI_OK;
-		} else
-			return cli_usage_error("package", "unknown option or missing value: '%s'", argv[i]);
-	}
-	if (!dir)
-		return cli_usage_error("package", "-o DIR is required");
-	if (find_jar(jar_opt, jar, sizeof(jar))) {
-		fprintf(stderr, "microsynth package: microsynth.jar not found (%s); build with -DMS_JAVA=ON, "
-				"or give --jar FILE or $MICROSYNTH_JAR\n", jar_opt ? jar_opt : "beside the runners' jar");
-		return CLI_USAGE;
-	}
-	if (!(z = zip_open(jar, ZIP_RDONLY, &zerr))) {
+	zip_t *z = zip_open(jar, ZIP_RDONLY, &zerr);
+	if (!z) {
 		fprintf(stderr, "microsynth package: %s: not a readable jar (libzip error %d)\n", jar, zerr);
 		return CLI_USAGE;
 	}
@@ -204,47 +179,97 @@ int cmd_package(int argc, char **argv)
 		zip_close(z);
 		return CLI_USAGE;
 	}
-	index = read_entry(z, "programs/index.txt", &index_len);
+	*index = read_entry(z, "programs/index.txt", index_len);
 	zip_close(z);
-	if (!index) {
+	if (!*index) {
 		fprintf(stderr, "microsynth package: cannot read programs/index.txt from %s\n", jar);
 		return CLI_FAIL;
 	}
+	return CLI_OK;
+}
 
+/* DIR created if absent, and empty unless force; a CLI code. */
+static int package_dir(const char *dir, int force)
+{
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "microsynth package: cannot create %s: %s\n", dir, strerror(errno));
-		free(index);
 		return CLI_USAGE;
 	}
 	if (!force && !dir_is_empty(dir)) {
 		fprintf(stderr, "microsynth package: %s is not empty (use --force to overwrite)\n", dir);
-		free(index);
 		return CLI_USAGE;
 	}
+	return CLI_OK;
+}
+
+/* The whole jar file into *bytes (malloc'd); a CLI code. */
+static int package_read_jar(const char *jar, char **bytes, size_t *len)
+{
 	FILE *in = fopen(jar, "rb");
-	if (!in || fseek(in, 0, SEEK_END) || (jar_len = (size_t)ftell(in), fseek(in, 0, SEEK_SET))) {
+	*bytes = NULL;
+	if (!in || fseek(in, 0, SEEK_END) || (*len = (size_t)ftell(in), fseek(in, 0, SEEK_SET))) {
 		fprintf(stderr, "microsynth package: cannot read %s\n", jar);
 		if (in)
 			fclose(in);
-		free(index);
 		return CLI_FAIL;
 	}
-	jar_bytes = malloc(jar_len ? jar_len : 1);
-	if (!jar_bytes || fread(jar_bytes, 1, jar_len, in) != jar_len) {
+	*bytes = malloc(*len ? *len : 1);
+	if (!*bytes || fread(*bytes, 1, *len, in) != *len) {
 		fclose(in);
-		free(jar_bytes);
-		free(index);
+		free(*bytes);
+		*bytes = NULL;
 		fprintf(stderr, "microsynth package: cannot read %s\n", jar);
 		return CLI_FAIL;
 	}
 	fclose(in);
+	return CLI_OK;
+}
+
+/* README: the class, constructors, loading, and the index's map list; -1 if it cannot be written. */
+static int package_readme(const char *path, const index_facts *f, const char *table)
+{
+	FILE *r = fopen(path, "w");
+	if (!r)
+		return -1;
+	fprintf(r,
+		"# microsynth: a MicroRTS bot playing synthesized programs\n\n"
+		"- **Jar:** `microsynth.jar` (put it in the harness's `lib/bots/`, or on the class path).\n"
+		"- **Class:** `ai.microsynth.MicrosynthAI` (extends `ai.core.AIWithComputationBudget`).\n"
+		"- **Constructor:** `MicrosynthAI(UnitTypeTable utt)`, as tournaments call it; it plays `auto`:\n"
+		"  the program the index below names for the map, recognised by fingerprint; on a map the index\n"
+		"  does not name, the program of the most similar known map (`near` lines: size, bases,\n"
+		"  workers, resource fields, distance between bases, walls), else the `default` line.\n"
+		"  Also `MicrosynthAI(UnitTypeTable utt, String spec)` (a spec: `auto`, a native bot name,\n"
+		"  or `program:FILE`) and `MicrosynthAI(UnitTypeTable, String, int timeBudget, int iterationsBudget)`.\n"
+		"- **Platform:** the jar carries its native library for Linux x86-64 (it needs only the C\n"
+		"  runtime); a JRE and the MicroRTS jar are all else it needs. Decisions take well under a\n"
+		"  millisecond (the time budget is not used; no threads are left behind).\n"
+		"- **Failures:** the bot never throws from `getAction`; a failed decision is an empty action,\n"
+		"  reported once on stderr and counted in `statisticsString()`.\n\n"
+		"Example, the official tournament code or `rts.MicroRTS` with\n"
+		"`java -cp \"microrts.jar:lib/bots/*\" ...` and `AI1=ai.microsynth.MicrosynthAI`.\n\n"
+		"## Programs (index.txt)\n\n"
+		"Default: %s. Maps with their own program: %d keys (`m:` full, `t:` terrain), %d `near`\n"
+		"lines for unseen maps, %d `trained` lines (maps some synthesis run used).\n\n"
+		"| map | plays |\n|---|---|\n%s",
+		f->def, f->keys, f->near, f->trained, table);
+	return fclose(r) ? -1 : 0;
+}
+
+/* Writes the jar, the index and the README into dir, and prints the summary line; a CLI code. */
+static int package_write(const char *dir, const char *jar, const char *index, size_t index_len)
+{
+	char path[4400], *jar_bytes;
+	size_t jar_len = 0;
+	int rc = package_read_jar(jar, &jar_bytes, &jar_len);
+	if (rc)
+		return rc;
 	snprintf(path, sizeof(path), "%s/microsynth.jar", dir);
 	int werr = write_file(path, jar_bytes, jar_len);
 	free(jar_bytes);
 	snprintf(path, sizeof(path), "%s/index.txt", dir);
 	werr |= write_file(path, index, index_len);
 
-	/* README: the class, constructors, loading, and the index's map list */
 	char *table = NULL;
 	size_t table_len = 0;
 	FILE *tf = open_memstream(&table, &table_len);
@@ -253,37 +278,9 @@ int cmd_package(int argc, char **argv)
 	if (tf)
 		fclose(tf);
 	snprintf(path, sizeof(path), "%s/README.md", dir);
-	FILE *r = fopen(path, "w");
-	if (!r) {
+	if (package_readme(path, &facts, table ? table : ""))
 		werr = -1;
-	} else {
-		fprintf(r,
-			"# microsynth: a MicroRTS bot playing synthesized programs\n\n"
-			"- **Jar:** `microsynth.jar` (put it in the harness's `lib/bots/`, or on the class path).\n"
-			"- **Class:** `ai.microsynth.MicrosynthAI` (extends `ai.core.AIWithComputationBudget`).\n"
-			"- **Constructor:** `MicrosynthAI(UnitTypeTable utt)`, as tournaments call it; it plays `auto`:\n"
-			"  the program the index below names for the map, recognised by fingerprint; on a map the index\n"
-			"  does not name, the program of the most similar known map (`near` lines: size, bases,\n"
-			"  workers, resource fields, distance between bases, walls), else the `default` line.\n"
-			"  Also `MicrosynthAI(UnitTypeTable utt, String spec)` (a spec: `auto`, a native bot name,\n"
-			"  or `program:FILE`) and `MicrosynthAI(UnitTypeTable, String, int timeBudget, int iterationsBudget)`.\n"
-			"- **Platform:** the jar carries its native library for Linux x86-64 (it needs only the C\n"
-			"  runtime); a JRE and the MicroRTS jar are all else it needs. Decisions take well under a\n"
-			"  millisecond (the time budget is not used; no threads are left behind).\n"
-			"- **Failures:** the bot never throws from `getAction`; a failed decision is an empty action,\n"
-			"  reported once on stderr and counted in `statisticsString()`.\n\n"
-			"Example, the official tournament code or `rts.MicroRTS` with\n"
-			"`java -cp \"microrts.jar:lib/bots/*\" ...` and `AI1=ai.microsynth.MicrosynthAI`.\n\n"
-			"## Programs (index.txt)\n\n"
-			"Default: %s. Maps with their own program: %d keys (`m:` full, `t:` terrain), %d `near`\n"
-			"lines for unseen maps, %d `trained` lines (maps some synthesis run used).\n\n"
-			"| map | plays |\n|---|---|\n%s",
-			facts.def, facts.keys, facts.near, facts.trained, table ? table : "");
-		if (fclose(r))
-			werr = -1;
-	}
 	free(table);
-	free(index);
 	if (werr) {
 		fprintf(stderr, "microsynth package: cannot write into %s: %s\n", dir, strerror(errno));
 		return CLI_FAIL;
@@ -291,4 +288,39 @@ int cmd_package(int argc, char **argv)
 	printf("package=%s/microsynth.jar bytes=%zu map_keys=%d near=%d trained=%d\n", dir, jar_len, facts.keys,
 	       facts.near, facts.trained);
 	return CLI_OK;
+}
+
+int cmd_package(int argc, char **argv)
+{
+	const char *dir = NULL, *jar_opt = NULL;
+	int force = 0, rc;
+	char jar[4400], *index = NULL;
+	size_t index_len = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strcmp(argv[i], "--jar") && i + 1 < argc)
+			jar_opt = argv[++i];
+		else if (!strcmp(argv[i], "--force"))
+			force = 1;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cmd_package_usage(stdout);
+			return CLI_OK;
+		} else
+			return cli_usage_error("package", "unknown option or missing value: '%s'", argv[i]);
+	}
+	if (!dir)
+		return cli_usage_error("package", "-o DIR is required");
+	if (find_jar(jar_opt, jar, sizeof(jar))) {
+		fprintf(stderr, "microsynth package: microsynth.jar not found (%s); build with -DMS_JAVA=ON, "
+				"or give --jar FILE or $MICROSYNTH_JAR\n", jar_opt ? jar_opt : "beside the runners' jar");
+		return CLI_USAGE;
+	}
+	if ((rc = package_jar_index(jar, &index, &index_len)))
+		return rc;
+	if (!(rc = package_dir(dir, force)))
+		rc = package_write(dir, jar, index, index_len);
+	free(index);
+	return rc;
 }

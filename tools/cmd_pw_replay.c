@@ -262,6 +262,117 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The names of dir's *.playback.gz, sorted; -1 (errno set or *oom) if they cannot be listed. */
+static int replay_list(const char *dir, char ***out, size_t *nout, int *oom)
+{
+	DIR *d = opendir(dir);
+	*oom = 0;
+	if (!d)
+		return -1;
+	size_t n = 0, cap = 64;
+	char **names = malloc(cap * sizeof *names);
+	*oom = !names;
+	for (struct dirent *e; !*oom && (e = readdir(d));) {
+		size_t l = strlen(e->d_name);
+		if (l > 12 && !strcmp(e->d_name + l - 12, ".playback.gz")) {
+			if (n == cap) {
+				char **nn = realloc(names, cap * 2 * sizeof *names);
+				if (!(*oom = !nn))
+					names = nn, cap *= 2;
+			}
+			if (!*oom && !(*oom = !(names[n] = strdup(e->d_name))))
+				n++;
+		}
+	}
+	closedir(d);
+	if (!*oom)
+		qsort(names, n, sizeof *names, cmp_str);
+	*out = names;
+	*nout = n;
+	return *oom ? -1 : 0;
+}
+
+typedef struct replay_stats {
+	long games, divergences, bad_input, total_turns;
+} replay_stats;
+
+/* Plays a parsed playback's game natively (bots a and b) against its turns and result. */
+static void replay_play(ms_ctx *ctx, const ms_pw_state *map, const char *base, const char *a, const char *b,
+			long max_turns, int rturns, int rwinner, replay_ud *ud, replay_stats *st)
+{
+	ms_pw_bot p1, p2;
+	ms_pw_result res;
+	if (pw_make_bot(ctx, a, 1, &p1) || pw_make_bot(ctx, b, 2, &p2)) {
+		fprintf(stderr, "%s: %s\n", base, ms_ctx_last_error(ctx));
+		st->bad_input++;
+		return;
+	}
+	st->games++;
+	int rc = ms_pw_play(ctx, map, &p1, &p2, (int)max_turns, replay_observe, ud, &res);
+	if (rc < 0) {
+		snprintf(ud->msg, sizeof ud->msg, "error: %s", ms_ctx_last_error(ctx));
+	} else if (!rc && !ud->msg[0]) {
+		if (res.turns != ud->nturns || res.turns != rturns || res.winner != rwinner)
+			snprintf(ud->msg, sizeof ud->msg,
+				 "result: official turns=%d (playback %d) winner=%d, native turns=%d winner=%d%s", rturns,
+				 ud->nturns, rwinner, res.turns, res.winner, res.forfeit ? " (forfeit)" : "");
+	}
+	st->total_turns += ud->k;
+	if (ud->msg[0]) {
+		st->divergences++;
+		printf("DIVERGE %s: %s\n", base, ud->msg);
+	}
+	ms_pw_bot_release(ctx, &p1);
+	ms_pw_bot_release(ctx, &p2);
+}
+
+/* One playback mapM_A_B.playback.gz of dir with its .result file, replayed on map M of maps. */
+static void replay_one(ms_ctx *ctx, const char *dir, const char *maps, const char *name, long max_turns,
+		       replay_stats *st)
+{
+	char base[1024], a[128], b[128], path[8192];
+	int mapno;
+	snprintf(base, sizeof base, "%.*s", (int)(strlen(name) - 12), name);
+	char *u1 = strchr(base, '_'), *u2 = u1 ? strchr(u1 + 1, '_') : NULL;
+	if (sscanf(base, "map%d_", &mapno) != 1 || !u1 || !u2 || strchr(u2 + 1, '_')) {
+		fprintf(stderr, "%s: name is not mapM_A_B.playback.gz\n", name);
+		st->bad_input++;
+		return;
+	}
+	snprintf(a, sizeof a, "%.*s", (int)(u2 - u1 - 1), u1 + 1);
+	snprintf(b, sizeof b, "%s", u2 + 1);
+	char mapname[32];
+	snprintf(mapname, sizeof mapname, "%d", mapno);
+	ms_pw_state *map = NULL;
+	if (pw_load_map(ctx, maps, mapname, &map)) {
+		fprintf(stderr, "%s: %s\n", base, ms_ctx_last_error(ctx));
+		st->bad_input++;
+		return;
+	}
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	size_t len;
+	char *text = read_gz(path, &len);
+	int rturns, rwinner;
+	snprintf(path, sizeof path, "%s/%s.result", dir, base);
+	char err[256] = "";
+	replay_ud ud = { 0 };
+	if (!text) {
+		fprintf(stderr, "%s: cannot read the playback\n", base);
+		st->bad_input++;
+	} else if (read_result(path, &rturns, &rwinner)) {
+		fprintf(stderr, "%s: cannot read turns= and the winner line\n", path);
+		st->bad_input++;
+	} else if (parse_playback(text, ms_pw_num_planets(map), &ud.turns, &ud.nturns, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", base, err);
+		st->bad_input++;
+	} else {
+		replay_play(ctx, map, base, a, b, max_turns, rturns, rwinner, &ud, st);
+		free_turns(ud.turns, ud.nturns);
+	}
+	free(text);
+	ms_pw_state_free(ctx, map);
+}
+
 int cmd_pw_replay(int argc, char **argv)
 {
 	const char *dir = NULL, *maps = NULL;
@@ -289,27 +400,13 @@ int cmd_pw_replay(int argc, char **argv)
 		snprintf(mapsbuf, sizeof mapsbuf, "%s/../maps", dir);
 		maps = mapsbuf;
 	}
-	DIR *d = opendir(dir);
-	if (!d) {
+	char **names = NULL;
+	size_t n = 0;
+	int oom;
+	if (replay_list(dir, &names, &n, &oom) && !oom) {
 		fprintf(stderr, "microsynth %s: %s: %s\n", CMD, dir, strerror(errno));
 		return CLI_USAGE;
 	}
-	size_t n = 0, cap = 64;
-	char **names = malloc(cap * sizeof *names);
-	int oom = !names;
-	for (struct dirent *e; !oom && (e = readdir(d));) {
-		size_t l = strlen(e->d_name);
-		if (l > 12 && !strcmp(e->d_name + l - 12, ".playback.gz")) {
-			if (n == cap) {
-				char **nn = realloc(names, cap * 2 * sizeof *names);
-				if (!(oom = !nn))
-					names = nn, cap *= 2;
-			}
-			if (!oom && !(oom = !(names[n] = strdup(e->d_name))))
-				n++;
-		}
-	}
-	closedir(d);
 	ms_ctx *ctx = oom ? NULL : pw_new_ctx();
 	if (!ctx) {
 		for (size_t i = 0; i < n; i++)
@@ -317,89 +414,22 @@ int cmd_pw_replay(int argc, char **argv)
 		free(names);
 		return oom ? pw_out_of_memory("the playback names") : CLI_FAIL;
 	}
-	qsort(names, n, sizeof *names, cmp_str);
-	long games = 0, divergences = 0, bad_input = 0, total_turns = 0;
+	replay_stats st = { 0 };
 	double t0 = cli_now();
-	for (size_t i = 0; i < n && (limit < 0 || games < limit); i++) {
-		char base[1024], a[128], b[128], path[8192];
-		int mapno;
-		snprintf(base, sizeof base, "%.*s", (int)(strlen(names[i]) - 12), names[i]);
-		char *u1 = strchr(base, '_'), *u2 = u1 ? strchr(u1 + 1, '_') : NULL;
-		if (sscanf(base, "map%d_", &mapno) != 1 || !u1 || !u2 || strchr(u2 + 1, '_')) {
-			fprintf(stderr, "%s: name is not mapM_A_B.playback.gz\n", names[i]);
-			bad_input++;
-			continue;
-		}
-		snprintf(a, sizeof a, "%.*s", (int)(u2 - u1 - 1), u1 + 1);
-		snprintf(b, sizeof b, "%s", u2 + 1);
-		char mapname[32];
-		snprintf(mapname, sizeof mapname, "%d", mapno);
-		ms_pw_state *map = NULL;
-		if (pw_load_map(ctx, maps, mapname, &map)) {
-			fprintf(stderr, "%s: %s\n", base, ms_ctx_last_error(ctx));
-			bad_input++;
-			continue;
-		}
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		size_t len;
-		char *text = read_gz(path, &len);
-		int rturns, rwinner;
-		snprintf(path, sizeof path, "%s/%s.result", dir, base);
-		char err[256] = "";
-		replay_ud ud = { 0 };
-		if (!text) {
-			fprintf(stderr, "%s: cannot read the playback\n", base);
-			bad_input++;
-		} else if (read_result(path, &rturns, &rwinner)) {
-			fprintf(stderr, "%s: cannot read turns= and the winner line\n", path);
-			bad_input++;
-		} else if (parse_playback(text, ms_pw_num_planets(map), &ud.turns, &ud.nturns, err, sizeof err)) {
-			fprintf(stderr, "%s: %s\n", base, err);
-			bad_input++;
-		} else {
-			ms_pw_bot p1, p2;
-			ms_pw_result res;
-			games++;
-			if (pw_make_bot(ctx, a, 1, &p1) || pw_make_bot(ctx, b, 2, &p2)) {
-				fprintf(stderr, "%s: %s\n", base, ms_ctx_last_error(ctx));
-				bad_input++;
-				games--;
-			} else {
-				int rc = ms_pw_play(ctx, map, &p1, &p2, (int)max_turns, replay_observe, &ud, &res);
-				if (rc < 0) {
-					snprintf(ud.msg, sizeof ud.msg, "error: %s", ms_ctx_last_error(ctx));
-				} else if (!rc && !ud.msg[0]) {
-					if (res.turns != ud.nturns || res.turns != rturns || res.winner != rwinner)
-						snprintf(ud.msg, sizeof ud.msg,
-							 "result: official turns=%d (playback %d) winner=%d, native turns=%d winner=%d%s",
-							 rturns, ud.nturns, rwinner, res.turns, res.winner,
-							 res.forfeit ? " (forfeit)" : "");
-				}
-				total_turns += ud.k;
-				if (ud.msg[0]) {
-					divergences++;
-					printf("DIVERGE %s: %s\n", base, ud.msg);
-				}
-				ms_pw_bot_release(ctx, &p1);
-				ms_pw_bot_release(ctx, &p2);
-			}
-			free_turns(ud.turns, ud.nturns);
-		}
-		free(text);
-		ms_pw_state_free(ctx, map);
-	}
+	for (size_t i = 0; i < n && (limit < 0 || st.games < limit); i++)
+		replay_one(ctx, dir, maps, names[i], max_turns, &st);
 	double secs = cli_now() - t0;
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	ms_ctx_free(ctx);
-	if (games == 0 && !bad_input) {
+	if (st.games == 0 && !st.bad_input) {
 		fprintf(stderr, "microsynth %s: no *.playback.gz in %s\n", CMD, dir);
 		return CLI_USAGE;
 	}
-	printf("turns=%ld seconds=%.3f bad_input=%ld games=%ld divergences=%ld\n", total_turns, secs, bad_input, games,
-	       divergences);
-	if (bad_input)
+	printf("turns=%ld seconds=%.3f bad_input=%ld games=%ld divergences=%ld\n", st.total_turns, secs, st.bad_input,
+	       st.games, st.divergences);
+	if (st.bad_input)
 		return CLI_USAGE;
-	return divergences ? CLI_FAIL : CLI_OK;
+	return st.divergences ? CLI_FAIL : CLI_OK;
 }

@@ -349,6 +349,107 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 	return 0;
 }
 
+/* The game the loop plays: Can't Stop's problem (made here) or MicroRTS's options in rg; a CLI code. */
+static int sp_game(sp_run *run, sp_args *a, int algo, rts_game *rg, ms_synth_selfplay_game *game)
+{
+	if (run->cantstop) {
+		ms_cs_synth_options po;
+		ms_cs_synth_options_init(&po);
+		if (a->matches)
+			po.matches = a->matches;
+		if (a->final_matches)
+			po.final_matches = a->final_matches;
+		po.feature_matches = a->feature_matches;
+		po.probe_matches = a->probe_matches;
+		if (algo == MS_SYNTH_SKETCH_SA || algo == MS_SYNTH_SKETCH_UCT)
+			po.oracle = MS_CS_ORACLE_GA;
+		if (ms_cs_synth_new(run->ctx, &run->cs, &po) < 0)
+			return sp_fail(run->ctx, "problem");
+		*game = (ms_synth_selfplay_game){ run->cs, 1, cs_make, cs_release };
+		return CLI_OK;
+	}
+	memset(rg, 0, sizeof *rg);
+	rg->a = a;
+	rg->base.version = MS_RTS_SYNTH_OPTIONS_VERSION;
+	rg->base.maps = a->maps;
+	rg->base.n_maps = a->n_maps;
+	rg->base.max_cycles = (int)a->max_cycles;
+	rg->base.tiebreak = MS_RTS_TIEBREAK_LENGTH;
+	*game = (ms_synth_selfplay_game){ rg, a->n_opps, rts_make, rts_release };
+	return CLI_OK;
+}
+
+/* --csv FILE opened for appending, with the header if it is new; a CLI code. */
+static int sp_open_csv(sp_run *run, const sp_args *a)
+{
+	if (!a->csv)
+		return CLI_OK;
+	run->csv = fopen(a->csv, "a");
+	if (!run->csv) {
+		fprintf(stderr, "microsynth selfplay: --csv %s: cannot open for appending\n", a->csv);
+		return CLI_USAGE;
+	}
+	if (ftell(run->csv) == 0)
+		fputs("iteration,seconds,search_psi,vs_fixed,evals_psi,population\n", run->csv);
+	return CLI_OK;
+}
+
+/* The loop's and the best responses' options; probe is MicroRTS's first problem (scores vs_fixed). */
+static void sp_options(ms_synth_selfplay_opts *so, const sp_args *a, sp_run *run, int algo, void *probe)
+{
+	ms_synth_selfplay_opts_init(so);
+	so->loop = ms_synth_loop_from_name(a->loop);
+	so->iterations = (int)a->iterations;
+	so->fixed_weight = a->fixed_weight;
+	so->br.algo = algo;
+	so->br.seed = (uint64_t)a->seed;
+	so->br.threads = (int)a->threads;
+	so->br.max_evals = a->evals;
+	so->br.max_seconds = a->seconds > 0 ? a->seconds / (double)a->iterations : 0;
+	so->br.hss_library = a->hss_library;
+	if (!run->cantstop) {
+		so->br.sa_neighbours = a->neighbours ? (int)a->neighbours : 20;
+		/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing;
+		 * F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
+		 * opponent outside the population would cost two matches per map for every program scored */
+		so->br.sa_cache = 1;
+		so->br.hss_confirm = 0;
+		run->rts = probe;
+	}
+	so->checkpoint_dir = a->checkpoint;
+	so->resume = a->resume;
+	so->on_iteration = on_iteration;
+	so->ud = run;
+	run->bar.bar.out = stderr;
+	run->bar.bar_on = a->progress;
+	so->br.progress = synth_on_progress;
+	so->br.progress_ud = &run->bar;
+}
+
+/* Runs the loop and prints the summary line; a CLI code. */
+static int sp_loop(sp_run *run, const sp_args *a, const ms_synth_selfplay_game *game,
+		   const ms_synth_selfplay_opts *so, ms_dsl_prog **progs)
+{
+	run->t0 = cli_now();
+	synth_signals_catch();
+	int rc = ms_synth_selfplay(run->ctx, game, so, progs);
+	synth_signals_release();
+	if (rc < 0)
+		return sp_fail(run->ctx, "selfplay");
+	if (rc == MS_SYNTH_STOPPED) {
+		fprintf(stderr, "microsynth selfplay: stopped%s\n",
+			a->checkpoint ? "; continue with the same command and --resume" : "");
+		return CLI_FAIL;
+	}
+	if (run->cantstop)
+		printf("best_iteration=%d best_vs_ga=%.4f final_matches=%ld seconds=%.1f\n", run->best_it,
+		       run->best_fixed, a->final_matches ? a->final_matches : 10000L, cli_now() - run->t0);
+	else
+		printf("best_iteration=%d best_vs_fixed=%.4f seconds=%.1f\n", run->best_it, run->best_fixed,
+		       cli_now() - run->t0);
+	return CLI_OK;
+}
+
 int cmd_selfplay(int argc, char **argv)
 {
 	sp_args a;
@@ -364,9 +465,9 @@ int cmd_selfplay(int argc, char **argv)
 			cmd_selfplay_usage(stdout);
 			return CLI_OK;
 		}
-	int rc = parse(argc, argv, &a);
-	if (rc != CLI_OK)
-		return rc;
+	int ret = parse(argc, argv, &a);
+	if (ret != CLI_OK)
+		return ret;
 
 	ms_ctx *ctx = NULL;
 	sp_run run;
@@ -376,7 +477,7 @@ int cmd_selfplay(int argc, char **argv)
 	ms_dsl_prog **progs = NULL;
 	const ms_synth_problem *probe_pb = NULL;
 	void *probe = NULL;
-	int ret = CLI_FAIL, algo = ms_synth_algo_from_name(a.br);
+	int algo = ms_synth_algo_from_name(a.br);
 
 	memset(&run, 0, sizeof run);
 	memset(&game, 0, sizeof game);
@@ -388,45 +489,20 @@ int cmd_selfplay(int argc, char **argv)
 	run.ctx = ctx;
 	run.best_fixed = -1;
 	run.cantstop = !strcmp(a.game, "cantstop");
-	if (a.checkpoint) {
-		struct stat st;
-		if (stat(a.checkpoint, &st) != 0 && mkdir(a.checkpoint, 0777) != 0) {
-			fprintf(stderr, "microsynth selfplay: --checkpoint %s: cannot create the directory\n", a.checkpoint);
-			ret = CLI_USAGE;
-			goto done;
-		}
+	struct stat st;
+	if (a.checkpoint && stat(a.checkpoint, &st) != 0 && mkdir(a.checkpoint, 0777) != 0) {
+		fprintf(stderr, "microsynth selfplay: --checkpoint %s: cannot create the directory\n", a.checkpoint);
+		ret = CLI_USAGE;
+		goto done;
 	}
-	if (run.cantstop) {
-		ms_cs_synth_options po;
-		ms_cs_synth_options_init(&po);
-		if (a.matches)
-			po.matches = a.matches;
-		if (a.final_matches)
-			po.final_matches = a.final_matches;
-		po.feature_matches = a.feature_matches;
-		po.probe_matches = a.probe_matches;
-		if (algo == MS_SYNTH_SKETCH_SA || algo == MS_SYNTH_SKETCH_UCT)
-			po.oracle = MS_CS_ORACLE_GA;
-		if (ms_cs_synth_new(ctx, &run.cs, &po) < 0) {
-			ret = sp_fail(ctx, "problem");
-			goto done;
-		}
-		game = (ms_synth_selfplay_game){ run.cs, 1, cs_make, cs_release };
-	} else {
-		memset(&rg, 0, sizeof rg);
-		rg.a = &a;
-		rg.base.version = MS_RTS_SYNTH_OPTIONS_VERSION;
-		rg.base.maps = a.maps;
-		rg.base.n_maps = a.n_maps;
-		rg.base.max_cycles = (int)a.max_cycles;
-		rg.base.tiebreak = MS_RTS_TIEBREAK_LENGTH;
-		game = (ms_synth_selfplay_game){ &rg, a.n_opps, rts_make, rts_release };
-	}
+	if ((ret = sp_game(&run, &a, algo, &rg, &game)))
+		goto done;
 	/* the programs that receive the iterations' results: of the grammar of a first problem */
 	if (game.make(game.ud, ctx, NULL, 0, &probe_pb, &probe) < 0) {
 		ret = sp_fail(ctx, "problem");
 		goto done;
 	}
+	ret = CLI_FAIL;
 	progs = calloc((size_t)a.iterations, sizeof *progs);
 	if (!progs)
 		goto done;
@@ -435,65 +511,10 @@ int cmd_selfplay(int argc, char **argv)
 			ret = sp_fail(ctx, "programs");
 			goto done;
 		}
-	if (a.csv) {
-		run.csv = fopen(a.csv, "a");
-		if (!run.csv) {
-			fprintf(stderr, "microsynth selfplay: --csv %s: cannot open for appending\n", a.csv);
-			ret = CLI_USAGE;
-			goto done;
-		}
-		if (ftell(run.csv) == 0)
-			fputs("iteration,seconds,search_psi,vs_fixed,evals_psi,population\n", run.csv);
-	}
-
-	ms_synth_selfplay_opts_init(&so);
-	so.loop = ms_synth_loop_from_name(a.loop);
-	so.iterations = (int)a.iterations;
-	so.fixed_weight = a.fixed_weight;
-	so.br.algo = algo;
-	so.br.seed = (uint64_t)a.seed;
-	so.br.threads = (int)a.threads;
-	so.br.max_evals = a.evals;
-	so.br.max_seconds = a.seconds > 0 ? a.seconds / (double)a.iterations : 0;
-	so.br.hss_library = a.hss_library;
-	if (!run.cantstop) {
-		so.br.sa_neighbours = a.neighbours ? (int)a.neighbours : 20;
-		/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing;
-		 * F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
-		 * opponent outside the population would cost two matches per map for every program scored */
-		so.br.sa_cache = 1;
-		so.br.hss_confirm = 0;
-		run.rts = probe;
-	}
-	so.checkpoint_dir = a.checkpoint;
-	so.resume = a.resume;
-	so.on_iteration = on_iteration;
-	so.ud = &run;
-	run.bar.bar.out = stderr;
-	run.bar.bar_on = a.progress;
-	so.br.progress = synth_on_progress;
-	so.br.progress_ud = &run.bar;
-	run.t0 = cli_now();
-
-	synth_signals_catch();
-	rc = ms_synth_selfplay(ctx, &game, &so, progs);
-	synth_signals_release();
-	if (rc < 0) {
-		ret = sp_fail(ctx, "selfplay");
+	if ((ret = sp_open_csv(&run, &a)))
 		goto done;
-	}
-	if (rc == MS_SYNTH_STOPPED) {
-		fprintf(stderr, "microsynth selfplay: stopped%s\n",
-			a.checkpoint ? "; continue with the same command and --resume" : "");
-		goto done;
-	}
-	if (run.cantstop)
-		printf("best_iteration=%d best_vs_ga=%.4f final_matches=%ld seconds=%.1f\n", run.best_it, run.best_fixed,
-		       a.final_matches ? a.final_matches : 10000L, cli_now() - run.t0);
-	else
-		printf("best_iteration=%d best_vs_fixed=%.4f seconds=%.1f\n", run.best_it, run.best_fixed,
-		       cli_now() - run.t0);
-	ret = CLI_OK;
+	sp_options(&so, &a, &run, algo, probe);
+	ret = sp_loop(&run, &a, &game, &so, progs);
 done:
 	if (run.csv)
 		fclose(run.csv);

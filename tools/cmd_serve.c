@@ -107,98 +107,165 @@ static void *wait_signals(void *arg)
 	}
 }
 
-int cmd_serve(int argc, char **argv)
-{
+/* The command line of 'serve': the server's options and what they point to. */
+typedef struct serve_opts {
 	ms_server_options o;
-	serve_state st;
-	sig_waiter w;
-	pthread_t thread;
-	ms_ctx *ctx = NULL;
 	char spec[4200];
-	const char *program = NULL, *bot = NULL, *bind = "127.0.0.1", *unix_path = NULL;
-	long port = 9898, ws_port = -1, v;
-	int rc, accepted = 0, edition_given = 0;
+	const char *program, *bot, *bind, *unix_path;
+	long port, ws_port;
+	int edition_given;
+} serve_opts;
 
-	memset(&o, 0, sizeof(o));
-	memset(&st, 0, sizeof(st));
-	o.version = MS_SERVER_OPTIONS_VERSION;
-	o.session.version = MS_SERVER_SESSION_OPTIONS_VERSION;
+/* One option with a value; CLI_OK or the exit code after a usage error. */
+static int serve_option(const char *a, const char *val, serve_opts *so, serve_state *st)
+{
+	ms_server_options *o = &so->o;
+	long v;
+	if (!strcmp(a, "--port")) {
+		if (cli_parse_int("serve", a, val, -1, 65535, &so->port))
+			return CLI_USAGE;
+	} else if (!strcmp(a, "--ws-port")) {
+		if (cli_parse_int("serve", a, val, -1, 65535, &so->ws_port))
+			return CLI_USAGE;
+	} else if (!strcmp(a, "--bind")) {
+		so->bind = val;
+	} else if (!strcmp(a, "--unix")) {
+		so->unix_path = val;
+	} else if (!strcmp(a, "--program")) {
+		so->program = val;
+	} else if (!strcmp(a, "--bot")) {
+		so->bot = val;
+	} else if (!strcmp(a, "--lang")) {
+		if (!strcmp(val, "auto"))
+			o->session.language = MS_SERVER_LANG_AUTO;
+		else if (!strcmp(val, "json"))
+			o->session.language = MS_SERVER_LANG_JSON;
+		else if (!strcmp(val, "xml"))
+			o->session.language = MS_SERVER_LANG_XML;
+		else
+			return cli_usage_error("serve", "--lang must be auto, json or xml");
+	} else if (!strcmp(a, "--seed")) {
+		if (cli_parse_int("serve", a, val, -2147483647L - 1, 2147483647L, &v))
+			return CLI_USAGE;
+		o->session.seed = v;
+	} else if (!strcmp(a, "--max-line")) {
+		if (cli_parse_int("serve", a, val, 64, 1L << 30, &v))
+			return CLI_USAGE;
+		o->session.max_line = (size_t)v;
+	} else if (!strcmp(a, "--max-connections")) {
+		if (cli_parse_int("serve", a, val, 1, 1000000, &v))
+			return CLI_USAGE;
+		o->max_sessions = (int)v;
+	} else if (!strcmp(a, "--edition")) {
+		if (edition_arg("serve", val, &o->session.edition))
+			return CLI_USAGE;
+		so->edition_given = 1;
+	} else if (!strcmp(a, "--games")) {
+		if (cli_parse_int("serve", a, val, 1, 1L << 30, &st->games_wanted))
+			return CLI_USAGE;
+	} else {
+		return cli_usage_error("serve", "unknown option '%s'", a);
+	}
+	return CLI_OK;
+}
+
+/* Fills so (and st's --quiet and --games) from the command line; CLI_OK or the exit code. */
+static int serve_args(int argc, char **argv, serve_opts *so, serve_state *st)
+{
+	ms_server_options *o = &so->o;
+	memset(so, 0, sizeof(*so));
+	so->bind = "127.0.0.1";
+	so->port = 9898;
+	so->ws_port = -1;
+	o->version = MS_SERVER_OPTIONS_VERSION;
+	o->session.version = MS_SERVER_SESSION_OPTIONS_VERSION;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--quiet")) {
-			st.quiet = 1;
+			st->quiet = 1;
 			continue;
 		}
 		if (!strcmp(a, "--forget")) {
-			o.session.forget = 1;
+			o->session.forget = 1;
 			continue;
 		}
 		if (!val)
 			return cli_usage_error("serve", "%s needs a value", a);
 		i++;
-		if (!strcmp(a, "--port")) {
-			if (cli_parse_int("serve", a, val, -1, 65535, &port))
-				return CLI_USAGE;
-		} else if (!strcmp(a, "--ws-port")) {
-			if (cli_parse_int("serve", a, val, -1, 65535, &ws_port))
-				return CLI_USAGE;
-		} else if (!strcmp(a, "--bind")) {
-			bind = val;
-		} else if (!strcmp(a, "--unix")) {
-			unix_path = val;
-		} else if (!strcmp(a, "--program")) {
-			program = val;
-		} else if (!strcmp(a, "--bot")) {
-			bot = val;
-		} else if (!strcmp(a, "--lang")) {
-			if (!strcmp(val, "auto"))
-				o.session.language = MS_SERVER_LANG_AUTO;
-			else if (!strcmp(val, "json"))
-				o.session.language = MS_SERVER_LANG_JSON;
-			else if (!strcmp(val, "xml"))
-				o.session.language = MS_SERVER_LANG_XML;
-			else
-				return cli_usage_error("serve", "--lang must be auto, json or xml");
-		} else if (!strcmp(a, "--seed")) {
-			if (cli_parse_int("serve", a, val, -2147483647L - 1, 2147483647L, &v))
-				return CLI_USAGE;
-			o.session.seed = v;
-		} else if (!strcmp(a, "--max-line")) {
-			if (cli_parse_int("serve", a, val, 64, 1L << 30, &v))
-				return CLI_USAGE;
-			o.session.max_line = (size_t)v;
-		} else if (!strcmp(a, "--max-connections")) {
-			if (cli_parse_int("serve", a, val, 1, 1000000, &v))
-				return CLI_USAGE;
-			o.max_sessions = (int)v;
-		} else if (!strcmp(a, "--edition")) {
-			if (edition_arg("serve", val, &o.session.edition))
-				return CLI_USAGE;
-			edition_given = 1;
-		} else if (!strcmp(a, "--games")) {
-			if (cli_parse_int("serve", a, val, 1, 1L << 30, &st.games_wanted))
-				return CLI_USAGE;
-		} else {
-			return cli_usage_error("serve", "unknown option '%s'", a);
-		}
+		int rc = serve_option(a, val, so, st);
+		if (rc)
+			return rc;
 	}
-	if (program && bot)
+	if (so->program && so->bot)
 		return cli_usage_error("serve", "give --program or --bot, not both");
-	if (port < 0 && ws_port < 0 && !unix_path)
+	if (so->port < 0 && so->ws_port < 0 && !so->unix_path)
 		return cli_usage_error("serve", "nothing to listen on (--port -1, no --ws-port, no --unix)");
-	if (program)
-		snprintf(spec, sizeof(spec), "program:%s", program);
+	if (so->program)
+		snprintf(so->spec, sizeof(so->spec), "program:%s", so->program);
 	else
-		snprintf(spec, sizeof(spec), "%s", bot ? bot : MS_SERVER_DEFAULT_BOT);
-	if (!edition_given)
-		o.session.edition = edition_of_harness(NULL);
-	o.bind = bind;
-	o.port = (int)port;
-	o.ws_port = (int)ws_port;
-	o.unix_path = unix_path;
-	o.session.bot = spec;
-	o.on_event = on_event;
-	o.event_ud = &st;
+		snprintf(so->spec, sizeof(so->spec), "%s", so->bot ? so->bot : MS_SERVER_DEFAULT_BOT);
+	if (!so->edition_given)
+		o->session.edition = edition_of_harness(NULL);
+	o->bind = so->bind;
+	o->port = (int)so->port;
+	o->ws_port = (int)so->ws_port;
+	o->unix_path = so->unix_path;
+	o->session.bot = so->spec;
+	o->on_event = on_event;
+	o->event_ud = st;
+	return CLI_OK;
+}
+
+/* Checks the bot and opens the sockets into st->srv; a CLI code (ctx freed on failure). */
+static int serve_open(ms_ctx *ctx, const serve_opts *so, serve_state *st)
+{
+	/* A bot or program that cannot be built is bad input (exit 2) whatever
+	 * its status; only a socket that cannot be opened is a failure (1). */
+	ms_server_session *probe = NULL;
+	int rc = ms_server_session_new(ctx, &probe, &so->o.session, 0);
+	ms_server_session_free(probe);
+	if (rc) {
+		fprintf(stderr, "microsynth serve: %s\n", ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	rc = ms_server_new(ctx, &st->srv, &so->o);
+	if (rc) {
+		fprintf(stderr, "microsynth serve: %s\n", ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return rc == MS_EIO ? CLI_FAIL : CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+static void serve_print_listening(const serve_opts *so, ms_server *srv)
+{
+	int lang = so->o.session.language;
+	printf("listening");
+	if (ms_server_port(srv) != MS_SERVER_NO_PORT)
+		printf(" tcp=%s:%d", so->bind, ms_server_port(srv));
+	if (ms_server_ws_port(srv) != MS_SERVER_NO_PORT)
+		printf(" ws=%s:%d", so->bind, ms_server_ws_port(srv));
+	if (so->unix_path)
+		printf(" unix=%s", so->unix_path);
+	printf(" bot=%s lang=%s\n", so->spec,
+	       lang == MS_SERVER_LANG_JSON ? "json" : lang == MS_SERVER_LANG_XML ? "xml" : "auto");
+	fflush(stdout);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	serve_opts so;
+	serve_state st;
+	sig_waiter w;
+	pthread_t thread;
+	ms_ctx *ctx = NULL;
+	int accepted = 0;
+
+	memset(&st, 0, sizeof(st));
+	int rc = serve_args(argc, argv, &so, &st);
+	if (rc)
+		return rc;
 
 	/* lws logs notices per context on stderr by default; keep its errors. */
 	lws_set_log_level(LLL_ERR | LLL_WARN, NULL);
@@ -214,24 +281,8 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "microsynth serve: out of memory\n");
 		return CLI_FAIL;
 	}
-	/* A bot or program that cannot be built is bad input (exit 2) whatever
-	 * its status; only a socket that cannot be opened is a failure (1). */
-	{
-		ms_server_session *probe = NULL;
-		rc = ms_server_session_new(ctx, &probe, &o.session, 0);
-		ms_server_session_free(probe);
-		if (rc) {
-			fprintf(stderr, "microsynth serve: %s\n", ms_ctx_last_error(ctx));
-			ms_ctx_free(ctx);
-			return CLI_USAGE;
-		}
-	}
-	rc = ms_server_new(ctx, &st.srv, &o);
-	if (rc) {
-		fprintf(stderr, "microsynth serve: %s\n", ms_ctx_last_error(ctx));
-		ms_ctx_free(ctx);
-		return rc == MS_EIO ? CLI_FAIL : CLI_USAGE;
-	}
+	if ((rc = serve_open(ctx, &so, &st)))
+		return rc;
 	w.srv = st.srv;
 	if (pthread_create(&thread, NULL, wait_signals, &w)) {
 		fprintf(stderr, "microsynth serve: cannot start the signal thread\n");
@@ -239,16 +290,7 @@ int cmd_serve(int argc, char **argv)
 		ms_ctx_free(ctx);
 		return CLI_FAIL;
 	}
-	printf("listening");
-	if (ms_server_port(st.srv) != MS_SERVER_NO_PORT)
-		printf(" tcp=%s:%d", bind, ms_server_port(st.srv));
-	if (ms_server_ws_port(st.srv) != MS_SERVER_NO_PORT)
-		printf(" ws=%s:%d", bind, ms_server_ws_port(st.srv));
-	if (unix_path)
-		printf(" unix=%s", unix_path);
-	printf(" bot=%s lang=%s\n", spec,
-	       o.session.language == MS_SERVER_LANG_JSON ? "json" : o.session.language == MS_SERVER_LANG_XML ? "xml" : "auto");
-	fflush(stdout);
+	serve_print_listening(&so, st.srv);
 
 	rc = ms_server_run(st.srv);
 	if (rc)

@@ -248,6 +248,128 @@ static int cs_on_progress(void *ud, const ms_synth_stats *st)
 	return synth_on_progress(&p->run, st);
 }
 
+/* --initial FILE|couto read into *initial; a CLI code. */
+static int cs_initial(ms_ctx *ctx, const ms_cs_synth *cs, const char *name, ms_dsl_prog **initial)
+{
+	const ms_cs_dsl *d = ms_cs_synth_dsl(cs);
+	const char *builtin = ms_cs_dsl_builtin(name);
+	int rc = ms_dsl_prog_new(ctx, initial, ms_cs_dsl_grammar(d));
+	if (rc >= 0)
+		rc = builtin && !strcmp(name, "couto")
+			     ? ms_cs_dsl_parse(d, *initial, builtin, strlen(builtin), MS_CS_NT_START, "couto")
+			     : ms_cs_dsl_load(d, *initial, name);
+	return rc < 0 ? synth_fail(ctx, "--initial") : CLI_OK;
+}
+
+/* The search's options from the command line. */
+static void cs_search_options(ms_synth_opts *so, const synth_args *a, int algo, const ms_dsl_prog *initial,
+			      cs_progress *ud)
+{
+	ms_synth_opts_init(so);
+	so->initial = initial;
+	if (a->restart)
+		so->sa_restart = !strcmp(a->restart, "best")   ? MS_SYNTH_RESTART_BEST
+				 : !strcmp(a->restart, "pass") ? MS_SYNTH_RESTART_PASS
+							       : MS_SYNTH_RESTART_CODE;
+	so->algo = algo;
+	so->seed = (uint64_t)a->seed;
+	so->threads = (int)a->threads;
+	so->max_evals = a->evals;
+	so->max_seconds = a->seconds;
+	so->sketch_evals = a->sketch_evals;
+	if (a->have_uct_c)
+		so->uct_c = a->uct_c;
+	so->hss_library = a->hss_library;
+	if (a->hss_passes)
+		so->hss_passes = (int)a->hss_passes;
+	if (a->have_confirm)
+		so->hss_confirm = (int)a->hss_confirm;
+	so->checkpoint = a->checkpoint;
+	so->resume = a->resume;
+	so->csv = a->csv;
+	memset(ud, 0, sizeof *ud);
+	synth_progress_init(so, &ud->run, a->progress);
+	so->progress = cs_on_progress;
+	so->progress_ud = ud;
+}
+
+/* The final evaluation of the search's best program and what the output's header says of the run. */
+typedef struct cs_final {
+	const synth_args *a;
+	int algo;
+	const ms_cs_synth_options *po;
+	const ms_synth_opts *so;
+	ms_synth_stats st;
+	double psi, search_psi;
+	int failed;
+} cs_final;
+
+static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_synth *cs)
+{
+	const synth_args *a = f->a;
+	const ms_cs_synth_options *po = f->po;
+	const ms_synth_stats *st = &f->st;
+	char budget[96];
+	if (a->evals && a->seconds > 0)
+		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->evals, a->seconds);
+	else if (a->evals)
+		snprintf(budget, sizeof budget, "--evals %ld", a->evals);
+	else
+		snprintf(budget, sizeof budget, "--time %.0fs", a->seconds);
+	const char *oracle = ms_cs_synth_oracle_name(po->oracle);
+	snprintf(header, size,
+		 "microsynth synth: a Can't Stop program (cantstop DSL, printed form)\n"
+		 "command: %s\n"
+		 "win rate vs GA: %.4f over %ld fresh matches (final seed %llu)%s\n"
+		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld %smatches per evaluation; era %c\n"
+		 "seed: %ld; threads: %ld; budget: %s; initial program: %s; SA restarts: %s\n"
+		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s\n"
+		 "best search estimate: Psi %.4f (%s of %ld-match evaluations, optimistic)\n"
+		 "%s\n"
+		 "fingerprint: %s",
+		 a->command, f->psi, po->final_matches, (unsigned long long)a->final_seed,
+		 f->failed ? " (the program raised a run-time error)" : "", ms_synth_algo_name(f->algo),
+		 po->oracle == MS_CS_ORACLE_NONE ? "-" : po->score == MS_CS_SCORE_ACTION ? "A (action)" : "O (observation)",
+		 po->oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po->matches, a->common ? "common (always the same) " : "",
+		 po->era == MS_CS_ERA_B ? 'B' : 'A', a->seed,
+		 a->threads, budget, a->initial ? a->initial : "none (from scratch)",
+		 a->restart ? a->restart : "code", st->evals_psi, st->evals_c, st->cache_hits, st->elapsed, f->search_psi,
+		 f->algo == MS_SYNTH_HSS && f->so->hss_confirm > 0 ? "the best mean of a few" : "the best single one",
+		 po->matches,
+		 st->timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"
+			   : "reproducible: the same command gives the same program for any --threads",
+		 ms_cs_synth_fingerprint(cs));
+}
+
+/* Plays the best program's fresh matches, writes -o and prints the summary; a CLI code. */
+static int cs_report(ms_ctx *ctx, ms_cs_synth *cs, ms_synth *s, cs_final *f, const cs_progress *ud)
+{
+	const synth_args *a = f->a;
+	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
+	char *text = NULL, header[3072];
+	f->search_psi = ms_synth_best_score(s, MS_SYNTH_PSI);
+	double t0 = cli_now();
+	if (ms_cs_synth_final_psi(ctx, cs, best, (int)a->threads, (uint64_t)a->final_seed, &f->psi, &f->failed) < 0)
+		return synth_fail(ctx, "final evaluation");
+	double final_seconds = cli_now() - t0;
+	cs_header(header, sizeof header, f, cs);
+	if (ms_cs_dsl_save(best, a->out, header) < 0 || ms_dsl_print(best, &text, NULL) < 0) {
+		if (text)
+			ms_ctx_mfree(ctx, text);
+		return synth_fail(ctx, "output");
+	}
+	printf("%s\n", text);
+	ms_ctx_mfree(ctx, text);
+	const ms_synth_stats *st = &f->st;
+	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld elapsed=%.1f final_matches=%ld final_seconds=%.2f "
+	       "zero_evals=%lld/%lld%s\n",
+	       ms_synth_algo_name(f->algo), a->seed, st->evals_psi, st->evals_c, st->elapsed, f->po->final_matches,
+	       final_seconds, ud->zero, ud->psi, st->timed ? " reproducible=no" : " reproducible=yes");
+	printf("psi=%.4f search_psi=%.4f evals=%lld evals_c=%lld seconds=%.1f\n", f->psi, f->search_psi,
+	       st->evals_psi, st->evals_c, st->elapsed);
+	return CLI_OK;
+}
+
 /* Status to exit code: bad input (options, files) is usage, the rest a failure. */
 static int run_search(const synth_args *a)
 {
@@ -256,9 +378,7 @@ static int run_search(const synth_args *a)
 	ms_synth *s = NULL;
 	ms_synth_opts so;
 	ms_cs_synth_options po;
-	ms_synth_stats st;
 	cs_progress ud;
-	char *text = NULL;
 	ms_dsl_prog *initial = NULL;
 	int algo, rc, ret = CLI_FAIL;
 
@@ -272,112 +392,16 @@ static int run_search(const synth_args *a)
 		ret = synth_fail(ctx, "problem");
 		goto done;
 	}
-
-	if (a->initial) {
-		const ms_cs_dsl *d = ms_cs_synth_dsl(cs);
-		const char *builtin = ms_cs_dsl_builtin(a->initial);
-		rc = ms_dsl_prog_new(ctx, &initial, ms_cs_dsl_grammar(d));
-		if (rc >= 0)
-			rc = builtin && !strcmp(a->initial, "couto")
-				     ? ms_cs_dsl_parse(d, initial, builtin, strlen(builtin), MS_CS_NT_START, "couto")
-				     : ms_cs_dsl_load(d, initial, a->initial);
-		if (rc < 0) {
-			ret = synth_fail(ctx, "--initial");
-			goto done;
-		}
-	}
-	ms_synth_opts_init(&so);
-	so.initial = initial;
-	if (a->restart)
-		so.sa_restart = !strcmp(a->restart, "best")   ? MS_SYNTH_RESTART_BEST
-				: !strcmp(a->restart, "pass") ? MS_SYNTH_RESTART_PASS
-							      : MS_SYNTH_RESTART_CODE;
-	so.algo = algo;
-	so.seed = (uint64_t)a->seed;
-	so.threads = (int)a->threads;
-	so.max_evals = a->evals;
-	so.max_seconds = a->seconds;
-	so.sketch_evals = a->sketch_evals;
-	if (a->have_uct_c)
-		so.uct_c = a->uct_c;
-	so.hss_library = a->hss_library;
-	if (a->hss_passes)
-		so.hss_passes = (int)a->hss_passes;
-	if (a->have_confirm)
-		so.hss_confirm = (int)a->hss_confirm;
-	so.checkpoint = a->checkpoint;
-	so.resume = a->resume;
-	so.csv = a->csv;
-	memset(&ud, 0, sizeof ud);
-	ud.run.bar.out = stderr;
-	ud.run.bar_on = a->progress;
-	so.progress = cs_on_progress;
-	so.progress_ud = &ud;
-
+	if (a->initial && (ret = cs_initial(ctx, cs, a->initial, &initial)) != CLI_OK)
+		goto done;
+	cs_search_options(&so, a, algo, initial, &ud);
+	cs_final f = { .a = a, .algo = algo, .po = &po, .so = &so };
 	if (synth_new(ctx, &s, ms_cs_synth_problem(cs), &so, &ret) < 0 || !s)
 		goto done;
-	if ((ret = synth_run(ctx, s, &ud.run, a->checkpoint, &st)) != CLI_OK)
+	if ((ret = synth_run(ctx, s, &ud.run, a->checkpoint, &f.st)) != CLI_OK)
 		goto done;
-	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
-	ret = CLI_FAIL;
-	double search_psi = ms_synth_best_score(s, MS_SYNTH_PSI);
-	uint64_t final_seed = (uint64_t)a->final_seed;
-	double psi, t0 = cli_now();
-	int failed;
-	if (ms_cs_synth_final_psi(ctx, cs, best, (int)a->threads, final_seed, &psi, &failed) < 0) {
-		ret = synth_fail(ctx, "final evaluation");
-		goto done;
-	}
-	double final_seconds = cli_now() - t0;
-
-	char budget[96], header[3072];
-	if (a->evals && a->seconds > 0)
-		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->evals, a->seconds);
-	else if (a->evals)
-		snprintf(budget, sizeof budget, "--evals %ld", a->evals);
-	else
-		snprintf(budget, sizeof budget, "--time %.0fs", a->seconds);
-	const char *oracle = ms_cs_synth_oracle_name(po.oracle);
-	snprintf(header, sizeof header,
-		 "microsynth synth: a Can't Stop program (cantstop DSL, printed form)\n"
-		 "command: %s\n"
-		 "win rate vs GA: %.4f over %ld fresh matches (final seed %llu)%s\n"
-		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld %smatches per evaluation; era %c\n"
-		 "seed: %ld; threads: %ld; budget: %s; initial program: %s; SA restarts: %s\n"
-		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s\n"
-		 "best search estimate: Psi %.4f (%s of %ld-match evaluations, optimistic)\n"
-		 "%s\n"
-		 "fingerprint: %s",
-		 a->command, psi, po.final_matches, (unsigned long long)final_seed,
-		 failed ? " (the program raised a run-time error)" : "", ms_synth_algo_name(algo),
-		 po.oracle == MS_CS_ORACLE_NONE ? "-" : po.score == MS_CS_SCORE_ACTION ? "A (action)" : "O (observation)",
-		 po.oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po.matches, a->common ? "common (always the same) " : "",
-		 po.era == MS_CS_ERA_B ? 'B' : 'A', a->seed,
-		 a->threads, budget, a->initial ? a->initial : "none (from scratch)",
-		 a->restart ? a->restart : "code", st.evals_psi, st.evals_c, st.cache_hits, st.elapsed, search_psi,
-		 algo == MS_SYNTH_HSS && so.hss_confirm > 0 ? "the best mean of a few" : "the best single one", po.matches,
-		 st.timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"
-			  : "reproducible: the same command gives the same program for any --threads",
-		 ms_cs_synth_fingerprint(cs));
-	if (ms_cs_dsl_save(best, a->out, header) < 0) {
-		ret = synth_fail(ctx, "output");
-		goto done;
-	}
-	if (ms_dsl_print(best, &text, NULL) < 0) {
-		ret = synth_fail(ctx, "output");
-		goto done;
-	}
-	printf("%s\n", text);
-	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld elapsed=%.1f final_matches=%ld final_seconds=%.2f "
-	       "zero_evals=%lld/%lld%s\n",
-	       ms_synth_algo_name(algo), a->seed, st.evals_psi, st.evals_c, st.elapsed, po.final_matches,
-	       final_seconds, ud.zero, ud.psi, st.timed ? " reproducible=no" : " reproducible=yes");
-	printf("psi=%.4f search_psi=%.4f evals=%lld evals_c=%lld seconds=%.1f\n", psi, search_psi, st.evals_psi,
-	       st.evals_c, st.elapsed);
-	ret = CLI_OK;
+	ret = cs_report(ctx, cs, s, &f, &ud);
 done:
-	if (text)
-		ms_ctx_mfree(ctx, text);
 	ms_synth_free(s);
 	ms_dsl_prog_free(initial);
 	ms_cs_synth_free(cs);
@@ -390,9 +414,7 @@ int synth_cantstop_main(int argc, char **argv)
 	synth_args a;
 
 	memset(&a, 0, sizeof a);
-	size_t used = (size_t)snprintf(a.command, sizeof a.command, "microsynth");
-	for (int i = 0; i < argc && used < sizeof a.command; i++)
-		used += (size_t)snprintf(a.command + used, sizeof a.command - used, " %s", argv[i]);
+	synth_command_line(a.command, sizeof a.command, argc, argv);
 	a.threads = 1;
 	a.progress = 1;
 	a.data_seed = 1;

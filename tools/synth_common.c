@@ -1,6 +1,6 @@
 /*
  * What the synth front ends share: durations, Ctrl-C as a clean stop, the
- * progress bar callback.
+ * progress bar callback, the command line for the output's header.
  */
 #include <errno.h>
 #include <signal.h>
@@ -38,6 +38,13 @@ int synth_parse_duration(const char *val, double *out)
 	return CLI_OK;
 }
 
+void synth_command_line(char *out, size_t size, int argc, char **argv)
+{
+	size_t used = (size_t)snprintf(out, size, "microsynth");
+	for (int i = 0; i < argc && used < size; i++)
+		used += (size_t)snprintf(out + used, size - used, " %s", argv[i]);
+}
+
 static volatile sig_atomic_t synth_interrupted; /* the one flag a signal handler may set */
 
 static void on_signal(int sig)
@@ -52,6 +59,15 @@ int synth_on_progress(void *ud, const ms_synth_stats *st)
 	if (r->bar_on)
 		ms_synth_progress_bar(&r->bar, st);
 	return synth_interrupted != 0;
+}
+
+void synth_progress_init(ms_synth_opts *so, synth_run_ud *ud, int on)
+{
+	memset(ud, 0, sizeof *ud);
+	ud->bar.out = stderr;
+	ud->bar_on = on;
+	so->progress = synth_on_progress;
+	so->progress_ud = ud;
 }
 
 void synth_signals_catch(void)

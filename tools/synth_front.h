@@ -22,6 +22,8 @@ int synth_plot_main(int argc, char **argv);
 
 /* 90, 90s, 1.5m, 15m, 2h into seconds (> 0); usage error naming --time otherwise. */
 int synth_parse_duration(const char *val, double *out);
+/* "microsynth" and argv[0..argc), space-separated, cut to size. */
+void synth_command_line(char *out, size_t size, int argc, char **argv);
 
 /* Progress callback state: a bar on stderr, and Ctrl-C / SIGTERM as a clean stop. */
 typedef struct synth_run_ud {
@@ -29,6 +31,8 @@ typedef struct synth_run_ud {
 	int bar_on;
 } synth_run_ud;
 int synth_on_progress(void *ud, const ms_synth_stats *st);
+/* so's progress callback: ud's bar on stderr (drawn if on) and Ctrl-C as a clean stop. */
+void synth_progress_init(ms_synth_opts *so, synth_run_ud *ud, int on);
 void synth_signals_catch(void);
 void synth_signals_release(void);
 

@@ -240,144 +240,128 @@ static int write_program(ms_ctx *ctx, const ms_dsl_prog *p, const char *path, co
 	return ok ? 0 : ms_ctx_error(ctx, MS_EIO, "-o %s: write failed", path);
 }
 
-int synth_microrts_main(int argc, char **argv)
+/* Defaults, the command line parsed and checked; CLI_OK or the exit code. */
+static int rts_args(int argc, char **argv, args *a, int *algo)
 {
-	args a;
-	int algo, rc, ret = CLI_FAIL;
-	char jar[4096];
-	int have_jar;
-	ms_ctx *ctx = NULL;
-	ms_rts_synth *rs = NULL;
-	ms_synth *s = NULL;
-	ms_dsl_prog *initial = NULL, *prefix = NULL;
-	ms_dsl_grammar *prefix_g = NULL;
-	ms_synth_opts so;
-	ms_synth_stats st;
-	synth_run_ud ud;
-
-	memset(&a, 0, sizeof a);
-	a.threads = 1;
-	a.progress = 1;
-	a.harness = 1;
-	a.tiebreak = -1;
-	a.neighbours = 20;
-	a.edition = -1;
-	size_t used = (size_t)snprintf(a.command, sizeof a.command, "microsynth");
-	for (int i = 0; i < argc && used < sizeof a.command; i++)
-		used += (size_t)snprintf(a.command + used, sizeof a.command - used, " %s", argv[i]);
-	if ((rc = parse(argc, argv, &a)) || (rc = check(&a, &algo)))
+	int rc;
+	memset(a, 0, sizeof *a);
+	a->threads = 1;
+	a->progress = 1;
+	a->harness = 1;
+	a->tiebreak = -1;
+	a->neighbours = 20;
+	a->edition = -1;
+	synth_command_line(a->command, sizeof a->command, argc, argv);
+	if ((rc = parse(argc, argv, a)) || (rc = check(a, algo)))
 		return rc;
-	if (a.edition < 0)
-		a.edition = edition_of_harness(NULL);
-	have_jar = cli_find_tools_jar(jar, sizeof jar) == 0;
-	if (ms_ctx_new(&ctx, NULL))
-		return CLI_FAIL;
+	if (a->edition < 0)
+		a->edition = edition_of_harness(NULL);
+	if (a->tiebreak < 0)
+		a->tiebreak = a->oracle ? MS_RTS_TIEBREAK_O : MS_RTS_TIEBREAK_LENGTH;
+	return CLI_OK;
+}
 
-	if (a.prefix) {
+/* What a run holds: the problem, the programs it starts from, the search. */
+typedef struct rts_run {
+	ms_ctx *ctx;
+	args a;
+	int algo, have_jar;
+	char jar[4096];
+	ms_rts_synth *rs;
+	ms_dsl_prog *initial, *prefix;
+	ms_dsl_grammar *prefix_g;
+	ms_synth *s;
+	ms_synth_stats st;
+} rts_run;
+
+/* The switch case's opening (--prefix), the problem and --initial; a CLI code. */
+static int rts_problem(rts_run *r)
+{
+	ms_ctx *ctx = r->ctx;
+	args *a = &r->a;
+	if (a->prefix) {
 		/* a switch case: the official harness cannot play an opening then the candidate */
-		a.harness = 0;
-		if (ms_rts_dsl_grammar_new(ctx, &prefix_g, 0) || ms_dsl_prog_new(ctx, &prefix, prefix_g) ||
-		    ms_rts_dsl_parse_file(prefix, a.prefix, 0)) {
-			ret = synth_fail(ctx, "--prefix");
-			goto done;
-		}
+		a->harness = 0;
+		if (ms_rts_dsl_grammar_new(ctx, &r->prefix_g, 0) || ms_dsl_prog_new(ctx, &r->prefix, r->prefix_g) ||
+		    ms_rts_dsl_parse_file(r->prefix, a->prefix, 0))
+			return synth_fail(ctx, "--prefix");
 	}
 	ms_rts_synth_options po = { .version = MS_RTS_SYNTH_OPTIONS_VERSION,
-				    .maps = a.maps,
-				    .n_maps = a.n_maps,
-				    .opponents = a.opps,
-				    .n_opponents = a.n_opps,
-				    .utt = (int)a.utt,
-				    .conflict = (int)a.conflict,
-				    .max_cycles = (int)a.max_cycles,
-				    .edition = a.edition,
-				    .harness_jar = have_jar ? jar : NULL,
-				    .oracle = a.oracle,
-				    .c_opponent = a.c_opp,
-				    .java_hang_ms = (int)a.java_hang_ms,
-				    .tiebreak = a.tiebreak >= 0 ? a.tiebreak
-						: a.oracle	     ? MS_RTS_TIEBREAK_O
-								     : MS_RTS_TIEBREAK_LENGTH,
-				    .prefix = prefix,
-				    .switch_cycle = (int)a.switch_cycle,
-				    .opponent_seeds = (int)a.opp_seeds };
-	if (ms_rts_synth_new(ctx, &rs, &po)) {
-		ret = synth_fail(ctx, "problem");
-		goto done;
-	}
-	if (a.initial) {
-		if (ms_dsl_prog_new(ctx, &initial, ms_rts_synth_grammar(rs)) ||
-		    ms_rts_dsl_parse_file(initial, a.initial, 0)) {
-			ret = synth_fail(ctx, "--initial");
-			goto done;
-		}
-	}
-	ms_synth_opts_init(&so);
-	so.algo = algo;
-	so.seed = (uint64_t)a.seed;
-	so.threads = (int)a.threads;
-	so.max_evals = a.evals;
-	so.max_seconds = a.seconds;
-	so.sketch_evals = a.sketch_evals;
-	so.sa_neighbours = (int)a.neighbours;
-	so.sa_cache = 1; /* matches are deterministic: a program seen before scores as it did */
-	so.initial = initial;
-	if (a.have_uct_c)
-		so.uct_c = a.uct_c;
-	so.checkpoint = a.checkpoint;
-	so.resume = a.resume;
-	so.csv = a.csv;
-	so.hss_library = a.hss_library;
-	so.hss_feature_opponent = a.feature_opp ? (int)a.feature_opp - 1 : 0;
-	if (a.hss_passes)
-		so.hss_passes = (int)a.hss_passes;
-	/* a program's matches are deterministic: re-scoring the iteration's best would repeat its score */
-	so.hss_confirm = a.have_confirm ? (int)a.hss_confirm : 0;
-	memset(&ud, 0, sizeof ud);
-	ud.bar.out = stderr;
-	ud.bar_on = a.progress;
-	so.progress = synth_on_progress;
-	so.progress_ud = &ud;
-	if (synth_new(ctx, &s, ms_rts_synth_problem(rs), &so, &ret) < 0 || !s)
-		goto done;
-	if ((ret = synth_run(ctx, s, &ud, a.checkpoint, &st)) != CLI_OK)
-		goto done;
-	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
-	ret = CLI_FAIL;
+				    .maps = a->maps,
+				    .n_maps = a->n_maps,
+				    .opponents = a->opps,
+				    .n_opponents = a->n_opps,
+				    .utt = (int)a->utt,
+				    .conflict = (int)a->conflict,
+				    .max_cycles = (int)a->max_cycles,
+				    .edition = a->edition,
+				    .harness_jar = r->have_jar ? r->jar : NULL,
+				    .oracle = a->oracle,
+				    .c_opponent = a->c_opp,
+				    .java_hang_ms = (int)a->java_hang_ms,
+				    .tiebreak = a->tiebreak,
+				    .prefix = r->prefix,
+				    .switch_cycle = (int)a->switch_cycle,
+				    .opponent_seeds = (int)a->opp_seeds };
+	if (ms_rts_synth_new(ctx, &r->rs, &po))
+		return synth_fail(ctx, "problem");
+	if (a->initial && (ms_dsl_prog_new(ctx, &r->initial, ms_rts_synth_grammar(r->rs)) ||
+			   ms_rts_dsl_parse_file(r->initial, a->initial, 0)))
+		return synth_fail(ctx, "--initial");
+	return CLI_OK;
+}
 
-	/* the final program, scored without tie-breaks, then in the official harness */
+static void rts_search_options(ms_synth_opts *so, const rts_run *r, synth_run_ud *ud)
+{
+	const args *a = &r->a;
+	ms_synth_opts_init(so);
+	so->algo = r->algo;
+	so->seed = (uint64_t)a->seed;
+	so->threads = (int)a->threads;
+	so->max_evals = a->evals;
+	so->max_seconds = a->seconds;
+	so->sketch_evals = a->sketch_evals;
+	so->sa_neighbours = (int)a->neighbours;
+	so->sa_cache = 1; /* matches are deterministic: a program seen before scores as it did */
+	so->initial = r->initial;
+	if (a->have_uct_c)
+		so->uct_c = a->uct_c;
+	so->checkpoint = a->checkpoint;
+	so->resume = a->resume;
+	so->csv = a->csv;
+	so->hss_library = a->hss_library;
+	so->hss_feature_opponent = a->feature_opp ? (int)a->feature_opp - 1 : 0;
+	if (a->hss_passes)
+		so->hss_passes = (int)a->hss_passes;
+	/* a program's matches are deterministic: re-scoring the iteration's best would repeat its score */
+	so->hss_confirm = a->have_confirm ? (int)a->hss_confirm : 0;
+	synth_progress_init(so, ud, a->progress);
+}
+
+/* The final scores: ours without tie-breaks, the official harness's (if played), the opponents' faults. */
+typedef struct rts_final {
 	ms_rts_synth_result ours, off;
-	double t0 = cli_now(), harness_seconds = 0;
-	if (ms_rts_synth_score(ctx, rs, best, 0, &ours)) {
-		ret = synth_fail(ctx, "final evaluation");
-		goto done;
-	}
-	int harness = a.harness && have_jar;
-	if (harness) {
-		t0 = cli_now();
-		if (ms_rts_synth_score(ctx, rs, best, 1, &off)) {
-			ret = synth_fail(ctx, "harness evaluation");
-			goto done;
-		}
-		harness_seconds = cli_now() - t0;
-	}
-	/* opponents that failed: the search's matches, then the final ones */
+	int harness, final_faults;
+	double harness_seconds;
 	ms_rts_synth_faults fc;
-	ms_rts_synth_fault_counts(rs, &fc);
-	int final_faults = ours.opponent_crashes + ours.opponent_timeouts +
-			   (harness ? off.opponent_crashes + off.opponent_timeouts : 0);
-	long faults = fc.crashes + fc.timeouts + fc.errors + final_faults;
-	char header[8192], hp[64], list[2048];
+	long faults;
+} rts_final;
+
+static void rts_header(char *header, size_t size, const rts_run *r, const rts_final *f)
+{
+	const args *a = &r->a;
+	const ms_synth_stats *st = &r->st;
+	char hp[64], list[2048];
 	size_t ul = 0;
 	list[0] = 0;
-	for (int i = 0; i < a.n_maps && ul < sizeof list; i++)
-		ul += (size_t)snprintf(list + ul, sizeof list - ul, "%s%s (%d cycles)", i ? ", " : "", a.maps[i],
-				       ms_rts_synth_max_cycles(rs, i));
-	if (harness)
-		snprintf(hp, sizeof hp, "%.4f (%dW %dD %dL)", off.psi, off.wins, off.draws, off.losses);
+	for (int i = 0; i < a->n_maps && ul < sizeof list; i++)
+		ul += (size_t)snprintf(list + ul, sizeof list - ul, "%s%s (%d cycles)", i ? ", " : "", a->maps[i],
+				       ms_rts_synth_max_cycles(r->rs, i));
+	if (f->harness)
+		snprintf(hp, sizeof hp, "%.4f (%dW %dD %dL)", f->off.psi, f->off.wins, f->off.draws, f->off.losses);
 	else
 		snprintf(hp, sizeof hp, "not measured");
-	snprintf(header, sizeof header,
+	snprintf(header, size,
 		 "microsynth synth: a MicroRTS program (DSL of the sketch-learning papers, indented form)\n"
 		 "command: %s\n"
 		 "maps: %s\n"
@@ -389,37 +373,99 @@ int synth_microrts_main(int argc, char **argv)
 		 "faults: %ld (opponents that failed, each match scored as the harness scores a crash: the failing "
 		 "side loses; search: %ld Java crashes, %ld Java time-outs, %ld native errors; final evaluations: %d)\n"
 		 "fingerprint: %s",
-		 a.command, list, a.opps[0] ? " " : "", a.opps[0], a.n_opps > 1 ? " and " : "",
-		 a.n_opps > 1 ? "others listed in the command" : "", a.algo, a.oracle ? a.oracle : "-", a.seed,
-		 a.threads, edition_name(a.edition), tiebreak_name(po.tiebreak), st.evals_psi, st.evals_c, st.cache_hits, st.elapsed,
-		 st.timed ? "budgeted by time: NOT reproducible" : "reproducible for this seed and any --threads",
-		 ours.psi, ours.wins, ours.draws, ours.losses, hp, faults, fc.crashes, fc.timeouts, fc.errors,
-		 final_faults, ms_rts_synth_fingerprint(rs));
-	if (write_program(ctx, best, a.out, header)) {
-		ret = synth_fail(ctx, "output");
-		goto done;
+		 a->command, list, a->opps[0] ? " " : "", a->opps[0], a->n_opps > 1 ? " and " : "",
+		 a->n_opps > 1 ? "others listed in the command" : "", a->algo, a->oracle ? a->oracle : "-", a->seed,
+		 a->threads, edition_name(a->edition), tiebreak_name(a->tiebreak), st->evals_psi, st->evals_c,
+		 st->cache_hits, st->elapsed,
+		 st->timed ? "budgeted by time: NOT reproducible" : "reproducible for this seed and any --threads",
+		 f->ours.psi, f->ours.wins, f->ours.draws, f->ours.losses, hp, f->faults, f->fc.crashes, f->fc.timeouts,
+		 f->fc.errors, f->final_faults, ms_rts_synth_fingerprint(r->rs));
+}
+
+/* The final program, scored without tie-breaks, then in the official harness; a CLI code. */
+static int rts_final_scores(rts_run *r, const ms_dsl_prog *best, rts_final *f)
+{
+	memset(f, 0, sizeof *f);
+	double t0;
+	if (ms_rts_synth_score(r->ctx, r->rs, best, 0, &f->ours))
+		return synth_fail(r->ctx, "final evaluation");
+	f->harness = r->a.harness && r->have_jar;
+	if (f->harness) {
+		t0 = cli_now();
+		if (ms_rts_synth_score(r->ctx, r->rs, best, 1, &f->off))
+			return synth_fail(r->ctx, "harness evaluation");
+		f->harness_seconds = cli_now() - t0;
 	}
+	/* opponents that failed: the search's matches, then the final ones */
+	ms_rts_synth_fault_counts(r->rs, &f->fc);
+	f->final_faults = f->ours.opponent_crashes + f->ours.opponent_timeouts +
+			  (f->harness ? f->off.opponent_crashes + f->off.opponent_timeouts : 0);
+	f->faults = f->fc.crashes + f->fc.timeouts + f->fc.errors + f->final_faults;
+	return CLI_OK;
+}
+
+/* Scores the best program, writes -o and prints the summary; a CLI code. */
+static int rts_report(rts_run *r)
+{
+	const args *a = &r->a;
+	const ms_synth_stats *st = &r->st;
+	const ms_dsl_prog *best = ms_synth_best(r->s, MS_SYNTH_PSI);
+	rts_final f;
+	char header[8192];
+	int rc = rts_final_scores(r, best, &f);
+	if (rc)
+		return rc;
+	rts_header(header, sizeof header, r, &f);
+	if (write_program(r->ctx, best, a->out, header))
+		return synth_fail(r->ctx, "output");
 	char *text = NULL;
 	if (!ms_rts_dsl_print(best, MS_RTS_DSL_FORM_PRETTY, &text, NULL)) {
 		printf("%s\n", text);
 		ms_ctx_mfree(ms_dsl_prog_ctx(best), text);
 	}
 	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld wins=%d draws=%d losses=%d harness_seconds=%.1f%s\n",
-	       a.algo, a.seed, st.evals_psi, st.evals_c, ours.wins, ours.draws, ours.losses, harness_seconds,
-	       st.timed ? " reproducible=no" : " reproducible=yes");
-	if (harness)
-		printf("psi=%.4f harness_psi=%.4f evals=%lld seconds=%.1f faults=%ld\n", ours.psi, off.psi, st.evals_psi,
-		       st.elapsed, faults);
+	       a->algo, a->seed, st->evals_psi, st->evals_c, f.ours.wins, f.ours.draws, f.ours.losses, f.harness_seconds,
+	       st->timed ? " reproducible=no" : " reproducible=yes");
+	if (f.harness)
+		printf("psi=%.4f harness_psi=%.4f evals=%lld seconds=%.1f faults=%ld\n", f.ours.psi, f.off.psi,
+		       st->evals_psi, st->elapsed, f.faults);
 	else
-		printf("psi=%.4f harness_psi=- evals=%lld seconds=%.1f faults=%ld\n", ours.psi, st.evals_psi, st.elapsed,
-		       faults);
-	ret = CLI_OK;
+		printf("psi=%.4f harness_psi=- evals=%lld seconds=%.1f faults=%ld\n", f.ours.psi, st->evals_psi,
+		       st->elapsed, f.faults);
+	return CLI_OK;
+}
+
+int synth_microrts_main(int argc, char **argv)
+{
+	rts_run *r = calloc(1, sizeof *r);
+	ms_synth_opts so;
+	synth_run_ud ud;
+	int ret;
+
+	if (!r)
+		return CLI_FAIL;
+	if ((ret = rts_args(argc, argv, &r->a, &r->algo)))
+		goto out;
+	r->have_jar = cli_find_tools_jar(r->jar, sizeof r->jar) == 0;
+	ret = CLI_FAIL;
+	if (ms_ctx_new(&r->ctx, NULL))
+		goto out;
+	if ((ret = rts_problem(r)))
+		goto done;
+	rts_search_options(&so, r, &ud);
+	if (synth_new(r->ctx, &r->s, ms_rts_synth_problem(r->rs), &so, &ret) < 0 || !r->s)
+		goto done;
+	if ((ret = synth_run(r->ctx, r->s, &ud, r->a.checkpoint, &r->st)) != CLI_OK)
+		goto done;
+	ret = rts_report(r);
 done:
-	ms_synth_free(s);
-	ms_dsl_prog_free(initial);
-	ms_rts_synth_free(rs);
-	ms_dsl_prog_free(prefix);
-	ms_dsl_grammar_free(prefix_g);
-	ms_ctx_free(ctx);
+	ms_synth_free(r->s);
+	ms_dsl_prog_free(r->initial);
+	ms_rts_synth_free(r->rs);
+	ms_dsl_prog_free(r->prefix);
+	ms_dsl_grammar_free(r->prefix_g);
+	ms_ctx_free(r->ctx);
+out:
+	free(r);
 	return ret;
 }

@@ -31,234 +31,295 @@ void synth_planetwars_usage(FILE *out)
 		"wins= draws= losses= evals= seconds=\n");
 }
 
-int synth_planetwars_main(int argc, char **argv)
-{
-	const char *algo_name = NULL, *out = NULL, *maps = NULL, *csv = NULL, *checkpoint = NULL, *initial = NULL;
-	long evals = 0, seed = -1, threads = 1, train = 10;
-	double seconds = 0;
-	int resume = 0, progress = 1;
+/* The command line of 'synth --game planetwars'. */
+typedef struct pws_args {
 	char command[1024];
-	size_t used = (size_t)snprintf(command, sizeof command, "microsynth");
-	for (int i = 0; i < argc && used < sizeof command; i++)
-		used += (size_t)snprintf(command + used, sizeof command - used, " %s", argv[i]);
+	const char *algo_name, *out, *maps, *csv, *checkpoint, *initial;
+	long evals, seed, threads, train;
+	double seconds;
+	int resume, progress, algo;
+	char mbuf[4096]; /* the default --maps */
+} pws_args;
+
+/* One option with a value; CLI_OK or the exit code after a usage error. */
+static int pws_option(const char *a, const char *v, pws_args *p)
+{
+	if (!strcmp(a, "--game"))
+		return CLI_OK;
+	else if (!strcmp(a, "--algo"))
+		p->algo_name = v;
+	else if (!strcmp(a, "-o"))
+		p->out = v;
+	else if (!strcmp(a, "--maps"))
+		p->maps = v;
+	else if (!strcmp(a, "--csv"))
+		p->csv = v;
+	else if (!strcmp(a, "--checkpoint"))
+		p->checkpoint = v;
+	else if (!strcmp(a, "--initial"))
+		p->initial = v;
+	else if (!strcmp(a, "--time")) {
+		if (synth_parse_duration(v, &p->seconds))
+			return CLI_USAGE;
+	} else if (!strcmp(a, "--evals")) {
+		if (cli_parse_int(CMD, a, v, 1, 1000000000L, &p->evals))
+			return CLI_USAGE;
+	} else if (!strcmp(a, "--seed")) {
+		if (cli_parse_int(CMD, a, v, 0, 0x7fffffffL, &p->seed))
+			return CLI_USAGE;
+	} else if (!strcmp(a, "--threads")) {
+		if (cli_parse_int(CMD, a, v, 1, 256, &p->threads))
+			return CLI_USAGE;
+	} else if (!strcmp(a, "--train-maps")) {
+		if (cli_parse_int(CMD, a, v, 1, 1000, &p->train))
+			return CLI_USAGE;
+	} else
+		return cli_usage_error(CMD, "unknown option '%s'", a);
+	return CLI_OK;
+}
+
+/* Parses and checks the command line (maps default to the shared data); CLI_OK or the exit code. */
+static int pws_parse(int argc, char **argv, pws_args *p)
+{
+	memset(p, 0, sizeof *p);
+	p->seed = -1;
+	p->threads = 1;
+	p->train = 10;
+	p->progress = 1;
+	synth_command_line(p->command, sizeof p->command, argc, argv);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--resume")) {
-			resume = 1;
+			p->resume = 1;
 			continue;
 		}
 		if (!strcmp(a, "--no-progress")) {
-			progress = 0;
+			p->progress = 0;
 			continue;
 		}
 		if (!v)
 			return cli_usage_error(CMD, "'%s' needs a value or is unknown", a);
 		i++;
-		if (!strcmp(a, "--game"))
-			continue;
-		else if (!strcmp(a, "--algo"))
-			algo_name = v;
-		else if (!strcmp(a, "-o"))
-			out = v;
-		else if (!strcmp(a, "--maps"))
-			maps = v;
-		else if (!strcmp(a, "--csv"))
-			csv = v;
-		else if (!strcmp(a, "--checkpoint"))
-			checkpoint = v;
-		else if (!strcmp(a, "--initial"))
-			initial = v;
-		else if (!strcmp(a, "--time")) {
-			if (synth_parse_duration(v, &seconds))
-				return CLI_USAGE;
-		} else if (!strcmp(a, "--evals")) {
-			if (cli_parse_int(CMD, a, v, 1, 1000000000L, &evals))
-				return CLI_USAGE;
-		} else if (!strcmp(a, "--seed")) {
-			if (cli_parse_int(CMD, a, v, 0, 0x7fffffffL, &seed))
-				return CLI_USAGE;
-		} else if (!strcmp(a, "--threads")) {
-			if (cli_parse_int(CMD, a, v, 1, 256, &threads))
-				return CLI_USAGE;
-		} else if (!strcmp(a, "--train-maps")) {
-			if (cli_parse_int(CMD, a, v, 1, 1000, &train))
-				return CLI_USAGE;
-		} else
-			return cli_usage_error(CMD, "unknown option '%s'", a);
+		int rc = pws_option(a, v, p);
+		if (rc)
+			return rc;
 	}
-	if (!algo_name)
+	if (!p->algo_name)
 		return cli_usage_error(CMD, "--algo is required (sa, uct, random)");
-	int algo = ms_synth_algo_from_name(algo_name);
-	if (algo < 0 || algo == MS_SYNTH_SKETCH_SA || algo == MS_SYNTH_SKETCH_UCT)
+	p->algo = ms_synth_algo_from_name(p->algo_name);
+	if (p->algo < 0 || p->algo == MS_SYNTH_SKETCH_SA || p->algo == MS_SYNTH_SKETCH_UCT)
 		return cli_usage_error(CMD, "--algo: '%s' is not sa, uct or random (sketch searches need a cloning score)",
-				       algo_name);
-	if (!evals && !(seconds > 0))
+				       p->algo_name);
+	if (!p->evals && !(p->seconds > 0))
 		return cli_usage_error(CMD, "a budget is required: --evals N or --time T");
-	if (seed < 0)
+	if (p->seed < 0)
 		return cli_usage_error(CMD, "--seed is required");
-	if (!out)
+	if (!p->out)
 		return cli_usage_error(CMD, "-o FILE is required");
-	if (resume && !checkpoint)
+	if (p->resume && !p->checkpoint)
 		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
-	char mbuf[4096];
-	if (!maps) {
+	if (!p->maps) {
 		const char *env = getenv("MS_SHARED_DIR");
 		char exe[4096];
 		if (env && *env)
-			snprintf(mbuf, sizeof mbuf, "%s/data/planetwars/maps", env);
+			snprintf(p->mbuf, sizeof p->mbuf, "%s/data/planetwars/maps", env);
 		else if (!cli_exe_dir(exe, sizeof exe))
-			snprintf(mbuf, sizeof mbuf, "%s/../../../shared/data/planetwars/maps", exe);
-		maps = mbuf;
+			snprintf(p->mbuf, sizeof p->mbuf, "%s/../../../shared/data/planetwars/maps", exe);
+		p->maps = p->mbuf;
 	}
+	return CLI_OK;
+}
 
-	ms_ctx *ctx = NULL;
-	if (ms_ctx_new(&ctx, NULL))
-		return CLI_FAIL;
-	int nall = 0, ret = CLI_FAIL;
-	ms_pw_state *all[1000] = { NULL };
+/* A run: every map (map1.txt, map2.txt, ... of --maps), the training ones, the problem and the search. */
+typedef struct pws_run {
+	ms_ctx *ctx;
+	pws_args a;
+	int nall;
+	ms_pw_state *all[1000];
 	ms_pw_state *train_maps[1000];
-	ms_pw_synth *pws = NULL;
-	ms_synth *s = NULL;
-	ms_dsl_prog *init = NULL;
-	char *text = NULL, *tokens = NULL;
+	char label[4096]; /* the training maps' numbers */
+	ms_pw_synth *pws;
+	ms_synth *s;
+	ms_dsl_prog *init;
+	ms_synth_stats st;
+} pws_run;
+
+/* Loads the maps and picks --train-maps of them, evenly spread; a CLI code. */
+static int pws_maps(pws_run *r)
+{
+	const char *maps = r->a.maps;
 	for (int i = 1; i <= 1000; i++) {
 		char path[4200];
 		snprintf(path, sizeof path, "%s/map%d.txt", maps, i);
 		if (!cli_is_file(path))
 			break;
-		if (ms_pw_state_load(ctx, &all[nall], path)) {
-			ret = synth_fail(ctx, "maps");
-			goto done;
-		}
-		nall++;
+		if (ms_pw_state_load(r->ctx, &r->all[r->nall], path))
+			return synth_fail(r->ctx, "maps");
+		r->nall++;
 	}
-	if (nall == 0) {
+	if (r->nall == 0) {
 		fprintf(stderr, "microsynth %s: no map1.txt in %s (--maps DIR)\n", CMD, maps);
-		ret = CLI_USAGE;
-		goto done;
+		return CLI_USAGE;
 	}
-	if (train > nall)
-		train = nall;
-	char label[4096];
+	if (r->a.train > r->nall)
+		r->a.train = r->nall;
+	long train = r->a.train;
 	size_t ll = 0;
 	for (int k = 0; k < train; k++) {
-		int m = (int)((long)k * nall / train);
-		train_maps[k] = all[m];
-		ll += (size_t)snprintf(label + ll, sizeof label - ll, "%s%d", k ? "," : "", m + 1);
-		if (ll >= sizeof label)
-			ll = sizeof label - 1;
+		int m = (int)((long)k * r->nall / train);
+		r->train_maps[k] = r->all[m];
+		ll += (size_t)snprintf(r->label + ll, sizeof r->label - ll, "%s%d", k ? "," : "", m + 1);
+		if (ll >= sizeof r->label)
+			ll = sizeof r->label - 1;
 	}
-	ms_pw_synth_options po = { MS_PW_SYNTH_OPTIONS_VERSION, (const ms_pw_state *const *)train_maps, (int)train,
-				   NULL, 200, label };
-	if (ms_pw_synth_new(ctx, &pws, &po)) {
-		ret = synth_fail(ctx, "problem");
-		goto done;
-	}
-	if (initial) {
-		if (ms_dsl_prog_new(ctx, &init, ms_pw_synth_grammar(pws))) {
-			ret = synth_fail(ctx, "--initial");
-			goto done;
-		}
-		const char *orig = ms_pw_dsl_original_tokens();
-		int rc = !strcmp(initial, "original") ? ms_dsl_parse_tokens(init, orig, strlen(orig), ' ', 0)
-						      : ms_pw_dsl_load(ctx, init, initial);
-		if (rc) {
-			ret = synth_fail(ctx, "--initial");
-			goto done;
-		}
-	}
+	return CLI_OK;
+}
+
+/* The problem and --initial FILE|original; a CLI code. */
+static int pws_problem(pws_run *r)
+{
+	ms_ctx *ctx = r->ctx;
+	ms_pw_synth_options po = { MS_PW_SYNTH_OPTIONS_VERSION, (const ms_pw_state *const *)r->train_maps,
+				   (int)r->a.train, NULL, 200, r->label };
+	if (ms_pw_synth_new(ctx, &r->pws, &po))
+		return synth_fail(ctx, "problem");
+	const char *initial = r->a.initial;
+	if (!initial)
+		return CLI_OK;
+	if (ms_dsl_prog_new(ctx, &r->init, ms_pw_synth_grammar(r->pws)))
+		return synth_fail(ctx, "--initial");
+	const char *orig = ms_pw_dsl_original_tokens();
+	int rc = !strcmp(initial, "original") ? ms_dsl_parse_tokens(r->init, orig, strlen(orig), ' ', 0)
+					      : ms_pw_dsl_load(ctx, r->init, initial);
+	return rc ? synth_fail(ctx, "--initial") : CLI_OK;
+}
+
+/* Runs the search; a CLI code. */
+static int pws_search(pws_run *r)
+{
+	const pws_args *a = &r->a;
 	ms_synth_opts so;
-	ms_synth_opts_init(&so);
-	so.algo = algo;
-	so.seed = (uint64_t)seed;
-	so.threads = (int)threads;
-	so.max_evals = evals;
-	so.max_seconds = seconds;
-	so.initial = init;
-	so.checkpoint = checkpoint;
-	so.resume = resume;
-	so.csv = csv;
 	synth_run_ud ud;
-	memset(&ud, 0, sizeof ud);
-	ud.bar.out = stderr;
-	ud.bar_on = progress;
-	so.progress = synth_on_progress;
-	so.progress_ud = &ud;
-	if (ms_synth_new(ctx, &s, ms_pw_synth_problem(pws), &so) < 0) {
-		ret = synth_fail(ctx, "search");
-		goto done;
-	}
-	ms_synth_stats st;
-	if ((ret = synth_run(ctx, s, &ud, checkpoint, &st)) != CLI_OK)
-		goto done;
-	ret = CLI_FAIL;
-	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
-	double search_psi = ms_synth_best_score(s, MS_SYNTH_PSI);
-	/* the final check: every map, both seats, against the original and the example bots */
-	static const char *const opp[] = { "Forecast", "BullyBot", "DualBot", "ProspectorBot", "RageBot", "RandomBot" };
-	int wdl[6][3] = { { 0 } };
+	ms_synth_opts_init(&so);
+	so.algo = a->algo;
+	so.seed = (uint64_t)a->seed;
+	so.threads = (int)a->threads;
+	so.max_evals = a->evals;
+	so.max_seconds = a->seconds;
+	so.initial = r->init;
+	so.checkpoint = a->checkpoint;
+	so.resume = a->resume;
+	so.csv = a->csv;
+	synth_progress_init(&so, &ud, a->progress);
+	if (ms_synth_new(r->ctx, &r->s, ms_pw_synth_problem(r->pws), &so) < 0)
+		return synth_fail(r->ctx, "search");
+	return synth_run(r->ctx, r->s, &ud, a->checkpoint, &r->st);
+}
+
+/* The final check: the original forecasting bot, then the example bots. */
+static const char *const pws_opp[] = { "Forecast", "BullyBot", "DualBot", "ProspectorBot", "RageBot", "RandomBot" };
+
+/* best against each of pws_opp on every map, both seats: wins, draws, losses; a CLI code. */
+static int pws_final_games(pws_run *r, const ms_dsl_prog *best, int wdl[6][3])
+{
+	ms_ctx *ctx = r->ctx;
 	for (int o = 0; o < 6; o++)
-		for (int m = 0; m < nall; m++)
+		for (int m = 0; m < r->nall; m++)
 			for (int seat = 0; seat < 2; seat++) {
 				ms_pw_bot me, them;
-				ms_pw_result r;
-				if (ms_pw_bot_program(ctx, &me, best) || ms_pw_bot_by_name(ctx, &them, opp[o], (uint64_t)m)) {
-					ret = synth_fail(ctx, "final games");
-					goto done;
-				}
-				int rc = seat ? ms_pw_play(ctx, all[m], &them, &me, 200, NULL, NULL, &r)
-					      : ms_pw_play(ctx, all[m], &me, &them, 200, NULL, NULL, &r);
+				ms_pw_result res;
+				if (ms_pw_bot_program(ctx, &me, best) ||
+				    ms_pw_bot_by_name(ctx, &them, pws_opp[o], (uint64_t)m))
+					return synth_fail(ctx, "final games");
+				int rc = seat ? ms_pw_play(ctx, r->all[m], &them, &me, 200, NULL, NULL, &res)
+					      : ms_pw_play(ctx, r->all[m], &me, &them, 200, NULL, NULL, &res);
 				ms_pw_bot_release(ctx, &me);
 				ms_pw_bot_release(ctx, &them);
-				if (rc) {
-					ret = synth_fail(ctx, "final games");
-					goto done;
-				}
+				if (rc)
+					return synth_fail(ctx, "final games");
 				int mine = seat ? 2 : 1;
-				wdl[o][r.winner == mine ? 0 : r.winner == 0 ? 1 : 2]++;
+				wdl[o][res.winner == mine ? 0 : res.winner == 0 ? 1 : 2]++;
 			}
-	if (ms_dsl_print(best, &text, NULL) || ms_dsl_print_tokens(best, ' ', &tokens, NULL)) {
-		ret = synth_fail(ctx, "output");
-		goto done;
-	}
-	FILE *f = fopen(out, "w");
+	return CLI_OK;
+}
+
+/* -o FILE: the program's tokens under a '#' header with the figures; a CLI code. */
+static int pws_write(const pws_run *r, const char *text, const char *tokens, int wdl[6][3], double psi,
+		     double search_psi)
+{
+	const pws_args *a = &r->a;
+	const ms_synth_stats *st = &r->st;
+	FILE *f = fopen(a->out, "w");
 	if (!f) {
-		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, out);
-		ret = CLI_USAGE;
-		goto done;
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->out);
+		return CLI_USAGE;
 	}
-	double psi = (wdl[0][0] + 0.5 * wdl[0][1]) / (2.0 * nall);
 	fprintf(f, "# microsynth synth: a Planet Wars gain program (planetwars-gain grammar, token form)\n");
-	fprintf(f, "# command: %s\n# %s\n", command, text);
-	fprintf(f, "# vs the original forecasting bot, %d maps x 2 seats: %d-%d-%d (W-D-L), score %.4f\n", nall,
+	fprintf(f, "# command: %s\n# %s\n", a->command, text);
+	fprintf(f, "# vs the original forecasting bot, %d maps x 2 seats: %d-%d-%d (W-D-L), score %.4f\n", r->nall,
 		wdl[0][0], wdl[0][1], wdl[0][2], psi);
 	for (int o = 1; o < 6; o++)
-		fprintf(f, "# vs %s: %d-%d-%d\n", opp[o], wdl[o][0], wdl[o][1], wdl[o][2]);
+		fprintf(f, "# vs %s: %d-%d-%d\n", pws_opp[o], wdl[o][0], wdl[o][1], wdl[o][2]);
 	fprintf(f, "# algorithm %s, seed %ld, evaluations %lld, %.1f s; search Psi %.4f on maps %s; %s\n",
-		ms_synth_algo_name(algo), seed, st.evals_psi, st.elapsed, search_psi, label,
-		st.timed ? "budgeted by time: NOT reproducible" : "reproducible for any --threads");
+		ms_synth_algo_name(a->algo), a->seed, st->evals_psi, st->elapsed, search_psi, r->label,
+		st->timed ? "budgeted by time: NOT reproducible" : "reproducible for any --threads");
 	fprintf(f, "%s\n", tokens);
 	if (fclose(f)) {
-		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, out);
-		ret = CLI_USAGE;
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->out);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* Plays the final games, writes -o and prints the summary; a CLI code. */
+static int pws_report(pws_run *r)
+{
+	const ms_dsl_prog *best = ms_synth_best(r->s, MS_SYNTH_PSI);
+	double search_psi = ms_synth_best_score(r->s, MS_SYNTH_PSI);
+	int wdl[6][3] = { { 0 } }, ret;
+	char *text = NULL, *tokens = NULL;
+	if ((ret = pws_final_games(r, best, wdl)))
+		return ret;
+	if (ms_dsl_print(best, &text, NULL) || ms_dsl_print_tokens(best, ' ', &tokens, NULL)) {
+		ret = synth_fail(r->ctx, "output");
 		goto done;
 	}
+	double psi = (wdl[0][0] + 0.5 * wdl[0][1]) / (2.0 * r->nall);
+	if ((ret = pws_write(r, text, tokens, wdl, psi, search_psi)))
+		goto done;
 	printf("%s\n", text);
 	for (int o = 1; o < 6; o++)
-		printf("vs %s: %d-%d-%d\n", opp[o], wdl[o][0], wdl[o][1], wdl[o][2]);
+		printf("vs %s: %d-%d-%d\n", pws_opp[o], wdl[o][0], wdl[o][1], wdl[o][2]);
 	printf("psi=%.4f search_psi=%.4f wins=%d draws=%d losses=%d evals=%lld seconds=%.1f\n", psi, search_psi,
-	       wdl[0][0], wdl[0][1], wdl[0][2], st.evals_psi, st.elapsed);
-	ret = CLI_OK;
+	       wdl[0][0], wdl[0][1], wdl[0][2], r->st.evals_psi, r->st.elapsed);
 done:
 	if (text)
-		ms_ctx_mfree(ctx, text);
+		ms_ctx_mfree(r->ctx, text);
 	if (tokens)
-		ms_ctx_mfree(ctx, tokens);
-	ms_synth_free(s);
-	ms_dsl_prog_free(init);
-	ms_pw_synth_free(pws);
-	for (int i = 0; i < nall; i++)
-		ms_pw_state_free(ctx, all[i]);
-	ms_ctx_free(ctx);
+		ms_ctx_mfree(r->ctx, tokens);
+	return ret;
+}
+
+int synth_planetwars_main(int argc, char **argv)
+{
+	pws_run *r = calloc(1, sizeof *r);
+	int ret;
+	if (!r)
+		return CLI_FAIL;
+	if ((ret = pws_parse(argc, argv, &r->a)))
+		goto out;
+	ret = CLI_FAIL;
+	if (ms_ctx_new(&r->ctx, NULL))
+		goto out;
+	if (!(ret = pws_maps(r)) && !(ret = pws_problem(r)) && !(ret = pws_search(r)))
+		ret = pws_report(r);
+	ms_synth_free(r->s);
+	ms_dsl_prog_free(r->init);
+	ms_pw_synth_free(r->pws);
+	for (int i = 0; i < r->nall; i++)
+		ms_pw_state_free(r->ctx, r->all[i]);
+	ms_ctx_free(r->ctx);
+out:
+	free(r);
 	return ret;
 }

@@ -136,9 +136,9 @@ static int fc_reserve(ms_ctx *ctx, fc_bot *b, int np, int H)
 	return MS_OK;
 }
 
-static int fc_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *out)
+/* The horizon H, or 0 when there is nothing to do (no planet of mine, or no other planet). */
+static int fc_horizon(const ms_pw_state *v)
 {
-	fc_bot *b = ud;
 	int np = v->np;
 	long dsum = 0, dn = 0;
 	int mine = 0;
@@ -153,13 +153,23 @@ static int fc_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *ou
 			}
 	}
 	if (!mine || !dn)
-		return MS_OK;
+		return 0;
 	double hh = 1.5 * ((double)dsum / (double)dn) + 10;
-	int H = hh > FC_MAX_H ? FC_MAX_H : (int)hh;
-	int rc = fc_reserve(ctx, b, np, H);
-	if (rc)
-		return rc;
-	int W = H + 1;
+	return hh > FC_MAX_H ? FC_MAX_H : (int)hh;
+}
+
+/* One turn's horizon and the features shared by all targets. */
+typedef struct fc_turn_ctx {
+	const ms_pw_state *v;
+	int H, W;
+	double f2, f3;
+} fc_turn_ctx;
+
+/* Arrivals of the fleets in flight, every planet's forecast, f2 and f3. */
+static void fc_forecast_all(fc_bot *b, fc_turn_ctx *tc)
+{
+	const ms_pw_state *v = tc->v;
+	int np = v->np, H = tc->H, W = tc->W;
 	memset(b->arr, 0, (size_t)np * W * 3 * sizeof(int));
 	long my_ships = 0, en_ships = 0, en_growth = 0, all_growth = 0;
 	for (int i = 0; i < v->nf; i++) {
@@ -185,112 +195,135 @@ static int fc_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *ou
 		}
 		forecast_planet(v, b, H, i, &b->fc[(size_t)i * W]);
 	}
-	double f2 = all_growth ? (double)en_growth / (double)all_growth : 0;
-	double f3 = my_ships + en_ships ? (double)en_ships / (double)(my_ships + en_ships) : 0;
-	for (int i = 0; i < np; i++) {
+	tc->f2 = all_growth ? (double)en_growth / (double)all_growth : 0;
+	tc->f3 = my_ships + en_ships ? (double)en_ships / (double)(my_ships + en_ships) : 0;
+}
+
+/* Spare ships of each of my planets: the least forecast over 0..H, within [0, ships]. */
+static void fc_spare_all(fc_bot *b, const fc_turn_ctx *tc)
+{
+	const ms_pw_state *v = tc->v;
+	for (int i = 0; i < v->np; i++) {
 		if (v->planets[i].owner != 1)
 			continue;
-		const int *fc = &b->fc[(size_t)i * W];
+		const int *fc = &b->fc[(size_t)i * tc->W];
 		int m = fc[0];
-		for (int t = 1; t <= H; t++)
+		for (int t = 1; t <= tc->H; t++)
 			if (fc[t] < m)
 				m = fc[t];
 		b->spare[i] = m < 0 ? 0 : m > v->planets[i].ships ? v->planets[i].ships : m;
 	}
-	for (int p = 0; p < np; p++) {
+}
+
+/* Sends n ships from p to q and adds them to q's forecast at once. */
+static int fc_send(fc_bot *b, const fc_turn_ctx *tc, ms_pw_orders *out, int p, int q, int n)
+{
+	int rc = ms_pw_orders_add(out, p, q, n);
+	if (rc)
+		return rc;
+	int d = pw_dist(tc->v, p, q);
+	b->spare[p] -= n;
+	b->arr[((size_t)q * tc->W + d) * 3 + 1] += n;
+	forecast_planet(tc->v, b, tc->H, q, &b->fc[(size_t)q * tc->W]);
+	return MS_OK;
+}
+
+static int fc_defend(fc_bot *b, const fc_turn_ctx *tc, ms_pw_orders *out, int p)
+{
+	const ms_pw_state *v = tc->v;
+	for (int q = 0; q < v->np; q++) {
+		if (q == p || v->planets[q].owner != 1)
+			continue;
+		const int *fc = &b->fc[(size_t)q * tc->W];
+		int t = 1;
+		while (t <= tc->H && fc[t] >= 0)
+			t++;
+		if (t > tc->H)
+			continue;
+		int n = -fc[t], d = pw_dist(v, p, q);
+		if (b->spare[p] > n && d < t) {
+			int rc = fc_send(b, tc, out, p, q, n);
+			if (rc)
+				return rc;
+		}
+	}
+	return MS_OK;
+}
+
+/* f1 of target q: mean distance to the enemy planets / mean distance to all (q left out). */
+static double fc_f1(const ms_pw_state *v, int q)
+{
+	double se = 0, sa = 0;
+	int ne = 0, na = 0;
+	for (int j = 0; j < v->np; j++) {
+		if (j == q)
+			continue;
+		int dj = pw_dist(v, q, j);
+		sa += dj;
+		na++;
+		if (v->planets[j].owner == 2) {
+			se += dj;
+			ne++;
+		}
+	}
+	return ne && na && sa > 0 ? (se / ne) / (sa / na) : 1;
+}
+
+static double fc_gain(const fc_bot *b, const fc_turn_ctx *tc, int p, int q, int residue)
+{
+	const ms_pw_planet *t = &tc->v->planets[q];
+	int d = pw_dist(tc->v, p, q), k = t->owner == 2, H = tc->H;
+	double f1 = fc_f1(tc->v, q), f2 = tc->f2, f3 = tc->f3;
+	if (b->gain) {
+		pw_gain_in in = { residue, t->growth, d, H, k, t->ships, b->spare[p], f1, f2, f3 };
+		return b->gain(b->gain_ud, &in);
+	}
+	double w[4];
+	for (int i = 0; i < 4; i++) {
+		const double *pp = &b->p[16 * k + 4 * i];
+		w[i] = pp[0] + pp[1] * f1 + pp[2] * f2 + pp[3] * f3;
+	}
+	return (w[0] + w[1]) * residue + (w[2] + w[3]) * (double)(H - d) * t->growth;
+}
+
+static int fc_attack(fc_bot *b, const fc_turn_ctx *tc, ms_pw_orders *out, int p)
+{
+	const ms_pw_state *v = tc->v;
+	int best = -1, bres = 0;
+	double bgain = 0;
+	for (int q = 0; q < v->np; q++) {
+		if (v->planets[q].owner == 1 || pw_dist(v, p, q) > tc->H)
+			continue;
+		int residue = -b->fc[(size_t)q * tc->W + tc->H];
+		if (residue < 0 || residue + 1 > b->spare[p])
+			continue;
+		double gain = fc_gain(b, tc, p, q, residue);
+		if (best < 0 || gain > bgain) {
+			best = q;
+			bgain = gain;
+			bres = residue;
+		}
+	}
+	return best >= 0 ? fc_send(b, tc, out, p, best, bres + 1) : MS_OK;
+}
+
+static int fc_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *out)
+{
+	fc_bot *b = ud;
+	fc_turn_ctx tc = { v, fc_horizon(v), 0, 0, 0 };
+	if (!tc.H)
+		return MS_OK;
+	int rc = fc_reserve(ctx, b, v->np, tc.H);
+	if (rc)
+		return rc;
+	tc.W = tc.H + 1;
+	fc_forecast_all(b, &tc);
+	fc_spare_all(b, &tc);
+	for (int p = 0; p < v->np; p++) {
 		if (v->planets[p].owner != 1)
 			continue;
-		/* defend */
-		for (int q = 0; q < np; q++) {
-			if (q == p || v->planets[q].owner != 1)
-				continue;
-			const int *fc = &b->fc[(size_t)q * W];
-			int t = 1;
-			while (t <= H && fc[t] >= 0)
-				t++;
-			if (t > H)
-				continue;
-			int n = -fc[t], d = pw_dist(v, p, q);
-			if (b->spare[p] > n && d < t) {
-				if ((rc = ms_pw_orders_add(out, p, q, n)))
-					return rc;
-				b->spare[p] -= n;
-				b->arr[((size_t)q * W + d) * 3 + 1] += n;
-				forecast_planet(v, b, H, q, &b->fc[(size_t)q * W]);
-			}
-		}
-		/* attack */
-		int best = -1, bres = 0;
-		double bgain = 0;
-		for (int q = 0; q < np; q++) {
-			const ms_pw_planet *t = &v->planets[q];
-			if (t->owner == 1)
-				continue;
-			int d = pw_dist(v, p, q);
-			if (d > H)
-				continue;
-			int residue = -b->fc[(size_t)q * W + H];
-			if (residue < 0 || residue + 1 > b->spare[p])
-				continue;
-			int k = t->owner == 2;
-			if (b->gain) {
-				pw_gain_in in = { residue, t->growth, d, H, k, t->ships, b->spare[p], 0, f2, f3 };
-				double se = 0, sa = 0;
-				int ne = 0, na = 0;
-				for (int j = 0; j < np; j++) {
-					if (j == q)
-						continue;
-					int dj = pw_dist(v, q, j);
-					sa += dj;
-					na++;
-					if (v->planets[j].owner == 2) {
-						se += dj;
-						ne++;
-					}
-				}
-				in.f1 = ne && na && sa > 0 ? (se / ne) / (sa / na) : 1;
-				double gain = b->gain(b->gain_ud, &in);
-				if (best < 0 || gain > bgain) {
-					best = q;
-					bgain = gain;
-					bres = residue;
-				}
-				continue;
-			}
-			double se = 0, sa = 0;
-			int ne = 0, na = 0;
-			for (int j = 0; j < np; j++) {
-				if (j == q)
-					continue;
-				int dj = pw_dist(v, q, j);
-				sa += dj;
-				na++;
-				if (v->planets[j].owner == 2) {
-					se += dj;
-					ne++;
-				}
-			}
-			double f1 = ne && na && sa > 0 ? (se / ne) / (sa / na) : 1;
-			double w[4];
-			for (int i = 0; i < 4; i++) {
-				const double *pp = &b->p[16 * k + 4 * i];
-				w[i] = pp[0] + pp[1] * f1 + pp[2] * f2 + pp[3] * f3;
-			}
-			double gain = (w[0] + w[1]) * residue + (w[2] + w[3]) * (double)(H - d) * t->growth;
-			if (best < 0 || gain > bgain) {
-				best = q;
-				bgain = gain;
-				bres = residue;
-			}
-		}
-		if (best >= 0) {
-			int n = bres + 1, d = pw_dist(v, p, best);
-			if ((rc = ms_pw_orders_add(out, p, best, n)))
-				return rc;
-			b->spare[p] -= n;
-			b->arr[((size_t)best * W + d) * 3 + 1] += n;
-			forecast_planet(v, b, H, best, &b->fc[(size_t)best * W]);
-		}
+		if ((rc = fc_defend(b, &tc, out, p)) || (rc = fc_attack(b, &tc, out, p)))
+			return rc;
 	}
 	return MS_OK;
 }

@@ -194,6 +194,146 @@ static int parse_double_tok(ms_ctx *ctx, const char *tok, const char *what, int 
 /* Distance tables are planets squared; the official maps have 23 planets. */
 #define PW_MAX_PLANETS 1000
 
+/* The state being parsed and where the parser is. */
+typedef struct pw_parser {
+	ms_ctx *ctx;
+	ms_pw_state *s;
+	const char *what;
+	int lineno, pcap;
+	int *fleet_line, flcap; /* the line of each fleet, for the errors found after the last line */
+} pw_parser;
+
+/* Splits line (comments cut) into at most PW_MAX_TOKENS + 1 tokens; more than PW_MAX_TOKENS counts as that + 1. */
+static int pw_tokenize(char *line, char **tok)
+{
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = 0;
+	int nt = 0;
+	for (char *save = NULL, *t = strtok_r(line, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
+		if (nt == PW_MAX_TOKENS) {
+			nt++;
+			break;
+		}
+		tok[nt++] = t;
+	}
+	return nt;
+}
+
+static int pw_parse_planet(pw_parser *ps, char **tok, int nt)
+{
+	ms_ctx *ctx = ps->ctx;
+	ms_pw_state *s = ps->s;
+	const char *what = ps->what;
+	int lineno = ps->lineno, rc;
+	if (nt != 6)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s:%d: a planet line is 'P x y owner ships growth' (%d fields, not %d)",
+				    what, lineno, 6, nt);
+	if (s->nf > 0)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s:%d: planet after a fleet line", what, lineno);
+	if (s->np == PW_MAX_PLANETS)
+		return ms_ctx_error(ctx, MS_ERANGE, "%s:%d: more than %d planets", what, lineno, PW_MAX_PLANETS);
+	if (s->np == ps->pcap) {
+		ps->pcap = ps->pcap ? ps->pcap * 2 : 32;
+		ms_pw_planet *np = ms_ctx_realloc(ctx, s->planets, (size_t)ps->pcap * sizeof *np);
+		if (!np)
+			return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
+		s->planets = np;
+	}
+	ms_pw_planet *pl = &s->planets[s->np];
+	if ((rc = parse_double_tok(ctx, tok[1], what, lineno, "x", &pl->x)) ||
+	    (rc = parse_double_tok(ctx, tok[2], what, lineno, "y", &pl->y)) ||
+	    (rc = parse_int_tok(ctx, tok[3], what, lineno, "owner", 0, 2, &pl->owner)) ||
+	    (rc = parse_int_tok(ctx, tok[4], what, lineno, "ships", 0, PW_INT_MAX, &pl->ships)) ||
+	    (rc = parse_int_tok(ctx, tok[5], what, lineno, "growth", 0, 1000000, &pl->growth)))
+		return rc;
+	for (int i = 0; i < s->np; i++)
+		if (s->planets[i].x == pl->x && s->planets[i].y == pl->y)
+			return ms_ctx_error(ctx, MS_EINVAL, "%s:%d: planet %d at the position of planet %d", what, lineno,
+					    s->np, i);
+	s->np++;
+	return MS_OK;
+}
+
+static int pw_parse_fleet(pw_parser *ps, char **tok, int nt)
+{
+	ms_ctx *ctx = ps->ctx;
+	ms_pw_state *s = ps->s;
+	const char *what = ps->what;
+	int lineno = ps->lineno, rc;
+	if (nt != 7)
+		return ms_ctx_error(
+			ctx, MS_EPARSE,
+			"%s:%d: a fleet line is 'F owner ships source destination total remaining' (%d fields, not %d)",
+			what, lineno, 7, nt);
+	if ((rc = fleet_reserve(ctx, s, s->nf + 1)))
+		return rc;
+	if (s->nf == ps->flcap) {
+		ps->flcap = ps->flcap ? ps->flcap * 2 : 16;
+		int *fl = ms_ctx_realloc(ctx, ps->fleet_line, (size_t)ps->flcap * sizeof *fl);
+		if (!fl)
+			return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
+		ps->fleet_line = fl;
+	}
+	ms_pw_fleet *f = &s->fleets[s->nf];
+	if ((rc = parse_int_tok(ctx, tok[1], what, lineno, "owner", 1, 2, &f->owner)) ||
+	    (rc = parse_int_tok(ctx, tok[2], what, lineno, "ships", 0, PW_INT_MAX, &f->ships)) ||
+	    (rc = parse_int_tok(ctx, tok[3], what, lineno, "source", 0, PW_INT_MAX, &f->source)) ||
+	    (rc = parse_int_tok(ctx, tok[4], what, lineno, "destination", 0, PW_INT_MAX, &f->dest)) ||
+	    (rc = parse_int_tok(ctx, tok[5], what, lineno, "total turns", 0, PW_INT_MAX, &f->total)) ||
+	    (rc = parse_int_tok(ctx, tok[6], what, lineno, "remaining turns", 0, PW_INT_MAX, &f->remaining)))
+		return rc;
+	ps->fleet_line[s->nf++] = lineno;
+	return MS_OK;
+}
+
+/* Reads every line of text into ps->s. */
+static int pw_parse_lines(pw_parser *ps, const char *text)
+{
+	const char *p = text;
+	char line[1024];
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		ps->lineno++;
+		if (n >= sizeof line)
+			return ms_ctx_error(ps->ctx, MS_EPARSE, "%s:%d: line longer than %zu bytes", ps->what, ps->lineno,
+					    sizeof line - 1);
+		memcpy(line, p, n);
+		line[n] = 0;
+		p = nl ? nl + 1 : p + n;
+		char *tok[PW_MAX_TOKENS + 1];
+		int nt = pw_tokenize(line, tok), rc;
+		if (nt == 0)
+			continue;
+		if (!strcmp(tok[0], "P"))
+			rc = pw_parse_planet(ps, tok, nt);
+		else if (!strcmp(tok[0], "F"))
+			rc = pw_parse_fleet(ps, tok, nt);
+		else
+			rc = ms_ctx_error(ps->ctx, MS_EPARSE, "%s:%d: unknown line '%s' (expected P or F)", ps->what,
+					  ps->lineno, tok[0]);
+		if (rc)
+			return rc;
+	}
+	return MS_OK;
+}
+
+/* What can only be checked once every line is read: some planet, fleets between planets that exist. */
+static int pw_check_parsed(const pw_parser *ps)
+{
+	const ms_pw_state *s = ps->s;
+	if (s->np == 0)
+		return ms_ctx_error(ps->ctx, MS_EPARSE, "%s: no planets", ps->what);
+	for (int i = 0; i < s->nf; i++) {
+		const ms_pw_fleet *f = &s->fleets[i];
+		if (f->source >= s->np || f->dest >= s->np)
+			return ms_ctx_error(ps->ctx, MS_ERANGE, "%s:%d: fleet between planets %d and %d, the map has %d",
+					    ps->what, ps->fleet_line[i], f->source, f->dest, s->np);
+	}
+	return MS_OK;
+}
+
 int ms_pw_state_parse(ms_ctx *ctx, ms_pw_state **out, const char *text, const char *what)
 {
 	*out = NULL;
@@ -202,132 +342,19 @@ int ms_pw_state_parse(ms_ctx *ctx, ms_pw_state **out, const char *text, const ch
 	ms_pw_state *s = ms_ctx_calloc(ctx, 1, sizeof *s);
 	if (!s)
 		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
-	int pcap = 0, rc = MS_OK, lineno = 0;
-	int *fleet_line = NULL, flcap = 0;
-	const char *p = text;
-	char line[1024];
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		lineno++;
-		if (n >= sizeof line) {
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s:%d: line longer than %zu bytes", what, lineno,
-					  sizeof line - 1);
-			goto fail;
-		}
-		memcpy(line, p, n);
-		line[n] = 0;
-		p = nl ? nl + 1 : p + n;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		char *tok[PW_MAX_TOKENS + 1];
-		int nt = 0;
-		for (char *save = NULL, *t = strtok_r(line, " \t\r\v\f", &save); t;
-		     t = strtok_r(NULL, " \t\r\v\f", &save)) {
-			if (nt == PW_MAX_TOKENS) {
-				nt++;
-				break;
-			}
-			tok[nt++] = t;
-		}
-		if (nt == 0)
-			continue;
-		if (!strcmp(tok[0], "P")) {
-			if (nt != 6) {
-				rc = ms_ctx_error(ctx, MS_EPARSE,
-						  "%s:%d: a planet line is 'P x y owner ships growth' (%d fields, not %d)",
-						  what, lineno, 6, nt);
-				goto fail;
-			}
-			if (s->nf > 0) {
-				rc = ms_ctx_error(ctx, MS_EPARSE, "%s:%d: planet after a fleet line", what, lineno);
-				goto fail;
-			}
-			if (s->np == PW_MAX_PLANETS) {
-				rc = ms_ctx_error(ctx, MS_ERANGE, "%s:%d: more than %d planets", what, lineno,
-						  PW_MAX_PLANETS);
-				goto fail;
-			}
-			if (s->np == pcap) {
-				pcap = pcap ? pcap * 2 : 32;
-				ms_pw_planet *np = ms_ctx_realloc(ctx, s->planets, (size_t)pcap * sizeof *np);
-				if (!np) {
-					rc = ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
-					goto fail;
-				}
-				s->planets = np;
-			}
-			ms_pw_planet *pl = &s->planets[s->np];
-			if ((rc = parse_double_tok(ctx, tok[1], what, lineno, "x", &pl->x)) ||
-			    (rc = parse_double_tok(ctx, tok[2], what, lineno, "y", &pl->y)) ||
-			    (rc = parse_int_tok(ctx, tok[3], what, lineno, "owner", 0, 2, &pl->owner)) ||
-			    (rc = parse_int_tok(ctx, tok[4], what, lineno, "ships", 0, PW_INT_MAX, &pl->ships)) ||
-			    (rc = parse_int_tok(ctx, tok[5], what, lineno, "growth", 0, 1000000, &pl->growth)))
-				goto fail;
-			for (int i = 0; i < s->np; i++)
-				if (s->planets[i].x == pl->x && s->planets[i].y == pl->y) {
-					rc = ms_ctx_error(ctx, MS_EINVAL, "%s:%d: planet %d at the position of planet %d",
-							  what, lineno, s->np, i);
-					goto fail;
-				}
-			s->np++;
-		} else if (!strcmp(tok[0], "F")) {
-			if (nt != 7) {
-				rc = ms_ctx_error(ctx, MS_EPARSE,
-						  "%s:%d: a fleet line is 'F owner ships source destination total remaining' (%d fields, not %d)",
-						  what, lineno, 7, nt);
-				goto fail;
-			}
-			if ((rc = fleet_reserve(ctx, s, s->nf + 1)))
-				goto fail;
-			if (s->nf == flcap) {
-				flcap = flcap ? flcap * 2 : 16;
-				int *fl = ms_ctx_realloc(ctx, fleet_line, (size_t)flcap * sizeof *fl);
-				if (!fl) {
-					rc = ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
-					goto fail;
-				}
-				fleet_line = fl;
-			}
-			ms_pw_fleet *f = &s->fleets[s->nf];
-			if ((rc = parse_int_tok(ctx, tok[1], what, lineno, "owner", 1, 2, &f->owner)) ||
-			    (rc = parse_int_tok(ctx, tok[2], what, lineno, "ships", 0, PW_INT_MAX, &f->ships)) ||
-			    (rc = parse_int_tok(ctx, tok[3], what, lineno, "source", 0, PW_INT_MAX, &f->source)) ||
-			    (rc = parse_int_tok(ctx, tok[4], what, lineno, "destination", 0, PW_INT_MAX, &f->dest)) ||
-			    (rc = parse_int_tok(ctx, tok[5], what, lineno, "total turns", 0, PW_INT_MAX, &f->total)) ||
-			    (rc = parse_int_tok(ctx, tok[6], what, lineno, "remaining turns", 0, PW_INT_MAX,
-						&f->remaining)))
-				goto fail;
-			fleet_line[s->nf++] = lineno;
-		} else {
-			rc = ms_ctx_error(ctx, MS_EPARSE, "%s:%d: unknown line '%s' (expected P or F)", what, lineno,
-					  tok[0]);
-			goto fail;
-		}
+	pw_parser ps = { ctx, s, what, 0, 0, NULL, 0 };
+	int rc = pw_parse_lines(&ps, text);
+	if (!rc)
+		rc = pw_check_parsed(&ps);
+	ms_ctx_mfree(ctx, ps.fleet_line);
+	if (!rc)
+		rc = build_tables(ctx, s);
+	if (rc) {
+		free_parts(ctx, s);
+		return rc;
 	}
-	if (s->np == 0) {
-		rc = ms_ctx_error(ctx, MS_EPARSE, "%s: no planets", what);
-		goto fail;
-	}
-	for (int i = 0; i < s->nf; i++) {
-		const ms_pw_fleet *f = &s->fleets[i];
-		if (f->source >= s->np || f->dest >= s->np) {
-			rc = ms_ctx_error(ctx, MS_ERANGE, "%s:%d: fleet between planets %d and %d, the map has %d",
-					  what, fleet_line[i], f->source, f->dest, s->np);
-			goto fail;
-		}
-	}
-	ms_ctx_mfree(ctx, fleet_line);
-	fleet_line = NULL;
-	if ((rc = build_tables(ctx, s)))
-		goto fail;
 	*out = s;
 	return MS_OK;
-fail:
-	ms_ctx_mfree(ctx, fleet_line);
-	free_parts(ctx, s);
-	return rc;
 }
 
 int ms_pw_state_load(ms_ctx *ctx, ms_pw_state **out, const char *path)
