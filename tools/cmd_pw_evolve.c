@@ -316,16 +316,11 @@ int cmd_pw_evolve(int argc, char **argv)
 	const char *maps = pw_maps_default(eo.maps, mbuf, sizeof mbuf);
 	if (!maps)
 		return cli_usage_error(CMD, "evolve: no maps (--maps DIR or MS_SHARED_DIR)");
-	ms_ctx *ctx = pw_new_ctx();
-	if (!ctx)
-		return CLI_FAIL;
-	ms_pw_state **mv = NULL;
-	int nm = 0;
-	if (pw_load_maps(ctx, maps, &mv, &nm)) {
-		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
-		ms_ctx_free(ctx);
-		return CLI_USAGE;
-	}
+	ms_ctx *ctx;
+	ms_pw_state **mv;
+	int nm;
+	if ((ret = pw_open_maps(CMD, maps, &ctx, &mv, &nm)))
+		return ret;
 	evolve_mkdirs(eo.out);
 	double *pop = malloc((size_t)eo.o.population * MS_PW_FORECAST_PARAMS * sizeof(double) + 1);
 	uint64_t rng[4] = { 0, 0, 0, 0 };
@@ -353,16 +348,11 @@ int cmd_pw_tournament(int argc, char **argv)
 	maps = pw_maps_default(maps, mbuf, sizeof mbuf);
 	if (!maps)
 		return cli_usage_error(CMD, "tournament: no maps (--maps DIR or MS_SHARED_DIR)");
-	ms_ctx *ctx = pw_new_ctx();
-	if (!ctx)
-		return CLI_FAIL;
-	ms_pw_state **mv = NULL;
-	int nm = 0, ret = CLI_OK;
-	if (pw_load_maps(ctx, maps, &mv, &nm)) {
-		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
-		ms_ctx_free(ctx);
-		return CLI_USAGE;
-	}
+	ms_ctx *ctx;
+	ms_pw_state **mv;
+	int nm, ret = pw_open_maps(CMD, maps, &ctx, &mv, &nm);
+	if (ret)
+		return ret;
 	int wdl[2][3] = { { 0 } };
 	double t0 = cli_now();
 	for (int m = 0; m < nm && ret == CLI_OK; m++)
@@ -480,16 +470,11 @@ int cmd_pw_bench(int argc, char **argv)
 					    "with a space is not supported");
 	if (official && !games_set)
 		games = 8;
-	ms_ctx *ctx = pw_new_ctx();
-	if (!ctx)
-		return CLI_FAIL;
-	ms_pw_state **mv = NULL;
-	int nm = 0, ret = CLI_OK;
-	if (pw_load_maps(ctx, maps, &mv, &nm)) {
-		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
-		ms_ctx_free(ctx);
-		return CLI_USAGE;
-	}
+	ms_ctx *ctx;
+	ms_pw_state **mv;
+	int nm, ret = pw_open_maps(CMD, maps, &ctx, &mv, &nm);
+	if (ret)
+		return ret;
 	static const char *const ex[] = { "BullyBot", "DualBot", "ProspectorBot", "RageBot" };
 	/* official mode: game g is map 1 + 4 (g / 16) (as the playbacks), pair g % 16 */
 	long turns = 0, reps = 0;

@@ -181,6 +181,21 @@ void pw_free_maps(ms_ctx *ctx, ms_pw_state **v, int n)
 	free(v);
 }
 
+int pw_open_maps(const char *cmd, const char *dir, ms_ctx **ctx, ms_pw_state ***mv, int *nm)
+{
+	*mv = NULL;
+	*nm = 0;
+	if (!(*ctx = pw_new_ctx()))
+		return CLI_FAIL;
+	if (pw_load_maps(*ctx, dir, mv, nm)) {
+		fprintf(stderr, "microsynth %s: %s\n", cmd, ms_ctx_last_error(*ctx));
+		ms_ctx_free(*ctx);
+		*ctx = NULL;
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 const char *pw_maps_default(const char *maps, char *buf, size_t size)
 {
 	if (maps)

@@ -19,6 +19,9 @@ int pw_parse_match_opts(int argc, char **argv, const char *sub, int want_map, pw
 void pw_free_maps(ms_ctx *ctx, ms_pw_state **v, int n);
 int pw_load_map(ms_ctx *ctx, const char *maps_dir, const char *map, ms_pw_state **out);
 int pw_load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n);
+/* A new context and the maps of dir in it; a CLI status, the error printed as
+ * command cmd's (the context is freed then). */
+int pw_open_maps(const char *cmd, const char *dir, ms_ctx **ctx, ms_pw_state ***mv, int *nm);
 int pw_make_bot(ms_ctx *ctx, const char *spec, uint64_t seed, ms_pw_bot *out);
 const char *pw_maps_default(const char *maps, char *buf, size_t size);
 ms_ctx *pw_new_ctx(void);
