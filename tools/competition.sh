@@ -16,10 +16,12 @@
 #       build/competition. An existing NAME.ms is kept (delete it to redo the
 #       map); an interrupted run resumes from its checkpoint.
 #   tools/competition.sh switch [--cycle K] [--time T] [--specialist-time T]
-#                               [--specialist-initial FILE] [--opening mayari|field]
-#                               [--out DIR] MAP...
+#                               [--specialist-initial FILE] [--specialist-seeds K]
+#                               [--opening mayari|field] [--out DIR] MAP...
 #       per map, an opponent switch (docs/switch.md) around DIR/NAME.ms of
-#       `synth`: a mayari specialist (stochastic mayari, 4 seeds per seat) plays
+#       `synth`: a mayari specialist (stochastic mayari, K seeds per seat,
+#       default 16: with 4 the specialists fit those seeds and lose in the
+#       official harness) plays
 #       the opening and the whole game against mayari; after cycle K (150) the
 #       rest of the field meets a program synthesized after that opening
 #       (--time, default 100 s, from NAME.ms); CoacAI and WorkerRush, when
@@ -31,6 +33,15 @@
 #       then synthesized after that opening (from FILE, else from NAME.ms);
 #       for maps whose field program already beats CoacAI. Writes
 #       DIR/NAME.switch.
+#   tools/competition.sh case [--time T] [--seeds K] [--seed S] [--threads K]
+#                             [--initial FILE] [--out DIR] SWITCH MAP BOT
+#       a new case program for native BOT in an existing switch, synthesized
+#       after the switch's opening (--time, default 10m; CoacAI and mayari
+#       as the jars draw, --seeds per seat, default 16) from FILE, else from
+#       BOT's case program; writes DIR/NAME.switch with every other case
+#       kept and prints its native check. Compare old and new in the
+#       official harness (`microsynth evaluate --ai microsynth:switch:FILE`)
+#       before replacing the shipped switch.
 #   tools/competition.sh index PROGRAM...
 #       prints the index lines for programs/microrts/*.ms files: m: key,
 #       near line (map features) and trained line of the map named in each
@@ -52,11 +63,11 @@ maps_2025=" basesWorkers16x16A TwoBasesBarracks16x16 basesWorkers16x16I basesWor
 game_length() {
 	local name
 	name=$(basename "$1" .xml)
-	case "$maps_2025" in *" $name "*) echo 5000; return ;; esac
+	case " $(echo $maps_2025) " in *" $name "*) echo 5000; return ;; esac
 	echo 0 # synth's own rule: by map size
 }
 
-usage() { sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,/^# BUILD_DIR/p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 cmd=${1:-}
 [ -n "$cmd" ] || usage
@@ -118,7 +129,7 @@ synth)
 	done
 	;;
 switch)
-	cycle=150 time=100 stime=60 out="$build/competition" seed=1 threads=2 sinit=() opening=mayari
+	cycle=150 time=100 stime=60 out="$build/competition" seed=1 threads=2 sinit=() opening=mayari sseeds=16
 	maps=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -126,6 +137,7 @@ switch)
 		--time) time=$2; shift 2 ;;
 		--specialist-time) stime=$2; shift 2 ;;
 		--specialist-initial) sinit=(--initial "$2"); shift 2 ;;
+		--specialist-seeds) sseeds=$2; shift 2 ;;
 		--opening)
 			case "$2" in mayari | field) opening=$2 ;; *) echo "competition.sh: --opening mayari|field" >&2; usage ;; esac
 			shift 2 ;;
@@ -149,7 +161,7 @@ switch)
 		spec="$out/$name.mayari.ms" rest="$out/$name.rest.ms"
 		if [ "$opening" = field ]; then
 			[ ${#sinit[@]} -gt 0 ] || sinit=(--initial "$base")
-			[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds 4 \
+			[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds "$sseeds" \
 				--time "$stime" "${common[@]}" --prefix "$base" --switch-cycle "$cycle" "${sinit[@]}" \
 				-o "$spec" >"$out/$name.mayari.log" 2>&1 ||
 				{ echo "competition: see $out/$name.mayari.log" >&2; continue; }
@@ -161,7 +173,7 @@ switch)
 			tail -n 1 "$out/$name.switch.log"
 			continue
 		fi
-		[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds 4 \
+		[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds "$sseeds" \
 			--time "$stime" "${common[@]}" "${sinit[@]}" -o "$spec" >"$out/$name.mayari.log" 2>&1 ||
 			{ echo "competition: see $out/$name.mayari.log" >&2; continue; }
 		ropp=()
@@ -183,7 +195,7 @@ switch)
 			prog=$rest
 			if grep "^check $f seat" "$out/$name.switch.log" | grep -qv "seat 0: .*winner=0 \|seat 1: .*winner=1 "; then
 				prog="$out/$name.$f.ms" seeds=()
-				[ "$f" = CoacAI ] && seeds=(--opponent-seeds 2)
+				[ "$f" = CoacAI ] && seeds=(--opponent-seeds "$sseeds")
 				[ -f "$prog" ] || "$exe" synth --game microrts --map "$m" --opponent "$f" "${seeds[@]}" \
 					--time "$stime" "${common[@]}" --prefix "$spec" --switch-cycle "$cycle" --initial "$rest" \
 					-o "$prog" >"$out/$name.$f.log" 2>&1 || { echo "competition: see $out/$name.$f.log" >&2; prog=$rest; }
@@ -193,6 +205,72 @@ switch)
 		build "${own[@]}" --case "LightRush=$rest" --case "HeavyRush=$rest" --case "RangedRush=$rest"
 		tail -n 1 "$out/$name.switch.log"
 	done
+	;;
+case)
+	time=10m seeds=16 seed=1 threads=2 out="$build/competition" initial=""
+	args=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--time) time=$2; shift 2 ;;
+		--seeds) seeds=$2; shift 2 ;;
+		--seed) seed=$2; shift 2 ;;
+		--threads) threads=$2; shift 2 ;;
+		--initial) initial=$2; shift 2 ;;
+		--out) out=$2; shift 2 ;;
+		-*) echo "competition.sh: unknown option $1" >&2; usage ;;
+		*) args+=("$1"); shift ;;
+		esac
+	done
+	[ ${#args[@]} -eq 3 ] || usage
+	sw=${args[0]} m=${args[1]} bot=${args[2]}
+	[ -f "$sw" ] || { echo "competition.sh: no switch $sw" >&2; exit 2; }
+	name=$(basename "$m" .xml | tr -c 'A-Za-z0-9_.\n' '_')
+	work="$out/$name.case"
+	rm -rf "$work"
+	mkdir -p "$work"
+	# the switch's programs, one file each (program NAME ... end)
+	awk -v d="$work" '/^program /{f=d "/" $2 ".ms"; inp=1; next} inp && /^end$/{inp=0; close(f); next}
+		inp{print > f}' "$sw"
+	cycle=$(sed -n 's/^cycle \([0-9]*\).*/\1/p' "$sw" | head -n 1)
+	radius=$(sed -n 's/^radius \([0-9.]*\).*/\1/p' "$sw" | head -n 1)
+	before=$(sed -n 's/^before \([^ ]*\).*/\1/p' "$sw" | head -n 1)
+	default=$(sed -n 's/^default \([^ ]*\).*/\1/p' "$sw" | head -n 1)
+	[ -n "$cycle" ] && [ -n "$before" ] || { echo "competition.sh: $sw has no cycle or before line" >&2; exit 2; }
+	declare -A prog=()
+	bots=()
+	while read -r _ b _ rest; do
+		[ -n "${prog[$b]:-}" ] && continue
+		bots+=("$b")
+		prog[$b]="$work/${rest##* }.ms"
+	done < <(grep '^case ' "$sw")
+	[ -n "${prog[$bot]:-}" ] || { echo "competition.sh: $sw has no case for $bot" >&2; exit 2; }
+	len=$(game_length "$m")
+	lenopt=()
+	[ "$len" = 0 ] || lenopt=(--max-cycles "$len")
+	seedopt=()
+	case "$bot" in CoacAI | mayari) seedopt=(--opponent-seeds "$seeds") ;; esac
+	[ -n "$initial" ] || initial=${prog[$bot]}
+	new="$work/new-$bot.ms"
+	"$exe" synth --game microrts --map "$m" --opponent "$bot" "${seedopt[@]}" --time "$time" --algo sa \
+		--seed "$seed" --threads "$threads" --tiebreak length --edition 2023 --no-harness --no-progress \
+		"${lenopt[@]}" --prefix "$work/$before.ms" --switch-cycle "$cycle" --initial "$initial" -o "$new" \
+		>"$work/synth.log" 2>&1 || { echo "competition: see $work/synth.log" >&2; exit 1; }
+	tail -n 1 "$work/synth.log"
+	prog[$bot]=$new
+	# equal programs under one file name: switch build counts a collision
+	# only between cases that play different programs
+	cases=() seen=()
+	for b in "${bots[@]}"; do
+		f=${prog[$b]}
+		for g in "${seen[@]}"; do cmp -s "$f" "$g" && { f=$g; break; }; done
+		[ "$f" = "${prog[$b]}" ] && seen+=("$f")
+		cases+=(--case "$b=$f")
+	done
+	"$exe" switch build --map "$m" --cycle "$cycle" ${radius:+--radius "$radius"} --before "$work/$before.ms" \
+		--default "$work/${default:-$before}.ms" "${cases[@]}" --edition 2023 "${lenopt[@]}" \
+		-o "$out/$name.switch" >"$work/switch.log" ||
+		grep '^collision' "$work/switch.log" >&2 || true
+	tail -n 1 "$work/switch.log"
 	;;
 index)
 	[ $# -gt 0 ] || usage
