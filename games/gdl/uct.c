@@ -265,14 +265,17 @@ static int c_choose(void *ud, ms_mcts *m, int nd, const void *moves, int n, uint
 	int want[MS_MCTS_MAX_PLAYERS];
 	for (int r = 0; r < u->nr; r++) {
 		long total;
-		int d = role_stats(u, m, nd, jm, n, r, &total), a = pick_untried(u, d, rng);
+		int d = role_stats(u, m, nd, jm, n, r, &total), pa = pick_untried(u, d, rng), a = pa;
 		double best = -INFINITY, logn = log((double)(total > 0 ? total : 1));
-		if (a < 0)
-			for (int i = 0; i < d; i++) {
-				double v = u->qs[i] / (double)u->vis[i] + u->o.c * sqrt(2.0 * logn / (double)u->vis[i]);
-				if (v > best)
-					best = v, a = i;
-			}
+		/* ties at random: in a symmetric game, roles that break ties alike
+		 * would only ever try the joint moves where they play the same */
+		for (int i = 0, ties = 0; pa < 0 && i < d; i++) {
+			double v = u->qs[i] / (double)u->vis[i] + u->o.c * sqrt(2.0 * logn / (double)u->vis[i]);
+			if (v > best)
+				best = v, ties = 0;
+			if (v >= best && ms_mcts_rand(rng, (uint32_t)++ties) == 0)
+				a = i;
+		}
 		want[r] = u->own[a];
 	}
 	for (int k = 0; k < n; k++)
