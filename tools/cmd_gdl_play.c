@@ -144,9 +144,9 @@ static int check_players(const play_args *a, int nr)
 {
 	for (int k = 0; k < MS_MCTS_MAX_PLAYERS; k++) {
 		if (k < nr && !a->agent[k])
-			return cli_usage_error(CMD, "play: %s has %d roles but no --p%d", a->kif, nr, k);
+			return cli_usage_error(CMD, "play: %s has %d role%s but no --p%d", a->kif, nr, nr == 1 ? "" : "s", k);
 		if (k >= nr && a->agent[k])
-			return cli_usage_error(CMD, "play: --p%d given but %s has %d roles", k, a->kif, nr);
+			return cli_usage_error(CMD, "play: --p%d given but %s has %d role%s", k, a->kif, nr, nr == 1 ? "" : "s");
 	}
 	return CLI_OK;
 }

@@ -48,6 +48,7 @@ void ms_gdl_uct_options_default(ms_gdl_uct_options *o)
 	o->seed = 1;
 }
 
+static int fail(ms_gdl_uct *u, int rc, const char *fmt, ...) MS_PRINTF(3, 4);
 static int fail(ms_gdl_uct *u, int rc, const char *fmt, ...)
 {
 	if (!u->err) {
