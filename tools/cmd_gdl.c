@@ -26,7 +26,7 @@ void cmd_gdl_usage(FILE *out)
 		"       microsynth gdl bench KIF... [--seconds S] [--seed S] [--baseline FILE] [--fallback]\n"
 		"       microsynth gdl play KIF --p0 uct|random --p1 uct|random [--pN ...] [--games N]\n"
 		"              [--sims S] [--c C] [--seed S] [--swap] [--keep 0|1] [--playout-limit L]\n"
-		"              [--history 0|1] [--tau T] [--fallback] [-v]\n\n"
+		"              [--history 0|1] [--tau T] [--transpositions N] [--fallback] [-v]\n\n"
 		"replay  replays matches recorded with ggp-base's ProverStateMachine (format:\n"
 		"        ../shared/data/gdl/README.md) and compares, at every step, the true facts,\n"
 		"        the legal moves of every role, the terminal flag and the goals (a goal the\n"
@@ -44,7 +44,8 @@ void cmd_gdl_usage(FILE *out)
 		"        goal/100 (--c, default 0.5), the subtree below the played joint move kept\n"
 		"        (--keep, default 1), playouts cut after L joint moves (default 0: none),\n"
 		"        history heuristic with Gibbs temperature T (--history 1, --tau, default\n"
-		"        0.1). Seeded by --seed (default 1). -v: one line per game.\n"
+		"        0.1), a transposition table of N states pooling the rewards of equal\n"
+		"        states (default 0: none). Seeded by --seed (default 1). -v: one line per game.\n"
 		"        Last line: games=N mean_goal_K= wins_K= per player (win: goal above\n"
 		"        every other player's; alone: goal 100)\n");
 }

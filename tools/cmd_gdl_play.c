@@ -77,11 +77,13 @@ static int parse_number(play_args *a, const char *opt, const char *val)
 {
 	long v;
 	if (!strcmp(opt, "--games") || !strcmp(opt, "--sims") || !strcmp(opt, "--seed") || !strcmp(opt, "--keep") ||
-	    !strcmp(opt, "--playout-limit") || !strcmp(opt, "--history")) {
+	    !strcmp(opt, "--playout-limit") || !strcmp(opt, "--history") || !strcmp(opt, "--transpositions")) {
 		if (!val)
 			return cli_usage_error(CMD, "%s needs a value", opt), -1;
 		long lo = !strcmp(opt, "--games") || !strcmp(opt, "--sims") ? 1 : 0;
-		long hi = !strcmp(opt, "--keep") || !strcmp(opt, "--history") ? 1 : 2147483647L;
+		long hi = !strcmp(opt, "--keep") || !strcmp(opt, "--history") ? 1
+			  : !strcmp(opt, "--transpositions")		  ? 1L << 28
+									  : 2147483647L;
 		if (cli_parse_int(CMD, opt, val, lo, hi, &v))
 			return -1;
 		if (!strcmp(opt, "--games"))
@@ -94,6 +96,8 @@ static int parse_number(play_args *a, const char *opt, const char *val)
 			a->uo.keep_tree = (int)v;
 		else if (!strcmp(opt, "--history"))
 			a->uo.history = (int)v;
+		else if (!strcmp(opt, "--transpositions"))
+			a->uo.transpositions = v;
 		else
 			a->uo.playout_limit = (int)v;
 		return 1;

@@ -35,6 +35,12 @@ struct ms_gdl_uct {
 	long *vis;
 	double *qs;
 	double *w;
+	/* transpositions: open addressing on a state hash; used[i] = 1 + entry */
+	long tt_cap, tt_n;
+	uint64_t *tt_state; /* tt_cap * words */
+	double *tt_q;       /* tt_cap * nr */
+	long *tt_visits;
+	unsigned char *tt_used;
 };
 
 void ms_gdl_uct_options_default(ms_gdl_uct_options *o)
@@ -82,6 +88,49 @@ static double unit(uint64_t *rng)
 static double history_mean(const ms_gdl_uct *u, int mv)
 {
 	return u->hn[mv] ? u->hsum[mv] / (double)u->hn[mv] : 1.0; /* unseen: optimistic */
+}
+
+/* ---- transpositions ------------------------------------------------------------ */
+
+static uint64_t state_hash(const ms_gdl_uct *u, const uint64_t *st)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < u->words; i++) {
+		h ^= st[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+		h = (h ^ (h >> 31)) * 0xbf58476d1ce4e5b9ull;
+	}
+	return h;
+}
+
+/* The table slot of `st`, inserting it if `add` and there is room; -1 if absent. */
+static long tt_find(ms_gdl_uct *u, const uint64_t *st, int add)
+{
+	if (!u->tt_cap)
+		return -1;
+	size_t bytes = u->words * sizeof *st;
+	for (long i = (long)(state_hash(u, st) % (uint64_t)u->tt_cap), probes = 0; probes < u->tt_cap;
+	     i = (i + 1) % u->tt_cap, probes++) {
+		uint64_t *slot = u->tt_state + (size_t)i * u->words;
+		if (u->tt_used[i] && !memcmp(slot, st, bytes))
+			return i;
+		if (!u->tt_used[i]) {
+			if (!add || u->tt_n * 10 >= u->tt_cap * 9) /* keep probes short: 90% full is full */
+				return -1;
+			u->tt_used[i] = 1, u->tt_n++;
+			memcpy(slot, st, bytes);
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Child ch's summed reward for role r over its own visits: pooled over its state when known. */
+static double child_q(ms_gdl_uct *u, const ms_mcts *m, int ch, int r)
+{
+	long e = tt_find(u, ms_mcts_state(m, ch), 0);
+	if (e < 0 || !u->tt_visits[e])
+		return ms_mcts_q(m, ch)[r];
+	return u->tt_q[(size_t)e * (size_t)u->nr + (size_t)r] / (double)u->tt_visits[e] * ms_mcts_visits(m, ch);
 }
 
 /* ---- the game for the core ------------------------------------------------- */
@@ -236,7 +285,7 @@ static int role_stats(ms_gdl_uct *u, const ms_mcts *m, int nd, const int *jm, in
 		if (!a)
 			continue;
 		u->vis[a - u->own] += ms_mcts_visits(m, ch);
-		u->qs[a - u->own] += ms_mcts_q(m, ch)[r];
+		u->qs[a - u->own] += child_q(u, m, ch, r);
 		*total += ms_mcts_visits(m, ch);
 	}
 	return d;
@@ -289,6 +338,14 @@ static int c_choose(void *ud, ms_mcts *m, int nd, const void *moves, int n, uint
 static void c_backup(void *ud, ms_mcts *m, int leaf, const double *r)
 {
 	ms_gdl_uct *u = ud;
+	for (int nd = leaf; u->tt_cap && nd > 0; nd = ms_mcts_parent(m, nd)) {
+		long e = tt_find(u, ms_mcts_state(m, nd), 1);
+		if (e < 0)
+			continue;
+		u->tt_visits[e]++;
+		for (int k = 0; k < u->nr; k++)
+			u->tt_q[(size_t)e * (size_t)u->nr + (size_t)k] += r[k];
+	}
 	if (!u->o.history)
 		return;
 	for (int nd = leaf; nd > 0; nd = ms_mcts_parent(m, nd)) {
@@ -313,6 +370,9 @@ static int check_options(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options 
 		return ms_ctx_error(ctx, MS_EINVAL, "gdl uct: simulations must be at least 1 (got %ld)", o->simulations);
 	if (!(o->c >= 0) || !isfinite(o->c))
 		return ms_ctx_error(ctx, MS_EINVAL, "gdl uct: the exploration constant c must be >= 0 (got %g)", o->c);
+	if (o->transpositions < 0 || o->transpositions > (1L << 28))
+		return ms_ctx_error(ctx, MS_EINVAL, "gdl uct: transpositions must be 0 to 2^28 table entries (got %ld)",
+				    o->transpositions);
 	if (o->playout_limit < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "gdl uct: playout_limit must be >= 0 (got %d)", o->playout_limit);
 	if (o->history && (!(o->history_tau > 0) || !isfinite(o->history_tau)))
@@ -343,7 +403,15 @@ int ms_gdl_uct_new(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options *o, ms
 	u->vis = ms_ctx_calloc(ctx, MS_MCTS_MAX_MOVES, sizeof *u->vis);
 	u->qs = ms_ctx_calloc(ctx, MS_MCTS_MAX_MOVES, sizeof *u->qs);
 	u->w = ms_ctx_calloc(ctx, nm, sizeof *u->w);
-	if (!u->cur || !u->tmp || !u->hsum || !u->hn || !u->own || !u->vis || !u->qs || !u->w) {
+	if (o->transpositions > 0) {
+		u->tt_cap = o->transpositions;
+		u->tt_state = ms_ctx_calloc(ctx, (size_t)u->tt_cap * words, sizeof *u->tt_state);
+		u->tt_q = ms_ctx_calloc(ctx, (size_t)u->tt_cap * (size_t)u->nr, sizeof *u->tt_q);
+		u->tt_visits = ms_ctx_calloc(ctx, (size_t)u->tt_cap, sizeof *u->tt_visits);
+		u->tt_used = ms_ctx_calloc(ctx, (size_t)u->tt_cap, 1);
+	}
+	int tt_ok = !u->tt_cap || (u->tt_state && u->tt_q && u->tt_visits && u->tt_used);
+	if (!u->cur || !u->tmp || !u->hsum || !u->hn || !u->own || !u->vis || !u->qs || !u->w || !tt_ok) {
 		ms_gdl_uct_free(u);
 		return ms_ctx_error(ctx, MS_ENOMEM, "gdl uct: out of memory");
 	}
@@ -390,6 +458,10 @@ void ms_gdl_uct_free(ms_gdl_uct *u)
 	ms_ctx_mfree(ctx, u->vis);
 	ms_ctx_mfree(ctx, u->qs);
 	ms_ctx_mfree(ctx, u->w);
+	ms_ctx_mfree(ctx, u->tt_state);
+	ms_ctx_mfree(ctx, u->tt_q);
+	ms_ctx_mfree(ctx, u->tt_visits);
+	ms_ctx_mfree(ctx, u->tt_used);
 	ms_ctx_mfree(ctx, u);
 }
 
@@ -453,4 +525,9 @@ void ms_gdl_uct_root_stats(const ms_gdl_uct *u, int r, int mv, long *visits, dou
 int ms_gdl_uct_nodes(const ms_gdl_uct *u)
 {
 	return ms_mcts_node_count(u->m);
+}
+
+long ms_gdl_uct_table_states(const ms_gdl_uct *u)
+{
+	return u->tt_n;
 }

@@ -2,7 +2,8 @@
  * Decoupled UCT for GDL (gdl.h) on two small rule sets in rules/: a forced
  * win that random playouts hide (trap.kif) and a simultaneous move where
  * each role has a dominant choice (dominant.kif). Also: same seed, same
- * statistics; the played subtree kept; options refused with their name.
+ * statistics; the played subtree kept; transpositions pooled (switches.kif);
+ * options refused with their name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,12 +58,13 @@ static int move_id(const ms_gdl *g, int r, const char *text)
 	return -1;
 }
 
-static ms_gdl_uct *new_uct(fixture *f, long sims, uint64_t seed, int history)
+/* variant 0: plain UCT; 1: the history heuristic; 2: transpositions. */
+static ms_gdl_uct *new_uct(fixture *f, long sims, uint64_t seed, int variant)
 {
 	ms_gdl_uct_options o;
 	ms_gdl_uct *u = NULL;
 	ms_gdl_uct_options_default(&o);
-	o.simulations = sims, o.seed = seed, o.history = history;
+	o.simulations = sims, o.seed = seed, o.history = variant == 1, o.transpositions = variant == 2 ? 4096 : 0;
 	assert_int_equal(ms_gdl_uct_new(f->ctx, f->g, &o, &u), MS_OK);
 	return u;
 }
@@ -81,12 +83,12 @@ static void play(fixture *f, ms_gdl_uct *u, const int *joint)
 static void test_gdl_uct__finds_the_forced_win_that_playouts_hide(void **state)
 {
 	(void)state;
-	for (int history = 0; history <= 1; history++)
+	for (int variant = 0; variant <= 2; variant++)
 		for (uint64_t seed = 1; seed <= 3; seed++) {
 			fixture f;
 			open_rules(&f, "trap.kif");
 			int white = ms_gdl_role_index(f.g, "white"), joint[2];
-			ms_gdl_uct *u = new_uct(&f, 3000, seed, history);
+			ms_gdl_uct *u = new_uct(&f, 3000, seed, variant);
 			assert_int_equal(ms_gdl_uct_search(u, f.st, joint), MS_OK);
 			assert_int_equal(joint[white], move_id(f.g, white, "right"));
 			long vl, vr;
@@ -210,6 +212,25 @@ static void test_gdl_uct__the_played_subtree_is_kept(void **state)
 	}
 }
 
+/* Six move orders, one final state: the table holds each state once. */
+static void test_gdl_uct__transpositions_pool_equal_states(void **state)
+{
+	(void)state;
+	fixture f;
+	open_rules(&f, "switches.kif");
+	ms_gdl_uct_options o;
+	ms_gdl_uct *u = NULL;
+	ms_gdl_uct_options_default(&o);
+	o.simulations = 200, o.transpositions = 64;
+	assert_int_equal(ms_gdl_uct_new(f.ctx, f.g, &o, &u), MS_OK);
+	int joint[1];
+	assert_int_equal(ms_gdl_uct_search(u, f.st, joint), MS_OK);
+	assert_int_equal(ms_gdl_uct_nodes(u), 16);
+	assert_int_equal(ms_gdl_uct_table_states(u), 7); /* every state but the root's */
+	ms_gdl_uct_free(u);
+	close_rules(&f);
+}
+
 static void expect_option_error(fixture *f, ms_gdl_uct_options *o, const char *needle)
 {
 	ms_gdl_uct *u = NULL;
@@ -237,6 +258,8 @@ static void test_gdl_uct__bad_options_and_terminal_states_are_refused(void **sta
 	expect_option_error(&f, &o, "playout_limit");
 	o.version = 99;
 	expect_option_error(&f, &o, "options version");
+	o.transpositions = -1;
+	expect_option_error(&f, &o, "transpositions");
 	ms_gdl_uct *u = new_uct(&f, 10, 1, 0);
 	int joint[2];
 	joint[0] = move_id(f.g, 0, "(play high)");
@@ -258,6 +281,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_gdl_uct__simultaneous_roles_each_find_their_dominant_move),
 		cmocka_unit_test(test_gdl_uct__same_seed_same_statistics),
 		cmocka_unit_test(test_gdl_uct__the_played_subtree_is_kept),
+		cmocka_unit_test(test_gdl_uct__transpositions_pool_equal_states),
 		cmocka_unit_test(test_gdl_uct__bad_options_and_terminal_states_are_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

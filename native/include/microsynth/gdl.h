@@ -136,8 +136,9 @@ static inline int ms_gdl_state_has(const uint64_t *state, int f)
  * by the history heuristic); one node is added per simulation; playouts are
  * uniformly random (or Gibbs sampling on the history) until terminal. The
  * tree below the joint move actually played is kept for the next search.
- * No transpositions: equal states reached by different paths are separate
- * nodes.
+ * Transpositions (optional): equal states reached by different paths stay
+ * separate nodes, but a table keyed by state pools their rewards, and a
+ * child's mean is taken from the table (its visit count from the edge).
  */
 typedef struct ms_gdl_uct ms_gdl_uct;
 
@@ -156,6 +157,9 @@ typedef struct ms_gdl_uct_options {
 	int history;
 	double history_tau; /**< default 0.1 (rewards in [0, 1]) */
 	uint64_t seed;      /**< default 1 */
+	/** Transposition table entries (states whose statistics are pooled),
+	 * 0: no transpositions (default). When full, new states go unpooled. */
+	long transpositions;
 } ms_gdl_uct_options;
 
 MS_EXTERN void ms_gdl_uct_options_default(ms_gdl_uct_options *o);
@@ -178,12 +182,15 @@ MS_EXTERN void ms_gdl_uct_played(ms_gdl_uct *u, const int *joint);
 
 /**
  * Role r's statistics for move mv at the root of the last search: visits
- * and mean reward in [0, 1] (0 and 0 for a move without a child).
+ * and mean reward in [0, 1] (0 and 0 for a move without a child), from the
+ * tree's own nodes (not pooled by the transposition table).
  */
 MS_EXTERN void ms_gdl_uct_root_stats(const ms_gdl_uct *u, int r, int mv, long *visits, double *mean);
 
 /** Nodes in the current tree. */
 MS_EXTERN int ms_gdl_uct_nodes(const ms_gdl_uct *u);
+/** States in the transposition table (0 without one). */
+MS_EXTERN long ms_gdl_uct_table_states(const ms_gdl_uct *u);
 
 #ifdef __cplusplus
 }
