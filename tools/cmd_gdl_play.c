@@ -23,6 +23,7 @@ typedef struct play_args {
 	long games;
 	long seed;
 	int swap, verbose, fallback;
+	double seconds; /* --time: per UCT move, in chunks of --sims; 0: --sims once */
 	ms_gdl_uct_options uo;
 } play_args;
 
@@ -102,10 +103,10 @@ static int parse_number(play_args *a, const char *opt, const char *val)
 			a->uo.playout_limit = (int)v;
 		return 1;
 	}
-	if (!strcmp(opt, "--c") || !strcmp(opt, "--tau")) {
+	if (!strcmp(opt, "--c") || !strcmp(opt, "--tau") || !strcmp(opt, "--time")) {
 		if (!val)
 			return cli_usage_error(CMD, "%s needs a value", opt), -1;
-		double *dst = !strcmp(opt, "--c") ? &a->uo.c : &a->uo.history_tau;
+		double *dst = !strcmp(opt, "--c") ? &a->uo.c : !strcmp(opt, "--tau") ? &a->uo.history_tau : &a->seconds;
 		return parse_double(opt, val, !strcmp(opt, "--c") ? 0.0 : 1e-6, dst) ? -1 : 1;
 	}
 	return 0;
@@ -140,6 +141,8 @@ static int parse_play(play_args *a, int argc, char **argv)
 	}
 	if (!a->kif)
 		return cli_usage_error(CMD, "play needs a rule file (KIF)");
+	if (a->seconds > 0 && !a->uo.keep_tree)
+		return cli_usage_error(CMD, "play: --time needs --keep 1 (its chunks of --sims grow one tree)");
 	return CLI_OK;
 }
 
@@ -155,13 +158,18 @@ static int check_players(const play_args *a, int nr)
 	return CLI_OK;
 }
 
-/* One move for role r by player p in the machine's current state `st`. */
-static int pick_move(ms_ctx *ctx, player *p, ms_gdl_machine *mm, const uint64_t *st, int r, int *joint)
+/* One move for role r by player p in the machine's current state `st`; with
+ * a time budget, searches of --sims simulations grow the tree until it ends. */
+static int pick_move(ms_ctx *ctx, player *p, double seconds, ms_gdl_machine *mm, const uint64_t *st, int r,
+		     int *joint)
 {
 	if (p->agent == AGENT_UCT) {
 		int want[MS_MCTS_MAX_PLAYERS];
-		if (ms_gdl_uct_search(p->uct, st, want) < 0)
-			return MS_ERROR;
+		double t0 = cli_now();
+		do {
+			if (ms_gdl_uct_search(p->uct, st, want) < 0)
+				return MS_ERROR;
+		} while (cli_now() - t0 < seconds);
 		joint[r] = want[r];
 		return MS_OK;
 	}
@@ -199,7 +207,7 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 		if (ms_gdl_terminal(mm))
 			break;
 		for (int k = 0; k < nr; k++)
-			if ((rc = pick_move(ctx, &pl[k], mm, st, (k + shift) % nr, joint)) < 0)
+			if ((rc = pick_move(ctx, &pl[k], a->seconds, mm, st, (k + shift) % nr, joint)) < 0)
 				goto out;
 		if ((rc = ms_gdl_next(mm, joint, nx)) < 0)
 			goto out;
