@@ -78,6 +78,8 @@ int cmd_evaluate(int argc, char **argv);
 int cmd_league(int argc, char **argv);
 void cmd_league_usage(FILE *out);
 int cmd_package(int argc, char **argv);
+/* microsynth gdl play (cmd_gdl_play.c). */
+int cmd_gdl_play(int argc, char **argv);
 void cmd_package_usage(FILE *out);
 void cmd_evaluate_usage(FILE *out);
 void cmd_watch_usage(FILE *out);

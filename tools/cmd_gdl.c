@@ -1,7 +1,8 @@
 /*
  * microsynth gdl: General Game Playing (issue 26). `replay` checks the GDL
  * reasoner against matches recorded with ggp-base's prover, step by step;
- * `bench` measures random playouts beside ggp-base's baseline.
+ * `bench` measures random playouts beside ggp-base's baseline; `play`
+ * (cmd_gdl_play.c) plays UCT and random players against each other.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,10 @@ void cmd_gdl_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: microsynth gdl replay RECORD.jsonl.gz... [--fallback] [--kif-dir DIR] [-v]\n"
-		"       microsynth gdl bench KIF... [--seconds S] [--seed S] [--baseline FILE] [--fallback]\n\n"
+		"       microsynth gdl bench KIF... [--seconds S] [--seed S] [--baseline FILE] [--fallback]\n"
+		"       microsynth gdl play KIF --p0 uct|random --p1 uct|random [--pN ...] [--games N]\n"
+		"              [--sims S] [--time T] [--c C] [--seed S] [--swap] [--keep 0|1] [--playout-limit L]\n"
+		"              [--history 0|1] [--tau T] [--transpositions N] [--fallback] [-v]\n\n"
 		"replay  replays matches recorded with ggp-base's ProverStateMachine (format:\n"
 		"        ../shared/data/gdl/README.md) and compares, at every step, the true facts,\n"
 		"        the legal moves of every role, the terminal flag and the goals (a goal the\n"
@@ -33,7 +37,19 @@ void cmd_gdl_usage(FILE *out)
 		"bench   random playouts as ggp-base's baseline defines them (java.util.Random picks\n"
 		"        on each role's sorted legal moves); steps/s and playouts/s per game over\n"
 		"        --seconds (default 5) after 1 s of warm-up, beside baseline.tsv's medians\n"
-		"        when the game is listed there. Last line: games= min_speedup=\n");
+		"        when the game is listed there. Last line: games= min_speedup=\n"
+		"play    --games matches (default 1); player K (--pK) plays role K, or with --swap\n"
+		"        the seats rotate one role per game. uct: decoupled UCT with --sims new\n"
+		"        simulations per move (default 1000; with --time T, searches of S grow\n"
+		"        the tree until T seconds have passed: not reproducible), UCB1\n"
+		"        mean + C*sqrt(2 ln N / n) on goal/100 (--c, default 0.5), the subtree\n"
+		"        below the played joint move kept (--keep, default 1), playouts cut after\n"
+		"        L joint moves (default 0: none), history heuristic with Gibbs\n"
+		"        temperature (--history 1, --tau, default 0.1), a transposition table of\n"
+		"        N states pooling the rewards of equal states (default 0: none).\n"
+		"        Seeded by --seed (default 1). -v: one line per game.\n"
+		"        Last line: games=N mean_goal_K= wins_K= per player (win: goal above\n"
+		"        every other player's; alone: goal 100)\n");
 }
 
 /* Loads a rule file; a message on stderr and NULL if it fails. */
@@ -479,10 +495,12 @@ static int gdl_bench(int argc, char **argv)
 int cmd_gdl(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(CMD, "missing subcommand (replay, bench)");
+		return cli_usage_error(CMD, "missing subcommand (replay, bench, play)");
 	if (!strcmp(argv[1], "replay"))
 		return gdl_replay(argc, argv);
 	if (!strcmp(argv[1], "bench"))
 		return gdl_bench(argc, argv);
+	if (!strcmp(argv[1], "play"))
+		return cmd_gdl_play(argc, argv);
 	return cli_usage_error(CMD, "unknown subcommand '%s'", argv[1]);
 }

@@ -10,7 +10,8 @@ typedef struct node {
 	int player;
 	int visits;
 	int terminal;
-	int untried_off, untried_n; /* chance nodes: the outcome list, never consumed */
+	int untried_off, untried_n; /* chance nodes and `choose`: the whole list, never consumed */
+	int n_children;
 } node;
 
 struct ms_mcts {
@@ -198,6 +199,7 @@ static int add_child(ms_mcts *m, int parent, const void *move, int *out)
 		m->g.prior(m->g.ud, state_at(m, parent), state_at(m, i), move, m->nodes[parent].player, q,
 			   &m->nodes[i].visits);
 	node *p = &m->nodes[parent];
+	p->n_children++;
 	if (p->last_child >= 0)
 		m->nodes[p->last_child].next = i;
 	else
@@ -240,6 +242,15 @@ static int ucb_child(const ms_mcts *m, int nd, double c, int max_child)
 	return best;
 }
 
+/* The child of `nd` reached by `mv`, or -1. */
+static int find_child(const ms_mcts *m, int nd, const void *mv)
+{
+	for (int ch = m->nodes[nd].first_child; ch >= 0; ch = m->nodes[ch].next)
+		if (!memcmp(m->moves + (size_t)ch * m->g.move_size, mv, m->g.move_size))
+			return ch;
+	return -1;
+}
+
 /* Samples an outcome at a chance node; returns its child (new or old). */
 static int chance_step(ms_mcts *m, int nd, int *created, int *out)
 {
@@ -260,16 +271,32 @@ static int chance_step(ms_mcts *m, int nd, int *created, int *out)
 			break;
 	}
 	const unsigned char *mv = outs + (size_t)k * m->g.move_size;
-	for (int ch = n->first_child; ch >= 0; ch = m->nodes[ch].next)
-		if (!memcmp(m->moves + (size_t)ch * m->g.move_size, mv, m->g.move_size)) {
-			*created = 0;
-			*out = ch;
-			return MS_OK;
-		}
+	int ch = find_child(m, nd, mv);
+	if (ch >= 0) {
+		*created = 0;
+		*out = ch;
+		return MS_OK;
+	}
 	unsigned char move[MS_MCTS_MAX_MOVE_SIZE];
 	memcpy(move, mv, m->g.move_size);
 	*created = 1;
 	return add_child(m, nd, move, out);
+}
+
+/* The game's choice at node nd; returns its child (new or old). */
+static int choose_step(ms_mcts *m, int nd, int *created, int *out)
+{
+	const node *n = &m->nodes[nd];
+	const unsigned char *list = m->upool + (size_t)n->untried_off * m->g.move_size;
+	int k = m->g.choose(m->g.ud, m, nd, list, n->untried_n, &m->rng);
+	if (k < 0 || k >= n->untried_n)
+		return ms_ctx_error(m->ctx, k < 0 ? k : MS_ERROR, "mcts: the game's choose() failed (%d of %d moves)",
+				    k, n->untried_n);
+	unsigned char move[MS_MCTS_MAX_MOVE_SIZE];
+	memcpy(move, list + (size_t)k * m->g.move_size, m->g.move_size);
+	*out = find_child(m, nd, move);
+	*created = *out < 0;
+	return *created ? add_child(m, nd, move, out) : MS_OK;
 }
 
 /* Takes an untried move of node nd, chosen uniformly, into move[]. */
@@ -294,9 +321,11 @@ static int tree_policy(ms_mcts *m, int *leaf)
 			*leaf = nd;
 			return MS_OK;
 		}
-		if (n->player == MS_MCTS_CHANCE) {
+		if (n->player == MS_MCTS_CHANCE || m->g.choose) {
 			int created, ch;
-			if ((rc = chance_step(m, nd, &created, &ch)) < 0)
+			rc = n->player == MS_MCTS_CHANCE ? chance_step(m, nd, &created, &ch)
+							 : choose_step(m, nd, &created, &ch);
+			if (rc < 0)
 				return rc;
 			nd = ch;
 			if (created) {
@@ -391,10 +420,67 @@ int ms_mcts_search(ms_mcts *m, const void *root)
 	memset(m->moves, 0, m->g.move_size);
 	if ((rc = describe(m, 0)) < 0)
 		return rc;
+	return ms_mcts_search_more(m);
+}
+
+int ms_mcts_search_more(ms_mcts *m)
+{
+	int rc;
+	if (m->n_nodes < 1)
+		return ms_ctx_error(m->ctx, MS_EINVAL, "mcts: no tree to continue (search first)");
 	for (long it = 0; it < m->o.iterations; it++)
 		if ((rc = iterate(m)) < 0)
 			return rc;
 	return MS_OK;
+}
+
+int ms_mcts_has_tree(const ms_mcts *m)
+{
+	return m->n_nodes > 0;
+}
+
+/* Moves kept node i to slot j <= i (ids ascending, so nothing unread is overwritten). */
+static void move_node(ms_mcts *m, int i, int j, const int *map, long *upool_len)
+{
+	size_t ss = m->g.state_size, ms = m->g.move_size, np = (size_t)m->g.n_players;
+	node *nd = &m->nodes[j];
+	*nd = m->nodes[i];
+	nd->parent = j == 0 ? -1 : map[nd->parent];
+	nd->first_child = nd->first_child >= 0 ? map[nd->first_child] : -1;
+	nd->last_child = nd->last_child >= 0 ? map[nd->last_child] : -1;
+	nd->next = j == 0 || nd->next < 0 ? -1 : map[nd->next];
+	memmove(state_at(m, j), state_at(m, i), ss);
+	memmove(m->moves + (size_t)j * ms, m->moves + (size_t)i * ms, ms);
+	memmove(m->q + (size_t)j * np, m->q + (size_t)i * np, np * sizeof(double));
+	memmove(m->upool + (size_t)*upool_len * ms, m->upool + (size_t)nd->untried_off * ms,
+		(size_t)nd->untried_n * ms);
+	nd->untried_off = (int)*upool_len;
+	*upool_len += nd->untried_n;
+}
+
+int ms_mcts_advance(ms_mcts *m, const void *move)
+{
+	int c = m->n_nodes > 0 ? find_child(m, 0, move) : -1;
+	int *map = c >= 0 ? ms_ctx_malloc(m->ctx, sizeof(int) * (size_t)m->n_nodes) : NULL;
+	if (!map) {
+		release_states(m);
+		return 0;
+	}
+	/* A node is kept if it is c or its parent is kept; parents precede children. */
+	int kept = 0;
+	for (int i = 0; i < m->n_nodes; i++) {
+		map[i] = i == c || (i > c && map[m->nodes[i].parent] >= 0) ? kept++ : -1;
+		if (map[i] < 0 && m->g.release)
+			m->g.release(m->g.ud, state_at(m, i));
+	}
+	long upool_len = 0;
+	for (int i = c; i < m->n_nodes; i++)
+		if (map[i] >= 0)
+			move_node(m, i, map[i], map, &upool_len);
+	m->n_nodes = kept;
+	m->upool_len = upool_len;
+	ms_ctx_mfree(m->ctx, map);
+	return 1;
 }
 
 /* ---- reading the tree ------------------------------------------------------ */
@@ -456,7 +542,15 @@ int ms_mcts_terminal(const ms_mcts *m, int nd)
 
 int ms_mcts_untried(const ms_mcts *m, int nd)
 {
-	return valid(m, nd) && m->nodes[nd].player != MS_MCTS_CHANCE ? m->nodes[nd].untried_n : 0;
+	if (!valid(m, nd) || m->nodes[nd].player == MS_MCTS_CHANCE)
+		return 0;
+	return m->nodes[nd].untried_n - (m->g.choose ? m->nodes[nd].n_children : 0);
+}
+
+const void *ms_mcts_node_moves(const ms_mcts *m, int nd, int *n)
+{
+	*n = valid(m, nd) ? m->nodes[nd].untried_n : 0;
+	return valid(m, nd) ? m->upool + (size_t)m->nodes[nd].untried_off * m->g.move_size : NULL;
 }
 
 int ms_mcts_best_child(const ms_mcts *m, int nd, double c)

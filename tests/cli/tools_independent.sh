@@ -3,7 +3,7 @@
 # (shared helpers live in tools/cli.c, tools/synth_common.c and
 # tools/pw_common.c). The only calls allowed across files are a command
 # handing over to its own subcommands: bench -> bench_*, synth -> the game
-# front ends and plot, planetwars -> cmd_pw_*.
+# front ends and plot, planetwars -> cmd_pw_*, gdl -> cmd_gdl_*.
 set -euo pipefail
 cd "$(dirname "$0")/../../tools"
 bad=0
@@ -17,6 +17,7 @@ for f in cmd_*.c synth_cantstop.c synth_microrts.c synth_planetwars.c synth_plot
 			cmd_bench.c:cmd_bench_*) ;;
 			cmd_synth.c:synth_*_main | cmd_synth.c:synth_*_usage) ;;
 			cmd_planetwars.c:cmd_pw_*) ;;
+			cmd_gdl.c:cmd_gdl_*) ;;
 			*) echo "$g calls $fn, defined in $f"; bad=1 ;;
 			esac
 		done

@@ -1,5 +1,6 @@
 /* The MCTS core (mcts.h) on toy games whose best moves are known: Nim, a
- * safe move against a gamble behind a chance node, and priors. */
+ * safe move against a gamble behind a chance node, and priors; keeping the
+ * subtree below a move; a game choosing its own moves. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -267,6 +268,93 @@ static void test_mcts_new__rejects_a_game_without_callbacks(void **st)
 	ms_ctx_free(ctx);
 }
 
+/* ---- keeping a subtree, and a game that chooses its own moves ------------ */
+
+static int subtree_size(const ms_mcts *m, int nd)
+{
+	int n = 1;
+	for (int ch = ms_mcts_child_first(m, nd); ch >= 0; ch = ms_mcts_child_next(m, ch)) {
+		assert_int_equal(ms_mcts_parent(m, ch), nd);
+		n += subtree_size(m, ch);
+	}
+	return n;
+}
+
+static void test_mcts_advance__keeps_the_subtree_below_the_move(void **st)
+{
+	(void)st;
+	ms_ctx *ctx = NULL;
+	ms_mcts *m = NULL;
+	ms_mcts_options o;
+	ms_mcts_game g = nim_game();
+	nim root = { 10, 0, -1 };
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_mcts_options_default(&o);
+	o.iterations = 2000;
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
+	assert_int_equal(ms_mcts_search(m, &root), MS_OK);
+	int c = -1, take = 2;
+	for (int ch = ms_mcts_child_first(m, 0); ch >= 0; ch = ms_mcts_child_next(m, ch))
+		if (*(const int *)ms_mcts_move(m, ch) == take)
+			c = ch;
+	assert_true(c > 0);
+	int visits = ms_mcts_visits(m, c), size = subtree_size(m, c);
+	double q0 = ms_mcts_q(m, c)[0];
+	assert_true(size > 1 && size < ms_mcts_node_count(m));
+	assert_int_equal(ms_mcts_advance(m, &take), 1);
+	assert_int_equal(ms_mcts_node_count(m), size);
+	assert_int_equal(subtree_size(m, 0), size);
+	assert_int_equal(ms_mcts_parent(m, 0), -1);
+	assert_int_equal(ms_mcts_visits(m, 0), visits);
+	assert_true(ms_mcts_q(m, 0)[0] == q0);
+	assert_int_equal(((const nim *)ms_mcts_state(m, 0))->pile, 8);
+	assert_int_equal(ms_mcts_search_more(m), MS_OK);
+	assert_int_equal(ms_mcts_visits(m, 0), visits + 2000);
+	assert_int_equal(subtree_size(m, 0), ms_mcts_node_count(m));
+	int absent = 7;
+	assert_int_equal(ms_mcts_advance(m, &absent), 0);
+	assert_false(ms_mcts_has_tree(m));
+	assert_int_equal(ms_mcts_search_more(m), MS_EINVAL);
+	ms_mcts_free(m);
+	ms_ctx_free(ctx);
+}
+
+/* Always the last listed move (take the most): the tree is one path. */
+static int take_last(void *ud, ms_mcts *m, int node, const void *moves, int n, uint64_t *rng)
+{
+	(void)ud, (void)m, (void)node, (void)moves, (void)rng;
+	return n - 1;
+}
+
+static void test_mcts_choose__the_game_picks_every_move(void **st)
+{
+	(void)st;
+	ms_ctx *ctx = NULL;
+	ms_mcts *m = NULL;
+	ms_mcts_options o;
+	ms_mcts_game g = nim_game();
+	g.choose = take_last;
+	nim root = { 10, 0, -1 };
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_mcts_options_default(&o);
+	o.iterations = 50;
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
+	assert_int_equal(ms_mcts_search(m, &root), MS_OK);
+	/* 10 -> 7 -> 4 -> 1 -> 0: five nodes, one child each but the last */
+	assert_int_equal(ms_mcts_node_count(m), 5);
+	int nd = 0, depth = 0, n;
+	for (; ms_mcts_child_first(m, nd) >= 0; nd = ms_mcts_child_first(m, nd), depth++) {
+		assert_int_equal(ms_mcts_child_next(m, ms_mcts_child_first(m, nd)), -1);
+		assert_non_null(ms_mcts_node_moves(m, nd, &n));
+		assert_int_equal(ms_mcts_untried(m, nd), n - 1);
+	}
+	assert_int_equal(depth, 4);
+	assert_true(ms_mcts_terminal(m, nd));
+	assert_int_equal(ms_mcts_visits(m, 0), 50);
+	ms_mcts_free(m);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +363,8 @@ int main(void)
 		cmocka_unit_test(test_mcts_chance__outcomes_follow_their_weights),
 		cmocka_unit_test(test_mcts_prior__adds_once_to_the_new_child),
 		cmocka_unit_test(test_mcts_new__rejects_a_game_without_callbacks),
+		cmocka_unit_test(test_mcts_advance__keeps_the_subtree_below_the_move),
+		cmocka_unit_test(test_mcts_choose__the_game_picks_every_move),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,6 +125,73 @@ static inline int ms_gdl_state_has(const uint64_t *state, int f)
 	return (int)((state[f >> 6] >> (f & 63)) & 1u);
 }
 
+/* ---- UCT (decoupled, on the MCTS core of mcts.h) ----------------------- */
+
+/**
+ * A UCT player for any role of a rule set. GDL moves are simultaneous, so
+ * a tree node's move is a joint move and each role picks its own part by
+ * UCB1 on its own statistics (decoupled UCT): role r's move a at a node has
+ * the visits and summed rewards (goal/100 of r) of all children whose joint
+ * move has r playing a. Untried moves of a role come first (uniformly, or
+ * by the history heuristic); one node is added per simulation; playouts are
+ * uniformly random (or Gibbs sampling on the history) until terminal. The
+ * tree below the joint move actually played is kept for the next search.
+ * Transpositions (optional): equal states reached by different paths stay
+ * separate nodes, but a table keyed by state pools their rewards, and a
+ * child's mean is taken from the table (its visit count from the edge).
+ */
+typedef struct ms_gdl_uct ms_gdl_uct;
+
+#define MS_GDL_UCT_OPTIONS_VERSION 1
+
+/** Options for ms_gdl_uct_new; ms_gdl_uct_options_default fills them. */
+typedef struct ms_gdl_uct_options {
+	unsigned int version; /**< MS_GDL_UCT_OPTIONS_VERSION */
+	long simulations;     /**< new simulations per search (default 1000) */
+	double c;             /**< UCB1: mean + c * sqrt(2 ln N / n), rewards in [0, 1] (default 0.5) */
+	int keep_tree;        /**< 1: keep the subtree below the played joint move (default 1) */
+	int playout_limit;    /**< joint moves per playout, then goals of that state; 0: none (default) */
+	/** History heuristic (MAST): every move's mean reward for its role over
+	 * all simulations orders untried moves and, with Gibbs sampling at
+	 * temperature history_tau, biases playouts. 0: off (default). */
+	int history;
+	double history_tau; /**< default 0.1 (rewards in [0, 1]) */
+	uint64_t seed;      /**< default 1 */
+	/** Transposition table entries (states whose statistics are pooled),
+	 * 0: no transpositions (default). When full, new states go unpooled. */
+	long transpositions;
+} ms_gdl_uct_options;
+
+MS_EXTERN void ms_gdl_uct_options_default(ms_gdl_uct_options *o);
+
+/** Creates a UCT player on `g` (which must outlive it). MS_EINVAL on bad options. */
+MS_EXTERN int ms_gdl_uct_new(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options *o, ms_gdl_uct **out);
+MS_EXTERN void ms_gdl_uct_free(ms_gdl_uct *u);
+
+/**
+ * Searches from `state` (continuing the kept tree if its root is this
+ * state) and writes into `joint` each role's most visited move at the root
+ * (ties: higher mean, then lower move id). MS_EINVAL if the state is
+ * terminal, if a role has no legal move, if the joint moves of a state
+ * exceed 1024, or if a goal is ill defined.
+ */
+MS_EXTERN int ms_gdl_uct_search(ms_gdl_uct *u, const uint64_t *state, int *joint);
+
+/** Tells the player the joint move that was played from the last searched state (prunes the tree). */
+MS_EXTERN void ms_gdl_uct_played(ms_gdl_uct *u, const int *joint);
+
+/**
+ * Role r's statistics for move mv at the root of the last search: visits
+ * and mean reward in [0, 1] (0 and 0 for a move without a child), from the
+ * tree's own nodes (not pooled by the transposition table).
+ */
+MS_EXTERN void ms_gdl_uct_root_stats(const ms_gdl_uct *u, int r, int mv, long *visits, double *mean);
+
+/** Nodes in the current tree. */
+MS_EXTERN int ms_gdl_uct_nodes(const ms_gdl_uct *u);
+/** States in the transposition table (0 without one). */
+MS_EXTERN long ms_gdl_uct_table_states(const ms_gdl_uct *u);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,14 @@
  * callback can walk the children with ms_mcts_child_first/next and read
  * their moves and statistics).
  *
+ * Simultaneous moves: with a `choose` callback the game picks the move to
+ * follow at every non-chance node (e.g. decoupled UCT, where each player
+ * picks its own part of a joint move by UCB1 on its own statistics); the
+ * core follows the child with that move, or creates it and stops there.
+ *
+ * Between searches the tree can be kept: ms_mcts_advance keeps the subtree
+ * below a move of the root and ms_mcts_search_more runs iterations on it.
+ *
  * Not provided: transpositions (the tree is a tree), open-loop search
  * (chance is either a chance node or frozen at expansion).
  *
@@ -98,6 +106,14 @@ typedef struct ms_mcts_game {
 	void (*copy)(void *ud, void *dst, const void *src);
 	/** Frees what a state owns (NULL: nothing). */
 	void (*release)(void *ud, void *state);
+	/**
+	 * Replaces both expansion order and selection at every non-chance node
+	 * that is not terminal: `moves` holds the node's `n` legal moves (as
+	 * legal() listed them, never consumed); returns the index of the move
+	 * to follow (< 0: error). A new move's child is created and ends the
+	 * descent; an existing one is descended into.
+	 */
+	int (*choose)(void *ud, ms_mcts *m, int node, const void *moves, int n, uint64_t *rng);
 } ms_mcts_game;
 
 /** Selection rules. */
@@ -128,6 +144,22 @@ MS_EXTERN void ms_mcts_free(ms_mcts *m);
  */
 MS_EXTERN int ms_mcts_search(ms_mcts *m, const void *root);
 
+/**
+ * Keeps the subtree below the root's child reached by `move` as the tree
+ * (renumbered from 0; the rest is freed). Returns 1 if that child existed,
+ * 0 if it did not (the tree is then empty).
+ */
+MS_EXTERN int ms_mcts_advance(ms_mcts *m, const void *move);
+
+/** 1 if a tree exists (after a search, or an advance that kept a subtree). */
+MS_EXTERN int ms_mcts_has_tree(const ms_mcts *m);
+
+/**
+ * Runs the iterations on the current tree (kept by ms_mcts_advance), its
+ * statistics included. MS_EINVAL if there is no tree.
+ */
+MS_EXTERN int ms_mcts_search_more(ms_mcts *m);
+
 /** The generator (callbacks and agents may draw from it between searches). */
 MS_EXTERN uint64_t *ms_mcts_rng(ms_mcts *m);
 /** Uniform integer in [0, n) from a SplitMix64 state; n >= 1. */
@@ -148,8 +180,13 @@ MS_EXTERN int ms_mcts_visits(const ms_mcts *m, int node);
 /** The sum of backed-up reward vectors (n_players entries). */
 MS_EXTERN const double *ms_mcts_q(const ms_mcts *m, int node);
 MS_EXTERN int ms_mcts_terminal(const ms_mcts *m, int node);
-/** Untried moves left at the node. */
+/** Untried moves left at the node (with `choose`: legal moves without a child). */
 MS_EXTERN int ms_mcts_untried(const ms_mcts *m, int node);
+/**
+ * The node's move list: its untried moves (with `choose`: all its legal
+ * moves; at chance nodes: the outcomes). Valid until the tree changes.
+ */
+MS_EXTERN const void *ms_mcts_node_moves(const ms_mcts *m, int node, int *n);
 /**
  * The child of `node` the UCB1 rule picks for the node's player with
  * constant c (c = 0: highest mean, the final choice); -1 without children.

@@ -1,0 +1,16 @@
+cmake_minimum_required(VERSION 3.20)
+# Runs CMD (a ;-list) twice: both runs must exit 0, print the same stdout,
+# and that output must match EXPECT_OUT.
+foreach(run 1 2)
+  execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out${run} ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "0")
+    message(FATAL_ERROR "run ${run}: exit ${rc}\n${out${run}}${err}")
+  endif()
+endforeach()
+message("${out1}")
+if(NOT out1 STREQUAL out2)
+  message(FATAL_ERROR "the two runs differ:\n${out1}\n---\n${out2}")
+endif()
+if(NOT out1 MATCHES "${EXPECT_OUT}")
+  message(FATAL_ERROR "output does not match '${EXPECT_OUT}'")
+endif()

@@ -1,0 +1,293 @@
+/*
+ * microsynth gdl play: matches between UCT and random players on a GDL rule
+ * set (issue 26). Player K is --pK; without --swap it plays role K, with
+ * --swap the seats rotate by one role every game, so every player plays
+ * every role equally often over a multiple of the role count.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "microsynth/gdl.h"
+#include "microsynth/mcts.h"
+#include "cli.h"
+
+#define CMD "gdl"
+
+enum { AGENT_NONE = 0, AGENT_RANDOM, AGENT_UCT };
+
+typedef struct play_args {
+	const char *kif;
+	int agent[MS_MCTS_MAX_PLAYERS];
+	long games;
+	long seed;
+	int swap, verbose, fallback;
+	double seconds; /* --time: per UCT move, in chunks of --sims; 0: --sims once */
+	ms_gdl_uct_options uo;
+} play_args;
+
+typedef struct player {
+	int agent;
+	ms_gdl_uct *uct;
+	uint64_t rng;
+	double goal_sum;
+	long wins;
+} player;
+
+static int parse_double(const char *opt, const char *val, double min, double *out)
+{
+	char *end;
+	double v = strtod(val, &end);
+	if (end == val || *end || !isfinite(v) || v < min)
+		return cli_usage_error(CMD, "%s: '%s' is not a number >= %g", opt, val, min);
+	*out = v;
+	return 0;
+}
+
+/* --pK AGENT; returns 1 if argv[i] is such an option, -1 (reported) if bad. */
+static int parse_agent(play_args *a, const char *opt, const char *val)
+{
+	char *end;
+	if (strncmp(opt, "--p", 3) || opt[3] < '0' || opt[3] > '9')
+		return 0;
+	long k = strtol(opt + 3, &end, 10);
+	if (*end)
+		return 0;
+	if (k >= MS_MCTS_MAX_PLAYERS) {
+		cli_usage_error(CMD, "%s: at most %d players", opt, MS_MCTS_MAX_PLAYERS);
+		return -1;
+	}
+	if (!val) {
+		cli_usage_error(CMD, "%s needs an agent (uct or random)", opt);
+		return -1;
+	}
+	if (!strcmp(val, "uct"))
+		a->agent[k] = AGENT_UCT;
+	else if (!strcmp(val, "random"))
+		a->agent[k] = AGENT_RANDOM;
+	else {
+		cli_usage_error(CMD, "%s: unknown agent '%s' (uct or random)", opt, val);
+		return -1;
+	}
+	return 1;
+}
+
+/* Options that take a number; returns 1 if handled, -1 (reported) if bad, 0 if not one of them. */
+static int parse_number(play_args *a, const char *opt, const char *val)
+{
+	long v;
+	if (!strcmp(opt, "--games") || !strcmp(opt, "--sims") || !strcmp(opt, "--seed") || !strcmp(opt, "--keep") ||
+	    !strcmp(opt, "--playout-limit") || !strcmp(opt, "--history") || !strcmp(opt, "--transpositions")) {
+		if (!val)
+			return cli_usage_error(CMD, "%s needs a value", opt), -1;
+		long lo = !strcmp(opt, "--games") || !strcmp(opt, "--sims") ? 1 : 0;
+		long hi = !strcmp(opt, "--keep") || !strcmp(opt, "--history") ? 1
+			  : !strcmp(opt, "--transpositions")		  ? 1L << 28
+									  : 2147483647L;
+		if (cli_parse_int(CMD, opt, val, lo, hi, &v))
+			return -1;
+		if (!strcmp(opt, "--games"))
+			a->games = v;
+		else if (!strcmp(opt, "--sims"))
+			a->uo.simulations = v;
+		else if (!strcmp(opt, "--seed"))
+			a->seed = v;
+		else if (!strcmp(opt, "--keep"))
+			a->uo.keep_tree = (int)v;
+		else if (!strcmp(opt, "--history"))
+			a->uo.history = (int)v;
+		else if (!strcmp(opt, "--transpositions"))
+			a->uo.transpositions = v;
+		else
+			a->uo.playout_limit = (int)v;
+		return 1;
+	}
+	if (!strcmp(opt, "--c") || !strcmp(opt, "--tau") || !strcmp(opt, "--time")) {
+		if (!val)
+			return cli_usage_error(CMD, "%s needs a value", opt), -1;
+		double *dst = !strcmp(opt, "--c") ? &a->uo.c : !strcmp(opt, "--tau") ? &a->uo.history_tau : &a->seconds;
+		return parse_double(opt, val, !strcmp(opt, "--c") ? 0.0 : 1e-6, dst) ? -1 : 1;
+	}
+	return 0;
+}
+
+static int parse_play(play_args *a, int argc, char **argv)
+{
+	memset(a, 0, sizeof *a);
+	a->games = 1;
+	a->seed = 1;
+	ms_gdl_uct_options_default(&a->uo);
+	for (int i = 2; i < argc; i++) {
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int r;
+		if ((r = parse_agent(a, argv[i], val)) != 0 || (r = parse_number(a, argv[i], val)) != 0) {
+			if (r < 0)
+				return CLI_USAGE;
+			i++;
+		} else if (!strcmp(argv[i], "--swap")) {
+			a->swap = 1;
+		} else if (!strcmp(argv[i], "--fallback")) {
+			a->fallback = 1;
+		} else if (!strcmp(argv[i], "-v")) {
+			a->verbose = 1;
+		} else if (argv[i][0] == '-') {
+			return cli_usage_error(CMD, "play: unknown option '%s'", argv[i]);
+		} else if (a->kif) {
+			return cli_usage_error(CMD, "play: one rule file only ('%s' and '%s')", a->kif, argv[i]);
+		} else {
+			a->kif = argv[i];
+		}
+	}
+	if (!a->kif)
+		return cli_usage_error(CMD, "play needs a rule file (KIF)");
+	if (a->seconds > 0 && !a->uo.keep_tree)
+		return cli_usage_error(CMD, "play: --time needs --keep 1 (its chunks of --sims grow one tree)");
+	return CLI_OK;
+}
+
+/* Every role needs a player and every player a role. */
+static int check_players(const play_args *a, int nr)
+{
+	for (int k = 0; k < MS_MCTS_MAX_PLAYERS; k++) {
+		if (k < nr && !a->agent[k])
+			return cli_usage_error(CMD, "play: %s has %d role%s but no --p%d", a->kif, nr, nr == 1 ? "" : "s", k);
+		if (k >= nr && a->agent[k])
+			return cli_usage_error(CMD, "play: --p%d given but %s has %d role%s", k, a->kif, nr, nr == 1 ? "" : "s");
+	}
+	return CLI_OK;
+}
+
+/* One move for role r by player p in the machine's current state `st`; with
+ * a time budget, searches of --sims simulations grow the tree until it ends. */
+static int pick_move(ms_ctx *ctx, player *p, double seconds, ms_gdl_machine *mm, const uint64_t *st, int r,
+		     int *joint)
+{
+	if (p->agent == AGENT_UCT) {
+		int want[MS_MCTS_MAX_PLAYERS];
+		double t0 = cli_now();
+		do {
+			if (ms_gdl_uct_search(p->uct, st, want) < 0)
+				return MS_ERROR;
+		} while (cli_now() - t0 < seconds);
+		joint[r] = want[r];
+		return MS_OK;
+	}
+	const int *mv;
+	int n = ms_gdl_legal(mm, r, &mv);
+	if (n <= 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "role %d has no legal move in a non-terminal state", r);
+	joint[r] = mv[ms_mcts_rand(&p->rng, (uint32_t)n)];
+	return MS_OK;
+}
+
+/* Plays game `gi` with player k on role (k + shift) mod nr; goals by role into goals[]. */
+static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *pl, long gi, int *goals)
+{
+	int nr = ms_gdl_num_roles(g), shift = a->swap ? (int)(gi % nr) : 0, rc = MS_OK;
+	size_t w = ms_gdl_state_words(g) ? ms_gdl_state_words(g) : 1;
+	uint64_t *st = calloc(w, sizeof *st), *nx = calloc(w, sizeof *nx);
+	ms_gdl_machine *mm = NULL;
+	if (!st || !nx || (rc = ms_gdl_machine_new(ctx, g, &mm)) < 0) {
+		rc = rc < 0 ? rc : ms_ctx_error(ctx, MS_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (int k = 0; k < nr; k++) {
+		ms_gdl_uct_options uo = a->uo;
+		uo.seed = ((uint64_t)a->seed << 32) ^ ((uint64_t)gi << 8) ^ (uint64_t)k;
+		pl[k].rng = uo.seed * 0x9e3779b97f4a7c15ull + 1;
+		if (pl[k].agent == AGENT_UCT && (rc = ms_gdl_uct_new(ctx, g, &uo, &pl[k].uct)) < 0)
+			goto out;
+	}
+	ms_gdl_initial(g, st);
+	for (;;) {
+		int joint[MS_MCTS_MAX_PLAYERS];
+		if ((rc = ms_gdl_machine_set(mm, st)) < 0)
+			goto out;
+		if (ms_gdl_terminal(mm))
+			break;
+		for (int k = 0; k < nr; k++)
+			if ((rc = pick_move(ctx, &pl[k], a->seconds, mm, st, (k + shift) % nr, joint)) < 0)
+				goto out;
+		if ((rc = ms_gdl_next(mm, joint, nx)) < 0)
+			goto out;
+		for (int k = 0; k < nr; k++)
+			if (pl[k].uct)
+				ms_gdl_uct_played(pl[k].uct, joint);
+		memcpy(st, nx, w * sizeof *st);
+	}
+	for (int r = 0; r < nr && rc == MS_OK; r++)
+		rc = ms_gdl_goal(mm, r, &goals[r]);
+out:
+	for (int k = 0; k < nr; k++) {
+		ms_gdl_uct_free(pl[k].uct);
+		pl[k].uct = NULL;
+	}
+	ms_gdl_machine_free(mm);
+	free(st);
+	free(nx);
+	return rc;
+}
+
+/* Goals by role to player k's score and win (strictly above every other player; alone: 100). */
+static void score(const ms_gdl *g, const play_args *a, player *pl, long gi, const int *goals)
+{
+	int nr = ms_gdl_num_roles(g), shift = a->swap ? (int)(gi % nr) : 0;
+	if (a->verbose)
+		printf("game=%ld", gi);
+	for (int k = 0; k < nr; k++) {
+		int mine = goals[(k + shift) % nr], win = nr > 1 || mine == 100;
+		for (int j = 0; j < nr; j++)
+			if (j != k && goals[(j + shift) % nr] >= mine)
+				win = 0;
+		pl[k].goal_sum += mine;
+		pl[k].wins += win;
+		if (a->verbose)
+			printf(" p%d=%s:%d", k, ms_gdl_role_name(g, (k + shift) % nr), mine);
+	}
+	if (a->verbose)
+		printf("\n");
+}
+
+int cmd_gdl_play(int argc, char **argv)
+{
+	play_args a;
+	int rc = parse_play(&a, argc, argv);
+	if (rc)
+		return rc;
+	ms_ctx *ctx;
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = a.fallback };
+	ms_gdl *g = NULL;
+	if (ms_gdl_load(ctx, a.kif, &go, &g)) {
+		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		return CLI_USAGE;
+	}
+	int nr = ms_gdl_num_roles(g);
+	player pl[MS_MCTS_MAX_PLAYERS];
+	memset(pl, 0, sizeof pl);
+	if ((rc = check_players(&a, nr)) == CLI_OK) {
+		for (int k = 0; k < nr; k++)
+			pl[k].agent = a.agent[k];
+		for (long gi = 0; gi < a.games; gi++) {
+			int goals[MS_MCTS_MAX_PLAYERS];
+			if (play_game(ctx, g, &a, pl, gi, goals) < 0) {
+				fprintf(stderr, "microsynth gdl: play: %s: game %ld: %s\n", a.kif, gi, ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+				break;
+			}
+			score(g, &a, pl, gi, goals);
+		}
+	}
+	if (rc == CLI_OK) {
+		printf("games=%ld", a.games);
+		for (int k = 0; k < nr; k++)
+			printf(" mean_goal_%d=%.2f wins_%d=%ld", k, pl[k].goal_sum / (double)a.games, k, pl[k].wins);
+		printf("\n");
+	}
+	ms_gdl_free(g);
+	ms_ctx_free(ctx);
+	return rc;
+}
