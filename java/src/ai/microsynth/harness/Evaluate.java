@@ -48,39 +48,11 @@ public final class Evaluate {
         Run.main(args);
     }
 
-    /** The 2025 competition's public 16x16 maps (played for 5000 cycles). */
-    static final String[] MAPS_2025 = {"16x16/basesWorkers16x16A.xml", "16x16/TwoBasesBarracks16x16.xml",
-        "16x16/basesWorkers16x16I.xml", "16x16/basesWorkers16x16.xml", "16x16/basesWorkers16x16D.xml",
-        "16x16/EightBasesWorkers16x16.xml", "16x16/basesWorkers16x16C.xml", "16x16/melee16x16Mixed8.xml",
-        "16x16/basesWorkers16x16L.xml", "16x16/melee16x16Mixed12.xml"};
-    /** The 2023 competition's open maps. */
-    static final String[] MAPS_2023 = {"8x8/basesWorkers8x8A.xml", "8x8/FourBasesWorkers8x8.xml",
-        "NoWhereToRun9x8.xml", "16x16/basesWorkers16x16A.xml", "16x16/TwoBasesBarracks16x16.xml",
-        "DoubleGame24x24.xml", "BWDistantResources32x32.xml", "BroodWar/(4)BloodBath.scmB.xml"};
-    /** The 2023 competition's hidden maps (public since). */
-    static final String[] MAPS_2023_HIDDEN = {"itsNotSafe.xml", "24x24/basesWorkers24x24A.xml",
-        "basesWorkers32x32A.xml", "chambers32x32.xml"};
-    /**
-     * Harness maps that no synthesis run of ours used: sizes from 8x8 to
-     * 24x24, open and walled, one or two bases each. `evaluate` refuses the
-     * set if the program index names one of them as trained on.
-     */
-    static final String[] MAPS_HELD_OUT = {"8x8/basesWorkers8x8L.xml", "8x8/TwoBasesWorkers8x8.xml",
-        "10x10/basesWorkers10x10.xml", "12x12/basesWorkers12x12.xml", "16x16/basesWorkers16x16F.xml",
-        "16x16/basesWorkers16x16K.xml", "24x24/basesWorkers24x24B.xml", "24x24/basesWorkers24x24H.xml",
-        "EightBasesWorkers16x12.xml", "melee14x12Mixed18.xml"};
-
     /** The default field: the two strongest competition bots and the four rushes. */
     static final String[] FIELD_DEFAULT = {"ai.coac.CoacAI", "mayari", "WorkerRush", "LightRush", "HeavyRush",
         "RangedRush"};
     /** `--field all`: the default field and the other bots of the harness's lib/bots. */
     static final String[] FIELD_MORE = {"Droplet", "GRojoA3N", "Izanagi", "MixedBot", "TiamatBot"};
-
-    /** The competition's game length for a map of this size. */
-    static int cyclesFor(int w, int h) {
-        int side = Math.max(w, h);
-        return side <= 8 ? 3000 : side <= 16 ? 4000 : side <= 24 ? 5000 : side <= 32 ? 6000 : 8000;
-    }
 
     static final class Run {
         private Run() {
@@ -193,7 +165,7 @@ public final class Evaluate {
             List<String> maps = new ArrayList<>();
             Set<String> in2025 = new LinkedHashSet<>();
             for (String s : sets) {
-                for (String m : mapsOf(s, env, indexFile)) {
+                for (String m : Competition.mapsOf(s, env, indexFile)) {
                     if (!maps.contains(m)) {
                         maps.add(m);
                     }
@@ -237,9 +209,9 @@ public final class Evaluate {
             boolean pre = sh.pregameMs >= 0;
             long preMs = Math.max(sh.pregameMs, 0);
             for (int mi = 0; mi < maps.size(); mi++) {
-                String path = resolve(maps.get(mi), harness, mapDirs).getPath();
+                String path = Competition.resolve(maps.get(mi), harness, mapDirs).getPath();
                 int cycles = maxCycles != null ? maxCycles
-                        : in2025.contains(maps.get(mi)) ? 5000 : cyclesFor(path, table);
+                        : in2025.contains(maps.get(mi)) ? 5000 : Competition.cyclesFor(path, table);
                 List<String> mapList = Arrays.asList(path);
                 if (roundRobin) {
                     List<AI> all = new ArrayList<>();
@@ -248,7 +220,7 @@ public final class Evaluate {
                     String log = play(rr, new List<?>[] {all}, new Object[] {-1, mapList, iterations, cycles,
                         sh.timeBudget, sh.iterationsBudget, preMs, preMs, !sh.partiallyObservable, false,
                         sh.timeoutCheck, false, pre, table, null, null, null, rw.getPath()});
-                    for (int[] g : games(log)) {
+                    for (int[] g : Competition.games(log)) {
                         // g = ai1 ai2 winner crashed timedout; index 0 is the scored AI
                         countRoundRobin(rrScore, g);
                         if (g[0] == 0 || g[1] == 0) {
@@ -262,7 +234,7 @@ public final class Evaluate {
                     String log = play(fixed, new List<?>[] {Arrays.asList(ai), opponents}, new Object[] {mapList,
                         iterations, cycles, sh.timeBudget, sh.iterationsBudget, preMs, preMs,
                         !sh.partiallyObservable, sh.timeoutCheck, false, pre, table, null, null, null, rw.getPath()});
-                    for (int[] g : games(log)) {
+                    for (int[] g : Competition.games(log)) {
                         add(t, mi, g[1], g[2] == 0 ? 1 : g[2] == 1 ? -1 : 0, g, 0);
                     }
                     // Seat 1: one opponent at a time, as the official class's summary
@@ -273,14 +245,14 @@ public final class Evaluate {
                             new Object[] {mapList, iterations, cycles, sh.timeBudget, sh.iterationsBudget, preMs,
                                 preMs, !sh.partiallyObservable, sh.timeoutCheck, false, pre, table, null, null, null,
                                 rw.getPath()});
-                        for (int[] g : games(log)) {
+                        for (int[] g : Competition.games(log)) {
                             add(t, mi, oi, g[2] == 1 ? 1 : g[2] == 0 ? -1 : 0, g, 1);
                         }
                     }
                 }
                 int[] s = sum(t, mi, -1);
                 System.err.printf(Locale.ROOT, "evaluate: %d/%d %s W/D/L %d/%d/%d score %.3f%n", mi + 1, maps.size(),
-                        maps.get(mi), s[0], s[1], s[2], score(s));
+                        maps.get(mi), s[0], s[1], s[2], Competition.score(s));
             }
             report(out, t, maps, loaded, aiSpec);
             if (roundRobin) {
@@ -309,7 +281,7 @@ public final class Evaluate {
             int[] all = sum(t, -1, -1);
             out.printf(Locale.ROOT,
                     "games=%d wins=%d draws=%d losses=%d score=%.4f score_ci95=%.4f crashes=%d timeouts=%d%s%s%n",
-                    t.games, all[0], all[1], all[2], score(all), halfWidth(all), t.crashes, t.timeouts, rank, clock);
+                    t.games, all[0], all[1], all[2], Competition.score(all), halfWidth(all), t.crashes, t.timeouts, rank, clock);
             return 0;
         }
 
@@ -322,35 +294,6 @@ public final class Evaluate {
             rest[n - 2] = new StringWriter();
             TournamentApi.run(shape, lists, rest);
             return log.toString();
-        }
-
-        /** The per-game lines of a tournament log: ai1, ai2, winner, crashed, timedout. */
-        static List<int[]> games(String log) {
-            List<int[]> out = new ArrayList<>();
-            boolean inGames = false;
-            for (String line : log.split("\n")) {
-                if (line.startsWith("iteration\tmap\tai1")) {
-                    inGames = true;
-                    continue;
-                }
-                if (!inGames) {
-                    continue;
-                }
-                // The game lines end at the first line that is not one: the
-                // summary tables after them have a column per AI, so with
-                // eight AIs their rows would split like game lines.
-                String[] f = line.split("\t");
-                try {
-                    if (f.length != 8) {
-                        throw new NumberFormatException();
-                    }
-                    out.add(new int[] {Integer.parseInt(f[2].trim()), Integer.parseInt(f[3].trim()),
-                        Integer.parseInt(f[5].trim()), Integer.parseInt(f[6].trim()), Integer.parseInt(f[7].trim())});
-                } catch (NumberFormatException e) {
-                    inGames = false;
-                }
-            }
-            return out;
         }
 
         /** Records one game of the scored AI (res 1 win, 0 draw, -1 loss; seat: the AI's player). */
@@ -415,11 +358,6 @@ public final class Evaluate {
             return halfWidth(s[0] + s[1] + s[2], s[0] + 0.5 * s[1], s[0] + 0.25 * s[1]);
         }
 
-        static double score(int[] s) {
-            int n = s[0] + s[1] + s[2];
-            return n == 0 ? 0 : (s[0] + 0.5 * s[1]) / n;
-        }
-
         private static void report(PrintStream out, Table t, List<String> maps, List<String> field, String ai) {
             out.println();
             out.println("W/D/L of " + ai + " against each bot, both seats, and mean score per map:");
@@ -434,7 +372,7 @@ public final class Evaluate {
                 for (int j = 0; j < field.size(); j++) {
                     sb.append(String.format(Locale.ROOT, " %10s", t.w[m][j] + "/" + t.d[m][j] + "/" + t.l[m][j]));
                 }
-                sb.append(String.format(Locale.ROOT, " %10.3f", score(sum(t, m, -1))));
+                sb.append(String.format(Locale.ROOT, " %10.3f", Competition.score(sum(t, m, -1))));
                 out.println(sb);
             }
             StringBuilder tot = new StringBuilder(String.format(Locale.ROOT, "%-34s", "all maps"));
@@ -442,11 +380,11 @@ public final class Evaluate {
                 int[] s = sum(t, -1, j);
                 tot.append(String.format(Locale.ROOT, " %10s", s[0] + "/" + s[1] + "/" + s[2]));
             }
-            tot.append(String.format(Locale.ROOT, " %10.3f", score(sum(t, -1, -1))));
+            tot.append(String.format(Locale.ROOT, " %10.3f", Competition.score(sum(t, -1, -1))));
             out.println(tot);
             for (int j = 0; j < field.size(); j++) {
                 int[] s = sum(t, -1, j);
-                out.printf(Locale.ROOT, "[%d] %s: score %.3f +- %.3f (95%%)%n", j, field.get(j), score(s), halfWidth(s));
+                out.printf(Locale.ROOT, "[%d] %s: score %.3f +- %.3f (95%%)%n", j, field.get(j), Competition.score(s), halfWidth(s));
             }
         }
 
@@ -485,29 +423,6 @@ public final class Evaluate {
             }
         }
 
-        /** A map as Harness.resolveMap finds it, else under one of the --map-dir folders. */
-        static File resolve(String map, File harness, List<File> dirs) throws Options.UsageException {
-            try {
-                return Harness.resolveMap(map, harness);
-            } catch (Options.UsageException e) {
-                for (File d : dirs) {
-                    File f = new File(d, map);
-                    if (f.isFile()) {
-                        return f;
-                    }
-                }
-                throw new Options.UsageException(e.getMessage() + (dirs.isEmpty()
-                        ? "; maps of the current official repository (basesWorkers32x32A.xml, ...) need --map-dir DIR"
-                        : "; not under any --map-dir either"));
-            }
-        }
-
-        /** The game length of a map: read its size from the file. */
-        static int cyclesFor(String path, UnitTypeTable table) throws Exception {
-            rts.PhysicalGameState pgs = rts.PhysicalGameState.load(path, table);
-            return Evaluate.cyclesFor(pgs.getWidth(), pgs.getHeight());
-        }
-
         static List<String> fieldOf(String field) throws IOException, Options.UsageException {
             List<String> out = new ArrayList<>();
             if (field.equals("default") || field.equals("all")) {
@@ -521,65 +436,11 @@ public final class Evaluate {
             if (!f.isFile()) {
                 throw new Options.UsageException("--field: expected default, all or a file; no file " + field);
             }
-            out.addAll(lines(f));
+            out.addAll(Competition.lines(f));
             if (out.isEmpty()) {
                 throw new Options.UsageException("--field " + field + ": no bots in the file");
             }
             return out;
-        }
-
-        static List<String> mapsOf(String set, Harness.Env env, String indexFile)
-                throws IOException, Options.UsageException {
-            switch (set) {
-            case "2025":
-                return Arrays.asList(MAPS_2025);
-            case "2023":
-                return Arrays.asList(MAPS_2023);
-            case "2023-hidden":
-                return Arrays.asList(MAPS_2023_HIDDEN);
-            case "held-out":
-                checkHeldOut(env, indexFile);
-                return Arrays.asList(MAPS_HELD_OUT);
-            default:
-                File f = new File(set);
-                if (!f.isFile()) {
-                    throw new Options.UsageException("--maps: expected 2025, 2023, 2023-hidden, held-out or a file;"
-                            + " no file " + set);
-                }
-                List<String> out = lines(f);
-                if (out.isEmpty()) {
-                    throw new Options.UsageException("--maps " + set + ": no maps in the file");
-                }
-                return out;
-            }
-        }
-
-        /** Refuses the held-out set if the program index says a synthesis run used one of its maps. */
-        private static void checkHeldOut(Harness.Env env, String indexFile) throws IOException,
-                Options.UsageException {
-            List<String> trained = new ArrayList<>();
-            try (BufferedReader r = openIndex(env, indexFile)) {
-                if (r == null) {
-                    System.err.println("evaluate: no program index found; the held-out claim is unchecked");
-                    return;
-                }
-                String line;
-                while ((line = r.readLine()) != null) {
-                    int hash = line.indexOf('#');
-                    String s = (hash >= 0 ? line.substring(0, hash) : line).trim();
-                    if (s.startsWith("trained ")) {
-                        trained.add(s.substring("trained ".length()).trim());
-                    }
-                }
-            }
-            for (String m : MAPS_HELD_OUT) {
-                if (trained.contains(m)) {
-                    throw new Options.UsageException("held-out map " + m
-                            + " is listed as trained on in the program index");
-                }
-            }
-            System.err.println("evaluate: held-out maps checked against " + trained.size()
-                    + " 'trained' lines of the program index");
         }
 
         /**
@@ -616,7 +477,7 @@ public final class Evaluate {
             }
             List<String> other = new ArrayList<>();
             int recorded = 0;
-            try (BufferedReader r = openIndex(env, indexFile)) {
+            try (BufferedReader r = Competition.openIndex(env, indexFile)) {
                 if (r == null) {
                     return null;
                 }
@@ -639,31 +500,6 @@ public final class Evaluate {
             return other.isEmpty() ? null
                     : "evaluate: warning: the harness is edition " + harnessEdition + ", " + other.size() + " of "
                             + recorded + " programs of the index were made for another: " + String.join(", ", other);
-        }
-
-        private static BufferedReader openIndex(Harness.Env env, String indexFile) throws IOException {
-            if (indexFile != null) {
-                return Files.newBufferedReader(new File(indexFile).toPath(), StandardCharsets.UTF_8);
-            }
-            try {
-                Class<?> k = env.load(Harness.DROP_IN_CLASS);
-                InputStream in = k.getResourceAsStream("/programs/index.txt");
-                return in == null ? null : new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            } catch (ClassNotFoundException e) {
-                return null;
-            }
-        }
-
-        private static List<String> lines(File f) throws IOException {
-            List<String> out = new ArrayList<>();
-            for (String line : Files.readAllLines(f.toPath(), StandardCharsets.UTF_8)) {
-                int hash = line.indexOf('#');
-                String s = (hash >= 0 ? line.substring(0, hash) : line).trim();
-                if (!s.isEmpty()) {
-                    out.add(s);
-                }
-            }
-            return out;
         }
     }
 }

@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Modifier;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -20,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -635,5 +638,28 @@ final class Harness {
         PrintStream real = System.out;
         System.setOut(System.err);
         return real;
+    }
+
+    /** Replaces every java.util.Random instance field of an AI (superclasses included). */
+    static void seedAI(AI ai, long seed) {
+        int n = 0;
+        for (Class<?> c = ai.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || !Random.class.isAssignableFrom(f.getType())) {
+                    continue;
+                }
+                try {
+                    f.setAccessible(true);
+                    if (f.getType().isAssignableFrom(Random.class)) {
+                        f.set(ai, new Random(seed * 7919L + n));
+                        n++;
+                    }
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    System.err.println("Match: cannot seed " + c.getName() + "." + f.getName() + ": "
+                            + reason(e));
+                }
+            }
+        }
+        System.err.println("Match: seeded " + n + " Random field(s) of " + ai.getClass().getName());
     }
 }

@@ -108,7 +108,7 @@ public final class League {
             File harness = sh.harnessDir();
             Harness.Env env = new Harness.Env(harness, sh.bots);
             for (String set : sets) {
-                for (String m : Evaluate.Run.mapsOf(set, env, null)) {
+                for (String m : Competition.mapsOf(set, env, null)) {
                     if (!maps.contains(m)) {
                         maps.add(m);
                     }
@@ -138,13 +138,13 @@ public final class League {
             boolean pre = sh.pregameMs >= 0;
             long preMs = Math.max(sh.pregameMs, 0);
             for (int mi = 0; mi < maps.size(); mi++) {
-                String path = Evaluate.Run.resolve(maps.get(mi), harness, mapDirs).getPath();
-                int cycles = maxCycles != null ? maxCycles : Evaluate.Run.cyclesFor(path, table);
+                String path = Competition.resolve(maps.get(mi), harness, mapDirs).getPath();
+                int cycles = maxCycles != null ? maxCycles : Competition.cyclesFor(path, table);
                 StringWriter log = new StringWriter();
                 TournamentApi.run(rr, new List<?>[] {ais}, new Object[] {-1, Arrays.asList(path), iterations, cycles,
                     sh.timeBudget, sh.iterationsBudget, preMs, preMs, !sh.partiallyObservable, false, sh.timeoutCheck,
                     false, pre, table, null, log, new StringWriter(), rw.getPath()});
-                for (int[] g : Evaluate.Run.games(log.toString())) {
+                for (int[] g : Competition.games(log.toString())) {
                     int a = g[0], b = g[1];
                     games++;
                     crashes += g[3] >= 0 ? 1 : 0;
@@ -173,7 +173,7 @@ public final class League {
                     td += d[i][j];
                     tl += l[i][j];
                 }
-                mean[i] = Evaluate.Run.score(new int[] {tw, td, tl});
+                mean[i] = Competition.score(new int[] {tw, td, tl});
             }
             out.println();
             out.println("W/D/L of the row entrant against the column entrant (both seats, all maps):");

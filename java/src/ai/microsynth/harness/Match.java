@@ -148,8 +148,8 @@ public final class Match {
             AI ai1 = Harness.build(env, p1, table, timeBudget, iterationsBudget);
             Class<?> k0 = ai0.getClass(), k1 = ai1.getClass();
             if (seed != null) {
-                seedAI(ai0, seed * 2 + 1);
-                seedAI(ai1, seed * 2 + 2);
+                Harness.seedAI(ai0, seed * 2 + 1);
+                Harness.seedAI(ai1, seed * 2 + 2);
             }
             out.println("match map=" + map + " utt=" + utt + " conflict=" + conflict + " max_cycles=" + maxCycles
                     + " po=" + po + " p0=" + k0.getName() + "(" + Harness.where(k0) + ") p1=" + k1.getName() + "("
@@ -324,29 +324,6 @@ public final class Match {
                 }
             }
             System.err.println("Match: seeded " + done);
-        }
-
-        /** Replaces every java.util.Random instance field of an AI (superclasses included). */
-        static void seedAI(AI ai, long seed) {
-            int n = 0;
-            for (Class<?> c = ai.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
-                for (Field f : c.getDeclaredFields()) {
-                    if (Modifier.isStatic(f.getModifiers()) || !Random.class.isAssignableFrom(f.getType())) {
-                        continue;
-                    }
-                    try {
-                        f.setAccessible(true);
-                        if (f.getType().isAssignableFrom(Random.class)) {
-                            f.set(ai, new Random(seed * 7919L + n));
-                            n++;
-                        }
-                    } catch (ReflectiveOperationException | RuntimeException e) {
-                        System.err.println("Match: cannot seed " + c.getName() + "." + f.getName() + ": "
-                                + Harness.reason(e));
-                    }
-                }
-            }
-            System.err.println("Match: seeded " + n + " Random field(s) of " + ai.getClass().getName());
         }
     }
 }

@@ -288,7 +288,7 @@ public final class Recorder {
                         Harness.construct(env.load(env.resolveName(w[5])), table) };
             for (AI a : ai) {
                 Harness.setBudgets(a, timeBudget, -1);
-                Match.Run.seedAI(a, seed);
+                Harness.seedAI(a, seed);
                 a.reset();
             }
             File file = new File(dir, name + ".rec.gz");
