@@ -226,11 +226,6 @@ case)
 	[ -f "$sw" ] || { echo "competition.sh: no switch $sw" >&2; exit 2; }
 	name=$(basename "$m" .xml | tr -c 'A-Za-z0-9_.\n' '_')
 	work="$out/$name.case"
-	rm -rf "$work"
-	mkdir -p "$work"
-	# the switch's programs, one file each (program NAME ... end)
-	awk -v d="$work" '/^program /{f=d "/" $2 ".ms"; inp=1; next} inp && /^end$/{inp=0; close(f); next}
-		inp{print > f}' "$sw"
 	cycle=$(sed -n 's/^cycle \([0-9]*\).*/\1/p' "$sw" | head -n 1)
 	radius=$(sed -n 's/^radius \([0-9.]*\).*/\1/p' "$sw" | head -n 1)
 	before=$(sed -n 's/^before \([^ ]*\).*/\1/p' "$sw" | head -n 1)
@@ -244,6 +239,11 @@ case)
 		prog[$b]="$work/${rest##* }.ms"
 	done < <(grep '^case ' "$sw")
 	[ -n "${prog[$bot]:-}" ] || { echo "competition.sh: $sw has no case for $bot" >&2; exit 2; }
+	rm -rf "$work"
+	mkdir -p "$work"
+	# the switch's programs, one file each (program NAME ... end)
+	awk -v d="$work" '/^program /{f=d "/" $2 ".ms"; inp=1; next} inp && /^end$/{inp=0; close(f); next}
+		inp{print > f}' "$sw"
 	len=$(game_length "$m")
 	lenopt=()
 	[ "$len" = 0 ] || lenopt=(--max-cycles "$len")
