@@ -74,6 +74,18 @@ static int write_final_json(ms_ctx *ctx, const ms_rts_state *s, const char *json
 	return rc;
 }
 
+/* What a portfolio player simulated and chose (stderr: stdout's last line is the result). */
+static void print_portfolio(int p, const ms_bot *b)
+{
+	ms_rts_portfolio_info in;
+	if (ms_rts_portfolio_bot_info(b, &in) == MS_OK)
+		fprintf(stderr,
+			"play: player %d's portfolio saw %s, plays %s (%d simulated games against it, mean %.3f); "
+			"simulated %ld games, %ld cycles, %ld failures, %ld left\n",
+			p, in.opponent ? in.opponent : "-", in.program, in.chosen_games, in.chosen_score, in.games,
+			in.cycles, in.failures, in.jobs_left);
+}
+
 int cmd_play(int argc, char **argv)
 {
 	const char *map = NULL, *bot_name[2] = { NULL, NULL }, *trace = NULL, *json = NULL;
@@ -129,11 +141,9 @@ int cmd_play(int argc, char **argv)
 	}
 	if (!map || !bot_name[0] || !bot_name[1])
 		return cli_usage_error("play", "--map, --p0 and --p1 are required");
-	/* program: and switch: specs are checked when the bot is built */
+	/* programs, switches and portfolios are checked when the bot is built */
 	for (int p = 0; p < 2; p++)
-		if (strncmp(bot_name[p], "program:", 8) && strncmp(bot_name[p], "program-text:", 13) &&
-		    strncmp(bot_name[p], "switch:", 7) && strncmp(bot_name[p], "switch-text:", 12) &&
-		    !ms_bot_for_java_class(bot_name[p]))
+		if (!ms_bot_spec_native(bot_name[p]))
 			return cli_usage_error("play", "no native bot called '%s'", bot_name[p]);
 	if (cli_resolve_map(map, path, sizeof(path)))
 		return cli_usage_error("play", "map '%s' not found (as a path or in the harness cache)", map);
@@ -181,6 +191,7 @@ int cmd_play(int argc, char **argv)
 		const char *label;
 		if (ms_rts_switch_bot_choice(bot[p], &label, NULL) == MS_OK)
 			fprintf(stderr, "play: player %d's switch chose %s\n", p, label);
+		print_portfolio(p, bot[p]);
 	}
 	printf("winner=%d cycles=%d\n", ms_rts_winner(s), ms_rts_state_time(s));
 

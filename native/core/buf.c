@@ -1,5 +1,6 @@
 #include "core/buf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,4 +85,76 @@ char *ms_buf_detach(ms_buf *b)
 		p = ms_ctx_strdup(b->ctx, "");
 	ms_buf_init(b, b->ctx);
 	return p;
+}
+
+int ms_text_next_line(const char *text, size_t len, size_t *at, size_t *ls, size_t *le)
+{
+	size_t i = *at;
+	if (i >= len)
+		return 0;
+	*ls = i;
+	while (i < len && text[i] != '\n')
+		i++;
+	*le = i > *ls && text[i - 1] == '\r' ? i - 1 : i;
+	*at = i < len ? i + 1 : i;
+	return 1;
+}
+
+int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ms_buf b;
+	char chunk[8192];
+	size_t got;
+	int rc = MS_OK;
+
+	*out = NULL;
+	*len = 0;
+	if (!f)
+		return ms_ctx_error(ctx, MS_EIO, "%s %s: %s", what, path, strerror(errno));
+	ms_buf_init(&b, ctx);
+	while (!rc && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (b.len + got > ((size_t)16 << 20))
+			rc = ms_ctx_error(ctx, MS_ERANGE, "%s %s: larger than 16 MiB", what, path);
+		else if (ms_buf_append(&b, chunk, got))
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "%s %s: out of memory", what, path);
+	}
+	if (!rc && ferror(f))
+		rc = ms_ctx_error(ctx, MS_EIO, "%s %s: read error", what, path);
+	fclose(f);
+	if (!rc && ms_buf_append(&b, "", 0))
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "%s %s: out of memory", what, path);
+	if (rc) {
+		ms_buf_dispose(&b);
+		return rc;
+	}
+	*len = b.len;
+	*out = ms_buf_detach(&b);
+	return *out ? MS_OK : ms_ctx_error(ctx, MS_ENOMEM, "%s %s: out of memory", what, path);
+}
+
+int ms_spec_text(ms_ctx *ctx, const char *spec, const char *kind, const char **what, char **owned, const char **text,
+		 size_t *len)
+{
+	size_t k = strlen(kind);
+	int rc;
+
+	*owned = NULL;
+	*text = NULL;
+	*len = 0;
+	if (spec && !strncmp(spec, kind, k) && !strncmp(spec + k, "-text:", 6)) {
+		*what = !strcmp(kind, "program") ? "program text" : !strcmp(kind, "switch") ? "switch text" : "portfolio text";
+		*text = spec + k + 6;
+		*len = strlen(*text);
+		return MS_OK;
+	}
+	if (!spec || strncmp(spec, kind, k) || spec[k] != ':')
+		return ms_ctx_error(ctx, MS_ENOTFOUND, "\"%s\" names no %s (%s:FILE or %s-text:TEXT)", spec ? spec : "(null)",
+				    kind, kind, kind);
+	*what = spec + k + 1;
+	if ((rc = ms_read_text_file(ctx, *what, !strcmp(kind, "program") ? "program file" : !strcmp(kind, "switch") ?
+				    "switch file" : "portfolio file", owned, len)))
+		return rc;
+	*text = *owned;
+	return MS_OK;
 }

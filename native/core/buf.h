@@ -19,4 +19,26 @@ int ms_buf_printf(ms_buf *b, const char *fmt, ...) MS_PRINTF(2, 3);
 /** Hands the string to the caller (free with ms_ctx_mfree); leaves b empty. */
 char *ms_buf_detach(ms_buf *b);
 
+
+/**
+ * The next line of text[*at..len) into [*ls, *le), without its newline (nor
+ * a CR before it); advances *at. 0 at the end of the text.
+ */
+int ms_text_next_line(const char *text, size_t len, size_t *at, size_t *ls, size_t *le);
+
+/**
+ * Reads a whole file of at most 16 MiB into a NUL-terminated string (free
+ * with ms_ctx_mfree); errors name `what` and `path`.
+ */
+int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len);
+
+/**
+ * The text a spec of `kind` carries: "KIND-text:TEXT" gives TEXT (`*what` =
+ * "KIND text"), "KIND:FILE" the file's contents (`*what` = FILE, `*owned`
+ * the buffer to free with ms_ctx_mfree). MS_ENOTFOUND, with a message, for a
+ * spec of neither form.
+ */
+int ms_spec_text(ms_ctx *ctx, const char *spec, const char *kind, const char **what, char **owned, const char **text,
+		 size_t *len);
+
 #endif

@@ -1,9 +1,10 @@
 cmake_minimum_required(VERSION 3.20)
 # Programs shipped in the jar: a copy of microsynth.jar gets a
 # programs/index.txt naming a program for one map (by the full fingerprint
-# that MapFingerprint prints) and a native bot by default; the bot built
-# with the harness's (UnitTypeTable) constructor must play the shipped
-# program on that map and the default elsewhere.
+# that MapFingerprint prints), a native bot by default and a portfolio for
+# unseen maps; the bot built with the harness's (UnitTypeTable) constructor
+# must play the default before any game, the shipped program on that map,
+# and elsewhere the portfolio opening with the shipped program (the nearest).
 #   cmake -DJAVA= -DJAR_TOOL= -DHARNESS= -DBOT_JAR= -DTOOLS= -DPROGRAM=file -DOUT=dir -P jni_jar_programs.cmake
 set(NEEDS "${HARNESS}/microrts.jar" "${BOT_JAR}" "${TOOLS}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
@@ -22,7 +23,10 @@ if(NOT rc EQUAL 0 OR NOT fp MATCHES "^(m:[0-9a-f]+) (t:[0-9a-f]+) ")
 endif()
 set(key "${CMAKE_MATCH_1}")
 file(WRITE "${OUT}/stage/programs/index.txt"
-  "# written by tests/bridge/jni_jar_programs.cmake\ndefault HeavyRush\n${key} program:shipped.txt   # ${map}\n")
+  "# written by tests/bridge/jni_jar_programs.cmake\ndefault HeavyRush\nunseen portfolio:unseen.portfolio\n"
+  "${key} program:shipped.txt   # ${map}\nnear 8 8 1 1 2 8 0 program:shipped.txt\n")
+file(WRITE "${OUT}/stage/programs/unseen.portfolio"
+  "microsynth-portfolio 1\ncycle 100\nbudget-ms 5\nseeds 1\nfield WorkerRush LightRush\n")
 configure_file("${PROGRAM}" "${OUT}/stage/programs/shipped.txt" COPYONLY)
 execute_process(COMMAND ${JAR_TOOL} uf "${OUT}/microsynth.jar" -C "${OUT}/stage" programs
   RESULT_VARIABLE rc)
@@ -33,6 +37,6 @@ execute_process(COMMAND ${JAVA} -Djava.awt.headless=true -cp "${TOOLS}:${HARNESS
     ai.microsynth.harness.JniChecks --harness ${HARNESS} --jar-program ${map} shipped.txt HeavyRush
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 message("${fp}${out}${err}")
-if(NOT rc EQUAL 0 OR NOT out MATCHES "checks=1 failed=0")
+if(NOT rc EQUAL 0 OR NOT out MATCHES "checks=2 failed=0")
   message(FATAL_ERROR "the shipped program was not played (exit ${rc})")
 endif()

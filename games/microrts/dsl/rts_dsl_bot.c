@@ -85,33 +85,38 @@ int ms_rts_dsl_bot_new_opts(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, con
 	return make(ctx, out, p, NULL, utt, seed, opts);
 }
 
-int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
+int ms_rts_dsl_bot_from_text(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
+			     const ms_rts_utt *utt, int64_t seed)
 {
-	static const char file_prefix[] = "program:", text_prefix[] = "program-text:";
 	ms_dsl_grammar *g = NULL;
 	ms_dsl_prog *p = NULL;
 	int rc;
 
 	*out = NULL;
-	if (!spec || (strncmp(spec, file_prefix, sizeof(file_prefix) - 1) &&
-		      strncmp(spec, text_prefix, sizeof(text_prefix) - 1)))
-		return ms_ctx_error(ctx, MS_ENOTFOUND, "\"%s\" names no program (program:FILE or program-text:TEXT)",
-				    spec ? spec : "(null)");
-	if ((rc = ms_rts_dsl_grammar_new(ctx, &g, 0)) || (rc = ms_dsl_prog_new(ctx, &p, g)))
-		goto fail;
-	if (!strncmp(spec, file_prefix, sizeof(file_prefix) - 1))
-		rc = ms_rts_dsl_parse_file(p, spec + sizeof(file_prefix) - 1, 0);
-	else
-		rc = ms_rts_dsl_parse(p, "program text", spec + sizeof(text_prefix) - 1,
-				      strlen(spec + sizeof(text_prefix) - 1), 0);
-	if (rc)
-		goto fail;
-	rc = make(ctx, out, p, g, utt, seed, NULL);
-	g = NULL; /* the bot owns it now, even on failure */
+	if (!text)
+		return ms_ctx_error(ctx, MS_EINVAL, "%s: no program text", what ? what : "program text");
+	if ((rc = ms_rts_dsl_grammar_new(ctx, &g, 0)) || (rc = ms_dsl_prog_new(ctx, &p, g)) ||
+	    (rc = ms_rts_dsl_parse(p, what ? what : "program text", text, len, 0))) {
+		ms_dsl_prog_free(p);
+		ms_dsl_grammar_free(g);
+		return rc;
+	}
+	rc = make(ctx, out, p, g, utt, seed, NULL); /* the bot owns g now, even on failure */
 	ms_dsl_prog_free(p);
 	return rc;
-fail:
-	ms_dsl_prog_free(p);
-	ms_dsl_grammar_free(g);
+}
+
+int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
+{
+	const char *what, *text;
+	char *owned;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ms_spec_text(ctx, spec, "program", &what, &owned, &text, &len)))
+		return rc;
+	rc = ms_rts_dsl_bot_from_text(ctx, out, what, text, len, utt, seed);
+	ms_ctx_mfree(ctx, owned);
 	return rc;
 }

@@ -17,13 +17,13 @@
  *   default NAME         after K when no case is within R (default: before)
  *   case LABEL SEAT F0 .. F8 NAME
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rts_dsl_internal.h"
+#include "core/buf.h"
 
 #define SW_MAX_PROGS 32
 #define SW_MAX_CASES 64
@@ -218,20 +218,6 @@ static int blank_or_comment(const char *l)
 	return !*l || *l == '#';
 }
 
-/* The next line of text[*at..len) into [*ls, *le), without its newline; 0 at the end. */
-static int next_line(const char *text, size_t len, size_t *at, size_t *ls, size_t *le)
-{
-	size_t i = *at;
-	if (i >= len)
-		return 0;
-	*ls = i;
-	while (i < len && text[i] != '\n')
-		i++;
-	*le = i > *ls && text[i - 1] == '\r' ? i - 1 : i;
-	*at = i < len ? i + 1 : i;
-	return 1;
-}
-
 static int parse(ms_ctx *ctx, sw_bot *sw, const char *what, const char *text, size_t len, const ms_rts_utt *utt,
 		 int64_t seed)
 {
@@ -243,7 +229,7 @@ static int parse(ms_ctx *ctx, sw_bot *sw, const char *what, const char *text, si
 	sw->radius = HUGE_VAL;
 	if ((rc = ms_rts_dsl_grammar_new(ctx, &sw->g, 0)))
 		return rc;
-	while (next_line(text, len, &at, &ls, &le)) {
+	while (ms_text_next_line(text, len, &at, &ls, &le)) {
 		size_t n = le - ls;
 		char word[32], name[SW_LABEL_MAX], extra[2];
 		line++;
@@ -282,7 +268,7 @@ static int parse(ms_ctx *ctx, sw_bot *sw, const char *what, const char *text, si
 			if (sw->n_progs == SW_MAX_PROGS)
 				return ms_ctx_error(ctx, MS_ERANGE, "%s: line %d: more than %d programs", what, line,
 						    SW_MAX_PROGS);
-			while (next_line(text, len, &at, &ls, &le)) {
+			while (ms_text_next_line(text, len, &at, &ls, &le)) {
 				line++;
 				if (le - ls == 3 && !memcmp(text + ls, "end", 3)) {
 					closed = 1;
@@ -350,39 +336,6 @@ static int parse(ms_ctx *ctx, sw_bot *sw, const char *what, const char *text, si
 	return MS_OK;
 }
 
-/* Reads a whole file (at most 16 MiB) into a NUL-terminated buffer of ctx. */
-static int read_all(ms_ctx *ctx, const char *path, char **out, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ms_buf b;
-	char chunk[8192];
-	size_t got;
-	int rc = MS_OK;
-
-	*out = NULL;
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "switch file %s: %s", path, strerror(errno));
-	ms_buf_init(&b, ctx);
-	while (!rc && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (b.len + got > ((size_t)16 << 20))
-			rc = ms_ctx_error(ctx, MS_ERANGE, "switch file %s: larger than 16 MiB", path);
-		else if (ms_buf_append(&b, chunk, got))
-			rc = ms_ctx_error(ctx, MS_ENOMEM, "switch file %s: out of memory", path);
-	}
-	if (!rc && ferror(f))
-		rc = ms_ctx_error(ctx, MS_EIO, "switch file %s: read error", path);
-	fclose(f);
-	if (!rc && ms_buf_append(&b, "", 0))
-		rc = ms_ctx_error(ctx, MS_ENOMEM, "switch file %s: out of memory", path);
-	if (rc) {
-		ms_buf_dispose(&b);
-		return rc;
-	}
-	*len = b.len;
-	*out = ms_buf_detach(&b);
-	return *out ? MS_OK : ms_ctx_error(ctx, MS_ENOMEM, "switch file %s: out of memory", path);
-}
-
 int ms_rts_switch_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
 			  const ms_rts_utt *utt, int64_t seed)
 {
@@ -403,24 +356,16 @@ int ms_rts_switch_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const cha
 
 int ms_rts_switch_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
 {
-	static const char file_prefix[] = "switch:", text_prefix[] = "switch-text:";
-	char *text = NULL;
-	size_t len = 0;
+	const char *what, *text;
+	char *owned;
+	size_t len;
 	int rc;
 
 	*out = NULL;
-	if (spec && !strncmp(spec, text_prefix, sizeof(text_prefix) - 1)) {
-		spec += sizeof(text_prefix) - 1;
-		return ms_rts_switch_bot_new(ctx, out, "switch text", spec, strlen(spec), utt, seed);
-	}
-	if (!spec || strncmp(spec, file_prefix, sizeof(file_prefix) - 1))
-		return ms_ctx_error(ctx, MS_ENOTFOUND, "\"%s\" names no switch (switch:FILE or switch-text:TEXT)",
-				    spec ? spec : "(null)");
-	spec += sizeof(file_prefix) - 1;
-	if ((rc = read_all(ctx, spec, &text, &len)))
+	if ((rc = ms_spec_text(ctx, spec, "switch", &what, &owned, &text, &len)))
 		return rc;
-	rc = ms_rts_switch_bot_new(ctx, out, spec, text, len, utt, seed);
-	ms_ctx_mfree(ctx, text);
+	rc = ms_rts_switch_bot_new(ctx, out, what, text, len, utt, seed);
+	ms_ctx_mfree(ctx, owned);
 	return rc;
 }
 

@@ -92,7 +92,27 @@ int ms_bot_make(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *u
 		return make_fail_at(ctx, out, spec, utt, seed);
 	if (!strncmp(spec, "switch:", 7) || !strncmp(spec, "switch-text:", 12))
 		return ms_rts_switch_bot_from_spec(ctx, out, spec, utt, seed);
+	if (!strncmp(spec, "portfolio:", 10) || !strncmp(spec, "portfolio-text:", 15))
+		return ms_rts_portfolio_bot_from_spec(ctx, out, spec, utt, seed);
 	if (!strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13))
 		return ms_rts_dsl_bot_from_spec(ctx, out, spec, utt, seed);
 	return ms_bot_new(ctx, out, spec, utt, seed);
+}
+
+int ms_bot_spec_native(const char *spec)
+{
+	static const char *const forms[] = { "program:", "program-text:", "switch:", "switch-text:", "portfolio:",
+					     "portfolio-text:", "fail-at:" };
+	if (!spec)
+		return 0;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (!strncmp(spec, forms[i], strlen(forms[i])))
+			return 1;
+	return ms_bot_for_java_class(spec) != NULL;
+}
+
+int ms_match_competition_cycles(int width, int height)
+{
+	int side = width > height ? width : height;
+	return side <= 8 ? 3000 : side <= 16 ? 4000 : side <= 24 ? 5000 : side <= 32 ? 6000 : 8000;
 }

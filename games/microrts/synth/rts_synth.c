@@ -575,17 +575,9 @@ static int mutate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
 
 /* ---- construction --------------------------------------------------------------- */
 
-/* The competition's cycle limit for a map of this size. */
-static int cycles_for(int w, int h)
-{
-	int side = w > h ? w : h;
-	return side <= 8 ? 3000 : side <= 16 ? 4000 : side <= 24 ? 5000 : side <= 32 ? 6000 : 8000;
-}
-
 static int is_native(const char *spec)
 {
-	return !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13) || !strncmp(spec, "fail-at:", 8) ||
-	       !strncmp(spec, "switch:", 7) || !strncmp(spec, "switch-text:", 12) || ms_bot_for_java_class(spec);
+	return ms_bot_spec_native(spec);
 }
 
 void ms_rts_synth_free(ms_rts_synth *rs)
@@ -688,7 +680,7 @@ static int add_maps(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o
 			return ms_ctx_error(ctx, rc, "--map %s: %s", o->maps[i], ms_ctx_last_error(ctx));
 		ms_match_map_size(m, &w, &h);
 		ms_match_free(m);
-		rs->max_cycles[i] = o->max_cycles ? o->max_cycles : cycles_for(w, h);
+		rs->max_cycles[i] = o->max_cycles ? o->max_cycles : ms_match_competition_cycles(w, h);
 	}
 	return MS_OK;
 }

@@ -38,6 +38,7 @@ extern "C" {
 /**
  * A bot from a spec: a native bot's short or Java class name,
  * "program:FILE" or "program-text:TEXT" (any text form rts_dsl.h reads), or
+ * "switch:FILE", "portfolio:FILE" (and their -text: forms), or
  * "fail-at:N:SPEC", SPEC failing (MS_ERROR) every decision from cycle N on:
  * fault injection, for tests of what survives a failing opponent.
  * `utt` must outlive the bot; `seed` seeds the bot's own generator; the bot
@@ -46,6 +47,54 @@ extern "C" {
  * column.
  */
 MS_EXTERN int ms_bot_make(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed);
+
+/**
+ * 1 when ms_bot_make can build `spec` in the native engine: a native bot's
+ * name, or one of the forms program:, program-text:, switch:, switch-text:,
+ * portfolio:, portfolio-text:, fail-at: (their files and texts are read
+ * only when the bot is made).
+ */
+MS_EXTERN int ms_bot_spec_native(const char *spec);
+
+/**
+ * The game length the MicroRTS competitions play on a map of this size:
+ * 3000 cycles up to 8x8, 4000 to 16x16, 5000 to 24x24, 6000 to 32x32, 8000
+ * above (the 2025 competition played its 16x16 maps for 5000).
+ */
+MS_EXTERN int ms_match_competition_cycles(int width, int height);
+
+/* ---- portfolio bots (games/microrts/match/portfolio.c) ------------------- */
+
+/**
+ * A portfolio bot: plays an opening program while it simulates, in slices
+ * of each decision's time, every candidate program against every bot of a
+ * field from the game's first state; at its cycle it matches the enemy to
+ * the nearest simulated field bot and plays the candidate that scored best
+ * against it (docs/portfolio.md has the text form). ms_bot_make makes one
+ * from "portfolio:FILE" or "portfolio-text:TEXT"; parse errors name the
+ * file (or "portfolio text") and line. A simulation that fails stops the
+ * simulations, never the game.
+ */
+MS_EXTERN int ms_rts_portfolio_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
+				       const ms_rts_utt *utt, int64_t seed);
+
+/** ms_rts_portfolio_bot_new from "portfolio:FILE" or "portfolio-text:TEXT"; MS_ENOTFOUND for other specs. */
+MS_EXTERN int ms_rts_portfolio_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt,
+					     int64_t seed);
+
+/** What a portfolio bot has done in its current game. */
+typedef struct ms_rts_portfolio_info {
+	const char *opponent; /**< field bot identified; "none" when none within the radius; NULL before the cycle */
+	const char *program;  /**< the program it plays now */
+	long games, cycles;   /**< simulated games finished, simulated cycles */
+	long failures;        /**< simulated games a bot failed in */
+	long jobs_left;       /**< simulated games still to play */
+	int chosen_games;     /**< simulated games of the program played, against the opponent identified */
+	double chosen_score;  /**< its mean score in them (win 1, draw 0.5) */
+} ms_rts_portfolio_info;
+
+/** Fills `info` for a portfolio bot; MS_EINVAL for any other bot. */
+MS_EXTERN int ms_rts_portfolio_bot_info(const ms_bot *b, ms_rts_portfolio_info *info);
 
 /* ---- players ---------------------------------------------------------------- */
 

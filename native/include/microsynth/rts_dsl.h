@@ -244,6 +244,13 @@ MS_EXTERN int ms_rts_dsl_bot_new_opts(ms_ctx *ctx, ms_bot **out, const ms_dsl_pr
 				      int64_t seed, const ms_rts_dsl_opts *opts);
 
 /**
+ * A bot from a program's text (any text form of ms_rts_dsl_parse, default
+ * flags); `what` names the text in parse errors ("FILE: program NAME").
+ */
+MS_EXTERN int ms_rts_dsl_bot_from_text(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
+				       const ms_rts_utt *utt, int64_t seed);
+
+/**
  * A bot from a bot name: "program:FILE" reads the program file,
  * "program-text:TEXT" reads TEXT (any text form of ms_rts_dsl_parse, with
  * the default flags). MS_ENOTFOUND when `spec` has neither prefix.

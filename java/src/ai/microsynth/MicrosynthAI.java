@@ -256,6 +256,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
     static final class ProgramIndex {
         final Map<String, String> specs = new LinkedHashMap<>();
         String defaultSpec;
+        // `unseen`: a portfolio template for maps no m:/t: key names (docs/portfolio.md)
+        String unseenSpec;
         final List<String> problems = new ArrayList<>();
         // `near` lines: features of a known map and its spec, for maps no key names
         final List<double[]> near = new ArrayList<>();
@@ -277,6 +279,11 @@ public class MicrosynthAI extends AIWithComputationBudget {
                     idx.problems.add("line " + no + ": expected 'KEY SPEC'");
                 } else if (kv[0].equals("default")) {
                     idx.defaultSpec = kv[1].trim();
+                } else if (kv[0].equals("unseen")) {
+                    if (!kv[1].trim().startsWith("portfolio:")) {
+                        idx.problems.add("line " + no + ": expected 'unseen portfolio:FILE'");
+                    }
+                    idx.unseenSpec = kv[1].trim();
                 } else if (kv[0].matches("[mt]:[0-9a-f]{16}")) {
                     idx.specs.put(kv[0], kv[1].trim());
                 } else if (kv[0].equals("trained")) {
@@ -310,8 +317,17 @@ public class MicrosynthAI extends AIWithComputationBudget {
             return idx;
         }
 
-        /** The spec for this state's map: full fingerprint (time 0 only), terrain, default. */
+        /** The spec for this state's map: full fingerprint (time 0 only), terrain, the nearest map, default. */
         String lookup(GameState gs) {
+            String s = exact(gs);
+            if (s == null) {
+                s = nearest(gs);
+            }
+            return s != null ? s : defaultSpec;
+        }
+
+        /** The spec a key names for this map: full fingerprint (time 0 only), then terrain; null for none. */
+        String exact(GameState gs) {
             String s = null;
             if (!specs.isEmpty() && gs.getTime() == 0) {
                 s = specs.get(MapFingerprint.full(gs));
@@ -319,19 +335,29 @@ public class MicrosynthAI extends AIWithComputationBudget {
             if (s == null && !specs.isEmpty()) {
                 s = specs.get(MapFingerprint.terrain(gs.getPhysicalGameState()));
             }
-            if (s == null && !near.isEmpty()) {
-                // an unseen map: the spec of the most similar known map (first on ties)
-                double[] f = MapFingerprint.features(gs);
-                double best = Double.MAX_VALUE;
-                for (int i = 0; i < near.size(); i++) {
-                    double d = MapFingerprint.distance(f, near.get(i));
-                    if (d < best) {
-                        best = d;
-                        s = nearSpecs.get(i);
-                    }
+            return s;
+        }
+
+        /** An unseen map: the spec of the most similar known map (first on ties); null without `near` lines. */
+        String nearest(GameState gs) {
+            String s = null;
+            double[] f = MapFingerprint.features(gs);
+            double best = Double.MAX_VALUE;
+            for (int i = 0; i < near.size(); i++) {
+                double d = MapFingerprint.distance(f, near.get(i));
+                if (d < best) {
+                    best = d;
+                    s = nearSpecs.get(i);
                 }
             }
-            return s != null ? s : defaultSpec;
+            return s;
+        }
+
+        /** Every spec the index names, in its order, each once. */
+        List<String> allSpecs() {
+            Set<String> out = new java.util.LinkedHashSet<>(specs.values());
+            out.addAll(nearSpecs);
+            return new ArrayList<>(out);
         }
     }
 
@@ -560,7 +586,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
      */
     private Spec resolve(String spec) {
         // a program, or an opponent switch (docs/switch.md): both are files
-        String p = spec.regionMatches(true, 0, "switch:", 0, 7) ? "switch:" : "program:";
+        String p = spec.regionMatches(true, 0, "switch:", 0, 7) ? "switch:"
+                : spec.regionMatches(true, 0, "portfolio:", 0, 10) ? "portfolio:" : "program:";
         if (!auto() || !spec.regionMatches(true, 0, p, 0, p.length())) {
             return new Spec(spec, spec);
         }
@@ -590,8 +617,13 @@ public class MicrosynthAI extends AIWithComputationBudget {
             if (!idx.problems.isEmpty()) {
                 failed("program index " + index, new IllegalArgumentException(String.join("; ", idx.problems)));
             }
-            String s = idx.lookup(gs);
-            spec = resolve(s != null ? s : FALLBACK_BOT);
+            String s = idx.exact(gs);
+            if (s == null && idx.unseenSpec != null) {
+                spec = unseenPortfolio(idx, gs);
+            } else {
+                s = s != null ? s : idx.lookup(gs);
+                spec = resolve(s != null ? s : FALLBACK_BOT);
+            }
         } catch (IOException | RuntimeException e) {
             failed("choosing the program for this map", e);
             return;
@@ -604,6 +636,25 @@ public class MicrosynthAI extends AIWithComputationBudget {
                 failed("switching to " + spec.shown + " (still playing " + playing.shown + ")", e);
             }
         }
+    }
+
+    /**
+     * A map the index has no key for: the index's portfolio template, every
+     * program it ships as a candidate, the nearest map's program as the
+     * opening (docs/portfolio.md).
+     */
+    private Spec unseenPortfolio(ProgramIndex idx, GameState gs) throws IOException {
+        Spec unseen = resolve(idx.unseenSpec);
+        String template = Portfolio.textOf(unseen.forNative, "portfolio");
+        List<String> names = idx.allSpecs();
+        List<String> specs = new ArrayList<>();
+        for (String s : names) {
+            specs.add(resolve(s).forNative);
+        }
+        String near = idx.nearest(gs);
+        String opening = near != null ? resolve(near).forNative : specs.isEmpty() ? FALLBACK_BOT : specs.get(0);
+        String text = Portfolio.assemble(template, specs, names, opening, Portfolio.harnessEdition());
+        return new Spec(unseen.shown + " (opening " + (near != null ? near : "-") + ")", "portfolio-text:" + text);
     }
 
     // ------------------------------------------------------------------

@@ -163,11 +163,20 @@ public final class JniChecks {
                 require(ai.getPlaying().equals("program:programs/" + jp[1] + " (in the jar)"),
                         "on " + jp[0] + ": " + ai.getPlaying());
                 require(acted[0] > 0 && ai.failures() == 0, "acted " + acted[0] + ", " + ai.lastFailure());
-                ai.reset();
-                ai.getAction(0, game("16x16/basesWorkers16x16A.xml", utt));
-                require(ai.getPlaying().equals(jp[2]), "on another map: " + ai.getPlaying());
                 AI c = ai.clone();
                 require(((MicrosynthAI) c).getPlaying().equals(jp[2]), "clone: " + ((MicrosynthAI) c).getPlaying());
+                ai.close();
+            });
+            // The index's `unseen` portfolio on a map it has no key for, opening with the nearest map's program.
+            check("jar_index_plays_the_unseen_portfolio_elsewhere", () -> {
+                MicrosynthAI ai = new MicrosynthAI(utt);
+                final int[] acted = { 0 };
+                play(ai, new WorkerRush(utt), game("16x16/basesWorkers16x16A.xml", utt), 300,
+                        (g, pa) -> acted[0] += pa.isEmpty() ? 0 : 1);
+                String p = ai.getPlaying();
+                require(p.startsWith("portfolio:programs/unseen.portfolio (in the jar)")
+                        && p.endsWith("(opening program:shipped.txt)"), "on an unseen map: " + p);
+                require(acted[0] > 0 && ai.failures() == 0, "acted " + acted[0] + ", " + ai.lastFailure());
                 ai.close();
             });
             System.out.println("checks=" + checks + " failed=" + failed);

@@ -1,0 +1,584 @@
+/*
+ * Portfolio bots: on a map no program was made for, choose the program to
+ * play during the game, by playing candidates against the native field in
+ * the native engine. The opening program plays the first `cycle` cycles;
+ * meanwhile, a slice of every decision's time plays simulated games from
+ * the game's first state, in our seat: the opening, then candidate c from
+ * `cycle` on, against each bot of the field (CoacAI and mayari drawing as
+ * the jars draw, a few seeds each). At `cycle` the enemy we see is matched
+ * to the field bot whose simulated games looked nearest at that cycle (the
+ * switch's features), and from then on we play the candidate that scored
+ * best against that bot, choosing again as more simulated games finish.
+ *
+ * The simulated games are paused and resumed between decisions, so no
+ * decision spends more than its slice. With `budget-cycles` the slice is a
+ * number of simulated cycles instead of wall-clock time: reproducible, for
+ * tests.
+ *
+ * Text form (one item a line; '#' starts a comment outside programs):
+ *
+ *   microsynth-portfolio 1
+ *   cycle K               identification cycle (default 150)
+ *   budget-ms B           simulation time per decision (default 40)
+ *   budget-cycles N       or simulated cycles per decision (reproducible)
+ *   seeds S               seeds per bot that draws (default 2)
+ *   edition 2022|2023     of the field's scripted bots (default: the bot's, ms_bot_set_edition)
+ *   max-cycles N          simulated game length (default: the competition's by map size)
+ *   radius R              largest feature distance taken as a match (default: any)
+ *   field BOT ...         the opponent models (default: CoacAI mayari and the four rushes)
+ *   program NAME          any text form of ms_rts_dsl_parse, up to a line 'end'
+ *   ...
+ *   end
+ *   before NAME           the opening (default: the first program)
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "microsynth/match.h"
+#include "microsynth/rts_dsl.h"
+#include "core/buf.h"
+#include "core/internal.h"
+
+#define PF_MAX_PROGS 64
+#define PF_MAX_OPPS 8
+#define PF_MAX_SEEDS 16
+#define PF_NAME_MAX 64
+
+typedef struct pf_bot {
+	/* configuration */
+	int n_progs;
+	char names[PF_MAX_PROGS][PF_NAME_MAX];
+	ms_bot *progs[PF_MAX_PROGS];
+	int before;
+	int n_opps;
+	char opp_names[PF_MAX_OPPS][PF_NAME_MAX];
+	ms_bot *opps[PF_MAX_OPPS];
+	int draws[PF_MAX_OPPS]; /* the bot draws, so its seeds differ */
+	int cycle, seeds, edition, max_cycles;
+	double budget_ms, radius;
+	long budget_cycles;
+	/* per game */
+	int me;               /* our seat; -1 before the first decision */
+	ms_rts_state *init;   /* the game's first state as we saw it */
+	ms_rts_state *sim;    /* the simulated game in progress, or NULL */
+	int job, n_jobs;      /* next job; jobs are seed-major, then program, then opponent */
+	ms_rts_pair *pa[2];
+	int max_pairs;
+	double score[PF_MAX_PROGS][PF_MAX_OPPS];
+	int games[PF_MAX_PROGS][PF_MAX_OPPS];
+	double feat[PF_MAX_OPPS][PF_MAX_SEEDS][MS_RTS_SWITCH_FEATURES];
+	unsigned char have_feat[PF_MAX_OPPS][PF_MAX_SEEDS];
+	int ident;            /* the field bot seen at `cycle`; -1 not yet, -2 none within the radius */
+	int chosen;           /* program played after `cycle` */
+	double seen[MS_RTS_SWITCH_FEATURES];
+	long sim_games, sim_cycles, sim_failures;
+} pf_bot;
+
+enum { PF_NOT_YET = -1, PF_NONE = -2 };
+
+static const char *const default_field[] = { "CoacAI", "mayari", "WorkerRush", "LightRush", "HeavyRush",
+					     "RangedRush" };
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void end_sim(ms_bot *b)
+{
+	pf_bot *pf = b->impl;
+	ms_rts_state_free(b->ctx, pf->sim);
+	pf->sim = NULL;
+}
+
+static int pf_reset(ms_bot *b)
+{
+	pf_bot *pf = b->impl;
+
+	end_sim(b);
+	ms_rts_state_free(b->ctx, pf->init);
+	pf->init = NULL;
+	pf->me = -1;
+	pf->job = pf->n_jobs = 0;
+	memset(pf->score, 0, sizeof(pf->score));
+	memset(pf->games, 0, sizeof(pf->games));
+	memset(pf->have_feat, 0, sizeof(pf->have_feat));
+	memset(pf->seen, 0, sizeof(pf->seen));
+	pf->ident = PF_NOT_YET;
+	pf->chosen = pf->before;
+	pf->sim_games = pf->sim_cycles = pf->sim_failures = 0;
+	for (int p = 0; p < pf->n_progs; p++)
+		ms_bot_reset(pf->progs[p]);
+	return MS_OK;
+}
+
+static void job_of(const pf_bot *pf, int j, int *seed, int *prog, int *opp)
+{
+	int per_seed = pf->n_progs * pf->n_opps;
+	*seed = j / per_seed;
+	*prog = j % per_seed / pf->n_opps;
+	*opp = j % pf->n_opps;
+}
+
+/* Jobs not worth playing: a second seed of a bot that never draws, or a
+ * bot other than the one identified. */
+static int skipped(const pf_bot *pf, int seed, int opp)
+{
+	if (seed > 0 && !pf->draws[opp])
+		return 1;
+	return pf->ident >= 0 && opp != pf->ident;
+}
+
+/* Starts the next job worth playing; 0 when none is left. */
+static int start_job(ms_bot *b, int *rc)
+{
+	pf_bot *pf = b->impl;
+	int seed, prog, opp;
+
+	*rc = MS_OK;
+	for (; pf->job < pf->n_jobs; pf->job++) {
+		job_of(pf, pf->job, &seed, &prog, &opp);
+		if (!skipped(pf, seed, opp))
+			break;
+	}
+	if (pf->job >= pf->n_jobs)
+		return 0;
+	if ((*rc = ms_rts_state_clone(b->ctx, &pf->sim, pf->init)))
+		return 0;
+	/* The same seeds for every program: candidates meet the same draws. */
+	pf->opps[opp]->seed = b->seed + 7919 * (int64_t)seed + opp;
+	ms_bot_set_stochastic(pf->opps[opp], pf->draws[opp]);
+	ms_bot_set_edition(pf->opps[opp], pf->edition >= 0 ? pf->edition : b->edition);
+	if ((*rc = ms_bot_reset(pf->opps[opp])) || (*rc = ms_bot_reset(pf->progs[prog])) ||
+	    (*rc = ms_bot_reset(pf->progs[pf->before])))
+		return 0;
+	return 1;
+}
+
+static void finish_job(ms_bot *b, double result)
+{
+	pf_bot *pf = b->impl;
+	int seed, prog, opp;
+
+	job_of(pf, pf->job, &seed, &prog, &opp);
+	pf->score[prog][opp] += result;
+	pf->games[prog][opp]++;
+	pf->sim_games++;
+	end_sim(b);
+	pf->job++;
+}
+
+/* One cycle of the simulated game in progress, as ms_bot_play plays it. */
+static int sim_step(ms_bot *b)
+{
+	pf_bot *pf = b->impl;
+	ms_rts_state *s = pf->sim;
+	int seed, prog, opp, t = ms_rts_state_time(s), n[2], gameover = 0, rc;
+
+	job_of(pf, pf->job, &seed, &prog, &opp);
+	if (t >= pf->cycle && !pf->have_feat[opp][seed]) {
+		ms_rts_switch_features(s, pf->me, pf->feat[opp][seed]);
+		pf->have_feat[opp][seed] = 1;
+	}
+	for (int p = 0; p < 2; p++) {
+		ms_bot *bot = p != pf->me ? pf->opps[opp] : pf->progs[t < pf->cycle ? pf->before : prog];
+		if ((rc = ms_bot_decide(bot, p, s, pf->pa[p], pf->max_pairs, &n[p]))) {
+			/* A candidate or a model that fails loses this game; the real one goes on. */
+			pf->sim_failures++;
+			finish_job(b, p == pf->me ? 0.0 : 1.0);
+			return MS_OK;
+		}
+	}
+	for (int p = 0; p < 2; p++)
+		if (n[p] && (rc = ms_rts_issue_safe(b->ctx, s, pf->pa[p], n[p], NULL)))
+			return rc;
+	if ((rc = ms_rts_cycle(b->ctx, s, &gameover)))
+		return rc;
+	pf->sim_cycles++;
+	if (gameover || ms_rts_state_time(s) >= pf->max_cycles) {
+		int w = ms_rts_winner(s);
+		finish_job(b, w == pf->me ? 1.0 : w < 0 ? 0.5 : 0.0);
+	}
+	return MS_OK;
+}
+
+/* Plays simulated cycles until the decision's slice is spent or no job is left. */
+static int simulate(ms_bot *b)
+{
+	pf_bot *pf = b->impl;
+	int64_t deadline = now_ns() + (int64_t)(pf->budget_ms * 1e6);
+	long steps = 0;
+	int rc = MS_OK;
+
+	while (pf->budget_cycles > 0 ? steps < pf->budget_cycles : now_ns() < deadline) {
+		if (!pf->sim && !start_job(b, &rc))
+			return rc;
+		if ((rc = sim_step(b)))
+			return rc;
+		steps++;
+	}
+	return MS_OK;
+}
+
+/* The field bot whose simulated games at `cycle` looked nearest to what we see. */
+static void identify(pf_bot *pf, const ms_rts_state *s)
+{
+	double best = HUGE_VAL;
+
+	ms_rts_switch_features(s, pf->me, pf->seen);
+	pf->ident = PF_NONE;
+	for (int o = 0; o < pf->n_opps; o++)
+		for (int k = 0; k < pf->seeds; k++) {
+			double d;
+			if (!pf->have_feat[o][k])
+				continue;
+			d = ms_rts_switch_distance(pf->seen, pf->feat[o][k]);
+			if (d <= pf->radius && d < best) {
+				best = d;
+				pf->ident = o;
+			}
+		}
+}
+
+/* The program with the best mean score against the identified bot, or over
+ * the whole field when none was identified; the opening on ties. */
+static void choose(pf_bot *pf)
+{
+	double best = -1;
+
+	for (int c = 0; c < pf->n_progs; c++) {
+		double sc = 0;
+		int g = 0;
+		for (int o = 0; o < pf->n_opps; o++)
+			if (pf->ident < 0 || o == pf->ident) {
+				sc += pf->score[c][o];
+				g += pf->games[c][o];
+			}
+		if (g && (sc / g > best || (sc / g == best && c == pf->before))) {
+			best = sc / g;
+			pf->chosen = c;
+		}
+	}
+}
+
+static int start_game(ms_bot *b, int player, const ms_rts_state *s)
+{
+	pf_bot *pf = b->impl;
+	int rc;
+
+	pf->me = player;
+	if ((rc = ms_rts_state_clone(b->ctx, &pf->init, s)))
+		return rc;
+	if (!pf->max_cycles)
+		pf->max_cycles = ms_match_competition_cycles(ms_rts_state_width(s), ms_rts_state_height(s));
+	pf->n_jobs = pf->seeds * pf->n_progs * pf->n_opps;
+	pf->job = 0;
+	if (ms_rts_state_width(s) * ms_rts_state_height(s) + 1 > pf->max_pairs) {
+		int m = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
+		for (int p = 0; p < 2; p++) {
+			ms_ctx_mfree(b->ctx, pf->pa[p]);
+			pf->pa[p] = ms_ctx_malloc(b->ctx, (size_t)m * sizeof(ms_rts_pair));
+		}
+		pf->max_pairs = pf->pa[0] && pf->pa[1] ? m : 0;
+		if (!pf->max_pairs)
+			return ms_ctx_error(b->ctx, MS_ENOMEM, "portfolio: out of memory");
+	}
+	return MS_OK;
+}
+
+static int pf_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *out, int max, int *n)
+{
+	pf_bot *pf = b->impl;
+	int rc, t = ms_rts_state_time(s);
+
+	*n = 0;
+	if (pf->me < 0 && (rc = start_game(b, player, s)))
+		return rc;
+	if (player != pf->me)
+		return ms_ctx_error(b->ctx, MS_EINVAL, "portfolio: asked for player %d in a game it plays as %d",
+				    player, pf->me);
+	/* A failing simulation stops simulating, never the game. */
+	if (pf->init && (rc = simulate(b))) {
+		pf->sim_failures++;
+		end_sim(b);
+		ms_rts_state_free(b->ctx, pf->init);
+		pf->init = NULL;
+	}
+	if (t >= pf->cycle) {
+		if (pf->ident == PF_NOT_YET)
+			identify(pf, s);
+		choose(pf);
+	}
+	return ms_bot_decide(pf->progs[t < pf->cycle ? pf->before : pf->chosen], player, s, out, max, n);
+}
+
+static void pf_free(ms_bot *b)
+{
+	pf_bot *pf = b->impl;
+
+	if (!pf)
+		return;
+	end_sim(b);
+	ms_rts_state_free(b->ctx, pf->init);
+	for (int p = 0; p < pf->n_progs; p++)
+		ms_bot_free(pf->progs[p]);
+	for (int o = 0; o < pf->n_opps; o++)
+		ms_bot_free(pf->opps[o]);
+	ms_ctx_mfree(b->ctx, pf->pa[0]);
+	ms_ctx_mfree(b->ctx, pf->pa[1]);
+	ms_ctx_mfree(b->ctx, pf);
+	b->impl = NULL;
+}
+
+static const ms_bot_ops pf_ops = { "Portfolio", "ai.microsynth.Portfolio", pf_reset, pf_decide, pf_free };
+
+/* ---- the text form ---------------------------------------------------------- */
+
+static int find_prog(const pf_bot *pf, const char *name)
+{
+	for (int p = 0; p < pf->n_progs; p++)
+		if (!strcmp(pf->names[p], name))
+			return p;
+	return -1;
+}
+
+static int set_field(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const char *list, const ms_rts_utt *utt,
+		     int64_t seed)
+{
+	char name[PF_NAME_MAX];
+	int used, rc;
+
+	for (int o = 0; o < pf->n_opps; o++)
+		ms_bot_free(pf->opps[o]);
+	pf->n_opps = 0;
+	while (sscanf(list, "%63s%n", name, &used) == 1) {
+		list += used;
+		if (pf->n_opps == PF_MAX_OPPS)
+			return ms_ctx_error(ctx, MS_ERANGE, "%s: line %d: more than %d field bots", what, line,
+					    PF_MAX_OPPS);
+		if ((rc = ms_bot_new(ctx, &pf->opps[pf->n_opps], name, utt, seed))) {
+			char msg[300];
+			snprintf(msg, sizeof(msg), "%s", ms_ctx_last_error(ctx));
+			return ms_ctx_error(ctx, rc, "%s: line %d: field bot %s: %s", what, line, name, msg);
+		}
+		pf->draws[pf->n_opps] = ms_bot_draws_unseeded(name);
+		snprintf(pf->opp_names[pf->n_opps++], PF_NAME_MAX, "%s", name);
+	}
+	return pf->n_opps ? MS_OK : ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: 'field' names no bot", what, line);
+}
+
+/* 'program NAME' at text[*at..]: its text up to a line 'end' becomes a program bot. */
+static int add_program(ms_ctx *ctx, pf_bot *pf, const char *what, const char *text, size_t len, size_t *at,
+		       int *line, const char *name, const ms_rts_utt *utt, int64_t seed)
+{
+	size_t start = *at, end = *at, ls, le;
+	int first = *line, closed = 0, rc;
+	char label[PF_NAME_MAX + 96];
+
+	if (find_prog(pf, name) >= 0)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: program %s defined twice", what, first, name);
+	if (pf->n_progs == PF_MAX_PROGS)
+		return ms_ctx_error(ctx, MS_ERANGE, "%s: line %d: more than %d programs", what, first, PF_MAX_PROGS);
+	while (ms_text_next_line(text, len, at, &ls, &le)) {
+		++*line;
+		if (le - ls == 3 && !memcmp(text + ls, "end", 3)) {
+			closed = 1;
+			break;
+		}
+		end = *at;
+	}
+	if (!closed)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: program %s has no 'end'", what, first, name);
+	snprintf(label, sizeof(label), "%s: program %s (from line %d)", what, name, first + 1);
+	if ((rc = ms_rts_dsl_bot_from_text(ctx, &pf->progs[pf->n_progs], label, text + start, end - start, utt,
+					   seed)))
+		return rc;
+	snprintf(pf->names[pf->n_progs++], PF_NAME_MAX, "%s", name);
+	return MS_OK;
+}
+
+/* One line of settings; MS_ENOTFOUND when its first word is not a setting. */
+static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const char *word, const char *buf)
+{
+	char extra[2];
+	double v;
+
+	if (!strcmp(word, "radius") || !strcmp(word, "budget-ms")) {
+		if (sscanf(buf, "%*s %lf %1s", &v, extra) != 1 || !(v >= 0) || v > 1e6)
+			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: expected '%s X' with 0 <= X <= 1e6", what,
+					    line, word);
+		*(word[0] == 'r' ? &pf->radius : &pf->budget_ms) = v;
+		return MS_OK;
+	}
+	static const struct {
+		const char *word;
+		long lo, hi;
+	} ints[] = { { "cycle", 0, 1000000 },     { "budget-cycles", 0, 100000000 }, { "seeds", 1, PF_MAX_SEEDS },
+		     { "edition", 2022, 2023 },   { "max-cycles", 1, 10000000 } };
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		long x;
+		if (strcmp(word, ints[i].word))
+			continue;
+		if (sscanf(buf, "%*s %ld %1s", &x, extra) != 1 || x < ints[i].lo || x > ints[i].hi)
+			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: expected '%s N' with %ld <= N <= %ld", what,
+					    line, word, ints[i].lo, ints[i].hi);
+		switch (i) {
+		case 0: pf->cycle = (int)x; break;
+		case 1: pf->budget_cycles = x; break;
+		case 2: pf->seeds = (int)x; break;
+		case 3: pf->edition = x == 2023 ? MS_PATH_EDITION_2023 : MS_PATH_EDITION_2022; break;
+		default: pf->max_cycles = (int)x; break;
+		}
+		return MS_OK;
+	}
+	return MS_ENOTFOUND;
+}
+
+static int parse(ms_ctx *ctx, pf_bot *pf, const char *what, const char *text, size_t len, const ms_rts_utt *utt,
+		 int64_t seed)
+{
+	size_t at = 0, ls, le;
+	int line = 0, have_magic = 0, rc;
+	char buf[512], before[PF_NAME_MAX] = "";
+
+	while (ms_text_next_line(text, len, &at, &ls, &le)) {
+		size_t n = le - ls;
+		char word[32], name[PF_NAME_MAX], extra[2];
+		line++;
+		if (n >= sizeof(buf))
+			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: longer than %zu characters", what, line,
+					    sizeof(buf) - 1);
+		memcpy(buf, text + ls, n);
+		buf[n] = 0;
+		if (sscanf(buf, "%31s", word) != 1 || word[0] == '#')
+			continue;
+		if (!have_magic) {
+			int v;
+			if (strcmp(word, "microsynth-portfolio") || sscanf(buf, "%*s %d %1s", &v, extra) != 1 || v != 1)
+				return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: expected 'microsynth-portfolio 1'",
+						    what, line);
+			have_magic = 1;
+		} else if ((rc = setting(ctx, pf, what, line, word, buf)) != MS_ENOTFOUND) {
+			if (rc)
+				return rc;
+		} else if (!strcmp(word, "field")) {
+			if ((rc = set_field(ctx, pf, what, line, strstr(buf, "field") + 5, utt, seed)))
+				return rc;
+		} else if (!strcmp(word, "program") || !strcmp(word, "before")) {
+			if (sscanf(buf, "%*s %63s %1s", name, extra) != 1)
+				return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: expected '%s NAME'", what, line, word);
+			if (word[0] == 'b')
+				snprintf(before, sizeof(before), "%s", name);
+			else if ((rc = add_program(ctx, pf, what, text, len, &at, &line, name, utt, seed)))
+				return rc;
+		} else {
+			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: unknown item '%s'", what, line, word);
+		}
+	}
+	if (!have_magic)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s: empty (expected 'microsynth-portfolio 1')", what);
+	if (!pf->n_progs)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s: no program", what);
+	if (before[0] && (pf->before = find_prog(pf, before)) < 0)
+		return ms_ctx_error(ctx, MS_EPARSE, "%s: 'before %s': no such program", what, before);
+	if (!pf->n_opps) {
+		char list[200] = "";
+		for (size_t i = 0; i < sizeof(default_field) / sizeof(default_field[0]); i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", default_field[i]);
+		return set_field(ctx, pf, what, 0, list, utt, seed);
+	}
+	return MS_OK;
+}
+
+int ms_rts_portfolio_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
+			     const ms_rts_utt *utt, int64_t seed)
+{
+	ms_bot *b;
+	pf_bot *pf;
+	int rc;
+
+	*out = NULL;
+	if (!utt || !text)
+		return ms_ctx_error(ctx, MS_EINVAL, "portfolio: no text or no unit type table");
+	b = ms_ctx_calloc(ctx, 1, sizeof(*b));
+	pf = ms_ctx_calloc(ctx, 1, sizeof(*pf));
+	if (!b || !pf) {
+		ms_ctx_mfree(ctx, b);
+		ms_ctx_mfree(ctx, pf);
+		return ms_ctx_error(ctx, MS_ENOMEM, "portfolio: out of memory");
+	}
+	b->ops = &pf_ops;
+	b->ctx = ctx;
+	b->utt = utt;
+	b->seed = seed;
+	b->impl = pf;
+	pf->cycle = 150;
+	pf->budget_ms = 40;
+	pf->seeds = 2;
+	pf->edition = -1;
+	pf->radius = HUGE_VAL;
+	if ((rc = parse(ctx, pf, what, text, len, utt, seed))) {
+		ms_bot_free(b);
+		return rc;
+	}
+	pf_reset(b);
+	*out = b;
+	return MS_OK;
+}
+
+int ms_rts_portfolio_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt,
+				   int64_t seed)
+{
+	const char *what, *text;
+	char *owned;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if ((rc = ms_spec_text(ctx, spec, "portfolio", &what, &owned, &text, &len)))
+		return rc;
+	rc = ms_rts_portfolio_bot_new(ctx, out, what, text, len, utt, seed);
+	ms_ctx_mfree(ctx, owned);
+	return rc;
+}
+
+int ms_rts_portfolio_bot_info(const ms_bot *b, ms_rts_portfolio_info *info)
+{
+	const pf_bot *pf;
+
+	if (!b || b->ops != &pf_ops || !info)
+		return MS_EINVAL;
+	pf = b->impl;
+	memset(info, 0, sizeof(*info));
+	info->opponent = pf->ident >= 0 ? pf->opp_names[pf->ident] : pf->ident == PF_NONE ? "none" : NULL;
+	info->program = pf->names[pf->me >= 0 && pf->ident != PF_NOT_YET ? pf->chosen : pf->before];
+	info->games = pf->sim_games;
+	info->cycles = pf->sim_cycles;
+	info->failures = pf->sim_failures;
+	info->jobs_left = 0;
+	for (int j = pf->job; j < pf->n_jobs; j++) {
+		int seed, prog, opp;
+		job_of(pf, j, &seed, &prog, &opp);
+		info->jobs_left += !skipped(pf, seed, opp);
+	}
+	if (pf->ident >= 0 || pf->ident == PF_NONE) {
+		int g = 0;
+		double sc = 0;
+		for (int o = 0; o < pf->n_opps; o++)
+			if (pf->ident < 0 || o == pf->ident) {
+				sc += pf->score[pf->chosen][o];
+				g += pf->games[pf->chosen][o];
+			}
+		info->chosen_games = g;
+		info->chosen_score = g ? sc / g : 0;
+	}
+	return MS_OK;
+}

@@ -1,0 +1,219 @@
+/*
+ * Portfolio bots (games/microrts/match/portfolio.c): the text form's errors
+ * name the line; a decision simulates no more than its slice; the bot
+ * names the field bot it plays and plays the candidate that does best
+ * against it, as separate matches of each candidate show; the same seed
+ * gives the same game. Maps from the harness cache (argument 1).
+ */
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "microsynth/bots.h"
+#include "microsynth/match.h"
+#include "microsynth/rts_dsl.h"
+
+static const char *maps_dir;
+
+#define HARVEST "for(Unit u){u.harvest(4) if(u.canAttack()) then {u.attack(Closest)}}\n"
+#define ATTACK "for(Unit u){u.train(Worker,EnemyDir,8) u.attack(Closest)}\n"
+#define IDLE "for(Unit u){u.idle()}\n"
+
+static void need_maps(void)
+{
+	struct stat st;
+	if (!maps_dir || stat(maps_dir, &st) != 0) {
+		if (getenv("CI"))
+			fail_msg("the harness maps are absent but CI is set");
+		print_message("skipped: harness maps absent (tools/setup.sh)\n");
+		skip();
+	}
+}
+
+static ms_rts_state *load(ms_ctx *ctx, const ms_rts_utt *utt)
+{
+	ms_rts_state *s;
+	char map[2100];
+	snprintf(map, sizeof map, "%s/8x8/basesWorkers8x8A.xml", maps_dir);
+	if (ms_rts_state_load_map(ctx, &s, utt, map, 0))
+		fail_msg("%s", ms_ctx_last_error(ctx));
+	return s;
+}
+
+/* One match on 8x8/basesWorkers8x8A, `me` in seat `seat` against the native bot `opp`; the winner's seat. */
+static int play(ms_ctx *ctx, const ms_rts_utt *utt, ms_bot *me, int seat, const char *opp, int cycles)
+{
+	ms_rts_state *s = load(ctx, utt);
+	ms_bot *o, *bots[2];
+	int w;
+	if (ms_bot_make(ctx, &o, opp, utt, 0))
+		fail_msg("%s", ms_ctx_last_error(ctx));
+	bots[seat] = me;
+	bots[1 - seat] = o;
+	if (ms_bot_reset(me) || ms_bot_reset(o) || ms_bot_play(ctx, s, bots, cycles, 0, NULL, &w))
+		fail_msg("%s", ms_ctx_last_error(ctx));
+	ms_bot_free(o);
+	ms_rts_state_free(ctx, s);
+	return w;
+}
+
+static void test_portfolio__bad_text_is_an_error_naming_the_line(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "", "expected 'microsynth-portfolio 1'" },
+		{ "microsynth-portfolio 2\n", "line 1: expected 'microsynth-portfolio 1'" },
+		{ "microsynth-portfolio 1\ncycle -3\n", "line 2: expected 'cycle N' with 0 <= N" },
+		{ "microsynth-portfolio 1\nseeds 99\n", "line 2: expected 'seeds N' with 1 <= N <= 16" },
+		{ "microsynth-portfolio 1\nedition 2024\n", "line 2: expected 'edition N'" },
+		{ "microsynth-portfolio 1\nbudget-ms x\n", "line 2: expected 'budget-ms X'" },
+		{ "microsynth-portfolio 1\n# c\ncycle 10\nwhat 3\n", "line 4: unknown item 'what'" },
+		{ "microsynth-portfolio 1\nfield CoacAI Nobody\n", "line 2: field bot Nobody" },
+		{ "microsynth-portfolio 1\nfield\n", "line 2: 'field' names no bot" },
+		{ "microsynth-portfolio 1\nprogram a\n" HARVEST, "line 2: program a has no 'end'" },
+		{ "microsynth-portfolio 1\nprogram a\nfor(Unit u){u.nope()}\nend\n", "program a (from line 3)" },
+		{ "microsynth-portfolio 1\nprogram a\n" HARVEST "end\nprogram a\n" HARVEST "end\n",
+		  "line 5: program a defined twice" },
+		{ "microsynth-portfolio 1\nprogram a\n" HARVEST "end\nbefore b\n", "'before b': no such program" },
+		{ "microsynth-portfolio 1\ncycle 10\n", "no program" },
+	};
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_bot *b = (ms_bot *)&b;
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		int rc = ms_rts_portfolio_bot_new(ctx, &b, "t.portfolio", bad[i].text, strlen(bad[i].text), utt, 0);
+		assert_int_not_equal(rc, MS_OK);
+		assert_null(b);
+		if (!strstr(ms_ctx_last_error(ctx), bad[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, ms_ctx_last_error(ctx), bad[i].msg);
+	}
+	assert_int_equal(ms_bot_make(ctx, &b, "portfolio:/no/such/file.portfolio", utt, 0), MS_EIO);
+	assert_null(b);
+	assert_true(ms_bot_spec_native("portfolio:x") && ms_bot_spec_native("portfolio-text:x"));
+	assert_int_equal(ms_rts_portfolio_bot_info(NULL, NULL), MS_EINVAL);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
+static void test_portfolio__a_decision_simulates_no_more_than_its_slice(void **state)
+{
+	static const char text[] = "microsynth-portfolio 1\nbudget-cycles 250\nfield WorkerRush LightRush\n"
+				   "program h\n" HARVEST "end\nprogram a\n" ATTACK "end\n";
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_rts_state *s;
+	ms_bot *b;
+	ms_rts_pair out[64];
+	ms_rts_portfolio_info in;
+	int n;
+	(void)state;
+	need_maps();
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	s = load(ctx, utt);
+	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", text, strlen(text), utt, 7), MS_OK);
+	assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+	assert_int_equal(in.cycles, 0);
+	assert_null(in.opponent);
+	assert_string_equal(in.program, "h"); /* the first program opens by default */
+	for (int k = 1; k <= 3; k++) {
+		assert_int_equal(ms_bot_decide(b, 1, s, out, 64, &n), MS_OK);
+		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+		assert_int_equal(in.cycles, 250 * k);
+	}
+	/* one bot, one seat per game */
+	assert_int_equal(ms_bot_decide(b, 0, s, out, 64, &n), MS_EINVAL);
+	/* reset starts over */
+	assert_int_equal(ms_bot_reset(b), MS_OK);
+	assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+	assert_int_equal(in.cycles, 0);
+	assert_int_equal(ms_bot_decide(b, 0, s, out, 64, &n), MS_OK);
+	ms_bot_free(b);
+	ms_rts_state_free(ctx, s);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
+/* The winner of the opening h for `cycle` cycles, then `prog`, in `seat` against `opp`. */
+static int prefix_result(ms_ctx *ctx, const ms_rts_utt *utt, const char *prog, int cycle, int seat, const char *opp)
+{
+	char text[1024];
+	ms_bot *b;
+	int w;
+	snprintf(text, sizeof text, "microsynth-switch 1\ncycle %d\nprogram h\n" HARVEST "end\nprogram p\n%send\nbefore h\n"
+		 "default p\n", cycle, prog);
+	assert_int_equal(ms_rts_switch_bot_new(ctx, &b, "prefix", text, strlen(text), utt, 0), MS_OK);
+	w = play(ctx, utt, b, seat, opp, 3000);
+	ms_bot_free(b);
+	return w;
+}
+
+static void test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees(void **state)
+{
+	static const char *const progs[3] = { HARVEST, ATTACK, IDLE };
+	static const char *const names[3] = { "h", "a", "i" };
+	static const char *const opps[2] = { "WorkerRush", "LightRush" };
+	char text[2048];
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_bot *b;
+	(void)state;
+	need_maps();
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	snprintf(text, sizeof text,
+		 "microsynth-portfolio 1\ncycle 100\nbudget-cycles 4000\nmax-cycles 3000\nfield WorkerRush LightRush\n"
+		 "program i\n" IDLE "end\nprogram h\n" HARVEST "end\nprogram a\n" ATTACK "end\nbefore h\n");
+	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", text, strlen(text), utt, 3), MS_OK);
+	for (int o = 0; o < 2; o++)
+		for (int seat = 0; seat < 2; seat++) {
+			ms_rts_portfolio_info in;
+			int w, w2, best = -1, got = -1;
+			char chosen[16];
+			w = play(ctx, utt, b, seat, opps[o], 3000);
+			assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+			assert_non_null(in.opponent);
+			assert_string_equal(in.opponent, opps[o]);
+			assert_int_equal(in.jobs_left, 0);
+			assert_int_equal(in.failures, 0);
+			snprintf(chosen, sizeof chosen, "%s", in.program);
+			/* the choice's simulated score is what its own match gives ... */
+			for (int c = 0; c < 3; c++) {
+				int r = prefix_result(ctx, utt, progs[c], 100, seat, opps[o]);
+				int score = r == seat ? 2 : r < 0 ? 1 : 0;
+				if (!strcmp(chosen, names[c]))
+					got = score;
+				if (score > best)
+					best = score;
+			}
+			print_message("%s seat %d: %s (score %d of 2)\n", opps[o], seat, chosen, got);
+			/* ... and no candidate does better */
+			assert_int_equal(got, best);
+			assert_true(in.chosen_score * 2 == got);
+			/* the same seed, the same game */
+			w2 = play(ctx, utt, b, seat, opps[o], 3000);
+			assert_int_equal(w, w2);
+			assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+			assert_string_equal(in.program, chosen);
+		}
+	ms_bot_free(b);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_portfolio__bad_text_is_an_error_naming_the_line),
+		cmocka_unit_test(test_portfolio__a_decision_simulates_no_more_than_its_slice),
+		cmocka_unit_test(test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees),
+	};
+	maps_dir = argc > 1 ? argv[1] : NULL;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
