@@ -69,6 +69,7 @@ static void test_portfolio__bad_text_is_an_error_naming_the_line(void **state)
 		{ "microsynth-portfolio 1\ncycle -3\n", "line 2: expected 'cycle N' with 0 <= N" },
 		{ "microsynth-portfolio 1\nseeds 99\n", "line 2: expected 'seeds N' with 1 <= N <= 16" },
 		{ "microsynth-portfolio 1\nedition 2024\n", "line 2: expected 'edition N'" },
+		{ "microsynth-portfolio 1\nmax-seeds 0\n", "line 2: expected 'max-seeds N' with 1 <= N <= 16" },
 		{ "microsynth-portfolio 1\nbudget-ms x\n", "line 2: expected 'budget-ms X'" },
 		{ "microsynth-portfolio 1\n# c\ncycle 10\nwhat 3\n", "line 4: unknown item 'what'" },
 		{ "microsynth-portfolio 1\nfield CoacAI Nobody\n", "line 2: field bot Nobody" },
@@ -207,12 +208,48 @@ static void test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees(void 
 	ms_ctx_free(ctx);
 }
 
+static void test_portfolio__more_seeds_against_the_identified_bot_only(void **state)
+{
+	static const char text[] = "microsynth-portfolio 1\ncycle 60\nbudget-cycles 20000\nseeds 1\nmax-seeds 3\n"
+				   "field CoacAI LightRush\nprogram h\n" HARVEST "end\nprogram a\n" ATTACK "end\n";
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_bot *b;
+	ms_rts_portfolio_info in;
+	(void)state;
+	need_maps();
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", text, strlen(text), utt, 5), MS_OK);
+	/* the first decision plays one seed of each: 2 programs x 2 bots; the rest wait */
+	play(ctx, utt, b, 0, "CoacAI", 1);
+	assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+	assert_int_equal(in.games, 4);
+	assert_int_equal(in.jobs_left, 4); /* CoacAI draws: two more seeds for each program */
+	play(ctx, utt, b, 0, "CoacAI", 3000);
+	assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+	assert_string_equal(in.opponent, "CoacAI");
+	assert_int_equal(in.games, 4 + 4);
+	assert_int_equal(in.chosen_games, 3);
+	assert_int_equal(in.jobs_left, 0);
+	/* LightRush never draws: no more seeds once it is identified */
+	play(ctx, utt, b, 1, "LightRush", 3000);
+	assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+	assert_string_equal(in.opponent, "LightRush");
+	assert_int_equal(in.games, 4);
+	assert_int_equal(in.chosen_games, 1);
+	ms_bot_free(b);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_portfolio__bad_text_is_an_error_naming_the_line),
 		cmocka_unit_test(test_portfolio__a_decision_simulates_no_more_than_its_slice),
 		cmocka_unit_test(test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees),
+		cmocka_unit_test(test_portfolio__more_seeds_against_the_identified_bot_only),
 	};
 	maps_dir = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);

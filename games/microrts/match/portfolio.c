@@ -22,6 +22,7 @@
  *   budget-ms B           simulation time per decision (default 40)
  *   budget-cycles N       or simulated cycles per decision (reproducible)
  *   seeds S               seeds per bot that draws (default 2)
+ *   max-seeds M           seeds against the identified bot, once identified (default: S)
  *   edition 2022|2023     of the field's scripted bots (default: the bot's, ms_bot_set_edition)
  *   max-cycles N          simulated game length (default: the competition's by map size)
  *   radius R              largest feature distance taken as a match (default: any)
@@ -59,7 +60,7 @@ typedef struct pf_bot {
 	char opp_names[PF_MAX_OPPS][PF_NAME_MAX];
 	ms_bot *opps[PF_MAX_OPPS];
 	int draws[PF_MAX_OPPS]; /* the bot draws, so its seeds differ */
-	int cycle, seeds, edition, max_cycles;
+	int cycle, seeds, max_seeds, edition, max_cycles;
 	double budget_ms, radius;
 	long budget_cycles;
 	/* per game */
@@ -128,28 +129,36 @@ static void job_of(const pf_bot *pf, int j, int *seed, int *prog, int *opp)
 	*opp = j % pf->n_opps;
 }
 
-/* Jobs not worth playing: a second seed of a bot that never draws, or a
- * bot other than the one identified. */
-static int skipped(const pf_bot *pf, int seed, int opp)
+/* Whether to play a job: a second seed of a bot that never draws, or a bot
+ * other than the one identified, is skipped; the seeds beyond `seeds` (up
+ * to `max-seeds`) are played against the identified bot only, so they wait
+ * for the identification. */
+enum { PF_PLAY, PF_SKIP, PF_WAIT };
+
+static int job_fate(const pf_bot *pf, int seed, int opp)
 {
 	if (seed > 0 && !pf->draws[opp])
-		return 1;
-	return pf->ident >= 0 && opp != pf->ident;
+		return PF_SKIP;
+	if (pf->ident >= 0 && opp != pf->ident)
+		return PF_SKIP;
+	if (seed >= pf->seeds)
+		return pf->ident >= 0 ? PF_PLAY : pf->ident == PF_NONE ? PF_SKIP : PF_WAIT;
+	return PF_PLAY;
 }
 
-/* Starts the next job worth playing; 0 when none is left. */
+/* Starts the next job worth playing; 0 when none is left or the next must wait. */
 static int start_job(ms_bot *b, int *rc)
 {
 	pf_bot *pf = b->impl;
-	int seed, prog, opp;
+	int seed, prog, opp, fate = PF_SKIP;
 
 	*rc = MS_OK;
 	for (; pf->job < pf->n_jobs; pf->job++) {
 		job_of(pf, pf->job, &seed, &prog, &opp);
-		if (!skipped(pf, seed, opp))
+		if ((fate = job_fate(pf, seed, opp)) != PF_SKIP)
 			break;
 	}
-	if (pf->job >= pf->n_jobs)
+	if (pf->job >= pf->n_jobs || fate == PF_WAIT)
 		return 0;
 	if ((*rc = ms_rts_state_clone(b->ctx, &pf->sim, pf->init)))
 		return 0;
@@ -279,7 +288,7 @@ static int start_game(ms_bot *b, int player, const ms_rts_state *s)
 		return rc;
 	if (!pf->max_cycles)
 		pf->max_cycles = ms_match_competition_cycles(ms_rts_state_width(s), ms_rts_state_height(s));
-	pf->n_jobs = pf->seeds * pf->n_progs * pf->n_opps;
+	pf->n_jobs = (pf->max_seeds > pf->seeds ? pf->max_seeds : pf->seeds) * pf->n_progs * pf->n_opps;
 	pf->job = 0;
 	if (ms_rts_state_width(s) * ms_rts_state_height(s) + 1 > pf->max_pairs) {
 		int m = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
@@ -421,7 +430,7 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 	static const struct {
 		const char *word;
 		long lo, hi;
-	} ints[] = { { "cycle", 0, 1000000 },     { "budget-cycles", 0, 100000000 }, { "seeds", 1, PF_MAX_SEEDS },
+	} ints[] = { { "cycle", 0, 1000000 },     { "budget-cycles", 0, 100000000 }, { "seeds", 1, PF_MAX_SEEDS }, { "max-seeds", 1, PF_MAX_SEEDS },
 		     { "edition", 2022, 2023 },   { "max-cycles", 1, 10000000 } };
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		long x;
@@ -434,7 +443,8 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 		case 0: pf->cycle = (int)x; break;
 		case 1: pf->budget_cycles = x; break;
 		case 2: pf->seeds = (int)x; break;
-		case 3: pf->edition = x == 2023 ? MS_PATH_EDITION_2023 : MS_PATH_EDITION_2022; break;
+		case 3: pf->max_seeds = (int)x; break;
+		case 4: pf->edition = x == 2023 ? MS_PATH_EDITION_2023 : MS_PATH_EDITION_2022; break;
 		default: pf->max_cycles = (int)x; break;
 		}
 		return MS_OK;
@@ -567,7 +577,7 @@ int ms_rts_portfolio_bot_info(const ms_bot *b, ms_rts_portfolio_info *info)
 	for (int j = pf->job; j < pf->n_jobs; j++) {
 		int seed, prog, opp;
 		job_of(pf, j, &seed, &prog, &opp);
-		info->jobs_left += !skipped(pf, seed, opp);
+		info->jobs_left += job_fate(pf, seed, opp) != PF_SKIP;
 	}
 	if (pf->ident >= 0 || pf->ident == PF_NONE) {
 		int g = 0;
