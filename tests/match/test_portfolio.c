@@ -169,7 +169,8 @@ static void test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees(void 
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
 	snprintf(text, sizeof text,
-		 "microsynth-portfolio 1\ncycle 100\nbudget-cycles 4000\nmax-cycles 3000\nfield WorkerRush LightRush\n"
+		 "microsynth-portfolio 1\ncycle 100\nbudget-cycles 4000\nmax-cycles 3000\nchoose-opening 0\n"
+		 "field WorkerRush LightRush\n"
 		 "program i\n" IDLE "end\nprogram h\n" HARVEST "end\nprogram a\n" ATTACK "end\nbefore h\n");
 	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", text, strlen(text), utt, 3), MS_OK);
 	for (int o = 0; o < 2; o++)
@@ -210,7 +211,7 @@ static void test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees(void 
 
 static void test_portfolio__more_seeds_against_the_identified_bot_only(void **state)
 {
-	static const char text[] = "microsynth-portfolio 1\ncycle 60\nbudget-cycles 20000\nseeds 1\nmax-seeds 3\n"
+	static const char text[] = "microsynth-portfolio 1\ncycle 60\nbudget-cycles 20000\nseeds 1\nmax-seeds 3\nchoose-opening 0\n"
 				   "field CoacAI LightRush\nprogram h\n" HARVEST "end\nprogram a\n" ATTACK "end\n";
 	ms_ctx *ctx;
 	ms_rts_utt *utt;
@@ -243,6 +244,58 @@ static void test_portfolio__more_seeds_against_the_identified_bot_only(void **st
 	ms_ctx_free(ctx);
 }
 
+static void test_portfolio__opens_with_the_candidate_best_over_the_field(void **state)
+{
+	static const char *const progs[3] = { IDLE, HARVEST, ATTACK };
+	static const char *const names[3] = { "i", "h", "a" };
+	static const char *const opps[2] = { "WorkerRush", "LightRush" };
+	static const char text[] = "microsynth-portfolio 1\ncycle 200\nbudget-cycles 30000\nmax-cycles 3000\n"
+				   "field WorkerRush LightRush\nprogram i\n" IDLE "end\nprogram h\n" HARVEST
+				   "end\nprogram a\n" ATTACK "end\n";
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_bot *b;
+	(void)state;
+	need_maps();
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", text, strlen(text), utt, 3), MS_OK);
+	for (int seat = 0; seat < 2; seat++) {
+		ms_rts_portfolio_info in;
+		int best = -1, got = -1;
+		play(ctx, utt, b, seat, "WorkerRush", 1);
+		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+		assert_int_equal(in.opening_final, 0); /* 6 whole games fit in the first slice ... */
+		assert_int_equal(in.games, 6);
+		play(ctx, utt, b, seat, "WorkerRush", 2);
+		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+		assert_int_equal(in.opening_final, 1); /* ... and the second decision takes the best */
+		/* its whole games against the field, one by one */
+		for (int c = 0; c < 3; c++) {
+			char spec[256];
+			int sum = 0;
+			snprintf(spec, sizeof spec, "program-text:%s", progs[c]);
+			for (int o = 0; o < 2; o++) {
+				ms_bot *p;
+				int r;
+				assert_int_equal(ms_bot_make(ctx, &p, spec, utt, 0), MS_OK);
+				r = play(ctx, utt, p, seat, opps[o], 3000);
+				sum += r == seat ? 2 : r < 0 ? 1 : 0;
+				ms_bot_free(p);
+			}
+			if (!strcmp(in.opening, names[c]))
+				got = sum;
+			if (sum > best)
+				best = sum;
+		}
+		print_message("seat %d opens with %s (%d of 4 against the field)\n", seat, in.opening, got);
+		assert_int_equal(got, best);
+	}
+	ms_bot_free(b);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +303,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_portfolio__a_decision_simulates_no_more_than_its_slice),
 		cmocka_unit_test(test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees),
 		cmocka_unit_test(test_portfolio__more_seeds_against_the_identified_bot_only),
+		cmocka_unit_test(test_portfolio__opens_with_the_candidate_best_over_the_field),
 	};
 	maps_dir = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);

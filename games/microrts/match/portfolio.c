@@ -1,14 +1,16 @@
 /*
  * Portfolio bots: on a map no program was made for, choose the program to
  * play during the game, by playing candidates against the native field in
- * the native engine. The opening program plays the first `cycle` cycles;
- * meanwhile, a slice of every decision's time plays simulated games from
- * the game's first state, in our seat: the opening, then candidate c from
- * `cycle` on, against each bot of the field (CoacAI and mayari drawing as
- * the jars draw, a few seeds each). At `cycle` the enemy we see is matched
- * to the field bot whose simulated games looked nearest at that cycle (the
- * switch's features), and from then on we play the candidate that scored
- * best against that bot, choosing again as more simulated games finish.
+ * the native engine. A slice of every decision's time plays simulated
+ * games from the game's first state, in our seat, against each bot of the
+ * field (CoacAI and mayari drawing as the jars draw, a few seeds each):
+ * first each candidate as a whole game, and the opening becomes the one
+ * with the best mean over the field; then, from the state reached when it
+ * was chosen, the opening, then candidate c from `cycle` on (the field
+ * bots start afresh there). At `cycle` the enemy we see is matched to the field bot
+ * whose simulated games looked nearest at that cycle (the switch's
+ * features), and from then on we play the candidate that scored best
+ * against that bot, choosing again as more simulated games finish.
  *
  * The simulated games are paused and resumed between decisions, so no
  * decision spends more than its slice. With `budget-cycles` the slice is a
@@ -30,7 +32,9 @@
  *   program NAME          any text form of ms_rts_dsl_parse, up to a line 'end'
  *   ...
  *   end
- *   before NAME           the opening (default: the first program)
+ *   choose-opening 0|1    choose the opening by whole simulated games (default 1)
+ *   before NAME           the opening until then (or throughout with choose-opening 0;
+ *                         default: the first program)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -49,31 +53,38 @@
 #define PF_MAX_OPPS 8
 #define PF_MAX_SEEDS 16
 #define PF_NAME_MAX 64
+#define PF_A_SEEDS 2 /* phase A's seeds whose features are kept */
 
 typedef struct pf_bot {
 	/* configuration */
 	int n_progs;
 	char names[PF_MAX_PROGS][PF_NAME_MAX];
 	ms_bot *progs[PF_MAX_PROGS];
-	int before;
+	int opening; /* the configured opening */
 	int n_opps;
 	char opp_names[PF_MAX_OPPS][PF_NAME_MAX];
 	ms_bot *opps[PF_MAX_OPPS];
 	int draws[PF_MAX_OPPS]; /* the bot draws, so its seeds differ */
-	int cycle, seeds, max_seeds, edition, max_cycles;
+	int cycle, seeds, max_seeds, edition, max_cycles, choose_opening;
 	double budget_ms, radius;
 	long budget_cycles;
 	/* per game */
 	int me;               /* our seat; -1 before the first decision */
 	ms_rts_state *init;   /* the game's first state as we saw it */
 	ms_rts_state *sim;    /* the simulated game in progress, or NULL */
-	int job, n_jobs;      /* next job; jobs are seed-major, then program, then opponent */
+	int job, n_a, n_b;    /* next job; phase A's jobs, then phase B's (see job_of) */
+	int before;           /* the opening played */
+	int fixed;            /* the opening is final: phase B may start */
 	ms_rts_pair *pa[2];
 	int max_pairs;
-	double score[PF_MAX_PROGS][PF_MAX_OPPS];
-	int games[PF_MAX_PROGS][PF_MAX_OPPS];
-	double feat[PF_MAX_OPPS][PF_MAX_SEEDS][MS_RTS_SWITCH_FEATURES];
-	unsigned char have_feat[PF_MAX_OPPS][PF_MAX_SEEDS];
+	/* phase A: candidates playing whole games; phase B: after the opening */
+	double score[2][PF_MAX_PROGS][PF_MAX_OPPS];
+	int games[2][PF_MAX_PROGS][PF_MAX_OPPS];
+	/* what our side sees at `cycle`: phase A per program, first seeds; phase B */
+	double feat_a[PF_MAX_PROGS][PF_MAX_OPPS][PF_A_SEEDS][MS_RTS_SWITCH_FEATURES];
+	unsigned char have_a[PF_MAX_PROGS][PF_MAX_OPPS][PF_A_SEEDS];
+	double feat_b[PF_MAX_OPPS][PF_MAX_SEEDS][MS_RTS_SWITCH_FEATURES];
+	unsigned char have_b[PF_MAX_OPPS][PF_MAX_SEEDS];
 	int ident;            /* the field bot seen at `cycle`; -1 not yet, -2 none within the radius */
 	int chosen;           /* program played after `cycle` */
 	double seen[MS_RTS_SWITCH_FEATURES];
@@ -108,57 +119,96 @@ static int pf_reset(ms_bot *b)
 	ms_rts_state_free(b->ctx, pf->init);
 	pf->init = NULL;
 	pf->me = -1;
-	pf->job = pf->n_jobs = 0;
+	pf->job = pf->n_a = pf->n_b = 0;
+	pf->before = pf->chosen = pf->opening;
+	pf->fixed = !pf->choose_opening;
 	memset(pf->score, 0, sizeof(pf->score));
 	memset(pf->games, 0, sizeof(pf->games));
-	memset(pf->have_feat, 0, sizeof(pf->have_feat));
+	memset(pf->have_a, 0, sizeof(pf->have_a));
+	memset(pf->have_b, 0, sizeof(pf->have_b));
 	memset(pf->seen, 0, sizeof(pf->seen));
 	pf->ident = PF_NOT_YET;
-	pf->chosen = pf->before;
 	pf->sim_games = pf->sim_cycles = pf->sim_failures = 0;
 	for (int p = 0; p < pf->n_progs; p++)
 		ms_bot_reset(pf->progs[p]);
 	return MS_OK;
 }
 
-static void job_of(const pf_bot *pf, int j, int *seed, int *prog, int *opp)
+/*
+ * Jobs, each one simulated game. Phase A (when the opening is chosen): each
+ * candidate plays a whole game against each field bot, `seeds` seeds, so
+ * the opening can be the candidate that does best against the whole field.
+ * Phase B: the opening, then each candidate from `cycle` on, against each
+ * field bot, up to `max-seeds` seeds. Both seed-major, then program, then
+ * opponent, so every program has met every bot before anyone meets one twice.
+ */
+static void job_of(const pf_bot *pf, int j, int *phase, int *seed, int *prog, int *opp)
 {
 	int per_seed = pf->n_progs * pf->n_opps;
+	*phase = j >= pf->n_a;
+	if (*phase)
+		j -= pf->n_a;
 	*seed = j / per_seed;
 	*prog = j % per_seed / pf->n_opps;
 	*opp = j % pf->n_opps;
 }
 
 /* Whether to play a job: a second seed of a bot that never draws, or a bot
- * other than the one identified, is skipped; the seeds beyond `seeds` (up
- * to `max-seeds`) are played against the identified bot only, so they wait
- * for the identification. */
+ * other than the one identified, is skipped; phase A ends when the opening
+ * is final; phase B waits for it, and its seeds beyond `seeds` are played
+ * against the identified bot only, so they wait for the identification. */
 enum { PF_PLAY, PF_SKIP, PF_WAIT };
 
-static int job_fate(const pf_bot *pf, int seed, int opp)
+static int job_fate(const pf_bot *pf, int phase, int seed, int opp)
 {
 	if (seed > 0 && !pf->draws[opp])
 		return PF_SKIP;
 	if (pf->ident >= 0 && opp != pf->ident)
 		return PF_SKIP;
+	if (phase == 0)
+		return pf->fixed ? PF_SKIP : PF_PLAY;
+	if (!pf->fixed)
+		return PF_WAIT;
 	if (seed >= pf->seeds)
 		return pf->ident >= 0 ? PF_PLAY : pf->ident == PF_NONE ? PF_SKIP : PF_WAIT;
 	return PF_PLAY;
+}
+
+/* The opening: the candidate with the best mean over the field of its mean
+ * score against each bot in phase A (the configured opening on ties). */
+static void fix_opening(pf_bot *pf)
+{
+	double best = -1;
+
+	for (int c = 0; c < pf->n_progs; c++) {
+		double sum = 0;
+		int n = 0;
+		for (int o = 0; o < pf->n_opps; o++)
+			if (pf->games[0][c][o]) {
+				sum += pf->score[0][c][o] / pf->games[0][c][o];
+				n++;
+			}
+		if (n == pf->n_opps && (sum / n > best || (sum / n == best && c == pf->opening))) {
+			best = sum / n;
+			pf->before = c;
+		}
+	}
+	pf->fixed = 1;
 }
 
 /* Starts the next job worth playing; 0 when none is left or the next must wait. */
 static int start_job(ms_bot *b, int *rc)
 {
 	pf_bot *pf = b->impl;
-	int seed, prog, opp, fate = PF_SKIP;
+	int phase, seed, prog, opp, fate = PF_SKIP;
 
 	*rc = MS_OK;
-	for (; pf->job < pf->n_jobs; pf->job++) {
-		job_of(pf, pf->job, &seed, &prog, &opp);
-		if ((fate = job_fate(pf, seed, opp)) != PF_SKIP)
+	for (; pf->job < pf->n_a + pf->n_b; pf->job++) {
+		job_of(pf, pf->job, &phase, &seed, &prog, &opp);
+		if ((fate = job_fate(pf, phase, seed, opp)) != PF_SKIP)
 			break;
 	}
-	if (pf->job >= pf->n_jobs || fate == PF_WAIT)
+	if (pf->job >= pf->n_a + pf->n_b || fate == PF_WAIT)
 		return 0;
 	if ((*rc = ms_rts_state_clone(b->ctx, &pf->sim, pf->init)))
 		return 0;
@@ -175,11 +225,11 @@ static int start_job(ms_bot *b, int *rc)
 static void finish_job(ms_bot *b, double result)
 {
 	pf_bot *pf = b->impl;
-	int seed, prog, opp;
+	int phase, seed, prog, opp;
 
-	job_of(pf, pf->job, &seed, &prog, &opp);
-	pf->score[prog][opp] += result;
-	pf->games[prog][opp]++;
+	job_of(pf, pf->job, &phase, &seed, &prog, &opp);
+	pf->score[phase][prog][opp] += result;
+	pf->games[phase][prog][opp]++;
 	pf->sim_games++;
 	end_sim(b);
 	pf->job++;
@@ -190,15 +240,22 @@ static int sim_step(ms_bot *b)
 {
 	pf_bot *pf = b->impl;
 	ms_rts_state *s = pf->sim;
-	int seed, prog, opp, t = ms_rts_state_time(s), n[2], gameover = 0, rc;
+	int phase, seed, prog, opp, t = ms_rts_state_time(s), n[2], gameover = 0, rc;
+	ms_bot *mine;
 
-	job_of(pf, pf->job, &seed, &prog, &opp);
-	if (t >= pf->cycle && !pf->have_feat[opp][seed]) {
-		ms_rts_switch_features(s, pf->me, pf->feat[opp][seed]);
-		pf->have_feat[opp][seed] = 1;
+	job_of(pf, pf->job, &phase, &seed, &prog, &opp);
+	mine = pf->progs[phase == 0 || t >= pf->cycle ? prog : pf->before];
+	if (t >= pf->cycle) {
+		if (phase == 0 && seed < PF_A_SEEDS && !pf->have_a[prog][opp][seed]) {
+			ms_rts_switch_features(s, pf->me, pf->feat_a[prog][opp][seed]);
+			pf->have_a[prog][opp][seed] = 1;
+		} else if (phase == 1 && !pf->have_b[opp][seed]) {
+			ms_rts_switch_features(s, pf->me, pf->feat_b[opp][seed]);
+			pf->have_b[opp][seed] = 1;
+		}
 	}
 	for (int p = 0; p < 2; p++) {
-		ms_bot *bot = p != pf->me ? pf->opps[opp] : pf->progs[t < pf->cycle ? pf->before : prog];
+		ms_bot *bot = p != pf->me ? pf->opps[opp] : mine;
 		if ((rc = ms_bot_decide(bot, p, s, pf->pa[p], pf->max_pairs, &n[p]))) {
 			/* A candidate or a model that fails loses this game; the real one goes on. */
 			pf->sim_failures++;
@@ -237,6 +294,14 @@ static int simulate(ms_bot *b)
 	return MS_OK;
 }
 
+/* The features of field bot o's seed k as our opening met it at `cycle`, or NULL. */
+static const double *features(const pf_bot *pf, int o, int k)
+{
+	if (pf->have_b[o][k])
+		return pf->feat_b[o][k];
+	return k < PF_A_SEEDS && pf->have_a[pf->before][o][k] ? pf->feat_a[pf->before][o][k] : NULL;
+}
+
 /* The field bot whose simulated games at `cycle` looked nearest to what we see. */
 static void identify(pf_bot *pf, const ms_rts_state *s)
 {
@@ -246,10 +311,11 @@ static void identify(pf_bot *pf, const ms_rts_state *s)
 	pf->ident = PF_NONE;
 	for (int o = 0; o < pf->n_opps; o++)
 		for (int k = 0; k < pf->seeds; k++) {
+			const double *f = features(pf, o, k);
 			double d;
-			if (!pf->have_feat[o][k])
+			if (!f)
 				continue;
-			d = ms_rts_switch_distance(pf->seen, pf->feat[o][k]);
+			d = ms_rts_switch_distance(pf->seen, f);
 			if (d <= pf->radius && d < best) {
 				best = d;
 				pf->ident = o;
@@ -257,22 +323,35 @@ static void identify(pf_bot *pf, const ms_rts_state *s)
 		}
 }
 
+/* Mean score of program c against the identified bot (all bots when none) in `phase`; -1 without games. */
+static double mean(const pf_bot *pf, int phase, int c, int *games)
+{
+	double sc = 0;
+	int g = 0;
+	for (int o = 0; o < pf->n_opps; o++)
+		if (pf->ident < 0 || o == pf->ident) {
+			sc += pf->score[phase][c][o];
+			g += pf->games[phase][c][o];
+		}
+	*games = g;
+	return g ? sc / g : -1;
+}
+
 /* The program with the best mean score against the identified bot, or over
- * the whole field when none was identified; the opening on ties. */
+ * the whole field when none was identified: after the opening (phase B)
+ * once such games exist, else as whole games (phase A); the opening on ties. */
 static void choose(pf_bot *pf)
 {
+	int phase = 0, g;
 	double best = -1;
 
+	for (int c = 0; c < pf->n_progs && !phase; c++)
+		if (mean(pf, 1, c, &g) >= 0)
+			phase = 1;
 	for (int c = 0; c < pf->n_progs; c++) {
-		double sc = 0;
-		int g = 0;
-		for (int o = 0; o < pf->n_opps; o++)
-			if (pf->ident < 0 || o == pf->ident) {
-				sc += pf->score[c][o];
-				g += pf->games[c][o];
-			}
-		if (g && (sc / g > best || (sc / g == best && c == pf->before))) {
-			best = sc / g;
+		double m = mean(pf, phase, c, &g);
+		if (g && (m > best || (m == best && c == pf->before))) {
+			best = m;
 			pf->chosen = c;
 		}
 	}
@@ -281,14 +360,15 @@ static void choose(pf_bot *pf)
 static int start_game(ms_bot *b, int player, const ms_rts_state *s)
 {
 	pf_bot *pf = b->impl;
-	int rc;
+	int rc, per_seed = pf->n_progs * pf->n_opps;
 
 	pf->me = player;
 	if ((rc = ms_rts_state_clone(b->ctx, &pf->init, s)))
 		return rc;
 	if (!pf->max_cycles)
 		pf->max_cycles = ms_match_competition_cycles(ms_rts_state_width(s), ms_rts_state_height(s));
-	pf->n_jobs = (pf->max_seeds > pf->seeds ? pf->max_seeds : pf->seeds) * pf->n_progs * pf->n_opps;
+	pf->n_a = pf->choose_opening ? pf->seeds * per_seed : 0;
+	pf->n_b = (pf->max_seeds > pf->seeds ? pf->max_seeds : pf->seeds) * per_seed;
 	pf->job = 0;
 	if (ms_rts_state_width(s) * ms_rts_state_height(s) + 1 > pf->max_pairs) {
 		int m = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
@@ -314,6 +394,19 @@ static int pf_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *
 	if (player != pf->me)
 		return ms_ctx_error(b->ctx, MS_EINVAL, "portfolio: asked for player %d in a game it plays as %d",
 				    player, pf->me);
+	if (!pf->fixed && pf->init && (pf->job >= pf->n_a || t >= pf->cycle)) {
+		/* Phase A is over, or it did not end in time and the opening played
+		 * is final. Phase B starts from this state: the cycles played so far
+		 * are the real ones, whatever opening played them. */
+		if (pf->job >= pf->n_a)
+			fix_opening(pf);
+		pf->fixed = 1;
+		end_sim(b);
+		ms_rts_state_free(b->ctx, pf->init);
+		pf->init = NULL;
+		if ((rc = ms_rts_state_clone(b->ctx, &pf->init, s)))
+			pf->sim_failures++;
+	}
 	/* A failing simulation stops simulating, never the game. */
 	if (pf->init && (rc = simulate(b))) {
 		pf->sim_failures++;
@@ -431,7 +524,8 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 		const char *word;
 		long lo, hi;
 	} ints[] = { { "cycle", 0, 1000000 },     { "budget-cycles", 0, 100000000 }, { "seeds", 1, PF_MAX_SEEDS }, { "max-seeds", 1, PF_MAX_SEEDS },
-		     { "edition", 2022, 2023 },   { "max-cycles", 1, 10000000 } };
+		     { "edition", 2022, 2023 },   { "max-cycles", 1, 10000000 },
+		     { "choose-opening", 0, 1 } };
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		long x;
 		if (strcmp(word, ints[i].word))
@@ -445,7 +539,8 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 		case 2: pf->seeds = (int)x; break;
 		case 3: pf->max_seeds = (int)x; break;
 		case 4: pf->edition = x == 2023 ? MS_PATH_EDITION_2023 : MS_PATH_EDITION_2022; break;
-		default: pf->max_cycles = (int)x; break;
+		case 5: pf->max_cycles = (int)x; break;
+		default: pf->choose_opening = (int)x; break;
 		}
 		return MS_OK;
 	}
@@ -497,7 +592,7 @@ static int parse(ms_ctx *ctx, pf_bot *pf, const char *what, const char *text, si
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: empty (expected 'microsynth-portfolio 1')", what);
 	if (!pf->n_progs)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: no program", what);
-	if (before[0] && (pf->before = find_prog(pf, before)) < 0)
+	if (before[0] && (pf->opening = find_prog(pf, before)) < 0)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: 'before %s': no such program", what, before);
 	if (!pf->n_opps) {
 		char list[200] = "";
@@ -531,6 +626,7 @@ int ms_rts_portfolio_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const 
 	b->seed = seed;
 	b->impl = pf;
 	pf->cycle = 150;
+	pf->choose_opening = 1;
 	pf->budget_ms = 40;
 	pf->seeds = 2;
 	pf->edition = -1;
@@ -569,26 +665,26 @@ int ms_rts_portfolio_bot_info(const ms_bot *b, ms_rts_portfolio_info *info)
 	pf = b->impl;
 	memset(info, 0, sizeof(*info));
 	info->opponent = pf->ident >= 0 ? pf->opp_names[pf->ident] : pf->ident == PF_NONE ? "none" : NULL;
+	info->opening = pf->names[pf->before];
+	info->opening_final = pf->fixed;
 	info->program = pf->names[pf->me >= 0 && pf->ident != PF_NOT_YET ? pf->chosen : pf->before];
 	info->games = pf->sim_games;
 	info->cycles = pf->sim_cycles;
 	info->failures = pf->sim_failures;
-	info->jobs_left = 0;
-	for (int j = pf->job; j < pf->n_jobs; j++) {
-		int seed, prog, opp;
-		job_of(pf, j, &seed, &prog, &opp);
-		info->jobs_left += job_fate(pf, seed, opp) != PF_SKIP;
+	for (int j = pf->job; j < pf->n_a + pf->n_b; j++) {
+		int phase, seed, prog, opp;
+		job_of(pf, j, &phase, &seed, &prog, &opp);
+		info->jobs_left += job_fate(pf, phase, seed, opp) != PF_SKIP && !(phase == 0 && pf->fixed);
 	}
-	if (pf->ident >= 0 || pf->ident == PF_NONE) {
-		int g = 0;
-		double sc = 0;
-		for (int o = 0; o < pf->n_opps; o++)
-			if (pf->ident < 0 || o == pf->ident) {
-				sc += pf->score[pf->chosen][o];
-				g += pf->games[pf->chosen][o];
-			}
+	if (pf->ident != PF_NOT_YET) {
+		int g, phase = 0;
+		for (int c = 0; c < pf->n_progs && !phase; c++)
+			if (mean(pf, 1, c, &g) >= 0)
+				phase = 1;
+		info->chosen_score = mean(pf, phase, pf->chosen, &g);
 		info->chosen_games = g;
-		info->chosen_score = g ? sc / g : 0;
+		if (!g)
+			info->chosen_score = 0;
 	}
 	return MS_OK;
 }

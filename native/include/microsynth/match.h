@@ -66,9 +66,10 @@ MS_EXTERN int ms_match_competition_cycles(int width, int height);
 /* ---- portfolio bots (games/microrts/match/portfolio.c) ------------------- */
 
 /**
- * A portfolio bot: plays an opening program while it simulates, in slices
- * of each decision's time, every candidate program against every bot of a
- * field from the game's first state; at its cycle it matches the enemy to
+ * A portfolio bot: simulates, in slices of each decision's time, every
+ * candidate program against every bot of a field from the game's first
+ * state, first as whole games (the best over the field becomes the
+ * opening), then after the opening; at its cycle it matches the enemy to
  * the nearest simulated field bot and plays the candidate that scored best
  * against it (docs/portfolio.md has the text form). ms_bot_make makes one
  * from "portfolio:FILE" or "portfolio-text:TEXT"; parse errors name the
@@ -86,6 +87,8 @@ MS_EXTERN int ms_rts_portfolio_bot_from_spec(ms_ctx *ctx, ms_bot **out, const ch
 typedef struct ms_rts_portfolio_info {
 	const char *opponent; /**< field bot identified; "none" when none within the radius; NULL before the cycle */
 	const char *program;  /**< the program it plays now */
+	const char *opening;  /**< the opening: the configured one until the whole-game simulations chose */
+	int opening_final;    /**< 1 once the opening can no longer change */
 	long games, cycles;   /**< simulated games finished, simulated cycles */
 	long failures;        /**< simulated games a bot failed in */
 	long jobs_left;       /**< simulated games still to play */
