@@ -136,6 +136,16 @@ static void test_portfolio__a_decision_simulates_no_more_than_its_slice(void **s
 	assert_int_equal(in.cycles, 0);
 	assert_int_equal(ms_bot_decide(b, 0, s, out, 64, &n), MS_OK);
 	ms_bot_free(b);
+	/* no slice from the stop cycle on */
+	{
+		static const char stop[] = "microsynth-portfolio 1\nbudget-cycles 10\nstop-cycle 2\nfield WorkerRush\n"
+					   "program h\n" HARVEST "end\n";
+		assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", stop, strlen(stop), utt, 7), MS_OK);
+		play(ctx, utt, b, 0, "WorkerRush", 10);
+		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+		assert_int_equal(in.cycles, 2 * 10);
+		ms_bot_free(b);
+	}
 	ms_rts_state_free(ctx, s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);

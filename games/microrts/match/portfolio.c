@@ -27,12 +27,16 @@
  *   max-seeds M           seeds against the identified bot, once identified (default: S)
  *   edition 2022|2023     of the field's scripted bots (default: the bot's, ms_bot_set_edition)
  *   max-cycles N          simulated game length (default: the competition's by map size)
+ *   stop-cycle N          no simulation from this game cycle on (default 0: none), which
+ *                         bounds a game's simulation time by N slices on large maps
  *   radius R              largest feature distance taken as a match (default: any)
  *   field BOT ...         the opponent models (default: CoacAI mayari and the four rushes)
  *   program NAME          any text form of ms_rts_dsl_parse, up to a line 'end'
  *   ...
  *   end
  *   choose-opening 0|1    choose the opening by whole simulated games (default 1)
+ *   restart 0|1           after the opening is chosen, simulate from the state reached then
+ *                         (1, the default) or from the first state, the opening from cycle 0
  *   before NAME           the opening until then (or throughout with choose-opening 0;
  *                         default: the first program)
  */
@@ -65,7 +69,7 @@ typedef struct pf_bot {
 	char opp_names[PF_MAX_OPPS][PF_NAME_MAX];
 	ms_bot *opps[PF_MAX_OPPS];
 	int draws[PF_MAX_OPPS]; /* the bot draws, so its seeds differ */
-	int cycle, seeds, max_seeds, edition, max_cycles, choose_opening;
+	int cycle, seeds, max_seeds, edition, max_cycles, choose_opening, stop_cycle, restart;
 	double budget_ms, radius;
 	long budget_cycles;
 	/* per game */
@@ -149,7 +153,8 @@ static void job_of(const pf_bot *pf, int j, int *phase, int *seed, int *prog, in
 	if (*phase)
 		j -= pf->n_a;
 	*seed = j / per_seed;
-	*prog = j % per_seed / pf->n_opps;
+	/* the opening first: a candidate replaces it only on the same evidence */
+	*prog = (j % per_seed / pf->n_opps + (*phase ? pf->before : pf->opening)) % pf->n_progs;
 	*opp = j % pf->n_opps;
 }
 
@@ -402,13 +407,15 @@ static int pf_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *
 			fix_opening(pf);
 		pf->fixed = 1;
 		end_sim(b);
-		ms_rts_state_free(b->ctx, pf->init);
-		pf->init = NULL;
-		if ((rc = ms_rts_state_clone(b->ctx, &pf->init, s)))
-			pf->sim_failures++;
+		if (pf->restart || t >= pf->cycle) {
+			ms_rts_state_free(b->ctx, pf->init);
+			pf->init = NULL;
+			if ((rc = ms_rts_state_clone(b->ctx, &pf->init, s)))
+				pf->sim_failures++;
+		}
 	}
 	/* A failing simulation stops simulating, never the game. */
-	if (pf->init && (rc = simulate(b))) {
+	if (pf->init && (!pf->stop_cycle || t < pf->stop_cycle) && (rc = simulate(b))) {
 		pf->sim_failures++;
 		end_sim(b);
 		ms_rts_state_free(b->ctx, pf->init);
@@ -525,7 +532,7 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 		long lo, hi;
 	} ints[] = { { "cycle", 0, 1000000 },     { "budget-cycles", 0, 100000000 }, { "seeds", 1, PF_MAX_SEEDS }, { "max-seeds", 1, PF_MAX_SEEDS },
 		     { "edition", 2022, 2023 },   { "max-cycles", 1, 10000000 },
-		     { "choose-opening", 0, 1 } };
+		     { "choose-opening", 0, 1 }, { "stop-cycle", 0, 10000000 }, { "restart", 0, 1 } };
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		long x;
 		if (strcmp(word, ints[i].word))
@@ -540,7 +547,9 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 		case 3: pf->max_seeds = (int)x; break;
 		case 4: pf->edition = x == 2023 ? MS_PATH_EDITION_2023 : MS_PATH_EDITION_2022; break;
 		case 5: pf->max_cycles = (int)x; break;
-		default: pf->choose_opening = (int)x; break;
+		case 6: pf->choose_opening = (int)x; break;
+		case 7: pf->stop_cycle = (int)x; break;
+		default: pf->restart = (int)x; break;
 		}
 		return MS_OK;
 	}
@@ -627,6 +636,7 @@ int ms_rts_portfolio_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const 
 	b->impl = pf;
 	pf->cycle = 150;
 	pf->choose_opening = 1;
+	pf->restart = 1;
 	pf->budget_ms = 40;
 	pf->seeds = 2;
 	pf->edition = -1;

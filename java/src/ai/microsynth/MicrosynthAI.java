@@ -258,6 +258,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
         String defaultSpec;
         // `unseen`: a portfolio template for maps no m:/t: key names (docs/portfolio.md)
         String unseenSpec;
+        // `candidate` lines: programs for portfolios beyond those keyed to a map
+        final List<String> candidates = new ArrayList<>();
         final List<String> problems = new ArrayList<>();
         // `near` lines: features of a known map and its spec, for maps no key names
         final List<double[]> near = new ArrayList<>();
@@ -279,6 +281,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
                     idx.problems.add("line " + no + ": expected 'KEY SPEC'");
                 } else if (kv[0].equals("default")) {
                     idx.defaultSpec = kv[1].trim();
+                } else if (kv[0].equals("candidate")) {
+                    idx.candidates.add(kv[1].trim());
                 } else if (kv[0].equals("unseen")) {
                     if (!kv[1].trim().startsWith("portfolio:")) {
                         idx.problems.add("line " + no + ": expected 'unseen portfolio:FILE'");
@@ -355,8 +359,14 @@ public class MicrosynthAI extends AIWithComputationBudget {
 
         /** Every spec the index names, in its order, each once. */
         List<String> allSpecs() {
-            Set<String> out = new java.util.LinkedHashSet<>(specs.values());
+            Set<String> out = new java.util.LinkedHashSet<>();
+            for (String v : specs.values()) {
+                if (!v.startsWith("portfolio:")) {
+                    out.add(v);
+                }
+            }
             out.addAll(nearSpecs);
+            out.addAll(candidates);
             return new ArrayList<>(out);
         }
     }
@@ -618,8 +628,10 @@ public class MicrosynthAI extends AIWithComputationBudget {
                 failed("program index " + index, new IllegalArgumentException(String.join("; ", idx.problems)));
             }
             String s = idx.exact(gs);
-            if (s == null && idx.unseenSpec != null) {
-                spec = unseenPortfolio(idx, gs);
+            if (s != null && s.startsWith("portfolio:")) {
+                spec = portfolio(idx, s, gs);
+            } else if (s == null && idx.unseenSpec != null) {
+                spec = portfolio(idx, idx.unseenSpec, gs);
             } else {
                 s = s != null ? s : idx.lookup(gs);
                 spec = resolve(s != null ? s : FALLBACK_BOT);
@@ -639,22 +651,37 @@ public class MicrosynthAI extends AIWithComputationBudget {
     }
 
     /**
-     * A map the index has no key for: the index's portfolio template, every
-     * program it ships as a candidate, the nearest map's program as the
-     * opening (docs/portfolio.md).
+     * A portfolio (docs/portfolio.md): the template `pspec` names (settings,
+     * and optionally `opening SPEC`), every program the index ships as a
+     * candidate, and as the opening the template's, else the nearest known
+     * map's program.
      */
-    private Spec unseenPortfolio(ProgramIndex idx, GameState gs) throws IOException {
-        Spec unseen = resolve(idx.unseenSpec);
-        String template = Portfolio.textOf(unseen.forNative, "portfolio");
+    private Spec portfolio(ProgramIndex idx, String pspec, GameState gs) throws IOException {
+        Spec template = resolve(pspec);
+        StringBuilder settings = new StringBuilder();
+        String opening = null;
+        for (String line : Portfolio.textOf(template.forNative, "portfolio").split("\n")) {
+            String t = line.trim();
+            if (t.startsWith("opening ")) {
+                opening = t.substring(8).trim();
+            } else {
+                settings.append(line).append('\n');
+            }
+        }
+        if (opening == null) {
+            opening = idx.nearest(gs);
+        }
         List<String> names = idx.allSpecs();
+        if (opening != null && !names.contains(opening)) {
+            names.add(0, opening);
+        }
         List<String> specs = new ArrayList<>();
         for (String s : names) {
             specs.add(resolve(s).forNative);
         }
-        String near = idx.nearest(gs);
-        String opening = near != null ? resolve(near).forNative : specs.isEmpty() ? FALLBACK_BOT : specs.get(0);
-        String text = Portfolio.assemble(template, specs, names, opening, Portfolio.harnessEdition());
-        return new Spec(unseen.shown + " (opening " + (near != null ? near : "-") + ")", "portfolio-text:" + text);
+        String first = opening != null ? resolve(opening).forNative : specs.isEmpty() ? FALLBACK_BOT : specs.get(0);
+        String text = Portfolio.assemble(settings.toString(), specs, names, first, Portfolio.harnessEdition());
+        return new Spec(template.shown + " (opening " + (opening != null ? opening : "-") + ")", "portfolio-text:" + text);
     }
 
     // ------------------------------------------------------------------

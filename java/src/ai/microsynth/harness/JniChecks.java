@@ -171,11 +171,23 @@ public final class JniChecks {
             check("jar_index_plays_the_unseen_portfolio_elsewhere", () -> {
                 MicrosynthAI ai = new MicrosynthAI(utt);
                 final int[] acted = { 0 };
-                play(ai, new WorkerRush(utt), game("16x16/basesWorkers16x16A.xml", utt), 300,
+                play(ai, new WorkerRush(utt), game("10x10/basesWorkers10x10.xml", utt), 300,
                         (g, pa) -> acted[0] += pa.isEmpty() ? 0 : 1);
                 String p = ai.getPlaying();
                 require(p.startsWith("portfolio:programs/unseen.portfolio (in the jar)")
                         && p.endsWith("(opening program:shipped.txt)"), "on an unseen map: " + p);
+                require(acted[0] > 0 && ai.failures() == 0, "acted " + acted[0] + ", " + ai.lastFailure());
+                ai.close();
+            });
+            // A map keyed to a portfolio whose template names its opening (a `candidate` program).
+            check("jar_index_plays_a_keyed_portfolio_with_its_opening", () -> {
+                MicrosynthAI ai = new MicrosynthAI(utt);
+                final int[] acted = { 0 };
+                play(ai, new WorkerRush(utt), game("16x16/basesWorkers16x16A.xml", utt), 300,
+                        (g, pa) -> acted[0] += pa.isEmpty() ? 0 : 1);
+                String p = ai.getPlaying();
+                require(p.startsWith("portfolio:programs/keyed.portfolio (in the jar)")
+                        && p.endsWith("(opening program:extra.txt)"), "on the keyed map: " + p);
                 require(acted[0] > 0 && ai.failures() == 0, "acted " + acted[0] + ", " + ai.lastFailure());
                 ai.close();
             });
