@@ -123,10 +123,10 @@ static void test_portfolio__a_decision_simulates_no_more_than_its_slice(void **s
 	assert_int_equal(in.cycles, 0);
 	assert_null(in.opponent);
 	assert_string_equal(in.program, "h"); /* the first program opens by default */
-	for (int k = 1; k <= 3; k++) {
+	for (int k = 0; k <= 3; k++) {
 		assert_int_equal(ms_bot_decide(b, 1, s, out, 64, &n), MS_OK);
 		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
-		assert_int_equal(in.cycles, 250 * k);
+		assert_int_equal(in.cycles, 250 * k); /* the first decision only starts the game */
 	}
 	/* one bot, one seat per game */
 	assert_int_equal(ms_bot_decide(b, 0, s, out, 64, &n), MS_EINVAL);
@@ -143,7 +143,7 @@ static void test_portfolio__a_decision_simulates_no_more_than_its_slice(void **s
 		assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", stop, strlen(stop), utt, 7), MS_OK);
 		play(ctx, utt, b, 0, "WorkerRush", 10);
 		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
-		assert_int_equal(in.cycles, 2 * 10);
+		assert_int_equal(in.cycles, 1 * 10); /* cycle 1 only: cycle 0 starts the game */
 		ms_bot_free(b);
 	}
 	ms_rts_state_free(ctx, s);
@@ -232,8 +232,8 @@ static void test_portfolio__more_seeds_against_the_identified_bot_only(void **st
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
 	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", text, strlen(text), utt, 5), MS_OK);
-	/* the first decision plays one seed of each: 2 programs x 2 bots; the rest wait */
-	play(ctx, utt, b, 0, "CoacAI", 1);
+	/* the second decision plays one seed of each: 2 programs x 2 bots; the rest wait */
+	play(ctx, utt, b, 0, "CoacAI", 2);
 	assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
 	assert_int_equal(in.games, 4);
 	assert_int_equal(in.jobs_left, 4); /* CoacAI draws: two more seeds for each program */
@@ -273,13 +273,13 @@ static void test_portfolio__opens_with_the_candidate_best_over_the_field(void **
 	for (int seat = 0; seat < 2; seat++) {
 		ms_rts_portfolio_info in;
 		int best = -1, got = -1;
-		play(ctx, utt, b, seat, "WorkerRush", 1);
-		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
-		assert_int_equal(in.opening_final, 0); /* 6 whole games fit in the first slice ... */
-		assert_int_equal(in.games, 6);
 		play(ctx, utt, b, seat, "WorkerRush", 2);
 		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
-		assert_int_equal(in.opening_final, 1); /* ... and the second decision takes the best */
+		assert_int_equal(in.opening_final, 0); /* 6 whole games fit in one slice ... */
+		assert_int_equal(in.games, 6);
+		play(ctx, utt, b, seat, "WorkerRush", 3);
+		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+		assert_int_equal(in.opening_final, 1); /* ... and the next decision takes the best */
 		/* its whole games against the field, one by one */
 		for (int c = 0; c < 3; c++) {
 			char spec[256];

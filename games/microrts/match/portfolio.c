@@ -394,8 +394,13 @@ static int pf_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *
 	int rc, t = ms_rts_state_time(s);
 
 	*n = 0;
-	if (pf->me < 0 && (rc = start_game(b, player, s)))
-		return rc;
+	if (pf->me < 0) {
+		/* The first decision pays for building the bot (the drop-in bot
+		 * assembles and parses the portfolio then): it simulates nothing. */
+		if ((rc = start_game(b, player, s)))
+			return rc;
+		return ms_bot_decide(pf->progs[pf->before], player, s, out, max, n);
+	}
 	if (player != pf->me)
 		return ms_ctx_error(b->ctx, MS_EINVAL, "portfolio: asked for player %d in a game it plays as %d",
 				    player, pf->me);
