@@ -47,7 +47,7 @@ static int play(ms_ctx *ctx, const ms_rts_utt *utt, ms_bot *me, int seat, const 
 {
 	ms_rts_state *s = load(ctx, utt);
 	ms_bot *o, *bots[2];
-	int w;
+	int w = -1;
 	if (ms_bot_make(ctx, &o, opp, utt, 0))
 		fail_msg("%s", ms_ctx_last_error(ctx));
 	bots[seat] = me;
