@@ -146,6 +146,19 @@ static void test_portfolio__a_decision_simulates_no_more_than_its_slice(void **s
 		assert_int_equal(in.cycles, 1 * 10); /* cycle 1 only: cycle 0 starts the game */
 		ms_bot_free(b);
 	}
+	/* the identification cycle capped at 5 cycles per side of the 8x8 map: 40 */
+	{
+		static const char cap[] = "microsynth-portfolio 1\ncycle 150\ncycle-per-side 5\nbudget-cycles 10\n"
+					  "field WorkerRush\nprogram h\n" HARVEST "end\n";
+		assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", cap, strlen(cap), utt, 7), MS_OK);
+		play(ctx, utt, b, 0, "WorkerRush", 40);
+		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+		assert_null(in.opponent);
+		play(ctx, utt, b, 0, "WorkerRush", 41);
+		assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+		assert_non_null(in.opponent);
+		ms_bot_free(b);
+	}
 	ms_rts_state_free(ctx, s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);

@@ -21,6 +21,8 @@
  *
  *   microsynth-portfolio 1
  *   cycle K               identification cycle (default 150)
+ *   cycle-per-side N      at most N times the map's longer side (default 0: no cap): rushes
+ *                         arrive sooner on small maps
  *   budget-ms B           simulation time per decision (default 40)
  *   budget-cycles N       or simulated cycles per decision (reproducible)
  *   seeds S               seeds per bot that draws (default 2)
@@ -70,6 +72,7 @@ typedef struct pf_bot {
 	ms_bot *opps[PF_MAX_OPPS];
 	int draws[PF_MAX_OPPS]; /* the bot draws, so its seeds differ */
 	int cycle, seeds, max_seeds, edition, max_cycles, choose_opening, stop_cycle, restart;
+	int cycle_cfg, cycle_per_side; /* `cycle`, and the cap per map side (0: none) */
 	double budget_ms, radius;
 	long budget_cycles;
 	/* per game */
@@ -370,6 +373,13 @@ static int start_game(ms_bot *b, int player, const ms_rts_state *s)
 	pf->me = player;
 	if ((rc = ms_rts_state_clone(b->ctx, &pf->init, s)))
 		return rc;
+	pf->cycle = pf->cycle_cfg;
+	if (pf->cycle_per_side) {
+		int w = ms_rts_state_width(s), h = ms_rts_state_height(s);
+		int cap = pf->cycle_per_side * (w > h ? w : h);
+		if (cap < pf->cycle)
+			pf->cycle = cap;
+	}
 	if (!pf->max_cycles)
 		pf->max_cycles = ms_match_competition_cycles(ms_rts_state_width(s), ms_rts_state_height(s));
 	pf->n_a = pf->choose_opening ? pf->seeds * per_seed : 0;
@@ -537,7 +547,8 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 		long lo, hi;
 	} ints[] = { { "cycle", 0, 1000000 },     { "budget-cycles", 0, 100000000 }, { "seeds", 1, PF_MAX_SEEDS }, { "max-seeds", 1, PF_MAX_SEEDS },
 		     { "edition", 2022, 2023 },   { "max-cycles", 1, 10000000 },
-		     { "choose-opening", 0, 1 }, { "stop-cycle", 0, 10000000 }, { "restart", 0, 1 } };
+		     { "choose-opening", 0, 1 }, { "stop-cycle", 0, 10000000 }, { "restart", 0, 1 },
+		     { "cycle-per-side", 0, 100000 } };
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		long x;
 		if (strcmp(word, ints[i].word))
@@ -546,7 +557,7 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: expected '%s N' with %ld <= N <= %ld", what,
 					    line, word, ints[i].lo, ints[i].hi);
 		switch (i) {
-		case 0: pf->cycle = (int)x; break;
+		case 0: pf->cycle = pf->cycle_cfg = (int)x; break;
 		case 1: pf->budget_cycles = x; break;
 		case 2: pf->seeds = (int)x; break;
 		case 3: pf->max_seeds = (int)x; break;
@@ -554,7 +565,8 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 		case 5: pf->max_cycles = (int)x; break;
 		case 6: pf->choose_opening = (int)x; break;
 		case 7: pf->stop_cycle = (int)x; break;
-		default: pf->restart = (int)x; break;
+		case 8: pf->restart = (int)x; break;
+		default: pf->cycle_per_side = (int)x; break;
 		}
 		return MS_OK;
 	}
@@ -639,7 +651,7 @@ int ms_rts_portfolio_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const 
 	b->utt = utt;
 	b->seed = seed;
 	b->impl = pf;
-	pf->cycle = 150;
+	pf->cycle = pf->cycle_cfg = 150;
 	pf->choose_opening = 1;
 	pf->restart = 1;
 	pf->budget_ms = 40;
