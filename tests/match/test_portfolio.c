@@ -319,6 +319,50 @@ static void test_portfolio__opens_with_the_candidate_best_over_the_field(void **
 	ms_ctx_free(ctx);
 }
 
+static void test_portfolio__simulations_leave_the_played_programs_generators_alone(void **state)
+{
+#define RANDOM "for(Unit u){u.train(Worker,EnemyDir,8) u.attack(Random) u.harvest(2)}\n"
+	static const char text[] = "microsynth-portfolio 1\nbudget-cycles 3000\nfield WorkerRush LightRush\n"
+				   "program r\n" RANDOM "end\n";
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_bot *pf, *plain;
+	ms_rts_portfolio_info in;
+	int w0, w1;
+	(void)state;
+	need_maps();
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	/* one program draws Random targets: the portfolio must play it as the program alone does */
+	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &pf, "t", text, strlen(text), utt, 9), MS_OK);
+	assert_int_equal(ms_bot_make(ctx, &plain, "program-text:" RANDOM, utt, 9), MS_OK);
+	for (int seat = 0; seat < 2; seat++) {
+		ms_rts_state *s0 = load(ctx, utt), *s1 = load(ctx, utt);
+		ms_bot *o0, *o1, *b0[2], *b1[2];
+		assert_int_equal(ms_bot_make(ctx, &o0, "LightRush", utt, 0), MS_OK);
+		assert_int_equal(ms_bot_make(ctx, &o1, "LightRush", utt, 0), MS_OK);
+		b0[seat] = pf, b0[1 - seat] = o0;
+		b1[seat] = plain, b1[1 - seat] = o1;
+		assert_int_equal(ms_bot_reset(pf), MS_OK);
+		assert_int_equal(ms_bot_play(ctx, s0, b0, 3000, 0, NULL, &w0), MS_OK);
+		assert_int_equal(ms_bot_play(ctx, s1, b1, 3000, 0, NULL, &w1), MS_OK);
+		assert_int_equal(ms_rts_portfolio_bot_info(pf, &in), MS_OK);
+		assert_true(in.games > 0); /* it did simulate */
+		assert_int_equal(w0, w1);
+		assert_int_equal(ms_rts_state_time(s0), ms_rts_state_time(s1));
+		assert_int_equal(ms_rts_state_unit_count(s0), ms_rts_state_unit_count(s1));
+		ms_bot_free(o0);
+		ms_bot_free(o1);
+		ms_rts_state_free(ctx, s0);
+		ms_rts_state_free(ctx, s1);
+	}
+	ms_bot_free(pf);
+	ms_bot_free(plain);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+#undef RANDOM
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +371,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees),
 		cmocka_unit_test(test_portfolio__more_seeds_against_the_identified_bot_only),
 		cmocka_unit_test(test_portfolio__opens_with_the_candidate_best_over_the_field),
+		cmocka_unit_test(test_portfolio__simulations_leave_the_played_programs_generators_alone),
 	};
 	maps_dir = argc > 1 ? argv[1] : NULL;
 	return cmocka_run_group_tests(tests, NULL, NULL);

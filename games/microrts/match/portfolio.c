@@ -65,7 +65,12 @@ typedef struct pf_bot {
 	/* configuration */
 	int n_progs;
 	char names[PF_MAX_PROGS][PF_NAME_MAX];
+	ms_dsl_grammar *g; /* of every program */
+	/* Each program twice: the game's bots and the simulations' own, so the
+	 * simulated games never draw from the generator of a program the game
+	 * plays (Random targets), whatever the slices let them play. */
 	ms_bot *progs[PF_MAX_PROGS];
+	ms_bot *sims[PF_MAX_PROGS];
 	int opening; /* the configured opening */
 	int n_opps;
 	char opp_names[PF_MAX_OPPS][PF_NAME_MAX];
@@ -137,7 +142,8 @@ static int pf_reset(ms_bot *b)
 	pf->ident = PF_NOT_YET;
 	pf->sim_games = pf->sim_cycles = pf->sim_failures = 0;
 	for (int p = 0; p < pf->n_progs; p++)
-		ms_bot_reset(pf->progs[p]);
+		if (ms_bot_reset(pf->progs[p]) || ms_bot_reset(pf->sims[p]))
+			return ms_ctx_error(b->ctx, MS_ERROR, "portfolio: program %s cannot reset", pf->names[p]);
 	return MS_OK;
 }
 
@@ -224,8 +230,8 @@ static int start_job(ms_bot *b, int *rc)
 	pf->opps[opp]->seed = b->seed + 7919 * (int64_t)seed + opp;
 	ms_bot_set_stochastic(pf->opps[opp], pf->draws[opp]);
 	ms_bot_set_edition(pf->opps[opp], pf->edition >= 0 ? pf->edition : b->edition);
-	if ((*rc = ms_bot_reset(pf->opps[opp])) || (*rc = ms_bot_reset(pf->progs[prog])) ||
-	    (*rc = ms_bot_reset(pf->progs[pf->before])))
+	if ((*rc = ms_bot_reset(pf->opps[opp])) || (*rc = ms_bot_reset(pf->sims[prog])) ||
+	    (*rc = ms_bot_reset(pf->sims[pf->before])))
 		return 0;
 	return 1;
 }
@@ -252,7 +258,7 @@ static int sim_step(ms_bot *b)
 	ms_bot *mine;
 
 	job_of(pf, pf->job, &phase, &seed, &prog, &opp);
-	mine = pf->progs[phase == 0 || t >= pf->cycle ? prog : pf->before];
+	mine = pf->sims[phase == 0 || t >= pf->cycle ? prog : pf->before];
 	if (t >= pf->cycle) {
 		if (phase == 0 && seed < PF_A_SEEDS && !pf->have_a[prog][opp][seed]) {
 			ms_rts_switch_features(s, pf->me, pf->feat_a[prog][opp][seed]);
@@ -452,12 +458,15 @@ static void pf_free(ms_bot *b)
 		return;
 	end_sim(b);
 	ms_rts_state_free(b->ctx, pf->init);
-	for (int p = 0; p < pf->n_progs; p++)
+	for (int p = 0; p < pf->n_progs; p++) {
 		ms_bot_free(pf->progs[p]);
+		ms_bot_free(pf->sims[p]);
+	}
 	for (int o = 0; o < pf->n_opps; o++)
 		ms_bot_free(pf->opps[o]);
 	ms_ctx_mfree(b->ctx, pf->pa[0]);
 	ms_ctx_mfree(b->ctx, pf->pa[1]);
+	ms_dsl_grammar_free(pf->g); /* after the bots, which read it */
 	ms_ctx_mfree(b->ctx, pf);
 	b->impl = NULL;
 }
@@ -506,6 +515,7 @@ static int add_program(ms_ctx *ctx, pf_bot *pf, const char *what, const char *te
 	size_t start = *at, end = *at, ls, le;
 	int first = *line, closed = 0, rc;
 	char label[PF_NAME_MAX + 96];
+	ms_dsl_prog *p = NULL;
 
 	if (find_prog(pf, name) >= 0)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: program %s defined twice", what, first, name);
@@ -522,8 +532,16 @@ static int add_program(ms_ctx *ctx, pf_bot *pf, const char *what, const char *te
 	if (!closed)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: program %s has no 'end'", what, first, name);
 	snprintf(label, sizeof(label), "%s: program %s (from line %d)", what, name, first + 1);
-	if ((rc = ms_rts_dsl_bot_from_text(ctx, &pf->progs[pf->n_progs], label, text + start, end - start, utt,
-					   seed)))
+	if ((!pf->g && (rc = ms_rts_dsl_grammar_new(ctx, &pf->g, 0))) || (rc = ms_dsl_prog_new(ctx, &p, pf->g)))
+		return rc;
+	if (!(rc = ms_rts_dsl_parse(p, label, text + start, end - start, 0)) &&
+	    !(rc = ms_rts_dsl_bot_new(ctx, &pf->progs[pf->n_progs], p, utt, seed)) &&
+	    (rc = ms_rts_dsl_bot_new(ctx, &pf->sims[pf->n_progs], p, utt, seed))) {
+		ms_bot_free(pf->progs[pf->n_progs]);
+		pf->progs[pf->n_progs] = NULL;
+	}
+	ms_dsl_prog_free(p);
+	if (rc)
 		return rc;
 	snprintf(pf->names[pf->n_progs++], PF_NAME_MAX, "%s", name);
 	return MS_OK;
