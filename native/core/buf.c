@@ -132,29 +132,3 @@ int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **ou
 	*out = ms_buf_detach(&b);
 	return *out ? MS_OK : ms_ctx_error(ctx, MS_ENOMEM, "%s %s: out of memory", what, path);
 }
-
-int ms_spec_text(ms_ctx *ctx, const char *spec, const char *kind, const char **what, char **owned, const char **text,
-		 size_t *len)
-{
-	size_t k = strlen(kind);
-	int rc;
-
-	*owned = NULL;
-	*text = NULL;
-	*len = 0;
-	if (spec && !strncmp(spec, kind, k) && !strncmp(spec + k, "-text:", 6)) {
-		*what = !strcmp(kind, "program") ? "program text" : !strcmp(kind, "switch") ? "switch text" : "portfolio text";
-		*text = spec + k + 6;
-		*len = strlen(*text);
-		return MS_OK;
-	}
-	if (!spec || strncmp(spec, kind, k) || spec[k] != ':')
-		return ms_ctx_error(ctx, MS_ENOTFOUND, "\"%s\" names no %s (%s:FILE or %s-text:TEXT)", spec ? spec : "(null)",
-				    kind, kind, kind);
-	*what = spec + k + 1;
-	if ((rc = ms_read_text_file(ctx, *what, !strcmp(kind, "program") ? "program file" : !strcmp(kind, "switch") ?
-				    "switch file" : "portfolio file", owned, len)))
-		return rc;
-	*text = *owned;
-	return MS_OK;
-}

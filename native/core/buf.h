@@ -32,13 +32,4 @@ int ms_text_next_line(const char *text, size_t len, size_t *at, size_t *ls, size
  */
 int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len);
 
-/**
- * The text a spec of `kind` carries: "KIND-text:TEXT" gives TEXT (`*what` =
- * "KIND text"), "KIND:FILE" the file's contents (`*what` = FILE, `*owned`
- * the buffer to free with ms_ctx_mfree). MS_ENOTFOUND, with a message, for a
- * spec of neither form.
- */
-int ms_spec_text(ms_ctx *ctx, const char *spec, const char *kind, const char **what, char **owned, const char **text,
-		 size_t *len);
-
 #endif

@@ -2,6 +2,7 @@
  * Programs as bots: ms_bot_ops over the interpreter, and the "program:FILE"
  * and "program-text:TEXT" names ms_bot_new hands over.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "rts_dsl_internal.h"
@@ -106,17 +107,30 @@ int ms_rts_dsl_bot_from_text(ms_ctx *ctx, ms_bot **out, const char *what, const 
 	return rc;
 }
 
-int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
+int ms_rts_bot_from_spec_text(ms_ctx *ctx, ms_bot **out, const char *spec, const char *kind,
+			      ms_rts_text_bot_fn build, const ms_rts_utt *utt, int64_t seed)
 {
-	const char *what, *text;
-	char *owned;
-	size_t len;
+	size_t k = strlen(kind), len;
+	char what[48], *text;
 	int rc;
 
 	*out = NULL;
-	if ((rc = ms_spec_text(ctx, spec, "program", &what, &owned, &text, &len)))
+	if (spec && !strncmp(spec, kind, k) && !strncmp(spec + k, "-text:", 6)) {
+		snprintf(what, sizeof(what), "%s text", kind);
+		return build(ctx, out, what, spec + k + 6, strlen(spec + k + 6), utt, seed);
+	}
+	if (!spec || strncmp(spec, kind, k) || spec[k] != ':')
+		return ms_ctx_error(ctx, MS_ENOTFOUND, "\"%s\" names no %s (%s:FILE or %s-text:TEXT)", spec ? spec : "(null)",
+				    kind, kind, kind);
+	snprintf(what, sizeof(what), "%s file", kind);
+	if ((rc = ms_read_text_file(ctx, spec + k + 1, what, &text, &len)))
 		return rc;
-	rc = ms_rts_dsl_bot_from_text(ctx, out, what, text, len, utt, seed);
-	ms_ctx_mfree(ctx, owned);
+	rc = build(ctx, out, spec + k + 1, text, len, utt, seed);
+	ms_ctx_mfree(ctx, text);
 	return rc;
+}
+
+int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
+{
+	return ms_rts_bot_from_spec_text(ctx, out, spec, "program", ms_rts_dsl_bot_from_text, utt, seed);
 }

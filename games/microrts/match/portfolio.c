@@ -688,17 +688,7 @@ int ms_rts_portfolio_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const 
 int ms_rts_portfolio_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt,
 				   int64_t seed)
 {
-	const char *what, *text;
-	char *owned;
-	size_t len;
-	int rc;
-
-	*out = NULL;
-	if ((rc = ms_spec_text(ctx, spec, "portfolio", &what, &owned, &text, &len)))
-		return rc;
-	rc = ms_rts_portfolio_bot_new(ctx, out, what, text, len, utt, seed);
-	ms_ctx_mfree(ctx, owned);
-	return rc;
+	return ms_rts_bot_from_spec_text(ctx, out, spec, "portfolio", ms_rts_portfolio_bot_new, utt, seed);
 }
 
 int ms_rts_portfolio_bot_info(const ms_bot *b, ms_rts_portfolio_info *info)

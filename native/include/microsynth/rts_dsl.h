@@ -250,6 +250,19 @@ MS_EXTERN int ms_rts_dsl_bot_new_opts(ms_ctx *ctx, ms_bot **out, const ms_dsl_pr
 MS_EXTERN int ms_rts_dsl_bot_from_text(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
 				       const ms_rts_utt *utt, int64_t seed);
 
+/** A bot made from a text form: ms_rts_dsl_bot_from_text, ms_rts_switch_bot_new, ms_rts_portfolio_bot_new. */
+typedef int (*ms_rts_text_bot_fn)(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
+				  const ms_rts_utt *utt, int64_t seed);
+
+/**
+ * A bot from "KIND-text:TEXT" (`what` = "KIND text") or "KIND:FILE" (the
+ * file's contents, `what` = FILE), made by `build`. MS_ENOTFOUND, with a
+ * message, for a spec of neither form; MS_EIO or MS_ERANGE for a file that
+ * cannot be read or is larger than 16 MiB.
+ */
+MS_EXTERN int ms_rts_bot_from_spec_text(ms_ctx *ctx, ms_bot **out, const char *spec, const char *kind,
+					ms_rts_text_bot_fn build, const ms_rts_utt *utt, int64_t seed);
+
 /**
  * A bot from a bot name: "program:FILE" reads the program file,
  * "program-text:TEXT" reads TEXT (any text form of ms_rts_dsl_parse, with
