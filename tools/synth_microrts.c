@@ -37,10 +37,13 @@ void synth_microrts_usage(FILE *out)
 		"units trained per type, resources harvested, units destroyed and lost, compared with the\n"
 		"matches of --oracle, a native bot or program:FILE, against --c-opponent, default the\n"
 		"first native opponent, else WorkerRush), then on Psi. Ties in Psi are broken (never\n"
-		"outweighing a better result) by --tiebreak o|length|none: o (the default with an oracle)\n"
-		"by O as in the paper; length (the default without) by match length, a loss later and a\n"
-		"win sooner being better, which also works against Java opponents. --score A (action\n"
-		"agreement on recorded official matches) is not available yet.\n\n"
+		"outweighing a better result) by --tiebreak o|length|material|none: o (the default with an\n"
+		"oracle) by O as in the paper; length (the default without) by match length, a loss later\n"
+		"and a win sooner being better, which also works against Java opponents; material as\n"
+		"length, and a draw against a native opponent by the share of the material left (each\n"
+		"unit's cost times its hit points left, plus the stockpile), for maps where every game\n"
+		"reaches the limit. --score A (action agreement on recorded official matches) is not\n"
+		"available yet.\n\n"
 		"Budget: --evals N (reproducible: the same seed gives the same program for any --threads)\n"
 		"or --time T (90, 90s, 15m, 2h; not reproducible).\n\n"
 		"-o FILE receives the best program (indented form) under a '#' header: the command, maps,\n"
@@ -118,8 +121,10 @@ static int parse(int argc, char **argv, args *a)
 				a->tiebreak = MS_RTS_TIEBREAK_O;
 			else if (!strcmp(v, "length"))
 				a->tiebreak = MS_RTS_TIEBREAK_LENGTH;
+			else if (!strcmp(v, "material"))
+				a->tiebreak = MS_RTS_TIEBREAK_MATERIAL;
 			else
-				return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length or none", v);
+				return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length, material or none", v);
 		} else if (!strcmp(o, "--c-opponent"))
 			a->c_opp = v;
 		else if (!strcmp(o, "-o"))
@@ -211,7 +216,10 @@ static int check(const args *a, int *algo)
 
 static const char *tiebreak_name(int t)
 {
-	return t == MS_RTS_TIEBREAK_O ? "O" : t == MS_RTS_TIEBREAK_LENGTH ? "match length" : "none";
+	return t == MS_RTS_TIEBREAK_O	     ? "O"
+	       : t == MS_RTS_TIEBREAK_LENGTH   ? "match length"
+	       : t == MS_RTS_TIEBREAK_MATERIAL ? "match length, draws by material"
+					       : "none";
 }
 
 /* The program under a '#' header, in the indented form. */

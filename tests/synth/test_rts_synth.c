@@ -246,6 +246,57 @@ static void test_rts_synth__features_tell_a_rush_from_a_passive_program(void **s
 	ms_rts_synth_free(rs);
 }
 
+/* Psi of `text` on the 8x8 map against PassiveAI under `tiebreak` (every match a draw). */
+static double passive_psi(fixture *f, int tiebreak, const char *text)
+{
+	const char *maps[1] = { f->map8 }, *opps[1] = { "PassiveAI" };
+	ms_rts_synth_options o = { .version = MS_RTS_SYNTH_OPTIONS_VERSION, .maps = maps, .n_maps = 1,
+				   .opponents = opps, .n_opponents = 1, .tiebreak = tiebreak };
+	ms_rts_synth *rs;
+	ms_synth_eval *ev;
+	ms_dsl_prog *p;
+	uint64_t seed = 1;
+	double psi = -1;
+
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(f->ctx, &p, ms_rts_synth_grammar(rs)), MS_OK);
+	assert_int_equal(ms_rts_dsl_parse(p, NULL, text, strlen(text), 0), MS_OK);
+	const ms_dsl_prog *progs[1] = { p };
+	assert_int_equal(ms_synth_eval_new(f->ctx, &ev, ms_rts_synth_problem(rs), 1, NULL), MS_OK);
+	assert_int_equal(ms_synth_eval_programs(ev, progs, 1, MS_SYNTH_PSI, &seed, &psi, NULL, NULL, NULL), MS_OK);
+	ms_synth_eval_free(ev);
+	ms_dsl_prog_free(p);
+	ms_rts_synth_free(rs);
+	return psi;
+}
+
+/*
+ * Against PassiveAI every match is a draw at the limit. By length all draws
+ * tie; by material, a program that harvests and trains ends with more than
+ * one that idles, whose material stays level with PassiveAI's (the map is
+ * symmetric: the middle). Neither moves Psi by a whole draw's worth.
+ */
+static void test_rts_synth__material_breaks_ties_between_draws(void **state)
+{
+	fixture *f = *state;
+	static const char idle[] = "for(Unit u){u.idle()}";
+	static const char grow[] = "for(Unit u){u.harvest(1) u.train(Worker,Up,5)}";
+
+	if (!ms_test_have_maps(maps_dir))
+		skip();
+	double len_idle = passive_psi(f, MS_RTS_TIEBREAK_LENGTH, idle);
+	double len_grow = passive_psi(f, MS_RTS_TIEBREAK_LENGTH, grow);
+	double mat_idle = passive_psi(f, MS_RTS_TIEBREAK_MATERIAL, idle);
+	double mat_grow = passive_psi(f, MS_RTS_TIEBREAK_MATERIAL, grow);
+	double none_grow = passive_psi(f, MS_RTS_TIEBREAK_NONE, grow);
+	print_message("length: idle %.6f grow %.6f; material: idle %.6f grow %.6f\n", len_idle, len_grow, mat_idle,
+		      mat_grow);
+	assert_true(none_grow == 0.5);
+	assert_true(len_idle == len_grow && len_idle > 0.5);
+	assert_true(fabs(mat_idle - len_idle) < 1e-12);
+	assert_true(mat_grow > mat_idle && mat_grow < 0.75);
+}
+
 static void test_rts_synth__bad_settings_name_what_is_wrong(void **state)
 {
 	fixture *f = *state;
@@ -274,6 +325,9 @@ static void test_rts_synth__bad_settings_name_what_is_wrong(void **state)
 	o.tiebreak = 1;
 	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "oracle"));
+	o.tiebreak = MS_RTS_TIEBREAK_MATERIAL + 1;
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "tie-break"));
 }
 
 int main(int argc, char **argv)
@@ -282,6 +336,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_rts_synth__psi_is_the_mean_score_of_its_matches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__o_score_of_the_oracle_is_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__bad_settings_name_what_is_wrong, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rts_synth__material_breaks_ties_between_draws, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__features_tell_a_rush_from_a_passive_program, setup,
 						teardown),
 	};

@@ -339,14 +339,40 @@ static void worker_free(void *user, void *state)
 	ms_ctx_mfree(w->ctx, w);
 }
 
-/* eps times how good the match's length was for the program: a loss late, a win early (LENGTH only). */
-static double length_tiebreak(const ms_rts_synth *rs, int map, const ms_match_result *r, int seat)
+/* A player's material: each unit's cost times the share of hit points it has left, plus its stockpile. */
+static double material(const ms_rts_state *s, int player)
+{
+	const ms_rts_utt *utt = ms_rts_state_utt(s);
+	double m = ms_rts_state_resources(s, player);
+	ms_rts_unit u;
+	for (int i = 0, n = ms_rts_state_unit_count(s); i < n; i++) {
+		if (ms_rts_state_unit(s, i, &u) || u.player != player)
+			continue;
+		const ms_rts_unit_type *t = ms_rts_utt_type(utt, u.type);
+		if (t && t->hp > 0)
+			m += (double)t->cost * u.hitpoints / t->hp + u.resources;
+	}
+	return m;
+}
+
+/*
+ * eps times how good the match was for the program beyond its result: a loss
+ * late, a win early (LENGTH, MATERIAL); under MATERIAL a draw by the program's
+ * share of the material left on `final` (the native match's last state; NULL
+ * for the official backend, whose draws score the middle).
+ */
+static double tiebreak(const ms_rts_synth *rs, int map, const ms_match_result *r, int seat,
+		       const ms_rts_state *final)
 {
 	double f = (double)r->cycles / rs->max_cycles[map];
-	if (rs->tiebreak != MS_RTS_TIEBREAK_LENGTH)
+	if (rs->tiebreak != MS_RTS_TIEBREAK_LENGTH && rs->tiebreak != MS_RTS_TIEBREAK_MATERIAL)
 		return 0;
 	if (f > 1)
 		f = 1;
+	if (r->winner < 0 && rs->tiebreak == MS_RTS_TIEBREAK_MATERIAL && final) {
+		double ours = material(final, seat), theirs = material(final, 1 - seat);
+		return rs->eps * (ours + theirs > 0 ? ours / (ours + theirs) : 0.5);
+	}
 	return rs->eps * (r->winner < 0 ? 0.5 : r->winner == seat ? 1 - f : f);
 }
 
@@ -378,7 +404,7 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 			atomic_fetch_add(&rs->f_crashes, 1);
 		else if (res.timed_out == 1 - seat)
 			atomic_fetch_add(&rs->f_timeouts, 1);
-		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
+		*sum = score_of(res.winner, seat) + tiebreak(rs, map, &res, seat, NULL);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
 		if (rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[opponent])) {
@@ -386,10 +412,13 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 			for (int k = 0; k < rs->opp_seeds; k++) {
 				ms_match_reseed(w->nat[map], k + 1, 1);
 				rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, NULL, &res);
+				/* the final state before the reseed, which may reset it */
+				const ms_rts_state *final = rc ? NULL : ms_match_final_state(w->nat[map]);
+				double t = final ? tiebreak(rs, map, &res, seat, final) : 0;
 				ms_match_reseed(w->nat[map], 0, 0);
 				if (rc && (rc = native_failed(rs, rc, &res, seat)))
 					return rc;
-				*sum += score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
+				*sum += score_of(res.winner, seat) + (final ? t : tiebreak(rs, map, &res, seat, NULL));
 			}
 			*weight = rs->opp_seeds;
 			return 0;
@@ -400,14 +429,14 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		if ((rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, &ob, &res))) {
 			if ((rc = native_failed(rs, rc, &res, seat)))
 				return rc;
-			*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
+			*sum = score_of(res.winner, seat) + tiebreak(rs, map, &res, seat, NULL);
 			*weight = 1;
 			return 0;
 		}
 		double c[RF_COUNT];
 		match_counts(&ob, w->types, c);
 		fc_put(rs, ms_dsl_hash(prog), opponent, shard, c);
-		*sum = score_of(res.winner, seat) + length_tiebreak(rs, map, &res, seat);
+		*sum = score_of(res.winner, seat) + tiebreak(rs, map, &res, seat, ms_match_final_state(w->nat[map]));
 		/* the O tie-break is only defined against the C opponent's outcomes; a native match gives the features */
 		if (tie)
 			*sum += rs->eps * similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
@@ -657,7 +686,7 @@ static int check_options(ms_ctx *ctx, const ms_rts_synth_options *o)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no opponent (--opponent)");
 	if (o->tiebreak == MS_RTS_TIEBREAK_O && !o->oracle)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: breaking ties by O needs an oracle");
-	if (o->tiebreak < MS_RTS_TIEBREAK_NONE || o->tiebreak > MS_RTS_TIEBREAK_LENGTH)
+	if (o->tiebreak < MS_RTS_TIEBREAK_NONE || o->tiebreak > MS_RTS_TIEBREAK_MATERIAL)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: unknown tie-break %d", o->tiebreak);
 	if (o->opponent_seeds < 0 || o->opponent_seeds > 1000)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --opponent-seeds %d (0..1000)", o->opponent_seeds);

@@ -22,7 +22,10 @@
  *   outweighs a better result): MS_RTS_TIEBREAK_O by O, as the paper's
  *   MicroRTS setup, so sketch learning guides a search while every program
  *   loses; MS_RTS_TIEBREAK_LENGTH by match length (a loss later, a win
- *   sooner), which needs no oracle and works against Java opponents too.
+ *   sooner), which needs no oracle and works against Java opponents too;
+ *   MS_RTS_TIEBREAK_MATERIAL as LENGTH, and draws by the material each side
+ *   holds at the end (native opponents; draws against Java ones score 0.5),
+ *   which ranks programs that draw where every game reaches the limit.
  * Shards: one per (map, seat), so matches of one evaluation run in parallel.
  * Matches are seeded with 0: with the default table and conflict policy they
  * draw no random number, and a program's Psi is exact and reproducible.
@@ -44,7 +47,9 @@ extern "C" {
 enum {
 	MS_RTS_TIEBREAK_NONE = 0,
 	MS_RTS_TIEBREAK_O = 1,     /**< the O score against the oracle's matches (native opponents only) */
-	MS_RTS_TIEBREAK_LENGTH = 2 /**< per match: a loss scores its length, a win its shortness (cycles / limit) */
+	MS_RTS_TIEBREAK_LENGTH = 2, /**< per match: a loss scores its length, a win its shortness (cycles / limit) */
+	MS_RTS_TIEBREAK_MATERIAL = 3 /**< as LENGTH, and a native draw scores the program's share of the material
+				       left (each unit's cost times its hit points left, plus the stockpile) */
 };
 
 /** Settings; zero-initialise, set version, maps and opponents. */
