@@ -11,8 +11,8 @@
 #ifdef MS_HAVE_MPI
 /* This process's rank once MPI is started (here, when launched by mpirun or srun); -1 otherwise. */
 int synth_mpi_rank(void);
-/* Ranks > 0: serves tasks of `pb` until rank 0 says stop; the exit status. */
-int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb);
+/* Ranks > 0: serves tasks of `pb` on `threads` worker threads until rank 0 says stop; the exit status. */
+int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb, int threads);
 /* Rank 0: the other ranks as remote workers of the search's evaluator. */
 int synth_mpi_attach(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb);
 /* At exit: rank 0 stops the servers; every rank leaves MPI. Returns rc. */
@@ -22,10 +22,11 @@ static inline int synth_mpi_rank(void)
 {
 	return -1;
 }
-static inline int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb)
+static inline int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb, int threads)
 {
 	(void)ctx;
 	(void)pb;
+	(void)threads;
 	return 1;
 }
 static inline int synth_mpi_attach(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb)

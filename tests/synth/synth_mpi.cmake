@@ -3,6 +3,8 @@ cmake_minimum_required(VERSION 3.20)
 # one process, then under mpirun with 3 ranks (--threads 1: rank 0 leaves every task to ranks 1-2),
 # writes the same program file byte for byte (but for the command line and the lines with elapsed
 # times), and ranks 1-2 did evaluate tasks.
+# MODE threads: the same, with --threads 2 in one process and under 2 ranks (rank 0 searches beside one
+# helper thread, rank 1 serves on two worker threads): equal files, and rank 1 had 2 tasks at once.
 # MODE resume: a MicroRTS run under 3 ranks, rank 0 killed (SIGKILL) in the middle of its checkpoint,
 # resumed under 2 ranks, writes the program file of an uninterrupted single-process run.
 # MODE mismatch: ranks 1-2 built another problem (another cycle limit) than rank 0: the run must end
@@ -82,6 +84,17 @@ if(MODE STREQUAL "mismatch")
   return()
 endif()
 
+set(np 3)
+if(MODE STREQUAL "threads")
+  list(FIND args --threads i)
+  math(EXPR i "${i} + 1")
+  list(REMOVE_AT args ${i})
+  list(INSERT args ${i} 2)
+  if(GAME STREQUAL "microrts")
+    list(APPEND args --neighbours 4) # 8 tasks a batch, so rank 1 gets 2 at once
+  endif()
+  set(np 2)
+endif()
 execute_process(COMMAND ${CMD} ${args} -o ${DIR}/threads.ms
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -90,19 +103,24 @@ endif()
 # Open MPI keeps allocations until exit (its plugins are unloaded before LeakSanitizer can name them):
 # under ASan the leak check covers the threaded run above and test_synth's in-process remote workers.
 set(ENV{ASAN_OPTIONS} "detect_leaks=0")
-execute_process(COMMAND ${mpi} -np 3 ${CMD} ${args} -o ${DIR}/mpi.ms
+math(EXPR last "${np} - 1")
+execute_process(COMMAND ${mpi} -np ${np} ${CMD} ${args} -o ${DIR}/mpi.ms
   RESULT_VARIABLE rc OUTPUT_VARIABLE out2 ERROR_VARIABLE err2)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "mpirun synth exit ${rc}\n${out2}\n${err2}")
 endif()
-if(NOT err2 MATCHES "MPI: 3 ranks; ranks 1-2 evaluated ([0-9]+) tasks")
+if(NOT err2 MATCHES "MPI: ${np} ranks; ranks 1-${last} evaluated ([0-9]+) tasks in [0-9]+ slots, at most ([0-9]+) at once")
   message(FATAL_ERROR "rank 0 did not report the other ranks' tasks:\n${err2}")
 endif()
 if(CMAKE_MATCH_1 EQUAL 0)
-  message(FATAL_ERROR "ranks 1-2 evaluated no task:\n${err2}")
+  message(FATAL_ERROR "ranks 1-${last} evaluated no task:\n${err2}")
 endif()
 set(remote ${CMAKE_MATCH_1})
+set(most ${CMAKE_MATCH_2})
+if(MODE STREQUAL "threads" AND NOT most EQUAL 2)
+  message(FATAL_ERROR "rank 1 never had 2 tasks at once with --threads 2:\n${err2}")
+endif()
 compare_files()
 string(REGEX MATCH "(^|\n)psi=[0-9.]+" psi "${out2}")
 string(STRIP "${psi}" psi)
-message(STATUS "${GAME}: equal files; ${psi}; ${remote} tasks on ranks 1-2")
+message(STATUS "${GAME}: equal files; ${psi}; ${remote} tasks on ranks 1-${last}, at most ${most} at once")
