@@ -5,6 +5,8 @@ cmake_minimum_required(VERSION 3.20)
 # times), and ranks 1-2 did evaluate tasks.
 # MODE threads: the same, with --threads 2 in one process and under 2 ranks (rank 0 searches beside one
 # helper thread, rank 1 serves on two worker threads): equal files, and rank 1 had 2 tasks at once.
+# MODE java: threads with a Java opponent (ai.abstraction.LightDefense in the hosted JVM) beside
+# WorkerRush: rank 1 starts its own JVM (java/CMakeLists.txt registers it, with the harness).
 # MODE resume: a MicroRTS run under 3 ranks, rank 0 killed (SIGKILL) in the middle of its checkpoint,
 # resumed under 2 ranks, writes the program file of an uninterrupted single-process run.
 # MODE mismatch: ranks 1-2 built another problem (another cycle limit) than rank 0: the run must end
@@ -85,7 +87,11 @@ if(MODE STREQUAL "mismatch")
 endif()
 
 set(np 3)
-if(MODE STREQUAL "threads")
+if(MODE STREQUAL "java")
+  list(FIND args WorkerRush i)
+  list(INSERT args ${i} ai.abstraction.LightDefense --opponent)
+endif()
+if(MODE STREQUAL "threads" OR MODE STREQUAL "java")
   list(FIND args --threads i)
   math(EXPR i "${i} + 1")
   list(REMOVE_AT args ${i})
@@ -117,7 +123,7 @@ if(CMAKE_MATCH_1 EQUAL 0)
 endif()
 set(remote ${CMAKE_MATCH_1})
 set(most ${CMAKE_MATCH_2})
-if(MODE STREQUAL "threads" AND NOT most EQUAL 2)
+if(np EQUAL 2 AND NOT most EQUAL 2)
   message(FATAL_ERROR "rank 1 never had 2 tasks at once with --threads 2:\n${err2}")
 endif()
 compare_files()
