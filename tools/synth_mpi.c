@@ -32,11 +32,12 @@
 
 /*
  * HELLO: rank 0's problem fingerprint, before any task; READY: a serving
- * rank's thread count in reply. A result's tag is TAG_RESULT + the task's
+ * rank's thread count in reply; COUNTS: rank 0 asks for the problem's
+ * counters after the search, COUNTED brings them. A result's tag is TAG_RESULT + the task's
  * `reply` (the slot's number on that rank), so K replies in flight from one
  * rank each find their slot.
  */
-enum { TAG_TASK = 1, TAG_STOP = 3, TAG_HELLO = 4, TAG_READY = 5, TAG_RESULT = 16 };
+enum { TAG_TASK = 1, TAG_STOP = 3, TAG_HELLO = 4, TAG_READY = 5, TAG_COUNTS = 6, TAG_COUNTED = 7, TAG_RESULT = 16 };
 
 typedef struct task_head {
 	int32_t kind, opponent, shard, nt;
@@ -63,8 +64,11 @@ static struct {
 	int *slot_rank, *slot_k, n_slots;
 	/* rank 0: tasks sent to each rank and not answered yet, and the most there ever were on one rank */
 	int *in_flight, most_in_flight;
+	/* serving ranks: the problem's counters (synth_mpi_set_counts) */
+	synth_mpi_counts_fn counts;
+	void *counts_user;
 	pthread_mutex_t mu;
-} g_mpi = { 0, -1, 0, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, PTHREAD_MUTEX_INITIALIZER };
+} g_mpi = { 0, -1, 0, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER };
 
 static double now(void)
 {
@@ -443,6 +447,12 @@ static void serve_loop(server *sv)
 			in_flight++;
 			continue;
 		}
+		if (st.MPI_TAG == TAG_COUNTS) {
+			int64_t c[SYNTH_MPI_COUNTS] = { 0 };
+			if (g_mpi.counts)
+				g_mpi.counts(g_mpi.counts_user, c);
+			MPI_Send(c, (int)sizeof c, MPI_BYTE, 0, TAG_COUNTED, MPI_COMM_WORLD);
+		}
 		if (st.MPI_TAG == TAG_HELLO) {
 			int32_t k = sv->k;
 			buf[n] = 0;
@@ -512,6 +522,29 @@ int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb, int threads)
 	return CLI_OK;
 }
 
+void synth_mpi_set_counts(synth_mpi_counts_fn fn, void *user)
+{
+	g_mpi.counts = fn;
+	g_mpi.counts_user = user;
+}
+
+void synth_mpi_sum_counts(int64_t sum[SYNTH_MPI_COUNTS])
+{
+	if (!g_mpi.started || g_mpi.rank != 0)
+		return;
+	/* the search is over, so the slot threads are idle; the lock keeps MPI's calls one at a time anyway */
+	pthread_mutex_lock(&g_mpi.mu);
+	for (int r = 1; r < g_mpi.size; r++)
+		MPI_Send(NULL, 0, MPI_BYTE, r, TAG_COUNTS, MPI_COMM_WORLD);
+	for (int r = 1; r < g_mpi.size; r++) {
+		int64_t c[SYNTH_MPI_COUNTS];
+		MPI_Recv(c, (int)sizeof c, MPI_BYTE, r, TAG_COUNTED, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (int k = 0; k < SYNTH_MPI_COUNTS; k++)
+			sum[k] += c[k];
+	}
+	pthread_mutex_unlock(&g_mpi.mu);
+}
+
 /* Rank 0's account of the other ranks' work: per task, the bytes both ways and the time outside evaluation. */
 static void report(void)
 {
@@ -538,6 +571,7 @@ int synth_mpi_end(int rc)
 	free(g_mpi.slot_k);
 	free(g_mpi.in_flight);
 	g_mpi.slot_rank = g_mpi.slot_k = g_mpi.in_flight = NULL;
+	g_mpi.counts = NULL;
 	g_mpi.started = 0;
 	return rc;
 }

@@ -6,7 +6,13 @@
 #ifndef MS_TOOLS_SYNTH_MPI_H
 #define MS_TOOLS_SYNTH_MPI_H
 
+#include <stdint.h>
+
 #include "microsynth/synth.h"
+
+/* Counters a problem keeps per process (a MicroRTS problem's opponent faults), summed over the ranks. */
+#define SYNTH_MPI_COUNTS 4
+typedef void (*synth_mpi_counts_fn)(void *user, int64_t out[SYNTH_MPI_COUNTS]);
 
 #ifdef MS_HAVE_MPI
 /* This process's rank once MPI is started (here, when launched by mpirun or srun); -1 otherwise. */
@@ -17,6 +23,10 @@ int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb, int threads);
 int synth_mpi_attach(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb);
 /* At exit: rank 0 stops the servers; every rank leaves MPI. Returns rc. */
 int synth_mpi_end(int rc);
+/* Before synth_new: how a serving rank reads its problem's counters (fn NULL: none, zeros). */
+void synth_mpi_set_counts(synth_mpi_counts_fn fn, void *user);
+/* Rank 0, after the search: adds the serving ranks' counters to sum (nothing without other ranks). */
+void synth_mpi_sum_counts(int64_t sum[SYNTH_MPI_COUNTS]);
 #else
 static inline int synth_mpi_rank(void)
 {
@@ -39,6 +49,15 @@ static inline int synth_mpi_attach(ms_ctx *ctx, ms_synth *s, const ms_synth_prob
 static inline int synth_mpi_end(int rc)
 {
 	return rc;
+}
+static inline void synth_mpi_set_counts(synth_mpi_counts_fn fn, void *user)
+{
+	(void)fn;
+	(void)user;
+}
+static inline void synth_mpi_sum_counts(int64_t sum[SYNTH_MPI_COUNTS])
+{
+	(void)sum;
 }
 #endif
 

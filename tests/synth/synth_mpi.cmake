@@ -4,7 +4,8 @@ cmake_minimum_required(VERSION 3.20)
 # writes the same program file byte for byte (but for the command line and the lines with elapsed
 # times), and ranks 1-2 did evaluate tasks.
 # MODE threads: the same, with --threads 2 in one process and under 2 ranks (rank 0 searches beside one
-# helper thread, rank 1 serves on two worker threads): equal files, and rank 1 had 2 tasks at once.
+# helper thread, rank 1 serves on two worker threads): equal files, and (MicroRTS) rank 1 had 2 tasks
+# at once.
 # MODE java: threads with a Java opponent (ai.abstraction.LightDefense in the hosted JVM) beside
 # WorkerRush: rank 1 starts its own JVM (java/CMakeLists.txt registers it, with the harness).
 # MODE resume: a MicroRTS run under 3 ranks, rank 0 killed (SIGKILL) in the middle of its checkpoint,
@@ -123,7 +124,8 @@ if(CMAKE_MATCH_1 EQUAL 0)
 endif()
 set(remote ${CMAKE_MATCH_1})
 set(most ${CMAKE_MATCH_2})
-if(np EQUAL 2 AND NOT most EQUAL 2)
+# (MicroRTS only: a Can't Stop task is so short that rank 0's helper thread may take nearly all of them)
+if(np EQUAL 2 AND GAME STREQUAL "microrts" AND NOT most EQUAL 2)
   message(FATAL_ERROR "rank 1 never had 2 tasks at once with --threads 2:\n${err2}")
 endif()
 compare_files()
