@@ -380,12 +380,12 @@ static void *srv_worker_main(void *arg)
 	}
 }
 
-/* Waits up to 20 us for a worker's reply (short next to any evaluation, and it wakes on a reply at once). */
-static void wait_reply(server *sv)
+/* Waits up to `ns` nanoseconds (< 1 s) for a worker's reply; it wakes on a reply at once. */
+static void wait_reply(server *sv, long ns)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += 20000;
+	ts.tv_nsec += ns;
 	if (ts.tv_nsec >= 1000000000L)
 		ts.tv_sec++, ts.tv_nsec -= 1000000000L;
 	pthread_cond_timedwait(&sv->done, &sv->mu, &ts);
@@ -409,11 +409,15 @@ static void queue_task(server *sv, char *buf, int n)
 /*
  * The main thread: receives tasks and sends the workers' replies until rank
  * 0 says stop. With K tasks in flight nothing can come from rank 0, so it
- * sleeps until a reply; otherwise it polls MPI between short waits.
+ * sleeps until a reply; otherwise it polls MPI between waits of 20 us (short
+ * next to any evaluation), or of 1 ms once nothing happened for 10 ms (rank 0
+ * busy with its final evaluations or a checkpoint: a slower poll costs one
+ * batch at most a millisecond and saves the node's cores).
  */
 static void serve_loop(server *sv)
 {
 	int in_flight = 0;
+	double last = now();
 	for (;;) {
 		pthread_mutex_lock(&sv->mu);
 		while (in_flight == sv->k && sv->out.n == 0)
@@ -432,11 +436,12 @@ static void serve_loop(server *sv)
 		int flag = 0, n = 0;
 		MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
 		if (!flag) {
-			wait_reply(sv);
+			wait_reply(sv, in_flight == 0 && now() - last > 0.01 ? 1000000L : 20000L);
 			pthread_mutex_unlock(&sv->mu);
 			continue;
 		}
 		pthread_mutex_unlock(&sv->mu);
+		last = now();
 		MPI_Get_count(&st, MPI_BYTE, &n);
 		char *buf = malloc((size_t)n + 1);
 		if (!buf)
