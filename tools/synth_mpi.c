@@ -33,11 +33,21 @@
 /*
  * HELLO: rank 0's problem fingerprint, before any task; READY: a serving
  * rank's thread count in reply; COUNTS: rank 0 asks for the problem's
- * counters after the search, COUNTED brings them. A result's tag is TAG_RESULT + the task's
+ * counters after the search, COUNTED brings them; PROBLEM (self-play): the
+ * programs the next problem is made of, ending the current one. A result's tag is TAG_RESULT + the task's
  * `reply` (the slot's number on that rank), so K replies in flight from one
  * rank each find their slot.
  */
-enum { TAG_TASK = 1, TAG_STOP = 3, TAG_HELLO = 4, TAG_READY = 5, TAG_COUNTS = 6, TAG_COUNTED = 7, TAG_RESULT = 16 };
+enum {
+	TAG_TASK = 1,
+	TAG_PROBLEM = 2,
+	TAG_STOP = 3,
+	TAG_HELLO = 4,
+	TAG_READY = 5,
+	TAG_COUNTS = 6,
+	TAG_COUNTED = 7,
+	TAG_RESULT = 16
+};
 
 typedef struct task_head {
 	int32_t kind, opponent, shard, nt;
@@ -216,6 +226,9 @@ static int map_slots(ms_ctx *ctx, const int *threads)
 	if (flag && *tag_ub < TAG_RESULT + most)
 		return ms_ctx_error(ctx, MS_ERANGE, "MPI: %d threads on one rank, but this MPI's tags end at %d", most,
 				    *tag_ub);
+	free(g_mpi.slot_rank);
+	free(g_mpi.slot_k);
+	free(g_mpi.in_flight);
 	g_mpi.slot_rank = malloc(sizeof *g_mpi.slot_rank * (size_t)n);
 	g_mpi.slot_k = malloc(sizeof *g_mpi.slot_k * (size_t)n);
 	g_mpi.in_flight = calloc((size_t)g_mpi.size, sizeof *g_mpi.in_flight);
@@ -253,6 +266,59 @@ int synth_mpi_attach(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb)
 	if (rc < 0)
 		return rc;
 	return ms_synth_eval_add_remote(ms_synth_evaluator(s), g_mpi.n_slots, remote_eval, NULL);
+}
+
+/* progs[0 .. n) packed as parse_programs reads them, in a malloc'd *out of *len bytes. */
+static int pack_programs(ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, char **out, size_t *len)
+{
+	char **text = calloc((size_t)n + 1, sizeof *text);
+	size_t *tl = calloc((size_t)n + 1, sizeof *tl), total = 4;
+	int rc = text && tl ? 0 : ms_ctx_error(ctx, MS_ENOMEM, "MPI: out of memory for %d programs", n);
+	for (int i = 0; i < n && rc == 0; i++) {
+		char *t = NULL;
+		if ((rc = ms_dsl_print_tokens(progs[i], ' ', &t, &tl[i])) < 0)
+			break;
+		text[i] = strdup(t);
+		ms_ctx_mfree(ms_dsl_prog_ctx(progs[i]), t);
+		total += 8 + tl[i];
+		if (!text[i] || tl[i] > INT32_MAX || total > INT_MAX)
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "MPI: cannot pack program %d for the ranks", i);
+	}
+	char *m = rc == 0 ? malloc(total) : NULL;
+	if (rc == 0 && !m)
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "MPI: out of memory for %zu bytes of programs", total);
+	if (m) {
+		int32_t n32 = n;
+		size_t at = 4;
+		memcpy(m, &n32, 4);
+		for (int i = 0; i < n; i++) {
+			int32_t head[2] = { ms_dsl_prog_nt(progs[i]), (int32_t)tl[i] };
+			memcpy(m + at, head, 8);
+			memcpy(m + at + 8, text[i], tl[i]);
+			at += 8 + tl[i];
+		}
+	}
+	for (int i = 0; text && i < n; i++)
+		free(text[i]);
+	free(text);
+	free(tl);
+	*out = m;
+	*len = total;
+	return rc;
+}
+
+int synth_mpi_attach_vs(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb, const ms_dsl_prog *const *progs,
+			int n)
+{
+	if (!g_mpi.started || g_mpi.size < 2)
+		return 0;
+	char *m = NULL;
+	size_t len = 0;
+	int rc = pack_programs(ctx, progs, n, &m, &len);
+	for (int r = 1; rc == 0 && r < g_mpi.size; r++)
+		MPI_Send(m, (int)len, MPI_BYTE, r, TAG_PROBLEM, MPI_COMM_WORLD);
+	free(m);
+	return rc < 0 ? rc : synth_mpi_attach(ctx, s, pb);
 }
 
 /* Ends the job from a serving rank's main thread (the only one that calls MPI there). */
@@ -335,6 +401,8 @@ typedef struct srv_worker {
 struct server {
 	const ms_synth_problem *pb;
 	int k;
+	char *next; /* the PROBLEM message that ended serving pb (NULL: STOP did) */
+	int next_n;
 	pthread_mutex_t mu;
 	pthread_cond_t work, done; /* work: a task in `in` (or quit); done: a reply in `out` */
 	srv_queue in, out;
@@ -464,6 +532,11 @@ static void serve_loop(server *sv)
 			check_fingerprint(sv->pb, buf);
 			MPI_Send(&k, 4, MPI_BYTE, 0, TAG_READY, MPI_COMM_WORLD);
 		}
+		if (st.MPI_TAG == TAG_PROBLEM) {
+			sv->next = buf;
+			sv->next_n = n;
+			return;
+		}
 		free(buf);
 		if (st.MPI_TAG == TAG_STOP)
 			return;
@@ -489,10 +562,10 @@ static void serve_start(server *sv)
 	}
 }
 
-int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb, int threads)
+/* Serves pb until STOP (returns NULL) or a PROBLEM message (returned, of *n bytes). */
+static char *serve_problem(const ms_synth_problem *pb, int threads, int *n)
 {
 	server sv = { .pb = pb, .k = threads > 0 ? threads : 1 };
-	(void)ctx;
 	sv.w = calloc((size_t)sv.k, sizeof *sv.w);
 	sv.in.m = calloc((size_t)sv.k, sizeof *sv.in.m);
 	sv.out.m = calloc((size_t)sv.k, sizeof *sv.out.m);
@@ -524,6 +597,85 @@ int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb, int threads)
 	free(sv.w);
 	free(sv.in.m);
 	free(sv.out.m);
+	*n = sv.next_n;
+	return sv.next;
+}
+
+int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb, int threads)
+{
+	int n;
+	(void)ctx;
+	char *next = serve_problem(pb, threads, &n);
+	if (next)
+		serve_abort("rank 0 sent a self-play problem to a synthesis", CLI_FAIL);
+	return CLI_OK;
+}
+
+/* A PROBLEM message, int32 n then per program int32 nt, int32 bytes and its tokens, into progs[0 .. n). */
+static int parse_programs(ms_ctx *ctx, const ms_dsl_grammar *g, const char *buf, int len, ms_dsl_prog ***out)
+{
+	int32_t n = 0, head[2];
+	int at = 4;
+	*out = NULL;
+	if (len < 4 || (memcpy(&n, buf, 4), n < 0 || n > len / 8))
+		return ms_ctx_error(ctx, MS_EPARSE, "a self-play problem of %d bytes", len);
+	ms_dsl_prog **p = calloc((size_t)n + 1, sizeof *p);
+	if (!p)
+		return ms_ctx_error(ctx, MS_ENOMEM, "out of memory for %d programs", n);
+	*out = p;
+	for (int i = 0; i < n; i++) {
+		if (len - at < 8 || (memcpy(head, buf + at, 8), head[1] < 0 || head[1] > len - at - 8))
+			return ms_ctx_error(ctx, MS_EPARSE, "program %d of a self-play problem cut short", i);
+		int rc = ms_dsl_prog_new(ctx, &p[i], g);
+		if (rc == 0)
+			rc = ms_dsl_parse_tokens(p[i], buf + at + 8, (size_t)head[1], ' ', head[0]);
+		if (rc < 0)
+			return rc;
+		at += 8 + head[1];
+	}
+	return n;
+}
+
+int synth_mpi_serve_games(ms_ctx *ctx, const ms_dsl_grammar *g, int threads, synth_mpi_make_fn make,
+			  void (*release)(void *ud, void *handle), void *ud)
+{
+	char *msg = NULL;
+	int n = 0;
+	for (;;) {
+		if (!msg) { /* between problems: wait for the next, or the end */
+			MPI_Status st;
+			int flag = 0;
+			MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+			if (!flag) {
+				struct timespec ts = { 0, 1000000 };
+				nanosleep(&ts, NULL);
+				continue;
+			}
+			MPI_Get_count(&st, MPI_BYTE, &n);
+			if (!(msg = malloc((size_t)n + 1)))
+				serve_abort("out of memory for a message from rank 0", CLI_FAIL);
+			MPI_Recv(msg, n, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			if (st.MPI_TAG == TAG_STOP)
+				break;
+			if (st.MPI_TAG != TAG_PROBLEM)
+				serve_abort("rank 0 sent a task before its self-play problem", CLI_FAIL);
+		}
+		ms_dsl_prog **progs = NULL;
+		const ms_synth_problem *pb = NULL;
+		void *handle = NULL;
+		int np = parse_programs(ctx, g, msg, n, &progs);
+		free(msg);
+		if (np < 0 || make(ud, ctx, (const ms_dsl_prog *const *)progs, np, &pb, &handle) < 0)
+			serve_abort(ms_ctx_last_error(ctx), CLI_FAIL);
+		msg = serve_problem(pb, threads, &n);
+		release(ud, handle);
+		for (int i = 0; progs && progs[i]; i++)
+			ms_dsl_prog_free(progs[i]);
+		free(progs);
+		if (!msg)
+			break;
+	}
+	free(msg);
 	return CLI_OK;
 }
 
@@ -556,7 +708,7 @@ static void report(void)
 	long long n = g_mpi.remote_tasks;
 	double per = n > 0 ? 1.0 / (double)n : 0;
 	fprintf(stderr,
-		"microsynth synth: MPI: %d ranks; ranks 1-%d evaluated %lld tasks in %d slots, at most %d at once on "
+		"microsynth: MPI: %d ranks; ranks 1-%d evaluated %lld tasks in %d slots, at most %d at once on "
 		"one rank; per task %.0f bytes, %.1f us round trip, %.1f us evaluating, %.1f us communicating\n",
 		g_mpi.size, g_mpi.size - 1, n, g_mpi.n_slots, g_mpi.most_in_flight, (double)g_mpi.bytes * per, 1e6 * g_mpi.round_trip * per,
 		1e6 * g_mpi.evaluating * per, 1e6 * (g_mpi.round_trip - g_mpi.evaluating) * per);
