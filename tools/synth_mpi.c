@@ -105,7 +105,7 @@ int synth_mpi_rank(void)
 	MPI_Comm_rank(MPI_COMM_WORLD, &g_mpi.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &g_mpi.size);
 	if (provided < MPI_THREAD_SERIALIZED) {
-		fprintf(stderr, "microsynth synth: rank %d: this MPI cannot be called from several threads\n", g_mpi.rank);
+		fprintf(stderr, "microsynth: rank %d: this MPI cannot be called from several threads\n", g_mpi.rank);
 		MPI_Abort(MPI_COMM_WORLD, CLI_FAIL);
 	}
 	return g_mpi.rank;
@@ -324,7 +324,7 @@ int synth_mpi_attach_vs(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb, co
 /* Ends the job from a serving rank's main thread (the only one that calls MPI there). */
 static void serve_abort(const char *what, int rc)
 {
-	fprintf(stderr, "microsynth synth: rank %d: %s\n", g_mpi.rank, what);
+	fprintf(stderr, "microsynth: rank %d: %s\n", g_mpi.rank, what);
 	MPI_Abort(MPI_COMM_WORLD, rc);
 }
 
@@ -354,7 +354,7 @@ static void check_fingerprint(const ms_synth_problem *pb, const char *fp0)
 	const char *fp = pb->fingerprint ? pb->fingerprint : "";
 	if (strcmp(fp, fp0)) {
 		fprintf(stderr,
-			"microsynth synth: rank %d built another problem than rank 0 (fingerprint '%s', rank 0's '%s'): "
+			"microsynth: rank %d built another problem than rank 0 (fingerprint '%s', rank 0's '%s'): "
 			"run the same command on every rank\n",
 			g_mpi.rank, fp, fp0);
 		MPI_Abort(MPI_COMM_WORLD, CLI_USAGE);
