@@ -10,6 +10,7 @@ cmake_minimum_required(VERSION 3.20)
 # WorkerRush: rank 1 starts its own JVM (java/CMakeLists.txt registers it, with the harness).
 # MODE resume: a MicroRTS run under 3 ranks, rank 0 killed (SIGKILL) in the middle of its checkpoint,
 # resumed under 2 ranks, writes the program file of an uninterrupted single-process run.
+# MODE rankdies: the same with a serving rank (2) killed: the run ends at once, mpirun naming the rank.
 # MODE selfplay: microsynth selfplay (fictitious play, MicroRTS) in one process and under 3 ranks: the
 # same program files for every iteration.
 # MODE mismatch: ranks 1-2 built another problem (another cycle limit) than rank 0: the run must end
@@ -70,25 +71,35 @@ macro(compare_files name skip)
 endmacro()
 set(ms_skip "^# command: |elapsed")
 
-if(MODE STREQUAL "resume")
+if(MODE STREQUAL "resume" OR MODE STREQUAL "rankdies")
   set(ENV{ASAN_OPTIONS} "detect_leaks=0")
   list(TRANSFORM args REPLACE "^40$" "600")
   run_one(-o ${DIR}/threads.ms)
-  # rank 0 is kill_after's child, killed as a crashed node would be: mpirun then ends the other ranks
-  # (SIGKILL to mpirun itself would leave the ranks running on)
+  # the killed rank is kill_after's child, killed as a crashed node would be once rank 0's checkpoint
+  # reaches 12,000 bytes: mpirun then ends the other ranks (SIGKILL to mpirun itself would leave the
+  # ranks running on)
   set(ck ${DIR}/run.ckpt)
-  execute_process(COMMAND ${mpi} -np 1 ${KILL} ${ck} 12000 ${CMD} ${args} --checkpoint ${ck} -o ${DIR}/mpi.ms
-      : -np 2 ${CMD} ${args} --checkpoint ${ck} -o ${DIR}/mpi.ms
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(run ${CMD} ${args} --checkpoint ${ck} -o ${DIR}/mpi.ms)
+  if(MODE STREQUAL "resume")
+    set(ranks -np 1 ${KILL} ${ck} 12000 ${run} : -np 2 ${run})
+    set(dead 0)
+  else()
+    set(ranks -np 2 ${run} : -np 1 ${KILL} ${ck} 12000 ${run})
+    set(dead 2)
+  endif()
+  execute_process(COMMAND ${mpi} ${ranks} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "killed at [0-9]+ bytes")
-    message(FATAL_ERROR "rank 0 was not killed in its checkpoint (exit ${rc}):\n${out}\n${err}")
+    message(FATAL_ERROR "rank ${dead} was not killed during the checkpoint (exit ${rc}):\n${out}\n${err}")
+  endif()
+  if(NOT "${out}${err}" MATCHES "process rank ${dead}")
+    message(FATAL_ERROR "the run ended (exit ${rc}) without naming rank ${dead}:\n${out}\n${err}")
   endif()
   if(EXISTS ${DIR}/mpi.ms)
     message(FATAL_ERROR "the killed run wrote its program file")
   endif()
   run_mpi(2 --checkpoint ${DIR}/run.ckpt --resume -o ${DIR}/mpi.ms)
   compare_files(ms "${ms_skip}")
-  message(STATUS "killed under 3 ranks, resumed under 2: equal files; ${remote} tasks on rank 1")
+  message(STATUS "rank ${dead} killed under 3 ranks, resumed under 2: equal files; ${remote} tasks on rank 1")
   return()
 endif()
 
