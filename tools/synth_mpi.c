@@ -34,9 +34,9 @@
  * HELLO: rank 0's problem fingerprint, before any task; READY: a serving
  * rank's thread count in reply; COUNTS: rank 0 asks for the problem's
  * counters after the search, COUNTED brings them; PROBLEM (self-play): the
- * programs the next problem is made of, ending the current one. A result's tag is TAG_RESULT + the task's
- * `reply` (the slot's number on that rank), so K replies in flight from one
- * rank each find their slot.
+ * programs the next problem is made of, ending the current one. A result's
+ * tag is TAG_RESULT + the task's `reply` (the slot's number on that rank),
+ * so K replies in flight from one rank each find their slot.
  */
 enum {
 	TAG_TASK = 1,
@@ -607,7 +607,8 @@ int synth_mpi_serve(ms_ctx *ctx, const ms_synth_problem *pb, int threads)
 	(void)ctx;
 	char *next = serve_problem(pb, threads, &n);
 	if (next)
-		serve_abort("rank 0 sent a self-play problem to a synthesis", CLI_FAIL);
+		serve_abort("rank 0 runs another command (it sent a self-play problem): run the same command on every "
+			    "rank", CLI_USAGE);
 	return CLI_OK;
 }
 
@@ -658,7 +659,8 @@ int synth_mpi_serve_games(ms_ctx *ctx, const ms_dsl_grammar *g, int threads, syn
 			if (st.MPI_TAG == TAG_STOP)
 				break;
 			if (st.MPI_TAG != TAG_PROBLEM)
-				serve_abort("rank 0 sent a task before its self-play problem", CLI_FAIL);
+				serve_abort("rank 0 runs another command (it sent a message before its self-play problem): "
+					    "run the same command on every rank", CLI_USAGE);
 		}
 		ms_dsl_prog **progs = NULL;
 		const ms_synth_problem *pb = NULL;
