@@ -97,6 +97,8 @@ int cmd_synth(int argc, char **argv);
 /* microsynth bench synth (tools/cmd_bench_synth.c): argv[0] is "bench", argv[1] "synth". */
 int cmd_bench_synth(int argc, char **argv);
 void cmd_bench_synth_usage(FILE *out);
+/* microsynth bench synth --mpi (tools/cmd_bench_mpi.c): one synthesis on 1, 2, 4 ... ranks. */
+int cmd_bench_synth_mpi(int argc, char **argv);
 void cmd_synth_usage(FILE *out);
 int cmd_selfplay(int argc, char **argv);
 void cmd_selfplay_usage(FILE *out);

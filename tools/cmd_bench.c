@@ -157,6 +157,8 @@ void cmd_bench_usage(FILE *out)
 		     "       microsynth bench dsl [options]      (DSL decision time per step; see `bench dsl --help`)\n"
 		     "       microsynth bench synth [options]    (synthesis matches: native vs hosted JVM, CoacAI,\n"
 		     "                                           the JNI path's overhead; `bench synth --help`)\n"
+		     "       microsynth bench synth --mpi [options] (a synthesis on 1, 2, 4 MPI ranks side by\n"
+		     "                                           side; below)\n"
 		     "       microsynth bench bridge [options]   (socket round trip, ours vs the jar's server;\n"
 		     "                                           see `microsynth bench bridge --help`)\n\n"
 		     "bots: every ordered pairing of --bots (default WorkerRush,LightRush,HeavyRush,\n"
@@ -174,7 +176,17 @@ void cmd_bench_usage(FILE *out)
 		     "native engine and in the official Java engine (one JVM, warmed up, traces\n"
 		     "parsed before timing), then prints cycles/s per map for both.\n"
 		     "Last line: ratio=X, the median over maps of native / Java cycles per second.\n"
-		     "Paths with spaces are not supported on the Java side.\n");
+		     "Paths with spaces are not supported on the Java side.\n\n"
+		     "synth --mpi [--ranks 1,2,4] [--threads K] [--mpirun PROG] [--dir DIR] [-- SYNTH-OPTIONS...]:\n"
+		     "one synthesis (default: --game microrts --map 16x16/basesWorkers16x16A.xml --opponent\n"
+		     "WorkerRush --opponent LightRush --algo sa --neighbours 4 --evals 600 --seed 4 --no-harness)\n"
+		     "with each number of ranks in turn: 1 is this binary alone, more run under PROG\n"
+		     "--oversubscribe -np N (default mpirun); every rank gets --threads K (1). Per run: search\n"
+		     "seconds and evaluations per second (the CSV log's last line), the speed-up over the first\n"
+		     "run, and rank 0's account of the other ranks' tasks: bytes and microseconds (round trip,\n"
+		     "evaluating, the rest communicating) per task and per evaluation. DIR keeps the runs' files.\n"
+		     "Last line: same_program=yes|no speedup=X (the last run's) ranks=... threads=K; runs on an\n"
+		     "evaluation budget that write different programs fail (exit 1).\n");
 }
 
 /* Bytes of a state on an empty side x side map, and what a clone copies
@@ -625,8 +637,12 @@ int cmd_bench(int argc, char **argv)
 		return bench_bots(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "bridge"))
 		return cmd_bench_bridge(argc, argv);
-	if (argc >= 2 && !strcmp(argv[1], "synth"))
+	if (argc >= 2 && !strcmp(argv[1], "synth")) {
+		for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+			if (!strcmp(argv[i], "--mpi"))
+				return cmd_bench_synth_mpi(argc, argv);
 		return cmd_bench_synth(argc, argv);
+	}
 	if (argc >= 2 && !strcmp(argv[1], "dsl"))
 		return cmd_bench_dsl(argc, argv);
 	return cli_usage_error("bench", "expected 'engine' or 'bots'");

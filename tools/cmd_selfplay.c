@@ -15,6 +15,7 @@
 #include "microsynth/synth.h"
 #include "cli.h"
 #include "synth_front.h"
+#include "synth_mpi.h"
 
 #define CMD "selfplay"
 #define MAX_LIST 32
@@ -394,6 +395,13 @@ static int sp_open_csv(sp_run *run, const sp_args *a)
 	return CLI_OK;
 }
 
+/* Under MPI: the iteration's search gets the other ranks, which make the same problem from the same programs. */
+static int sp_on_search(void *ud, ms_synth *s, const ms_synth_problem *pb, const ms_dsl_prog *const *progs, int n)
+{
+	sp_run *r = ud;
+	return synth_mpi_attach_vs(r->ctx, s, pb, progs, n);
+}
+
 /* The loop's and the best responses' options; probe is MicroRTS's first problem (scores vs_fixed). */
 static void sp_options(ms_synth_selfplay_opts *so, const sp_args *a, sp_run *run, int algo, void *probe)
 {
@@ -419,6 +427,7 @@ static void sp_options(ms_synth_selfplay_opts *so, const sp_args *a, sp_run *run
 	so->checkpoint_dir = a->checkpoint;
 	so->resume = a->resume;
 	so->on_iteration = on_iteration;
+	so->on_search = sp_on_search;
 	so->ud = run;
 	run->bar.bar.out = stderr;
 	run->bar.bar_on = a->progress;
@@ -490,7 +499,8 @@ int cmd_selfplay(int argc, char **argv)
 	run.best_fixed = -1;
 	run.cantstop = !strcmp(a.game, "cantstop");
 	struct stat st;
-	if (a.checkpoint && stat(a.checkpoint, &st) != 0 && mkdir(a.checkpoint, 0777) != 0) {
+	int rank = synth_mpi_rank(); /* > 0: a rank that serves rank 0's searches (only rank 0 writes) */
+	if (a.checkpoint && rank <= 0 && stat(a.checkpoint, &st) != 0 && mkdir(a.checkpoint, 0777) != 0) {
 		fprintf(stderr, "microsynth selfplay: --checkpoint %s: cannot create the directory\n", a.checkpoint);
 		ret = CLI_USAGE;
 		goto done;
@@ -500,6 +510,10 @@ int cmd_selfplay(int argc, char **argv)
 	/* the programs that receive the iterations' results: of the grammar of a first problem */
 	if (game.make(game.ud, ctx, NULL, 0, &probe_pb, &probe) < 0) {
 		ret = sp_fail(ctx, "problem");
+		goto done;
+	}
+	if (rank > 0) {
+		ret = synth_mpi_serve_games(ctx, probe_pb->grammar, (int)a.threads, game.make, game.release, game.ud);
 		goto done;
 	}
 	ret = CLI_FAIL;

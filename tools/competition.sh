@@ -50,11 +50,15 @@
 #       length, from the header; `microsynth evaluate` warns when its harness
 #       is of another edition).
 #
-# BUILD_DIR (default build) holds the microsynth binary and jars.
+# BUILD_DIR (default build) holds the microsynth binary and jars. MICROSYNTH_LAUNCH (e.g.
+# "mpirun -np 64") runs every synthesis under it: rank 0 searches, the other ranks evaluate
+# (docs/distributed.md); the time budgets then buy more evaluations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 exe="$build/bin/microsynth"
+read -ra launch <<<"${MICROSYNTH_LAUNCH:-}"
+synth=("${launch[@]}" "$exe" synth)
 harness=${MICROSYNTH_HARNESS:-$HOME/.cache/microsynth/harness}
 field=(CoacAI mayari WorkerRush LightRush HeavyRush RangedRush)
 # The 2025 competition's maps play 5000 cycles; elsewhere the length goes by size.
@@ -117,13 +121,14 @@ synth)
 			[ -f "$dst.ckpt" ] && res+=(--resume)
 			[ "$k" = 1 ] && { first+=(--opponent-seeds "$oseeds"); t=$stime; }
 			echo "competition: $m stage $((k + 1)) ($t, seed $seed, ${len/#0/size-based} cycles, edition $edition)" >&2
-			"$exe" synth --game microrts --map "$m" "${opp[@]}" --algo sa --time "$t" --seed "$seed" \
+			"${synth[@]}" --game microrts --map "$m" "${opp[@]}" --algo sa --time "$t" --seed "$seed" \
 				--threads "$threads" "${extra[@]}" "${first[@]}" "${res[@]}" --no-harness -o "$dst.ms" \
 				--csv "$dst.csv" --checkpoint "$dst.ckpt" --no-progress >"$dst.log" 2>&1 || {
 				echo "competition: $m failed, see $dst.log" >&2
 				continue 2
 			}
-			tail -n 1 "$dst.log"
+			grep '^psi=' "$dst.log" | tail -n 1
+			grep '^microsynth: MPI: ' "$dst.log" >&2 || true
 			start="$dst.ms"
 		done
 	done
@@ -161,7 +166,7 @@ switch)
 		spec="$out/$name.mayari.ms" rest="$out/$name.rest.ms"
 		if [ "$opening" = field ]; then
 			[ ${#sinit[@]} -gt 0 ] || sinit=(--initial "$base")
-			[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds "$sseeds" \
+			[ -f "$spec" ] || "${synth[@]}" --game microrts --map "$m" --opponent mayari --opponent-seeds "$sseeds" \
 				--time "$stime" "${common[@]}" --prefix "$base" --switch-cycle "$cycle" "${sinit[@]}" \
 				-o "$spec" >"$out/$name.mayari.log" 2>&1 ||
 				{ echo "competition: see $out/$name.mayari.log" >&2; continue; }
@@ -173,12 +178,12 @@ switch)
 			tail -n 1 "$out/$name.switch.log"
 			continue
 		fi
-		[ -f "$spec" ] || "$exe" synth --game microrts --map "$m" --opponent mayari --opponent-seeds "$sseeds" \
+		[ -f "$spec" ] || "${synth[@]}" --game microrts --map "$m" --opponent mayari --opponent-seeds "$sseeds" \
 			--time "$stime" "${common[@]}" "${sinit[@]}" -o "$spec" >"$out/$name.mayari.log" 2>&1 ||
 			{ echo "competition: see $out/$name.mayari.log" >&2; continue; }
 		ropp=()
 		for f in "${field[@]}"; do [ "$f" = mayari ] || ropp+=(--opponent "$f"); done
-		[ -f "$rest" ] || "$exe" synth --game microrts --map "$m" "${ropp[@]}" --time "$time" "${common[@]}" \
+		[ -f "$rest" ] || "${synth[@]}" --game microrts --map "$m" "${ropp[@]}" --time "$time" "${common[@]}" \
 			--prefix "$spec" --switch-cycle "$cycle" --initial "$base" -o "$rest" >"$out/$name.rest.log" 2>&1 ||
 			{ echo "competition: see $out/$name.rest.log" >&2; continue; }
 		build() {
@@ -196,7 +201,7 @@ switch)
 			if grep "^check $f seat" "$out/$name.switch.log" | grep -qv "seat 0: .*winner=0 \|seat 1: .*winner=1 "; then
 				prog="$out/$name.$f.ms" seeds=()
 				[ "$f" = CoacAI ] && seeds=(--opponent-seeds "$sseeds")
-				[ -f "$prog" ] || "$exe" synth --game microrts --map "$m" --opponent "$f" "${seeds[@]}" \
+				[ -f "$prog" ] || "${synth[@]}" --game microrts --map "$m" --opponent "$f" "${seeds[@]}" \
 					--time "$stime" "${common[@]}" --prefix "$spec" --switch-cycle "$cycle" --initial "$rest" \
 					-o "$prog" >"$out/$name.$f.log" 2>&1 || { echo "competition: see $out/$name.$f.log" >&2; prog=$rest; }
 			fi
@@ -251,11 +256,13 @@ case)
 	case "$bot" in CoacAI | mayari) seedopt=(--opponent-seeds "$seeds") ;; esac
 	[ -n "$initial" ] || initial=${prog[$bot]}
 	new="$work/new-$bot.ms"
-	"$exe" synth --game microrts --map "$m" --opponent "$bot" "${seedopt[@]}" --time "$time" --algo sa \
+	"${synth[@]}" --game microrts --map "$m" --opponent "$bot" "${seedopt[@]}" --time "$time" --algo sa \
 		--seed "$seed" --threads "$threads" --tiebreak length --edition 2023 --no-harness --no-progress \
 		"${lenopt[@]}" --prefix "$work/$before.ms" --switch-cycle "$cycle" --initial "$initial" -o "$new" \
 		>"$work/synth.log" 2>&1 || { echo "competition: see $work/synth.log" >&2; exit 1; }
-	tail -n 1 "$work/synth.log"
+	# the summary line; under MICROSYNTH_LAUNCH rank 0's account of the ranks follows it, on stderr here
+	grep '^psi=' "$work/synth.log" | tail -n 1
+	grep '^microsynth: MPI: ' "$work/synth.log" >&2 || true
 	prog[$bot]=$new
 	# equal programs under one file name: switch build counts a collision
 	# only between cases that play different programs

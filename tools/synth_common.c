@@ -94,7 +94,7 @@ int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_sy
 {
 	*s = NULL;
 	if (synth_mpi_rank() > 0) {
-		*exit_rc = synth_mpi_serve(ctx, pb);
+		*exit_rc = synth_mpi_serve(ctx, pb, o->threads);
 		return 0;
 	}
 	if (ms_synth_new(ctx, s, pb, o) < 0 || synth_mpi_attach(ctx, *s, pb) < 0) {

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "edition.h"
 #include "synth_front.h"
+#include "synth_mpi.h"
 
 #define CMD "synth"
 #define MAX_LIST 64
@@ -404,8 +405,13 @@ static int rts_final_scores(rts_run *r, const ms_dsl_prog *best, rts_final *f)
 			return synth_fail(r->ctx, "harness evaluation");
 		f->harness_seconds = cli_now() - t0;
 	}
-	/* opponents that failed: the search's matches, then the final ones */
+	/* opponents that failed: the search's matches (on every rank), then the final ones */
 	ms_rts_synth_fault_counts(r->rs, &f->fc);
+	int64_t remote[SYNTH_MPI_COUNTS] = { 0 };
+	synth_mpi_sum_counts(remote);
+	f->fc.crashes += (long)remote[0];
+	f->fc.timeouts += (long)remote[1];
+	f->fc.errors += (long)remote[2];
 	f->final_faults = f->ours.opponent_crashes + f->ours.opponent_timeouts +
 			  (f->harness ? f->off.opponent_crashes + f->off.opponent_timeouts : 0);
 	f->faults = f->fc.crashes + f->fc.timeouts + f->fc.errors + f->final_faults;
@@ -443,6 +449,16 @@ static int rts_report(rts_run *r)
 	return CLI_OK;
 }
 
+/* A serving rank's opponent faults, for rank 0's header (synth_mpi_sum_counts). */
+static void rts_fault_counts(void *user, int64_t out[SYNTH_MPI_COUNTS])
+{
+	ms_rts_synth_faults fc;
+	ms_rts_synth_fault_counts(user, &fc);
+	out[0] = fc.crashes;
+	out[1] = fc.timeouts;
+	out[2] = fc.errors;
+}
+
 int synth_microrts_main(int argc, char **argv)
 {
 	rts_run *r = calloc(1, sizeof *r);
@@ -461,6 +477,7 @@ int synth_microrts_main(int argc, char **argv)
 	if ((ret = rts_problem(r)))
 		goto done;
 	rts_search_options(&so, r, &ud);
+	synth_mpi_set_counts(rts_fault_counts, r->rs);
 	if (synth_new(r->ctx, &r->s, ms_rts_synth_problem(r->rs), &so, &ret) < 0 || !r->s)
 		goto done;
 	if ((ret = synth_run(r->ctx, r->s, &ud, r->a.checkpoint, &r->st)) != CLI_OK)

@@ -211,8 +211,10 @@ static int pws_search(pws_run *r)
 	so.resume = a->resume;
 	so.csv = a->csv;
 	synth_progress_init(&so, &ud, a->progress);
-	if (ms_synth_new(r->ctx, &r->s, ms_pw_synth_problem(r->pws), &so) < 0)
-		return synth_fail(r->ctx, "search");
+	int ret;
+	/* under MPI a rank > 0 serves rank 0's tasks here and comes back without a search */
+	if (synth_new(r->ctx, &r->s, ms_pw_synth_problem(r->pws), &so, &ret) < 0 || !r->s)
+		return ret;
 	return synth_run(r->ctx, r->s, &ud, a->checkpoint, &r->st);
 }
 
@@ -311,7 +313,7 @@ int synth_planetwars_main(int argc, char **argv)
 	ret = CLI_FAIL;
 	if (ms_ctx_new(&r->ctx, NULL))
 		goto out;
-	if (!(ret = pws_maps(r)) && !(ret = pws_problem(r)) && !(ret = pws_search(r)))
+	if (!(ret = pws_maps(r)) && !(ret = pws_problem(r)) && !(ret = pws_search(r)) && r->s)
 		ret = pws_report(r);
 	ms_synth_free(r->s);
 	ms_dsl_prog_free(r->init);

@@ -204,7 +204,7 @@ static int check(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_synth_se
 {
 	if (!g || !g->make || !g->release)
 		return ms_ctx_error(ctx, MS_EINVAL, "self-play: no game (make and release are required)");
-	if (!o || o->version != MS_SYNTH_SELFPLAY_OPTS_VERSION)
+	if (!o || o->version < 1 || o->version > MS_SYNTH_SELFPLAY_OPTS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "self-play: options missing or of an unknown version");
 	if (!ms_synth_loop_name(o->loop))
 		return ms_ctx_error(ctx, MS_EINVAL, "self-play: unknown loop %d", o->loop);
@@ -290,10 +290,11 @@ int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_syn
 		}
 		ms_synth *s = NULL;
 		sample_clear(&sm);
-		if ((rc = ms_synth_new(ctx, &s, pb, &so)) == 0) {
-			if (o->loop != MS_SYNTH_LOOP_2L || (rc = syn_listen(s, sample_watch, &sm)) == 0)
-				rc = ms_synth_run(s);
-		}
+		if ((rc = ms_synth_new(ctx, &s, pb, &so)) == 0 && o->version >= 2 && o->on_search &&
+		    (rc = o->on_search(o->ud, s, pb, (const ms_dsl_prog *const *)progs, it)) > 0)
+			rc = 0;
+		if (rc == 0 && (o->loop != MS_SYNTH_LOOP_2L || (rc = syn_listen(s, sample_watch, &sm)) == 0))
+			rc = ms_synth_run(s);
 		if (rc >= 0 && !ms_synth_best(s, MS_SYNTH_PSI))
 			rc = ms_ctx_error(ctx, MS_ERANGE, "self-play: iteration %d evaluated no program (budget too small)", it);
 		if (rc >= 0) {

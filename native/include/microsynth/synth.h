@@ -493,7 +493,7 @@ typedef struct ms_synth_selfplay_iter {
 	ms_synth_stats stats;            /**< its search's statistics */
 } ms_synth_selfplay_iter;
 
-#define MS_SYNTH_SELFPLAY_OPTS_VERSION 1
+#define MS_SYNTH_SELFPLAY_OPTS_VERSION 2 /* 2 added on_search; 1 is still accepted */
 
 /**
  * Self-play settings; ms_synth_selfplay_opts_init fills the defaults.
@@ -529,6 +529,13 @@ typedef struct ms_synth_selfplay_opts {
 	/** Called after each iteration; a nonzero return stops the loop (ms_synth_selfplay returns MS_SYNTH_STOPPED). */
 	int (*on_iteration)(void *ud, const ms_synth_selfplay_iter *it);
 	void *ud;
+	/**
+	 * Version 2: called (may be NULL) with each iteration's search once made, before it runs, with the
+	 * problem and the earlier programs the game's `make` got (progs[0 .. n)); a negative return ends the
+	 * loop with that error. Lets a caller add remote workers (ms_synth_eval_add_remote), e.g. MPI ranks
+	 * that build the same problem from the same programs.
+	 */
+	int (*on_search)(void *ud, ms_synth *s, const ms_synth_problem *pb, const ms_dsl_prog *const *progs, int n);
 } ms_synth_selfplay_opts;
 
 MS_EXTERN void ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *o);
