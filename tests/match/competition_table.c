@@ -1,7 +1,7 @@
 /*
  * Prints the library's competition table (map sets, their maps and game
  * lengths, the length by map size for 1..128 on each side) in the format
- * Java's Competition.main prints, so harness.competition.table_agrees_with_c
+ * Java's CompetitionTable prints, so harness.competition.table_agrees_with_c
  * can compare the two copies line by line.
  */
 #include <stdio.h>

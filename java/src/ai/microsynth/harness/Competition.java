@@ -71,27 +71,6 @@ final class Competition {
         return set.equals("2025") ? CYCLES_2025 : 0;
     }
 
-    /**
-     * Prints the table as the C library's copy does (tests/match/
-     * competition_table.c), for the test that the two agree.
-     */
-    public static void main(String[] args) {
-        StringBuilder b = new StringBuilder();
-        for (String set : SETS) {
-            String[] m = maps(set);
-            b.append("set ").append(set).append(' ').append(m.length).append(' ').append(setCycles(set)).append('\n');
-            for (String map : m) {
-                b.append("map ").append(set).append(' ').append(map).append('\n');
-            }
-        }
-        for (int w = 1; w <= 128; w++) {
-            for (int h = 1; h <= 128; h++) {
-                b.append("cycles ").append(w).append(' ').append(h).append(' ').append(cyclesFor(w, h)).append('\n');
-            }
-        }
-        System.out.print(b);
-    }
-
     /** The competition's game length for a map of this size. */
     static int cyclesFor(int w, int h) {
         int side = Math.max(w, h);
