@@ -203,6 +203,13 @@ MS_EXTERN void ms_match_free(ms_match *m);
 MS_EXTERN int ms_match_reseed(ms_match *m, int64_t seed, int stochastic);
 
 /**
+ * Seeds a MicroRTS state's conflict and damage generators as the Java
+ * runner Match seeds GameState.r and UnitAction.r for a game seeded `seed`
+ * (ms_jrandom_match_seed); ms_match_new and ms_match_reseed do this.
+ */
+MS_EXTERN void ms_match_seed_state(ms_rts_state *s, int64_t seed);
+
+/**
  * Plays one match, players[0] as player 0. `trace` (NULL: none) receives
  * the official trace (XML, or zipped when it ends in .zip). The result does
  * not depend on earlier matches of the context. A program or bot that fails
