@@ -13,6 +13,7 @@
 
 #include "games/planetwars/pw_internal.h"
 #include "microsynth/planetwars_synth.h"
+#include "core/hash.h"
 
 enum {
 	OP_ROOT, OP_ADD, OP_SUB, OP_MUL, OP_MAX, OP_IF_ENEMY, OP_WRAP,
@@ -252,12 +253,11 @@ int ms_pw_synth_new(ms_ctx *ctx, ms_pw_synth **out, const ms_pw_synth_options *o
 		ms_ctx_mfree(ctx, s);
 		return rc;
 	}
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = MS_FNV_OFFSET;
 	for (int i = 0; i < MS_PW_FORECAST_PARAMS; i++) {
 		char b[40];
 		snprintf(b, sizeof b, "%.17g,", s->opponent[i]);
-		for (const char *c = b; *c; c++)
-			h = (h ^ (uint8_t)*c) * 1099511628211ULL;
+		h = ms_fnv1a_str(h, b);
 	}
 	snprintf(s->fingerprint, sizeof s->fingerprint,
 		 "planetwars-gain psi=forecast opponent=%016llx maps=%s nmaps=%d max_turns=%d seats=2",

@@ -27,24 +27,17 @@
 
 #include "microsynth/arena.h"
 #include "games/planetwars/pw_internal.h"
+#include "core/hash.h"
 
 int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
 
 /* ---- xoshiro256** with splitmix64 seeding ---- */
 
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 void ms_pw_ga_seed(uint64_t rng[4], uint64_t seed)
 {
 	uint64_t x = seed;
 	for (int i = 0; i < 4; i++)
-		rng[i] = splitmix(&x);
+		rng[i] = ms_splitmix64_next(&x);
 }
 
 static uint64_t rotl(uint64_t x, int k)

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "core/vec.h"
+#include "core/hash.h"
 #include "synth_internal.h"
 
 #define LIB_MAGIC "microsynth-hss-library 1"
@@ -300,10 +301,10 @@ static int file_digest(ms_ctx *ctx, const char *path, uint64_t *digest)
 	*digest = 0;
 	if (!f)
 		return errno == ENOENT ? 0 : ms_ctx_error(ctx, MS_EIO, "hss library %s: cannot open: %s", path, strerror(errno));
-	uint64_t d = 1469598103934665603ULL;
+	uint64_t d = MS_FNV_OFFSET;
 	int c;
 	while ((c = getc(f)) != EOF)
-		d = (d ^ (uint8_t)c) * 1099511628211ULL;
+		d = ms_fnv1a_step(d, (uint8_t)c);
 	int bad = ferror(f);
 	fclose(f);
 	if (bad)
