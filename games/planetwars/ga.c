@@ -29,8 +29,6 @@
 #include "games/planetwars/pw_internal.h"
 #include "core/hash.h"
 
-int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
-
 /* ---- xoshiro256** with splitmix64 seeding ---- */
 
 void ms_pw_ga_seed(uint64_t rng[4], uint64_t seed)
