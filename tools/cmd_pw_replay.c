@@ -376,7 +376,7 @@ static void replay_one(ms_ctx *ctx, const char *dir, const char *maps, const cha
 int cmd_pw_replay(int argc, char **argv)
 {
 	const char *dir = NULL, *maps = NULL;
-	long limit = -1, max_turns = 200;
+	long limit = -1, max_turns = MS_PW_MAX_TURNS;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--maps") && i + 1 < argc)
 			maps = argv[++i];

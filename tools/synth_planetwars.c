@@ -180,7 +180,7 @@ static int pws_problem(pws_run *r)
 {
 	ms_ctx *ctx = r->ctx;
 	ms_pw_synth_options po = { MS_PW_SYNTH_OPTIONS_VERSION, (const ms_pw_state *const *)r->train_maps,
-				   (int)r->a.train, NULL, 200, r->label };
+				   (int)r->a.train, NULL, MS_PW_MAX_TURNS, r->label };
 	if (ms_pw_synth_new(ctx, &r->pws, &po))
 		return synth_fail(ctx, "problem");
 	const char *initial = r->a.initial;
@@ -231,8 +231,8 @@ static int pws_final_games(pws_run *r, const ms_dsl_prog *best, int wdl[6][3])
 				if (ms_pw_bot_program(ctx, &me, best) ||
 				    ms_pw_bot_by_name(ctx, &them, pws_opp[o], (uint64_t)m))
 					return synth_fail(ctx, "final games");
-				int rc = seat ? ms_pw_play(ctx, r->all[m], &them, &me, 200, NULL, NULL, &res)
-					      : ms_pw_play(ctx, r->all[m], &me, &them, 200, NULL, NULL, &res);
+				const ms_pw_bot *p1 = seat ? &them : &me, *p2 = seat ? &me : &them;
+				int rc = ms_pw_play(ctx, r->all[m], p1, p2, MS_PW_MAX_TURNS, NULL, NULL, &res);
 				ms_pw_bot_release(ctx, &me);
 				ms_pw_bot_release(ctx, &them);
 				if (rc)

@@ -77,7 +77,7 @@ void ms_pw_ga_defaults(ms_pw_ga_options *o)
 	o->crossovers = 60;
 	o->mutation = 0.04;
 	o->init_range = 1.0;
-	o->max_turns = 200;
+	o->max_turns = MS_PW_MAX_TURNS;
 	o->threads = 1;
 	o->eval_maps = 20;
 	o->seed = 1;

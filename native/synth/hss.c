@@ -40,6 +40,8 @@
 #include "synth_internal.h"
 
 #define LIB_MAGIC "microsynth-hss-library 1"
+/* "hss_feat" in ASCII: mixed into the search's seed so the feature games draw apart from its Psi games. */
+#define FEATURE_SEED_TAG UINT64_C(0x6873735f66656174)
 
 /* A bandit arm: the decayed mean of the scores it saw and their count. */
 typedef struct arm {
@@ -202,7 +204,7 @@ static int absorb_pending(hss *h)
 		double u = h->pend.v[i].u;
 		if (rc < 0)
 			break;
-		uint64_t seed = ms_synth_eval_seed(s->o.seed ^ 0x6873735f66656174ULL, ms_dsl_hash(p));
+		uint64_t seed = ms_synth_eval_seed(s->o.seed ^ FEATURE_SEED_TAG, ms_dsl_hash(p));
 		int fr = ms_synth_eval_features(s->ev, p, h->opponent, seed, h->scratch);
 		if (fr < 0) {
 			rc = fr;

@@ -80,6 +80,9 @@ MS_EXTERN int ms_pw_alive(const ms_pw_state *s, int player);
 MS_EXTERN int ms_pw_issue(ms_ctx *ctx, ms_pw_state *s, int player, int source, int dest, int ships);
 /** Advancement and arrival: growth, fleets one step, battles; turn + 1. */
 MS_EXTERN void ms_pw_step(ms_pw_state *s);
+/** The official game length (the turn limit the engine is run with). */
+#define MS_PW_MAX_TURNS 200
+
 /**
  * The engine's end test after a step: -1 while the game goes on; 1 or 2 a
  * winner; 0 a draw. Over after more than `max_turns` steps (the engine's
@@ -175,7 +178,7 @@ typedef int (*ms_pw_observer)(void *ud, const ms_pw_state *s);
  * bots see their view of the same state, player 1's orders are issued, then
  * player 2's, then the step. An illegal order forfeits (the other player
  * wins; both: a draw) and its reason stays in ctx's message, status MS_OK.
- * `max_turns` as in ms_pw_winner (200 is the official setting).
+ * `max_turns` as in ms_pw_winner (MS_PW_MAX_TURNS is the official setting).
  */
 MS_EXTERN int ms_pw_play(ms_ctx *ctx, const ms_pw_state *map, const ms_pw_bot *p1, const ms_pw_bot *p2,
 			 int max_turns, ms_pw_observer obs, void *obs_ud, ms_pw_result *out);
