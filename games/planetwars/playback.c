@@ -99,7 +99,8 @@ static int parse_turn(ms_ctx *ctx, ms_pw_playback *pb, char *e, int n, const cha
 		return MS_ENOMEM;
 	*next = pb->fleets.n;
 	int from = pb->first.v[pb->first.n - 2];
-	qsort(pb->fleets.v + from, (size_t)(pb->fleets.n - from), sizeof(pb_fleet), cmp_fleet);
+	if (pb->fleets.n > from)
+		qsort(pb->fleets.v + from, (size_t)(pb->fleets.n - from), sizeof(pb_fleet), cmp_fleet);
 	return 0;
 }
 
@@ -191,7 +192,7 @@ int ms_pw_playback_check(ms_ctx *ctx, const ms_pw_playback *pb, int k, const ms_
 	if (k < 0 || np != pb->np)
 		return ms_ctx_error(ctx, MS_EINVAL, "playback check: turn %d of %d, %d planets for a playback of %d", k,
 				    turns, np, pb->np);
-	const int *t = &pb->planets.v[(size_t)k * (size_t)np * 2];
+	const int *t = np ? &pb->planets.v[(size_t)k * (size_t)np * 2] : NULL;
 	for (int i = 0; i < np; i++) {
 		const ms_pw_planet *p = ms_pw_planet_at(s, i);
 		if (p->owner != t[2 * i] || p->ships != t[2 * i + 1]) {
@@ -200,8 +201,8 @@ int ms_pw_playback_check(ms_ctx *ctx, const ms_pw_playback *pb, int k, const ms_
 			return 1;
 		}
 	}
-	const pb_fleet *official = &pb->fleets.v[pb->first.v[k]];
 	int n_official = pb->first.v[k + 1] - pb->first.v[k];
+	const pb_fleet *official = n_official ? &pb->fleets.v[pb->first.v[k]] : NULL;
 	pb_fleet *mine = ms_ctx_malloc(ctx, (size_t)(nf ? nf : 1) * sizeof *mine);
 	if (!mine)
 		return ms_ctx_error(ctx, MS_ENOMEM, "turn %d: out of memory for %d fleets", k + 1, nf);
