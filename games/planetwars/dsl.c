@@ -288,3 +288,48 @@ void ms_pw_synth_free(ms_pw_synth *s)
 	ms_dsl_grammar_free(s->g);
 	ms_ctx_mfree(s->ctx, s);
 }
+
+static const char *const final_field[MS_PW_FINAL_FIELD] = { "Forecast", "BullyBot", "DualBot", "ProspectorBot",
+							     "RageBot", "RandomBot" };
+
+const char *const *ms_pw_final_field(void)
+{
+	return final_field;
+}
+
+/* One game of prog against field bot o on `map` seeded `m`, in seat 1 or 2; its wdl row updated. */
+static int final_game(ms_ctx *ctx, const ms_dsl_prog *prog, const ms_pw_state *map, int o, int m, int seat,
+		      int wdl[3])
+{
+	ms_pw_bot me, them;
+	ms_pw_result res;
+	int rc = ms_pw_bot_program(ctx, &me, prog);
+	if (rc)
+		return rc;
+	if ((rc = ms_pw_bot_by_name(ctx, &them, final_field[o], (uint64_t)m))) {
+		ms_pw_bot_release(ctx, &me);
+		return rc;
+	}
+	const ms_pw_bot *p1 = seat == 2 ? &them : &me, *p2 = seat == 2 ? &me : &them;
+	rc = ms_pw_play(ctx, map, p1, p2, MS_PW_MAX_TURNS, NULL, NULL, &res);
+	ms_pw_bot_release(ctx, &me);
+	ms_pw_bot_release(ctx, &them);
+	if (!rc)
+		wdl[res.winner == seat ? 0 : res.winner == 0 ? 1 : 2]++;
+	return rc;
+}
+
+int ms_pw_synth_final(ms_ctx *ctx, const ms_dsl_prog *prog, const ms_pw_state *const *maps, int n,
+		      int wdl[MS_PW_FINAL_FIELD][3])
+{
+	if (!prog || (n > 0 && !maps) || n < 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "planetwars final check: no program or maps");
+	for (int o = 0; o < MS_PW_FINAL_FIELD; o++)
+		for (int m = 0; m < n; m++)
+			for (int seat = 1; seat <= 2; seat++) {
+				int rc = final_game(ctx, prog, maps[m], o, m, seat, wdl[o]);
+				if (rc)
+					return rc;
+			}
+	return MS_OK;
+}
