@@ -2,7 +2,10 @@
  * The MicroRTS competitions' map sets and game lengths. Java's runners keep
  * the same table (java/.../harness/Competition.java: they run in a JVM
  * without this library); harness.competition.table_agrees_with_c prints
- * both and fails on any difference.
+ * both and fails on any difference. tools/competition.sh and
+ * java/CMakeLists.txt list the 2025 maps again (shell and CMake cannot call
+ * this); test_match__competition_copies_list_the_c_tables_2025_maps checks
+ * those lists.
  */
 #include <string.h>
 
