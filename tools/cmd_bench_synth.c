@@ -48,12 +48,6 @@ void cmd_bench_synth_usage(FILE *out)
 		     "speedup=X (new / old evaluations per second against CoacAI, smallest over maps).\n");
 }
 
-static int cycle_limit(int w, int h)
-{
-	int m = w > h ? w : h;
-	return m <= 8 ? 3000 : m <= 16 ? 4000 : m <= 24 ? 5000 : m <= 32 ? 6000 : 8000;
-}
-
 /* Plays program p (old or new path search) in both seats against each opponent; adds winners and cycles to *sig. */
 static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, const char *const *opp, int n_opp,
 		      long *sig)
@@ -75,7 +69,7 @@ static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, 
 			if (!rc)
 				rc = ms_rts_state_clone(ctx, &s, init);
 			if (!rc)
-				rc = ms_bot_play(ctx, s, b, cycle_limit(w, h), 0, NULL, &winner);
+				rc = ms_bot_play(ctx, s, b, ms_match_competition_cycles(w, h), 0, NULL, &winner);
 			if (!rc)
 				*sig = *sig * 31 + winner * 7 + ms_rts_state_time(s);
 			ms_rts_state_free(ctx, s);

@@ -14,6 +14,7 @@
 
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
+#include "microsynth/jrandom.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
 #include "edition.h"
@@ -109,9 +110,8 @@ static int bd_init(bd_replay *r, const char *json)
 		const char *native = ms_bot_for_java_class(r->cls[p]);
 		if (!r->want[p] || !native || strcasecmp(native, r->want[p]))
 			continue;
-		/* The recorder seeds util.Sampler's generator with
-		 * SEED * 1000003 + 3, as `match --seed` does. */
-		if (ms_bot_make(ctx, &r->bot[p], native, r->utt, r->seed * 1000003 + 3) ||
+		/* The recorder seeds util.Sampler's generator as `match --seed` does. */
+		if (ms_bot_make(ctx, &r->bot[p], native, r->utt, ms_jrandom_match_seed(r->seed, MS_MATCH_RNG_SAMPLER)) ||
 		    ms_bot_set_edition(r->bot[p], r->edition)) {
 			fprintf(stderr, "microsynth botdiff: %s\n", ms_ctx_last_error(ctx));
 			rc = CLI_USAGE;

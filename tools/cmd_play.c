@@ -16,22 +16,11 @@
 
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
+#include "microsynth/jrandom.h"
 #include "microsynth/microrts.h"
 #include "microsynth/rts_dsl.h"
 #include "cli.h"
 #include "edition.h"
-
-/* Match.Run.seedEngine: the k-th static generator gets new Random(seed * 1000003 + k). */
-#define PLAY_SEED_MULT INT64_C(1000003)
-enum { PLAY_K_GAMESTATE = 1, PLAY_K_UNITACTION = 2, PLAY_K_SAMPLER = 3, PLAY_K_PAG = 4 };
-
-/* The raw 48-bit state of `new java.util.Random(seed)`. */
-static int64_t play_scramble(int64_t seed)
-{
-	return (int64_t)(((uint64_t)seed ^ UINT64_C(0x5DEECE66D)) & ((UINT64_C(1) << 48) - 1));
-}
-
-
 
 void cmd_play_usage(FILE *out)
 {
@@ -158,10 +147,9 @@ int cmd_play(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto cleanup;
 	}
-	ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_GAMESTATE));
-	ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, play_scramble(seed * PLAY_SEED_MULT + PLAY_K_UNITACTION));
+	ms_match_seed_state(s, seed);
 	for (int p = 0; p < 2; p++)
-		if (ms_bot_make(ctx, &bot[p], bot_name[p], utt, seed * PLAY_SEED_MULT + PLAY_K_SAMPLER) ||
+		if (ms_bot_make(ctx, &bot[p], bot_name[p], utt, ms_jrandom_match_seed(seed, MS_MATCH_RNG_SAMPLER)) ||
 		    ms_bot_set_edition(bot[p], edition) || ms_bot_set_stochastic(bot[p], stochastic) ||
 		    ms_bot_reset(bot[p])) {
 			fprintf(stderr, "microsynth play: %s\n", ms_ctx_last_error(ctx));

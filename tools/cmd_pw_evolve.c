@@ -138,6 +138,9 @@ static int on_generation(void *ud_, const ms_pw_ga_generation *g)
 	return 0;
 }
 
+/* --time without --generations: a count no run reaches, so the clock ends it. */
+#define UNTIL_TIME_RUNS_OUT 1000000
+
 /* The options of 'planetwars evolve'. */
 typedef struct evolve_opts {
 	ms_pw_ga_options o;
@@ -222,7 +225,7 @@ static int evolve_args(int argc, char **argv, evolve_opts *eo)
 	if (eo->generations < 0 && eo->budget <= 0)
 		return cli_usage_error(CMD, "evolve needs --generations N or --time T");
 	if (eo->generations < 0)
-		eo->generations = 1000000;
+		eo->generations = UNTIL_TIME_RUNS_OUT;
 	return CLI_OK;
 }
 
@@ -400,7 +403,9 @@ static int official_game(const char *starter, const char *map, const char *a, co
 	snprintf(jar, sizeof jar, "%s/tools/PlayGame.jar", starter);
 	snprintf(cmd_a, sizeof cmd_a, "java -jar %s/example_bots/%s.jar", starter, a);
 	snprintf(cmd_b, sizeof cmd_b, "java -jar %s/example_bots/%s.jar", starter, b);
-	char *argv[] = { "java", "-jar", jar, (char *)map, "1000", "200", "/dev/null", cmd_a, cmd_b, NULL };
+	char max_turns[16];
+	snprintf(max_turns, sizeof max_turns, "%d", MS_PW_MAX_TURNS);
+	char *argv[] = { "java", "-jar", jar, (char *)map, "1000", max_turns, "/dev/null", cmd_a, cmd_b, NULL };
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int rc = -1, status = 0;
@@ -486,7 +491,7 @@ int cmd_pw_bench(int argc, char **argv)
 			ms_pw_bot x = { 0 }, y = { 0 };
 			ms_pw_result r;
 			if (pw_make_bot(ctx, x_name, (uint64_t)g, &x) || pw_make_bot(ctx, y_name, (uint64_t)g + 1, &y) ||
-			    ms_pw_play(ctx, mv[m], &x, &y, 200, NULL, NULL, &r)) {
+			    ms_pw_play(ctx, mv[m], &x, &y, MS_PW_MAX_TURNS, NULL, NULL, &r)) {
 				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 				ret = CLI_USAGE;
 			} else
@@ -522,7 +527,7 @@ int cmd_pw_bench(int argc, char **argv)
 			ms_pw_result r;
 			pw_make_bot(ctx, x_name, 0, &x);
 			pw_make_bot(ctx, y_name, 0, &y);
-			ms_pw_play(ctx, mv[(mapno - 1) % nm], &x, &y, 200, NULL, NULL, &r);
+			ms_pw_play(ctx, mv[(mapno - 1) % nm], &x, &y, MS_PW_MAX_TURNS, NULL, NULL, &r);
 			ms_pw_bot_release(ctx, &x);
 			ms_pw_bot_release(ctx, &y);
 			mismatches += r.turns != ot || r.winner != ow;

@@ -1,4 +1,7 @@
-/* microsynth planetwars replay: the official engine's playbacks replayed with the native bots. */
+/*
+ * microsynth planetwars replay: the official engine's playbacks (read and
+ * checked by games/planetwars/playback.c) replayed with the native bots.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,31 +24,12 @@
 
 /* ---- replay ---- */
 
-typedef struct pb_fleet {
-	int v[6];
-} pb_fleet;
-
-typedef struct pb_turn {
-	int np, nf;
-	int *planets; /* owner, ships pairs */
-	pb_fleet *fleets;
-} pb_turn;
-
 typedef struct replay_ud {
-	pb_turn *turns;
-	int nturns;
+	ms_ctx *ctx;
+	const ms_pw_playback *pb;
 	int k;
 	char msg[512];
 } replay_ud;
-
-static int cmp_fleet(const void *a, const void *b)
-{
-	const pb_fleet *x = a, *y = b;
-	for (int i = 0; i < 6; i++)
-		if (x->v[i] != y->v[i])
-			return x->v[i] < y->v[i] ? -1 : 1;
-	return 0;
-}
 
 static char *read_gz(const char *path, size_t *len)
 {
@@ -84,155 +68,10 @@ static char *read_gz(const char *path, size_t *len)
 	return buf;
 }
 
-static void free_turns(pb_turn *t, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(t[i].planets);
-		free(t[i].fleets);
-	}
-	free(t);
-}
-
-/* The playback's turns after '|': entries separated by ':', items by ','. */
-static int parse_playback(char *text, int np, pb_turn **out, int *nout, char *err, size_t errsize)
-{
-	char *bar = strchr(text, '|');
-	if (!bar) {
-		snprintf(err, errsize, "no '|' in the playback");
-		return -1;
-	}
-	int cap = 256, n = 0;
-	pb_turn *turns = calloc((size_t)cap, sizeof *turns);
-	char *save = NULL;
-	if (!turns) {
-		snprintf(err, errsize, "out of memory for %d turns", cap);
-		return -1;
-	}
-	for (char *e = strtok_r(bar + 1, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
-		while (*e == ' ' || *e == '\n' || *e == '\r')
-			e++;
-		size_t l = strlen(e);
-		while (l && (e[l - 1] == '\n' || e[l - 1] == '\r' || e[l - 1] == ' '))
-			e[--l] = 0;
-		if (!*e)
-			continue;
-		if (n == cap) {
-			pb_turn *nt = realloc(turns, (size_t)cap * 2 * sizeof *nt);
-			if (!nt) {
-				snprintf(err, errsize, "turn %d: out of memory for %d turns", n + 1, cap * 2);
-				free_turns(turns, n);
-				return -1;
-			}
-			turns = nt;
-			cap *= 2;
-		}
-		pb_turn *t = &turns[n++];
-		memset(t, 0, sizeof *t);
-		int items = 1;
-		for (char *c = e; *c; c++)
-			items += *c == ',';
-		t->planets = malloc((size_t)(np > 0 ? np : 1) * 2 * sizeof(int));
-		t->fleets = malloc((size_t)(items > np ? items - np : 1) * sizeof(pb_fleet));
-		if (!t->planets || !t->fleets) {
-			snprintf(err, errsize, "turn %d: out of memory for %d items", n, items);
-			free_turns(turns, n);
-			return -1;
-		}
-		char *s2 = NULL;
-		int idx = 0;
-		for (char *it = strtok_r(e, ",", &s2); it; it = strtok_r(NULL, ",", &s2), idx++) {
-			int v[6], nv = 0;
-			char *c = it;
-			while (nv < 6) {
-				char *end;
-				long x = strtol(c, &end, 10);
-				if (end == c)
-					break;
-				v[nv++] = (int)x;
-				c = end;
-				if (*c != '.')
-					break;
-				c++;
-			}
-			if (idx < np) {
-				if (nv != 2) {
-					snprintf(err, errsize, "turn %d: planet item '%s' is not owner.ships", n, it);
-					free_turns(turns, n);
-					return -1;
-				}
-				t->planets[2 * idx] = v[0];
-				t->planets[2 * idx + 1] = v[1];
-				t->np++;
-			} else {
-				if (nv != 6) {
-					snprintf(err, errsize, "turn %d: fleet item '%s' is not six numbers", n, it);
-					free_turns(turns, n);
-					return -1;
-				}
-				memcpy(t->fleets[t->nf++].v, v, sizeof v);
-			}
-		}
-		if (t->np != np) {
-			snprintf(err, errsize, "turn %d: %d planets, the map has %d", n, t->np, np);
-			free_turns(turns, n);
-			return -1;
-		}
-		qsort(t->fleets, (size_t)t->nf, sizeof(pb_fleet), cmp_fleet);
-	}
-	*out = turns;
-	*nout = n;
-	return 0;
-}
-
 static int replay_observe(void *ud_, const ms_pw_state *s)
 {
 	replay_ud *ud = ud_;
-	int k = ud->k++;
-	if (k >= ud->nturns) {
-		snprintf(ud->msg, sizeof ud->msg, "turn %d: native game goes on, the playback has %d turns", k + 1,
-			 ud->nturns);
-		return 1;
-	}
-	const pb_turn *t = &ud->turns[k];
-	int np = ms_pw_num_planets(s);
-	for (int i = 0; i < np; i++) {
-		const ms_pw_planet *p = ms_pw_planet_at(s, i);
-		if (p->owner != t->planets[2 * i] || p->ships != t->planets[2 * i + 1]) {
-			snprintf(ud->msg, sizeof ud->msg, "turn %d: planet %d official %d.%d native %d.%d", k + 1, i,
-				 t->planets[2 * i], t->planets[2 * i + 1], p->owner, p->ships);
-			return 1;
-		}
-	}
-	int nf = ms_pw_num_fleets(s);
-	pb_fleet *mine = malloc((size_t)(nf ? nf : 1) * sizeof *mine);
-	if (!mine) {
-		snprintf(ud->msg, sizeof ud->msg, "turn %d: out of memory for %d fleets", k + 1, nf);
-		return 1;
-	}
-	for (int i = 0; i < nf; i++) {
-		const ms_pw_fleet *f = ms_pw_fleet_at(s, i);
-		mine[i] = (pb_fleet){ { f->owner, f->ships, f->source, f->dest, f->total, f->remaining } };
-	}
-	qsort(mine, (size_t)nf, sizeof *mine, cmp_fleet);
-	int bad = nf != t->nf;
-	for (int i = 0; !bad && i < nf; i++)
-		bad = cmp_fleet(&mine[i], &t->fleets[i]) != 0;
-	if (bad) {
-		int i = 0;
-		while (i < nf && i < t->nf && !cmp_fleet(&mine[i], &t->fleets[i]))
-			i++;
-		char a[96] = "none", b[96] = "none";
-		if (i < t->nf)
-			snprintf(a, sizeof a, "%d.%d.%d.%d.%d.%d", t->fleets[i].v[0], t->fleets[i].v[1], t->fleets[i].v[2],
-				 t->fleets[i].v[3], t->fleets[i].v[4], t->fleets[i].v[5]);
-		if (i < nf)
-			snprintf(b, sizeof b, "%d.%d.%d.%d.%d.%d", mine[i].v[0], mine[i].v[1], mine[i].v[2], mine[i].v[3],
-				 mine[i].v[4], mine[i].v[5]);
-		snprintf(ud->msg, sizeof ud->msg, "turn %d: fleets differ (official %d, native %d); first difference: official %s native %s",
-			 k + 1, t->nf, nf, a, b);
-	}
-	free(mine);
-	return bad;
+	return ms_pw_playback_check(ud->ctx, ud->pb, ud->k++, s, ud->msg, sizeof ud->msg);
 }
 
 static int read_result(const char *path, int *turns, int *winner)
@@ -312,10 +151,11 @@ static void replay_play(ms_ctx *ctx, const ms_pw_state *map, const char *base, c
 	if (rc < 0) {
 		snprintf(ud->msg, sizeof ud->msg, "error: %s", ms_ctx_last_error(ctx));
 	} else if (!rc && !ud->msg[0]) {
-		if (res.turns != ud->nturns || res.turns != rturns || res.winner != rwinner)
+		int nturns = ms_pw_playback_turns(ud->pb);
+		if (res.turns != nturns || res.turns != rturns || res.winner != rwinner)
 			snprintf(ud->msg, sizeof ud->msg,
 				 "result: official turns=%d (playback %d) winner=%d, native turns=%d winner=%d%s", rturns,
-				 ud->nturns, rwinner, res.turns, res.winner, res.forfeit ? " (forfeit)" : "");
+				 nturns, rwinner, res.turns, res.winner, res.forfeit ? " (forfeit)" : "");
 	}
 	st->total_turns += ud->k;
 	if (ud->msg[0]) {
@@ -354,20 +194,20 @@ static void replay_one(ms_ctx *ctx, const char *dir, const char *maps, const cha
 	char *text = read_gz(path, &len);
 	int rturns, rwinner;
 	snprintf(path, sizeof path, "%s/%s.result", dir, base);
-	char err[256] = "";
-	replay_ud ud = { 0 };
+	ms_pw_playback *pb = NULL;
 	if (!text) {
 		fprintf(stderr, "%s: cannot read the playback\n", base);
 		st->bad_input++;
 	} else if (read_result(path, &rturns, &rwinner)) {
 		fprintf(stderr, "%s: cannot read turns= and the winner line\n", path);
 		st->bad_input++;
-	} else if (parse_playback(text, ms_pw_num_planets(map), &ud.turns, &ud.nturns, err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", base, err);
+	} else if (ms_pw_playback_parse(ctx, &pb, text, len, ms_pw_num_planets(map), base)) {
+		fprintf(stderr, "%s\n", ms_ctx_last_error(ctx));
 		st->bad_input++;
 	} else {
+		replay_ud ud = { .ctx = ctx, .pb = pb };
 		replay_play(ctx, map, base, a, b, max_turns, rturns, rwinner, &ud, st);
-		free_turns(ud.turns, ud.nturns);
+		ms_pw_playback_free(ctx, pb);
 	}
 	free(text);
 	ms_pw_state_free(ctx, map);
@@ -376,7 +216,7 @@ static void replay_one(ms_ctx *ctx, const char *dir, const char *maps, const cha
 int cmd_pw_replay(int argc, char **argv)
 {
 	const char *dir = NULL, *maps = NULL;
-	long limit = -1, max_turns = 200;
+	long limit = -1, max_turns = MS_PW_MAX_TURNS;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--maps") && i + 1 < argc)
 			maps = argv[++i];

@@ -1,7 +1,10 @@
 /*
- * microsynth tournament / watch: the official tournament code and game
- * window, driven from the command line through the Java runners
- * (java/src/ai/microsynth/harness/Tournament.java, Watch.java).
+ * microsynth tournament / watch / evaluate / league: the official tournament
+ * code and game window, driven from the command line through the Java
+ * runners (java/src/ai/microsynth/harness/Tournament.java, Watch.java,
+ * Evaluate.java, League.java). Each command checks its options against its
+ * lists here (so a typo costs no JVM start) and passes them on unchanged;
+ * each usage names every option its lists accept.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +20,7 @@ void cmd_tournament_usage(FILE *out)
 		"                             [--opponent O ...] [--utt 1|2|3] [--conflict 1|2|3]\n"
 		"                             [--max-cycles N] [--time-budget MS] [--iterations-budget N]\n"
 		"                             [--pregame-ms MS] [--partially-observable] [--self-matches]\n"
-		"                             [--timeout-check] [--traces DIR]\n\n"
+		"                             [--timeout-check] [--traces DIR] [--bots MODE]\n\n"
 		"Runs the official tournaments.RoundRobinTournament in the harness (every\n"
 		"ordered pair of AIs on every map, N iterations), or FixedOpponentsTournament\n"
 		"when --opponent is given (every --ai against every --opponent). An AI is a\n"
@@ -103,7 +106,7 @@ void cmd_watch_usage(FILE *out)
 	fprintf(out,
 		"Usage: microsynth watch --p0 A --p1 B --map M [--utt 1|2|3] [--conflict 1|2|3]\n"
 		"                        [--max-cycles N] [--time-budget MS] [--delay MS] [--size PX]\n"
-		"                        [--screenshot FILE [--screenshot-at CYCLE]] [--keep-open]\n\n"
+		"                        [--screenshot FILE [--screenshot-at CYCLE]] [--keep-open] [--bots MODE]\n\n"
 		"Plays one match in the official engine and shows it in MicroRTS's own game\n"
 		"window (gui.PhysicalGameStatePanel), --delay ms per cycle (default 20).\n"
 		"AIs as for `microsynth tournament` (class, program:FILE, socket:HOST:PORT).\n"
@@ -139,7 +142,8 @@ void cmd_evaluate_usage(FILE *out)
 		"Usage: microsynth evaluate [--ai AI] [--field default|all|FILE] [--maps 2025|2023|2023-hidden|held-out|FILE]\n"
 		"                           [--held-out] [--iterations N] [--round-robin] [--max-cycles N]\n"
 		"                           [--map-dir DIR] [--index FILE] [--utt 1|2|3] [--conflict 1|2|3]\n"
-		"                           [--time-budget MS] [--pregame-ms MS] [--timeout-check] [--bots MODE]\n\n"
+		"                           [--time-budget MS] [--iterations-budget N] [--pregame-ms MS]\n"
+		"                           [--partially-observable] [--timeout-check] [--bots MODE] [--harness DIR]\n\n"
 		"Scores an AI (default microsynth:auto: the drop-in bot choosing its program\n"
 		"by map) against a field of bots in the official tournament code, both seats:\n"
 		"per map, FixedOpponentsTournament with the AI in seat 0, then with the field\n"
@@ -149,7 +153,8 @@ void cmd_evaluate_usage(FILE *out)
 		"Maps: 2025 = the 2025 competition's ten 16x16 maps (5000 cycles); 2023 = the\n"
 		"2023 open maps; 2023-hidden; held-out = harness maps no synthesis of ours used\n"
 		"(checked against the program index's 'trained' lines); --maps repeats.\n"
-		"Game length: the competition's by map size unless --max-cycles. A warning line\n"
+		"Game length: 5000 on the 2025 maps, else the competition's by map size, unless\n"
+		"--max-cycles. --bots, --harness and the budgets as for `tournament`. A warning line\n"
 		"(stderr) names programs made for another edition than the harness's (the\n"
 		"index's 'made-for' lines; a program:FILE's header).\n"
 		"Prints W/D/L per map and opponent, mean scores, the drop-in bot's decision\n"
@@ -196,7 +201,9 @@ void cmd_league_usage(FILE *out)
 	fprintf(out,
 		"Usage: microsynth league --ai A [--name N] --ai B [--name N] ... (--map M ... | --maps SET)\n"
 		"                         [--iterations N] [--max-cycles N] [--svg PREFIX] [--map-dir DIR]\n"
-		"                         [--utt 1|2|3] [--conflict 1|2|3] [--time-budget MS] [--bots MODE]\n\n"
+		"                         [--utt 1|2|3] [--conflict 1|2|3] [--time-budget MS] [--iterations-budget N]\n"
+		"                         [--pregame-ms MS] [--partially-observable] [--timeout-check] [--bots MODE]\n"
+		"                         [--harness DIR]\n\n"
 		"A simulated tournament: the official RoundRobinTournament over programs\n"
 		"(program:FILE), our native bots (microsynth:NAME, through the drop-in bot) and\n"
 		"Java bots (CoacAI, mayari, ...), every ordered pair on every map, each map with\n"

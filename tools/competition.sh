@@ -62,6 +62,7 @@ synth=("${launch[@]}" "$exe" synth)
 harness=${MICROSYNTH_HARNESS:-$HOME/.cache/microsynth/harness}
 field=(CoacAI mayari WorkerRush LightRush HeavyRush RangedRush)
 # The 2025 competition's maps play 5000 cycles; elsewhere the length goes by size.
+# (The C table's 2025 set, games/microrts/match/competition.c; a unit test checks this copy.)
 maps_2025=" basesWorkers16x16A TwoBasesBarracks16x16 basesWorkers16x16I basesWorkers16x16 basesWorkers16x16D
  EightBasesWorkers16x16 basesWorkers16x16C melee16x16Mixed8 basesWorkers16x16L melee16x16Mixed12 "
 game_length() {

@@ -207,7 +207,7 @@ const char *pw_maps_default(const char *maps, char *buf, size_t size)
 
 int pw_parse_match_opts(int argc, char **argv, const char *sub, int want_map, pw_match_opts *o)
 {
-	*o = (pw_match_opts){ .max_turns = 200, .seed = 1 };
+	*o = (pw_match_opts){ .max_turns = MS_PW_MAX_TURNS, .seed = 1 };
 	for (int i = 2; i < argc; i++) {
 		if (want_map && !strcmp(argv[i], "--map") && i + 1 < argc)
 			o->map = argv[++i];

@@ -180,7 +180,7 @@ static int pws_problem(pws_run *r)
 {
 	ms_ctx *ctx = r->ctx;
 	ms_pw_synth_options po = { MS_PW_SYNTH_OPTIONS_VERSION, (const ms_pw_state *const *)r->train_maps,
-				   (int)r->a.train, NULL, 200, r->label };
+				   (int)r->a.train, NULL, MS_PW_MAX_TURNS, r->label };
 	if (ms_pw_synth_new(ctx, &r->pws, &po))
 		return synth_fail(ctx, "problem");
 	const char *initial = r->a.initial;
@@ -218,35 +218,17 @@ static int pws_search(pws_run *r)
 	return synth_run(r->ctx, r->s, &ud, a->checkpoint, &r->st);
 }
 
-/* The final check: the original forecasting bot, then the example bots. */
-static const char *const pws_opp[] = { "Forecast", "BullyBot", "DualBot", "ProspectorBot", "RageBot", "RandomBot" };
-
-/* best against each of pws_opp on every map, both seats: wins, draws, losses; a CLI code. */
-static int pws_final_games(pws_run *r, const ms_dsl_prog *best, int wdl[6][3])
+/* best against each bot of the final field on every map, both seats: wins, draws, losses; a CLI code. */
+static int pws_final_games(pws_run *r, const ms_dsl_prog *best, int wdl[MS_PW_FINAL_FIELD][3])
 {
-	ms_ctx *ctx = r->ctx;
-	for (int o = 0; o < 6; o++)
-		for (int m = 0; m < r->nall; m++)
-			for (int seat = 0; seat < 2; seat++) {
-				ms_pw_bot me, them;
-				ms_pw_result res;
-				if (ms_pw_bot_program(ctx, &me, best) ||
-				    ms_pw_bot_by_name(ctx, &them, pws_opp[o], (uint64_t)m))
-					return synth_fail(ctx, "final games");
-				int rc = seat ? ms_pw_play(ctx, r->all[m], &them, &me, 200, NULL, NULL, &res)
-					      : ms_pw_play(ctx, r->all[m], &me, &them, 200, NULL, NULL, &res);
-				ms_pw_bot_release(ctx, &me);
-				ms_pw_bot_release(ctx, &them);
-				if (rc)
-					return synth_fail(ctx, "final games");
-				int mine = seat ? 2 : 1;
-				wdl[o][res.winner == mine ? 0 : res.winner == 0 ? 1 : 2]++;
-			}
+	if (ms_pw_synth_final(r->ctx, best, (const ms_pw_state *const *)r->all, r->nall, wdl))
+		return synth_fail(r->ctx, "final games");
 	return CLI_OK;
 }
 
 /* -o FILE: the program's tokens under a '#' header with the figures; a CLI code. */
-static int pws_write(const pws_run *r, const char *text, const char *tokens, int wdl[6][3], double psi,
+static int pws_write(const pws_run *r, const char *text, const char *tokens, int wdl[MS_PW_FINAL_FIELD][3],
+		     double psi,
 		     double search_psi)
 {
 	const pws_args *a = &r->a;
@@ -260,8 +242,8 @@ static int pws_write(const pws_run *r, const char *text, const char *tokens, int
 	fprintf(f, "# command: %s\n# %s\n", a->command, text);
 	fprintf(f, "# vs the original forecasting bot, %d maps x 2 seats: %d-%d-%d (W-D-L), score %.4f\n", r->nall,
 		wdl[0][0], wdl[0][1], wdl[0][2], psi);
-	for (int o = 1; o < 6; o++)
-		fprintf(f, "# vs %s: %d-%d-%d\n", pws_opp[o], wdl[o][0], wdl[o][1], wdl[o][2]);
+	for (int o = 1; o < MS_PW_FINAL_FIELD; o++)
+		fprintf(f, "# vs %s: %d-%d-%d\n", ms_pw_final_field()[o], wdl[o][0], wdl[o][1], wdl[o][2]);
 	fprintf(f, "# algorithm %s, seed %ld, evaluations %lld, %.1f s; search Psi %.4f on maps %s; %s\n",
 		ms_synth_algo_name(a->algo), a->seed, st->evals_psi, st->elapsed, search_psi, r->label,
 		st->timed ? "budgeted by time: NOT reproducible" : "reproducible for any --threads");
@@ -278,7 +260,7 @@ static int pws_report(pws_run *r)
 {
 	const ms_dsl_prog *best = ms_synth_best(r->s, MS_SYNTH_PSI);
 	double search_psi = ms_synth_best_score(r->s, MS_SYNTH_PSI);
-	int wdl[6][3] = { { 0 } }, ret;
+	int wdl[MS_PW_FINAL_FIELD][3] = { { 0 } }, ret;
 	char *text = NULL, *tokens = NULL;
 	if ((ret = pws_final_games(r, best, wdl)))
 		return ret;
@@ -290,8 +272,8 @@ static int pws_report(pws_run *r)
 	if ((ret = pws_write(r, text, tokens, wdl, psi, search_psi)))
 		goto done;
 	printf("%s\n", text);
-	for (int o = 1; o < 6; o++)
-		printf("vs %s: %d-%d-%d\n", pws_opp[o], wdl[o][0], wdl[o][1], wdl[o][2]);
+	for (int o = 1; o < MS_PW_FINAL_FIELD; o++)
+		printf("vs %s: %d-%d-%d\n", ms_pw_final_field()[o], wdl[o][0], wdl[o][1], wdl[o][2]);
 	printf("psi=%.4f search_psi=%.4f wins=%d draws=%d losses=%d evals=%lld seconds=%.1f\n", psi, search_psi,
 	       wdl[0][0], wdl[0][1], wdl[0][2], r->st.evals_psi, r->st.elapsed);
 done:

@@ -158,7 +158,7 @@ int ms_cs_dataset_generate(ms_ctx *ctx, ms_cs_dataset **out, const ms_cs_player 
 
 		if ((err = ms_cs_state_init(ctx, &s, era, mseed)))
 			goto fail;
-		ms_cs_rng_seed(&prng, cs__mix64(mseed ^ UINT64_C(0x5851f42d4c957f2d)));
+		ms_cs_rng_seed(&prng, ms_splitmix64_mix(mseed ^ UINT64_C(0x5851f42d4c957f2d)));
 		rc.match = m;
 		rc.n = 0;
 		rc.rounds[1] = rc.rounds[2] = 0;

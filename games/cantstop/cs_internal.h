@@ -3,6 +3,7 @@
 #define MS_GAMES_CANTSTOP_INTERNAL_H
 
 #include "microsynth/cantstop.h"
+#include "core/hash.h"
 
 /* Column heights, indexed by column (0 and 1 unused). */
 static const int8_t cs__height[MS_CS_COLUMNS] = { 0, 0, 3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3 };
@@ -56,12 +57,5 @@ int cs__run_match(ms_ctx *ctx, ms_cs_state *s, const ms_cs_player *p1, const ms_
 /* One decision of `p` on `s`: its move, checked (index in range, answer valid). */
 int cs__decide(ms_ctx *ctx, const ms_cs_player *p, const ms_cs_state *s, ms_cs_rng *prng, ms_cs_move *out);
 
-/* SplitMix64's finaliser. */
-static inline uint64_t cs__mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 #endif

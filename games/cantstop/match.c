@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cs_internal.h"
+#include "core/hash.h"
 
 int cs__decide(ms_ctx *ctx, const ms_cs_player *p, const ms_cs_state *s, ms_cs_rng *prng, ms_cs_move *out)
 {
@@ -104,7 +105,7 @@ int cs__run_match(ms_ctx *ctx, ms_cs_state *s, const ms_cs_player *p1, const ms_
 
 uint64_t ms_cs_match_seed(uint64_t seed, uint64_t index)
 {
-	return cs__mix64(cs__mix64(seed) + (index + 1) * UINT64_C(0x9e3779b97f4a7c15));
+	return ms_splitmix64_mix(ms_splitmix64_mix(seed) + (index + 1) * MS_SPLITMIX_GAMMA);
 }
 
 static int cs_check_options(ms_ctx *ctx, const ms_cs_match_options *opts, int *era, long *cap)
@@ -143,7 +144,7 @@ static int cs_match(ms_ctx *ctx, int era, long cap, const ms_cs_player *p1, cons
 	ms_cs_rng prng;
 
 	ms_cs_state_init(NULL, &s, era, mseed);
-	ms_cs_rng_seed(&prng, cs__mix64(mseed ^ UINT64_C(0x5851f42d4c957f2d)));
+	ms_cs_rng_seed(&prng, ms_splitmix64_mix(mseed ^ UINT64_C(0x5851f42d4c957f2d)));
 	return cs__run_match(ctx, &s, p1, p2, &prng, cap, NULL, out);
 }
 

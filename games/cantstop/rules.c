@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cs_internal.h"
+#include "core/hash.h"
 
 int ms_cs_height(int c)
 {
@@ -28,8 +29,7 @@ void ms_cs_rng_seed(ms_cs_rng *r, uint64_t seed)
 
 uint64_t ms_cs_rng_next(ms_cs_rng *r)
 {
-	r->s += UINT64_C(0x9e3779b97f4a7c15);
-	return cs__mix64(r->s);
+	return ms_splitmix64_next(&r->s);
 }
 
 /* Lemire's multiply-and-reject on the high 32 bits of each draw. */

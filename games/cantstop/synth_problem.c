@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "microsynth/cantstop_synth.h"
+#include "core/hash.h"
 
 /* What one problem's eval needs; the search and final problems differ only in `matches`. */
 typedef struct cs_half {
@@ -389,7 +390,7 @@ static int cs_mutate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
 /* FNV-1a over the data set's text form: the fingerprint names the data, not only how it was made. */
 static uint64_t cs_dataset_digest(const ms_cs_dataset *ds)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = MS_FNV_OFFSET;
 	char buf[600];
 	size_t n = ms_cs_dataset_size(ds);
 
@@ -399,9 +400,7 @@ static uint64_t cs_dataset_digest(const ms_cs_dataset *ds)
 		len += ms_cs_move_format(&rec->action, buf + len, sizeof buf - (size_t)len);
 		buf[len++] = ' ';
 		ms_cs_state_format(&rec->state, buf + len, sizeof buf - (size_t)len);
-		for (const char *c = buf; *c; c++)
-			h = (h ^ (uint8_t)*c) * 1099511628211ULL;
-		h = (h ^ '\n') * 1099511628211ULL;
+		h = ms_fnv1a_step(ms_fnv1a_str(h, buf), '\n');
 	}
 	return h;
 }

@@ -19,8 +19,6 @@
 #include "games/planetwars/pw_internal.h"
 #include "microsynth/jrandom.h"
 
-int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
-
 static int my_fleets(const ms_pw_state *v)
 {
 	int n = 0;

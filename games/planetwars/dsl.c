@@ -13,6 +13,7 @@
 
 #include "games/planetwars/pw_internal.h"
 #include "microsynth/planetwars_synth.h"
+#include "core/hash.h"
 
 enum {
 	OP_ROOT, OP_ADD, OP_SUB, OP_MUL, OP_MAX, OP_IF_ENEMY, OP_WRAP,
@@ -252,12 +253,11 @@ int ms_pw_synth_new(ms_ctx *ctx, ms_pw_synth **out, const ms_pw_synth_options *o
 		ms_ctx_mfree(ctx, s);
 		return rc;
 	}
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = MS_FNV_OFFSET;
 	for (int i = 0; i < MS_PW_FORECAST_PARAMS; i++) {
 		char b[40];
 		snprintf(b, sizeof b, "%.17g,", s->opponent[i]);
-		for (const char *c = b; *c; c++)
-			h = (h ^ (uint8_t)*c) * 1099511628211ULL;
+		h = ms_fnv1a_str(h, b);
 	}
 	snprintf(s->fingerprint, sizeof s->fingerprint,
 		 "planetwars-gain psi=forecast opponent=%016llx maps=%s nmaps=%d max_turns=%d seats=2",
@@ -287,4 +287,49 @@ void ms_pw_synth_free(ms_pw_synth *s)
 		return;
 	ms_dsl_grammar_free(s->g);
 	ms_ctx_mfree(s->ctx, s);
+}
+
+static const char *const final_field[MS_PW_FINAL_FIELD] = { "Forecast", "BullyBot", "DualBot", "ProspectorBot",
+							     "RageBot", "RandomBot" };
+
+const char *const *ms_pw_final_field(void)
+{
+	return final_field;
+}
+
+/* One game of prog against field bot o on `map` seeded `m`, in seat 1 or 2; its wdl row updated. */
+static int final_game(ms_ctx *ctx, const ms_dsl_prog *prog, const ms_pw_state *map, int o, int m, int seat,
+		      int wdl[3])
+{
+	ms_pw_bot me, them;
+	ms_pw_result res;
+	int rc = ms_pw_bot_program(ctx, &me, prog);
+	if (rc)
+		return rc;
+	if ((rc = ms_pw_bot_by_name(ctx, &them, final_field[o], (uint64_t)m))) {
+		ms_pw_bot_release(ctx, &me);
+		return rc;
+	}
+	const ms_pw_bot *p1 = seat == 2 ? &them : &me, *p2 = seat == 2 ? &me : &them;
+	rc = ms_pw_play(ctx, map, p1, p2, MS_PW_MAX_TURNS, NULL, NULL, &res);
+	ms_pw_bot_release(ctx, &me);
+	ms_pw_bot_release(ctx, &them);
+	if (!rc)
+		wdl[res.winner == seat ? 0 : res.winner == 0 ? 1 : 2]++;
+	return rc;
+}
+
+int ms_pw_synth_final(ms_ctx *ctx, const ms_dsl_prog *prog, const ms_pw_state *const *maps, int n,
+		      int wdl[MS_PW_FINAL_FIELD][3])
+{
+	if (!prog || (n > 0 && !maps) || n < 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "planetwars final check: no program or maps");
+	for (int o = 0; o < MS_PW_FINAL_FIELD; o++)
+		for (int m = 0; m < n; m++)
+			for (int seat = 1; seat <= 2; seat++) {
+				int rc = final_game(ctx, prog, maps[m], o, m, seat, wdl[o]);
+				if (rc)
+					return rc;
+			}
+	return MS_OK;
 }

@@ -32,8 +32,6 @@
 
 #include "games/planetwars/pw_internal.h"
 
-int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
-
 /*
  * The hand-weighted original (ours; the report's weights are not given).
  * Index 16k + 4i + j. Both kinds of target: w0 = -1 per ship spent (-0.5 on
@@ -73,29 +71,6 @@ typedef struct fc_bot {
 	int *spare;
 } fc_bot;
 
-static void battle(int *owner, int *ships, const int forces[3])
-{
-	int wo = 0, ws = 0, ss = 0;
-	for (int o = 0; o < 3; o++) {
-		int v = forces[o];
-		if (v > ss) {
-			if (v > ws) {
-				ss = ws;
-				wo = o;
-				ws = v;
-			} else {
-				ss = v;
-			}
-		}
-	}
-	if (ws > ss) {
-		*ships = ws - ss;
-		*owner = wo;
-	} else {
-		*ships = 0;
-	}
-}
-
 static void forecast_planet(const ms_pw_state *v, const fc_bot *b, int H, int q, int *fc)
 {
 	const ms_pw_planet *pl = &v->planets[q];
@@ -107,9 +82,9 @@ static void forecast_planet(const ms_pw_state *v, const fc_bot *b, int H, int q,
 			ships = pw_sat_add(ships, pl->growth);
 		const int *at = &a[t * 3];
 		if (at[0] | at[1] | at[2]) {
-			int forces[3] = { at[0], at[1], at[2] };
-			forces[owner] = pw_sat_add(forces[owner], ships);
-			battle(&owner, &ships, forces);
+			long long forces[3] = { at[0], at[1], at[2] };
+			forces[owner] = pw_sat_add(at[owner], ships);
+			pw_battle(forces, &owner, &ships);
 		}
 		fc[t] = owner == 1 ? ships : -ships;
 	}

@@ -27,24 +27,15 @@
 
 #include "microsynth/arena.h"
 #include "games/planetwars/pw_internal.h"
-
-int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
+#include "core/hash.h"
 
 /* ---- xoshiro256** with splitmix64 seeding ---- */
-
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 void ms_pw_ga_seed(uint64_t rng[4], uint64_t seed)
 {
 	uint64_t x = seed;
 	for (int i = 0; i < 4; i++)
-		rng[i] = splitmix(&x);
+		rng[i] = ms_splitmix64_next(&x);
 }
 
 static uint64_t rotl(uint64_t x, int k)
@@ -86,7 +77,7 @@ void ms_pw_ga_defaults(ms_pw_ga_options *o)
 	o->crossovers = 60;
 	o->mutation = 0.04;
 	o->init_range = 1.0;
-	o->max_turns = 200;
+	o->max_turns = MS_PW_MAX_TURNS;
 	o->threads = 1;
 	o->eval_maps = 20;
 	o->seed = 1;

@@ -39,6 +39,37 @@ static inline int pw_sat_add(int a, int b)
 	return a > 2147483647 - b ? 2147483647 : a + b;
 }
 
+/*
+ * One planet's battle as the engine resolves it: `forces` per owner (0
+ * neutral, 1, 2) scanned in that order; the largest force wins and keeps
+ * its margin over the second (saturated at INT_MAX); equal top forces leave
+ * *owner in place with no ships. The engine and the forecasting bot's
+ * predictions both use it.
+ */
+static inline void pw_battle(const long long forces[3], int *owner, int *ships)
+{
+	long long ws = 0, ss = 0;
+	int wo = 0;
+	for (int o = 0; o < 3; o++) {
+		long long v = forces[o];
+		if (v > ss) {
+			if (v > ws) {
+				ss = ws;
+				wo = o;
+				ws = v;
+			} else {
+				ss = v;
+			}
+		}
+	}
+	if (ws > ss) {
+		*ships = ws - ss > 2147483647 ? 2147483647 : (int)(ws - ss);
+		*owner = wo;
+	} else {
+		*ships = 0;
+	}
+}
+
 /* The trip length the engine and the example bots compute: (int)ceil(sqrt(dx*dx + dy*dy)). */
 int pw_trip(double ax, double ay, double bx, double by);
 
@@ -55,6 +86,9 @@ typedef struct pw_gain_in {
 } pw_gain_in;
 
 typedef double (*pw_gain_fn)(void *ud, const pw_gain_in *in);
+
+/* The forecasting bot with weights `p` (MS_PW_FORECAST_PARAMS of them; forecast.c). */
+int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
 
 /* The forecasting bot with its target gain computed by `gain` instead of the 32 weights. */
 int pw_forecast_new_gain(ms_ctx *ctx, ms_pw_bot *out, pw_gain_fn gain, void *gain_ud, const char *name);

@@ -514,9 +514,8 @@ void ms_pw_step(ms_pw_state *s)
 		landing |= f->remaining == 0;
 	}
 	if (landing) {
-		/* Forces per owner, then the engine's scan over owners 0, 1, 2:
-		 * the largest force wins and keeps its margin over the second;
-		 * equal top forces leave the owner in place with no ships. */
+		/* Forces per owner of each planet a fleet lands on, then its battle
+		 * (pw_battle), in blocks of 64 planets. */
 		int np = s->np;
 		long long forces[64][3];
 		for (int base = 0; base < np; base += 64) {
@@ -536,26 +535,7 @@ void ms_pw_step(ms_pw_state *s)
 			for (int i = base; i < hi; i++) {
 				if (!hit[i - base])
 					continue;
-				long long ws = 0, ss = 0;
-				int wo = 0;
-				for (int o = 0; o < 3; o++) {
-					long long v = forces[i - base][o];
-					if (v > ss) {
-						if (v > ws) {
-							ss = ws;
-							wo = o;
-							ws = v;
-						} else {
-							ss = v;
-						}
-					}
-				}
-				if (ws > ss) {
-					s->planets[i].ships = ws - ss > INT_MAX ? INT_MAX : (int)(ws - ss);
-					s->planets[i].owner = wo;
-				} else {
-					s->planets[i].ships = 0;
-				}
+				pw_battle(forces[i - base], &s->planets[i].owner, &s->planets[i].ships);
 			}
 		}
 		int k = 0;

@@ -30,6 +30,16 @@ void ms_jrandom_set_seed(ms_jrandom *r, int64_t seed)
 	r->next_gaussian = 0.0;
 }
 
+int64_t ms_jrandom_scramble(int64_t seed)
+{
+	return (int64_t)(((uint64_t)seed ^ MULTIPLIER) & MASK);
+}
+
+int64_t ms_jrandom_match_seed(int64_t seed, int k)
+{
+	return to_i64((uint64_t)seed * (uint64_t)MS_MATCH_SEED_MULT + (uint64_t)(int64_t)k);
+}
+
 void ms_jrandom_init(ms_jrandom *r, int64_t seed)
 {
 	ms_jrandom_set_seed(r, seed);

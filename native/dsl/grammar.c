@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dsl_internal.h"
+#include "core/hash.h"
 
 /* Splits `s` on spaces into ids looked up by `find`; returns the count or < 0. */
 typedef int (*name_lookup)(const ms_dsl_grammar *g, const char *name, size_t len);
@@ -211,10 +212,7 @@ int ms_dsl_grammar_new(ms_ctx *ctx, ms_dsl_grammar **out, const ms_dsl_grammar_d
 	g->start = def->start;
 	if ((rc = check_productive(g)) < 0)
 		goto fail;
-	uint64_t h = 1469598103934665603ULL;
-	for (const char *c = g->name; *c; c++)
-		h = (h ^ (uint8_t)*c) * 1099511628211ULL;
-	g->hash_seed = (h ^ (uint64_t)g->n_prods) * 1099511628211ULL;
+	g->hash_seed = ms_fnv1a_step(ms_fnv1a_str(MS_FNV_OFFSET, g->name), (uint64_t)g->n_prods);
 	*out = g;
 	return 0;
 fail:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dsl_internal.h"
+#include "core/hash.h"
 
 int dsl_prog_reserve(ms_dsl_prog *p, int need)
 {
@@ -272,8 +273,8 @@ uint64_t ms_dsl_hash(const ms_dsl_prog *p)
 {
 	uint64_t h = p->g->hash_seed ^ (uint64_t)(uint32_t)p->nt;
 	for (int i = 0; i < p->n; i++) {
-		h = (h ^ (p->node[i] & 0xff)) * 1099511628211ULL;
-		h = (h ^ (p->node[i] >> 8)) * 1099511628211ULL;
+		h = ms_fnv1a_step(h, p->node[i] & 0xff);
+		h = ms_fnv1a_step(h, p->node[i] >> 8);
 	}
 	return h;
 }

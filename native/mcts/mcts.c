@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "microsynth/mcts.h"
+#include "core/hash.h"
 
 typedef struct node {
 	int parent, first_child, last_child, next;
@@ -32,12 +33,9 @@ struct ms_mcts {
 uint32_t ms_mcts_rand(uint64_t *rng, uint32_t n)
 {
 	uint64_t z, lim = UINT64_MAX - UINT64_MAX % n;
-	do {
-		z = (*rng += 0x9e3779b97f4a7c15ull);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
-	} while (z >= lim);
+	do
+		z = ms_splitmix64_next(rng);
+	while (z >= lim);
 	return (uint32_t)(z % n);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "synth_internal.h"
+#include "core/hash.h"
 
 typedef struct eval_task {
 	int prog, opp, shard; /* opp: index into the population, or -1 */
@@ -65,13 +66,9 @@ struct ms_synth_eval {
 uint64_t ms_synth_eval_seed(uint64_t seed, uint64_t index)
 {
 	/* SplitMix64 finaliser over seed and index, twice, so nearby seeds and indices decorrelate. */
-	uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
-	for (int r = 0; r < 2; r++) {
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		z ^= z >> 31;
-		z += 0x9e3779b97f4a7c15ULL;
-	}
+	uint64_t z = seed + MS_SPLITMIX_GAMMA * (index + 1);
+	for (int r = 0; r < 2; r++)
+		z = ms_splitmix64_mix(z) + MS_SPLITMIX_GAMMA;
 	return z;
 }
 

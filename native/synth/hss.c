@@ -36,9 +36,12 @@
 #include <string.h>
 
 #include "core/vec.h"
+#include "core/hash.h"
 #include "synth_internal.h"
 
 #define LIB_MAGIC "microsynth-hss-library 1"
+/* "hss_feat" in ASCII: mixed into the search's seed so the feature games draw apart from its Psi games. */
+#define FEATURE_SEED_TAG UINT64_C(0x6873735f66656174)
 
 /* A bandit arm: the decayed mean of the scores it saw and their count. */
 typedef struct arm {
@@ -201,7 +204,7 @@ static int absorb_pending(hss *h)
 		double u = h->pend.v[i].u;
 		if (rc < 0)
 			break;
-		uint64_t seed = ms_synth_eval_seed(s->o.seed ^ 0x6873735f66656174ULL, ms_dsl_hash(p));
+		uint64_t seed = ms_synth_eval_seed(s->o.seed ^ FEATURE_SEED_TAG, ms_dsl_hash(p));
 		int fr = ms_synth_eval_features(s->ev, p, h->opponent, seed, h->scratch);
 		if (fr < 0) {
 			rc = fr;
@@ -300,10 +303,10 @@ static int file_digest(ms_ctx *ctx, const char *path, uint64_t *digest)
 	*digest = 0;
 	if (!f)
 		return errno == ENOENT ? 0 : ms_ctx_error(ctx, MS_EIO, "hss library %s: cannot open: %s", path, strerror(errno));
-	uint64_t d = 1469598103934665603ULL;
+	uint64_t d = MS_FNV_OFFSET;
 	int c;
 	while ((c = getc(f)) != EOF)
-		d = (d ^ (uint8_t)c) * 1099511628211ULL;
+		d = ms_fnv1a_step(d, (uint8_t)c);
 	int bad = ferror(f);
 	fclose(f);
 	if (bad)

@@ -18,6 +18,12 @@
 
 #include "synth_internal.h"
 
+/* "2l_judge" in ASCII: mixed into the seed so 2L's judging games draw apart from the search's. */
+#define JUDGE_SEED_TAG UINT64_C(0x326c5f6a75646765)
+/* A judging game's index: iteration, opponent and row with strides (odd, prime) that keep them apart. */
+#define JUDGE_ITERATION_STRIDE 1000003u
+#define JUDGE_OPPONENT_STRIDE 1009u
+
 static const char *const loop_names[] = { "ibr", "fp", "2l" };
 
 const char *ms_synth_loop_name(int loop)
@@ -162,8 +168,8 @@ static int choose_2l(ms_ctx *ctx, const ms_synth_problem *pb, int n_fixed, const
 		int opp = n_fixed + j;
 		ms_synth_population pop = { 1, &opp, NULL };
 		for (int r = 0; r < rows; r++)
-			seeds[r] = ms_synth_eval_seed(o->br.seed ^ 0x326c5f6a75646765ULL, (uint64_t)iteration * 1000003u +
-										  (uint64_t)j * 1009u + (uint64_t)r);
+			seeds[r] = ms_synth_eval_seed(o->br.seed ^ JUDGE_SEED_TAG, (uint64_t)iteration * JUDGE_ITERATION_STRIDE +
+										  (uint64_t)j * JUDGE_OPPONENT_STRIDE + (uint64_t)r);
 		if ((rc = ms_synth_eval_set_population(ev, &pop)) < 0 ||
 		    (rc = ms_synth_eval_programs(ev, rp, rows, MS_SYNTH_PSI, seeds, col, NULL, NULL, NULL)) < 0)
 			goto out;

@@ -137,12 +137,29 @@ static void test_jrandom__clone_by_copy_replays_the_same_stream(void **state)
 		assert_true(ms_jrandom_next_gaussian(&r) == ms_jrandom_next_gaussian(&c));
 }
 
+/* Match's seeding: new Random(seed * 1000003 + k) with Java's wrapping long, and the state it starts from. */
+static void test_jrandom__match_seed_wraps_like_java_and_scrambles_like_init(void **state)
+{
+	ms_jrandom r;
+	(void)state;
+
+	assert_true(ms_jrandom_match_seed(5, MS_MATCH_RNG_SAMPLER) == 5000018);
+	assert_true(ms_jrandom_match_seed(-7, MS_MATCH_RNG_UNITACTION) == -7000019);
+	/* Long.MAX_VALUE * 1000003L + 1 in Java */
+	assert_true(ms_jrandom_match_seed(INT64_MAX, MS_MATCH_RNG_GAMESTATE) == INT64_C(9223372036853775806));
+	for (int64_t seed = -3; seed <= 3; seed++) {
+		ms_jrandom_init(&r, seed * 977);
+		assert_true((uint64_t)ms_jrandom_scramble(seed * 977) == r.seed);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jrandom__matches_java_util_random_vectors),
 		cmocka_unit_test(test_jrandom__bad_bound_is_an_error_and_draws_nothing),
 		cmocka_unit_test(test_jrandom__clone_by_copy_replays_the_same_stream),
+		cmocka_unit_test(test_jrandom__match_seed_wraps_like_java_and_scrambles_like_init),
 	};
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s jrandom_vectors.txt\n", argv[0]);

@@ -177,6 +177,44 @@ static void test_match__bad_settings_and_players_are_errors(void **state)
 	ms_ctx_free(ctx);
 }
 
+/* The competition table: every set listed resolves, an unknown name does not, lengths step at 8/16/24/32. */
+static void test_match__competition_table_is_complete(void **state)
+{
+	const char *const *sets = ms_match_competition_sets();
+	int n, cycles, n_sets = 0;
+	char path[2100];
+	struct stat st;
+	(void)state;
+
+	for (; sets[n_sets]; n_sets++) {
+		const char *const *maps = ms_match_competition_maps(sets[n_sets], &n, &cycles);
+		assert_non_null(maps);
+		assert_true(n > 0);
+		assert_null(maps[n]);
+		assert_int_equal(cycles, strcmp(sets[n_sets], "2025") ? 0 : 5000);
+		/* the 2025 and held-out sets are harness maps by definition */
+		if (ms_test_have_maps(maps_dir) && (!strcmp(sets[n_sets], "2025") || !strcmp(sets[n_sets], "held-out")))
+			for (int i = 0; i < n; i++) {
+				snprintf(path, sizeof path, "%s/%s", maps_dir, maps[i]);
+				assert_int_equal(stat(path, &st), 0);
+			}
+	}
+	assert_int_equal(n_sets, 4);
+	ms_match_competition_maps("2025", &n, NULL);
+	assert_int_equal(n, 10);
+	assert_null(ms_match_competition_maps("2024", &n, &cycles));
+	assert_int_equal(n, 0);
+	assert_int_equal(cycles, 0);
+	assert_null(ms_match_competition_maps(NULL, NULL, NULL));
+	assert_int_equal(ms_match_competition_cycles(8, 8), 3000);
+	assert_int_equal(ms_match_competition_cycles(9, 8), 4000);
+	assert_int_equal(ms_match_competition_cycles(16, 12), 4000);
+	assert_int_equal(ms_match_competition_cycles(8, 24), 5000);
+	assert_int_equal(ms_match_competition_cycles(32, 25), 6000);
+	assert_int_equal(ms_match_competition_cycles(33, 8), 8000);
+	assert_int_equal(ms_match_competition_cycles(64, 64), 8000);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +222,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_match__factory_errors_name_the_spec),
 		cmocka_unit_test(test_match__native_program_in_memory_plays_as_ms_bot_play),
 		cmocka_unit_test(test_match__bad_settings_and_players_are_errors),
+		cmocka_unit_test(test_match__competition_table_is_complete),
 	};
 	if (argc != 3)
 		return fprintf(stderr, "usage: test_match MAPS_DIR PROGRAM\n"), 2;

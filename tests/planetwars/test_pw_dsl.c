@@ -74,6 +74,41 @@ static void test_pw_dsl__original_gain_program_decides_as_its_weights(void **sta
 	ms_dsl_grammar_free(g);
 }
 
+/* The final check plays every field bot on every map in both seats, as games played one by one do. */
+static void test_pw_dsl__final_check_counts_every_game_of_the_field(void **state)
+{
+	ms_dsl_grammar *g;
+	ms_dsl_prog *p;
+	int wdl[MS_PW_FINAL_FIELD][3] = { { 0 } };
+	(void)state;
+	assert_int_equal(ms_pw_dsl_grammar_new(ctx, &g), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(ctx, &p, g), MS_OK);
+	const char *t = ms_pw_dsl_original_tokens();
+	assert_int_equal(ms_dsl_parse_tokens(p, t, strlen(t), ' ', 0), MS_OK);
+	assert_int_equal(ms_pw_synth_final(ctx, p, (const ms_pw_state *const *)maps, 3, wdl), MS_OK);
+	for (int o = 0; o < MS_PW_FINAL_FIELD; o++) {
+		int by_hand[3] = { 0 };
+		for (int m = 0; m < 3; m++)
+			for (int seat = 1; seat <= 2; seat++) {
+				ms_pw_bot me, them;
+				ms_pw_result r;
+				assert_int_equal(ms_pw_bot_program(ctx, &me, p), MS_OK);
+				assert_int_equal(ms_pw_bot_by_name(ctx, &them, ms_pw_final_field()[o], (uint64_t)m), MS_OK);
+				assert_int_equal(ms_pw_play(ctx, maps[m], seat == 1 ? &me : &them, seat == 1 ? &them : &me,
+							    MS_PW_MAX_TURNS, NULL, NULL, &r),
+						 MS_OK);
+				by_hand[r.winner == seat ? 0 : r.winner == 0 ? 1 : 2]++;
+				ms_pw_bot_release(ctx, &me);
+				ms_pw_bot_release(ctx, &them);
+			}
+		assert_memory_equal(wdl[o], by_hand, sizeof by_hand);
+	}
+	assert_string_equal(ms_pw_final_field()[0], "Forecast");
+	assert_int_equal(ms_pw_synth_final(ctx, NULL, NULL, 0, wdl), MS_EINVAL);
+	ms_dsl_prog_free(p);
+	ms_dsl_grammar_free(g);
+}
+
 static void test_pw_dsl__a_program_with_holes_is_not_a_bot(void **state)
 {
 	ms_dsl_grammar *g;
@@ -130,6 +165,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pw_dsl__original_gain_program_decides_as_its_weights),
+		cmocka_unit_test(test_pw_dsl__final_check_counts_every_game_of_the_field),
 		cmocka_unit_test(test_pw_dsl__a_program_with_holes_is_not_a_bot),
 		cmocka_unit_test(test_pw_dsl__searches_are_the_same_whatever_the_threads),
 	};

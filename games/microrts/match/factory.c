@@ -110,9 +110,3 @@ int ms_bot_spec_native(const char *spec)
 			return 1;
 	return ms_bot_for_java_class(spec) != NULL;
 }
-
-int ms_match_competition_cycles(int width, int height)
-{
-	int side = width > height ? width : height;
-	return side <= 8 ? 3000 : side <= 16 ? 4000 : side <= 24 ? 5000 : side <= 32 ? 6000 : 8000;
-}

@@ -16,13 +16,10 @@
 #include <sys/stat.h>
 
 #include "microsynth/match.h"
+#include "microsynth/jrandom.h"
 #include "microsynth/jvm.h"
 #include "microsynth/rts_dsl.h"
 #include "core/internal.h"
-
-/* Match.Run.seedEngine: the k-th static generator gets new Random(seed * 1000003 + k). */
-#define SEED_MULT INT64_C(1000003)
-enum { K_GAMESTATE = 1, K_UNITACTION = 2, K_SAMPLER = 3 };
 
 struct ms_match {
 	ms_ctx *ctx;
@@ -38,12 +35,6 @@ struct ms_match {
 	/* official */
 	ms_jvm *jvm;
 };
-
-/* The raw 48-bit state of `new java.util.Random(seed)`. */
-static int64_t scramble(int64_t seed)
-{
-	return (int64_t)(((uint64_t)seed ^ UINT64_C(0x5DEECE66D)) & ((UINT64_C(1) << 48) - 1));
-}
 
 static int is_file(const char *path)
 {
@@ -118,8 +109,7 @@ int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
 		    (rc = ms_rts_state_load_map(ctx, &m->initial, m->utt, m->map, m->o.seed)) ||
 		    (rc = ms_rts_state_clone(ctx, &m->s, m->initial)))
 			goto fail;
-		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_CONFLICT, scramble(m->o.seed * SEED_MULT + K_GAMESTATE));
-		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_DAMAGE, scramble(m->o.seed * SEED_MULT + K_UNITACTION));
+		ms_match_seed_state(m->initial, m->o.seed);
 	} else {
 #ifdef MS_HAVE_JVM
 		static const char *const quiet[] = { "-Dmicrosynth.quiet=true" };
@@ -161,16 +151,20 @@ void ms_match_free(ms_match *m)
 	ms_ctx_mfree(m->ctx, m);
 }
 
+void ms_match_seed_state(ms_rts_state *s, int64_t seed)
+{
+	ms_rts_state_set_rng(s, MS_RTS_RNG_CONFLICT, ms_jrandom_scramble(ms_jrandom_match_seed(seed, MS_MATCH_RNG_GAMESTATE)));
+	ms_rts_state_set_rng(s, MS_RTS_RNG_DAMAGE, ms_jrandom_scramble(ms_jrandom_match_seed(seed, MS_MATCH_RNG_UNITACTION)));
+}
+
 int ms_match_reseed(ms_match *m, int64_t seed, int stochastic)
 {
 	if (!m)
 		return MS_EINVAL;
 	m->o.seed = seed;
 	m->stochastic = stochastic != 0;
-	if (m->initial) {
-		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_CONFLICT, scramble(seed * SEED_MULT + K_GAMESTATE));
-		ms_rts_state_set_rng(m->initial, MS_RTS_RNG_DAMAGE, scramble(seed * SEED_MULT + K_UNITACTION));
-	}
+	if (m->initial)
+		ms_match_seed_state(m->initial, seed);
 	return MS_OK;
 }
 
@@ -193,7 +187,7 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 	ms_ctx *ctx = m->ctx;
 	ms_bot *bot[2] = { NULL, NULL };
 	ms_rts_trace_writer *tw = NULL;
-	int64_t bot_seed = m->o.seed * SEED_MULT + K_SAMPLER;
+	int64_t bot_seed = ms_jrandom_match_seed(m->o.seed, MS_MATCH_RNG_SAMPLER);
 	int rc = MS_OK;
 
 	res->winner = res->crashed = res->timed_out = -1;

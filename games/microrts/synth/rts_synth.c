@@ -17,6 +17,12 @@
 #include "core/buf.h"
 #include "core/internal.h"
 
+/*
+ * O's share: the O score (at most 1 per match) of all 2 x maps x opponents
+ * matches together stays below this, under Psi's resolution (half a match).
+ */
+#define O_TOTAL 0.25
+
 /* Features of one match, for the seat of interest: units trained per type, then these. */
 enum { F_HARVESTED = MS_RTS_MAX_TYPES, F_DESTROYED, F_LOST, N_FEATURES };
 
@@ -864,8 +870,7 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	}
 	if (rs->oracle && (rc = add_oracle(rs, ctx, o)))
 		goto fail;
-	/* O, at most 1 per match, must stay below Psi's resolution (half a match) */
-	rs->eps = 0.25 / (2.0 * rs->n_maps * rs->n_opp);
+	rs->eps = O_TOTAL / (2.0 * rs->n_maps * rs->n_opp);
 	if ((rc = ms_rts_dsl_grammar_new(ctx, &rs->g, 0)))
 		goto fail;
 	rs->for_prod = ms_dsl_prod_find(rs->g, "For_S");

@@ -60,6 +60,24 @@ MS_EXTERN double ms_jrandom_next_gaussian(ms_jrandom *r);
 /** Random.nextBytes(bytes) for `len` bytes. */
 MS_EXTERN void ms_jrandom_next_bytes(ms_jrandom *r, uint8_t *bytes, size_t len);
 
+/**
+ * The raw 48-bit state `new java.util.Random(seed)` starts from: what
+ * ms_rts_state_set_rng takes to follow a Java generator so seeded.
+ */
+MS_EXTERN int64_t ms_jrandom_scramble(int64_t seed);
+
+/*
+ * Seeding as the Java runner Match does (Match.Run.seedEngine): for a game
+ * seeded `seed`, MicroRTS's k-th static generator (GameState.r, then
+ * UnitAction.r, Sampler.generator, PlayerActionGenerator.r) gets
+ * new Random(seed * MS_MATCH_SEED_MULT + k).
+ */
+#define MS_MATCH_SEED_MULT INT64_C(1000003)
+enum { MS_MATCH_RNG_GAMESTATE = 1, MS_MATCH_RNG_UNITACTION = 2, MS_MATCH_RNG_SAMPLER = 3, MS_MATCH_RNG_PAG = 4 };
+
+/** seed * MS_MATCH_SEED_MULT + k, wrapping as Java's long arithmetic does. */
+MS_EXTERN int64_t ms_jrandom_match_seed(int64_t seed, int k);
+
 #ifdef __cplusplus
 }
 #endif

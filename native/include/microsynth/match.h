@@ -59,9 +59,27 @@ MS_EXTERN int ms_bot_spec_native(const char *spec);
 /**
  * The game length the MicroRTS competitions play on a map of this size:
  * 3000 cycles up to 8x8, 4000 to 16x16, 5000 to 24x24, 6000 to 32x32, 8000
- * above (the 2025 competition played its 16x16 maps for 5000).
+ * above (the 2025 competition played its 16x16 maps for 5000; see
+ * ms_match_competition_maps).
  */
 MS_EXTERN int ms_match_competition_cycles(int width, int height);
+
+/**
+ * The names of the competitions' map sets, NULL-terminated: "2025" (its ten
+ * public 16x16 maps), "2023" (open maps), "2023-hidden", "held-out" (harness
+ * maps no synthesis run of ours used). Java's runners (`evaluate --maps`)
+ * keep the same table; a harness test checks that the two agree.
+ */
+MS_EXTERN const char *const *ms_match_competition_sets(void);
+
+/**
+ * The maps of competition set `set`, NULL-terminated, as paths under the
+ * harness's maps/ folder (or bare names of the official repository's maps);
+ * NULL for an unknown name. *n_maps (may be NULL) receives their count and
+ * *cycles (may be NULL) the set's own game length, 0 when the length goes
+ * by map size (ms_match_competition_cycles): 5000 for "2025".
+ */
+MS_EXTERN const char *const *ms_match_competition_maps(const char *set, int *n_maps, int *cycles);
 
 /* ---- portfolio bots (games/microrts/match/portfolio.c) ------------------- */
 
@@ -183,6 +201,13 @@ MS_EXTERN void ms_match_free(ms_match *m);
  * the Java bots draw unseeded numbers (ms_bot_set_stochastic).
  */
 MS_EXTERN int ms_match_reseed(ms_match *m, int64_t seed, int stochastic);
+
+/**
+ * Seeds a MicroRTS state's conflict and damage generators as the Java
+ * runner Match seeds GameState.r and UnitAction.r for a game seeded `seed`
+ * (ms_jrandom_match_seed); ms_match_new and ms_match_reseed do this.
+ */
+MS_EXTERN void ms_match_seed_state(ms_rts_state *s, int64_t seed);
 
 /**
  * Plays one match, players[0] as player 0. `trace` (NULL: none) receives

@@ -80,6 +80,9 @@ MS_EXTERN int ms_pw_alive(const ms_pw_state *s, int player);
 MS_EXTERN int ms_pw_issue(ms_ctx *ctx, ms_pw_state *s, int player, int source, int dest, int ships);
 /** Advancement and arrival: growth, fleets one step, battles; turn + 1. */
 MS_EXTERN void ms_pw_step(ms_pw_state *s);
+/** The official game length (the turn limit the engine is run with). */
+#define MS_PW_MAX_TURNS 200
+
 /**
  * The engine's end test after a step: -1 while the game goes on; 1 or 2 a
  * winner; 0 a draw. Over after more than `max_turns` steps (the engine's
@@ -175,10 +178,35 @@ typedef int (*ms_pw_observer)(void *ud, const ms_pw_state *s);
  * bots see their view of the same state, player 1's orders are issued, then
  * player 2's, then the step. An illegal order forfeits (the other player
  * wins; both: a draw) and its reason stays in ctx's message, status MS_OK.
- * `max_turns` as in ms_pw_winner (200 is the official setting).
+ * `max_turns` as in ms_pw_winner (MS_PW_MAX_TURNS is the official setting).
  */
 MS_EXTERN int ms_pw_play(ms_ctx *ctx, const ms_pw_state *map, const ms_pw_bot *p1, const ms_pw_bot *p2,
 			 int max_turns, ms_pw_observer obs, void *obs_ud, ms_pw_result *out);
+
+/* ---- official playbacks (games/planetwars/playback.c) ---- */
+
+/** The turns of one official game as the engine's playback shows them. */
+typedef struct ms_pw_playback ms_pw_playback;
+
+/**
+ * Reads a playback's text (`len` bytes; a NUL ends it early): after the
+ * first '|', one entry per turn separated by ':', each the `np` planets as
+ * owner.ships then the fleets as owner.ships.source.dest.total.remaining,
+ * separated by ','. Errors (MS_EPARSE) name `what` and the turn.
+ */
+MS_EXTERN int ms_pw_playback_parse(ms_ctx *ctx, ms_pw_playback **out, const char *text, size_t len, int np,
+				   const char *what);
+MS_EXTERN void ms_pw_playback_free(ms_ctx *ctx, ms_pw_playback *pb);
+/** Turns the playback holds. */
+MS_EXTERN int ms_pw_playback_turns(const ms_pw_playback *pb);
+/**
+ * Compares state `s` with turn `k` (0-based) of the playback: 0 alike; 1
+ * with the first difference in `msg` (a planet, the fleets compared as
+ * sorted lists, or a turn past the playback's end); a negative status if
+ * `s` has another planet count or memory runs out.
+ */
+MS_EXTERN int ms_pw_playback_check(ms_ctx *ctx, const ms_pw_playback *pb, int k, const ms_pw_state *s, char *msg,
+				   size_t size);
 
 /* ---- the genetic algorithm of the seed report ---- */
 

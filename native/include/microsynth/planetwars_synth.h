@@ -51,6 +51,19 @@ MS_EXTERN const ms_synth_problem *ms_pw_synth_problem(const ms_pw_synth *s);
 MS_EXTERN const ms_dsl_grammar *ms_pw_synth_grammar(const ms_pw_synth *s);
 MS_EXTERN void ms_pw_synth_free(ms_pw_synth *s);
 
+/** Bots of the final check: the original forecasting bot, then the five example bots. */
+#define MS_PW_FINAL_FIELD 6
+/** Their names (ms_pw_bot_by_name), MS_PW_FINAL_FIELD of them. */
+MS_EXTERN const char *const *ms_pw_final_field(void);
+/**
+ * The final check of a program, as `synth --game planetwars` reports it:
+ * against each bot of the final field on each of the `n` maps, both seats,
+ * MS_PW_MAX_TURNS; the opponent on map m is seeded with m. Adds wins, draws
+ * and losses against field bot o to wdl[o][0..2].
+ */
+MS_EXTERN int ms_pw_synth_final(ms_ctx *ctx, const ms_dsl_prog *prog, const ms_pw_state *const *maps, int n,
+				int wdl[MS_PW_FINAL_FIELD][3]);
+
 #ifdef __cplusplus
 }
 #endif

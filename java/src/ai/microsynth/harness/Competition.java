@@ -45,6 +45,32 @@ final class Competition {
         "16x16/basesWorkers16x16K.xml", "24x24/basesWorkers24x24B.xml", "24x24/basesWorkers24x24H.xml",
         "EightBasesWorkers16x12.xml", "melee14x12Mixed18.xml"};
 
+    /** The sets `--maps` names, in the order the C library lists them. */
+    static final String[] SETS = {"2025", "2023", "2023-hidden", "held-out"};
+    /** The 2025 competition's game length on its maps. */
+    static final int CYCLES_2025 = 5000;
+
+    /** The maps of a named set, null for another name. */
+    static String[] maps(String set) {
+        switch (set) {
+        case "2025":
+            return MAPS_2025;
+        case "2023":
+            return MAPS_2023;
+        case "2023-hidden":
+            return MAPS_2023_HIDDEN;
+        case "held-out":
+            return MAPS_HELD_OUT;
+        default:
+            return null;
+        }
+    }
+
+    /** A set's own game length; 0 when the length goes by map size. */
+    static int setCycles(String set) {
+        return set.equals("2025") ? CYCLES_2025 : 0;
+    }
+
     /** The competition's game length for a map of this size. */
     static int cyclesFor(int w, int h) {
         int side = Math.max(w, h);
@@ -76,28 +102,23 @@ final class Competition {
 
     static List<String> mapsOf(String set, Harness.Env env, String indexFile)
             throws IOException, Options.UsageException {
-        switch (set) {
-        case "2025":
-            return Arrays.asList(MAPS_2025);
-        case "2023":
-            return Arrays.asList(MAPS_2023);
-        case "2023-hidden":
-            return Arrays.asList(MAPS_2023_HIDDEN);
-        case "held-out":
-            checkHeldOut(env, indexFile);
-            return Arrays.asList(MAPS_HELD_OUT);
-        default:
-            File f = new File(set);
-            if (!f.isFile()) {
-                throw new Options.UsageException("--maps: expected 2025, 2023, 2023-hidden, held-out or a file;"
-                        + " no file " + set);
+        String[] named = maps(set);
+        if (named != null) {
+            if (named == MAPS_HELD_OUT) {
+                checkHeldOut(env, indexFile);
             }
-            List<String> out = lines(f);
-            if (out.isEmpty()) {
-                throw new Options.UsageException("--maps " + set + ": no maps in the file");
-            }
-            return out;
+            return Arrays.asList(named);
         }
+        File f = new File(set);
+        if (!f.isFile()) {
+            throw new Options.UsageException("--maps: expected 2025, 2023, 2023-hidden, held-out or a file;"
+                    + " no file " + set);
+        }
+        List<String> out = lines(f);
+        if (out.isEmpty()) {
+            throw new Options.UsageException("--maps " + set + ": no maps in the file");
+        }
+        return out;
     }
 
     /** Refuses the held-out set if the program index says a synthesis run used one of its maps. */

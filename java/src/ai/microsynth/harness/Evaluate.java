@@ -12,10 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -163,14 +163,14 @@ public final class Evaluate {
             Harness.Env env = new Harness.Env(harness, sh.bots);
             List<String> fieldSpecs = fieldOf(field);
             List<String> maps = new ArrayList<>();
-            Set<String> in2025 = new LinkedHashSet<>();
+            Map<String, Integer> setCycles = new HashMap<>(); // maps of a set with its own game length
             for (String s : sets) {
                 for (String m : Competition.mapsOf(s, env, indexFile)) {
                     if (!maps.contains(m)) {
                         maps.add(m);
                     }
-                    if (s.equals("2025")) {
-                        in2025.add(m);
+                    if (Competition.setCycles(s) != 0) {
+                        setCycles.put(m, Competition.setCycles(s));
                     }
                 }
             }
@@ -211,7 +211,8 @@ public final class Evaluate {
             for (int mi = 0; mi < maps.size(); mi++) {
                 String path = Competition.resolve(maps.get(mi), harness, mapDirs).getPath();
                 int cycles = maxCycles != null ? maxCycles
-                        : in2025.contains(maps.get(mi)) ? 5000 : Competition.cyclesFor(path, table);
+                        : setCycles.containsKey(maps.get(mi)) ? setCycles.get(maps.get(mi))
+                        : Competition.cyclesFor(path, table);
                 List<String> mapList = Arrays.asList(path);
                 if (roundRobin) {
                     List<AI> all = new ArrayList<>();

@@ -1,0 +1,47 @@
+/*
+ * The two mixing functions the library uses, written once: FNV-1a for
+ * digests of programs, grammars, files and data sets (stable across runs
+ * and builds: checkpoints and fingerprints store them), SplitMix64 for
+ * seeding and small generators. Changing either changes stored digests and
+ * seeded runs, so they are fixed here, not tuned per caller.
+ */
+#ifndef MS_CORE_HASH_H
+#define MS_CORE_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MS_FNV_OFFSET UINT64_C(1469598103934665603)
+#define MS_FNV_PRIME UINT64_C(1099511628211)
+/* SplitMix64's increment (2^64 / golden ratio). */
+#define MS_SPLITMIX_GAMMA UINT64_C(0x9e3779b97f4a7c15)
+
+/* One FNV-1a step: `v` is xored in whole (callers pass bytes, or wider symbols as the DSL does). */
+static inline uint64_t ms_fnv1a_step(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * MS_FNV_PRIME;
+}
+
+/* FNV-1a of a string's bytes, continuing from `h` (MS_FNV_OFFSET to start). */
+static inline uint64_t ms_fnv1a_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = ms_fnv1a_step(h, (uint8_t)*s);
+	return h;
+}
+
+/* SplitMix64's finaliser: a bijective mix of all 64 bits. */
+static inline uint64_t ms_splitmix64_mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* The next output of the SplitMix64 generator whose state is *x. */
+static inline uint64_t ms_splitmix64_next(uint64_t *x)
+{
+	return ms_splitmix64_mix(*x += MS_SPLITMIX_GAMMA);
+}
+
+#endif

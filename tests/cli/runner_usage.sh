@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The Java-runner commands (tools/cmd_tournament.c) pass the options of their
+# lists on unchanged; each command's usage must name every one of them.
+#   runner_usage.sh MICROSYNTH CMD_TOURNAMENT_C
+set -euo pipefail
+exe=$1 src=$2
+bad=0
+# options(FIRST_LINE_RE, LAST_LINE_RE): the "--..." literals between two lines of the source
+options() { awk -v a="$1" -v b="$2" '$0 ~ a { on = 1 } on { print } on && $0 ~ b { exit }' "$src" |
+	grep -o '"--[a-z0-9-]*"' | tr -d '"' | sort -u; }
+check() { # CMD, then its options
+	local cmd=$1 usage n=0
+	shift
+	usage=$("$exe" "$cmd" --help 2>&1)
+	for o in "$@"; do
+		n=$((n + 1))
+		grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" <<<"$usage" || { echo "$cmd: usage does not name $o"; bad=1; }
+	done
+	[ "$n" -gt 3 ] || { echo "$cmd: found only $n options in $src"; bad=1; }
+	echo "$cmd: $n options"
+}
+# shellcheck disable=SC2046
+check tournament $(options '^static const char \*const t_valued' '^static const char \*const t_flags.*NULL };')
+# shellcheck disable=SC2046
+check watch $(options '^static const char \*const w_valued' '^static const char \*const w_flags.*NULL };')
+# shellcheck disable=SC2046
+check evaluate $(options '^int cmd_evaluate\(' 'collect\(')
+# shellcheck disable=SC2046
+check league $(options '^int cmd_league\(' 'collect\(')
+[ "$bad" = 0 ] && echo "every option passed on is in its command's usage"

@@ -1,0 +1,23 @@
+cmake_minimum_required(VERSION 3.20)
+# Runs two commands (A and B, their words separated by '|', which passes
+# through add_test unsplit) and fails unless both succeed and print the
+# same text; on a difference shows the start of `diff A B`.
+foreach(side A B)
+  string(REPLACE "|" ";" ${side} "${${side}}")
+  execute_process(COMMAND ${${side}} OUTPUT_VARIABLE out_${side} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${${side}} failed: ${rc}")
+  endif()
+endforeach()
+if(out_A STREQUAL "")
+  message(FATAL_ERROR "${A} printed nothing")
+endif()
+if(NOT out_A STREQUAL out_B)
+  file(WRITE same_output.A.txt "${out_A}")
+  file(WRITE same_output.B.txt "${out_B}")
+  execute_process(COMMAND diff same_output.A.txt same_output.B.txt OUTPUT_VARIABLE d)
+  string(SUBSTRING "${d}" 0 3000 d)
+  message(FATAL_ERROR "the outputs differ (< ${A}, > ${B}):\n${d}")
+endif()
+string(LENGTH "${out_A}" n)
+message(STATUS "the two outputs are alike (${n} bytes)")
