@@ -144,7 +144,7 @@ public final class SocketMatch {
         // Both constructors retry the connection (10 times, 1 s apart); the
         // second one connects through junixsocket.
         SocketAI first = unix == null ? new SocketAI(timeBudget, -1, host, port, lang, utt)
-                : new SocketAI(timeBudget, -1, unix, lang, utt);
+                : unixSocketAI(timeBudget, unix, lang, utt);
         AI socket = clone ? first.clone() : first;
         if (socket == null) {
             throw new IllegalStateException("SocketAI.clone() could not connect");
@@ -216,5 +216,21 @@ public final class SocketMatch {
         out.println("games=" + games + " socket_wins=" + wins + " socket_losses=" + losses + " draws=" + draws
                 + " crashes=" + crashes);
         return 0;
+    }
+
+    /**
+     * SocketAI over a unix socket, looked up at run time: the 2022 registry
+     * build has that constructor (through junixsocket), the current official
+     * sources no longer do, and this class must compile against both.
+     */
+    private static SocketAI unixSocketAI(int timeBudget, String path, int lang, UnitTypeTable utt)
+            throws Exception {
+        Constructor<SocketAI> k;
+        try {
+            k = SocketAI.class.getConstructor(int.class, int.class, String.class, int.class, UnitTypeTable.class);
+        } catch (NoSuchMethodException e) {
+            throw new UsageException("--unix: this harness's SocketAI has no unix-socket constructor; use --port");
+        }
+        return k.newInstance(timeBudget, -1, path, lang, utt);
     }
 }
