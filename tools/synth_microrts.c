@@ -60,7 +60,9 @@ void synth_microrts_usage(FILE *out)
 		"K matches per seat with seeds 1..K, Psi their mean; reproducible),\n"
 		"--prefix FILE --switch-cycle K (a case of an opponent switch: FILE plays cycles < K, the\n"
 		"candidate the rest; native opponents; no harness replay; docs/switch.md),\n"
-		"--uct-c X (10), --sketch-evals N, --no-progress.\n\n"
+		"--uct-c X (10), --sketch-evals N, --sketch-share X (with --time: the sketch phase's share of\n"
+		"it, 0 < X <= 1; Sketch-UCT's default 0.2; Sketch-SA's none: its 5 x 10 passes on C, as the\n"
+		"reference, which on large maps can take the whole budget), --no-progress.\n\n"
 		"HSS (hierarchical synthesis search over behavioural features, docs/hss-selfplay.md): the\n"
 		"features (units trained per type, buildings built, resources harvested, units lost and\n"
 		"destroyed, attacks, cycle of the first attack) come from native matches against\n"
@@ -79,7 +81,7 @@ typedef struct args {
 	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial, *hss_library, *prefix;
 	long evals, seed, threads, max_cycles, utt, conflict, neighbours, sketch_evals;
 	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
-	double seconds, uct_c;
+	double seconds, uct_c, sketch_share;
 	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c, have_confirm;
 } args;
 
@@ -152,6 +154,11 @@ static int parse(int argc, char **argv, args *a)
 			if (*end || !(a->uct_c >= 0))
 				return cli_usage_error(CMD, "--uct-c: '%s' is not a number >= 0", v);
 			a->have_uct_c = 1;
+		} else if (!strcmp(o, "--sketch-share")) {
+			char *end;
+			a->sketch_share = strtod(v, &end);
+			if (*end || !(a->sketch_share > 0 && a->sketch_share <= 1))
+				return cli_usage_error(CMD, "--sketch-share: '%s' is not a number in (0, 1]", v);
 		} else {
 			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
 							     "--conflict", "--neighbours", "--sketch-evals", "--hss-passes",
@@ -330,6 +337,7 @@ static void rts_search_options(ms_synth_opts *so, const rts_run *r, synth_run_ud
 	so->max_evals = a->evals;
 	so->max_seconds = a->seconds;
 	so->sketch_evals = a->sketch_evals;
+	so->sketch_share = a->sketch_share;
 	so->sa_neighbours = (int)a->neighbours;
 	so->sa_cache = 1; /* matches are deterministic: a program seen before scores as it did */
 	so->initial = r->initial;
