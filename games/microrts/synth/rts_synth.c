@@ -362,14 +362,14 @@ static double material(const ms_rts_state *s, int player)
 }
 
 /*
- * eps times how good the match was for the program beyond its result: a loss
+ * eps times how good match m was for the program beyond its result: a loss
  * late, a win early (LENGTH, MATERIAL); under MATERIAL a draw by the program's
- * share of the material left on `final` (the native match's last state; NULL
- * for the official backend, whose draws score the middle).
+ * share of the material left in m's final state (the official backend keeps
+ * none: its draws score the middle).
  */
-static double tiebreak(const ms_rts_synth *rs, int map, const ms_match_result *r, int seat,
-		       const ms_rts_state *final)
+static double tiebreak(const ms_rts_synth *rs, const ms_match *m, int map, const ms_match_result *r, int seat)
 {
+	const ms_rts_state *final = ms_match_final_state(m);
 	double f = (double)r->cycles / rs->max_cycles[map];
 	if (rs->tiebreak != MS_RTS_TIEBREAK_LENGTH && rs->tiebreak != MS_RTS_TIEBREAK_MATERIAL)
 		return 0;
@@ -410,7 +410,7 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 			atomic_fetch_add(&rs->f_crashes, 1);
 		else if (res.timed_out == 1 - seat)
 			atomic_fetch_add(&rs->f_timeouts, 1);
-		*sum = score_of(res.winner, seat) + tiebreak(rs, map, &res, seat, NULL);
+		*sum = score_of(res.winner, seat) + tiebreak(rs, w->off[map], map, &res, seat);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
 		if (rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[opponent])) {
@@ -418,13 +418,10 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 			for (int k = 0; k < rs->opp_seeds; k++) {
 				ms_match_reseed(w->nat[map], k + 1, 1);
 				rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, NULL, &res);
-				/* the final state before the reseed, which may reset it */
-				const ms_rts_state *final = rc ? NULL : ms_match_final_state(w->nat[map]);
-				double t = final ? tiebreak(rs, map, &res, seat, final) : 0;
 				ms_match_reseed(w->nat[map], 0, 0);
 				if (rc && (rc = native_failed(rs, rc, &res, seat)))
 					return rc;
-				*sum += score_of(res.winner, seat) + (final ? t : tiebreak(rs, map, &res, seat, NULL));
+				*sum += score_of(res.winner, seat) + tiebreak(rs, w->nat[map], map, &res, seat);
 			}
 			*weight = rs->opp_seeds;
 			return 0;
@@ -435,14 +432,14 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		if ((rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, &ob, &res))) {
 			if ((rc = native_failed(rs, rc, &res, seat)))
 				return rc;
-			*sum = score_of(res.winner, seat) + tiebreak(rs, map, &res, seat, NULL);
+			*sum = score_of(res.winner, seat) + tiebreak(rs, w->nat[map], map, &res, seat);
 			*weight = 1;
 			return 0;
 		}
 		double c[RF_COUNT];
 		match_counts(&ob, w->types, c);
 		fc_put(rs, ms_dsl_hash(prog), opponent, shard, c);
-		*sum = score_of(res.winner, seat) + tiebreak(rs, map, &res, seat, ms_match_final_state(w->nat[map]));
+		*sum = score_of(res.winner, seat) + tiebreak(rs, w->nat[map], map, &res, seat);
 		/* the O tie-break is only defined against the C opponent's outcomes; a native match gives the features */
 		if (tie)
 			*sum += rs->eps * similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
