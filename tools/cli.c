@@ -12,11 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "kit/proc.h"
 
 int cli_is_file(const char *p)
 {
@@ -203,7 +203,7 @@ int cli_run_java(const char *cmd, const char *main_class, const char *const *ext
 	const char *java_home = getenv("JAVA_HOME");
 	char java[4200] = "java";
 	const char **args;
-	int n = 0, status, rc;
+	int n = 0, rc;
 	pid_t pid;
 
 	if (cli_harness_dir(dir, sizeof(dir)))
@@ -233,23 +233,14 @@ int cli_run_java(const char *cmd, const char *main_class, const char *const *ext
 	for (int i = 0; i < nextra; i++)
 		args[n++] = extra[i];
 	args[n] = NULL;
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		free(args);
-		fprintf(stderr, "microsynth %s: fork: %s\n", cmd, strerror(errno));
-		return CLI_FAIL;
-	}
-	if (pid == 0) {
-		execvp(args[0], (char *const *)args);
+	if (proc_spawn((char *const *)args, NULL, &pid, NULL)) {
 		fprintf(stderr, "microsynth %s: cannot run %s: %s\n", cmd, args[0], strerror(errno));
-		_exit(127);
+		free(args);
+		return CLI_FAIL;
 	}
 	free(args);
-	if (waitpid(pid, &status, 0) < 0)
-		return CLI_FAIL;
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : CLI_FAIL;
-	return rc == 127 ? CLI_FAIL : rc;
+	rc = proc_wait(pid, -1);
+	return rc < 0 || rc >= 128 ? CLI_FAIL : rc;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

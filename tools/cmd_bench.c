@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 #include "microsynth/microrts.h"
 #include "cli.h"
 #include "edition.h"
+#include "kit/proc.h"
 
 
 /* The map a trace belongs to: .../traces/<map path>/<bot>/trace_0.zip */
@@ -66,8 +66,10 @@ static map_row *row_for(map_row *rows, int *n, const char *path)
 static FILE *java_open(const char *main_class, const char *const *extra, int nextra, pid_t *pid)
 {
 	char dir[4096], jar[4200], cp[16384];
+	static const proc_io io = { .out = PROC_PIPE };
 	const char **args;
-	int fds[2], n = 0;
+	FILE *in;
+	int fd, rc, n = 0;
 
 	if (cli_harness_dir(dir, sizeof(dir)) || cli_find_tools_jar(jar, sizeof(jar))) {
 		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
@@ -77,10 +79,8 @@ static FILE *java_open(const char *main_class, const char *const *extra, int nex
 	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar:%s/lib/bots/Coac.jar:%s/lib/bots/mayariBot.jar", jar, dir, dir,
 		 dir);
 	args = calloc((size_t)nextra + 5, sizeof(*args));
-	if (!args || pipe(fds)) {
-		free(args);
+	if (!args)
 		return NULL;
-	}
 	args[n++] = "java";
 	args[n++] = "-cp";
 	args[n++] = cp;
@@ -88,32 +88,26 @@ static FILE *java_open(const char *main_class, const char *const *extra, int nex
 	for (int i = 0; i < nextra; i++)
 		args[n++] = extra[i];
 	args[n] = NULL;
-	*pid = fork();
-	if (*pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execvp("java", (char *const *)args);
-		_exit(127);
-	}
-	close(fds[1]);
+	rc = proc_spawn((char *const *)args, &io, pid, &fd);
 	free(args);
-	if (*pid < 0) {
-		close(fds[0]);
+	if (rc) {
+		fprintf(stderr, "microsynth bench: cannot start java: %s\n", strerror(errno));
 		return NULL;
 	}
-	return fdopen(fds[0], "r");
+	in = fdopen(fd, "r");
+	if (!in) {
+		close(fd);
+		proc_kill(*pid);
+	}
+	return in;
 }
 
 /* Closes the pipe and waits; 0 when the JVM exited cleanly. */
 static int java_close(FILE *in, pid_t pid)
 {
-	int status;
-
 	if (in)
 		fclose(in);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return proc_wait(pid, -1) == 0 ? 0 : -1;
 }
 
 /* Runs the Java side and adds its timings to the rows. */

@@ -41,6 +41,9 @@ typedef struct bb_run {
 	char **replies;  /* replies of the last pass */
 } bb_run;
 
+/* The reference JVMs: stdout read line by line, stderr shown, killed with their children. */
+static const proc_io java_io = { .out = PROC_PIPE, .own_group = 1 };
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -222,18 +225,18 @@ static int run_java(const srv_script *sc, const bb_opts *o, bb_run *r)
 	argv[n++] = "--ai";
 	argv[n++] = (char *)jclass;
 	argv[n] = NULL;
-	if (srv_spawn(argv, 0, &pid, &fd)) {
+	if (proc_spawn(argv, &java_io, &pid, &fd)) {
 		fprintf(stderr, "microsynth bench bridge: cannot start java: %s\n", strerror(errno));
 		return -1;
 	}
 	if (srv_fd_line(fd, 60000, line, sizeof(line)) != 1 || sscanf(line, "port=%d", &port) != 1) {
 		fprintf(stderr, "microsynth bench bridge: the Java reference server did not start\n");
-		srv_spawn_kill(pid);
+		proc_kill(pid);
 		close(fd);
 		return -1;
 	}
 	rc = measure("127.0.0.1", port, sc, o, "Java server", r);
-	srv_spawn_kill(pid);
+	proc_kill(pid);
 	close(fd);
 	return rc;
 }
@@ -264,7 +267,7 @@ static int run_jni(const bb_opts *o, char *summary, size_t size)
 	argv[n] = NULL;
 	printf("bench bridge (JNI): %s through ai.microsynth.MicrosynthAI.getAction\n", o->bot);
 	fflush(stdout);
-	if (srv_spawn(argv, 0, &pid, &fd)) {
+	if (proc_spawn(argv, &java_io, &pid, &fd)) {
 		fprintf(stderr, "microsynth bench bridge: cannot start java: %s\n", strerror(errno));
 		return -1;
 	}
@@ -276,7 +279,7 @@ static int run_jni(const bb_opts *o, char *summary, size_t size)
 		}
 	}
 	close(fd);
-	if (srv_spawn_wait(pid, 10000) != 0 || !got) {
+	if (proc_wait(pid, 10000) != 0 || !got) {
 		fprintf(stderr, "microsynth bench bridge: JniBench failed (build microsynth.jar with -DMS_JAVA=ON)\n");
 		return -1;
 	}

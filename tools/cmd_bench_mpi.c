@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "kit/proc.h"
 
 #define CMD "bench synth --mpi"
 #define MAX_RUNS 8
@@ -101,24 +101,14 @@ static int parse_opts(int argc, char **argv, bench_opts *o)
 /* Runs argv with stdout and stderr into files; the exit status (-1 when it could not start). */
 static int spawn(char **argv, const char *out, const char *err)
 {
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
+	const proc_io io = { .out = PROC_FILE, .out_path = out, .err = PROC_FILE, .err_path = err };
+	pid_t pid;
+
+	if (proc_spawn(argv, &io, &pid, NULL)) {
+		fprintf(stderr, "microsynth %s: cannot run %s: %s\n", CMD, argv[0], strerror(errno));
 		return -1;
-	if (pid == 0) {
-		int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return proc_wait(pid, -1);
 }
 
 /* A small file's text (NULL when unreadable); the caller frees it. */

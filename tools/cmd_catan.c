@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "microsynth/catan.h"
 #include "cli.h"
+#include "kit/proc.h"
 
 #define CMD "catan"
 
@@ -327,7 +329,7 @@ static const char bench_py[] =
 static int bench_python(long games, long seed, long *steps, double *secs)
 {
 	const char *venv = getenv("MICROSYNTH_CATANATRON"), *home = getenv("HOME");
-	char py[1024], script[] = "/tmp/microsynth-catan-bench-XXXXXX", cmd[2300];
+	char py[1024], script[] = "/tmp/microsynth-catan-bench-XXXXXX";
 	long g = 0;
 	if (venv && *venv)
 		snprintf(py, sizeof py, "%s/bin/python", venv);
@@ -343,11 +345,22 @@ static int bench_python(long games, long seed, long *steps, double *secs)
 		return -1;
 	fputs(bench_py, f);
 	fclose(f);
-	snprintf(cmd, sizeof cmd, "'%s' '%s' %ld %ld", py, script, games, seed);
-	FILE *p = popen(cmd, "r");
-	int ok = p && fscanf(p, "games=%ld steps=%ld seconds=%lf", &g, steps, secs) == 3 && g == games;
-	if (p)
-		ok = pclose(p) == 0 && ok;
+	char ngames[24], nseed[24];
+	snprintf(ngames, sizeof ngames, "%ld", games);
+	snprintf(nseed, sizeof nseed, "%ld", seed);
+	char *argv[] = { py, script, ngames, nseed, NULL };
+	const proc_io io = { .out = PROC_PIPE };
+	pid_t pid;
+	int out, ok = 0;
+	if (!proc_spawn(argv, &io, &pid, &out)) {
+		FILE *p = fdopen(out, "r");
+		ok = p && fscanf(p, "games=%ld steps=%ld seconds=%lf", &g, steps, secs) == 3 && g == games;
+		if (p)
+			fclose(p);
+		else
+			close(out);
+		ok = proc_wait(pid, -1) == 0 && ok;
+	}
 	remove(script);
 	return ok ? 0 : -1;
 }

@@ -7,23 +7,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
 #include "cli.h"
+#include "kit/proc.h"
 #include "synth_front.h"
 
 #include "pw_common.h"
 
-extern char **environ;
 
 /* ---- GA, tournament, bench ---- */
 
@@ -406,21 +404,14 @@ static int official_game(const char *starter, const char *map, const char *a, co
 	char max_turns[16];
 	snprintf(max_turns, sizeof max_turns, "%d", MS_PW_MAX_TURNS);
 	char *argv[] = { "java", "-jar", jar, (char *)map, "1000", max_turns, "/dev/null", cmd_a, cmd_b, NULL };
-	posix_spawn_file_actions_t fa;
+	const proc_io io = { .out = PROC_NULL, .err = PROC_FD, .err_fd = fd };
 	pid_t pid;
-	int rc = -1, status = 0;
+	int rc = -1;
 	double t0 = cli_now();
-	if (!posix_spawn_file_actions_init(&fa)) {
-		if (!posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) &&
-		    !posix_spawn_file_actions_adddup2(&fa, fd, 2) && !posix_spawnp(&pid, "java", &fa, NULL, argv, environ)) {
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-		} else {
-			fprintf(stderr, "microsynth %s: cannot start java for %s: %s\n", CMD, jar, strerror(errno));
-		}
-		posix_spawn_file_actions_destroy(&fa);
-	}
+	if (!proc_spawn(argv, &io, &pid, NULL))
+		rc = proc_wait(pid, -1);
+	else
+		fprintf(stderr, "microsynth %s: cannot start java for %s: %s\n", CMD, jar, strerror(errno));
 	close(fd);
 	*secs = cli_now() - t0;
 	FILE *f = fopen(tmp, "r");

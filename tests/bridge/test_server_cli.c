@@ -21,6 +21,9 @@
 
 static const char *exe;
 
+/* The server under test: stdout read here, stderr discarded, its own process group. */
+static const proc_io quiet_io = { .out = PROC_PIPE, .err = PROC_NULL, .own_group = 1 };
+
 typedef struct proc {
 	pid_t pid;
 	int out;
@@ -44,7 +47,7 @@ static void serve(proc *p, ...)
 	va_end(ap);
 	argv[n] = NULL;
 	memset(p, 0, sizeof(*p));
-	assert_int_equal(srv_spawn(argv, 1, &p->pid, &p->out), 0);
+	assert_int_equal(proc_spawn(argv, &quiet_io, &p->pid, &p->out), 0);
 	assert_int_equal(srv_fd_line(p->out, 20000, p->listening, sizeof(p->listening)), 1);
 	assert_true(!strncmp(p->listening, "listening", 9));
 	tcp = strstr(p->listening, "tcp=127.0.0.1:");
@@ -63,9 +66,9 @@ static int finish(proc *p, char *last, size_t size)
 	while (srv_fd_line(p->out, 20000, line, sizeof(line)) == 1)
 		snprintf(last, size, "%s", line);
 	close(p->out);
-	status = srv_spawn_wait(p->pid, 20000);
+	status = proc_wait(p->pid, 20000);
 	if (status < 0)
-		srv_spawn_kill(p->pid);
+		proc_kill(p->pid);
 	return status;
 }
 
@@ -77,13 +80,13 @@ static int fails(const char *a, const char *b, const char *c, const char *d)
 	pid_t pid;
 	int fd, status;
 
-	assert_int_equal(srv_spawn(argv, 1, &pid, &fd), 0);
+	assert_int_equal(proc_spawn(argv, &quiet_io, &pid, &fd), 0);
 	while (srv_fd_line(fd, 20000, line, sizeof(line)) == 1)
 		;
 	close(fd);
-	status = srv_spawn_wait(pid, 20000);
+	status = proc_wait(pid, 20000);
 	if (status < 0)
-		srv_spawn_kill(pid);
+		proc_kill(pid);
 	return status;
 }
 

@@ -37,6 +37,8 @@
 #include "microsynth/server.h"
 #include "server_testlib.h"
 
+/* The JVMs under test: stdout read here, stderr shown, killed with their children. */
+static const proc_io java_io = { .out = PROC_PIPE, .own_group = 1 };
 static const char *jar, *harness;
 static int lang;
 
@@ -103,7 +105,7 @@ static int run(char *const argv[], int secs, char *out, size_t size)
 	size_t n = 0;
 	char line[4096];
 
-	CHECK(srv_spawn(argv, 0, &pid, &fd) == 0, "cannot start %s: %s", argv[0], strerror(errno));
+	CHECK(proc_spawn(argv, &java_io, &pid, &fd) == 0, "cannot start %s: %s", argv[0], strerror(errno));
 	out[0] = '\0';
 	for (;;) {
 		int got = srv_fd_line(fd, secs * 1000, line, sizeof(line));
@@ -117,9 +119,9 @@ static int run(char *const argv[], int secs, char *out, size_t size)
 			n = size - 1;
 	}
 	close(fd);
-	status = srv_spawn_wait(pid, 10000);
+	status = proc_wait(pid, 10000);
 	if (status < 0)
-		srv_spawn_kill(pid);
+		proc_kill(pid);
 	return status;
 }
 
@@ -194,13 +196,13 @@ static void client_mode(void)
 	fclose(f);
 	{
 		char *argv[] = { "xvfb-run", "-a", "java", "-cp", cp, "rts.MicroRTS", "-f", conf, NULL };
-		CHECK(srv_spawn(argv, 0, &pid, &fd) == 0, "cannot start xvfb-run: %s", strerror(errno));
+		CHECK(proc_spawn(argv, &java_io, &pid, &fd) == 0, "cannot start xvfb-run: %s", strerror(errno));
 	}
 	/* 20 ms per cycle in this mode: 600 cycles take 12 s at most. */
 	CHECK(running_wait_games(&r, 1, 120000), "no gameOver from rts.MicroRTS within 120 s");
 	while (srv_fd_line(fd, 100, line, sizeof(line)) == 1)
 		printf("  | %s\n", line);
-	srv_spawn_kill(pid); /* the game window keeps that JVM alive */
+	proc_kill(pid); /* the game window keeps that JVM alive */
 	close(fd);
 	unlink(conf);
 	e = running_events(&r);
@@ -338,7 +340,7 @@ static void reference(void)
 		char *argv[] = { "java", "-Djava.awt.headless=true", "-cp", cp, "ai.microsynth.harness.SocketReference",
 				 "--lang", lang == MS_SERVER_LANG_XML ? "xml" : "json", "--ai", "ai.abstraction.WorkerRush",
 				 NULL };
-		CHECK(srv_spawn(argv, 0, &pid, &fd) == 0, "cannot start java: %s", strerror(errno));
+		CHECK(proc_spawn(argv, &java_io, &pid, &fd) == 0, "cannot start java: %s", strerror(errno));
 	}
 	CHECK(srv_fd_line(fd, 60000, line, sizeof(line)) == 1 && sscanf(line, "port=%d", &port) == 1,
 	      "the Java reference server did not start");
@@ -381,7 +383,7 @@ static void reference(void)
 	srv_client_close(&ours);
 	srv_client_close(&ours_mem);
 	srv_client_close(&java);
-	srv_spawn_kill(pid);
+	proc_kill(pid);
 	close(fd);
 	running_stop(&mine);
 	running_stop(&remembering);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -214,39 +213,7 @@ void srv_client_close(srv_client *c)
 	c->fd = -1;
 }
 
-/* ---- child processes --------------------------------------------------------------- */
-
-extern char **environ;
-
-int srv_spawn(char *const argv[], int quiet, pid_t *pid, int *out_fd)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	int fds[2], rc;
-
-	if (pipe(fds))
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&at);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addclose(&fa, fds[1]);
-	if (quiet)
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-	rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	close(fds[1]);
-	if (rc) {
-		close(fds[0]);
-		errno = rc;
-		return -1;
-	}
-	*out_fd = fds[0];
-	return 0;
-}
+/* ---- child process output --------------------------------------------------------- */
 
 int srv_fd_line(int fd, int timeout_ms, char *buf, size_t size)
 {
@@ -273,31 +240,6 @@ int srv_fd_line(int fd, int timeout_ms, char *buf, size_t size)
 		if (n + 1 < size)
 			buf[n++] = ch;
 	}
-}
-
-int srv_spawn_wait(pid_t pid, int timeout_ms)
-{
-	long deadline = now_ms() + timeout_ms;
-	int status;
-
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		if (r < 0 || now_ms() >= deadline)
-			return -1;
-		sleep_ms(20);
-	}
-}
-
-void srv_spawn_kill(pid_t pid)
-{
-	int status;
-
-	if (pid <= 0)
-		return;
-	kill(-pid, SIGKILL);
-	waitpid(pid, &status, 0);
 }
 
 /* ---- XML writers (util.XMLWriter with a one-space separator) -------------------- */

@@ -43,25 +43,13 @@ int srv_client_quiet(srv_client *c, int wait_ms);
 
 void srv_client_close(srv_client *c);
 
-/* ---- child processes (the JVM of the reference servers and runners) ------------ */
+/* ---- child processes (proc.h starts them) ---------------------------------------- */
 
-#include <sys/types.h>
-
-/* Starts argv[0] (looked up in PATH) in a process group of its own, with
- * its stdout on a pipe (*out_fd) and its stderr inherited, or discarded when
- * `quiet`. 0, or -1 with errno. */
-int srv_spawn(char *const argv[], int quiet, pid_t *pid, int *out_fd);
+#include "proc.h"
 
 /* Reads one line (without LF) from `fd` into `buf`, waiting at most
  * `timeout_ms` in all. 1 with a line, 0 at end of stream, -1 on timeout or error. */
 int srv_fd_line(int fd, int timeout_ms, char *buf, size_t size);
-
-/* Waits up to `timeout_ms` for the child; returns its exit status (a
- * signal: 128 + number), or -1 on timeout (the child still runs). */
-int srv_spawn_wait(pid_t pid, int timeout_ms);
-
-/* Kills the child's process group and reaps the child. */
-void srv_spawn_kill(pid_t pid);
 
 /* ---- XML as SocketAI sends it ------------------------------------------------- */
 
