@@ -21,6 +21,7 @@
 #include "synth_front.h"
 
 #include "pw_common.h"
+#include "svg.h"
 
 
 /* ---- GA, tournament, bench ---- */
@@ -598,44 +599,21 @@ int cmd_pw_plot(int argc, char **argv)
 		free(br);
 		return pw_out_of_memory("the generations of the CSV");
 	}
-	FILE *o = n > 0 ? fopen(out, "w") : NULL;
-	if (!o) {
-		fprintf(stderr, "microsynth %s: %s\n", CMD, n ? "cannot write the SVG" : "no generations in the CSV");
-		free(gx);
-		free(vs);
-		free(br);
-		return CLI_USAGE;
+	svg_chart ch = { NULL, 0, gx[n > 0 ? n - 1 : 0] > 1 ? gx[n - 1] : 1, 70, 560, 50, 280 };
+	int bad = n == 0 || svg_chart_open(&ch, out, 660, 440, "Planet Wars GA");
+	if (!bad) {
+		svg_chart_axes(&ch, 4, 2, "generation", "win rate");
+		svg_chart_series(&ch, gx, vs, n, "#1f5fbf", 0, "");
+		svg_chart_series(&ch, gx, br, n, "#888", 0, " stroke-dasharray=\"4 3\"");
+		svg_chart_legend(&ch, 0, "#1f5fbf", "best of each generation vs the original", NULL);
+		svg_chart_legend(&ch, 1, "#888", "its tournament win rate", NULL);
+		bad = svg_chart_close(&ch);
 	}
-	const double W = 640, H = 360, L = 50, R = 20, T = 30, B = 40;
-	double xmax = gx[n - 1] > 1 ? gx[n - 1] : 1;
-#define PX(x) (L + (x) / xmax * (W - L - R))
-#define PY(y) (H - B - (y) * (H - T - B))
-	fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
-	fprintf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(o, "<text x=\"%.0f\" y=\"18\">Planet Wars GA: best of each generation vs the original (solid), its tournament win rate (dashed)</text>\n", L);
-	for (int k = 0; k <= 4; k++) {
-		double y = k / 4.0;
-		fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", PX(0), PY(y), PX(xmax), PY(y));
-		fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n", L - 4, PY(y) + 4, y);
-	}
-	fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">generation (0..%.0f)</text>\n", (L + W - R) / 2, H - 10, xmax);
-	const double *ys[2] = { vs, br };
-	for (int k = 0; k < 2; k++) {
-		fprintf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"", k ? "#888" : "#1f5fbf",
-			k ? " stroke-dasharray=\"4 3\"" : "");
-		for (int i = 0; i < n; i++)
-			fprintf(o, "%.1f,%.1f ", PX(gx[i]), PY(ys[k][i]));
-		fprintf(o, "\"/>\n");
-	}
-	fprintf(o, "</svg>\n");
-#undef PX
-#undef PY
-	int bad = fclose(o);
 	free(gx);
 	free(vs);
 	free(br);
 	if (bad) {
-		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, out);
+		fprintf(stderr, "microsynth %s: %s\n", CMD, n ? "cannot write the SVG" : "no generations in the CSV");
 		return CLI_USAGE;
 	}
 	printf("generations=%d svg=%s\n", n, out);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "svg.h"
 #include "synth_front.h"
 
 #define CMD "synth"
@@ -90,96 +91,6 @@ static int read_csv(const char *path, int use_evals, series *se)
 	return CLI_OK;
 }
 
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-/* A tick step of 1, 2 or 5 times a power of ten giving about `want` ticks over `span`. */
-static double tick_step(double span, int want)
-{
-	double raw = span / want, p = pow(10, floor(log10(raw))), m = raw / p;
-	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
-}
-
-/* A step line of values[] (skipping -1s) as an SVG path, extended to xmax. */
-static void step_path(FILE *f, const series *se, const double *v, double xmax, double (*X)(double, const void *),
-		      double (*Y)(double, const void *), const void *ax, const char *color, const char *dash)
-{
-	int started = 0;
-	double last = -1;
-
-	for (int i = 0; i < se->n; i++) {
-		if (v[i] < 0)
-			continue;
-		if (!started) {
-			fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s d=\"M%.1f %.1f", color, dash,
-				X(se->x[i], ax), Y(v[i], ax));
-			started = 1;
-		} else {
-			fprintf(f, " H%.1f V%.1f", X(se->x[i], ax), Y(v[i], ax));
-		}
-		last = v[i];
-	}
-	if (started)
-		fprintf(f, " H%.1f\"/>\n", X(xmax, ax));
-	(void)last;
-}
-
-typedef struct axes {
-	double x0, x1, left, width, top, height;
-} axes;
-
-static double ax_x(double x, const void *ud)
-{
-	const axes *a = ud;
-	return a->left + (a->x1 > a->x0 ? (x - a->x0) / (a->x1 - a->x0) : 0) * a->width;
-}
-
-static double ax_y(double y, const void *ud)
-{
-	const axes *a = ud;
-	return a->top + (1 - y) * a->height;
-}
-
-/* The grid, the ticks, the frame and the axis labels. */
-static void draw_axes(FILE *f, const axes *a, double xmax, const char *xlabel)
-{
-	const axes ax = *a;
-	for (int t = 0; t <= 10; t++) {
-		double y = t / 10.0;
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", ax.left,
-			ax.left + ax.width, ax_y(y, &ax), ax_y(y, &ax));
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>\n", ax.left - 6,
-			ax_y(y, &ax) + 4, y);
-	}
-	double step = tick_step(xmax, 8);
-	for (double x = 0; x <= xmax * (1 + 1e-9); x += step) {
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", ax_x(x, &ax),
-			ax_x(x, &ax), ax.top, ax.top + ax.height);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", ax_x(x, &ax),
-			ax.top + ax.height + 16, x);
-	}
-	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
-		ax.left, ax.top, ax.width, ax.height);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", ax.left + ax.width / 2,
-		ax.top + ax.height + 34, xlabel);
-	fprintf(f, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">"
-		   "best score (solid: win rate vs GA, dashed: cloning score)</text>\n",
-		ax.top + ax.height / 2, ax.top + ax.height / 2);
-}
-
 int synth_plot_main(int argc, char **argv)
 {
 	static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
@@ -241,41 +152,26 @@ int synth_plot_main(int argc, char **argv)
 	if (!(xmax > 0))
 		xmax = 1;
 
-	FILE *f = fopen(out, "w");
-	if (!f) {
+	svg_chart ch = { NULL, 0, xmax, 70, 660, 50, 320 };
+	if (svg_chart_open(&ch, out, 760, 440 + 18 * ncsv, title)) {
 		ret = cli_usage_error(CMD " plot", "%s: cannot create: %s", out, strerror(errno));
 		goto done;
 	}
-	const int W = 760, H = 440 + 18 * ncsv;
-	axes ax = { 0, xmax, 70, 660, 50, 320 };
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		   "font-family=\"sans-serif\" font-size=\"12\">\n"
-		   "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n<text x=\"%d\" y=\"28\" font-size=\"16\" "
-		   "text-anchor=\"middle\">",
-		W, H, W, H, W, H, W / 2);
-	xml_text(f, title);
-	fputs("</text>\n", f);
-	draw_axes(f, &ax, xmax, xlabel);
+	svg_chart_axes(&ch, 10, 1, xlabel, "best score (solid: win rate vs GA, dashed: cloning score)");
 	for (int k = 0; k < ncsv; k++) {
 		const char *col = colors[k % 8];
-		step_path(f, &se[k], se[k].psi, xmax, ax_x, ax_y, &ax, col, "");
-		step_path(f, &se[k], se[k].c, xmax, ax_x, ax_y, &ax, col, " stroke-dasharray=\"5 4\" opacity=\"0.7\"");
-		double ly = ax.top + ax.height + 56 + 18 * k;
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			ax.left, ax.left + 24, ly - 4, ly - 4, col);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", ax.left + 30, ly);
-		xml_text(f, se[k].name);
+		char note[40] = "";
+		svg_chart_series(&ch, se[k].x, se[k].psi, se[k].n, col, 1, "");
+		svg_chart_series(&ch, se[k].x, se[k].c, se[k].n, col, 1, " stroke-dasharray=\"5 4\" opacity=\"0.7\"");
 		double last = -1;
 		for (int i = 0; i < se[k].n; i++)
 			if (se[k].psi[i] >= 0)
 				last = se[k].psi[i];
 		if (last >= 0)
-			fprintf(f, " (best Psi %.3f)", last);
-		fputs("</text>\n", f);
+			snprintf(note, sizeof note, " (best Psi %.3f)", last);
+		svg_chart_legend(&ch, k, col, se[k].name, note);
 	}
-	fputs("</svg>\n", f);
-	if (fclose(f) != 0) {
+	if (svg_chart_close(&ch)) {
 		ret = cli_usage_error(CMD " plot", "%s: write failed", out);
 		goto done;
 	}
