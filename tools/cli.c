@@ -272,3 +272,23 @@ int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, l
 	*out = v;
 	return 0;
 }
+
+int cli_parse_real(const char *cmd, const char *opt, const char *val, double min, double max, int open_min,
+		   double *out)
+{
+	char *end;
+	double v;
+
+	if (!val || !*val) {
+		cli_usage_error(cmd, "%s needs a value", opt);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(val, &end);
+	if (end == val || *end || errno || !(open_min ? v > min : v >= min) || !(v <= max)) {
+		cli_usage_error(cmd, "%s: '%s' is not a number in %c%g, %g]", opt, val, open_min ? '(' : '[', min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -24,6 +24,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Parses a non-negative int option value; on error reports and returns -1. */
 int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, long max, long *out);
 
+/* Parses a real option value in [min, max], or (min, max] when `open_min`;
+ * on error reports the option, the value and the range and returns -1. */
+int cli_parse_real(const char *cmd, const char *opt, const char *val, double min, double max, int open_min,
+		   double *out);
+
 /* A map as a path, else in the harness cache as given, else under its maps/. */
 int cli_resolve_map(const char *map, char *out, size_t size);
 

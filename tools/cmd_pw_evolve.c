@@ -151,10 +151,9 @@ typedef struct evolve_opts {
 /* One option of those with a real value; CLI_OK or CLI_USAGE. */
 static int evolve_real(const char *a, const char *val, ms_pw_ga_options *o)
 {
-	char *end;
-	double d = strtod(val, &end);
-	if (end == val || *end)
-		return cli_usage_error(CMD, "evolve: %s '%s' is not a number", a, val);
+	double d;
+	if (cli_parse_real(CMD " evolve", a, val, -1e9, 1e9, 0, &d))
+		return CLI_USAGE;
 	if (!strcmp(a, "--p-champion"))
 		o->p_champion = d;
 	else if (!strcmp(a, "--mutation"))

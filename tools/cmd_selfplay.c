@@ -101,10 +101,8 @@ static int parse(int argc, char **argv, sp_args *a)
 			if (synth_parse_duration(v, &a->seconds))
 				return CLI_USAGE;
 		} else if (!strcmp(o, "--fixed-weight")) {
-			char *end;
-			a->fixed_weight = strtod(v, &end);
-			if (end == v || *end || !(a->fixed_weight >= 0) || a->fixed_weight > 1e9)
-				return cli_usage_error(CMD, "--fixed-weight: '%s' is not a number >= 0", v);
+			if (cli_parse_real(CMD, o, v, 0, 1e9, 0, &a->fixed_weight))
+				return CLI_USAGE;
 		} else {
 			static const char *const names[] = { "--iterations", "--evals", "--seed", "--threads", "--matches",
 							     "--final-matches", "--feature-matches", "--neighbours",

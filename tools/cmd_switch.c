@@ -132,10 +132,8 @@ static int parse_args(int argc, char **argv, sw_args *a)
 			if (!a->bot[a->n - 1])
 				return CLI_FAIL;
 		} else if (!strcmp(o, "--radius")) {
-			char *end;
-			a->radius = strtod(v, &end);
-			if (*end || !(a->radius >= 0))
-				return cli_usage_error(CMD, "--radius: '%s' is not a number >= 0", v);
+			if (cli_parse_real(CMD, o, v, 0, 1e9, 0, &a->radius))
+				return CLI_USAGE;
 		} else if (!strcmp(o, "--edition")) {
 			if (edition_arg(CMD, v, &a->edition))
 				return CLI_USAGE;

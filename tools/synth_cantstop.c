@@ -137,12 +137,8 @@ static int parse_args(int argc, char **argv, synth_args *a)
 				return rc;
 			i++;
 		} else if (!strcmp(opt, "--uct-c")) {
-			char *end;
-			if (!val)
-				return cli_usage_error(CMD, "--uct-c needs a value");
-			a->uct_c = strtod(val, &end);
-			if (end == val || *end || !(a->uct_c >= 0) || a->uct_c > 1e9)
-				return cli_usage_error(CMD, "--uct-c: '%s' is not a non-negative number", val);
+			if (cli_parse_real(CMD, opt, val, 0, 1e9, 0, &a->uct_c))
+				return CLI_USAGE;
 			a->have_uct_c = 1;
 			i++;
 		} else if (!strcmp(opt, "--resume")) {

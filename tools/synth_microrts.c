@@ -149,16 +149,12 @@ static int parse(int argc, char **argv, args *a)
 			if (edition_arg(CMD, v, &a->edition))
 				return CLI_USAGE;
 		} else if (!strcmp(o, "--uct-c")) {
-			char *end;
-			a->uct_c = strtod(v, &end);
-			if (*end || !(a->uct_c >= 0))
-				return cli_usage_error(CMD, "--uct-c: '%s' is not a number >= 0", v);
+			if (cli_parse_real(CMD, o, v, 0, 1e9, 0, &a->uct_c))
+				return CLI_USAGE;
 			a->have_uct_c = 1;
 		} else if (!strcmp(o, "--sketch-share")) {
-			char *end;
-			a->sketch_share = strtod(v, &end);
-			if (*end || !(a->sketch_share > 0 && a->sketch_share <= 1))
-				return cli_usage_error(CMD, "--sketch-share: '%s' is not a number in (0, 1]", v);
+			if (cli_parse_real(CMD, o, v, 0, 1, 1, &a->sketch_share))
+				return CLI_USAGE;
 		} else {
 			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
 							     "--conflict", "--neighbours", "--sketch-evals", "--hss-passes",
