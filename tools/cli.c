@@ -175,6 +175,33 @@ int cli_exe_dir(char *out, size_t size)
 	return 0;
 }
 
+int cli_shared_path(const char *sub, char *out, size_t size)
+{
+	static const char *const rel[] = { "/../../../shared/", "/../../shared/" };
+	const char *env = getenv("MS_SHARED_DIR");
+	char exe[4096], first[4096] = "";
+	struct stat st;
+
+	if (env && *env) {
+		snprintf(first, sizeof first, "%s/%s", env, sub);
+		if (!stat(first, &st)) {
+			snprintf(out, size, "%s", first);
+			return 0;
+		}
+	}
+	if (!cli_exe_dir(exe, sizeof exe)) {
+		for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+			snprintf(out, size, "%s%s%s", exe, rel[i], sub);
+			if (!stat(out, &st))
+				return 0;
+			if (!*first)
+				snprintf(first, sizeof first, "%s", out);
+		}
+	}
+	snprintf(out, size, "%s", first);
+	return -1;
+}
+
 int cli_find_tools_jar(char *out, size_t size)
 {
 	const char *env = getenv("MICROSYNTH_JAVA_DIR");

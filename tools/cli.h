@@ -44,6 +44,12 @@ int cli_harness_dir(char *out, size_t size);
 /* Directory holding this executable (from /proc/self/exe). */
 int cli_exe_dir(char *out, size_t size);
 
+/* The project's shared reference folder's entry `sub` (e.g. "data/planetwars/maps"):
+ * under $MS_SHARED_DIR, else under the `shared` folder beside the checkout this
+ * executable was built in (build/bin/../../../shared, or ../../shared). 0 when
+ * it exists; -1 with the first place looked at in out. */
+int cli_shared_path(const char *sub, char *out, size_t size);
+
 /* Finds microsynth-harness.jar beside the build or install tree. */
 int cli_find_tools_jar(char *out, size_t size);
 

@@ -74,27 +74,11 @@ static int is_dir(const char *p)
  * shared folder beside the checkout the executable was built from. */
 static int find_paper(const char *opt, char *out, size_t size)
 {
-	const char *env = getenv("MS_SHARED_DIR");
-	char dir[4096];
-
 	if (opt) {
 		snprintf(out, size, "%s", opt);
 		return is_dir(out) ? 0 : -1;
 	}
-	if (env && *env) {
-		snprintf(out, size, "%s/programs/paper", env);
-		if (is_dir(out))
-			return 0;
-	}
-	if (!cli_exe_dir(dir, sizeof(dir))) {
-		static const char *const rel[] = { "/../../../shared/programs/paper", "/../../shared/programs/paper" };
-		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			snprintf(out, size, "%s%s", dir, rel[i]);
-			if (is_dir(out))
-				return 0;
-		}
-	}
-	return -1;
+	return cli_shared_path("programs/paper", out, size) || !is_dir(out) ? -1 : 0;
 }
 
 /* Mid-game snapshots of a LightRush vs HeavyRush match. */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -42,24 +41,9 @@ int pw_out_of_memory(const char *what)
 
 int pw_data_dir(const char *sub, char *out, size_t size)
 {
-	const char *env = getenv("MS_SHARED_DIR");
-	if (env && *env) {
-		snprintf(out, size, "%s/data/planetwars/%s", env, sub);
-		struct stat st;
-		if (!stat(out, &st))
-			return 0;
-	}
-	char exe[4096];
-	if (cli_exe_dir(exe, sizeof exe) == 0) {
-		static const char *const rel[] = { "/../../../shared/data/planetwars/", "/../../shared/data/planetwars/" };
-		for (size_t i = 0; i < 2; i++) {
-			snprintf(out, size, "%s%s%s", exe, rel[i], sub);
-			struct stat st;
-			if (!stat(out, &st))
-				return 0;
-		}
-	}
-	return -1;
+	char rel[256];
+	snprintf(rel, sizeof rel, "data/planetwars/%s", sub);
+	return cli_shared_path(rel, out, size);
 }
 
 /* A DSL program as a bot that owns its grammar and program. */

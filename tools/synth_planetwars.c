@@ -119,12 +119,8 @@ static int pws_parse(int argc, char **argv, pws_args *p)
 	if (p->resume && !p->checkpoint)
 		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
 	if (!p->maps) {
-		const char *env = getenv("MS_SHARED_DIR");
-		char exe[4096];
-		if (env && *env)
-			snprintf(p->mbuf, sizeof p->mbuf, "%s/data/planetwars/maps", env);
-		else if (!cli_exe_dir(exe, sizeof exe))
-			snprintf(p->mbuf, sizeof p->mbuf, "%s/../../../shared/data/planetwars/maps", exe);
+		/* not found: the first place looked at, which the map reader's error names */
+		cli_shared_path("data/planetwars/maps", p->mbuf, sizeof p->mbuf);
 		p->maps = p->mbuf;
 	}
 	return CLI_OK;
