@@ -774,6 +774,7 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL: player %d is not 0 or 1", player);
 	bind_utt(it, s->utt);
 	it->L.full_paths = it->opts.full_paths;
+	it->L.check_regions = it->opts.check_regions;
 	it->L.budget = it->opts.path_budget > 0 ? it->opts.path_budget : RD_ASTAR_BUDGET;
 	if ((rc = rd_layer_begin(&it->L, s, player)))
 		return rc;
@@ -797,7 +798,13 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 		return rc;
 	if ((rc = publish(it)))
 		return rc;
-	return rd_layer_translate(&it->L, out, max, n);
+	if ((rc = rd_layer_translate(&it->L, out, max, n)))
+		return rc;
+	if (it->L.regions_wrong)
+		return ms_ctx_error(it->ctx, MS_ERROR,
+				    "DSL: region labels kept up to date differ from a fresh labelling at cycle %d, player %d",
+				    ms_rts_state_time(s), player);
+	return MS_OK;
 }
 
 long ms_rts_dsl_path_expansions(const ms_rts_dsl_interp *it)

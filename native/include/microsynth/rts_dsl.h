@@ -170,6 +170,8 @@ typedef struct ms_rts_dsl_opts {
 	int full_paths; /**< run every path search in full, even one that cannot reach its goal (slower, same
 			     decisions; for tests and `bench synth`) */
 	long path_budget; /**< path-search expansions per decision; 0: the default 400,000 (tests lower it) */
+	int check_regions; /**< compare every update of the path search's region labels with a fresh labelling; a
+				difference fails the decision with MS_ERROR (slower; for tests) */
 } ms_rts_dsl_opts;
 
 #define MS_RTS_DSL_OPTS_VERSION 1
