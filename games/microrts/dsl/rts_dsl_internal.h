@@ -159,6 +159,33 @@ long rd_regions_unreachable(rd_layer *L, int sx, int sy, int tx, int ty, int ran
 /* findBuildingPosition with no reserved cells: a cell index or -1. */
 int rd_building_position(const rd_layer *L, int x0, int y0);
 
+/* ---- the last decision's view and answer (rts_dsl_view.c) ------------------ */
+
+typedef struct rd_view_unit {
+	ms_rts_unit u;
+	int busy;
+} rd_view_unit;
+
+typedef struct rd_view {
+	const ms_rts_utt *utt;
+	int player, max, w, h, n_units, n_assign, res[2];
+	rd_view_unit *units;
+	int *assign;      /* per pending action: cell, cost of player 0, of player 1 */
+	uint8_t *terrain;
+	ms_rts_pair *out; /* the answer given in that view */
+	int n_out;
+	int saved;        /* the fields above hold the last view */
+	int answered;     /* ... and out its answer */
+	int cap_units, cap_assign, cap_cells, cap_out;
+} rd_view;
+
+/* 1 when the view of (s, player, max) is the last one and v->out holds
+ * its answer; either way v then holds this view (no answer yet). */
+int rd_view_repeat(ms_ctx *ctx, rd_view *v, const ms_rts_state *s, int player, int max);
+/* Keeps the answer given in the view rd_view_repeat saved last. */
+void rd_view_answer(rd_view *v, const ms_rts_pair *out, int n);
+void rd_view_dispose(ms_ctx *ctx, rd_view *v);
+
 /* A decimal digit (the lexer's and the listing rewriter's). */
 static inline int rts_dsl_is_digit(char c)
 {
