@@ -40,21 +40,22 @@ void cmd_bench_synth_usage(FILE *out)
 		     "warm-up. Last line: ratio=X (native / official matches per second, median over maps)\n"
 		     "jvm_overhead=Y (drop-in / Java time, median) coac_mps=Z (median).\n\n"
 		     "microsynth bench synth --paths [--evals N] [--program FILE] [MAP ...]\n"
-		     "Evaluations per second on the native engine, the DSL's path search run in full (old)\n"
-		     "and with its region test (new) in the same run: N mutations of the program (default: a\n"
+		     "Evaluations per second on the native engine, the DSL's path search run in full and every\n"
+		     "decision made afresh (old) and with its region test and repeated views (new) in the same\n"
+		     "run: N mutations of the program (default: a\n"
 		     "candidate of a search on the big maps) as annealing draws its neighbours (N 40), each played in both seats against CoacAI, then against the native field\n"
 		     "(CoacAI, mayari and the four rushes); every match must end alike both ways. Maps default\n"
 		     "to 8x8, 16x16, 24x24 and 32x32 maps of the harness and (4)BloodBath.scmB. Last line:\n"
 		     "speedup=X (new / old evaluations per second against CoacAI, smallest over maps).\n");
 }
 
-/* Plays program p (old or new path search) in both seats against each opponent; adds winners and cycles to *sig. */
+/* Plays program p (old or new path search and decisions) in both seats against each opponent; adds winners and cycles to *sig. */
 static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, const char *const *opp, int n_opp,
 		      long *sig)
 {
 	const ms_rts_state *init = ms_match_initial_state(m);
 	const ms_rts_utt *utt = ms_match_utt(m);
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .full_paths = full };
+	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .full_paths = full, .every_decision = full };
 	int w, h;
 
 	ms_match_map_size(m, &w, &h);

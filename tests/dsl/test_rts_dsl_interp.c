@@ -323,7 +323,7 @@ static void run_line(fx *f, FILE *in, char *line)
 	} else if ((!strcmp(w[0], "program") || !strcmp(w[0], "program!") || !strcmp(w[0], "program+not")) && nw >= 2) {
 		unsigned flags = !strcmp(w[0], "program!") ? MS_RTS_DSL_PARSE_UNBOUND
 				 : !strcmp(w[0], "program+not") ? MS_RTS_DSL_PARSE_NOT : 0;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, f->for_order, 0, 0, 0 };
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, f->for_order, 0, 0, 0, 1, 0 };
 		rest = strstr(copy, w[0]) + strlen(w[0]);
 		if (ms_rts_dsl_parse(f->prog, f->file, rest, strlen(rest), flags))
 			FAIL(f, "program: %s", ms_ctx_last_error(f->ctx));
@@ -497,7 +497,7 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_jrandom_init(&rng, 77);
 	for (int k = 0; k < 400; k++) {
 		ms_rts_dsl_interp *fast, *full;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 1, 0, 0 };
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 1, 0, 0, 0, 1 };
 		char *text = NULL;
 		assert_int_equal(ms_rts_dsl_generate(p, &rng, 9), MS_OK);
 		for (int m = 0; m < k % 4; m++)
@@ -598,7 +598,7 @@ static void walled_map(char *out, size_t cap)
 	snprintf(out + n, cap - n, "</units></rts.PhysicalGameState>");
 }
 
-static void test_rts_dsl_interp__region_test_changes_no_decision(void **state)
+static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decision(void **state)
 {
 	static char map[8192];
 	ms_ctx *ctx;
@@ -608,7 +608,7 @@ static void test_rts_dsl_interp__region_test_changes_no_decision(void **state)
 	ms_dsl_prog *p[2];
 	ms_jrandom rng;
 	ms_rts_pair pa[256], pb[256];
-	long compared = 0, moves = 0, expansions = 0, spent = 0;
+	long compared = 0, moves = 0, expansions = 0, spent = 0, repeats = 0;
 	(void)state;
 	walled_map(map, sizeof(map));
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
@@ -622,8 +622,8 @@ static void test_rts_dsl_interp__region_test_changes_no_decision(void **state)
 		ms_rts_dsl_interp *fast[2], *full[2];
 		/* every third match with a budget small enough to run out */
 		long budget = k % 3 == 2 ? 600 + 50 * k : 0;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 1, budget };
-		ms_rts_dsl_opts of = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 0, budget };
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 1, budget, 0, 1 };
+		ms_rts_dsl_opts of = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 0, budget, 1, 0 };
 		ms_rts_state *s;
 		char *text[2] = { NULL, NULL };
 		for (int pl = 0; pl < 2; pl++) {
@@ -677,6 +677,8 @@ static void test_rts_dsl_interp__region_test_changes_no_decision(void **state)
 		}
 		ms_rts_state_free(ctx, s);
 		for (int pl = 0; pl < 2; pl++) {
+			repeats += ms_rts_dsl_repeats(fast[pl]);
+			assert_int_equal(ms_rts_dsl_repeats(full[pl]), 0);
 			ms_rts_dsl_interp_free(fast[pl]);
 			ms_rts_dsl_interp_free(full[pl]);
 			ms_ctx_mfree(ctx, text[pl]);
@@ -687,6 +689,8 @@ static void test_rts_dsl_interp__region_test_changes_no_decision(void **state)
 	assert_true(moves > 5000);
 	assert_true(expansions > 1000000);
 	assert_true(spent > 100); /* decisions whose budget ran out */
+	assert_true(repeats > compared / 4); /* decisions answered from the last view */
+	print_message("compared %ld decisions, %ld repeated\n", compared, repeats);
 	ms_dsl_prog_free(p[0]);
 	ms_dsl_prog_free(p[1]);
 	ms_dsl_grammar_free(g);
@@ -707,7 +711,7 @@ int main(void)
 		cmocka_unit_test(test_rts_dsl_interp__control),
 		cmocka_unit_test(test_rts_dsl_interp__translate),
 		cmocka_unit_test(test_rts_dsl_interp__loop_shortcut_changes_no_decision),
-		cmocka_unit_test(test_rts_dsl_interp__region_test_changes_no_decision),
+		cmocka_unit_test(test_rts_dsl_interp__region_test_and_repeated_views_change_no_decision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,15 +73,17 @@ typedef struct rd_layer {
 	long budget;        /* RD_ASTAR_BUDGET, or the options' path_budget (tests) */
 	uint32_t *seen;     /* put on OPEN in this search */
 	int *parent, *cost, *next, *head;
+	uint16_t *px, *py;  /* [cell] its coordinates (cells < 65535), written when a search pushes it */
 	int n_head;
 	int cap_cells;
 	/*
-	 * Regions: the 4-connected components of the cells a search may enter,
-	 * labelled once per decision when the first search needs them, and
-	 * split in place when a desire claims a cell, so a search whose goal
-	 * cells all lie outside the start's regions is known to fail without
-	 * running; it is charged the expansions the search would have made (the
-	 * start's regions' size), budget included.
+	 * Regions (rts_dsl_regions.c): the 4-connected components of the cells
+	 * a search may enter, labelled when a search first needs them and then
+	 * kept up to date from decision to decision, and split in place when a
+	 * desire claims a cell, so a search whose goal cells all lie outside the
+	 * start's regions is known to fail without running; it is charged the
+	 * expansions the search would have made (the start's regions' size),
+	 * budget included.
 	 */
 	int *lab;           /* [cell] region, or -1 for a cell no search may enter */
 	int *lab_size;      /* [region] cells (room for 2 * cells regions) */
@@ -92,9 +94,18 @@ typedef struct rd_layer {
 	uint32_t lab_stamp; /* stamp of the current split */
 	uint32_t lab_tick;  /* decision the labels were made for (0: none) */
 	int lab_ru;         /* the labels leave out the cells claimed by desires */
-	int n_claims;       /* cells claimed by desires in this decision */
+	int lab_ok;         /* lab holds labels of some state of the map in lab_terrain */
+	int lab_w, lab_h;
+	uint8_t *lab_terrain; /* [cell] the terrain the labels were made on */
+	int *occ;           /* the cells the labels hold blocked but for terrain; then 2 scratch lists */
+	int n_occ;
+	int *claims;        /* cells claimed by desires in this decision (n_claims) */
+	int n_claims;
 	long unreached;     /* expansions of searches in vain in this decision */
 	int lab_want;       /* label at the first search (searches went in vain) */
+	int check_regions;  /* compare every update of the labels with a fresh labelling (tests) */
+	int regions_wrong;  /* an update differed from it */
+	int *lab_check;     /* the comparison's scratch (allocated on first use) */
 	int full_paths;   /* run every search in full (the first version; for tests and the bench) */
 	rd_aa *aa;          /* the abstract-action map, insertion order */
 	int n_aa, cap_aa;
@@ -133,8 +144,47 @@ int rd_jar_free(const rd_layer *L, int x, int y);
  */
 void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, int *dir, int *goal);
 
+/* Labels up to date for this decision (claims left out with `ru`). */
+void rd_regions_label(rd_layer *L, int ru);
+/* A desire claims cell x in labels made for this decision. */
+void rd_regions_claim(rd_layer *L, int x);
+/*
+ * The expansions a search from (sx, sy) makes when none of the cells it
+ * can reach lies within `range` of (tx, ty): it expands its whole region
+ * then. 0 when a goal cell is reachable (or the range is too wide to test),
+ * and the search must run.
+ */
+long rd_regions_unreachable(rd_layer *L, int sx, int sy, int tx, int ty, int range, int use_ru);
+
 /* findBuildingPosition with no reserved cells: a cell index or -1. */
 int rd_building_position(const rd_layer *L, int x0, int y0);
+
+/* ---- the last decision's view and answer (rts_dsl_view.c) ------------------ */
+
+typedef struct rd_view_unit {
+	ms_rts_unit u;
+	int busy;
+} rd_view_unit;
+
+typedef struct rd_view {
+	const ms_rts_utt *utt;
+	int player, max, w, h, n_units, n_assign, res[2];
+	rd_view_unit *units;
+	int *assign;      /* per pending action: cell, cost of player 0, of player 1 */
+	uint8_t *terrain;
+	ms_rts_pair *out; /* the answer given in that view */
+	int n_out;
+	int saved;        /* the fields above hold the last view */
+	int answered;     /* ... and out its answer */
+	int cap_units, cap_assign, cap_cells, cap_out;
+} rd_view;
+
+/* 1 when the view of (s, player, max) is the last one and v->out holds
+ * its answer; either way v then holds this view (no answer yet). */
+int rd_view_repeat(ms_ctx *ctx, rd_view *v, const ms_rts_state *s, int player, int max);
+/* Keeps the answer given in the view rd_view_repeat saved last. */
+void rd_view_answer(rd_view *v, const ms_rts_pair *out, int n);
+void rd_view_dispose(ms_ctx *ctx, rd_view *v);
 
 /* A decimal digit (the lexer's and the listing rewriter's). */
 static inline int rts_dsl_is_digit(char c)

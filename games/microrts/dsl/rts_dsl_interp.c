@@ -75,6 +75,8 @@ struct ms_rts_dsl_interp {
 	int min_enemy_hp, max_enemy_damage;
 	ms_rts_dsl_assignment *pub;
 	int n_pub, cap_pub;
+	rd_view view; /* the last decision's, for a decision that repeats it */
+	long repeats;
 };
 
 /* ---- compiling ----------------------------------------------------------- */
@@ -181,6 +183,7 @@ int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_pro
 
 int ms_rts_dsl_interp_set_program(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 {
+	it->view.answered = 0;
 	return compile(it, p);
 }
 
@@ -189,6 +192,7 @@ void ms_rts_dsl_interp_free(ms_rts_dsl_interp *it)
 	if (!it)
 		return;
 	rd_layer_dispose(&it->L);
+	rd_view_dispose(it->ctx, &it->view);
 	ms_ctx_mfree(it->ctx, it->code);
 	ms_ctx_mfree(it->ctx, it->fors);
 	ms_ctx_mfree(it->ctx, it->pub);
@@ -769,11 +773,20 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 	int rc;
 
 	*n = 0;
-	it->n_pub = 0;
 	if (player != 0 && player != 1)
 		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL: player %d is not 0 or 1", player);
+	/* the same view: the same decision, assignments and search count (Random draws aside) */
+	if (rd_view_repeat(it->ctx, &it->view, s, player, max) && !it->code[0].rnd && !it->opts.every_decision) {
+		if (it->view.n_out > 0)
+			memcpy(out, it->view.out, sizeof(*out) * (size_t)it->view.n_out);
+		*n = it->view.n_out;
+		it->repeats++;
+		return MS_OK;
+	}
+	it->n_pub = 0;
 	bind_utt(it, s->utt);
 	it->L.full_paths = it->opts.full_paths;
+	it->L.check_regions = it->opts.check_regions;
 	it->L.budget = it->opts.path_budget > 0 ? it->opts.path_budget : RD_ASTAR_BUDGET;
 	if ((rc = rd_layer_begin(&it->L, s, player)))
 		return rc;
@@ -797,12 +810,24 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 		return rc;
 	if ((rc = publish(it)))
 		return rc;
-	return rd_layer_translate(&it->L, out, max, n);
+	if ((rc = rd_layer_translate(&it->L, out, max, n)))
+		return rc;
+	rd_view_answer(&it->view, out, *n);
+	if (it->L.regions_wrong)
+		return ms_ctx_error(it->ctx, MS_ERROR,
+				    "DSL: region labels kept up to date differ from a fresh labelling at cycle %d, player %d",
+				    ms_rts_state_time(s), player);
+	return MS_OK;
 }
 
 long ms_rts_dsl_path_expansions(const ms_rts_dsl_interp *it)
 {
 	return it->L.expanded;
+}
+
+long ms_rts_dsl_repeats(const ms_rts_dsl_interp *it)
+{
+	return it->repeats;
 }
 
 const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_interp *it, int *n)

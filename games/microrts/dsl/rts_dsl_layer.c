@@ -37,6 +37,16 @@ static void free_cells(rd_layer *L)
 	ms_ctx_mfree(L->ctx, L->lab_vis);
 	ms_ctx_mfree(L->ctx, L->lab_own);
 	ms_ctx_mfree(L->ctx, L->lab_queue);
+	ms_ctx_mfree(L->ctx, L->px);
+	ms_ctx_mfree(L->ctx, L->py);
+	ms_ctx_mfree(L->ctx, L->lab_terrain);
+	ms_ctx_mfree(L->ctx, L->occ);
+	ms_ctx_mfree(L->ctx, L->claims);
+	ms_ctx_mfree(L->ctx, L->lab_check);
+	L->lab_terrain = NULL;
+	L->px = L->py = NULL;
+	L->occ = L->claims = L->lab_check = NULL;
+	L->lab_ok = 0;
 	L->pend = L->ru = L->acc = L->seen = NULL;
 	L->parent = L->cost = L->next = L->head = NULL;
 	L->lab = L->lab_size = L->lab_queue = NULL;
@@ -78,8 +88,14 @@ static int grow_cells(rd_layer *L, int cells, int w, int h)
 	L->lab_vis = ms_ctx_calloc(L->ctx, (size_t)cells, sizeof(uint32_t));
 	L->lab_own = ms_ctx_malloc(L->ctx, (size_t)cells);
 	L->lab_queue = ms_ctx_malloc(L->ctx, sizeof(int) * 4 * (size_t)cells);
+	L->px = ms_ctx_malloc(L->ctx, sizeof(uint16_t) * (size_t)cells);
+	L->py = ms_ctx_malloc(L->ctx, sizeof(uint16_t) * (size_t)cells);
+	L->lab_terrain = ms_ctx_malloc(L->ctx, (size_t)cells);
+	L->occ = ms_ctx_malloc(L->ctx, sizeof(int) * 3 * (size_t)cells);
+	L->claims = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
 	if (!L->pend || !L->ru || !L->acc || !L->seen || !L->parent || !L->cost || !L->next || !L->head || !L->lab ||
-	    !L->lab_size || !L->lab_vis || !L->lab_own || !L->lab_queue) {
+	    !L->lab_size || !L->lab_vis || !L->lab_own || !L->lab_queue || !L->px || !L->py ||
+	    !L->lab_terrain || !L->occ || !L->claims) {
 		free_cells(L);
 		return ms_ctx_error(L->ctx, MS_ENOMEM, "DSL: out of memory for a %dx%d map", w, h);
 	}
@@ -194,224 +210,18 @@ static inline int iabs(int v)
 	return v < 0 ? -v : v;
 }
 
-static int root_of(int *par, int i)
-{
-	while (par[i] != i)
-		i = par[i] = par[par[i]];
-	return i;
-}
-
-/* Labels the regions of the cells a search may enter (minus the claimed
- * cells when `ru`): one pass over the rows joining each cell to its left
- * and upper neighbours, one pass numbering the roots. */
-static void label_regions(rd_layer *L, int ru)
-{
-	int w = L->w, h = L->h, n = 0, nr = 0;
-	int *lab = L->lab, *par = L->lab_queue, *id = L->lab_queue + L->cap_cells;
-	const uint8_t *terrain = L->terrain;
-	const uint16_t *grid = L->grid;
-	const uint32_t *pend = L->pend, *claimed = L->ru;
-	uint32_t tick = L->tick;
-
-	for (int y = 0, c = 0; y < h; y++)
-		for (int x = 0; x < w; x++, c++) {
-			int l, u;
-			if (terrain[c] || grid[c] || pend[c] == tick || (ru && claimed[c] == tick)) {
-				lab[c] = -1;
-				continue;
-			}
-			l = x > 0 ? lab[c - 1] : -1;
-			u = y > 0 ? lab[c - w] : -1;
-			if (l < 0 && u < 0) {
-				par[n] = n;
-				lab[c] = n++;
-			} else if (l < 0 || u < 0 || l == u) {
-				lab[c] = l < 0 ? u : l;
-			} else {
-				int a = root_of(par, l), b = root_of(par, u);
-				if (a < b)
-					par[b] = a;
-				else
-					par[a] = b;
-				lab[c] = l;
-			}
-		}
-	for (int i = 0; i < n; i++) {
-		int r = root_of(par, i);
-		if (r == i) {
-			id[i] = nr;
-			L->lab_size[nr++] = 0;
-		}
-	}
-	for (int c = 0; c < L->cells; c++)
-		if (lab[c] >= 0) {
-			int r = id[root_of(par, lab[c])];
-			lab[c] = r;
-			L->lab_size[r]++;
-		}
-	L->n_lab = nr;
-	L->lab_tick = L->tick;
-	L->lab_ru = ru;
-}
-
-/* The regions a search from `start` enters (its own when it may enter it,
- * and its neighbours'), at most 5, and the cells it would expand. */
-static int start_regions(const rd_layer *L, int start, int regs[5], long *size)
-{
-	int w = L->w, sx = start % w, sy = start / w, n = 0;
-
-	*size = L->lab[start] >= 0 ? 0 : 1;
-	for (int d = -1; d < 4; d++) {
-		int c = start, r, k;
-		if (d >= 0) {
-			int nx = sx + rts_dx[d], ny = sy + rts_dy[d];
-			if (nx < 0 || ny < 0 || nx >= w || ny >= L->h)
-				continue;
-			c = nx + ny * w;
-		}
-		if ((r = L->lab[c]) < 0)
-			continue;
-		for (k = 0; k < n && regs[k] != r; k++)
-			;
-		if (k == n) {
-			regs[n++] = r;
-			*size += L->lab_size[r];
-		}
-	}
-	return n;
-}
-
-/* Goal ranges the region test handles (a disk of (2R+1)^2 cells at most). */
-#define RD_REGION_RANGE 16
-
-/*
- * The expansions a search from (sx, sy) makes when none of the cells it
- * can reach lies within `range` of (tx, ty): it expands its whole region
- * then. 0 when a goal cell is reachable (or the range is too wide to test),
- * and the search must run.
- */
-static long unreachable_size(rd_layer *L, int sx, int sy, int tx, int ty, int range, int use_ru)
-{
-	int w = L->w, h = L->h, start = sx + sy * w, regs[5], n;
-	long size, r2 = (long)range * range;
-
-	if (range < 0 || range > RD_REGION_RANGE)
-		return 0;
-	/* labels made before any claim serve both kinds of search; claims
-	 * then make them leave claimed cells out */
-	if (L->lab_tick != L->tick || (L->n_claims > 0 && L->lab_ru != !!use_ru))
-		label_regions(L, use_ru);
-	n = start_regions(L, start, regs, &size);
-	for (long dy = -range; dy <= range; dy++) {
-		long y = ty + dy;
-		if (y < 0 || y >= h)
-			continue;
-		for (long dx = -range; dx <= range; dx++) {
-			long x = tx + dx;
-			int r;
-			if (x < 0 || x >= w || dx * dx + dy * dy > r2 || (r = L->lab[x + y * w]) < 0)
-				continue;
-			for (int k = 0; k < n; k++)
-				if (regs[k] == r)
-					return 0;
-		}
-	}
-	return size;
-}
-
-/*
- * A desire claimed cell x: searches with use_ru may no longer enter it. Its
- * region loses it and may fall apart; searches from x's neighbours in the
- * region, taking turns, find the pieces: searches that meet join, and one
- * that runs out of cells apart from every other has found a piece, which
- * gets a new label. It stops when one group is left (which keeps the old
- * label), so a claim costs about the size of the pieces cut off.
- */
-static void claim_cell(rd_layer *L, int x)
-{
-	int w = L->w, h = L->h, k = L->lab[x], m = 0, grp[4], qh[4], qt[4], *q[4];
-	int xx = x % w, xy = x / w, groups;
-
-	L->lab_ru = 1;
-	if (k < 0)
-		return;
-	L->lab[x] = -1;
-	L->lab_size[k]--;
-	if (++L->lab_stamp == 0) {
-		memset(L->lab_vis, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
-		L->lab_stamp = 1;
-	}
-	for (int d = 0; d < 4; d++) {
-		int nx = xx + rts_dx[d], ny = xy + rts_dy[d], c;
-		if (nx < 0 || ny < 0 || nx >= w || ny >= h || L->lab[c = nx + ny * w] != k)
-			continue;
-		q[m] = L->lab_queue + (size_t)m * (size_t)L->cap_cells;
-		q[m][0] = c;
-		qh[m] = 0;
-		qt[m] = 1;
-		grp[m] = m;
-		L->lab_vis[c] = L->lab_stamp;
-		L->lab_own[c] = (uint8_t)m;
-		m++;
-	}
-	groups = m;
-	if (L->n_lab + m > 2 * L->cells) { /* out of region ids: label afresh */
-		label_regions(L, 1);
-		return;
-	}
-	while (groups > 1) {
-		for (int i = 0; i < m && groups > 1; i++) {
-			int p, px, py, g = grp[i], open = 0;
-			if (qh[i] == qt[i])
-				continue;
-			p = q[i][qh[i]++];
-			px = p % w;
-			py = p / w;
-			for (int d = 0; d < 4; d++) {
-				int nx = px + rts_dx[d], ny = py + rts_dy[d], c;
-				if (nx < 0 || ny < 0 || nx >= w || ny >= h || L->lab[c = nx + ny * w] != k)
-					continue;
-				if (L->lab_vis[c] != L->lab_stamp) {
-					L->lab_vis[c] = L->lab_stamp;
-					L->lab_own[c] = (uint8_t)i;
-					q[i][qt[i]++] = c;
-				} else if (grp[L->lab_own[c]] != g) { /* two groups meet */
-					int o = grp[L->lab_own[c]];
-					for (int j = 0; j < m; j++)
-						if (grp[j] == o)
-							grp[j] = g;
-					groups--;
-				}
-			}
-			/* group g is finished when all its searches are: a piece */
-			for (int j = 0; j < m; j++)
-				if (grp[j] == g && qh[j] < qt[j])
-					open = 1;
-			if (!open && groups > 1) {
-				int r = L->n_lab++, n = 0;
-				for (int j = 0; j < m; j++) {
-					if (grp[j] != g)
-						continue;
-					for (int t = 0; t < qt[j]; t++)
-						L->lab[q[j][t]] = r;
-					n += qt[j];
-					grp[j] = -1 - j; /* out of every group */
-				}
-				L->lab_size[r] = n;
-				L->lab_size[k] -= n;
-				groups--;
-			}
-		}
-	}
-}
-
 void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, int *dir, int *goal)
 {
 	int w = L->w, h = L->h;
 	int tx = target % w, ty = target / w; /* Java's int arithmetic, off-map targets included */
 	int r2 = range * range, start = sx + sy * w, h0, fmax = 0, b = 0;
+	int *parent = L->parent, *cost = L->cost, *next = L->next, *head = L->head;
+	uint16_t *px_of = L->px, *py_of = L->py;
+	uint32_t *seen = L->seen, st, tick = L->tick;
+	const uint32_t *pend = L->pend, *ru = L->ru;
+	const uint8_t *terrain = L->terrain;
+	const uint16_t *grid = L->grid;
 	long before;
-	uint32_t st;
 
 	*dir = -1;
 	*goal = -1;
@@ -426,9 +236,9 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 		}
 		/* no goal cell reachable: charge the whole region as the search
 		 * would. Labelling costs about one search of the whole map, so it
-		 * waits for a decision that searched in vain (or follows one). */
-		if ((L->lab_want || L->lab_tick == L->tick) &&
-		    (size = unreachable_size(L, sx, sy, tx, ty, range, use_ru)) > 0) {
+		 * waits for a decision that searched in vain (or follows one);
+		 * labels once made cost only the cells that changed since. */
+		if ((L->lab_want || L->lab_ok) && (size = rd_regions_unreachable(L, sx, sy, tx, ty, range, use_ru)) > 0) {
 			L->unreached += size;
 			L->expanded = size > L->budget - L->expanded ? L->budget + 1 : L->expanded + size;
 			return;
@@ -448,26 +258,28 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 	 * give the same order without the list's linear insertion.
 	 */
 	h0 = iabs(sx - tx) + iabs(sy - ty);
-	L->seen[start] = st;
-	L->cost[start] = 0;
-	L->parent[start] = start;
-	L->next[start] = -1;
-	L->head[0] = start;
+	seen[start] = st;
+	cost[start] = 0;
+	parent[start] = start;
+	next[start] = -1;
+	px_of[start] = (uint16_t)sx;
+	py_of[start] = (uint16_t)sy;
+	head[0] = start;
 	while (b <= fmax) {
-		int p = L->head[b], px, py;
+		int p = head[b], px, py;
 		if (p < 0) {
 			b++;
 			continue;
 		}
-		L->head[b] = L->next[p];
+		head[b] = next[p];
 		if (++L->expanded > L->budget)
 			break; /* the decision's search budget is spent: no path */
-		px = p % w;
-		py = p / w;
+		px = px_of[p];
+		py = py_of[p];
 		if ((px - tx) * (px - tx) + (py - ty) * (py - ty) <= r2) {
 			int first = p;
-			while (L->parent[first] != start)
-				first = L->parent[first];
+			while (parent[first] != start)
+				first = parent[first];
 			*goal = p;
 			if (first == start + w)
 				*dir = MS_RTS_DOWN;
@@ -480,19 +292,21 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 			break;
 		}
 		for (int d = 0; d < 4; d++) {
-			int nx = px + rts_dx[d], ny = py + rts_dy[d], c, f, nb;
+			int nx = px + rts_dx[d], ny = py + rts_dy[d], c, nb;
 			if (nx < 0 || ny < 0 || nx >= w || ny >= h)
 				continue;
 			c = nx + ny * w;
-			if (L->seen[c] == st || !rd_free(L, c) || (use_ru && L->ru[c] == L->tick))
+			if (seen[c] == st || terrain[c] || grid[c] || pend[c] == tick || (use_ru && ru[c] == tick))
 				continue;
-			L->seen[c] = st;
-			L->cost[c] = L->cost[p] + 1;
-			L->parent[c] = p;
-			f = L->cost[c] + iabs(nx - tx) + iabs(ny - ty);
-			nb = (f - h0) / 2;
-			L->next[c] = L->head[nb];
-			L->head[nb] = c;
+			seen[c] = st;
+			cost[c] = cost[p] + 1;
+			parent[c] = p;
+			px_of[c] = (uint16_t)nx;
+			py_of[c] = (uint16_t)ny;
+			/* f - h0 is even and never negative */
+			nb = (int)((unsigned)(cost[c] + iabs(nx - tx) + iabs(ny - ty) - h0) >> 1);
+			next[c] = head[nb];
+			head[nb] = c;
 			if (nb > fmax)
 				fmax = nb;
 		}
@@ -702,8 +516,10 @@ int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n)
 		if (cell >= 0 && cell < L->cells) {
 			L->ru[cell] = L->tick;
 			if (L->lab_tick == L->tick && (L->lab_ru || L->n_claims == 0))
-				claim_cell(L, (int)cell);
-			L->n_claims++;
+				rd_regions_claim(L, (int)cell);
+			/* a desire per unit, a unit per cell: the list cannot overflow */
+			if (L->n_claims < L->cap_cells)
+				L->claims[L->n_claims++] = (int)cell;
 		}
 	}
 	/* 4c, 4d: keep the desires consistent with the running actions and

@@ -170,6 +170,10 @@ typedef struct ms_rts_dsl_opts {
 	int full_paths; /**< run every path search in full, even one that cannot reach its goal (slower, same
 			     decisions; for tests and `bench synth`) */
 	long path_budget; /**< path-search expansions per decision; 0: the default 400,000 (tests lower it) */
+	int check_regions; /**< compare every update of the path search's region labels with a fresh labelling; a
+				difference fails the decision with MS_ERROR (slower; for tests) */
+	int every_decision; /**< decide afresh even when the view is the last decision's (slower, same decisions;
+				 for tests) */
 } ms_rts_dsl_opts;
 
 #define MS_RTS_DSL_OPTS_VERSION 1
@@ -227,6 +231,8 @@ typedef struct ms_rts_dsl_assignment {
  */
 /** Path-search expansions the last decision counted against its budget (tests compare them). */
 MS_EXTERN long ms_rts_dsl_path_expansions(const ms_rts_dsl_interp *it);
+/** Decisions that repeated the last one's answer because its view was the same (tests count them). */
+MS_EXTERN long ms_rts_dsl_repeats(const ms_rts_dsl_interp *it);
 
 MS_EXTERN const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_interp *it, int *n);
 
