@@ -422,11 +422,32 @@ static int collect_consts(ms_gdl *g)
 	return MS_OK;
 }
 
+/* A ground network needs the atoms of relations read only under negation too
+ * (breakthrough's whiteCell, checkers' has_legal_move): relax them as well. */
+static void need_negated(ms_gdl *g)
+{
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int r = 0; r < g->nrules; r++) {
+			const gdl_rule *ru = &g->rules[r];
+			if (!g->rels[ru->head_rel].needed)
+				continue;
+			for (int i = 0; i < ru->nlits; i++) {
+				const gdl_lit *l = &g->lits[ru->lit0 + i];
+				if (l->kind <= LIT_NEG && !g->rels[l->rel].needed)
+					changed = g->rels[l->rel].needed = 1;
+			}
+		}
+	}
+}
+
 int gdl_relax(ms_gdl *g)
 {
 	int rc;
 	if ((rc = collect_consts(g)) || (rc = gdl_store_init(g->ctx, &g->st, g->nrels)))
 		return rc;
+	if (g->grounding)
+		need_negated(g);
 	for (int i = 0; i < g->nrules; i++)
 		if (!g->rels[g->rules[i].head_rel].needed)
 			g->overflow = 1; /* its atoms stay unknown: no ground network */
