@@ -162,15 +162,10 @@ static int add_synthetic(ms_gdl *g, int head_rel, int body_rel, int nargs)
 	return MS_OK;
 }
 
-/* The relations the domain analysis needs: every static one (negation on them is
- * decided exactly) and the dynamic ones reached through positive literals from
- * true, does, goal and terminal (negation on dynamic ones is ignored there). */
-static void mark_needed(ms_gdl *g)
+/* Marks `mark` on every relation reached from an already marked one through a
+ * literal of kind at most `kind` (LIT_POS, or LIT_NEG for both polarities). */
+static void close_needed(ms_gdl *g, int kind, int mark)
 {
-	for (int r = 0; r < g->nrels; r++)
-		g->rels[r].needed = !g->rels[r].dynamic;
-	g->rels[g->r_true].needed = g->rels[g->r_does].needed = 1;
-	g->rels[g->r_goal].needed = g->rels[g->r_terminal].needed = 1;
 	for (int changed = 1; changed;) {
 		changed = 0;
 		for (int r = 0; r < g->nrules; r++) {
@@ -179,11 +174,27 @@ static void mark_needed(ms_gdl *g)
 				continue;
 			for (int i = 0; i < ru->nlits; i++) {
 				const gdl_lit *l = &g->lits[ru->lit0 + i];
-				if (l->kind == LIT_POS && !g->rels[l->rel].needed)
-					changed = g->rels[l->rel].needed = 1;
+				if (l->kind <= kind && !g->rels[l->rel].needed)
+					changed = g->rels[l->rel].needed = mark;
 			}
 		}
 	}
+}
+
+/* The relations the domain analysis needs: every static one (negation on them is
+ * decided exactly) and the dynamic ones reached through positive literals from
+ * true, does, goal and terminal (negation on dynamic ones is ignored there).
+ * A ground network also needs those read only under negation (breakthrough's
+ * whiteCell, checkers' has_legal_move): marked 2, relaxed last (join.c). */
+static void mark_needed(ms_gdl *g)
+{
+	for (int r = 0; r < g->nrels; r++)
+		g->rels[r].needed = !g->rels[r].dynamic;
+	g->rels[g->r_true].needed = g->rels[g->r_does].needed = 1;
+	g->rels[g->r_goal].needed = g->rels[g->r_terminal].needed = 1;
+	close_needed(g, LIT_POS, 1);
+	if (g->grounding)
+		close_needed(g, LIT_NEG, 2);
 }
 
 int gdl_check(ms_gdl *g)

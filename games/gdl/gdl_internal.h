@@ -69,7 +69,8 @@ typedef struct gdl_rel {
 	int scc_a;      /* component in the graph with true<=init/next, does<=legal */
 	int scc_b;      /* component in the real dependency graph (evaluation strata) */
 	int recursive_b;
-	int needed;     /* static, or reached positively from true, does, goal, terminal: relaxed */
+	int needed;     /* relaxed: 1 static, or reached positively from true, does, goal, terminal;
+			 * 2 (grounding only) reached through negation alone */
 	int first_line;
 } gdl_rel;
 

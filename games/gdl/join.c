@@ -166,12 +166,14 @@ static int record_ground(join *J, int head)
 
 /* The analysis of rules with an unbounded domain would not end: count its steps
  * and its terms (about 40 bytes each). */
-enum { GDL_MAX_TERMS = 50000000 };
+enum { GDL_MAX_TERMS = 50000000, GDL_ABANDON = 1 };
 static int relax_step(join *J)
 {
 	ms_gdl *g = J->g;
 	if (!J->relaxed)
 		return MS_OK;
+	if (g->overflow && g->rels[J->r->head_rel].needed == 2)
+		return GDL_ABANDON; /* only a network reads it, and there will be none */
 	if (g->terms.n > GDL_MAX_TERMS)
 		return ms_ctx_error(g->ctx, MS_ERANGE,
 				    "%s:%d: the domain analysis made more than %d terms (a relation whose domain is "
@@ -435,15 +437,20 @@ int gdl_relax(ms_gdl *g)
 	int *list = ms_ctx_malloc(g->ctx, (size_t)(g->nrules + 1) * sizeof *list);
 	if (!list)
 		return MS_ENOMEM;
-	for (int c = 0; c < g->ncomp_a && !rc; c++) {
-		int n = 0;
-		for (int i = 0; i < g->nrules; i++) {
-			const gdl_rel *h = &g->rels[g->rules[i].head_rel];
-			if (h->scc_a == c && h->needed)
-				list[n++] = i;
+	/* relations marked 2 (read only under negation, for the network) come last:
+	 * no relation marked 1 reads them positively; chess's threatened_with_capture
+	 * alone has 2 x 64^3 relaxed atoms, so they are abandoned once the grounding
+	 * bound is passed */
+	for (int pass = 1; pass <= 2 && !rc && !(pass == 2 && g->overflow); pass++)
+		for (int c = 0; c < g->ncomp_a && !rc; c++) {
+			int n = 0;
+			for (int i = 0; i < g->nrules; i++) {
+				const gdl_rel *h = &g->rels[g->rules[i].head_rel];
+				if (h->scc_a == c && h->needed == pass)
+					list[n++] = i;
+			}
+			rc = gdl_eval_component(g, &g->st, c, 0, 1, list, n);
 		}
-		rc = gdl_eval_component(g, &g->st, c, 0, 1, list, n);
-	}
 	ms_ctx_mfree(g->ctx, list);
-	return rc;
+	return rc == GDL_ABANDON ? MS_OK : rc;
 }

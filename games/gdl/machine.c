@@ -11,6 +11,12 @@ struct ms_gdl_machine {
 	ms_ctx *ctx;
 	ms_gdl *g;
 	uint8_t *val;     /* grounded: one byte per proposition */
+	int *dirty;       /* grounded: what the network set since the state was set */
+	int nstate, ndirty; /* dirty[0, nstate): by the state; [nstate, ndirty): by the move */
+	int *fluent_prop, *next_prop; /* grounded: per fluent, (true f) and (next f) or -1 */
+	int *legal_prop, *does_prop;  /* grounded: per move, (legal r m) or -1, (does r m) */
+	int *slots;       /* per role: the does slot of its move this step */
+	int terminal_prop;
 	gdl_store fo;     /* fallback: dynamic facts of the current state */
 	int *fo_rules;    /* fallback: non-synthetic rules sorted by component */
 	int *fo_start;    /* per component of graph B: first rule */
@@ -26,6 +32,12 @@ void ms_gdl_machine_free(ms_gdl_machine *m)
 		return;
 	ms_ctx *ctx = m->ctx;
 	ms_ctx_mfree(ctx, m->val);
+	ms_ctx_mfree(ctx, m->dirty);
+	ms_ctx_mfree(ctx, m->fluent_prop);
+	ms_ctx_mfree(ctx, m->next_prop);
+	ms_ctx_mfree(ctx, m->legal_prop);
+	ms_ctx_mfree(ctx, m->does_prop);
+	ms_ctx_mfree(ctx, m->slots);
 	if (m->fo.atoms)
 		gdl_store_free(ctx, &m->fo);
 	ms_ctx_mfree(ctx, m->fo_rules);
@@ -57,6 +69,35 @@ static int fallback_init(ms_gdl_machine *m)
 	return MS_OK;
 }
 
+/* The propositions the machine reads and writes, looked up once. */
+static int net_init(ms_gdl_machine *m)
+{
+	const ms_gdl *g = m->g;
+	const gdl_net *n = g->net;
+	int nf = g->fluents.n, nm = g->move_term.n;
+	m->val = ms_ctx_calloc(m->ctx, (size_t)n->nprops, 1);
+	m->dirty = ms_ctx_malloc(m->ctx, (size_t)(n->nheads + 1) * sizeof *m->dirty);
+	m->fluent_prop = ms_ctx_malloc(m->ctx, (size_t)(nf + 1) * sizeof *m->fluent_prop);
+	m->next_prop = ms_ctx_malloc(m->ctx, (size_t)(nf + 1) * sizeof *m->next_prop);
+	m->legal_prop = ms_ctx_malloc(m->ctx, (size_t)(nm + 1) * sizeof *m->legal_prop);
+	m->does_prop = ms_ctx_malloc(m->ctx, (size_t)(nm + 1) * sizeof *m->does_prop);
+	m->slots = ms_ctx_calloc(m->ctx, (size_t)g->nroles, sizeof *m->slots);
+	if (!m->val || !m->dirty || !m->fluent_prop || !m->next_prop || !m->legal_prop || !m->does_prop || !m->slots)
+		return MS_ENOMEM;
+	m->val[0] = 1;
+	for (int f = 0; f < nf; f++) {
+		m->fluent_prop[f] = n->prop_of_term[g->fluent_atom.v[f]];
+		m->next_prop[f] = g->next_atom.v[f] < 0 ? -1 : n->prop_of_term[g->next_atom.v[f]];
+	}
+	for (int mv = 0; mv < nm; mv++) {
+		m->legal_prop[mv] = g->legal_atom.v[mv] < 0 ? -1 : n->prop_of_term[g->legal_atom.v[mv]];
+		m->does_prop[mv] = n->prop_of_term[g->does_atom.v[mv]];
+	}
+	int tt = gdl_term_find(&g->terms, g->rels[g->r_terminal].sym, -1, NULL);
+	m->terminal_prop = tt < 0 ? -1 : n->prop_of_term[tt];
+	return MS_OK;
+}
+
 int ms_gdl_machine_new(ms_ctx *ctx, const ms_gdl *gc, ms_gdl_machine **out)
 {
 	if (!ctx || !gc || !out)
@@ -73,7 +114,7 @@ int ms_gdl_machine_new(ms_ctx *ctx, const ms_gdl *gc, ms_gdl_machine **out)
 	if (!m->legal || !m->nlegal || !m->state)
 		rc = MS_ENOMEM;
 	else if (gc->net)
-		rc = (m->val = ms_ctx_calloc(ctx, (size_t)gc->net->nprops, 1)) ? MS_OK : MS_ENOMEM;
+		rc = net_init(m);
 	else
 		rc = fallback_init(m);
 	if (rc) {
@@ -139,19 +180,43 @@ static int fo_run(ms_gdl_machine *m, int phase, const int *joint)
 	return MS_OK;
 }
 
+/* Undoes what the network derived, sets the state's fluents, runs the state phase. */
+static void net_set(ms_gdl_machine *m, const uint64_t *state)
+{
+	const ms_gdl *g = m->g;
+	for (int i = 0; i < m->ndirty; i++)
+		m->val[m->dirty[i]] = 0;
+	for (int f = 0; f < g->fluents.n; f++)
+		m->val[m->fluent_prop[f]] = (uint8_t)ms_gdl_state_has(state, f);
+	m->nstate = m->ndirty = gdl_net_state(g->net, m->val, m->dirty);
+}
+
+/* The move phase for a joint move: only the slots of the moves played run. */
+static void net_next(ms_gdl_machine *m, const int *joint, uint64_t *next)
+{
+	const ms_gdl *g = m->g;
+	for (int i = m->nstate; i < m->ndirty; i++)
+		m->val[m->dirty[i]] = 0;
+	for (int r = 0; r < g->nroles; r++) {
+		int p = m->does_prop[joint[r]];
+		m->val[p] = 1;
+		m->slots[r] = g->net->does_slot[p];
+	}
+	m->ndirty = m->nstate + gdl_net_move(g->net, m->val, m->slots, g->nroles, m->dirty + m->nstate);
+	for (int r = 0; r < g->nroles; r++)
+		m->val[m->does_prop[joint[r]]] = 0;
+	for (int f = 0; f < g->fluents.n; f++)
+		if (m->next_prop[f] >= 0 && m->val[m->next_prop[f]])
+			next[f >> 6] |= 1ull << (f & 63);
+}
+
 int ms_gdl_machine_set(ms_gdl_machine *m, const uint64_t *state)
 {
 	const ms_gdl *g = m->g;
 	memcpy(m->state, state, ms_gdl_state_words(g) * sizeof *state);
-	if (m->val) {
-		const gdl_net *n = g->net;
-		memset(m->val, 0, (size_t)n->nprops);
-		m->val[0] = 1;
-		for (int f = 0; f < g->fluents.n; f++)
-			if (ms_gdl_state_has(state, f))
-				m->val[n->prop_of_term[g->fluent_atom.v[f]]] = 1;
-		gdl_net_run(n, m->val, 0, n->phase2);
-	} else {
+	if (m->val)
+		net_set(m, state);
+	else {
 		int rc = fo_run(m, 0, NULL);
 		if (rc)
 			return rc;
@@ -159,12 +224,15 @@ int ms_gdl_machine_set(ms_gdl_machine *m, const uint64_t *state)
 	memset(m->nlegal, 0, (size_t)g->nroles * sizeof *m->nlegal);
 	int k = 0; /* moves are sorted by role: each role's legal moves follow the previous role's */
 	for (int mv = 0; mv < g->move_term.n; mv++)
-		if (holds(m, g->r_legal, g->legal_atom.v[mv])) {
+		if (m->val ? m->legal_prop[mv] >= 0 && m->val[m->legal_prop[mv]]
+			   : holds(m, g->r_legal, g->legal_atom.v[mv])) {
 			m->legal[k++] = mv;
 			m->nlegal[g->move_role.v[mv]]++;
 		}
-	int terminal_term = gdl_term_find(&g->terms, g->rels[g->r_terminal].sym, -1, NULL);
-	m->terminal = holds(m, g->r_terminal, terminal_term);
+	if (m->val)
+		m->terminal = m->terminal_prop >= 0 && m->val[m->terminal_prop];
+	else
+		m->terminal = holds(m, g->r_terminal, gdl_term_find(&g->terms, g->rels[g->r_terminal].sym, -1, NULL));
 	return MS_OK;
 }
 
@@ -240,21 +308,12 @@ int ms_gdl_next(ms_gdl_machine *m, const int *joint, uint64_t *next)
 	size_t words = ms_gdl_state_words(g);
 	memset(next, 0, words * sizeof *next);
 	if (m->val) {
-		const gdl_net *n = g->net;
-		/* clear what the previous move derived, then set this move's does */
-		for (int s = n->phase2; s < n->nseg; s++)
-			for (int pc = n->seg.v[2 * s]; pc < n->seg.v[2 * s + 2]; pc += 2 + n->code.v[pc + 1])
-				m->val[n->code.v[pc]] = 0;
-		for (int mv = 0; mv < g->move_term.n; mv++)
-			m->val[n->prop_of_term[g->does_atom.v[mv]]] = 0;
-		for (int r = 0; r < g->nroles; r++)
-			m->val[n->prop_of_term[g->does_atom.v[joint[r]]]] = 1;
-		gdl_net_run(n, m->val, n->phase2, n->nseg);
-	} else {
-		int rc = fo_run(m, 1, joint);
-		if (rc)
-			return rc;
+		net_next(m, joint, next);
+		return MS_OK;
 	}
+	int rc = fo_run(m, 1, joint);
+	if (rc)
+		return rc;
 	for (int f = 0; f < g->fluents.n; f++)
 		if (holds(m, g->r_next, g->next_atom.v[f]))
 			next[f >> 6] |= 1ull << (f & 63);

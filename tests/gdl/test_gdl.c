@@ -181,7 +181,10 @@ static void test_gdl__counter_game_legal_next_terminal_goal(void **state)
 	}
 }
 
-/* The ground network and the fallback give the same legal sets, states and goals. */
+/* The ground network and the fallback give the same legal sets, states and goals
+ * (every game here is grounded; breakthrough and checkers read relations only
+ * under negation). From each state the network first plays another random joint
+ * move, so what one move derived must not leak into the next. */
 static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void **state)
 {
 	(void)state;
@@ -191,7 +194,7 @@ static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void 
 			fail_msg("../shared is absent but CI is set");
 		skip();
 	}
-	static const char *const games[] = { "connectFour", "breakthrough", "ticTacToeParallel", "3pttc" };
+	static const char *const games[] = { "connectFour", "breakthrough", "checkers", "ticTacToeParallel", "3pttc" };
 	for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/data/gdl/kif/rulesheets-2010/%s.kif", shared, games[gi]);
@@ -204,6 +207,8 @@ static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void 
 			assert_int_equal(ms_gdl_load(ctx, path, &o, &g[k]), MS_OK);
 			assert_int_equal(ms_gdl_machine_new(ctx, g[k], &m[k]), MS_OK);
 		}
+		assert_int_equal(ms_gdl_is_grounded(g[0]), 1);
+		assert_int_equal(ms_gdl_is_grounded(g[1]), 0);
 		assert_int_equal(ms_gdl_num_moves(g[0]), ms_gdl_num_moves(g[1]));
 		ms_jrandom rng;
 		ms_jrandom_init(&rng, 7);
@@ -215,14 +220,16 @@ static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void 
 				assert_int_equal(ms_gdl_machine_set(m[0], st), MS_OK);
 				assert_int_equal(ms_gdl_machine_set(m[1], st), MS_OK);
 				assert_int_equal(ms_gdl_terminal(m[0]), ms_gdl_terminal(m[1]));
-				int nr = ms_gdl_num_roles(g[0]), joint[8];
+				int nr = ms_gdl_num_roles(g[0]), joint[8], other[8];
 				for (int r = 0; r < nr; r++) {
 					const int *a, *b;
 					int na = ms_gdl_legal(m[0], r, &a), nb = ms_gdl_legal(m[1], r, &b), k;
 					assert_int_equal(na, nb);
 					assert_memory_equal(a, b, (size_t)na * sizeof *a);
-					if (na)
+					if (na) {
 						assert_int_equal(ms_jrandom_next_int_bounded(&rng, na, &k), MS_OK), joint[r] = a[k];
+						assert_int_equal(ms_jrandom_next_int_bounded(&rng, na, &k), MS_OK), other[r] = a[k];
+					}
 				}
 				if (ms_gdl_terminal(m[0])) {
 					for (int r = 0; r < nr; r++) {
@@ -232,6 +239,7 @@ static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void 
 					}
 					break;
 				}
+				assert_int_equal(ms_gdl_next(m[0], other, n0), MS_OK);
 				assert_int_equal(ms_gdl_next(m[0], joint, n0), MS_OK);
 				assert_int_equal(ms_gdl_next(m[1], joint, n1), MS_OK);
 				assert_memory_equal(n0, n1, w * 8);
