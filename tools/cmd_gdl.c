@@ -495,12 +495,14 @@ static int gdl_bench(int argc, char **argv)
 int cmd_gdl(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(CMD, "missing subcommand (replay, bench, play)");
+		return cli_usage_error(CMD, "missing subcommand (replay, bench, play, features)");
 	if (!strcmp(argv[1], "replay"))
 		return gdl_replay(argc, argv);
 	if (!strcmp(argv[1], "bench"))
 		return gdl_bench(argc, argv);
 	if (!strcmp(argv[1], "play"))
 		return cmd_gdl_play(argc, argv);
+	if (!strcmp(argv[1], "features"))
+		return cmd_gdl_features(argc, argv);
 	return cli_usage_error(CMD, "unknown subcommand '%s'", argv[1]);
 }

@@ -1,0 +1,114 @@
+/*
+ * microsynth gdl features: StatGUCT's evaluation function of a role (or of
+ * every role), built from random play on the rules and printed as a linear
+ * program in the slides' form (issue 26). The statistics options are shared
+ * with `gdl play` (guct and sguct players).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "microsynth/gdl.h"
+#include "cli.h"
+
+#define CMD "gdl"
+
+int cmd_gdl_stat_option(ms_gdl_stat_options *o, const char *opt, const char *val)
+{
+	static const struct {
+		const char *name;
+		long lo, hi;
+	} opts[] = { { "--sequences", 3, 100000 }, { "--positions", 1, 1000 },	 { "--gap", 1, 1000 },
+		     { "--playouts", 1, 100000 },   { "--keep", 0, 256 },	 { "--differences", 0, 1 },
+		     { "--max-features", 1, 10000000 }, { "--stability-k", 0, 1000000 } };
+	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+		if (strcmp(opt, opts[i].name))
+			continue;
+		long v;
+		if (!val)
+			return cli_usage_error(CMD, "%s needs a value", opt), -1;
+		if (cli_parse_int(CMD, opt, val, opts[i].lo, opts[i].hi, &v))
+			return -1;
+		int *dst[] = { &o->sequences, &o->positions, &o->gap, &o->playouts, &o->keep, &o->differences };
+		if (i < sizeof dst / sizeof *dst)
+			*dst[i] = (int)v;
+		else if (!strcmp(opt, "--max-features"))
+			o->max_features = v;
+		else
+			o->stability_k = (double)v;
+		return 1;
+	}
+	return 0;
+}
+
+/* Role r's function, one term a line: "  +0.1300 * (cell ? ? bk){int}", then the constant. */
+static void print_function(const ms_gdl *g, const ms_gdl_eval *e, int r)
+{
+	char text[512];
+	printf("eval(%s) =\n", ms_gdl_role_name(g, r));
+	for (int i = 0; i < ms_gdl_eval_terms(e, r); i++) {
+		ms_gdl_eval_term_text(e, r, i, text, sizeof text);
+		printf("  %+.4f * %s{int}\n", ms_gdl_eval_weight(e, r, i), text);
+	}
+	printf("  %+.4f * 1\n", ms_gdl_eval_constant(e, r));
+}
+
+int cmd_gdl_features(int argc, char **argv)
+{
+	ms_gdl_stat_options so;
+	ms_gdl_stat_options_default(&so);
+	const char *kif = NULL, *role = NULL;
+	long seed = 1;
+	for (int i = 2; i < argc; i++) {
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int r = cmd_gdl_stat_option(&so, argv[i], val);
+		if (r < 0)
+			return CLI_USAGE;
+		if (r > 0) {
+			i++;
+		} else if (!strcmp(argv[i], "--role") || !strcmp(argv[i], "--seed")) {
+			if (!val)
+				return cli_usage_error(CMD, "%s needs a value", argv[i]);
+			if (!strcmp(argv[i], "--role"))
+				role = val;
+			else if (cli_parse_int(CMD, "--seed", val, 0, 2147483647L, &seed))
+				return CLI_USAGE;
+			i++;
+		} else if (argv[i][0] == '-') {
+			return cli_usage_error(CMD, "features: unknown option '%s'", argv[i]);
+		} else if (kif) {
+			return cli_usage_error(CMD, "features: one rule file only ('%s' and '%s')", kif, argv[i]);
+		} else {
+			kif = argv[i];
+		}
+	}
+	if (!kif)
+		return cli_usage_error(CMD, "features needs a rule file (KIF)");
+	so.seed = (uint64_t)seed;
+	ms_ctx *ctx;
+	if (ms_ctx_new(&ctx, NULL))
+		return CLI_FAIL;
+	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION };
+	ms_gdl *g = NULL;
+	ms_gdl_eval *e = NULL;
+	int rc = CLI_OK, ri = -1;
+	if (ms_gdl_load(ctx, kif, &go, &g)) {
+		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_USAGE;
+	} else if (role && (ri = ms_gdl_role_index(g, role)) < 0) {
+		rc = cli_usage_error(CMD, "features: %s has no role '%s'", kif, role);
+	} else if (ms_gdl_stat_build(ctx, g, &so, &e)) {
+		fprintf(stderr, "microsynth gdl: features: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_FAIL;
+	} else {
+		printf("# %s: %ld candidate features, %d sequences, seed %ld\n", kif, ms_gdl_eval_candidates(e),
+		       so.sequences, seed);
+		for (int r = 0; r < ms_gdl_num_roles(g); r++)
+			if (ri < 0 || r == ri)
+				print_function(g, e, r);
+	}
+	ms_gdl_eval_free(e);
+	ms_gdl_free(g);
+	ms_ctx_free(ctx);
+	return rc;
+}
