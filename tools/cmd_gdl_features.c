@@ -53,12 +53,30 @@ static void print_function(const ms_gdl *g, const ms_gdl_eval *e, int r)
 	printf("  %+.4f * 1\n", ms_gdl_eval_constant(e, r));
 }
 
+/* SGUCT offline on the function: a GUCT search of `sims` simulations, `gens` generations; the MSEs on stdout. */
+static int sguct(ms_ctx *ctx, const ms_gdl *g, ms_gdl_eval *e, long sims, long gens, uint64_t seed)
+{
+	ms_gdl_uct_options uo;
+	ms_gdl_sguct_options so;
+	ms_gdl_sguct_report rep;
+	ms_gdl_uct_options_default(&uo);
+	ms_gdl_sguct_options_default(&so);
+	uo.simulations = sims, uo.seed = seed, so.seed = seed, so.generations = (int)gens;
+	int rc = ms_gdl_sguct_offline(ctx, g, e, &uo, &so, &rep);
+	if (rc == MS_OK && rep.samples > 0)
+		printf("# sguct: sims=%ld generations=%ld samples=%ld mse_before=%.2f mse_after=%.2f\n", sims, gens,
+		       rep.samples, rep.mse_before / (double)rep.samples, rep.mse_after / (double)rep.samples);
+	else if (rc == MS_OK)
+		printf("# sguct: sims=%ld generations=%ld samples=0 (nothing learnt)\n", sims, gens);
+	return rc;
+}
+
 int cmd_gdl_features(int argc, char **argv)
 {
 	ms_gdl_stat_options so;
 	ms_gdl_stat_options_default(&so);
 	const char *kif = NULL, *role = NULL;
-	long seed = 1;
+	long seed = 1, sims = 0, gens = 5;
 	for (int i = 2; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int r = cmd_gdl_stat_option(&so, argv[i], val);
@@ -66,12 +84,14 @@ int cmd_gdl_features(int argc, char **argv)
 			return CLI_USAGE;
 		if (r > 0) {
 			i++;
-		} else if (!strcmp(argv[i], "--role") || !strcmp(argv[i], "--seed")) {
+		} else if (!strcmp(argv[i], "--role") || !strcmp(argv[i], "--seed") || !strcmp(argv[i], "--sguct-sims") ||
+			   !strcmp(argv[i], "--generations")) {
 			if (!val)
 				return cli_usage_error(CMD, "%s needs a value", argv[i]);
+			long *dst = !strcmp(argv[i], "--seed") ? &seed : !strcmp(argv[i], "--sguct-sims") ? &sims : &gens;
 			if (!strcmp(argv[i], "--role"))
 				role = val;
-			else if (cli_parse_int(CMD, "--seed", val, 0, 2147483647L, &seed))
+			else if (cli_parse_int(CMD, argv[i], val, dst == &gens, 2147483647L, dst))
 				return CLI_USAGE;
 			i++;
 		} else if (argv[i][0] == '-') {
@@ -99,6 +119,9 @@ int cmd_gdl_features(int argc, char **argv)
 		rc = cli_usage_error(CMD, "features: %s has no role '%s'", kif, role);
 	} else if (ms_gdl_stat_build(ctx, g, &so, &e)) {
 		fprintf(stderr, "microsynth gdl: features: %s\n", ms_ctx_last_error(ctx));
+		rc = CLI_FAIL;
+	} else if (sims > 0 && sguct(ctx, g, e, sims, gens, so.seed) < 0) {
+		fprintf(stderr, "microsynth gdl: features: sguct: %s\n", ms_ctx_last_error(ctx));
 		rc = CLI_FAIL;
 	} else {
 		printf("# %s: %ld candidate features, %d sequences, seed %ld\n", kif, ms_gdl_eval_candidates(e),

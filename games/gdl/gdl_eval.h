@@ -55,6 +55,7 @@ struct ms_gdl_eval {
 	ms_ctx *ctx;
 	const ms_gdl *g;
 	gdl_featset *fs;
+	int borrowed; /* a clone: fs belongs to the original */
 	int nr;
 	gdl_rolefn *fn;
 };

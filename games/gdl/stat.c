@@ -222,8 +222,10 @@ int gdl_rolefn_set(ms_ctx *ctx, gdl_rolefn *fn, const long *feat, const double *
 			return ms_ctx_error(ctx, MS_ENOMEM, "gdl eval: out of memory");
 		fn->cap = n;
 	}
-	memmove(fn->feat, feat, sizeof *feat * (size_t)n);
-	memmove(fn->w, w, sizeof *w * (size_t)n);
+	if (n > 0) {
+		memmove(fn->feat, feat, sizeof *feat * (size_t)n);
+		memmove(fn->w, w, sizeof *w * (size_t)n);
+	}
 	fn->n = n;
 	return MS_OK;
 }
@@ -368,7 +370,8 @@ void ms_gdl_eval_free(ms_gdl_eval *e)
 		ms_ctx_mfree(e->ctx, e->fn[r].cand);
 	}
 	ms_ctx_mfree(e->ctx, e->fn);
-	gdl_featset_free(e->ctx, e->fs);
+	if (!e->borrowed)
+		gdl_featset_free(e->ctx, e->fs);
 	ms_ctx_mfree(e->ctx, e);
 }
 

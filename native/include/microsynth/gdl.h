@@ -271,6 +271,73 @@ MS_EXTERN int ms_gdl_uct_nodes(const ms_gdl_uct *u);
 /** States in the transposition table (0 without one). */
 MS_EXTERN long ms_gdl_uct_table_states(const ms_gdl_uct *u);
 
+/**
+ * A copy of `e` whose role functions can change independently (SGUCT's
+ * online learning within one game); it shares e's features, so free it
+ * before e.
+ */
+MS_EXTERN int ms_gdl_eval_clone(ms_ctx *ctx, const ms_gdl_eval *e, ms_gdl_eval **out);
+
+/* ---- SGUCT: refining the function on UCT's own values ------------------ */
+
+#define MS_GDL_SGUCT_OPTIONS_VERSION 1
+
+/** Options for SGUCT's evolution; ms_gdl_sguct_options_default fills them. */
+typedef struct ms_gdl_sguct_options {
+	unsigned int version;      /**< MS_GDL_SGUCT_OPTIONS_VERSION */
+	int population;            /**< individuals (default 10) */
+	int generations;           /**< generations per call (default 5; the slides give none) */
+	int epochs;                /**< gradient passes over the training share per generation (default 100) */
+	int replaced;              /**< weakest replaced by mutated clones of as many best (default 3) */
+	double learning_rate;      /**< on features scaled to [-1, 1] and results / 100 (default 0.01) */
+	double test_share;         /**< samples held out for the fitness 1 / MSE, re-drawn each generation (0.2) */
+	double p_weight_mutation;  /**< an individual's weights mutate (default 0.3) */
+	double p_weight;           /**< then each weight mutates (default 0.1), by U[-d, d], d = max(1, |w|) */
+	double p_feature_mutation; /**< an individual's features mutate (default 0.2) */
+	double p_remove;           /**< a feature is removed first even if not needed (default 0.6) */
+	double max_ratio;          /**< ... or when max/min sensitivity (|w| max|f|) exceeds this (default 100) */
+	int max_terms;             /**< ... or when the individual has more terms (default 30) */
+	long min_visits;           /**< tree nodes with fewer visits are not training samples (default 10) */
+	uint64_t seed;             /**< default 1 */
+} ms_gdl_sguct_options;
+
+MS_EXTERN void ms_gdl_sguct_options_default(ms_gdl_sguct_options *o);
+
+/** What a learning step did: samples, and the mean squared error over all of
+ * them (goal scale) of the function before and after (-1 if none). */
+typedef struct ms_gdl_sguct_report {
+	long samples;
+	double mse_before, mse_after;
+} ms_gdl_sguct_report;
+
+/**
+ * Evolves role r's function of `e` on n samples (states and their values
+ * on the goal scale): a population seeded by the current function and by
+ * functions drawn from its ranked candidates (roulette on min(S, |corr|)),
+ * then o->generations generations. The fittest (on the last generation's
+ * test share) replaces the function. Nothing is learnt from fewer than 5
+ * samples or without candidate features. `rep` may be NULL.
+ */
+MS_EXTERN int ms_gdl_sguct_refine(ms_ctx *ctx, ms_gdl_eval *e, int r, const uint64_t *states, const double *values,
+				  long n, const ms_gdl_sguct_options *o, ms_gdl_sguct_report *rep);
+
+/**
+ * SGUCT's learning step on a UCT player's current tree: for every role, the
+ * training set of ms_gdl_uct_expanded, then ms_gdl_sguct_refine. `rep`
+ * (may be NULL) gets the samples over all roles and their summed squared
+ * errors over the samples.
+ */
+MS_EXTERN int ms_gdl_sguct_learn(ms_ctx *ctx, ms_gdl_eval *e, ms_gdl_uct *u, const ms_gdl_sguct_options *o,
+				 ms_gdl_sguct_report *rep);
+
+/**
+ * SGUCT offline (the analysis time): a GUCT search guided by `e` of
+ * uo->simulations simulations from the initial state (uo->eval is set to
+ * e), then ms_gdl_sguct_learn on its tree.
+ */
+MS_EXTERN int ms_gdl_sguct_offline(ms_ctx *ctx, const ms_gdl *g, ms_gdl_eval *e, const ms_gdl_uct_options *uo,
+				   const ms_gdl_sguct_options *o, ms_gdl_sguct_report *rep);
+
 #ifdef __cplusplus
 }
 #endif
