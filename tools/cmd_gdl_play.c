@@ -23,7 +23,7 @@ typedef struct play_args {
 	int agent[MS_MCTS_MAX_PLAYERS];
 	long games;
 	long seed;
-	int swap, verbose, fallback;
+	int swap, verbose, fallback, ci;
 	double seconds; /* --time: per UCT move, in chunks of --sims; 0: --sims once */
 	ms_gdl_uct_options uo;
 	ms_gdl_stat_options so;   /* guct, sguct: the statistical analysis */
@@ -39,7 +39,7 @@ typedef struct player {
 	ms_gdl_eval *game_eval; /* sguct online: this game's copy, refined during the game */
 	ms_gdl_sguct_options sgo_online;
 	uint64_t rng;
-	double goal_sum;
+	double goal_sum, goal_sq;
 	long wins;
 } player;
 
@@ -178,6 +178,8 @@ static int parse_play(play_args *a, int argc, char **argv)
 			a->fallback = 1;
 		} else if (!strcmp(argv[i], "-v")) {
 			a->verbose = 1;
+		} else if (!strcmp(argv[i], "--ci")) {
+			a->ci = 1;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error(CMD, "play: unknown option '%s'", argv[i]);
 		} else if (a->kif) {
@@ -322,7 +324,7 @@ static void score(const ms_gdl *g, const play_args *a, player *pl, long gi, cons
 		for (int j = 0; j < nr; j++)
 			if (j != k && goals[(j + shift) % nr] >= mine)
 				win = 0;
-		pl[k].goal_sum += mine;
+		pl[k].goal_sum += mine, pl[k].goal_sq += (double)mine * mine;
 		pl[k].wins += win;
 		if (a->verbose)
 			printf(" p%d=%s:%d", k, ms_gdl_role_name(g, (k + shift) % nr), mine);
@@ -371,8 +373,13 @@ int cmd_gdl_play(int argc, char **argv)
 	}
 	if (rc == CLI_OK) {
 		printf("games=%ld", a.games);
-		for (int k = 0; k < nr; k++)
-			printf(" mean_goal_%d=%.2f wins_%d=%ld", k, pl[k].goal_sum / (double)a.games, k, pl[k].wins);
+		for (int k = 0; k < nr; k++) {
+			double n = (double)a.games, m = pl[k].goal_sum / n;
+			printf(" mean_goal_%d=%.2f wins_%d=%ld", k, m, k, pl[k].wins);
+			if (a.ci) /* normal approximation: 1.96 standard errors of the mean (sample variance) */
+				printf(" ci95_%d=%.2f", k,
+				       n > 1 ? 1.96 * sqrt(fmax(0.0, (pl[k].goal_sq - n * m * m) / (n - 1)) / n) : 0.0);
+		}
 		printf("\n");
 	}
 	for (int k = 0; k < MS_MCTS_MAX_PLAYERS; k++)
