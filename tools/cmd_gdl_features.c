@@ -2,7 +2,7 @@
  * microsynth gdl features: StatGUCT's evaluation function of a role (or of
  * every role), built from random play on the rules and printed as a linear
  * program in the slides' form (issue 26). The statistics options are shared
- * with `gdl play` (guct and sguct players).
+ * with `gdl play` (gdl_common.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,34 +12,6 @@
 #include "cli.h"
 
 #define CMD "gdl"
-
-int cmd_gdl_stat_option(ms_gdl_stat_options *o, const char *opt, const char *val)
-{
-	static const struct {
-		const char *name;
-		long lo, hi;
-	} opts[] = { { "--sequences", 3, 100000 }, { "--positions", 1, 1000 },	 { "--gap", 1, 1000 },
-		     { "--playouts", 1, 100000 },   { "--keep", 0, 256 },	 { "--differences", 0, 1 },
-		     { "--max-features", 1, 10000000 }, { "--stability-k", 0, 1000000 } };
-	for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
-		if (strcmp(opt, opts[i].name))
-			continue;
-		long v;
-		if (!val)
-			return cli_usage_error(CMD, "%s needs a value", opt), -1;
-		if (cli_parse_int(CMD, opt, val, opts[i].lo, opts[i].hi, &v))
-			return -1;
-		int *dst[] = { &o->sequences, &o->positions, &o->gap, &o->playouts, &o->keep, &o->differences };
-		if (i < sizeof dst / sizeof *dst)
-			*dst[i] = (int)v;
-		else if (!strcmp(opt, "--max-features"))
-			o->max_features = v;
-		else
-			o->stability_k = (double)v;
-		return 1;
-	}
-	return 0;
-}
 
 /* Role r's function, one term a line: "  +0.1300 * (cell ? ? bk){int}", then the constant. */
 static void print_function(const ms_gdl *g, const ms_gdl_eval *e, int r)
@@ -79,7 +51,7 @@ int cmd_gdl_features(int argc, char **argv)
 	long seed = 1, sims = 0, gens = 5;
 	for (int i = 2; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		int r = cmd_gdl_stat_option(&so, argv[i], val);
+		int r = gdl_stat_option(&so, argv[i], val);
 		if (r < 0)
 			return CLI_USAGE;
 		if (r > 0) {

@@ -85,7 +85,7 @@ static int parse_guided(play_args *a, const char *opt, const char *val)
 	static const char *const probs[] = { "--cutoff", "--replace", "--learning-rate" };
 	static const char *const ints[] = { "--order", "--prior", "--sguct-sims", "--generations", "--epochs", "--online" };
 	static const long hi[] = { 1, 1000000, 100000000, 1000, 100000, 1000 };
-	int r = cmd_gdl_stat_option(&a->so, opt, val);
+	int r = gdl_stat_option(&a->so, opt, val);
 	if (r)
 		return r;
 	for (size_t i = 0; i < sizeof probs / sizeof *probs; i++)
