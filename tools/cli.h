@@ -91,6 +91,12 @@ void cmd_league_usage(FILE *out);
 int cmd_package(int argc, char **argv);
 /* microsynth gdl play (cmd_gdl_play.c). */
 int cmd_gdl_play(int argc, char **argv);
+/* microsynth gdl features (cmd_gdl_features.c). */
+int cmd_gdl_features(int argc, char **argv);
+/* gdl_common.c: StatGUCT's statistics options, for features and play: 1 if
+ * `opt` is one (value parsed), -1 if bad (reported), 0 if not. */
+struct ms_gdl_stat_options;
+int gdl_stat_option(struct ms_gdl_stat_options *o, const char *opt, const char *val);
 void cmd_package_usage(FILE *out);
 void cmd_evaluate_usage(FILE *out);
 void cmd_watch_usage(FILE *out);

@@ -25,9 +25,14 @@ void cmd_gdl_usage(FILE *out)
 	fprintf(out,
 		"Usage: microsynth gdl replay RECORD.jsonl.gz... [--fallback] [--kif-dir DIR] [-v]\n"
 		"       microsynth gdl bench KIF... [--seconds S] [--seed S] [--baseline FILE] [--fallback]\n"
-		"       microsynth gdl play KIF --p0 uct|random --p1 uct|random [--pN ...] [--games N]\n"
+		"       microsynth gdl play KIF --p0 AGENT --p1 AGENT [--pN ...] [--games N]\n"
 		"              [--sims S] [--time T] [--c C] [--seed S] [--swap] [--keep 0|1] [--playout-limit L]\n"
-		"              [--history 0|1] [--tau T] [--transpositions N] [--fallback] [-v]\n\n"
+		"              [--history 0|1] [--tau T] [--transpositions N] [--fallback] [--ci] [-v]\n"
+		"              [--cutoff P] [--replace Q] [--order 0|1] [--prior N] [STATS]\n"
+		"              [--sguct-sims S] [--generations G] [--epochs E] [--learning-rate L] [--online G]\n"
+		"       microsynth gdl features KIF [--role R] [--seed S] [STATS] [--sguct-sims S] [--generations G]\n"
+		"       STATS: [--sequences N] [--positions P] [--gap G] [--playouts K] [--keep K]\n"
+		"              [--differences 0|1] [--max-features F] [--stability-k K]\n\n"
 		"replay  replays matches recorded with ggp-base's ProverStateMachine (format:\n"
 		"        ../shared/data/gdl/README.md) and compares, at every step, the true facts,\n"
 		"        the legal moves of every role, the terminal flag and the goals (a goal the\n"
@@ -51,8 +56,20 @@ void cmd_gdl_usage(FILE *out)
 		"        temperature (--history 1, --tau, default 0.1), a transposition table of\n"
 		"        N states pooling the rewards of equal states (default 0: none).\n"
 		"        Seeded by --seed (default 1). -v: one line per game.\n"
+		"        AGENT: random, uct, guct (UCT guided by StatGUCT's function, built once\n"
+		"        per run from STATS: playout cut off by eval with probability P per step\n"
+		"        (default 0.1), replaced by eval with probability Q (0), untried moves\n"
+		"        ordered by eval (--order 1), eval worth N visits as a prior (0: off)),\n"
+		"        sguct (guct whose function first learns from an offline search of\n"
+		"        --sguct-sims simulations (10000): G generations (5) of E epochs (100);\n"
+		"        --online G: G more generations on its tree after each of its moves).\n"
 		"        Last line: games=N mean_goal_K= wins_K= per player (win: goal above\n"
-		"        every other player's; alone: goal 100)\n");
+		"        every other player's; alone: goal 100); --ci adds ci95_K= (1.96\n"
+		"        standard errors of the mean goal)\n"
+		"features StatGUCT's function of each role (or --role R) as a linear program:\n"
+		"        STATS default to the slides' 100 sequences of <= 5 positions 1-2 random\n"
+		"        joint moves apart, 10 playouts each, S = TV/(TV+10 SV), 30 kept;\n"
+		"        --sguct-sims S: refined by SGUCT on a search of S simulations first\n");
 }
 
 /* Loads a rule file; a message on stderr and NULL if it fails. */
@@ -514,12 +531,14 @@ static int gdl_bench(int argc, char **argv)
 int cmd_gdl(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(CMD, "missing subcommand (replay, bench, play)");
+		return cli_usage_error(CMD, "missing subcommand (replay, bench, play, features)");
 	if (!strcmp(argv[1], "replay"))
 		return gdl_replay(argc, argv);
 	if (!strcmp(argv[1], "bench"))
 		return gdl_bench(argc, argv);
 	if (!strcmp(argv[1], "play"))
 		return cmd_gdl_play(argc, argv);
+	if (!strcmp(argv[1], "features"))
+		return cmd_gdl_features(argc, argv);
 	return cli_usage_error(CMD, "unknown subcommand '%s'", argv[1]);
 }

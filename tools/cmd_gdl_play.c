@@ -15,23 +15,31 @@
 
 #define CMD "gdl"
 
-enum { AGENT_NONE = 0, AGENT_RANDOM, AGENT_UCT };
+enum { AGENT_NONE = 0, AGENT_RANDOM, AGENT_UCT, AGENT_GUCT, AGENT_SGUCT };
+static const char *const agent_names[] = { "", "random", "uct", "guct", "sguct" };
 
 typedef struct play_args {
 	const char *kif;
 	int agent[MS_MCTS_MAX_PLAYERS];
 	long games;
 	long seed;
-	int swap, verbose, fallback;
+	int swap, verbose, fallback, ci;
 	double seconds; /* --time: per UCT move, in chunks of --sims; 0: --sims once */
 	ms_gdl_uct_options uo;
+	ms_gdl_stat_options so;   /* guct, sguct: the statistical analysis */
+	ms_gdl_sguct_options sgo; /* sguct: the evolution */
+	long sguct_sims;          /* sguct: simulations of the offline search from the initial state */
+	int online;               /* sguct: generations after each of its searches (0: offline only) */
 } play_args;
 
 typedef struct player {
 	int agent;
 	ms_gdl_uct *uct;
+	ms_gdl_eval *eval;      /* guct, sguct: built once for the run (the analysis time) */
+	ms_gdl_eval *game_eval; /* sguct online: this game's copy, refined during the game */
+	ms_gdl_sguct_options sgo_online;
 	uint64_t rng;
-	double goal_sum;
+	double goal_sum, goal_sq;
 	long wins;
 } player;
 
@@ -62,15 +70,51 @@ static int parse_agent(play_args *a, const char *opt, const char *val)
 		cli_usage_error(CMD, "%s needs an agent (uct or random)", opt);
 		return -1;
 	}
-	if (!strcmp(val, "uct"))
-		a->agent[k] = AGENT_UCT;
-	else if (!strcmp(val, "random"))
-		a->agent[k] = AGENT_RANDOM;
-	else {
-		cli_usage_error(CMD, "%s: unknown agent '%s' (uct or random)", opt, val);
-		return -1;
-	}
-	return 1;
+	for (int i = AGENT_RANDOM; i <= AGENT_SGUCT; i++)
+		if (!strcmp(val, agent_names[i])) {
+			a->agent[k] = i;
+			return 1;
+		}
+	cli_usage_error(CMD, "%s: unknown agent '%s' (uct, guct, sguct or random)", opt, val);
+	return -1;
+}
+
+/* GUCT's and SGUCT's options; returns 1 if handled, -1 (reported) if bad, 0 if not one of them. */
+static int parse_guided(play_args *a, const char *opt, const char *val)
+{
+	static const char *const probs[] = { "--cutoff", "--replace", "--learning-rate" };
+	static const char *const ints[] = { "--order", "--prior", "--sguct-sims", "--generations", "--epochs", "--online" };
+	static const long hi[] = { 1, 1000000, 100000000, 1000, 100000, 1000 };
+	int r = gdl_stat_option(&a->so, opt, val);
+	if (r)
+		return r;
+	for (size_t i = 0; i < sizeof probs / sizeof *probs; i++)
+		if (!strcmp(opt, probs[i])) {
+			double v, *dst[] = { &a->uo.cutoff, &a->uo.replace, &a->sgo.learning_rate };
+			if (!val)
+				return cli_usage_error(CMD, "%s needs a value", opt), -1;
+			if (parse_double(opt, val, i == 2 ? 1e-9 : 0.0, &v))
+				return -1;
+			if (i < 2 && v > 1)
+				return cli_usage_error(CMD, "%s: '%s' is not a probability", opt, val), -1;
+			*dst[i] = v;
+			return 1;
+		}
+	for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+		if (!strcmp(opt, ints[i])) {
+			long v;
+			if (!val)
+				return cli_usage_error(CMD, "%s needs a value", opt), -1;
+			if (cli_parse_int(CMD, opt, val, i == 3 ? 1 : 0, hi[i], &v))
+				return -1;
+			int *dst[] = { &a->uo.order, &a->uo.prior, NULL, &a->sgo.generations, &a->sgo.epochs, &a->online };
+			if (dst[i])
+				*dst[i] = (int)v;
+			else
+				a->sguct_sims = v;
+			return 1;
+		}
+	return 0;
 }
 
 /* Options that take a number; returns 1 if handled, -1 (reported) if bad, 0 if not one of them. */
@@ -109,7 +153,7 @@ static int parse_number(play_args *a, const char *opt, const char *val)
 		double *dst = !strcmp(opt, "--c") ? &a->uo.c : !strcmp(opt, "--tau") ? &a->uo.history_tau : &a->seconds;
 		return parse_double(opt, val, !strcmp(opt, "--c") ? 0.0 : 1e-6, dst) ? -1 : 1;
 	}
-	return 0;
+	return parse_guided(a, opt, val);
 }
 
 static int parse_play(play_args *a, int argc, char **argv)
@@ -118,6 +162,9 @@ static int parse_play(play_args *a, int argc, char **argv)
 	a->games = 1;
 	a->seed = 1;
 	ms_gdl_uct_options_default(&a->uo);
+	ms_gdl_stat_options_default(&a->so);
+	ms_gdl_sguct_options_default(&a->sgo);
+	a->sguct_sims = 10000;
 	for (int i = 2; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int r;
@@ -131,6 +178,8 @@ static int parse_play(play_args *a, int argc, char **argv)
 			a->fallback = 1;
 		} else if (!strcmp(argv[i], "-v")) {
 			a->verbose = 1;
+		} else if (!strcmp(argv[i], "--ci")) {
+			a->ci = 1;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error(CMD, "play: unknown option '%s'", argv[i]);
 		} else if (a->kif) {
@@ -163,13 +212,18 @@ static int check_players(const play_args *a, int nr)
 static int pick_move(ms_ctx *ctx, player *p, double seconds, ms_gdl_machine *mm, const uint64_t *st, int r,
 		     int *joint)
 {
-	if (p->agent == AGENT_UCT) {
+	if (p->uct) {
 		int want[MS_MCTS_MAX_PLAYERS];
 		double t0 = cli_now();
 		do {
 			if (ms_gdl_uct_search(p->uct, st, want) < 0)
 				return MS_ERROR;
 		} while (cli_now() - t0 < seconds);
+		if (p->game_eval) { /* SGUCT online: learn from this tree before the next move */
+			if (ms_gdl_sguct_learn(ctx, p->game_eval, p->uct, &p->sgo_online, NULL) < 0)
+				return MS_ERROR;
+			ms_gdl_uct_eval_changed(p->uct);
+		}
 		joint[r] = want[r];
 		return MS_OK;
 	}
@@ -196,7 +250,15 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 		ms_gdl_uct_options uo = a->uo;
 		uo.seed = ((uint64_t)a->seed << 32) ^ ((uint64_t)gi << 8) ^ (uint64_t)k;
 		pl[k].rng = uo.seed * 0x9e3779b97f4a7c15ull + 1;
-		if (pl[k].agent == AGENT_UCT && (rc = ms_gdl_uct_new(ctx, g, &uo, &pl[k].uct)) < 0)
+		if (pl[k].agent == AGENT_SGUCT && a->online > 0) {
+			pl[k].sgo_online = a->sgo;
+			pl[k].sgo_online.generations = a->online;
+			pl[k].sgo_online.seed = uo.seed;
+			if ((rc = ms_gdl_eval_clone(ctx, pl[k].eval, &pl[k].game_eval)) < 0)
+				goto out;
+		}
+		uo.eval = pl[k].game_eval ? pl[k].game_eval : pl[k].eval;
+		if (pl[k].agent >= AGENT_UCT && (rc = ms_gdl_uct_new(ctx, g, &uo, &pl[k].uct)) < 0)
 			goto out;
 	}
 	ms_gdl_initial(g, st);
@@ -221,12 +283,34 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 out:
 	for (int k = 0; k < nr; k++) {
 		ms_gdl_uct_free(pl[k].uct);
-		pl[k].uct = NULL;
+		ms_gdl_eval_free(pl[k].game_eval);
+		pl[k].uct = NULL, pl[k].game_eval = NULL;
 	}
 	ms_gdl_machine_free(mm);
 	free(st);
 	free(nx);
 	return rc;
+}
+
+/*
+ * The analysis time, once per run: guct and sguct players build StatGUCT's
+ * function (seeded by --seed and the player); sguct refines it on an
+ * offline GUCT search of --sguct-sims simulations from the initial state.
+ */
+static int prepare(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p, int k)
+{
+	int rc;
+	if (p->agent < AGENT_GUCT)
+		return MS_OK;
+	ms_gdl_stat_options so = a->so;
+	so.seed = ((uint64_t)a->seed << 16) ^ (uint64_t)k ^ 0x5ca1ab1eull;
+	if ((rc = ms_gdl_stat_build(ctx, g, &so, &p->eval)) < 0 || p->agent != AGENT_SGUCT)
+		return rc;
+	ms_gdl_uct_options uo = a->uo;
+	uo.simulations = a->sguct_sims, uo.seed = so.seed;
+	ms_gdl_sguct_options sgo = a->sgo;
+	sgo.seed = so.seed;
+	return ms_gdl_sguct_offline(ctx, g, p->eval, &uo, &sgo, NULL);
 }
 
 /* Goals by role to player k's score and win (strictly above every other player; alone: 100). */
@@ -240,7 +324,7 @@ static void score(const ms_gdl *g, const play_args *a, player *pl, long gi, cons
 		for (int j = 0; j < nr; j++)
 			if (j != k && goals[(j + shift) % nr] >= mine)
 				win = 0;
-		pl[k].goal_sum += mine;
+		pl[k].goal_sum += mine, pl[k].goal_sq += (double)mine * mine;
 		pl[k].wins += win;
 		if (a->verbose)
 			printf(" p%d=%s:%d", k, ms_gdl_role_name(g, (k + shift) % nr), mine);
@@ -269,9 +353,15 @@ int cmd_gdl_play(int argc, char **argv)
 	player pl[MS_MCTS_MAX_PLAYERS];
 	memset(pl, 0, sizeof pl);
 	if ((rc = check_players(&a, nr)) == CLI_OK) {
-		for (int k = 0; k < nr; k++)
+		for (int k = 0; k < nr; k++) {
 			pl[k].agent = a.agent[k];
-		for (long gi = 0; gi < a.games; gi++) {
+			if (rc == CLI_OK && prepare(ctx, g, &a, &pl[k], k) < 0) {
+				fprintf(stderr, "microsynth gdl: play: %s: player %d (%s): %s\n", a.kif, k,
+					agent_names[pl[k].agent], ms_ctx_last_error(ctx));
+				rc = CLI_FAIL;
+			}
+		}
+		for (long gi = 0; rc == CLI_OK && gi < a.games; gi++) {
 			int goals[MS_MCTS_MAX_PLAYERS];
 			if (play_game(ctx, g, &a, pl, gi, goals) < 0) {
 				fprintf(stderr, "microsynth gdl: play: %s: game %ld: %s\n", a.kif, gi, ms_ctx_last_error(ctx));
@@ -283,10 +373,17 @@ int cmd_gdl_play(int argc, char **argv)
 	}
 	if (rc == CLI_OK) {
 		printf("games=%ld", a.games);
-		for (int k = 0; k < nr; k++)
-			printf(" mean_goal_%d=%.2f wins_%d=%ld", k, pl[k].goal_sum / (double)a.games, k, pl[k].wins);
+		for (int k = 0; k < nr; k++) {
+			double n = (double)a.games, m = pl[k].goal_sum / n;
+			printf(" mean_goal_%d=%.2f wins_%d=%ld", k, m, k, pl[k].wins);
+			if (a.ci) /* normal approximation: 1.96 standard errors of the mean (sample variance) */
+				printf(" ci95_%d=%.2f", k,
+				       n > 1 ? 1.96 * sqrt(fmax(0.0, (pl[k].goal_sq - n * m * m) / (n - 1)) / n) : 0.0);
+		}
 		printf("\n");
 	}
+	for (int k = 0; k < MS_MCTS_MAX_PLAYERS; k++)
+		ms_gdl_eval_free(pl[k].eval);
 	ms_gdl_free(g);
 	ms_ctx_free(ctx);
 	return rc;

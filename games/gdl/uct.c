@@ -13,6 +13,7 @@
 
 #include "microsynth/gdl.h"
 #include "microsynth/mcts.h"
+#include "gdl_guct.h"
 
 struct ms_gdl_uct {
 	ms_ctx *ctx;
@@ -41,6 +42,8 @@ struct ms_gdl_uct {
 	double *tt_q;       /* tt_cap * nr */
 	long *tt_visits;
 	unsigned char *tt_used;
+	gdl_guct_cache *gc; /* GUCT: rewards of the positions joint moves lead to */
+	double *pe;         /* GUCT: one role's reward after each of its distinct moves at a node */
 };
 
 void ms_gdl_uct_options_default(ms_gdl_uct_options *o)
@@ -52,6 +55,7 @@ void ms_gdl_uct_options_default(ms_gdl_uct_options *o)
 	o->keep_tree = 1;
 	o->history_tau = 0.1;
 	o->seed = 1;
+	o->cutoff = 0.1;
 }
 
 static int fail(ms_gdl_uct *u, int rc, const char *fmt, ...) MS_PRINTF(3, 4);
@@ -233,11 +237,20 @@ static int c_playout(void *ud, void *state, uint64_t *rng, double *r)
 	ms_gdl_uct *u = ud;
 	int joint[MS_MCTS_MAX_PLAYERS], rc;
 	u->n_trace = 0;
+	const ms_gdl_eval *e = u->o.eval;
+	if (e && u->o.replace > 0 && unit(rng) < u->o.replace) {
+		gdl_guct_rewards(e, u->nr, state, r);
+		return MS_OK;
+	}
 	for (long steps = 0;; steps++) {
 		if ((rc = set_state(u, state)) < 0)
 			return rc;
 		if (ms_gdl_terminal(u->mach) || (u->o.playout_limit > 0 && steps >= u->o.playout_limit))
 			break;
+		if (e && u->o.cutoff > 0 && unit(rng) < u->o.cutoff) {
+			gdl_guct_rewards(e, u->nr, state, r);
+			return u->err;
+		}
 		for (int k = 0; k < u->nr; k++) {
 			const int *mv;
 			int n = ms_gdl_legal(u->mach, k, &mv);
@@ -291,7 +304,38 @@ static int role_stats(ms_gdl_uct *u, const ms_mcts *m, int nd, const int *jm, in
 	return d;
 }
 
-/* An untried move of the role (history: the best by history, ties at random), or -1. */
+/*
+ * GUCT: into u->pe, role r's reward (eval) after each of its d distinct moves
+ * at node nd, taking the first joint move where r plays it (the others' part
+ * is the noop in turn-taking games). Cached by (state, joint move).
+ */
+static int move_evals(ms_gdl_uct *u, const ms_mcts *m, int nd, const int *jm, int n, int r, int d)
+{
+	const uint64_t *st = ms_mcts_state(m, nd);
+	uint64_t h = state_hash(u, st);
+	double rw[MS_MCTS_MAX_PLAYERS];
+	for (int a = 0, k = 0; a < d; a++) {
+		for (k = 0; k < n && jm[k * u->nr + r] != u->own[a]; k++)
+			;
+		const int *joint = jm + (size_t)k * (size_t)u->nr;
+		uint64_t key = gdl_guct_key(h, joint, u->nr);
+		const double *hit = gdl_guct_cache_find(u->gc, key);
+		if (!hit) {
+			int rc;
+			if ((rc = set_state(u, st)) < 0)
+				return rc;
+			if ((rc = ms_gdl_next(u->mach, joint, u->tmp)) < 0)
+				return fail(u, rc, "%s", ms_ctx_last_error(u->ctx));
+			gdl_guct_rewards(u->o.eval, u->nr, u->tmp, rw);
+			gdl_guct_cache_put(u->gc, key, rw);
+			hit = rw;
+		}
+		u->pe[a] = hit[r];
+	}
+	return MS_OK;
+}
+
+/* An untried move of the role (best by eval with GUCT ordering, else by history, ties at random), or -1. */
 static int pick_untried(ms_gdl_uct *u, int d, uint64_t *rng)
 {
 	int pick = -1, ties = 0;
@@ -299,7 +343,7 @@ static int pick_untried(ms_gdl_uct *u, int d, uint64_t *rng)
 	for (int a = 0; a < d; a++) {
 		if (u->vis[a])
 			continue;
-		double v = u->o.history ? history_mean(u, u->own[a]) : 0.0;
+		double v = u->o.eval && u->o.order ? u->pe[a] : u->o.history ? history_mean(u, u->own[a]) : 0.0;
 		if (v > best)
 			best = v, ties = 0;
 		if (v >= best && ms_mcts_rand(rng, (uint32_t)++ties) == 0)
@@ -315,7 +359,13 @@ static int c_choose(void *ud, ms_mcts *m, int nd, const void *moves, int n, uint
 	int want[MS_MCTS_MAX_PLAYERS];
 	for (int r = 0; r < u->nr; r++) {
 		long total;
-		int d = role_stats(u, m, nd, jm, n, r, &total), pa = pick_untried(u, d, rng), a = pa;
+		int d = role_stats(u, m, nd, jm, n, r, &total);
+		if (u->o.eval && (u->o.order || u->o.prior > 0) && move_evals(u, m, nd, jm, n, r, d) < 0)
+			return u->err;
+		if (u->o.eval && u->o.prior > 0) /* the prior: eval worth n visits, so no move is untried */
+			for (int a = 0; a < d; a++)
+				u->vis[a] += u->o.prior, u->qs[a] += u->o.prior * u->pe[a], total += u->o.prior;
+		int pa = pick_untried(u, d, rng), a = pa;
 		double best = -INFINITY, logn = log((double)(total > 0 ? total : 1));
 		/* ties at random: in a symmetric game, roles that break ties alike
 		 * would only ever try the joint moves where they play the same */
@@ -380,6 +430,11 @@ static int check_options(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options 
 	if (ms_gdl_num_roles(g) < 1 || ms_gdl_num_roles(g) > MS_MCTS_MAX_PLAYERS)
 		return ms_ctx_error(ctx, MS_EINVAL, "gdl uct: %d roles (1 to %d supported)", ms_gdl_num_roles(g),
 				    MS_MCTS_MAX_PLAYERS);
+	if (!(o->cutoff >= 0 && o->cutoff <= 1) || !(o->replace >= 0 && o->replace <= 1) ||
+	    o->prior < 0 || o->prior > 1000000)
+		return ms_ctx_error(ctx, MS_EINVAL,
+				    "gdl uct: cutoff and replace must be probabilities and prior 0 to 1e6 visits (got %g, %g, %d)",
+				    o->cutoff, o->replace, o->prior);
 	return MS_OK;
 }
 
@@ -415,9 +470,11 @@ int ms_gdl_uct_new(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options *o, ms
 		ms_gdl_uct_free(u);
 		return ms_ctx_error(ctx, MS_ENOMEM, "gdl uct: out of memory");
 	}
-	if ((rc = ms_gdl_machine_new(ctx, g, &u->mach)) < 0) {
+	if ((rc = ms_gdl_machine_new(ctx, g, &u->mach)) < 0 ||
+	    (o->eval && (rc = gdl_guct_cache_new(ctx, u->nr, &u->gc)) < 0) ||
+	    (o->eval && !(u->pe = ms_ctx_calloc(ctx, MS_MCTS_MAX_MOVES, sizeof *u->pe)))) {
 		ms_gdl_uct_free(u);
-		return rc;
+		return rc < 0 ? rc : ms_ctx_error(ctx, MS_ENOMEM, "gdl uct: out of memory");
 	}
 	ms_mcts_game game = { .state_size = words * sizeof(uint64_t),
 			      .move_size = sizeof(int) * (size_t)u->nr,
@@ -462,6 +519,8 @@ void ms_gdl_uct_free(ms_gdl_uct *u)
 	ms_ctx_mfree(ctx, u->tt_q);
 	ms_ctx_mfree(ctx, u->tt_visits);
 	ms_ctx_mfree(ctx, u->tt_used);
+	gdl_guct_cache_free(u->gc);
+	ms_ctx_mfree(ctx, u->pe);
 	ms_ctx_mfree(ctx, u);
 }
 
@@ -530,4 +589,32 @@ int ms_gdl_uct_nodes(const ms_gdl_uct *u)
 long ms_gdl_uct_table_states(const ms_gdl_uct *u)
 {
 	return u->tt_n;
+}
+
+void ms_gdl_uct_eval_changed(ms_gdl_uct *u)
+{
+	if (u->gc)
+		gdl_guct_cache_clear(u->gc);
+}
+
+int ms_gdl_uct_expanded(ms_gdl_uct *u, int r, long min_visits, int (*fn)(void *ud, const uint64_t *state, double value),
+			void *ud)
+{
+	for (int nd = 0; r >= 0 && r < u->nr && nd < ms_mcts_node_count(u->m); nd++) {
+		int n, rc;
+		long total;
+		const int *jm = ms_mcts_node_moves(u->m, nd, &n);
+		if (ms_mcts_terminal(u->m, nd) || n <= 0 || ms_mcts_visits(u->m, nd) < min_visits)
+			continue;
+		int d = role_stats(u, u->m, nd, jm, n, r, &total), all = d > 0;
+		double best = -INFINITY;
+		for (int a = 0; a < d; a++) {
+			all &= u->vis[a] > 0;
+			if (u->vis[a])
+				best = fmax(best, u->qs[a] / (double)u->vis[a]);
+		}
+		if (all && (rc = fn(ud, ms_mcts_state(u->m, nd), 100.0 * best)) != 0)
+			return rc;
+	}
+	return MS_OK;
 }

@@ -125,6 +125,64 @@ static inline int ms_gdl_state_has(const uint64_t *state, int f)
 	return (int)((state[f >> 6] >> (f & 63)) & 1u);
 }
 
+/* ---- StatGUCT: an evaluation function built from the rules -------------- */
+
+/**
+ * A linear evaluation function per role, `Eval(s) = sum w_i f_i(s) + c` on
+ * the goal scale (0-100), as MAGICIAN's StatGUCT builds it. A feature is
+ * the number of true fluents matching a pattern whose argument positions
+ * are each a constant of that position's domain or `?` (generalisation and
+ * specialisation of the fluents the rules can make), or the difference of
+ * two patterns that differ in one position. The statistics: random games
+ * give sequences of up to `positions` states `gap` random joint moves
+ * apart, each scored by the mean goal of `playouts` random playouts from
+ * its first state; per feature TV (variance over the sequences' first
+ * states), SV (mean variance within a sequence), the correlation of the
+ * per-sequence mean with the result, stability S = TV / (TV + k SV);
+ * features are ranked by min(S, |corr|), the first `keep` kept with
+ * weight S corr, and the constant is the mean result.
+ */
+typedef struct ms_gdl_eval ms_gdl_eval;
+
+#define MS_GDL_STAT_OPTIONS_VERSION 1
+
+/** Options for ms_gdl_stat_build; ms_gdl_stat_options_default fills them. */
+typedef struct ms_gdl_stat_options {
+	unsigned int version; /**< MS_GDL_STAT_OPTIONS_VERSION */
+	int sequences;        /**< sample sequences (default 100) */
+	int positions;        /**< states per sequence at most (default 5) */
+	int gap;              /**< random joint moves between them: uniform 1..gap (default 2) */
+	int playouts;         /**< random playouts scoring a sequence (default 10) */
+	double stability_k;   /**< k of S = TV / (TV + k SV) (default 10) */
+	int keep;             /**< features kept (default 30) */
+	int differences;      /**< 1: difference features too (default 1) */
+	long max_features;    /**< candidate features at most (default 20000) */
+	int goal_default;     /**< goal of a role whose goal is ill defined (default 0) */
+	uint64_t seed;        /**< default 1 */
+} ms_gdl_stat_options;
+
+MS_EXTERN void ms_gdl_stat_options_default(ms_gdl_stat_options *o);
+
+/**
+ * Builds the function of every role from random play on `g` (which must
+ * outlive it). Deterministic for a seed. MS_EINVAL on bad options or if a
+ * random game cannot be played (a role without legal moves).
+ */
+MS_EXTERN int ms_gdl_stat_build(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_stat_options *o, ms_gdl_eval **out);
+MS_EXTERN void ms_gdl_eval_free(ms_gdl_eval *e);
+
+/** Number of candidate features generated from the rules (before ranking). */
+MS_EXTERN long ms_gdl_eval_candidates(const ms_gdl_eval *e);
+/** Terms of role r's function, and term i's weight, feature value in a state and text. */
+MS_EXTERN int ms_gdl_eval_terms(const ms_gdl_eval *e, int r);
+MS_EXTERN double ms_gdl_eval_weight(const ms_gdl_eval *e, int r, int i);
+MS_EXTERN double ms_gdl_eval_constant(const ms_gdl_eval *e, int r);
+MS_EXTERN int ms_gdl_eval_term_value(const ms_gdl_eval *e, int r, int i, const uint64_t *state);
+/** "(cell ? ? bk)" or "(cell ? ? wp)-(cell ? ? bp)"; returns the length it needs (like snprintf). */
+MS_EXTERN int ms_gdl_eval_term_text(const ms_gdl_eval *e, int r, int i, char *buf, size_t size);
+/** Role r's Eval of `state` on the goal scale (not clamped). */
+MS_EXTERN double ms_gdl_eval_state(const ms_gdl_eval *e, int r, const uint64_t *state);
+
 /* ---- UCT (decoupled, on the MCTS core of mcts.h) ----------------------- */
 
 /**
@@ -160,6 +218,15 @@ typedef struct ms_gdl_uct_options {
 	/** Transposition table entries (states whose statistics are pooled),
 	 * 0: no transpositions (default). When full, new states go unpooled. */
 	long transpositions;
+	/** GUCT (MAGICIAN slides 13-14): an evaluation function guiding the
+	 * search (read at every use, so it may be refined between searches);
+	 * NULL: plain UCT. Its value for a role, clamped to 0-100, over 100 is
+	 * the reward. The four uses below are independent. */
+	const ms_gdl_eval *eval;
+	double cutoff;  /**< p: each playout step ends the playout, scored by eval, with this probability (default 0.1) */
+	double replace; /**< q: a whole playout is replaced by eval of its first state with this probability (default 0) */
+	int order;      /**< 1: a role's untried moves are tried best eval of the position they lead to first (default 0) */
+	int prior;      /**< n: a role's move starts with eval of its position worth n visits (default 0: off) */
 } ms_gdl_uct_options;
 
 MS_EXTERN void ms_gdl_uct_options_default(ms_gdl_uct_options *o);
@@ -187,10 +254,89 @@ MS_EXTERN void ms_gdl_uct_played(ms_gdl_uct *u, const int *joint);
  */
 MS_EXTERN void ms_gdl_uct_root_stats(const ms_gdl_uct *u, int r, int mv, long *visits, double *mean);
 
+/**
+ * SGUCT's training set: calls fn with the state of every tree node where
+ * role r has tried each of its legal moves and that has at least
+ * `min_visits` visits, and the mean reward of r's best move there, on the
+ * goal scale (0-100). Stops at and returns fn's first non-zero result.
+ */
+MS_EXTERN int ms_gdl_uct_expanded(ms_gdl_uct *u, int r, long min_visits,
+				  int (*fn)(void *ud, const uint64_t *state, double value), void *ud);
+
+/** Tells the player its eval (options.eval) was changed in place (clears its cache). */
+MS_EXTERN void ms_gdl_uct_eval_changed(ms_gdl_uct *u);
+
 /** Nodes in the current tree. */
 MS_EXTERN int ms_gdl_uct_nodes(const ms_gdl_uct *u);
 /** States in the transposition table (0 without one). */
 MS_EXTERN long ms_gdl_uct_table_states(const ms_gdl_uct *u);
+
+/**
+ * A copy of `e` whose role functions can change independently (SGUCT's
+ * online learning within one game); it shares e's features, so free it
+ * before e.
+ */
+MS_EXTERN int ms_gdl_eval_clone(ms_ctx *ctx, const ms_gdl_eval *e, ms_gdl_eval **out);
+
+/* ---- SGUCT: refining the function on UCT's own values ------------------ */
+
+#define MS_GDL_SGUCT_OPTIONS_VERSION 1
+
+/** Options for SGUCT's evolution; ms_gdl_sguct_options_default fills them. */
+typedef struct ms_gdl_sguct_options {
+	unsigned int version;      /**< MS_GDL_SGUCT_OPTIONS_VERSION */
+	int population;            /**< individuals (default 10) */
+	int generations;           /**< generations per call (default 5; the slides give none) */
+	int epochs;                /**< gradient passes over the training share per generation (default 100) */
+	int replaced;              /**< weakest replaced by mutated clones of as many best (default 3) */
+	double learning_rate;      /**< on features scaled to [-1, 1] and results / 100 (default 0.01) */
+	double test_share;         /**< samples held out for the fitness 1 / MSE, re-drawn each generation (0.2) */
+	double p_weight_mutation;  /**< an individual's weights mutate (default 0.3) */
+	double p_weight;           /**< then each weight mutates (default 0.1), by U[-d, d], d = max(1, |w|) */
+	double p_feature_mutation; /**< an individual's features mutate (default 0.2) */
+	double p_remove;           /**< a feature is removed first even if not needed (default 0.6) */
+	double max_ratio;          /**< ... or when max/min sensitivity (|w| max|f|) exceeds this (default 100) */
+	int max_terms;             /**< ... or when the individual has more terms (default 30) */
+	long min_visits;           /**< tree nodes with fewer visits are not training samples (default 10) */
+	uint64_t seed;             /**< default 1 */
+} ms_gdl_sguct_options;
+
+MS_EXTERN void ms_gdl_sguct_options_default(ms_gdl_sguct_options *o);
+
+/** What a learning step did: samples, and the mean squared error over all of
+ * them (goal scale) of the function before and after (-1 if none). */
+typedef struct ms_gdl_sguct_report {
+	long samples;
+	double mse_before, mse_after;
+} ms_gdl_sguct_report;
+
+/**
+ * Evolves role r's function of `e` on n samples (states and their values
+ * on the goal scale): a population seeded by the current function and by
+ * functions drawn from its ranked candidates (roulette on min(S, |corr|)),
+ * then o->generations generations. The fittest (on the last generation's
+ * test share) replaces the function. Nothing is learnt from fewer than 5
+ * samples or without candidate features. `rep` may be NULL.
+ */
+MS_EXTERN int ms_gdl_sguct_refine(ms_ctx *ctx, ms_gdl_eval *e, int r, const uint64_t *states, const double *values,
+				  long n, const ms_gdl_sguct_options *o, ms_gdl_sguct_report *rep);
+
+/**
+ * SGUCT's learning step on a UCT player's current tree: for every role, the
+ * training set of ms_gdl_uct_expanded, then ms_gdl_sguct_refine. `rep`
+ * (may be NULL) gets the samples over all roles and their summed squared
+ * errors over the samples.
+ */
+MS_EXTERN int ms_gdl_sguct_learn(ms_ctx *ctx, ms_gdl_eval *e, ms_gdl_uct *u, const ms_gdl_sguct_options *o,
+				 ms_gdl_sguct_report *rep);
+
+/**
+ * SGUCT offline (the analysis time): a GUCT search guided by `e` of
+ * uo->simulations simulations from the initial state (uo->eval is set to
+ * e), then ms_gdl_sguct_learn on its tree.
+ */
+MS_EXTERN int ms_gdl_sguct_offline(ms_ctx *ctx, const ms_gdl *g, ms_gdl_eval *e, const ms_gdl_uct_options *uo,
+				   const ms_gdl_sguct_options *o, ms_gdl_sguct_report *rep);
 
 #ifdef __cplusplus
 }
