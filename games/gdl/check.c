@@ -142,9 +142,9 @@ static int add_synthetic(ms_gdl *g, int head_rel, int body_rel, int nargs)
 {
 	int rc, start = g->pargs.n, node[2];
 	/* rel(?0 ...) <= body(?0 ...): two function nodes over the same variable nodes */
-	if (gdl_grow(g->ctx, (void **)&g->pn, &g->cappn, g->npn + nargs + 2, sizeof *g->pn) ||
-	    gdl_grow(g->ctx, (void **)&g->rules, &g->caprules, g->nrules + 1, sizeof *g->rules) ||
-	    gdl_grow(g->ctx, (void **)&g->lits, &g->caplits, g->nlits + 1, sizeof *g->lits))
+	if (ms_vec_grow(g->ctx, (void **)&g->pn, &g->cappn, g->npn + nargs + 2, sizeof *g->pn) ||
+	    ms_vec_grow(g->ctx, (void **)&g->rules, &g->caprules, g->nrules + 1, sizeof *g->rules) ||
+	    ms_vec_grow(g->ctx, (void **)&g->lits, &g->caplits, g->nlits + 1, sizeof *g->lits))
 		return MS_ENOMEM;
 	for (int i = 0; i < nargs; i++) {
 		g->pn[g->npn] = (gdl_pnode){ PN_VAR, i, 0, 0 };

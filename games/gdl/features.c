@@ -148,20 +148,12 @@ static int make_lists(ms_ctx *ctx, gdl_featset *fs, const gdl_ivec *pairs)
 	return MS_OK;
 }
 
-static int push_feature(ms_ctx *ctx, gdl_featset *fs, long *cap, int a, int b)
+/* cap[]: the capacities of fs->fa and fs->fb. */
+static int push_feature(ms_ctx *ctx, gdl_featset *fs, int cap[2], int a, int b)
 {
-	if (fs->nfeat == *cap) {
-		long c = *cap ? *cap * 2 : 1024;
-		int *fa = ms_ctx_realloc(ctx, fs->fa, sizeof *fa * (size_t)c);
-		if (fa)
-			fs->fa = fa;
-		int *fb = ms_ctx_realloc(ctx, fs->fb, sizeof *fb * (size_t)c);
-		if (fb)
-			fs->fb = fb;
-		if (!fa || !fb)
-			return MS_ENOMEM;
-		*cap = c;
-	}
+	if (ms_vec_grow(ctx, (void **)&fs->fa, &cap[0], fs->nfeat + 1, sizeof *fs->fa) ||
+	    ms_vec_grow(ctx, (void **)&fs->fb, &cap[1], fs->nfeat + 1, sizeof *fs->fb))
+		return MS_ENOMEM;
 	fs->fa[fs->nfeat] = a, fs->fb[fs->nfeat] = b;
 	fs->nfeat++;
 	return MS_OK;
@@ -199,7 +191,7 @@ static int group_patterns(ms_ctx *ctx, const gdl_featset *fs, gmember **out, int
 			memcpy(k, pk, sizeof(int) * (size_t)(2 + a));
 			k[2 + i] = -2;
 			int gi = seq_intern(ctx, &t, &key, &offs, k, 2 + a);
-			if (gi < 0 || gdl_grow(ctx, (void **)&m, &cap, n + 1, sizeof *m))
+			if (gi < 0 || ms_vec_grow(ctx, (void **)&m, &cap, n + 1, sizeof *m))
 				rc = MS_ENOMEM;
 			else
 				m[n++] = (gmember){ spec - 1, gi, p };
@@ -221,9 +213,9 @@ static int group_patterns(ms_ctx *ctx, const gdl_featset *fs, gmember **out, int
 /* Simple features first (every pattern), then differences, groups with fewer constants first. */
 static int make_features(ms_ctx *ctx, gdl_featset *fs, int differences, long max)
 {
-	long cap = 0;
+	int cap[2] = { 0, 0 };
 	for (int p = 0; p < fs->npat && fs->nfeat < max; p++)
-		if (push_feature(ctx, fs, &cap, p, -1))
+		if (push_feature(ctx, fs, cap, p, -1))
 			return MS_ENOMEM;
 	if (!differences)
 		return MS_OK;
@@ -237,7 +229,7 @@ static int make_features(ms_ctx *ctx, gdl_featset *fs, int differences, long max
 			e++;
 		for (int i = s; e - s <= MAX_GROUP && i < e && rc == MS_OK; i++)
 			for (int j = i + 1; j < e && rc == MS_OK && fs->nfeat < max; j++)
-				rc = push_feature(ctx, fs, &cap, m[i].pat, m[j].pat);
+				rc = push_feature(ctx, fs, cap, m[i].pat, m[j].pat);
 		s = e;
 	}
 	ms_ctx_mfree(ctx, m);

@@ -43,7 +43,7 @@ typedef struct gdl_cand {
 /* One role's function: sum w[i] * feature feat[i] + c; cand: the ranked
  * candidates beyond those kept, from which SGUCT draws new features. */
 typedef struct gdl_rolefn {
-	int n, cap;
+	int n, cap_feat, cap_w;
 	long *feat;
 	double *w;
 	double c;

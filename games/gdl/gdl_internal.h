@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "core/vec.h" /* ms_vec_grow: every array of the module grows through it */
 #include "microsynth/gdl.h"
 
 /* A growable int array through the context's allocator. */
@@ -12,8 +13,6 @@ typedef struct gdl_ivec {
 	int n, cap;
 } gdl_ivec;
 int gdl_ivec_push(ms_ctx *ctx, gdl_ivec *a, int x);
-/* Makes room for `need` elements of `elem` bytes in *arr (capacity *cap, doubled). */
-int gdl_grow(ms_ctx *ctx, void **arr, int *cap, int need, size_t elem);
 void gdl_ivec_free(ms_ctx *ctx, gdl_ivec *a);
 
 /* Interned strings (symbol names). */

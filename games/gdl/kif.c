@@ -25,7 +25,7 @@ typedef struct kif {
 
 static int sx_new(kif *k, int list, int sym, int line, int *out)
 {
-	if (gdl_grow(k->g->ctx, (void **)&k->n, &k->cap, k->nn + 1, sizeof *k->n))
+	if (ms_vec_grow(k->g->ctx, (void **)&k->n, &k->cap, k->nn + 1, sizeof *k->n))
 		return MS_ENOMEM;
 	k->n[k->nn] = (sx){ list, sym, -1, -1, line };
 	*out = k->nn++;
@@ -86,7 +86,7 @@ static int kif_read(kif *k, const char *s, size_t len)
 			i = j;
 		}
 		if (depth == 0) {
-			if (gdl_grow(g->ctx, (void **)&k->tops, &k->captops, k->ntops + 1, sizeof *k->tops))
+			if (ms_vec_grow(g->ctx, (void **)&k->tops, &k->captops, k->ntops + 1, sizeof *k->tops))
 				return MS_ENOMEM;
 			k->tops[k->ntops++] = id;
 		} else {
@@ -123,7 +123,7 @@ static const char *symname(const ms_gdl *g, int sym)
 
 static int pn_new(ms_gdl *g, gdl_pnode p, int *out)
 {
-	if (gdl_grow(g->ctx, (void **)&g->pn, &g->cappn, g->npn + 1, sizeof *g->pn))
+	if (ms_vec_grow(g->ctx, (void **)&g->pn, &g->cappn, g->npn + 1, sizeof *g->pn))
 		return MS_ENOMEM;
 	g->pn[g->npn] = p;
 	*out = g->npn++;
@@ -283,8 +283,8 @@ static uint64_t node_vars(const ms_gdl *g, int node)
 static int push_rule(ms_gdl *g, int head, int head_rel, const gdl_lit *lits, int nlits, const conv *cv)
 {
 	int nvars = cv->nvars, line = cv->line;
-	if (gdl_grow(g->ctx, (void **)&g->rules, &g->caprules, g->nrules + 1, sizeof *g->rules) ||
-	    gdl_grow(g->ctx, (void **)&g->lits, &g->caplits, g->nlits + nlits, sizeof *g->lits))
+	if (ms_vec_grow(g->ctx, (void **)&g->rules, &g->caprules, g->nrules + 1, sizeof *g->rules) ||
+	    ms_vec_grow(g->ctx, (void **)&g->lits, &g->caplits, g->nlits + nlits, sizeof *g->lits))
 		return MS_ENOMEM;
 	gdl_rule *r = &g->rules[g->nrules++];
 	memset(r, 0, sizeof *r);
@@ -387,8 +387,8 @@ int gdl_kif_parse(ms_gdl *g, const char *text, size_t len)
 		if (dup)
 			continue;
 		int c1 = g->nroles, c2 = g->nroles;
-		if (gdl_grow(g->ctx, (void **)&g->role_term, &c1, g->nroles + 1, sizeof *g->role_term) ||
-		    gdl_grow(g->ctx, (void **)&g->role_name, &c2, g->nroles + 1, sizeof *g->role_name)) {
+		if (ms_vec_grow(g->ctx, (void **)&g->role_term, &c1, g->nroles + 1, sizeof *g->role_term) ||
+		    ms_vec_grow(g->ctx, (void **)&g->role_name, &c2, g->nroles + 1, sizeof *g->role_name)) {
 			rc = MS_ENOMEM;
 			break;
 		}

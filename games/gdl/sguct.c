@@ -326,24 +326,15 @@ typedef struct collect {
 	size_t words;
 	uint64_t *states;
 	double *values;
-	long n, cap;
+	int n, cap_states, cap_values;
 } collect;
 
 static int collect_one(void *ud, const uint64_t *state, double value)
 {
 	collect *c = ud;
-	if (c->n == c->cap) {
-		long cap = c->cap ? c->cap * 2 : 256;
-		uint64_t *s = ms_ctx_realloc(c->ctx, c->states, sizeof *s * c->words * (size_t)cap);
-		if (s)
-			c->states = s;
-		double *v = ms_ctx_realloc(c->ctx, c->values, sizeof *v * (size_t)cap);
-		if (v)
-			c->values = v;
-		if (!s || !v)
-			return ms_ctx_error(c->ctx, MS_ENOMEM, "gdl sguct: out of memory for the training set");
-		c->cap = cap;
-	}
+	if (ms_vec_grow(c->ctx, (void **)&c->states, &c->cap_states, c->n + 1LL, sizeof *c->states * c->words) ||
+	    ms_vec_grow(c->ctx, (void **)&c->values, &c->cap_values, c->n + 1LL, sizeof *c->values))
+		return MS_ENOMEM;
 	memcpy(c->states + (size_t)c->n * c->words, state, sizeof *state * c->words);
 	c->values[c->n++] = value;
 	return 0;

@@ -41,7 +41,7 @@ typedef struct sampler {
 	size_t words;
 	uint64_t rng;
 	uint64_t *path; /* the states of the current random game */
-	long cap_path;
+	int cap_path; /* in states */
 	uint64_t *a, *b; /* scratch states */
 } sampler;
 
@@ -76,23 +76,30 @@ static int step(sampler *s, uint64_t *out)
 	return ms_gdl_next(s->m, joint, out);
 }
 
+/* Sets the machine to s->a and, unless that state is terminal (*term), moves s->a
+ * on by one random joint move; n joint moves were played before (at most MAX_GAME). */
+static int advance(sampler *s, long n, int *term)
+{
+	int rc;
+	if ((rc = set(s, s->a, term)) < 0 || *term)
+		return rc;
+	if (n >= MAX_GAME)
+		return ms_ctx_error(s->ctx, MS_EINVAL, "gdl stat: %s: a random game did not end in %d joint moves",
+				    s->g->name, MAX_GAME);
+	if ((rc = step(s, s->b)) < 0)
+		return rc;
+	memcpy(s->a, s->b, s->words * sizeof *s->a);
+	return MS_OK;
+}
+
 /* Adds each role's goal after a random playout from `from` to res[]. */
 static int playout(sampler *s, const uint64_t *from, double *res)
 {
-	int rc, term;
+	int rc, term = 0;
 	memcpy(s->a, from, s->words * sizeof *from);
-	for (long n = 0;; n++) {
-		if ((rc = set(s, s->a, &term)) < 0)
+	for (long n = 0; !term; n++)
+		if ((rc = advance(s, n, &term)) < 0)
 			return rc;
-		if (term)
-			break;
-		if (n >= MAX_GAME)
-			return ms_ctx_error(s->ctx, MS_EINVAL, "gdl stat: %s: a random game did not end in %d joint moves",
-					    s->g->name, MAX_GAME);
-		if ((rc = step(s, s->b)) < 0)
-			return rc;
-		memcpy(s->a, s->b, s->words * sizeof *s->a);
-	}
 	for (int r = 0; r < s->nr; r++) {
 		int v;
 		if (ms_gdl_goal(s->m, r, &v) < 0)
@@ -109,24 +116,13 @@ static int start_position(sampler *s, uint64_t *out)
 	long n = 0;
 	ms_gdl_initial(s->g, s->a);
 	for (;; n++) {
-		if (n == s->cap_path) {
-			long cap = s->cap_path ? s->cap_path * 2 : 64;
-			uint64_t *p = ms_ctx_realloc(s->ctx, s->path, sizeof *p * s->words * (size_t)cap);
-			if (!p)
-				return ms_ctx_error(s->ctx, MS_ENOMEM, "gdl stat: out of memory");
-			s->path = p, s->cap_path = cap;
-		}
+		if (ms_vec_grow(s->ctx, (void **)&s->path, &s->cap_path, n + 1, sizeof *s->path * s->words))
+			return MS_ENOMEM;
 		memcpy(s->path + (size_t)n * s->words, s->a, s->words * sizeof *s->a);
-		if ((rc = set(s, s->a, &term)) < 0)
+		if ((rc = advance(s, n, &term)) < 0)
 			return rc;
 		if (term)
 			break;
-		if (n >= MAX_GAME)
-			return ms_ctx_error(s->ctx, MS_EINVAL, "gdl stat: %s: a random game did not end in %d joint moves",
-					    s->g->name, MAX_GAME);
-		if ((rc = step(s, s->b)) < 0)
-			return rc;
-		memcpy(s->a, s->b, s->words * sizeof *s->a);
 	}
 	if (n == 0)
 		return ms_ctx_error(s->ctx, MS_EINVAL, "gdl stat: %s: the initial state is terminal", s->g->name);
@@ -211,17 +207,9 @@ static int cmp_cand(const void *x, const void *y)
 
 int gdl_rolefn_set(ms_ctx *ctx, gdl_rolefn *fn, const long *feat, const double *w, int n)
 {
-	if (n > fn->cap) {
-		long *f = ms_ctx_realloc(ctx, fn->feat, sizeof *f * (size_t)n);
-		if (f)
-			fn->feat = f;
-		double *ww = ms_ctx_realloc(ctx, fn->w, sizeof *ww * (size_t)n);
-		if (ww)
-			fn->w = ww;
-		if (!f || !ww)
-			return ms_ctx_error(ctx, MS_ENOMEM, "gdl eval: out of memory");
-		fn->cap = n;
-	}
+	if (ms_vec_grow(ctx, (void **)&fn->feat, &fn->cap_feat, n, sizeof *fn->feat) ||
+	    ms_vec_grow(ctx, (void **)&fn->w, &fn->cap_w, n, sizeof *fn->w))
+		return MS_ENOMEM;
 	if (n > 0) {
 		memmove(fn->feat, feat, sizeof *feat * (size_t)n);
 		memmove(fn->w, w, sizeof *w * (size_t)n);

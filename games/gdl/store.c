@@ -4,24 +4,9 @@
 
 #include "gdl_internal.h"
 
-int gdl_grow(ms_ctx *ctx, void **arr, int *cap, int need, size_t elem)
-{
-	if (need <= *cap)
-		return MS_OK;
-	int c = *cap ? *cap : 8;
-	while (c < need)
-		c *= 2;
-	void *p = ms_ctx_realloc(ctx, *arr, (size_t)c * elem);
-	if (!p)
-		return MS_ENOMEM;
-	*arr = p;
-	*cap = c;
-	return MS_OK;
-}
-
 int gdl_ivec_push(ms_ctx *ctx, gdl_ivec *a, int x)
 {
-	if (a->n == a->cap && gdl_grow(ctx, (void **)&a->v, &a->cap, a->n + 1, sizeof *a->v))
+	if (a->n == a->cap && ms_vec_grow(ctx, (void **)&a->v, &a->cap, a->n + 1, sizeof *a->v))
 		return MS_ENOMEM;
 	a->v[a->n++] = x;
 	return MS_OK;
@@ -234,7 +219,7 @@ int gdl_rel_get(ms_gdl *g, int sym, int arity, int line, int *out)
 		*out = r;
 		return MS_OK;
 	}
-	if (gdl_grow(g->ctx, (void **)&g->rels, &g->caprels, g->nrels + 1, sizeof *g->rels))
+	if (ms_vec_grow(g->ctx, (void **)&g->rels, &g->caprels, g->nrels + 1, sizeof *g->rels))
 		return MS_ENOMEM;
 	memset(&g->rels[g->nrels], 0, sizeof g->rels[0]);
 	g->rels[g->nrels].sym = sym;
@@ -296,7 +281,7 @@ static int idx_slot(ms_ctx *ctx, gdl_store *st, int rel, int pos, int val, int c
 	}
 	if (!create)
 		return MS_OK;
-	if (gdl_grow(ctx, (void **)&st->e, &st->cape, st->ne + 1, sizeof *st->e))
+	if (ms_vec_grow(ctx, (void **)&st->e, &st->cape, st->ne + 1, sizeof *st->e))
 		return MS_ENOMEM;
 	st->e[st->ne] = (gdl_idx_entry){ rel, pos, val, { 0 } };
 	st->hash[k] = st->ne;
