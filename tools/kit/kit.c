@@ -23,27 +23,11 @@
 
 /* ---- TCP line client ------------------------------------------------------------ */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 int srv_client_connect(srv_client *c, const char *host, int port, int timeout_ms, char *err, size_t errlen)
 {
 	struct addrinfo hints, *ai = NULL;
 	char service[16];
-	long deadline = now_ms() + timeout_ms;
+	long deadline = kit_now_ms() + timeout_ms;
 	int rc, one = 1;
 
 	memset(c, 0, sizeof(*c));
@@ -64,9 +48,9 @@ int srv_client_connect(srv_client *c, const char *host, int port, int timeout_ms
 			break;
 		close(c->fd);
 		c->fd = -1;
-		if ((errno != ECONNREFUSED && errno != EAGAIN) || now_ms() >= deadline)
+		if ((errno != ECONNREFUSED && errno != EAGAIN) || kit_now_ms() >= deadline)
 			break;
-		sleep_ms(50);
+		kit_sleep_ms(50);
 	}
 	if (c->fd < 0)
 		snprintf(err, errlen, "connect %s:%d: %s", host, port, strerror(errno));
@@ -170,7 +154,7 @@ static int fill(srv_client *c, int timeout_ms)
 
 int srv_client_line(srv_client *c, int timeout_ms, const char **line, size_t *len)
 {
-	long deadline = now_ms() + timeout_ms;
+	long deadline = kit_now_ms() + timeout_ms;
 
 	for (;;) {
 		char *start = c->buf ? c->buf + c->off : NULL;
@@ -186,7 +170,7 @@ int srv_client_line(srv_client *c, int timeout_ms, const char **line, size_t *le
 			*len = n;
 			return 1;
 		}
-		left = timeout_ms < 0 ? -1 : (int)(deadline - now_ms());
+		left = timeout_ms < 0 ? -1 : (int)(deadline - kit_now_ms());
 		if (timeout_ms >= 0 && left <= 0)
 			return -1;
 		r = fill(c, left);
@@ -217,12 +201,12 @@ void srv_client_close(srv_client *c)
 
 int srv_fd_line(int fd, int timeout_ms, char *buf, size_t size)
 {
-	long deadline = now_ms() + timeout_ms;
+	long deadline = kit_now_ms() + timeout_ms;
 	size_t n = 0;
 
 	for (;;) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		long left = deadline - now_ms();
+		long left = deadline - kit_now_ms();
 		char ch;
 		ssize_t r;
 

@@ -93,7 +93,7 @@ static int status_code(int status)
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
 }
 
-static long now_ms(void)
+long kit_now_ms(void)
 {
 	struct timespec ts;
 
@@ -101,10 +101,17 @@ static long now_ms(void)
 	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void kit_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 int proc_wait(pid_t pid, int timeout_ms)
 {
-	struct timespec nap = { 0, 20 * 1000 * 1000 };
-	long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	long deadline = kit_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	int status;
 
 	if (pid <= 0)
@@ -116,9 +123,9 @@ int proc_wait(pid_t pid, int timeout_ms)
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (r == 0) {
-			if (now_ms() >= deadline)
+			if (kit_now_ms() >= deadline)
 				return -1;
-			nanosleep(&nap, NULL);
+			kit_sleep_ms(20);
 		}
 	}
 }

@@ -38,4 +38,9 @@ int proc_wait(pid_t pid, int timeout_ms);
 /* Kills the child (its whole group when it has one) and reaps it. */
 void proc_kill(pid_t pid);
 
+/* The kit's clock, for the waits here and the line client's timeouts:
+ * monotonic milliseconds, and a nap that resumes after signals. */
+long kit_now_ms(void);
+void kit_sleep_ms(long ms);
+
 #endif
