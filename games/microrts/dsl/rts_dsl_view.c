@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "core/vec.h"
 #include "rts_dsl_internal.h"
 
 void rd_view_dispose(ms_ctx *ctx, rd_view *v)
@@ -27,34 +28,11 @@ void rd_view_dispose(ms_ctx *ctx, rd_view *v)
 /* Room for the view of s and an answer of `max` pairs; 0, or -1 when out of memory (no reuse then). */
 static int view_grow(ms_ctx *ctx, rd_view *v, const ms_rts_state *s, int max)
 {
-	if (s->n_units > v->cap_units) {
-		ms_ctx_mfree(ctx, v->units);
-		v->cap_units = 0;
-		if (!(v->units = ms_ctx_malloc(ctx, sizeof(*v->units) * (size_t)s->n_units)))
-			return -1;
-		v->cap_units = s->n_units;
-	}
-	if (s->n_assign > v->cap_assign) {
-		ms_ctx_mfree(ctx, v->assign);
-		v->cap_assign = 0;
-		if (!(v->assign = ms_ctx_malloc(ctx, sizeof(int) * 3 * (size_t)s->n_assign)))
-			return -1;
-		v->cap_assign = s->n_assign;
-	}
-	if (s->cells > v->cap_cells) {
-		ms_ctx_mfree(ctx, v->terrain);
-		v->cap_cells = 0;
-		if (!(v->terrain = ms_ctx_malloc(ctx, (size_t)s->cells)))
-			return -1;
-		v->cap_cells = s->cells;
-	}
-	if (max > v->cap_out) {
-		ms_ctx_mfree(ctx, v->out);
-		v->cap_out = 0;
-		if (!(v->out = ms_ctx_malloc(ctx, sizeof(*v->out) * (size_t)max)))
-			return -1;
-		v->cap_out = max;
-	}
+	if (ms_vec_grow(ctx, (void **)&v->units, &v->cap_units, s->n_units, sizeof(*v->units)) ||
+	    ms_vec_grow(ctx, (void **)&v->assign, &v->cap_assign, s->n_assign, sizeof(int) * 3) ||
+	    ms_vec_grow(ctx, (void **)&v->terrain, &v->cap_cells, s->cells, 1) ||
+	    ms_vec_grow(ctx, (void **)&v->out, &v->cap_out, max, sizeof(*v->out)))
+		return -1;
 	return 0;
 }
 
