@@ -17,7 +17,7 @@
 
 #define CMD "synth"
 
-void synth_cantstop_usage(FILE *out)
+static void synth_cantstop_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: microsynth synth --game cantstop --algo sa|uct|sketch-sa|sketch-uct|random|hss\n"
@@ -68,90 +68,68 @@ void synth_cantstop_usage(FILE *out)
 /* ---- options ---------------------------------------------------------------- */
 
 typedef struct synth_args {
-	char command[1024]; /* the command line, for the output's header */
-	const char *game, *algo, *score, *oracle, *out, *csv, *checkpoint, *data, *era, *initial, *restart, *hss_library;
+	synth_search_args s;
+	const char *score, *oracle, *data, *era, *restart, *hss_library;
 	long feature_matches, hss_passes, probe_matches, hss_confirm, max_nodes;
-	long evals, seed, threads, matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
-	double seconds, uct_c;
-	int have_seed, resume, progress, have_uct_c, common, have_confirm, typed;
+	long matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
+	double uct_c;
+	int have_uct_c, common, have_confirm, typed;
 } synth_args;
 
-static int take_string(const char *opt, const char *val, const char **dst)
+/* One of Can't Stop's own options (opt at argv[*i]); CLI_OK or the exit code after a usage error. */
+static int cs_option(int argc, char **argv, int *i, synth_args *a)
 {
+	static const char *const strings[] = { "--game", "--score", "--oracle", "--data", "--era", "--restart",
+					      "--hss-library" };
+	const char **string_dst[] = { NULL, &a->score, &a->oracle, &a->data, &a->era, &a->restart, &a->hss_library };
+	static const char *const ints[] = { "--matches", "--final-matches", "--final-seed", "--data-matches",
+					   "--data-seed", "--sketch-evals", "--feature-matches", "--hss-passes",
+					   "--probe-matches", "--hss-confirm", "--max-nodes" };
+	long *int_dst[] = { &a->matches, &a->final_matches, &a->final_seed, &a->data_matches, &a->data_seed,
+			    &a->sketch_evals, &a->feature_matches, &a->hss_passes, &a->probe_matches,
+			    &a->hss_confirm, &a->max_nodes };
+	static const long int_min[] = { 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1 };
+	static const long int_max[] = { 100000000L, 100000000L, 0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL,
+					1000000000L, 100000, 1000, 1000, 1000, 100000 };
+	const char *opt = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+	size_t k;
+
+	if (!strcmp(opt, "--common-matches") || !strcmp(opt, "--typed")) {
+		*(opt[2] == 'c' ? &a->common : &a->typed) = 1;
+		return CLI_OK;
+	}
 	if (!val)
-		return cli_usage_error(CMD, "%s needs a value", opt);
-	*dst = val;
+		return cli_usage_error(CMD, "%s needs a value (or is unknown)", opt);
+	++*i;
+	for (k = 0; k < sizeof strings / sizeof strings[0]; k++)
+		if (!strcmp(opt, strings[k])) {
+			if (string_dst[k])
+				*string_dst[k] = val;
+			return CLI_OK;
+		}
+	for (k = 0; k < sizeof ints / sizeof ints[0]; k++)
+		if (!strcmp(opt, ints[k])) {
+			if (cli_parse_int(CMD, opt, val, int_min[k], int_max[k], int_dst[k]))
+				return CLI_USAGE;
+			a->have_confirm |= int_dst[k] == &a->hss_confirm;
+			return CLI_OK;
+		}
+	if (strcmp(opt, "--uct-c"))
+		return cli_usage_error(CMD, "unknown option '%s'", opt);
+	if (cli_parse_real(CMD, opt, val, 0, 1e9, 0, &a->uct_c))
+		return CLI_USAGE;
+	a->have_uct_c = 1;
 	return CLI_OK;
 }
 
 static int parse_args(int argc, char **argv, synth_args *a)
 {
-	static const char *const strings[] = { "--game", "--algo", "--score", "--oracle", "-o", "--csv",
-					      "--checkpoint", "--data", "--era", "--initial",
-					      "--restart", "--hss-library" };
-	const char **string_dst[] = { &a->game, &a->algo, &a->score, &a->oracle, &a->out, &a->csv,
-				      &a->checkpoint, &a->data, &a->era, &a->initial,
-				      &a->restart, &a->hss_library };
-	static const char *const ints[] = { "--evals", "--seed", "--threads", "--matches", "--final-matches",
-					   "--final-seed", "--data-matches", "--data-seed", "--sketch-evals",
-					   "--feature-matches", "--hss-passes", "--probe-matches", "--hss-confirm",
-					   "--max-nodes" };
-	long *int_dst[] = { &a->evals, &a->seed, &a->threads, &a->matches, &a->final_matches,
-			    &a->final_seed, &a->data_matches, &a->data_seed, &a->sketch_evals,
-			    &a->feature_matches, &a->hss_passes, &a->probe_matches, &a->hss_confirm,
-			    &a->max_nodes };
-	static const long int_min[] = { 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1 };
-	static const long int_max[] = { 1000000000L, 0x7fffffffffffffffL, 256, 100000000L, 100000000L,
-					0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL, 1000000000L, 100000, 1000, 1000, 1000,
-					100000 };
-
 	for (int i = 1; i < argc; i++) {
-		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		size_t k;
-		int rc;
-
-		for (k = 0; k < sizeof strings / sizeof strings[0]; k++)
-			if (!strcmp(opt, strings[k]))
-				break;
-		if (k < sizeof strings / sizeof strings[0]) {
-			if ((rc = take_string(opt, val, string_dst[k])) != CLI_OK)
-				return rc;
-			i++;
-			continue;
-		}
-		for (k = 0; k < sizeof ints / sizeof ints[0]; k++)
-			if (!strcmp(opt, ints[k]))
-				break;
-		if (k < sizeof ints / sizeof ints[0]) {
-			if (cli_parse_int(CMD, opt, val, int_min[k], int_max[k], int_dst[k]))
-				return CLI_USAGE;
-			if (int_dst[k] == &a->seed)
-				a->have_seed = 1;
-			if (int_dst[k] == &a->hss_confirm)
-				a->have_confirm = 1;
-			i++;
-			continue;
-		}
-		if (!strcmp(opt, "--time")) {
-			if ((rc = synth_parse_duration(val, &a->seconds)) != CLI_OK)
-				return rc;
-			i++;
-		} else if (!strcmp(opt, "--uct-c")) {
-			if (cli_parse_real(CMD, opt, val, 0, 1e9, 0, &a->uct_c))
-				return CLI_USAGE;
-			a->have_uct_c = 1;
-			i++;
-		} else if (!strcmp(opt, "--resume")) {
-			a->resume = 1;
-		} else if (!strcmp(opt, "--common-matches")) {
-			a->common = 1;
-		} else if (!strcmp(opt, "--typed")) {
-			a->typed = 1;
-		} else if (!strcmp(opt, "--no-progress")) {
-			a->progress = 0;
-		} else {
-			return cli_usage_error(CMD, "unknown option '%s'", opt);
-		}
+		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, &a->s);
+		if (rc == SYNTH_OPT_OTHER)
+			rc = cs_option(argc, argv, &i, a);
+		if (rc != CLI_OK)
+			return rc;
 	}
 	return CLI_OK;
 }
@@ -159,31 +137,16 @@ static int parse_args(int argc, char **argv, synth_args *a)
 /* Checks what needs the whole command line; fills the problem's options. */
 static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 {
-	if (!a->game)
-		return cli_usage_error(CMD, "--game is required (cantstop)");
-	if (strcmp(a->game, "cantstop"))
-		return cli_usage_error(CMD, "--game: unknown game '%s' (cantstop)", a->game);
-	if (!a->algo)
-		return cli_usage_error(CMD, "--algo is required (sa, uct, sketch-sa, sketch-uct, random, hss)");
-	*algo = ms_synth_algo_from_name(a->algo);
-	if (*algo < 0)
-		return cli_usage_error(CMD, "--algo: unknown algorithm '%s' (sa, uct, sketch-sa, sketch-uct, random, hss)",
-				       a->algo);
-	if (!a->evals && !(a->seconds > 0))
-		return cli_usage_error(CMD, "a budget is required: --evals N or --time T");
-	if (!a->have_seed)
-		return cli_usage_error(CMD, "--seed is required");
-	if (!a->out)
-		return cli_usage_error(CMD, "-o FILE is required");
-	if (a->initial && *algo != MS_SYNTH_SA && *algo != MS_SYNTH_UCT)
+	int rc = synth_search_check(CMD, "--algo", &a->s, NULL, 0, algo);
+	if (rc)
+		return rc;
+	if (a->s.initial && *algo != MS_SYNTH_SA && *algo != MS_SYNTH_UCT)
 		return cli_usage_error(CMD, "--initial applies to sa and uct only (a sketch search starts from its sketch)");
 	if (a->restart && strcmp(a->restart, "code") && strcmp(a->restart, "best") && strcmp(a->restart, "pass"))
 		return cli_usage_error(CMD, "--restart is code, best or pass, not '%s'", a->restart);
-	if (a->common && a->seed == a->final_seed)
+	if (a->common && a->s.seed == a->final_seed)
 		return cli_usage_error(CMD, "--common-matches plays the matches of --seed %ld: the final evaluation "
-				       "needs another --final-seed to play fresh ones", a->seed);
-	if (a->resume && !a->checkpoint)
-		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
+				       "needs another --final-seed to play fresh ones", a->s.seed);
 	if ((a->hss_library || a->hss_passes || a->have_confirm) && *algo != MS_SYNTH_HSS)
 		return cli_usage_error(CMD, "--hss-library, --hss-passes and --hss-confirm apply to hss only");
 
@@ -218,7 +181,7 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 		po->data_matches = (int)a->data_matches;
 	po->data_seed = (uint64_t)a->data_seed;
 	po->common_matches = a->common;
-	po->common_seed = (uint64_t)a->seed;
+	po->common_seed = (uint64_t)a->s.seed;
 	po->feature_matches = a->feature_matches;
 	po->probe_matches = a->probe_matches;
 	po->typed = a->typed;
@@ -261,17 +224,13 @@ static int cs_initial(ms_ctx *ctx, const ms_cs_synth *cs, const char *name, ms_d
 static void cs_search_options(ms_synth_opts *so, const synth_args *a, int algo, const ms_dsl_prog *initial,
 			      cs_progress *ud)
 {
-	ms_synth_opts_init(so);
+	memset(ud, 0, sizeof *ud);
+	synth_search_opts(so, &a->s, algo, &ud->run);
 	so->initial = initial;
 	if (a->restart)
 		so->sa_restart = !strcmp(a->restart, "best")   ? MS_SYNTH_RESTART_BEST
 				 : !strcmp(a->restart, "pass") ? MS_SYNTH_RESTART_PASS
 							       : MS_SYNTH_RESTART_CODE;
-	so->algo = algo;
-	so->seed = (uint64_t)a->seed;
-	so->threads = (int)a->threads;
-	so->max_evals = a->evals;
-	so->max_seconds = a->seconds;
 	so->sketch_evals = a->sketch_evals;
 	if (a->have_uct_c)
 		so->uct_c = a->uct_c;
@@ -280,11 +239,6 @@ static void cs_search_options(ms_synth_opts *so, const synth_args *a, int algo, 
 		so->hss_passes = (int)a->hss_passes;
 	if (a->have_confirm)
 		so->hss_confirm = (int)a->hss_confirm;
-	so->checkpoint = a->checkpoint;
-	so->resume = a->resume;
-	so->csv = a->csv;
-	memset(ud, 0, sizeof *ud);
-	synth_progress_init(so, &ud->run, a->progress);
 	so->progress = cs_on_progress;
 	so->progress_ud = ud;
 }
@@ -306,12 +260,12 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 	const ms_cs_synth_options *po = f->po;
 	const ms_synth_stats *st = &f->st;
 	char budget[96];
-	if (a->evals && a->seconds > 0)
-		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->evals, a->seconds);
-	else if (a->evals)
-		snprintf(budget, sizeof budget, "--evals %ld", a->evals);
+	if (a->s.evals && a->s.seconds > 0)
+		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->s.evals, a->s.seconds);
+	else if (a->s.evals)
+		snprintf(budget, sizeof budget, "--evals %ld", a->s.evals);
 	else
-		snprintf(budget, sizeof budget, "--time %.0fs", a->seconds);
+		snprintf(budget, sizeof budget, "--time %.0fs", a->s.seconds);
 	const char *oracle = ms_cs_synth_oracle_name(po->oracle);
 	snprintf(header, size,
 		 "microsynth synth: a Can't Stop program (cantstop DSL, printed form)\n"
@@ -323,12 +277,12 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 		 "best search estimate: Psi %.4f (%s of %ld-match evaluations, optimistic)\n"
 		 "%s\n"
 		 "fingerprint: %s",
-		 a->command, f->psi, po->final_matches, (unsigned long long)a->final_seed,
+		 a->s.command, f->psi, po->final_matches, (unsigned long long)a->final_seed,
 		 f->failed ? " (the program raised a run-time error)" : "", ms_synth_algo_name(f->algo),
 		 po->oracle == MS_CS_ORACLE_NONE ? "-" : po->score == MS_CS_SCORE_ACTION ? "A (action)" : "O (observation)",
 		 po->oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po->matches, a->common ? "common (always the same) " : "",
-		 po->era == MS_CS_ERA_B ? 'B' : 'A', a->seed,
-		 a->threads, budget, a->initial ? a->initial : "none (from scratch)",
+		 po->era == MS_CS_ERA_B ? 'B' : 'A', a->s.seed,
+		 a->s.threads, budget, a->s.initial ? a->s.initial : "none (from scratch)",
 		 a->restart ? a->restart : "code", st->evals_psi, st->evals_c, st->cache_hits, st->elapsed, f->search_psi,
 		 f->algo == MS_SYNTH_HSS && f->so->hss_confirm > 0 ? "the best mean of a few" : "the best single one",
 		 po->matches,
@@ -345,11 +299,11 @@ static int cs_report(ms_ctx *ctx, ms_cs_synth *cs, ms_synth *s, cs_final *f, con
 	char *text = NULL, header[3072];
 	f->search_psi = ms_synth_best_score(s, MS_SYNTH_PSI);
 	double t0 = cli_now();
-	if (ms_cs_synth_final_psi(ctx, cs, best, (int)a->threads, (uint64_t)a->final_seed, &f->psi, &f->failed) < 0)
+	if (ms_cs_synth_final_psi(ctx, cs, best, (int)a->s.threads, (uint64_t)a->final_seed, &f->psi, &f->failed) < 0)
 		return synth_fail(ctx, "final evaluation");
 	double final_seconds = cli_now() - t0;
 	cs_header(header, sizeof header, f, cs);
-	if (ms_cs_dsl_save(best, a->out, header) < 0 || ms_dsl_print(best, &text, NULL) < 0) {
+	if (ms_cs_dsl_save(best, a->s.out, header) < 0 || ms_dsl_print(best, &text, NULL) < 0) {
 		if (text)
 			ms_ctx_mfree(ctx, text);
 		return synth_fail(ctx, "output");
@@ -359,7 +313,7 @@ static int cs_report(ms_ctx *ctx, ms_cs_synth *cs, ms_synth *s, cs_final *f, con
 	const ms_synth_stats *st = &f->st;
 	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld elapsed=%.1f final_matches=%ld final_seconds=%.2f "
 	       "zero_evals=%lld/%lld%s\n",
-	       ms_synth_algo_name(f->algo), a->seed, st->evals_psi, st->evals_c, st->elapsed, f->po->final_matches,
+	       ms_synth_algo_name(f->algo), a->s.seed, st->evals_psi, st->evals_c, st->elapsed, f->po->final_matches,
 	       final_seconds, ud->zero, ud->psi, st->timed ? " reproducible=no" : " reproducible=yes");
 	printf("psi=%.4f search_psi=%.4f evals=%lld evals_c=%lld seconds=%.1f\n", f->psi, f->search_psi,
 	       st->evals_psi, st->evals_c, st->elapsed);
@@ -388,13 +342,13 @@ static int run_search(const synth_args *a)
 		ret = synth_fail(ctx, "problem");
 		goto done;
 	}
-	if (a->initial && (ret = cs_initial(ctx, cs, a->initial, &initial)) != CLI_OK)
+	if (a->s.initial && (ret = cs_initial(ctx, cs, a->s.initial, &initial)) != CLI_OK)
 		goto done;
 	cs_search_options(&so, a, algo, initial, &ud);
 	cs_final f = { .a = a, .algo = algo, .po = &po, .so = &so };
 	if (synth_new(ctx, &s, ms_cs_synth_problem(cs), &so, &ret) < 0 || !s)
 		goto done;
-	if ((ret = synth_run(ctx, s, &ud.run, a->checkpoint, &f.st)) != CLI_OK)
+	if ((ret = synth_run(ctx, s, &ud.run, a->s.checkpoint, &f.st)) != CLI_OK)
 		goto done;
 	ret = cs_report(ctx, cs, s, &f, &ud);
 done:
@@ -405,14 +359,12 @@ done:
 	return ret;
 }
 
-int synth_cantstop_main(int argc, char **argv)
+static int synth_cantstop_main(int argc, char **argv)
 {
 	synth_args a;
 
 	memset(&a, 0, sizeof a);
-	synth_command_line(a.command, sizeof a.command, argc, argv);
-	a.threads = 1;
-	a.progress = 1;
+	synth_search_args_init(&a.s, argc, argv);
 	a.data_seed = 1;
 	a.final_seed = 777;
 	int rc = parse_args(argc, argv, &a);
@@ -420,3 +372,104 @@ int synth_cantstop_main(int argc, char **argv)
 		return rc;
 	return run_search(&a);
 }
+
+/* ---- self-play: Can't Stop against GA and earlier programs ----------------- */
+
+typedef struct cs_sp {
+	long matches, final_matches, feature_matches, probe_matches;
+	ms_cs_synth *cs; /* GA's problem: the final win rates */
+} cs_sp;
+
+static void cs_sp_usage(FILE *out)
+{
+	fprintf(out, "Can't Stop options: --matches N (1000), --final-matches N (10000), --feature-matches N (20),\n"
+		     "--hss-library FILE (hss: one library shared by every iteration, read and rewritten by each),\n"
+		     "--probe-matches N (generation and mutation keep programs that play N matches without error).\n");
+}
+
+static int cs_sp_option(void *g, int argc, char **argv, int *i)
+{
+	static const char *const names[] = { "--matches", "--final-matches", "--feature-matches", "--probe-matches" };
+	static const long hi[] = { 100000000L, 100000000L, 100000, 1000 };
+	cs_sp *c = g;
+	long *dst[] = { &c->matches, &c->final_matches, &c->feature_matches, &c->probe_matches };
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+		if (!strcmp(argv[*i], names[k])) {
+			const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+			++*i;
+			return cli_parse_int("selfplay", names[k], v, 1, hi[k], dst[k]) ? CLI_USAGE : CLI_OK;
+		}
+	return SYNTH_OPT_OTHER;
+}
+
+static int cs_sp_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
+		      void **handle)
+{
+	ms_cs_synth_vs *v;
+	int rc = ms_cs_synth_vs_new(ctx, ud, progs, n, &v);
+	if (rc < 0)
+		return rc;
+	*pb = ms_cs_synth_vs_problem(v);
+	*handle = v;
+	return 0;
+}
+
+static void cs_sp_release(void *ud, void *handle)
+{
+	(void)ud;
+	ms_cs_synth_vs_free(handle);
+}
+
+static int cs_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *out)
+{
+	cs_sp *c = g;
+	ms_cs_synth_options po;
+	ms_cs_synth_options_init(&po);
+	if (c->matches)
+		po.matches = c->matches;
+	if (c->final_matches)
+		po.final_matches = c->final_matches;
+	po.feature_matches = c->feature_matches;
+	po.probe_matches = c->probe_matches;
+	if (algo == MS_SYNTH_SKETCH_SA || algo == MS_SYNTH_SKETCH_UCT)
+		po.oracle = MS_CS_ORACLE_GA;
+	if (ms_cs_synth_new(ctx, &c->cs, &po) < 0) {
+		fprintf(stderr, "microsynth selfplay: problem: %s\n", ms_ctx_last_error(ctx));
+		return CLI_USAGE;
+	}
+	*out = (ms_synth_selfplay_game){ c->cs, 1, cs_sp_make, cs_sp_release };
+	return CLI_OK;
+}
+
+static int cs_sp_vs_fixed(void *g, ms_ctx *ctx, void *probe, const ms_dsl_prog *p, int threads, double *out)
+{
+	cs_sp *c = g;
+	int failed = 0;
+	(void)probe;
+	return ms_cs_synth_final_psi(ctx, c->cs, p, threads, 777, out, &failed);
+}
+
+static void cs_sp_describe(void *g, double vs, char *out, size_t size)
+{
+	cs_sp *c = g;
+	snprintf(out, size, "win rate vs GA: %.4f over %ld fresh matches (seed 777)", vs,
+		 c->final_matches ? c->final_matches : 10000L);
+}
+
+static void cs_sp_summary(void *g, char *out, size_t size)
+{
+	cs_sp *c = g;
+	snprintf(out, size, " final_matches=%ld", c->final_matches ? c->final_matches : 10000L);
+}
+
+static void cs_sp_release_state(void *g)
+{
+	ms_cs_synth_free(((cs_sp *)g)->cs);
+}
+
+static const synth_selfplay_row cs_selfplay = {
+	sizeof(cs_sp), cs_sp_usage,    cs_sp_option,   cs_sp_game,    NULL,   cs_sp_vs_fixed,
+	ms_cs_dsl_save, "vs_ga",	cs_sp_describe, cs_sp_summary, cs_sp_release_state,
+};
+
+const synth_game synth_game_cantstop = { "cantstop", synth_cantstop_main, synth_cantstop_usage, &cs_selfplay };

@@ -128,3 +128,127 @@ int synth_run(ms_ctx *ctx, ms_synth *s, synth_run_ud *ud, const char *checkpoint
 	}
 	return CLI_OK;
 }
+
+void synth_search_args_init(synth_search_args *s, int argc, char **argv)
+{
+	memset(s, 0, sizeof *s);
+	s->threads = 1;
+	s->progress = 1;
+	synth_command_line(s->command, sizeof s->command, argc, argv);
+}
+
+int synth_search_option(const char *cmd, const char *algo_opt, int argc, char **argv, int *i,
+			synth_search_args *s)
+{
+	static const char *const texts[] = { "-o", "--csv", "--checkpoint", "--initial" };
+	static const char *const ints[] = { "--evals", "--seed", "--threads" };
+	static const long lo[] = { 1, 0, 1 }, hi[] = { 1000000000L, 0x7fffffffffffffffL, 256 };
+	const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	const char **text_dst[] = { &s->out, &s->csv, &s->checkpoint, &s->initial };
+	long *int_dst[] = { &s->evals, &s->seed, &s->threads };
+	size_t t = 0, k = 0;
+
+	if (!strcmp(o, "--resume") || !strcmp(o, "--no-progress")) {
+		*(o[2] == 'r' ? &s->resume : &s->progress) = o[2] == 'r';
+		return CLI_OK;
+	}
+	while (t < sizeof texts / sizeof *texts && strcmp(o, texts[t]))
+		t++;
+	while (k < sizeof ints / sizeof *ints && strcmp(o, ints[k]))
+		k++;
+	if (strcmp(o, algo_opt) && strcmp(o, "--time") && t == sizeof texts / sizeof *texts &&
+	    k == sizeof ints / sizeof *ints)
+		return SYNTH_OPT_OTHER;
+	if (!v)
+		return cli_usage_error(cmd, "%s needs a value", o);
+	++*i;
+	if (!strcmp(o, algo_opt))
+		s->algo = v;
+	else if (!strcmp(o, "--time"))
+		return synth_parse_duration(v, &s->seconds);
+	else if (t < sizeof texts / sizeof *texts)
+		*text_dst[t] = v;
+	else if (cli_parse_int(cmd, o, v, lo[k], hi[k], int_dst[k]))
+		return CLI_USAGE;
+	s->have_seed |= k == 1;
+	return CLI_OK;
+}
+
+int synth_search_check(const char *cmd, const char *algo_opt, const synth_search_args *s, const int *algos,
+		       int n, int *algo)
+{
+	char names[128] = "";
+	size_t used = 0;
+	int all[8], ok = 0;
+
+	if (n == 0) { /* every algorithm of the library's table, ids 0, 1, ... */
+		for (; n < 8 && ms_synth_algo_name(n); n++)
+			all[n] = n;
+		algos = all;
+	}
+	for (int j = 0; j < n && used < sizeof names; j++)
+		used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", j ? ", " : "",
+					 ms_synth_algo_name(algos[j]));
+	if (!s->algo)
+		return cli_usage_error(cmd, "%s is required (%s)", algo_opt, names);
+	*algo = ms_synth_algo_from_name(s->algo);
+	for (int j = 0; j < n; j++)
+		ok |= algos[j] == *algo;
+	if (!ok)
+		return cli_usage_error(cmd, *algo < 0 ? "%s: unknown algorithm '%s' (%s)" : "%s: '%s' is not offered here (%s)",
+				       algo_opt, s->algo, names);
+	if (!s->have_seed)
+		return cli_usage_error(cmd, "--seed is required");
+	if (!s->evals && !(s->seconds > 0))
+		return cli_usage_error(cmd, "a budget is required: --evals N or --time T");
+	if (!s->out)
+		return cli_usage_error(cmd, "-o FILE is required");
+	if (s->resume && !s->checkpoint)
+		return cli_usage_error(cmd, "--resume needs --checkpoint");
+	return CLI_OK;
+}
+
+void synth_search_opts(ms_synth_opts *so, const synth_search_args *s, int algo, synth_run_ud *ud)
+{
+	ms_synth_opts_init(so);
+	so->algo = algo;
+	so->seed = (uint64_t)s->seed;
+	so->threads = (int)s->threads;
+	so->max_evals = s->evals;
+	so->max_seconds = s->seconds;
+	so->checkpoint = s->checkpoint;
+	so->resume = s->resume;
+	so->csv = s->csv;
+	synth_progress_init(so, ud, s->progress);
+}
+
+static const synth_game *const game_rows[] = { &synth_game_microrts, &synth_game_cantstop, &synth_game_planetwars };
+
+const synth_game *const *synth_games(size_t *n)
+{
+	*n = sizeof game_rows / sizeof *game_rows;
+	return game_rows;
+}
+
+const synth_game *synth_game_find(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof game_rows / sizeof *game_rows; i++)
+		if (!strcmp(name, game_rows[i]->name))
+			return game_rows[i];
+	return NULL;
+}
+
+void synth_game_names(char *out, size_t size, int selfplay)
+{
+	size_t used = 0, k = 0, n = 0;
+	out[0] = 0;
+	for (size_t i = 0; i < sizeof game_rows / sizeof *game_rows; i++)
+		n += !selfplay || game_rows[i]->selfplay;
+	for (size_t i = 0; i < sizeof game_rows / sizeof *game_rows && used < size; i++) {
+		if (selfplay && !game_rows[i]->selfplay)
+			continue;
+		k++;
+		used += (size_t)snprintf(out + used, size - used, "%s%s", k == 1 ? "" : k == n ? " or " : ", ",
+					 game_rows[i]->name);
+	}
+}

@@ -10,26 +10,97 @@
 
 #include "microsynth/synth.h"
 
-/* Front ends: argv as `microsynth synth` got it (argv[0] is "synth"). */
-int synth_cantstop_main(int argc, char **argv);
-void synth_cantstop_usage(FILE *out);
-int synth_planetwars_main(int argc, char **argv);
-void synth_planetwars_usage(FILE *out);
-int synth_microrts_main(int argc, char **argv);
-void synth_microrts_usage(FILE *out);
+/*
+ * What `selfplay` needs of a game. Its state is `size` bytes, zeroed by
+ * selfplay and handed to every function; the game owns what it allocates
+ * there and releases it in `release_state`.
+ */
+typedef struct synth_selfplay_row {
+	size_t size;
+	void (*usage)(FILE *out); /* the paragraph on the game's options */
+	/* argv[*i], an option of the game's: CLI_OK (*i past its value), CLI_USAGE, or SYNTH_OPT_OTHER */
+	int (*option)(void *g, int argc, char **argv, int *i);
+	/* checks the game's options, then the loop's game (the fixed opponents, a population's problems); a CLI code */
+	int (*game)(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *out);
+	/* the game's settings of every best response's search (NULL: none) */
+	void (*br_options)(void *g, ms_synth_opts *br);
+	/* p's score against the fixed opponents; probe is the loop's problem without earlier programs */
+	int (*vs_fixed)(void *g, ms_ctx *ctx, void *probe, const ms_dsl_prog *p, int threads, double *out);
+	/* p in the game's program file format under a '#' header; 0 or a negative status (on p's context) */
+	int (*save)(const ms_dsl_prog *p, const char *path, const char *header);
+	const char *key; /* the name of vs_fixed's field in the output lines */
+	/* the header's line on vs_fixed, and the extra fields of the last output line */
+	void (*describe)(void *g, double vs_fixed, char *out, size_t size);
+	void (*summary)(void *g, char *out, size_t size);
+	void (*release_state)(void *g);
+} synth_selfplay_row;
+
+/*
+ * A game's row: each game's front end (synth_<game>.c) defines one, and
+ * synth_games() lists them; the commands name no game beyond this list.
+ */
+typedef struct synth_game {
+	const char *name;
+	/* `microsynth synth --game NAME`: argv as synth got it (argv[0] is "synth") */
+	int (*synth_main)(int argc, char **argv);
+	void (*synth_usage)(FILE *out);
+	const synth_selfplay_row *selfplay; /* NULL: no self-play for this game */
+} synth_game;
+
+extern const synth_game synth_game_microrts, synth_game_cantstop, synth_game_planetwars;
+/* The games in the order help lists them; their count in *n. */
+const synth_game *const *synth_games(size_t *n);
+/* The game called name, or NULL. */
+const synth_game *synth_game_find(const char *name);
+/* "a, b or c": the games' names (with self-play only if selfplay is set). */
+void synth_game_names(char *out, size_t size, int selfplay);
 /* `synth plot` (any game's CSV logs). */
 int synth_plot_main(int argc, char **argv);
-
-/* 90, 90s, 1.5m, 15m, 2h into seconds (> 0); usage error naming --time otherwise. */
-int synth_parse_duration(const char *val, double *out);
-/* "microsynth" and argv[0..argc), space-separated, cut to size. */
-void synth_command_line(char *out, size_t size, int argc, char **argv);
 
 /* Progress callback state: a bar on stderr, and Ctrl-C / SIGTERM as a clean stop. */
 typedef struct synth_run_ud {
 	ms_synth_bar bar;
 	int bar_on;
 } synth_run_ud;
+
+/*
+ * The options every search command takes (synth for each game, selfplay),
+ * parsed and checked in one place so each error has one text.
+ */
+typedef struct synth_search_args {
+	char command[2048]; /* the command line, for the output's header */
+	const char *algo;   /* the value of --algo (selfplay: --br) */
+	const char *out, *csv, *checkpoint, *initial;
+	long evals, seed, threads;
+	double seconds;
+	int have_seed, resume, progress;
+} synth_search_args;
+
+/* Defaults (1 thread, the progress bar on) and the command line. */
+void synth_search_args_init(synth_search_args *s, int argc, char **argv);
+/* synth_search_option's answer for an option that is not a shared one. */
+#define SYNTH_OPT_OTHER (-1)
+/*
+ * argv[*i] if it is a shared option (algo_opt names --algo's spelling):
+ * CLI_OK with *i past its value, CLI_USAGE after a usage error, or
+ * SYNTH_OPT_OTHER (nothing consumed) for the command's own options.
+ */
+int synth_search_option(const char *cmd, const char *algo_opt, int argc, char **argv, int *i,
+			synth_search_args *s);
+/*
+ * The checks all commands make: the algorithm (one of algos[0..n), or any
+ * with n == 0) into *algo, --seed, a budget, -o, --resume's --checkpoint.
+ */
+int synth_search_check(const char *cmd, const char *algo_opt, const synth_search_args *s, const int *algos,
+		       int n, int *algo);
+/* so initialised with s's shared settings and the progress bar in ud. */
+void synth_search_opts(ms_synth_opts *so, const synth_search_args *s, int algo, synth_run_ud *ud);
+
+/* 90, 90s, 1.5m, 15m, 2h into seconds (> 0); usage error naming --time otherwise. */
+int synth_parse_duration(const char *val, double *out);
+/* "microsynth" and argv[0..argc), space-separated, cut to size. */
+void synth_command_line(char *out, size_t size, int argc, char **argv);
+
 int synth_on_progress(void *ud, const ms_synth_stats *st);
 /* so's progress callback: ud's bar on stderr (drawn if on) and Ctrl-C as a clean stop. */
 void synth_progress_init(ms_synth_opts *so, synth_run_ud *ud, int on);

@@ -19,7 +19,7 @@
 #define CMD "synth"
 #define MAX_LIST 64
 
-void synth_microrts_usage(FILE *out)
+static void synth_microrts_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: microsynth synth --game microrts --map MAP [--map MAP ...] --opponent AI [--opponent AI ...]\n"
@@ -75,31 +75,30 @@ void synth_microrts_usage(FILE *out)
 }
 
 typedef struct args {
-	char command[2048];
+	synth_search_args s;
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	const char *algo, *score, *oracle, *c_opp, *out, *csv, *checkpoint, *initial, *hss_library, *prefix;
-	long evals, seed, threads, max_cycles, utt, conflict, neighbours, sketch_evals;
+	const char *score, *oracle, *c_opp, *hss_library, *prefix;
+	long max_cycles, utt, conflict, neighbours, sketch_evals;
 	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
-	double seconds, uct_c, sketch_share;
-	int edition, have_seed, resume, progress, harness, tiebreak, have_uct_c, have_confirm;
+	double uct_c, sketch_share;
+	int edition, harness, tiebreak, have_uct_c, have_confirm;
 } args;
 
 static int parse(int argc, char **argv, args *a)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int flag = 1;
-		if (!strcmp(o, "--resume"))
-			a->resume = 1;
-		else if (!strcmp(o, "--no-progress"))
-			a->progress = 0;
-		else if (!strcmp(o, "--no-harness"))
-			a->harness = 0;
-		else
-			flag = 0;
-		if (flag)
+		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, &a->s);
+		if (rc != SYNTH_OPT_OTHER) {
+			if (rc)
+				return rc;
 			continue;
+		}
+		if (!strcmp(o, "--no-harness")) {
+			a->harness = 0;
+			continue;
+		}
 		if (!v)
 			return cli_usage_error(CMD, "%s needs a value", o);
 		i++;
@@ -111,9 +110,7 @@ static int parse(int argc, char **argv, args *a)
 			if (*n == MAX_LIST)
 				return cli_usage_error(CMD, "more than %d %s options", MAX_LIST, o);
 			(is_map ? a->maps : a->opps)[(*n)++] = v;
-		} else if (!strcmp(o, "--algo"))
-			a->algo = v;
-		else if (!strcmp(o, "--score"))
+		} else if (!strcmp(o, "--score"))
 			a->score = v;
 		else if (!strcmp(o, "--oracle"))
 			a->oracle = v;
@@ -130,22 +127,11 @@ static int parse(int argc, char **argv, args *a)
 				return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length, material or none", v);
 		} else if (!strcmp(o, "--c-opponent"))
 			a->c_opp = v;
-		else if (!strcmp(o, "-o"))
-			a->out = v;
-		else if (!strcmp(o, "--csv"))
-			a->csv = v;
-		else if (!strcmp(o, "--checkpoint"))
-			a->checkpoint = v;
-		else if (!strcmp(o, "--initial"))
-			a->initial = v;
 		else if (!strcmp(o, "--prefix"))
 			a->prefix = v;
 		else if (!strcmp(o, "--hss-library"))
 			a->hss_library = v;
-		else if (!strcmp(o, "--time")) {
-			if (synth_parse_duration(v, &a->seconds))
-				return CLI_USAGE;
-		} else if (!strcmp(o, "--edition")) {
+		else if (!strcmp(o, "--edition")) {
 			if (edition_arg(CMD, v, &a->edition))
 				return CLI_USAGE;
 		} else if (!strcmp(o, "--uct-c")) {
@@ -156,16 +142,16 @@ static int parse(int argc, char **argv, args *a)
 			if (cli_parse_real(CMD, o, v, 0, 1, 1, &a->sketch_share))
 				return CLI_USAGE;
 		} else {
-			static const char *const names[] = { "--evals", "--seed", "--threads", "--max-cycles", "--utt",
-							     "--conflict", "--neighbours", "--sketch-evals", "--hss-passes",
-							     "--hss-confirm", "--feature-opponent", "--switch-cycle", "--opponent-seeds",
+			static const char *const names[] = { "--max-cycles", "--utt", "--conflict", "--neighbours",
+							     "--sketch-evals", "--hss-passes", "--hss-confirm",
+							     "--feature-opponent", "--switch-cycle", "--opponent-seeds",
 							     "--java-hang-ms" };
-			static const long lo[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1 };
-			static const long hi[] = { 1000000000L, 2147483647L, 256, 100000000L, 3, 3, 65536, 1000000000L,
+			static const long lo[] = { 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1 };
+			static const long hi[] = { 100000000L, 3, 3, 65536, 1000000000L,
 						   1000, 1000, MAX_LIST, 100000000L, 1000, 86400000L };
-			long *dst[] = { &a->evals, &a->seed, &a->threads, &a->max_cycles, &a->utt, &a->conflict,
-					&a->neighbours, &a->sketch_evals, &a->hss_passes, &a->hss_confirm, &a->feature_opp,
-					&a->switch_cycle, &a->opp_seeds, &a->java_hang_ms };
+			long *dst[] = { &a->max_cycles, &a->utt, &a->conflict, &a->neighbours, &a->sketch_evals,
+					&a->hss_passes, &a->hss_confirm, &a->feature_opp, &a->switch_cycle, &a->opp_seeds,
+					&a->java_hang_ms };
 			size_t k = 0;
 			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
 				k++;
@@ -173,8 +159,6 @@ static int parse(int argc, char **argv, args *a)
 				return cli_usage_error(CMD, "unknown option '%s'", o);
 			if (cli_parse_int(CMD, o, v, lo[k], hi[k], dst[k]))
 				return CLI_USAGE;
-			if (k == 1)
-				a->have_seed = 1;
 			if (dst[k] == &a->hss_confirm)
 				a->have_confirm = 1;
 		}
@@ -188,33 +172,23 @@ static int check(const args *a, int *algo)
 		return cli_usage_error(CMD, "--map is required");
 	if (!a->n_opps)
 		return cli_usage_error(CMD, "--opponent is required");
-	if (!a->algo)
-		return cli_usage_error(CMD, "--algo is required (sa, uct, sketch-sa, sketch-uct, random, hss)");
-	if ((*algo = ms_synth_algo_from_name(a->algo)) < 0)
-		return cli_usage_error(CMD, "--algo: unknown algorithm '%s' (sa, uct, sketch-sa, sketch-uct, random, hss)",
-				       a->algo);
+	int rc = synth_search_check(CMD, "--algo", &a->s, NULL, 0, algo);
+	if (rc)
+		return rc;
 	if ((a->hss_library || a->hss_passes || a->have_confirm || a->feature_opp) && *algo != MS_SYNTH_HSS)
 		return cli_usage_error(CMD, "--hss-library, --hss-passes, --hss-confirm and --feature-opponent apply to hss only");
 	if (a->feature_opp > a->n_opps)
 		return cli_usage_error(CMD, "--feature-opponent %ld: there are %d --opponent options", a->feature_opp,
 				       a->n_opps);
-	if (!a->have_seed)
-		return cli_usage_error(CMD, "--seed is required");
-	if (!a->evals && !(a->seconds > 0))
-		return cli_usage_error(CMD, "a budget is required: --evals N or --time T");
-	if (!a->out)
-		return cli_usage_error(CMD, "-o FILE is required");
 	if (a->score && strcmp(a->score, "O"))
 		return cli_usage_error(CMD, "--score %s: only O (observable outcome) is available for MicroRTS", a->score);
 	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
 	if (sketch && !a->oracle)
-		return cli_usage_error(CMD, "%s needs --oracle (a native bot or program:FILE)", a->algo);
-	if (a->resume && !a->checkpoint)
-		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
+		return cli_usage_error(CMD, "%s needs --oracle (a native bot or program:FILE)", a->s.algo);
 	if (a->tiebreak == MS_RTS_TIEBREAK_O && !a->oracle)
 		return cli_usage_error(CMD, "--tiebreak o needs --oracle");
-	if (a->initial && sketch)
-		return cli_usage_error(CMD, "--initial: %s starts from its sketch", a->algo);
+	if (a->s.initial && sketch)
+		return cli_usage_error(CMD, "--initial: %s starts from its sketch", a->s.algo);
 	return CLI_OK;
 }
 
@@ -227,8 +201,9 @@ static const char *tiebreak_name(int t)
 }
 
 /* The program under a '#' header, in the indented form. */
-static int write_program(ms_ctx *ctx, const ms_dsl_prog *p, const char *path, const char *header)
+static int write_program(const ms_dsl_prog *p, const char *path, const char *header)
 {
+	ms_ctx *ctx = ms_dsl_prog_ctx(p);
 	char *text = NULL;
 	FILE *f;
 	int ok;
@@ -257,13 +232,11 @@ static int rts_args(int argc, char **argv, args *a, int *algo)
 {
 	int rc;
 	memset(a, 0, sizeof *a);
-	a->threads = 1;
-	a->progress = 1;
+	synth_search_args_init(&a->s, argc, argv);
 	a->harness = 1;
 	a->tiebreak = -1;
 	a->neighbours = 20;
 	a->edition = -1;
-	synth_command_line(a->command, sizeof a->command, argc, argv);
 	if ((rc = parse(argc, argv, a)) || (rc = check(a, algo)))
 		return rc;
 	if (a->edition < 0)
@@ -317,8 +290,8 @@ static int rts_problem(rts_run *r)
 				    .opponent_seeds = (int)a->opp_seeds };
 	if (ms_rts_synth_new(ctx, &r->rs, &po))
 		return synth_fail(ctx, "problem");
-	if (a->initial && (ms_dsl_prog_new(ctx, &r->initial, ms_rts_synth_grammar(r->rs)) ||
-			   ms_rts_dsl_parse_file(r->initial, a->initial, 0)))
+	if (a->s.initial && (ms_dsl_prog_new(ctx, &r->initial, ms_rts_synth_grammar(r->rs)) ||
+			   ms_rts_dsl_parse_file(r->initial, a->s.initial, 0)))
 		return synth_fail(ctx, "--initial");
 	return CLI_OK;
 }
@@ -326,12 +299,7 @@ static int rts_problem(rts_run *r)
 static void rts_search_options(ms_synth_opts *so, const rts_run *r, synth_run_ud *ud)
 {
 	const args *a = &r->a;
-	ms_synth_opts_init(so);
-	so->algo = r->algo;
-	so->seed = (uint64_t)a->seed;
-	so->threads = (int)a->threads;
-	so->max_evals = a->evals;
-	so->max_seconds = a->seconds;
+	synth_search_opts(so, &a->s, r->algo, ud);
 	so->sketch_evals = a->sketch_evals;
 	so->sketch_share = a->sketch_share;
 	so->sa_neighbours = (int)a->neighbours;
@@ -339,16 +307,12 @@ static void rts_search_options(ms_synth_opts *so, const rts_run *r, synth_run_ud
 	so->initial = r->initial;
 	if (a->have_uct_c)
 		so->uct_c = a->uct_c;
-	so->checkpoint = a->checkpoint;
-	so->resume = a->resume;
-	so->csv = a->csv;
 	so->hss_library = a->hss_library;
 	so->hss_feature_opponent = a->feature_opp ? (int)a->feature_opp - 1 : 0;
 	if (a->hss_passes)
 		so->hss_passes = (int)a->hss_passes;
 	/* a program's matches are deterministic: re-scoring the iteration's best would repeat its score */
 	so->hss_confirm = a->have_confirm ? (int)a->hss_confirm : 0;
-	synth_progress_init(so, ud, a->progress);
 }
 
 /* The final scores: ours without tie-breaks, the official harness's (if played), the opponents' faults. */
@@ -386,9 +350,9 @@ static void rts_header(char *header, size_t size, const rts_run *r, const rts_fi
 		 "faults: %ld (opponents that failed, each match scored as the harness scores a crash: the failing "
 		 "side loses; search: %ld Java crashes, %ld Java time-outs, %ld native errors; final evaluations: %d)\n"
 		 "fingerprint: %s",
-		 a->command, list, a->opps[0] ? " " : "", a->opps[0], a->n_opps > 1 ? " and " : "",
-		 a->n_opps > 1 ? "others listed in the command" : "", a->algo, a->oracle ? a->oracle : "-", a->seed,
-		 a->threads, edition_name(a->edition), tiebreak_name(a->tiebreak), st->evals_psi, st->evals_c,
+		 a->s.command, list, a->opps[0] ? " " : "", a->opps[0], a->n_opps > 1 ? " and " : "",
+		 a->n_opps > 1 ? "others listed in the command" : "", a->s.algo, a->oracle ? a->oracle : "-", a->s.seed,
+		 a->s.threads, edition_name(a->edition), tiebreak_name(a->tiebreak), st->evals_psi, st->evals_c,
 		 st->cache_hits, st->elapsed,
 		 st->timed ? "budgeted by time: NOT reproducible" : "reproducible for this seed and any --threads",
 		 f->ours.psi, f->ours.wins, f->ours.draws, f->ours.losses, hp, f->faults, f->fc.crashes, f->fc.timeouts,
@@ -434,7 +398,7 @@ static int rts_report(rts_run *r)
 	if (rc)
 		return rc;
 	rts_header(header, sizeof header, r, &f);
-	if (write_program(r->ctx, best, a->out, header))
+	if (write_program(best, a->s.out, header))
 		return synth_fail(r->ctx, "output");
 	char *text = NULL;
 	if (!ms_rts_dsl_print(best, MS_RTS_DSL_FORM_PRETTY, &text, NULL)) {
@@ -442,7 +406,7 @@ static int rts_report(rts_run *r)
 		ms_ctx_mfree(ms_dsl_prog_ctx(best), text);
 	}
 	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld wins=%d draws=%d losses=%d harness_seconds=%.1f%s\n",
-	       a->algo, a->seed, st->evals_psi, st->evals_c, f.ours.wins, f.ours.draws, f.ours.losses, f.harness_seconds,
+	       a->s.algo, a->s.seed, st->evals_psi, st->evals_c, f.ours.wins, f.ours.draws, f.ours.losses, f.harness_seconds,
 	       st->timed ? " reproducible=no" : " reproducible=yes");
 	if (f.harness)
 		printf("psi=%.4f harness_psi=%.4f evals=%lld seconds=%.1f faults=%ld\n", f.ours.psi, f.off.psi,
@@ -463,7 +427,7 @@ static void rts_fault_counts(void *user, int64_t out[SYNTH_MPI_COUNTS])
 	out[2] = fc.errors;
 }
 
-int synth_microrts_main(int argc, char **argv)
+static int synth_microrts_main(int argc, char **argv)
 {
 	rts_run *r = calloc(1, sizeof *r);
 	ms_synth_opts so;
@@ -484,7 +448,7 @@ int synth_microrts_main(int argc, char **argv)
 	synth_mpi_set_counts(rts_fault_counts, r->rs);
 	if (synth_new(r->ctx, &r->s, ms_rts_synth_problem(r->rs), &so, &ret) < 0 || !r->s)
 		goto done;
-	if ((ret = synth_run(r->ctx, r->s, &ud, r->a.checkpoint, &r->st)) != CLI_OK)
+	if ((ret = synth_run(r->ctx, r->s, &ud, r->a.s.checkpoint, &r->st)) != CLI_OK)
 		goto done;
 	ret = rts_report(r);
 done:
@@ -498,3 +462,156 @@ out:
 	free(r);
 	return ret;
 }
+
+/* ---- self-play: MicroRTS against the given opponents and earlier programs -- */
+
+typedef struct rts_sp {
+	const char *maps[MAX_LIST], *opps[MAX_LIST];
+	int n_maps, n_opps;
+	long neighbours, max_cycles;
+	ms_rts_synth_options base;
+} rts_sp;
+
+static void rts_sp_usage(FILE *out)
+{
+	fprintf(out, "MicroRTS options: --map MAP (repeatable, required), --opponent AI (repeatable, required: the\n"
+		     "fixed opponents, native bots or program:FILE), --neighbours K (SA mutations per step, 20),\n"
+		     "--max-cycles N, --hss-library FILE (as for Can't Stop). With --br hss, behavioural features\n"
+		     "are measured against the population's first opponent, from the counts of its Psi matches.\n");
+}
+
+static int rts_sp_option(void *g, int argc, char **argv, int *i)
+{
+	rts_sp *r = g;
+	const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	int is_map = !strcmp(o, "--map"), is_opp = !strcmp(o, "--opponent");
+	int is_nb = !strcmp(o, "--neighbours"), is_mc = !strcmp(o, "--max-cycles");
+	if (!is_map && !is_opp && !is_nb && !is_mc)
+		return SYNTH_OPT_OTHER;
+	if (!v)
+		return cli_usage_error("selfplay", "%s needs a value", o);
+	++*i;
+	if (is_nb || is_mc)
+		return cli_parse_int("selfplay", o, v, 1, is_nb ? 65536 : 100000000L,
+				     is_nb ? &r->neighbours : &r->max_cycles) ? CLI_USAGE : CLI_OK;
+	int *n = is_map ? &r->n_maps : &r->n_opps;
+	if (*n >= MAX_LIST)
+		return cli_usage_error("selfplay", "more than %d %s options", MAX_LIST, o);
+	(is_map ? r->maps : r->opps)[(*n)++] = v;
+	return CLI_OK;
+}
+
+/* A new problem: the fixed opponents, then each program as "program-text:" in its exact-tree form. */
+static int rts_sp_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
+		       void **handle)
+{
+	rts_sp *g = ud;
+	int nf = g->n_opps, rc = 0;
+	const char **opp = calloc((size_t)(nf + n), sizeof *opp);
+	char **text = calloc((size_t)(n ? n : 1), sizeof *text);
+	ms_rts_synth *rs = NULL;
+	if (!opp || !text) {
+		free(opp);
+		free(text);
+		return ms_ctx_error(ctx, MS_ENOMEM, "selfplay: out of memory");
+	}
+	for (int i = 0; i < nf; i++)
+		opp[i] = g->opps[i];
+	for (int j = 0; j < n && rc == 0; j++) {
+		char *salve = NULL;
+		size_t len = 0;
+		if ((rc = ms_rts_dsl_print(progs[j], MS_RTS_DSL_FORM_SALVE, &salve, &len)) < 0)
+			break;
+		text[j] = malloc(len + 16);
+		if (!text[j])
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "selfplay: out of memory");
+		else
+			snprintf(text[j], len + 16, "program-text:%s", salve);
+		ms_ctx_mfree(ms_dsl_prog_ctx(progs[j]), salve);
+		opp[nf + j] = text[j];
+	}
+	if (rc == 0) {
+		ms_rts_synth_options o = g->base;
+		o.opponents = opp;
+		o.n_opponents = nf + n;
+		rc = ms_rts_synth_new(ctx, &rs, &o);
+	}
+	for (int j = 0; j < n; j++)
+		free(text[j]);
+	free(text);
+	free(opp);
+	if (rc < 0)
+		return rc;
+	*pb = ms_rts_synth_problem(rs);
+	*handle = rs;
+	return 0;
+}
+
+static void rts_sp_release(void *ud, void *handle)
+{
+	(void)ud;
+	ms_rts_synth_free(handle);
+}
+
+static int rts_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *out)
+{
+	rts_sp *r = g;
+	(void)ctx;
+	(void)algo;
+	if (!r->n_maps || !r->n_opps)
+		return cli_usage_error("selfplay", "microrts needs --map and --opponent (the fixed opponents)");
+	r->base.version = MS_RTS_SYNTH_OPTIONS_VERSION;
+	r->base.maps = r->maps;
+	r->base.n_maps = r->n_maps;
+	r->base.max_cycles = (int)r->max_cycles;
+	r->base.tiebreak = MS_RTS_TIEBREAK_LENGTH;
+	*out = (ms_synth_selfplay_game){ r, r->n_opps, rts_sp_make, rts_sp_release };
+	return CLI_OK;
+}
+
+static void rts_sp_br_options(void *g, ms_synth_opts *br)
+{
+	rts_sp *r = g;
+	br->sa_neighbours = r->neighbours ? (int)r->neighbours : 20;
+	/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing;
+	 * F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
+	 * opponent outside the population would cost two matches per map for every program scored */
+	br->sa_cache = 1;
+	br->hss_confirm = 0;
+}
+
+static int rts_sp_vs_fixed(void *g, ms_ctx *ctx, void *probe, const ms_dsl_prog *p, int threads, double *out)
+{
+	ms_rts_synth_result res;
+	(void)g;
+	(void)threads;
+	int rc = ms_rts_synth_score(ctx, probe, p, 0, &res);
+	if (rc < 0)
+		return rc;
+	*out = res.psi;
+	return 0;
+}
+
+static void rts_sp_describe(void *g, double vs, char *out, size_t size)
+{
+	(void)g;
+	snprintf(out, size, "psi vs the fixed opponents: %.4f (both seats, every map)", vs);
+}
+
+static void rts_sp_summary(void *g, char *out, size_t size)
+{
+	(void)g;
+	snprintf(out, size, "%s", "");
+}
+
+static void rts_sp_release_state(void *g)
+{
+	(void)g;
+}
+
+static const synth_selfplay_row rts_selfplay = {
+	sizeof(rts_sp), rts_sp_usage,	 rts_sp_option,	  rts_sp_game,	   rts_sp_br_options,	 rts_sp_vs_fixed,
+	write_program,	"vs_fixed",	 rts_sp_describe, rts_sp_summary, rts_sp_release_state,
+};
+
+const synth_game synth_game_microrts = { "microrts", synth_microrts_main, synth_microrts_usage, &rts_selfplay };

@@ -15,7 +15,7 @@
 
 #define CMD "synth"
 
-void synth_planetwars_usage(FILE *out)
+static void synth_planetwars_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: microsynth synth --game planetwars --algo sa|uct|random (--evals N | --time T) --seed S\n"
@@ -33,91 +33,42 @@ void synth_planetwars_usage(FILE *out)
 
 /* The command line of 'synth --game planetwars'. */
 typedef struct pws_args {
-	char command[1024];
-	const char *algo_name, *out, *maps, *csv, *checkpoint, *initial;
-	long evals, seed, threads, train;
-	double seconds;
-	int resume, progress, algo;
+	synth_search_args s;
+	const char *maps;
+	long train;
+	int algo;
 	char mbuf[4096]; /* the default --maps */
 } pws_args;
-
-/* One option with a value; CLI_OK or the exit code after a usage error. */
-static int pws_option(const char *a, const char *v, pws_args *p)
-{
-	if (!strcmp(a, "--game"))
-		return CLI_OK;
-	else if (!strcmp(a, "--algo"))
-		p->algo_name = v;
-	else if (!strcmp(a, "-o"))
-		p->out = v;
-	else if (!strcmp(a, "--maps"))
-		p->maps = v;
-	else if (!strcmp(a, "--csv"))
-		p->csv = v;
-	else if (!strcmp(a, "--checkpoint"))
-		p->checkpoint = v;
-	else if (!strcmp(a, "--initial"))
-		p->initial = v;
-	else if (!strcmp(a, "--time")) {
-		if (synth_parse_duration(v, &p->seconds))
-			return CLI_USAGE;
-	} else if (!strcmp(a, "--evals")) {
-		if (cli_parse_int(CMD, a, v, 1, 1000000000L, &p->evals))
-			return CLI_USAGE;
-	} else if (!strcmp(a, "--seed")) {
-		if (cli_parse_int(CMD, a, v, 0, 0x7fffffffL, &p->seed))
-			return CLI_USAGE;
-	} else if (!strcmp(a, "--threads")) {
-		if (cli_parse_int(CMD, a, v, 1, 256, &p->threads))
-			return CLI_USAGE;
-	} else if (!strcmp(a, "--train-maps")) {
-		if (cli_parse_int(CMD, a, v, 1, 1000, &p->train))
-			return CLI_USAGE;
-	} else
-		return cli_usage_error(CMD, "unknown option '%s'", a);
-	return CLI_OK;
-}
 
 /* Parses and checks the command line (maps default to the shared data); CLI_OK or the exit code. */
 static int pws_parse(int argc, char **argv, pws_args *p)
 {
+	static const int algos[] = { MS_SYNTH_SA, MS_SYNTH_UCT, MS_SYNTH_RANDOM }; /* no cloning score for sketches */
 	memset(p, 0, sizeof *p);
-	p->seed = -1;
-	p->threads = 1;
 	p->train = 10;
-	p->progress = 1;
-	synth_command_line(p->command, sizeof p->command, argc, argv);
+	synth_search_args_init(&p->s, argc, argv);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--resume")) {
-			p->resume = 1;
-			continue;
-		}
-		if (!strcmp(a, "--no-progress")) {
-			p->progress = 0;
+		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, &p->s);
+		if (rc != SYNTH_OPT_OTHER) {
+			if (rc)
+				return rc;
 			continue;
 		}
 		if (!v)
 			return cli_usage_error(CMD, "'%s' needs a value or is unknown", a);
 		i++;
-		int rc = pws_option(a, v, p);
-		if (rc)
-			return rc;
+		if (!strcmp(a, "--maps"))
+			p->maps = v;
+		else if (!strcmp(a, "--train-maps")) {
+			if (cli_parse_int(CMD, a, v, 1, 1000, &p->train))
+				return CLI_USAGE;
+		} else if (strcmp(a, "--game"))
+			return cli_usage_error(CMD, "unknown option '%s'", a);
 	}
-	if (!p->algo_name)
-		return cli_usage_error(CMD, "--algo is required (sa, uct, random)");
-	p->algo = ms_synth_algo_from_name(p->algo_name);
-	if (p->algo < 0 || p->algo == MS_SYNTH_SKETCH_SA || p->algo == MS_SYNTH_SKETCH_UCT)
-		return cli_usage_error(CMD, "--algo: '%s' is not sa, uct or random (sketch searches need a cloning score)",
-				       p->algo_name);
-	if (!p->evals && !(p->seconds > 0))
-		return cli_usage_error(CMD, "a budget is required: --evals N or --time T");
-	if (p->seed < 0)
-		return cli_usage_error(CMD, "--seed is required");
-	if (!p->out)
-		return cli_usage_error(CMD, "-o FILE is required");
-	if (p->resume && !p->checkpoint)
-		return cli_usage_error(CMD, "--resume needs --checkpoint FILE");
+	int rc = synth_search_check(CMD, "--algo", &p->s, algos, 3, &p->algo);
+	if (rc)
+		return rc;
 	if (!p->maps) {
 		/* not found: the first place looked at, which the map reader's error names */
 		cli_shared_path("data/planetwars/maps", p->mbuf, sizeof p->mbuf);
@@ -179,7 +130,7 @@ static int pws_problem(pws_run *r)
 				   (int)r->a.train, NULL, MS_PW_MAX_TURNS, r->label };
 	if (ms_pw_synth_new(ctx, &r->pws, &po))
 		return synth_fail(ctx, "problem");
-	const char *initial = r->a.initial;
+	const char *initial = r->a.s.initial;
 	if (!initial)
 		return CLI_OK;
 	if (ms_dsl_prog_new(ctx, &r->init, ms_pw_synth_grammar(r->pws)))
@@ -196,22 +147,13 @@ static int pws_search(pws_run *r)
 	const pws_args *a = &r->a;
 	ms_synth_opts so;
 	synth_run_ud ud;
-	ms_synth_opts_init(&so);
-	so.algo = a->algo;
-	so.seed = (uint64_t)a->seed;
-	so.threads = (int)a->threads;
-	so.max_evals = a->evals;
-	so.max_seconds = a->seconds;
+	synth_search_opts(&so, &a->s, a->algo, &ud);
 	so.initial = r->init;
-	so.checkpoint = a->checkpoint;
-	so.resume = a->resume;
-	so.csv = a->csv;
-	synth_progress_init(&so, &ud, a->progress);
 	int ret;
 	/* under MPI a rank > 0 serves rank 0's tasks here and comes back without a search */
 	if (synth_new(r->ctx, &r->s, ms_pw_synth_problem(r->pws), &so, &ret) < 0 || !r->s)
 		return ret;
-	return synth_run(r->ctx, r->s, &ud, a->checkpoint, &r->st);
+	return synth_run(r->ctx, r->s, &ud, a->s.checkpoint, &r->st);
 }
 
 /* best against each bot of the final field on every map, both seats: wins, draws, losses; a CLI code. */
@@ -229,23 +171,23 @@ static int pws_write(const pws_run *r, const char *text, const char *tokens, int
 {
 	const pws_args *a = &r->a;
 	const ms_synth_stats *st = &r->st;
-	FILE *f = fopen(a->out, "w");
+	FILE *f = fopen(a->s.out, "w");
 	if (!f) {
-		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->out);
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->s.out);
 		return CLI_USAGE;
 	}
 	fprintf(f, "# microsynth synth: a Planet Wars gain program (planetwars-gain grammar, token form)\n");
-	fprintf(f, "# command: %s\n# %s\n", a->command, text);
+	fprintf(f, "# command: %s\n# %s\n", a->s.command, text);
 	fprintf(f, "# vs the original forecasting bot, %d maps x 2 seats: %d-%d-%d (W-D-L), score %.4f\n", r->nall,
 		wdl[0][0], wdl[0][1], wdl[0][2], psi);
 	for (int o = 1; o < MS_PW_FINAL_FIELD; o++)
 		fprintf(f, "# vs %s: %d-%d-%d\n", ms_pw_final_field()[o], wdl[o][0], wdl[o][1], wdl[o][2]);
 	fprintf(f, "# algorithm %s, seed %ld, evaluations %lld, %.1f s; search Psi %.4f on maps %s; %s\n",
-		ms_synth_algo_name(a->algo), a->seed, st->evals_psi, st->elapsed, search_psi, r->label,
+		ms_synth_algo_name(a->algo), a->s.seed, st->evals_psi, st->elapsed, search_psi, r->label,
 		st->timed ? "budgeted by time: NOT reproducible" : "reproducible for any --threads");
 	fprintf(f, "%s\n", tokens);
 	if (fclose(f)) {
-		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->out);
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->s.out);
 		return CLI_USAGE;
 	}
 	return CLI_OK;
@@ -280,7 +222,7 @@ done:
 	return ret;
 }
 
-int synth_planetwars_main(int argc, char **argv)
+static int synth_planetwars_main(int argc, char **argv)
 {
 	pws_run *r = calloc(1, sizeof *r);
 	int ret;
@@ -303,3 +245,5 @@ out:
 	free(r);
 	return ret;
 }
+
+const synth_game synth_game_planetwars = { "planetwars", synth_planetwars_main, synth_planetwars_usage, NULL };

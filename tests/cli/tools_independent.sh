@@ -7,7 +7,8 @@
 # command file unless SHARED lists it, so a new file or a new table row is
 # checked without editing this script. The only calls allowed across files are
 # a command handing over to its own subcommands: bench -> cmd_bench_*,
-# synth -> the game front ends and plot, planetwars -> cmd_pw_*, gdl -> cmd_gdl_*.
+# synth -> plot, planetwars -> cmd_pw_*, gdl -> cmd_gdl_*. The game front ends
+# (synth_<game>.c) are shared: synth and selfplay reach them through their rows.
 #
 # Java: a runner is any class under java/src with a main, but for library
 # classes whose main only prints their own result (JAVA_LIBRARY); no other
@@ -17,7 +18,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root/tools"
 JAVA_LIBRARY="MapFingerprint"
-SHARED="cli.c synth_common.c pw_common.c edition.c match_session.c recording.c synth_mpi.c svg.c gdl_common.c kit/kit.c kit/proc.c"
+SHARED="cli.c synth_common.c synth_microrts.c synth_cantstop.c synth_planetwars.c pw_common.c edition.c match_session.c recording.c synth_mpi.c svg.c gdl_common.c kit/kit.c kit/proc.c"
 bad=0
 fail() {
 	echo "$*"
@@ -68,7 +69,7 @@ for f in "${commands[@]}"; do
 			case "$g:$fn" in
 			microsynth.c:cmd_*) ;;
 			cmd_bench.c:cmd_bench_*) ;;
-			cmd_synth.c:synth_*_main | cmd_synth.c:synth_*_usage) ;;
+			cmd_synth.c:synth_plot_main) ;;
 			cmd_planetwars.c:cmd_pw_*) ;;
 			cmd_gdl.c:cmd_gdl_*) ;;
 			*) fail "$g calls $fn, defined in $f" ;;
