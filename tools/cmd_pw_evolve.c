@@ -27,6 +27,7 @@
 /* ---- GA, tournament, bench ---- */
 
 typedef struct evolve_ud {
+	ms_ctx *ctx;
 	const char *out;
 	const ms_pw_ga_options *o;
 	double t0, budget;
@@ -43,78 +44,21 @@ static int write_params(FILE *f, const double *p)
 	return 0;
 }
 
-static int write_checkpoint(const char *dir, int gen, const ms_pw_ga_options *o, const double *pop, const uint64_t *rng)
+/* DIR/gen_NNNN.txt: generation gen's checkpoint. */
+static void checkpoint_path(char *path, size_t size, const char *dir, int gen)
 {
-	char path[4096], tmp[4200];
-	snprintf(path, sizeof path, "%s/gen_%04d.txt", dir, gen);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "# microsynth planetwars GA checkpoint: the population at the start of generation %d\n", gen);
-	fprintf(f, "generation %d\npopulation %d\nrng %llu %llu %llu %llu\n", gen, o->population,
-		(unsigned long long)rng[0], (unsigned long long)rng[1], (unsigned long long)rng[2],
-		(unsigned long long)rng[3]);
-	for (int i = 0; i < o->population; i++) {
-		for (int k = 0; k < MS_PW_FORECAST_PARAMS; k++)
-			fprintf(f, "%.17g%c", pop[i * MS_PW_FORECAST_PARAMS + k], k == MS_PW_FORECAST_PARAMS - 1 ? '\n' : ' ');
-	}
-	int bad = ferror(f);
-	bad |= fclose(f);
-	if (bad || rename(tmp, path))
-		return -1;
-	return 0;
-}
-
-static int read_checkpoint(const char *path, int population, int *gen, double *pop, uint64_t *rng)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	char line[1 << 14];
-	int p = -1, ok = 0, row = 0;
-	unsigned long long r[4];
-	while (fgets(line, sizeof line, f)) {
-		if (line[0] == '#')
-			continue;
-		if (sscanf(line, "generation %d", gen) == 1)
-			continue;
-		if (sscanf(line, "population %d", &p) == 1)
-			continue;
-		if (sscanf(line, "rng %llu %llu %llu %llu", &r[0], &r[1], &r[2], &r[3]) == 4) {
-			ok = 1;
-			continue;
-		}
-		if (p != population || row >= population)
-			break;
-		char *c = line;
-		for (int k = 0; k < MS_PW_FORECAST_PARAMS; k++) {
-			char *e;
-			pop[row * MS_PW_FORECAST_PARAMS + k] = strtod(c, &e);
-			if (e == c) {
-				fclose(f);
-				return -1;
-			}
-			c = e;
-		}
-		row++;
-	}
-	fclose(f);
-	if (!ok || p != population || row != population)
-		return -1;
-	for (int i = 0; i < 4; i++)
-		rng[i] = r[i];
-	return 0;
+	snprintf(path, size, "%s/gen_%04d.txt", dir, gen);
 }
 
 static int on_generation(void *ud_, const ms_pw_ga_generation *g)
 {
 	evolve_ud *u = ud_;
-	if (write_checkpoint(u->out, g->generation + 1, u->o, g->population, g->rng)) {
-		fprintf(stderr, "microsynth %s: cannot write the checkpoint in %s\n", CMD, u->out);
+	char path[4096];
+	checkpoint_path(path, sizeof path, u->out, g->generation + 1);
+	if (ms_pw_ga_checkpoint_write(u->ctx, path, g->generation + 1, u->o->population, g->population, g->rng)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(u->ctx));
 		return MS_EIO;
 	}
-	char path[4096];
 	snprintf(path, sizeof path, "%s/best.txt", u->out);
 	FILE *f = fopen(path, "w");
 	if (f) {
@@ -242,7 +186,7 @@ static void evolve_mkdirs(const char *out)
 }
 
 /* The population to start from: the last checkpoint in out, else a fresh one (checkpoint 0); a CLI code. */
-static int evolve_start(const evolve_opts *eo, double *pop, uint64_t *rng, int *first)
+static int evolve_start(ms_ctx *ctx, const evolve_opts *eo, double *pop, uint64_t *rng, int *first)
 {
 	const char *out = eo->out;
 	DIR *d = opendir(out);
@@ -258,10 +202,9 @@ static int evolve_start(const evolve_opts *eo, double *pop, uint64_t *rng, int *
 	}
 	if (last >= 0) {
 		char path[4096];
-		snprintf(path, sizeof path, "%s/gen_%04d.txt", out, last);
-		if (read_checkpoint(path, eo->o.population, first, pop, rng)) {
-			fprintf(stderr, "microsynth %s: %s is not a checkpoint of a population of %d\n", CMD, path,
-				eo->o.population);
+		checkpoint_path(path, sizeof path, out, last);
+		if (ms_pw_ga_checkpoint_load(ctx, path, eo->o.population, first, pop, rng)) {
+			fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 			return CLI_USAGE;
 		}
 		fprintf(stderr, "resuming from %s (generation %d)\n", path, *first);
@@ -269,8 +212,10 @@ static int evolve_start(const evolve_opts *eo, double *pop, uint64_t *rng, int *
 	}
 	ms_pw_ga_seed(rng, eo->o.seed);
 	ms_pw_ga_init_population(&eo->o, rng, pop);
-	if (write_checkpoint(out, 0, &eo->o, pop, rng)) {
-		fprintf(stderr, "microsynth %s: cannot write in %s\n", CMD, out);
+	char path[4096];
+	checkpoint_path(path, sizeof path, out, 0);
+	if (ms_pw_ga_checkpoint_write(ctx, path, 0, eo->o.population, pop, rng)) {
+		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 		return CLI_USAGE;
 	}
 	return CLI_OK;
@@ -283,7 +228,7 @@ static int evolve_run(ms_ctx *ctx, const evolve_opts *eo, ms_pw_state **mv, int 
 	char path[4096];
 	snprintf(path, sizeof path, "%s/evolve.csv", eo->out);
 	int fresh = !cli_is_file(path);
-	evolve_ud u = { .out = eo->out, .o = &eo->o, .t0 = cli_now(), .budget = eo->budget };
+	evolve_ud u = { .ctx = ctx, .out = eo->out, .o = &eo->o, .t0 = cli_now(), .budget = eo->budget };
 	u.csv = fopen(path, "a");
 	if (!u.csv) {
 		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, path);
@@ -328,7 +273,7 @@ int cmd_pw_evolve(int argc, char **argv)
 	int first = 0;
 	if (!pop)
 		ret = pw_out_of_memory("the population");
-	else if (!(ret = evolve_start(&eo, pop, rng, &first)))
+	else if (!(ret = evolve_start(ctx, &eo, pop, rng, &first)))
 		ret = evolve_run(ctx, &eo, mv, nm, pop, rng, first);
 	free(pop);
 	pw_free_maps(ctx, mv, nm);

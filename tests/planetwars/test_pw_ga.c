@@ -2,11 +2,16 @@
  * The Planet Wars GA: a run is the same for a seed whatever the thread
  * count, differs with the seed, resumes exactly from a generation's
  * population and generator; games in parallel equal games one by one;
- * bad options are refused.
+ * bad options are refused; checkpoints read back exactly and damaged ones
+ * are refused.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "support/testutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "microsynth/planetwars.h"
 
@@ -166,6 +171,54 @@ static void test_pw_ga__bad_options_are_refused(void **state)
 			 MS_EINVAL);
 }
 
+/* A checkpoint reads back bit for bit; damaged ones are refused by line, leaving the population untouched. */
+static void test_pw_ga__checkpoint_reads_back_and_refuses_damage(void **state)
+{
+	double pop[3 * G], back[3 * G];
+	uint64_t rng[4] = { 1, 2, 3, 0xfedcba9876543210ull }, rb[4];
+	int gen = -1;
+	char path[] = "pw_ga_checkpoint_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	for (int i = 0; i < 3 * G; i++)
+		pop[i] = (i % 7) / 3.0 - 1e-7 * i;
+	assert_int_equal(ms_pw_ga_checkpoint_write(ctx, path, 4, 3, pop, rng), MS_OK);
+	assert_int_equal(ms_pw_ga_checkpoint_load(ctx, path, 3, &gen, back, rb), MS_OK);
+	assert_int_equal(gen, 4);
+	assert_memory_equal(pop, back, sizeof pop);
+	assert_memory_equal(rng, rb, sizeof rng);
+	assert_int_equal(ms_pw_ga_checkpoint_load(ctx, path, 5, &gen, back, rb), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "population of 5"));
+	remove(path);
+
+	static const char *const bad[] = {
+		"population 1\nrng 1 2 3 4\n0 1\n",			/* no generation */
+		"generation 0\npopulation 1\nrng 1 2 3\n0\n",		/* a short rng line */
+		"generation 0\npopulation 1\nrng 1 2 3 4\n0 1 x\n",	/* not a number */
+		"generation 0\npopulation 1\nrng 1 2 3 4\n",		/* no rows */
+		"generation 0\npopulation 1\nrng 1 2 3 4\nnan\n",	/* not finite */
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		double one[G];
+		for (int i = 0; i < G; i++)
+			one[i] = 42;
+		int rc = ms_pw_ga_checkpoint_parse(ctx, bad[k], strlen(bad[k]), "t", 1, &gen, one, rb);
+		assert_true(rc == MS_EPARSE || rc == MS_EINVAL);
+		assert_non_null(strstr(ms_ctx_last_error(ctx), "GA checkpoint t"));
+		for (int i = 0; i < G; i++)
+			assert_true(one[i] == 42);
+	}
+	/* a whole row but one number too many */
+	char text[4096];
+	int n = snprintf(text, sizeof text, "generation 2\npopulation 1\nrng 1 2 3 4\n");
+	for (int i = 0; i <= G; i++)
+		n += snprintf(text + n, sizeof text - (size_t)n, "%d ", i);
+	double one[G];
+	assert_int_equal(ms_pw_ga_checkpoint_parse(ctx, text, (size_t)n, "t", 1, &gen, one, rb), MS_EPARSE);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "t:4"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_pw_ga__resume_from_a_generation_is_exact),
 		cmocka_unit_test(test_pw_ga__parallel_games_equal_sequential_ones),
 		cmocka_unit_test(test_pw_ga__bad_options_are_refused),
+		cmocka_unit_test(test_pw_ga__checkpoint_reads_back_and_refuses_damage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

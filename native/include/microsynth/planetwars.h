@@ -262,6 +262,26 @@ MS_EXTERN void ms_pw_ga_init_population(const ms_pw_ga_options *opts, uint64_t r
 /** Seeds the GA's generator (xoshiro256**, splitmix64 seeding). */
 MS_EXTERN void ms_pw_ga_seed(uint64_t rng[4], uint64_t seed);
 
+/* ---- the GA's checkpoints (games/planetwars/ga_checkpoint.c) ---- */
+
+/**
+ * Writes the population (`population` rows of MS_PW_FORECAST_PARAMS) at
+ * the start of generation `gen` and the random state it starts from to
+ * `path`, whole or not at all (written to path.tmp, then renamed).
+ */
+MS_EXTERN int ms_pw_ga_checkpoint_write(ms_ctx *ctx, const char *path, int gen, int population, const double *pop,
+					const uint64_t rng[4]);
+/**
+ * Reads a checkpoint's text (`len` bytes) of a population of `population`
+ * into *gen, pop and rng, which change only on success. Errors (MS_EPARSE,
+ * MS_EINVAL for another population size) name `what` and the line.
+ */
+MS_EXTERN int ms_pw_ga_checkpoint_parse(ms_ctx *ctx, const char *text, size_t len, const char *what,
+					int population, int *gen, double *pop, uint64_t rng[4]);
+/** ms_pw_ga_checkpoint_parse on the file at `path`. */
+MS_EXTERN int ms_pw_ga_checkpoint_load(ms_ctx *ctx, const char *path, int population, int *gen, double *pop,
+				       uint64_t rng[4]);
+
 /**
  * Plays games in parallel: game k is params a[k] vs b[k] on maps[map[k]]
  * (a is player 1); winners into out_winner[k]. Results do not depend on
