@@ -1,7 +1,7 @@
 /*
  * microsynth planetwars: usage, dispatch, native matches (play) and a bot
  * speaking the official protocol on stdin/stdout (bot); replay is in
- * cmd_pw_replay.c, evolve/tournament/bench/plot in cmd_pw_evolve.c.
+ * cmd_pw_replay.c, evolve, tournament, bench and plot in cmd_pw_<subcommand>.c.
  */
 #include <dirent.h>
 #include <errno.h>
