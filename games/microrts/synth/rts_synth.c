@@ -51,14 +51,24 @@ typedef struct fcache_entry {
 	double c[RF_COUNT];
 } fcache_entry;
 
+/*
+ * An opponent as given, and a program opponent (program:FILE,
+ * program-text:TEXT) parsed once when the problem is made, so its matches
+ * hand it over in memory rather than parsing its text each time.
+ */
+typedef struct rts_opponent {
+	char *spec;
+	int java;            /* 1: a Java class, played in the JVM */
+	ms_dsl_prog *prog;   /* a program opponent; NULL for the others */
+} rts_opponent;
+
 struct ms_rts_synth {
 	ms_ctx *ctx;
 	ms_dsl_grammar *g;
 	int n_maps, n_opp;
 	char **maps;            /* as given */
 	int *max_cycles;        /* per map */
-	char **opp;             /* opponent specs */
-	int *opp_java;          /* 1: a Java class, played in the JVM */
+	rts_opponent *opp;      /* [n_opp] */
 	int utt, conflict, edition, tiebreak;
 	char *harness_jar, *harness_dir;
 	int java_hang_ms;       /* official matches: a decision this long loses (0: the match default) */
@@ -248,15 +258,21 @@ static double score_of(int winner, int seat)
 	return winner < 0 ? 0.5 : winner == seat ? 1.0 : 0.0;
 }
 
-/* One match of `prog` in `seat` against `opp_spec`; observer `ob` (native only) may be NULL. */
-static int play(const ms_rts_synth *rs, ms_match *m, const ms_dsl_prog *prog, const char *opp_spec, int seat,
+/* What plays opponent o: its program, parsed once, or its spec. */
+static ms_match_player opp_player(const rts_opponent *o)
+{
+	return o->prog ? ms_match_player_program(o->prog) : ms_match_player_spec(o->spec);
+}
+
+/* One match of `prog` in `seat` against `opp`; observer `ob` (native only) may be NULL. */
+static int play(const ms_rts_synth *rs, ms_match *m, const ms_dsl_prog *prog, ms_match_player opp, int seat,
 		observer *ob, ms_match_result *res)
 {
 	ms_match_player pl[2];
 	pl[seat] = ms_match_player_program(prog);
 	pl[seat].prefix = rs->prefix;
 	pl[seat].switch_cycle = rs->switch_cycle;
-	pl[1 - seat] = ms_match_player_spec(opp_spec);
+	pl[1 - seat] = opp;
 	if (!ob)
 		return ms_match_play(m, pl, NULL, res);
 	return ms_match_play_observed(m, pl, observe, ob, res);
@@ -304,7 +320,7 @@ static int worker_new(void *user, ms_ctx *ctx, int id, void **state)
 	 * threads at once. */
 	int java = 0;
 	for (int k = 0; k < rs->n_opp; k++)
-		java |= rs->opp_java[k];
+		java |= rs->opp[k].java;
 	for (int i = 0; rc == MS_OK && i < rs->n_maps; i++) {
 		rc = open_match(rs, ctx, i, 0, &w->nat[i]);
 		if (rc == MS_OK && java)
@@ -396,14 +412,15 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	if (kind == MS_SYNTH_C) {
 		/* O: this program's match against the C opponent beside the oracle's */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
-		if ((rc = play(rs, w->nat[map], prog, rs->c_opp, seat, &ob, &res)))
+		if ((rc = play(rs, w->nat[map], prog, ms_match_player_spec(rs->c_opp), seat, &ob, &res)))
 			return native_failure(rc);
 		*sum = similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
 		*weight = 1;
 		return 0;
 	}
-	if (rs->opp_java[opponent]) {
-		if ((rc = play(rs, w->off[map], prog, rs->opp[opponent], seat, NULL, &res)))
+	const rts_opponent *op = &rs->opp[opponent];
+	if (op->java) {
+		if ((rc = play(rs, w->off[map], prog, opp_player(op), seat, NULL, &res)))
 			return rc;
 		/* the harness already scored these as the opponent's losses */
 		if (res.crashed == 1 - seat)
@@ -413,11 +430,11 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		*sum = score_of(res.winner, seat) + tiebreak(rs, w->off[map], map, &res, seat);
 	} else {
 		int tie = rs->tiebreak == MS_RTS_TIEBREAK_O && rs->oracle_f;
-		if (rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[opponent])) {
+		if (rs->opp_seeds >= 2 && ms_bot_draws_unseeded(op->spec)) {
 			/* a stochastic opponent: the mean over its seeds */
 			for (int k = 0; k < rs->opp_seeds; k++) {
 				ms_match_reseed(w->nat[map], k + 1, 1);
-				rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, NULL, &res);
+				rc = play(rs, w->nat[map], prog, opp_player(op), seat, NULL, &res);
 				ms_match_reseed(w->nat[map], 0, 0);
 				if (rc && (rc = native_failed(rs, rc, &res, seat)))
 					return rc;
@@ -429,7 +446,7 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 		/* observed: the counts go to the feature cache */
 		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		ob.count_attacks = 1;
-		if ((rc = play(rs, w->nat[map], prog, rs->opp[opponent], seat, &ob, &res))) {
+		if ((rc = play(rs, w->nat[map], prog, opp_player(op), seat, &ob, &res))) {
 			if ((rc = native_failed(rs, rc, &res, seat)))
 				return rc;
 			*sum = score_of(res.winner, seat) + tiebreak(rs, w->nat[map], map, &res, seat);
@@ -496,10 +513,10 @@ static int rf_bin(int feature, double v)
 /* The opponent F(p) is measured against: `opponent` if native, else the first native one, else WorkerRush (-1). */
 static int feature_opponent(const ms_rts_synth *rs, int opponent)
 {
-	if (opponent >= 0 && opponent < rs->n_opp && !rs->opp_java[opponent])
+	if (opponent >= 0 && opponent < rs->n_opp && !rs->opp[opponent].java)
 		return opponent;
 	for (int k = 0; k < rs->n_opp; k++)
-		if (!rs->opp_java[k])
+		if (!rs->opp[k].java)
 			return k;
 	return -1;
 }
@@ -510,7 +527,7 @@ static int features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *pro
 	ms_rts_synth *rs = user;
 	worker *w = state;
 	int opp = feature_opponent(rs, opponent), first_n = 0, rc;
-	const char *spec = opp >= 0 ? rs->opp[opp] : "WorkerRush";
+	ms_match_player against = opp >= 0 ? opp_player(&rs->opp[opp]) : ms_match_player_spec("WorkerRush");
 	uint64_t hash = ms_dsl_hash(prog);
 	double sum[RF_COUNT] = { 0 };
 	(void)seed;
@@ -526,7 +543,7 @@ static int features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *pro
 			ms_match_result res;
 			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 			ob.count_attacks = 1;
-			if ((rc = play(rs, w->nat[map], prog, spec, seat, &ob, &res)))
+			if ((rc = play(rs, w->nat[map], prog, against, seat, &ob, &res)))
 				return native_failure(rc);
 			match_counts(&ob, w->types, c);
 			if (opp >= 0)
@@ -618,12 +635,13 @@ void ms_rts_synth_free(ms_rts_synth *rs)
 		return;
 	for (int i = 0; rs->maps && i < rs->n_maps; i++)
 		ms_ctx_mfree(rs->ctx, rs->maps[i]);
-	for (int i = 0; rs->opp && i < rs->n_opp; i++)
-		ms_ctx_mfree(rs->ctx, rs->opp[i]);
+	for (int i = 0; rs->opp && i < rs->n_opp; i++) {
+		ms_ctx_mfree(rs->ctx, rs->opp[i].spec);
+		ms_dsl_prog_free(rs->opp[i].prog);
+	}
 	ms_ctx_mfree(rs->ctx, rs->maps);
 	ms_ctx_mfree(rs->ctx, rs->opp);
 	ms_ctx_mfree(rs->ctx, rs->fingerprint);
-	ms_ctx_mfree(rs->ctx, rs->opp_java);
 	ms_ctx_mfree(rs->ctx, rs->max_cycles);
 	ms_ctx_mfree(rs->ctx, rs->harness_jar);
 	ms_ctx_mfree(rs->ctx, rs->harness_dir);
@@ -717,19 +735,36 @@ static int add_maps(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o
 	return MS_OK;
 }
 
+/* A program opponent's text (program:FILE or program-text:TEXT) parsed into o->prog, as a program bot parses it. */
+static int parse_program_opponent(ms_rts_synth *rs, ms_ctx *ctx, rts_opponent *o)
+{
+	const char *spec = o->spec;
+	char *text = NULL;
+	size_t len;
+	int rc, inline_text = !strncmp(spec, "program-text:", 13);
+	if (!inline_text && (rc = ms_read_text_file(ctx, spec + 8, "program file", &text, &len)))
+		return rc;
+	if ((rc = ms_dsl_prog_new(ctx, &o->prog, rs->g)) == MS_OK)
+		rc = inline_text ? ms_rts_dsl_parse(o->prog, "program text", spec + 13, strlen(spec + 13), 0)
+				 : ms_rts_dsl_parse(o->prog, spec + 8, text, len, 0);
+	ms_ctx_mfree(ctx, text);
+	return rc;
+}
+
 /* Each opponent: a native one (or a program) built once now; *java: one of them is a Java class. */
 static int add_opponents(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o, int *java)
 {
 	int rc;
 	for (int i = 0; i < o->n_opponents; i++) {
 		const char *spec = o->opponents[i];
+		rts_opponent *op = &rs->opp[i];
 		if (!spec || !*spec)
 			return ms_ctx_error(ctx, MS_EINVAL, "--opponent %d: empty", i + 1);
-		if (!(rs->opp[i] = ms_ctx_strdup(ctx, spec)))
+		if (!(op->spec = ms_ctx_strdup(ctx, spec)))
 			return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
-		rs->opp_java[i] = !is_native(spec);
-		*java |= rs->opp_java[i];
-		if (!rs->opp_java[i]) {
+		op->java = !is_native(spec);
+		*java |= op->java;
+		if (!op->java) {
 			/* a native opponent (or program) must build now, not in the middle of a search */
 			ms_rts_utt *utt = NULL;
 			ms_bot *b = NULL;
@@ -737,6 +772,8 @@ static int add_opponents(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_optio
 				rc = ms_bot_make(ctx, &b, spec, utt, 0);
 			ms_bot_free(b);
 			ms_rts_utt_free(utt);
+			if (rc == MS_OK && (!strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13)))
+				rc = parse_program_opponent(rs, ctx, op);
 			if (rc)
 				return ms_ctx_error(ctx, rc, "--opponent %s: %s", spec, ms_ctx_last_error(ctx));
 		} else if (strchr(spec, ' ') || strchr(spec, ':')) {
@@ -752,8 +789,8 @@ static int add_oracle(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options 
 {
 	const char *c = o->c_opponent;
 	for (int i = 0; !c && i < rs->n_opp; i++)
-		if (!rs->opp_java[i])
-			c = rs->opp[i];
+		if (!rs->opp[i].java)
+			c = rs->opp[i].spec;
 	if (!(rs->c_opp = ms_ctx_strdup(ctx, c ? c : "WorkerRush")))
 		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 	if (!is_native(rs->oracle) || !is_native(rs->c_opp))
@@ -776,8 +813,10 @@ static int make_fingerprint(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_op
 			   rs->tiebreak);
 	for (int i = 0; rc >= 0 && i < rs->n_maps; i++)
 		rc = ms_buf_printf(&b, " %s:%d", rs->maps[i], rs->max_cycles[i]);
+	/* a program opponent enters as its hash: the same program from a file or inline is the same problem */
 	for (int i = 0; rc >= 0 && i < rs->n_opp; i++)
-		rc = ms_buf_printf(&b, " vs %s", rs->opp[i]);
+		rc = rs->opp[i].prog ? ms_buf_printf(&b, " vs program %016llx", (unsigned long long)ms_dsl_hash(rs->opp[i].prog))
+				     : ms_buf_printf(&b, " vs %s", rs->opp[i].spec);
 	if (rc >= 0 && rs->oracle)
 		rc = ms_buf_printf(&b, " oracle %s c_vs %s", rs->oracle, rs->c_opp);
 	if (rc >= 0 && o->prefix)
@@ -843,18 +882,18 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->maps = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->maps);
 	rs->max_cycles = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->max_cycles);
 	rs->opp = ms_ctx_calloc(ctx, (size_t)o->n_opponents, sizeof *rs->opp);
-	rs->opp_java = ms_ctx_calloc(ctx, (size_t)o->n_opponents, sizeof *rs->opp_java);
 	rs->harness_jar = dup_or_null(ctx, o->harness_jar, &rc);
 	rs->harness_dir = dup_or_null(ctx, o->harness_dir, &rc);
 	rs->java_hang_ms = o->java_hang_ms;
 	rs->oracle = dup_or_null(ctx, o->oracle, &rc);
 	rs->fc = ms_ctx_calloc(ctx, FCACHE_SLOTS, sizeof *rs->fc);
 	rs->fc_mu_ok = pthread_mutex_init(&rs->fc_mu, NULL) == 0;
-	if (!rs->maps || !rs->max_cycles || !rs->opp || !rs->opp_java || rc || !rs->fc || !rs->fc_mu_ok) {
+	if (!rs->maps || !rs->max_cycles || !rs->opp || rc || !rs->fc || !rs->fc_mu_ok) {
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 		goto fail;
 	}
-	if ((rc = add_maps(rs, ctx, o)) || (rc = add_opponents(rs, ctx, o, &java)))
+	if ((rc = ms_rts_dsl_grammar_new(ctx, &rs->g, 0)) || (rc = add_maps(rs, ctx, o)) ||
+	    (rc = add_opponents(rs, ctx, o, &java)))
 		goto fail;
 	if (o->prefix && (java || o->switch_cycle < 0)) {
 		rc = ms_ctx_error(ctx, MS_EINVAL, java ? "microrts problem: a switch case (--prefix) plays native opponents only"
@@ -868,8 +907,6 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	if (rs->oracle && (rc = add_oracle(rs, ctx, o)))
 		goto fail;
 	rs->eps = O_TOTAL / (2.0 * rs->n_maps * rs->n_opp);
-	if ((rc = ms_rts_dsl_grammar_new(ctx, &rs->g, 0)))
-		goto fail;
 	rs->for_prod = ms_dsl_prod_find(rs->g, "For_S");
 	rs->s_nt = ms_dsl_nt_find(rs->g, "S");
 	if (rs->for_prod < 0 || rs->s_nt < 0) {
@@ -932,15 +969,15 @@ int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p
 		if ((rc = open_match(rs, ctx, i, 0, &nat)))
 			break;
 		for (int k = 0; rc == MS_OK && k < rs->n_opp; k++) {
-			int java = official || rs->opp_java[k];
+			int java = official || rs->opp[k].java;
 			if (java && !off && (rc = open_match(rs, ctx, i, 1, &off)))
 				break;
-			int seeds = !java && rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[k]) ? rs->opp_seeds : 1;
+			int seeds = !java && rs->opp_seeds >= 2 && ms_bot_draws_unseeded(rs->opp[k].spec) ? rs->opp_seeds : 1;
 			for (int run = 0; rc == MS_OK && run < 2 * seeds; run++) {
 				int seat = run % 2;
 				ms_match_result r;
 				ms_match_reseed(nat, seeds > 1 ? run / 2 + 1 : 0, seeds > 1);
-				if ((rc = play(rs, java ? off : nat, prog, rs->opp[k], seat, NULL, &r))) {
+				if ((rc = play(rs, java ? off : nat, prog, opp_player(&rs->opp[k]), seat, NULL, &r))) {
 					/* natively, the side that fails loses, as a throwing AI does in the harness */
 					if (java || native_failure(rc) != MS_SYNTH_FAILED)
 						break;
