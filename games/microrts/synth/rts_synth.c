@@ -16,6 +16,7 @@
 #include "microsynth/rts_dsl.h"
 #include "core/buf.h"
 #include "core/internal.h"
+#include "games/microrts/synth/rts_observe.h"
 
 /*
  * O's share: the O score (at most 1 per match) of all 2 x maps x opponents
@@ -23,16 +24,6 @@
  */
 #define O_TOTAL 0.25
 
-/* Features of one match, for the seat of interest: units trained per type, then these. */
-enum { F_HARVESTED = MS_RTS_MAX_TYPES, F_DESTROYED, F_LOST, N_FEATURES };
-
-/*
- * Behavioural features (see features()): the counts of one match, then
- * their bins. RF_TYPES are the unit types counted as trained, by name.
- */
-enum { RF_WORKER, RF_LIGHT, RF_HEAVY, RF_RANGED, RF_BARRACKS, RF_BASE, RF_HARVESTED, RF_LOST, RF_DESTROYED,
-       RF_ATTACKS, RF_FIRST_ATTACK, RF_COUNT };
-enum { RF_TYPES = 6 };
 static const char *const rf_type_names[RF_TYPES] = { "Worker", "Light", "Heavy", "Ranged", "Barracks", "Base" };
 
 /*
@@ -95,115 +86,7 @@ typedef struct worker {
 	int types[RF_TYPES];    /* type ids of rf_type_names (-1: none in the table) */
 } worker;
 
-/* ---- features ---------------------------------------------------------------- */
-
-typedef struct observer {
-	int seat;
-	int64_t max_id;          /* highest unit id seen */
-	int alive[2];            /* units per player at the last cycle */
-	int res;                 /* the seat's resources at the last cycle */
-	double f[N_FEATURES];
-	int count_attacks;       /* 1: also count the seat's attack actions (behavioural features) */
-	int attacks;             /* attack actions the seat's units started */
-	int first_attack;        /* the cycle the first of them was issued at, -1: none */
-} observer;
-
-static void observer_start(observer *o, const ms_rts_state *s, int seat)
-{
-	ms_rts_unit u;
-	memset(o, 0, sizeof *o);
-	o->seat = seat;
-	for (int i = 0; i < ms_rts_state_unit_count(s); i++) {
-		ms_rts_state_unit(s, i, &u);
-		if (u.id > o->max_id)
-			o->max_id = u.id;
-		if (u.player == 0 || u.player == 1)
-			o->alive[u.player]++;
-	}
-	o->res = ms_rts_state_resources(s, seat);
-	o->first_attack = -1;
-}
-
-/*
- * Attack actions issued in the cycle just played: the state keeps an action
- * from its issue until it completes, and an attack takes attack_time >= 2
- * cycles in every official table, so each one is still pending (issued at
- * time - 1) when the observer first sees it. An attack of a single cycle
- * would be missed; no official table has one.
- */
-static void count_attacks(observer *o, const ms_rts_state *s)
-{
-	int now = ms_rts_state_time(s), n = ms_rts_state_assignment_count(s);
-	for (int i = 0; i < n; i++) {
-		int ui, at;
-		ms_rts_action a;
-		ms_rts_unit u;
-		if (ms_rts_state_assignment(s, i, &ui, &a, &at) != MS_OK || a.type != MS_RTS_ATTACK || at != now - 1 ||
-		    ms_rts_state_unit(s, ui, &u) != MS_OK || u.player != o->seat)
-			continue;
-		o->attacks++;
-		if (o->first_attack < 0)
-			o->first_attack = at;
-	}
-}
-
-/* After every cycle: new ids are units trained (ids only grow), vanished ones were destroyed. */
-static int observe(void *ud, const ms_rts_state *s)
-{
-	observer *o = ud;
-	ms_rts_unit u;
-	int alive[2] = { 0, 0 }, born[2] = { 0, 0 };
-	int64_t max_id = o->max_id;
-
-	for (int i = 0; i < ms_rts_state_unit_count(s); i++) {
-		ms_rts_state_unit(s, i, &u);
-		if (u.player != 0 && u.player != 1)
-			continue;
-		alive[u.player]++;
-		if (u.id > o->max_id) {
-			born[u.player]++;
-			if (u.player == o->seat && u.type >= 0 && u.type < MS_RTS_MAX_TYPES)
-				o->f[u.type] += 1;
-			if (u.id > max_id)
-				max_id = u.id;
-		}
-	}
-	o->max_id = max_id;
-	o->f[F_LOST] += o->alive[o->seat] + born[o->seat] - alive[o->seat];
-	o->f[F_DESTROYED] += o->alive[1 - o->seat] + born[1 - o->seat] - alive[1 - o->seat];
-	o->alive[0] = alive[0];
-	o->alive[1] = alive[1];
-	int r = ms_rts_state_resources(s, o->seat);
-	if (r > o->res)
-		o->f[F_HARVESTED] += r - o->res;
-	o->res = r;
-	if (o->count_attacks)
-		count_attacks(o, s);
-	return 0;
-}
-
-/* 1 - sum|a - b| / sum(a + b): 1 for identical outcomes, 0 for disjoint ones. */
-static double similarity(const double *a, const double *b)
-{
-	double diff = 0, tot = 0;
-	for (int i = 0; i < N_FEATURES; i++) {
-		diff += fabs(a[i] - b[i]);
-		tot += a[i] + b[i];
-	}
-	return tot > 0 ? 1 - diff / tot : 1;
-}
-
-/* The behavioural counts of one observed match (features()); first-attack is -1 without an attack. */
-static void match_counts(const observer *o, const int types[RF_TYPES], double c[RF_COUNT])
-{
-	for (int k = 0; k < RF_TYPES; k++)
-		c[RF_WORKER + k] = types[k] >= 0 ? o->f[types[k]] : 0;
-	c[RF_HARVESTED] = o->f[F_HARVESTED];
-	c[RF_LOST] = o->f[F_LOST];
-	c[RF_DESTROYED] = o->f[F_DESTROYED];
-	c[RF_ATTACKS] = o->attacks;
-	c[RF_FIRST_ATTACK] = o->first_attack;
-}
+/* ---- the feature cache ------------------------------------------------------- */
 
 static fcache_entry *fc_slot(ms_rts_synth *rs, uint64_t hash, int opponent, int shard)
 {
@@ -266,7 +149,7 @@ static ms_match_player opp_player(const rts_opponent *o)
 
 /* One match of `prog` in `seat` against `opp`; observer `ob` (native only) may be NULL. */
 static int play(const ms_rts_synth *rs, ms_match *m, const ms_dsl_prog *prog, ms_match_player opp, int seat,
-		observer *ob, ms_match_result *res)
+		rts_observer *ob, ms_match_result *res)
 {
 	ms_match_player pl[2];
 	pl[seat] = ms_match_player_program(prog);
@@ -275,7 +158,7 @@ static int play(const ms_rts_synth *rs, ms_match *m, const ms_dsl_prog *prog, ms
 	pl[1 - seat] = opp;
 	if (!ob)
 		return ms_match_play(m, pl, NULL, res);
-	return ms_match_play_observed(m, pl, observe, ob, res);
+	return ms_match_play_observed(m, pl, rts_observe, ob, res);
 }
 
 /*
@@ -405,16 +288,16 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	worker *w = state;
 	int map = shard / 2, seat = shard % 2, rc;
 	ms_match_result res;
-	observer ob;
+	rts_observer ob;
 	(void)seed;
 
 	*sum = *weight = 0;
 	if (kind == MS_SYNTH_C) {
 		/* O: this program's match against the C opponent beside the oracle's */
-		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+		rts_observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		if ((rc = play(rs, w->nat[map], prog, ms_match_player_spec(rs->c_opp), seat, &ob, &res)))
 			return native_failure(rc);
-		*sum = similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
+		*sum = rts_similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
 		*weight = 1;
 		return 0;
 	}
@@ -444,7 +327,7 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 			return 0;
 		}
 		/* observed: the counts go to the feature cache */
-		observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+		rts_observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 		ob.count_attacks = 1;
 		if ((rc = play(rs, w->nat[map], prog, opp_player(op), seat, &ob, &res))) {
 			if ((rc = native_failed(rs, rc, &res, seat)))
@@ -454,12 +337,12 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 			return 0;
 		}
 		double c[RF_COUNT];
-		match_counts(&ob, w->types, c);
+		rts_match_counts(&ob, w->types, c);
 		fc_put(rs, ms_dsl_hash(prog), opponent, shard, c);
 		*sum = score_of(res.winner, seat) + tiebreak(rs, w->nat[map], map, &res, seat);
 		/* the O tie-break is only defined against the C opponent's outcomes; a native match gives the features */
 		if (tie)
-			*sum += rs->eps * similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
+			*sum += rs->eps * rts_similarity(ob.f, rs->oracle_f + (size_t)(map * 2 + seat) * N_FEATURES);
 	}
 	*weight = 1;
 	return 0;
@@ -539,13 +422,13 @@ static int features(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *pro
 		double c[RF_COUNT];
 		int hit = opp >= 0 && fc_get(rs, hash, opp, shard, c);
 		if (!hit) {
-			observer ob;
+			rts_observer ob;
 			ms_match_result res;
-			observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
+			rts_observer_start(&ob, ms_match_initial_state(w->nat[map]), seat);
 			ob.count_attacks = 1;
 			if ((rc = play(rs, w->nat[map], prog, against, seat, &ob, &res)))
 				return native_failure(rc);
-			match_counts(&ob, w->types, c);
+			rts_match_counts(&ob, w->types, c);
 			if (opp >= 0)
 				fc_put(rs, hash, opp, shard, c);
 		}
@@ -681,11 +564,11 @@ static int record_oracle(ms_rts_synth *rs)
 		for (int seat = 0; rc == MS_OK && seat < 2; seat++) {
 			ms_match_player pl[2];
 			ms_match_result res;
-			observer ob;
+			rts_observer ob;
 			pl[seat] = ms_match_player_spec(rs->oracle);
 			pl[1 - seat] = ms_match_player_spec(rs->c_opp);
-			observer_start(&ob, ms_match_initial_state(m), seat);
-			if ((rc = ms_match_play_observed(m, pl, observe, &ob, &res)) == MS_OK)
+			rts_observer_start(&ob, ms_match_initial_state(m), seat);
+			if ((rc = ms_match_play_observed(m, pl, rts_observe, &ob, &res)) == MS_OK)
 				memcpy(rs->oracle_f + (size_t)(i * 2 + seat) * N_FEATURES, ob.f, sizeof ob.f);
 			else
 				rc = ms_ctx_error(ctx, rc, "oracle %s vs %s on %s: %s", rs->oracle, rs->c_opp, rs->maps[i],
