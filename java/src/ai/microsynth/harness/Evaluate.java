@@ -206,8 +206,10 @@ public final class Evaluate {
             Table t = new Table(maps.size(), loaded.size());
             double[][] rrScore = new double[loaded.size() + 1][3]; // round robin: sum, games, sum of squares per AI
             File rw = Files.createTempDirectory("microsynth-evaluate").toFile();
-            boolean pre = sh.pregameMs >= 0;
-            long preMs = Math.max(sh.pregameMs, 0);
+            final int games = iterations;
+            // what every tournament of this run shares: games per pairing, budgets and rules, the table
+            java.util.function.UnaryOperator<TournamentApi.Call> common = c -> c.iterations(games).rules(sh).utt(table)
+                    .rwFolder(rw.getPath());
             for (int mi = 0; mi < maps.size(); mi++) {
                 String path = Competition.resolve(maps.get(mi), harness, mapDirs).getPath();
                 int cycles = maxCycles != null ? maxCycles
@@ -218,9 +220,7 @@ public final class Evaluate {
                     List<AI> all = new ArrayList<>();
                     all.add(ai);
                     all.addAll(opponents);
-                    String log = play(rr, new List<?>[] {all}, new Object[] {-1, mapList, iterations, cycles,
-                        sh.timeBudget, sh.iterationsBudget, preMs, preMs, !sh.partiallyObservable, false,
-                        sh.timeoutCheck, false, pre, table, null, null, null, rw.getPath()});
+                    String log = play(rr, common.apply(TournamentApi.Call.roundRobin(all)), mapList, cycles);
                     for (int[] g : Competition.games(log)) {
                         // g = ai1 ai2 winner crashed timedout; index 0 is the scored AI
                         countRoundRobin(rrScore, g);
@@ -232,9 +232,8 @@ public final class Evaluate {
                         }
                     }
                 } else {
-                    String log = play(fixed, new List<?>[] {Arrays.asList(ai), opponents}, new Object[] {mapList,
-                        iterations, cycles, sh.timeBudget, sh.iterationsBudget, preMs, preMs,
-                        !sh.partiallyObservable, sh.timeoutCheck, false, pre, table, null, null, null, rw.getPath()});
+                    String log = play(fixed, common.apply(TournamentApi.Call.fixedOpponents(Arrays.asList(ai), opponents)),
+                            mapList, cycles);
                     for (int[] g : Competition.games(log)) {
                         add(t, mi, g[1], g[2] == 0 ? 1 : g[2] == 1 ? -1 : 0, g, 0);
                     }
@@ -242,10 +241,8 @@ public final class Evaluate {
                     // indexes its tables wrongly when the first list is the longer one
                     // (ArrayIndexOutOfBoundsException in the 2022 build).
                     for (int oi = 0; oi < opponents.size(); oi++) {
-                        log = play(fixed, new List<?>[] {Arrays.asList(opponents.get(oi)), Arrays.asList(ai)},
-                            new Object[] {mapList, iterations, cycles, sh.timeBudget, sh.iterationsBudget, preMs,
-                                preMs, !sh.partiallyObservable, sh.timeoutCheck, false, pre, table, null, null, null,
-                                rw.getPath()});
+                        log = play(fixed, common.apply(TournamentApi.Call.fixedOpponents(
+                                Arrays.asList(opponents.get(oi)), Arrays.asList(ai))), mapList, cycles);
                         for (int[] g : Competition.games(log)) {
                             add(t, mi, oi, g[2] == 1 ? 1 : g[2] == 0 ? -1 : 0, g, 1);
                         }
@@ -286,14 +283,11 @@ public final class Evaluate {
             return 0;
         }
 
-        /** Runs one official tournament and returns its log. */
-        private static String play(TournamentApi.Shape shape, List<?>[] lists, Object[] rest) throws Exception {
+        /** Runs one official tournament on one map and returns its log. */
+        private static String play(TournamentApi.Shape shape, TournamentApi.Call call, List<String> mapList,
+                int cycles) throws Exception {
             StringWriter log = new StringWriter();
-            int n = rest.length;
-            // the last four parameters: traces dir, log writer, progress writer, read/write folder
-            rest[n - 3] = log;
-            rest[n - 2] = new StringWriter();
-            TournamentApi.run(shape, lists, rest);
+            call.maps(mapList).maxCycles(cycles).out(log).run(shape);
             return log.toString();
         }
 

@@ -115,12 +115,13 @@ public final class JniTournament {
         Writer progress = new OutputStreamWriter(System.err, StandardCharsets.UTF_8);
         // As the GUI runs it: all games, pre-game analysis on, full
         // observability, no self-play, timeouts checked, no GC, no traces.
-        TournamentApi.Shape shape = TournamentApi.find(UnitTypeTable.class.getClassLoader(),
-                TournamentApi.ROUND_ROBIN, UnitTypeTable.class);
+        TournamentApi.Call call = TournamentApi.Call.roundRobin(ais).maps(paths).iterations(iterations)
+                .maxCycles(maxCycles).rules(budget, -1, 1000L, false, true).utt(utt).out(result).progress(progress)
+                .rwFolder(dir.getPath());
+        TournamentApi.Shape shape = call.shape(UnitTypeTable.class.getClassLoader(), UnitTypeTable.class);
         System.out.println("tournament_api=" + shape.name() + " class=" + TournamentApi.ROUND_ROBIN + "("
                 + TournamentApi.where(shape.cls) + ")");
-        TournamentApi.run(shape, new List<?>[] {ais}, new Object[] {-1, paths, iterations, maxCycles, budget, -1,
-            1000L, 1000L, true, false, true, false, true, utt, null, result, progress, dir.getPath()});
+        call.run(shape);
         progress.flush();
         String text = result.toString();
         System.out.print(text);

@@ -135,15 +135,12 @@ public final class League {
             int[][] w = new int[n][n], d = new int[n][n], l = new int[n][n];
             int games = 0, crashes = 0, timeouts = 0;
             File rw = Files.createTempDirectory("microsynth-league").toFile();
-            boolean pre = sh.pregameMs >= 0;
-            long preMs = Math.max(sh.pregameMs, 0);
             for (int mi = 0; mi < maps.size(); mi++) {
                 String path = Competition.resolve(maps.get(mi), harness, mapDirs).getPath();
                 int cycles = maxCycles != null ? maxCycles : Competition.cyclesFor(path, table);
                 StringWriter log = new StringWriter();
-                TournamentApi.run(rr, new List<?>[] {ais}, new Object[] {-1, Arrays.asList(path), iterations, cycles,
-                    sh.timeBudget, sh.iterationsBudget, preMs, preMs, !sh.partiallyObservable, false, sh.timeoutCheck,
-                    false, pre, table, null, log, new StringWriter(), rw.getPath()});
+                TournamentApi.Call.roundRobin(ais).maps(Arrays.asList(path)).iterations(iterations).maxCycles(cycles)
+                        .rules(sh).utt(table).out(log).rwFolder(rw.getPath()).run(rr);
                 for (int[] g : Competition.games(log.toString())) {
                     int a = g[0], b = g[1];
                     games++;

@@ -134,26 +134,15 @@ public final class Tournament {
             StringWriter log = new StringWriter();
             Writer tee = new Tee(log, out);
             Writer progress = new Tee(new StringWriter(), System.err);
-            boolean pre = pregame >= 0;
-            long preMs = Math.max(pregame, 0);
-            Object[] rest;
-            List<?>[] lists;
-            String which;
-            if (against.isEmpty()) {
-                which = TournamentApi.ROUND_ROBIN;
-                lists = new List<?>[] {players};
-                rest = new Object[] {-1, mapPaths, iterations, maxCycles, timeBudget, iterationsBudget, preMs, preMs,
-                    !po, selfMatches, timeoutCheck, false, pre, table, traces, tee, progress, rw.getPath()};
-            } else {
-                which = TournamentApi.FIXED_OPPONENTS;
-                lists = new List<?>[] {players, against};
-                rest = new Object[] {mapPaths, iterations, maxCycles, timeBudget, iterationsBudget, preMs, preMs, !po,
-                    timeoutCheck, false, pre, table, traces, tee, progress, rw.getPath()};
-            }
-            TournamentApi.Shape shape = TournamentApi.find(UnitTypeTable.class.getClassLoader(), which,
-                    UnitTypeTable.class);
-            out.println("tournament_api=" + shape.name() + " class=" + which + "(" + Harness.where(shape.cls) + ")");
-            TournamentApi.run(shape, lists, rest);
+            TournamentApi.Call call = against.isEmpty() ? TournamentApi.Call.roundRobin(players).selfMatches(selfMatches)
+                    : TournamentApi.Call.fixedOpponents(players, against);
+            call.maps(mapPaths).iterations(iterations).maxCycles(maxCycles)
+                    .rules(timeBudget, iterationsBudget, pregame, po, timeoutCheck).utt(table).traces(traces).out(tee)
+                    .progress(progress).rwFolder(rw.getPath());
+            TournamentApi.Shape shape = call.shape(UnitTypeTable.class.getClassLoader(), UnitTypeTable.class);
+            out.println("tournament_api=" + shape.name() + " class=" + call.className() + "(" + Harness.where(shape.cls)
+                    + ")");
+            call.run(shape);
             tee.flush();
             summarize(log.toString(), ais, against.isEmpty() ? ais : opponents, out);
             return 0;

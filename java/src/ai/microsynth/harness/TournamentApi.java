@@ -131,6 +131,93 @@ final class TournamentApi {
     }
 
     /**
+     * One call of runTournament with its parameters named: the runners set
+     * what they choose and leave the rest at the GUI's defaults, and this
+     * class puts them in the positional order of {@link #restTypes}.
+     */
+    static final class Call {
+        private final String cls;
+        private final List<?>[] lists;
+        private List<String> maps = new ArrayList<>();
+        private int iterations = 1, maxCycles = 3000, timeBudget = 100, iterationsBudget = -1;
+        private long pregameFirst, pregameLater;
+        private boolean fullObservability = true, selfMatches, timeoutCheck = true, runGc, preAnalysis;
+        private Object utt;
+        private String traces, rwFolder;
+        private Writer out, progress;
+
+        private Call(String cls, List<?>... lists) {
+            this.cls = cls;
+            this.lists = lists;
+        }
+
+        /** Every pairing of {@code ais} (only = -1: every game). */
+        static Call roundRobin(List<?> ais) {
+            return new Call(ROUND_ROBIN, ais);
+        }
+
+        /** Each of {@code ais} against each of {@code opponents}, the AI first (player 0). */
+        static Call fixedOpponents(List<?> ais, List<?> opponents) {
+            return new Call(FIXED_OPPONENTS, ais, opponents);
+        }
+
+        Call maps(List<String> v) { maps = v; return this; }
+        Call iterations(int v) { iterations = v; return this; }
+        Call maxCycles(int v) { maxCycles = v; return this; }
+        Call utt(Object table) { utt = table; return this; }
+        Call selfMatches(boolean v) { selfMatches = v; return this; }
+        Call runGc(boolean v) { runGc = v; return this; }
+        Call traces(String dir) { traces = dir; return this; }
+        Call out(Writer w) { out = w; return this; }
+        Call progress(Writer w) { progress = w; return this; }
+        Call rwFolder(String dir) { rwFolder = dir; return this; }
+
+        /** Budgets and rules: per-decision time and iterations, pre-game analysis (ms; -1: none), observability, time-out checks. */
+        Call rules(int time, int iterationsPerDecision, long pregameMs, boolean partiallyObservable, boolean checkTimeouts) {
+            timeBudget = time;
+            iterationsBudget = iterationsPerDecision;
+            preAnalysis = pregameMs >= 0;
+            pregameFirst = pregameLater = Math.max(pregameMs, 0);
+            fullObservability = !partiallyObservable;
+            timeoutCheck = checkTimeouts;
+            return this;
+        }
+
+        /** The shared runner options' budgets and rules. */
+        Call rules(Options.Shared sh) {
+            return rules(sh.timeBudget, sh.iterationsBudget, sh.pregameMs, sh.partiallyObservable, sh.timeoutCheck);
+        }
+
+        /** This call's tournament class name. */
+        String className() {
+            return cls;
+        }
+
+        /** The shape of this call's class as {@code loader} sees it ({@code uttClass}: its rts.units.UnitTypeTable). */
+        Shape shape(ClassLoader loader, Class<?> uttClass) throws ClassNotFoundException {
+            return find(loader, cls, uttClass);
+        }
+
+        /** Runs the tournament in {@code shape}; a null log or progress writer is a discarded one. */
+        void run(Shape shape) throws Exception {
+            boolean rr = lists.length == 1;
+            List<Object> rest = new ArrayList<>();
+            if (rr) {
+                rest.add(-1);
+            }
+            rest.addAll(Arrays.<Object>asList(maps, iterations, maxCycles, timeBudget, iterationsBudget, pregameFirst,
+                    pregameLater, fullObservability));
+            if (rr) {
+                rest.add(selfMatches);
+            }
+            rest.addAll(Arrays.<Object>asList(timeoutCheck, runGc, preAnalysis, utt, traces,
+                    out != null ? out : new java.io.StringWriter(), progress != null ? progress : new java.io.StringWriter(),
+                    rwFolder));
+            TournamentApi.run(shape, lists, rest.toArray());
+        }
+    }
+
+    /**
      * Runs a tournament of the given shape: the AI lists go to the
      * constructor (instance shape) or first in the call (static shape),
      * {@code rest} follows in the order of {@link #restTypes}. An exception
