@@ -174,35 +174,6 @@ final class Competition {
         return out;
     }
 
-    /** The per-game lines of a tournament log: ai1, ai2, winner, crashed, timedout. */
-    static List<int[]> games(String log) {
-        List<int[]> out = new ArrayList<>();
-        boolean inGames = false;
-        for (String line : log.split("\n")) {
-            if (line.startsWith("iteration\tmap\tai1")) {
-                inGames = true;
-                continue;
-            }
-            if (!inGames) {
-                continue;
-            }
-            // The game lines end at the first line that is not one: the
-            // summary tables after them have a column per AI, so with
-            // eight AIs their rows would split like game lines.
-            String[] f = line.split("\t");
-            try {
-                if (f.length != 8) {
-                    throw new NumberFormatException();
-                }
-                out.add(new int[] {Integer.parseInt(f[2].trim()), Integer.parseInt(f[3].trim()),
-                    Integer.parseInt(f[5].trim()), Integer.parseInt(f[6].trim()), Integer.parseInt(f[7].trim())});
-            } catch (NumberFormatException e) {
-                inGames = false;
-            }
-        }
-        return out;
-    }
-
     static double score(int[] s) {
         int n = s[0] + s[1] + s[2];
         return n == 0 ? 0 : (s[0] + 0.5 * s[1]) / n;

@@ -221,7 +221,7 @@ public final class Evaluate {
                     all.add(ai);
                     all.addAll(opponents);
                     String log = play(rr, common.apply(TournamentApi.Call.roundRobin(all)), mapList, cycles);
-                    for (int[] g : Competition.games(log)) {
+                    for (int[] g : TournamentLog.games(log)) {
                         // g = ai1 ai2 winner crashed timedout; index 0 is the scored AI
                         countRoundRobin(rrScore, g);
                         if (g[0] == 0 || g[1] == 0) {
@@ -234,7 +234,7 @@ public final class Evaluate {
                 } else {
                     String log = play(fixed, common.apply(TournamentApi.Call.fixedOpponents(Arrays.asList(ai), opponents)),
                             mapList, cycles);
-                    for (int[] g : Competition.games(log)) {
+                    for (int[] g : TournamentLog.games(log)) {
                         add(t, mi, g[1], g[2] == 0 ? 1 : g[2] == 1 ? -1 : 0, g, 0);
                     }
                     // Seat 1: one opponent at a time, as the official class's summary
@@ -243,7 +243,7 @@ public final class Evaluate {
                     for (int oi = 0; oi < opponents.size(); oi++) {
                         log = play(fixed, common.apply(TournamentApi.Call.fixedOpponents(
                                 Arrays.asList(opponents.get(oi)), Arrays.asList(ai))), mapList, cycles);
-                        for (int[] g : Competition.games(log)) {
+                        for (int[] g : TournamentLog.games(log)) {
                             add(t, mi, oi, g[2] == 1 ? 1 : g[2] == 0 ? -1 : 0, g, 1);
                         }
                     }

@@ -128,20 +128,10 @@ public final class JniTournament {
 
         // Rows after the header "iteration map ai1 ai2 time winner crashed timedout".
         int games = 0, crashes = 0, timeouts = 0, oursCrashed = 0, oursTimedOut = 0;
-        boolean rows = false;
-        for (String line : text.split("\r?\n")) {
-            String[] f = line.split("\t");
-            if (!rows) {
-                rows = f.length >= 8 && f[0].equals("iteration") && f[6].equals("crashed");
-                continue;
-            }
-            if (f.length < 8 || !f[0].matches("\\d+")) {
-                break;
-            }
-            int a0 = Integer.parseInt(f[2]), a1 = Integer.parseInt(f[3]);
-            int crashed = Integer.parseInt(f[6]), timedout = Integer.parseInt(f[7]);
+        for (int[] g : TournamentLog.games(text)) {
+            int a0 = g[0], a1 = g[1], crashed = g[3], timedout = g[4];
             games++;
-            System.out.println("game " + ais.get(a0) + " vs " + ais.get(a1) + " winner=" + f[5] + " cycles=" + f[4]
+            System.out.println("game " + ais.get(a0) + " vs " + ais.get(a1) + " winner=" + g[2] + " cycles=" + g[5]
                     + " crashed=" + crashed + " timedout=" + timedout);
             if (crashed >= 0) {
                 crashes++;

@@ -141,7 +141,7 @@ public final class League {
                 StringWriter log = new StringWriter();
                 TournamentApi.Call.roundRobin(ais).maps(Arrays.asList(path)).iterations(iterations).maxCycles(cycles)
                         .rules(sh).utt(table).out(log).rwFolder(rw.getPath()).run(rr);
-                for (int[] g : Competition.games(log.toString())) {
+                for (int[] g : TournamentLog.games(log.toString())) {
                     int a = g[0], b = g[1];
                     games++;
                     crashes += g[3] >= 0 ? 1 : 0;

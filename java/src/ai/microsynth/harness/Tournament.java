@@ -154,26 +154,8 @@ public final class Tournament {
                     loss = new int[rows.size()][cols.size()];
             int games = 0, crashes = 0, timeouts = 0;
             int[] winsRow = new int[rows.size()];
-            boolean inGames = false;
-            for (String line : log.split("\n")) {
-                if (line.startsWith("iteration\tmap\tai1")) {
-                    inGames = true;
-                    continue;
-                }
-                String[] f = line.split("\t");
-                if (!inGames || f.length != 8) {
-                    continue;
-                }
-                int a1, a2, winner, crashed, timedout;
-                try {
-                    a1 = Integer.parseInt(f[2].trim());
-                    a2 = Integer.parseInt(f[3].trim());
-                    winner = Integer.parseInt(f[5].trim());
-                    crashed = Integer.parseInt(f[6].trim());
-                    timedout = Integer.parseInt(f[7].trim());
-                } catch (NumberFormatException e) {
-                    continue;
-                }
+            for (int[] g : TournamentLog.games(log)) {
+                int a1 = g[0], a2 = g[1], winner = g[2], crashed = g[3], timedout = g[4];
                 if (a1 < 0 || a1 >= rows.size() || a2 < 0 || a2 >= cols.size()) {
                     continue;
                 }
