@@ -226,8 +226,8 @@ static int evolve_run(ms_ctx *ctx, const evolve_opts *eo, ms_pw_state **mv, int 
 		fprintf(u.csv, "generation,games,best,best_rate,vs_original,diversity,seconds\n");
 	long generations = eo->generations;
 	int todo = (int)(generations > first ? generations - first : 0);
-	if (eo->budget > 0 && generations == 1000000)
-		todo = 1000000;
+	if (eo->budget > 0 && generations == UNTIL_TIME_RUNS_OUT)
+		todo = UNTIL_TIME_RUNS_OUT;
 	int rc = ms_pw_ga_run(ctx, &eo->o, (const ms_pw_state *const *)mv, nm, pop, rng, first, todo, on_generation,
 			      &u);
 	fclose(u.csv);
