@@ -7,13 +7,10 @@
 #include "core/vec.h" /* ms_vec_grow: every array of the module grows through it */
 #include "microsynth/gdl.h"
 
-/* A growable int array through the context's allocator. */
-typedef struct gdl_ivec {
-	int *v;
-	int n, cap;
-} gdl_ivec;
+/* The library's growable int array (core/vec.h); push appends a value, free disposes. */
+typedef MS_VEC(int) gdl_ivec;
 int gdl_ivec_push(ms_ctx *ctx, gdl_ivec *a, int x);
-void gdl_ivec_free(ms_ctx *ctx, gdl_ivec *a);
+#define gdl_ivec_free(ctx, a) ms_vec_dispose((ctx), (a))
 
 /* Interned strings (symbol names). */
 typedef struct gdl_syms {

@@ -6,16 +6,11 @@
 
 int gdl_ivec_push(ms_ctx *ctx, gdl_ivec *a, int x)
 {
-	if (a->n == a->cap && ms_vec_grow(ctx, (void **)&a->v, &a->cap, a->n + 1, sizeof *a->v))
+	int *slot = ms_vec_push(ctx, a);
+	if (!slot)
 		return MS_ENOMEM;
-	a->v[a->n++] = x;
+	*slot = x;
 	return MS_OK;
-}
-
-void gdl_ivec_free(ms_ctx *ctx, gdl_ivec *a)
-{
-	ms_ctx_mfree(ctx, a->v);
-	memset(a, 0, sizeof *a);
 }
 
 static uint32_t hash_bytes(const char *s, size_t len)
