@@ -95,7 +95,10 @@ static int cs_option(int argc, char **argv, int *i, synth_args *a)
 	size_t k;
 
 	if (!strcmp(opt, "--common-matches") || !strcmp(opt, "--typed")) {
-		*(opt[2] == 'c' ? &a->common : &a->typed) = 1;
+		if (!strcmp(opt, "--typed"))
+			a->typed = 1;
+		else
+			a->common = 1;
 		return CLI_OK;
 	}
 	if (!val)

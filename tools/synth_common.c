@@ -148,8 +148,12 @@ int synth_search_option(const char *cmd, const char *algo_opt, int argc, char **
 	long *int_dst[] = { &s->evals, &s->seed, &s->threads };
 	size_t t = 0, k = 0;
 
-	if (!strcmp(o, "--resume") || !strcmp(o, "--no-progress")) {
-		*(o[2] == 'r' ? &s->resume : &s->progress) = o[2] == 'r';
+	if (!strcmp(o, "--resume")) {
+		s->resume = 1;
+		return CLI_OK;
+	}
+	if (!strcmp(o, "--no-progress")) {
+		s->progress = 0;
 		return CLI_OK;
 	}
 	while (t < sizeof texts / sizeof *texts && strcmp(o, texts[t]))
