@@ -105,16 +105,17 @@ int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, 
 
 #define DISCARD_SEQ 64
 
-/* spec 5.3.b discards (thesis rules, hand over the limit): up to `samples`
- * random halves, each drawn as an ordered sequence of cards; a sequence
- * equal to an earlier one is dropped, so equal multisets can recur (TC2
- * compares the sequences). Halves over DISCARD_SEQ cards are never compared. */
+/* spec 5.3.b discards (thesis rules, hand over the limit): up to
+ * discard_samples (at most CATAN_DISCARD_SAMPLES) random halves, each drawn
+ * as an ordered sequence of cards; a sequence equal to an earlier one is
+ * dropped, so equal multisets can recur (TC2 compares the sequences).
+ * Halves over DISCARD_SEQ cards are never compared. */
 static int discard_actions(catan__search *cs, const ms_catan_state *s, ms_catan_action *out)
 {
 	uint8_t seq[CATAN_DISCARD_SAMPLES][DISCARD_SEQ];
 	const ms_catan_player *p = &s->p[s->cur];
 	int hand = ms_catan_hand(s, s->cur), half = hand / 2, k = 0;
-	for (int t = 0; t < cs->discard_samples; t++) {
+	for (int t = 0; t < cs->discard_samples && t < CATAN_DISCARD_SAMPLES; t++) {
 		int left[5], n = hand;
 		ms_catan_action a = catan__act(MS_CATAN_DISCARD, s->cur, 0, 0, 0);
 		memset(a.v, 0, sizeof a.v);
