@@ -24,8 +24,11 @@ void cmd_catan_usage(FILE *out)
 		     "  replay: replays catanatron 3.2.1 recordings (*.jsonl.gz): at every step the legal set and\n"
 		     "          the state digest must equal the recording. Last line:\n"
 		     "          games=G steps=S divergences=D legal_mismatches=L (exit 0 only if D = L = 0)\n"
-		     "  play:   games between agents (random, simple[:-port][:-yop][:-army][:-knight], mcts:N,\n"
-		     "          uct:N[:c]); defaults: tc2 board, 4 x simple, 100 games, fixed seats, thesis rules.\n"
+		     "  play:   games between agents (random, simple[:-port][:-yop][:-army][:-knight],\n"
+		     "          mcts:N[:mean][:all][:onehalf], uct:N[:c][:all][:onehalf]); defaults: tc2 board,\n"
+		     "          4 x simple, 100 games, fixed seats, thesis rules. mcts ranks children by Q sum (the\n"
+		     "          thesis's runs), :mean by mean Q; :all turns the tree's pre-selection off; :onehalf\n"
+		     "          gives a discard node one random half instead of 100 sampled ones.\n"
 		     "          Prints the thesis's metrics per player; last line games=N wins_0=... wins_3=...\n"
 		     "  bench:  random playouts (whole 4-player games, catanatron rules) per second, ours and\n"
 		     "          catanatron 3.2.1's (from the venv tools/setup.sh installs) in the same run.\n");

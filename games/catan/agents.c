@@ -41,30 +41,49 @@ static int parse_simple(ms_ctx *ctx, const char *spec, ms_catan_simple_opts *o)
 	return MS_OK;
 }
 
-static int parse_search(ms_ctx *ctx, const char *spec, long *n, double *c, int *preselect)
+typedef struct search_spec {
+	long n;
+	double c;
+	int preselect, rule, discard_samples;
+} search_spec;
+
+/* mcts:N[:mean][:all][:onehalf] and uct:N[:c][:all][:onehalf]. `all` is the
+ * thesis code's preSelect = False; `mean` ranks children by mean Q (TC2 from
+ * 2016-12-08 on) instead of the Q sum its MCTS experiments ran with;
+ * `onehalf` gives a discard node one random half instead of 100. */
+static int parse_search(ms_ctx *ctx, const char *spec, search_spec *o)
 {
 	char *end;
-	size_t len = strlen(spec);
-	char buf[64];
-	*preselect = 1;
-	if (len > 4 && len < sizeof buf && !strcmp(spec + len - 4, ":all")) {
-		/* preSelect = False: cities and settlements do not hide the other actions */
-		memcpy(buf, spec, len - 4);
-		buf[len - 4] = 0;
-		spec = buf;
-		*preselect = 0;
-	}
+	int is_uct = spec[0] == 'u', have_c = 0;
 	const char *p = strchr(spec, ':');
-	if (!p)
-		return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': needs a playout count, e.g. uct:1000", spec);
-	*n = strtol(p + 1, &end, 10);
-	if (end == p + 1 || *n < 1 || *n > 100000000)
-		return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': bad playout count", spec);
-	if (*end == ':') {
-		const char *cs = end + 1;
-		*c = strtod(cs, &end);
-		if (end == cs || *c < 0)
-			return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': bad exploration constant", spec);
+	o->c = 1.0;
+	o->preselect = 1;
+	o->rule = is_uct ? MS_MCTS_UCB1 : MS_MCTS_MAX_SUM;
+	o->discard_samples = CATAN_DISCARD_SAMPLES;
+	o->n = strtol(p + 1, &end, 10);
+	if (end == p + 1 || o->n < 1 || o->n > 100000000)
+		return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': needs a playout count from 1, e.g. uct:1000",
+				    spec);
+	while (*end == ':') {
+		const char *t = end + 1;
+		size_t len = strcspn(t, ":");
+		end = (char *)t + len;
+		if (len == 3 && !strncmp(t, "all", 3)) {
+			o->preselect = 0;
+		} else if (len == 7 && !strncmp(t, "onehalf", 7)) {
+			o->discard_samples = 1;
+		} else if (len == 4 && !strncmp(t, "mean", 4) && !is_uct) {
+			o->rule = MS_MCTS_MAX_CHILD;
+		} else if (is_uct && !have_c) {
+			char *e;
+			o->c = strtod(t, &e);
+			if (e != end || o->c < 0)
+				return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': bad exploration constant '%.*s'",
+						    spec, (int)len, t);
+			have_c = 1;
+		} else {
+			return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown option '%.*s'", spec, (int)len, t);
+		}
 	}
 	if (*end)
 		return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unexpected '%s'", spec, end);
@@ -75,8 +94,6 @@ int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_ag
 {
 	ms_catan_agent *a;
 	int rc = MS_OK;
-	long n = 0;
-	double c = 1.0;
 	*out = NULL;
 	if (!(a = ms_ctx_calloc(ctx, 1, sizeof *a)))
 		return ms_ctx_error(ctx, MS_ENOMEM, "catan agent: out of memory");
@@ -89,11 +106,11 @@ int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_ag
 		rc = parse_simple(ctx, spec, &a->simple);
 	} else if (!strncmp(spec, "mcts:", 5) || !strncmp(spec, "uct:", 4)) {
 		a->kind = AG_SEARCH;
-		int pre;
-		if ((rc = parse_search(ctx, spec, &n, &c, &pre)) == MS_OK)
-			rc = catan__search_init(ctx, &a->search, n, spec[0] == 'm' ? MS_MCTS_MAX_CHILD : MS_MCTS_UCB1, c,
-						seed);
-		a->search.preselect = pre;
+		search_spec o;
+		if ((rc = parse_search(ctx, spec, &o)) == MS_OK)
+			rc = catan__search_init(ctx, &a->search, o.n, o.rule, o.c, seed);
+		a->search.preselect = o.preselect;
+		a->search.discard_samples = o.discard_samples;
 	} else if (!strncmp(spec, "alphabeta", 9) && (spec[9] == 0 || spec[9] == ':')) {
 		char *end = NULL;
 		a->kind = AG_ALPHABETA;
@@ -105,7 +122,7 @@ int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_ag
 		if ((end && *end) || a->ab.depth < 1 || a->ab.depth > 8)
 			rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': depth must be 1-8", spec);
 	} else {
-		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (random, simple, mcts:N, uct:N[:c], alphabeta[:d])",
+		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (random, simple, mcts:N[:mean][:all][:onehalf], uct:N[:c][:all][:onehalf], alphabeta[:d])",
 				  spec);
 	}
 	if (rc < 0) {

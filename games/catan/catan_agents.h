@@ -6,6 +6,7 @@
 #include "microsynth/mcts.h"
 
 #define CATAN_BUFFER 32
+#define CATAN_DISCARD_SAMPLES 100 /* spec 5.3.b: random halves tried per discard node */
 
 typedef struct catan__search {
 	ms_ctx *ctx;
@@ -13,6 +14,7 @@ typedef struct catan__search {
 	ms_catan_simple_opts simple;
 	int seat;
 	int preselect; /* spec 5.3.b preSelect (default 1) */
+	int discard_samples; /* thesis-rule discards in the tree: 100, or 1 (the engine's one random half) */
 	ms_catan_action buf[CATAN_BUFFER]; /* the move buffer (spec 5.3.a) */
 	int n_buf, at_buf;
 	long searches, nodes;

@@ -103,13 +103,58 @@ int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, 
 	return n;
 }
 
+#define DISCARD_SEQ 64
+
+/* spec 5.3.b discards (thesis rules, hand over the limit): up to
+ * discard_samples (at most CATAN_DISCARD_SAMPLES) random halves, each drawn
+ * as an ordered sequence of cards; a sequence equal to an earlier one is
+ * dropped, so equal multisets can recur (TC2 compares the sequences).
+ * Halves over DISCARD_SEQ cards are never compared. */
+static int discard_actions(catan__search *cs, const ms_catan_state *s, ms_catan_action *out)
+{
+	uint8_t seq[CATAN_DISCARD_SAMPLES][DISCARD_SEQ];
+	const ms_catan_player *p = &s->p[s->cur];
+	int hand = ms_catan_hand(s, s->cur), half = hand / 2, k = 0;
+	for (int t = 0; t < cs->discard_samples && t < CATAN_DISCARD_SAMPLES; t++) {
+		int left[5], n = hand;
+		ms_catan_action a = catan__act(MS_CATAN_DISCARD, s->cur, 0, 0, 0);
+		memset(a.v, 0, sizeof a.v);
+		for (int r = 0; r < 5; r++)
+			left[r] = p->res[r];
+		for (int j = 0; j < half; j++, n--) {
+			int pick = (int)ms_catan_rand(ms_mcts_rng(cs->m), (uint32_t)n), r = 0;
+			while (pick >= left[r])
+				pick -= left[r++];
+			left[r]--;
+			a.v[r]++;
+			if (j < DISCARD_SEQ)
+				seq[k][j] = (uint8_t)r;
+		}
+		int seen = 0;
+		for (int i = 0; i < k && !seen && half <= DISCARD_SEQ; i++)
+			seen = !memcmp(seq[i], seq[k], (size_t)half);
+		if (!seen)
+			out[k++] = a;
+	}
+	return k;
+}
+
+/* The tree's actions: the generator above, and sampled discards. */
+static int search_actions(catan__search *cs, const ms_catan_state *s, ms_catan_action *out)
+{
+	if (s->prompt == MS_CATAN_P_DISCARD && s->rules.discard_by_roller && cs->discard_samples > 1 &&
+	    ms_catan_hand(s, s->cur) > s->rules.discard_limit)
+		return discard_actions(cs, s, out);
+	return catan__tree_actions(s, &cs->simple, cs->preselect, out);
+}
+
 /* ---- the game as the MCTS core sees it ----------------------------------- */
 
 static int g_legal(void *ud, const void *s, void *moves, int max)
 {
 	catan__search *cs = ud;
 	(void)max;
-	return catan__tree_actions(s, &cs->simple, cs->preselect, moves);
+	return search_actions(cs, s, moves);
 }
 
 static int g_apply(void *ud, void *s, const void *move, uint64_t *rng)
@@ -174,6 +219,7 @@ static int g_playout(void *ud, void *state, uint64_t *rng, double *r)
 int catan__search_init(ms_ctx *ctx, catan__search *cs, long iterations, int rule, double c, uint64_t seed)
 {
 	cs->preselect = 1;
+	cs->discard_samples = CATAN_DISCARD_SAMPLES;
 	ms_mcts_game g;
 	ms_mcts_options o;
 	memset(&g, 0, sizeof g);
@@ -233,7 +279,7 @@ static void build_buffer(catan__search *cs, int chosen)
 int catan__search_act(catan__search *cs, const ms_catan_state *s, ms_catan_action *out)
 {
 	ms_catan_action acts[MS_CATAN_MAX_ACTIONS];
-	int n = catan__tree_actions(s, &cs->simple, cs->preselect, acts), rc;
+	int n = search_actions(cs, s, acts), rc;
 	cs->seat = s->cur;
 	if (s->prompt == MS_CATAN_P_PLAY_TURN && !s->p[s->cur].has_rolled)
 		cs->n_buf = cs->at_buf = 0;

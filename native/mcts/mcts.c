@@ -63,6 +63,8 @@ int ms_mcts_new(ms_ctx *ctx, ms_mcts **out, const ms_mcts_game *g, const ms_mcts
 	    !g->move_size || g->move_size > MS_MCTS_MAX_MOVE_SIZE || g->n_players < 1 ||
 	    g->n_players > MS_MCTS_MAX_PLAYERS || o->iterations < 1)
 		return ms_ctx_error(ctx, MS_EINVAL, "mcts: the game lacks a required callback or has bad sizes");
+	if (o->rule < MS_MCTS_UCB1 || o->rule > MS_MCTS_MAX_SUM)
+		return ms_ctx_error(ctx, MS_EINVAL, "mcts: unknown selection rule %d", o->rule);
 	ms_mcts *m = ms_ctx_calloc(ctx, 1, sizeof *m);
 	if (!m)
 		return ms_ctx_error(ctx, MS_ENOMEM, "mcts: out of memory");
@@ -207,7 +209,9 @@ static int add_child(ms_mcts *m, int parent, const void *move, int *out)
 	return describe(m, i);
 }
 
-static double mean_for(const ms_mcts *m, int child, int player)
+/* Q[player] (the sum over players at joint-move nodes), divided by the
+ * visits unless the rule ranks by the sum. */
+static double value_for(const ms_mcts *m, int child, int player, int by_sum)
 {
 	const double *q = m->q + (size_t)child * (size_t)m->g.n_players;
 	double v = 0;
@@ -217,21 +221,23 @@ static double mean_for(const ms_mcts *m, int child, int player)
 		for (int k = 0; k < m->g.n_players; k++)
 			v += q[k];
 	}
-	return v / m->nodes[child].visits;
+	return by_sum ? v : v / m->nodes[child].visits;
 }
 
-/* UCB1 for the node's player (sum of players at joint-move nodes). */
-static int ucb_child(const ms_mcts *m, int nd, double c, int max_child)
+/* UCB1 for the node's player (sum of players at joint-move nodes); without
+ * the exploration term if `greedy`, ranking by the sum under MAX_SUM. */
+static int ucb_child(const ms_mcts *m, int nd, double c, int greedy)
 {
-	int best = -1, player = m->nodes[nd].player;
+	int best = -1, player = m->nodes[nd].player, by_sum = m->o.rule == MS_MCTS_MAX_SUM;
 	double best_v = -INFINITY, logn = log((double)(m->nodes[nd].visits > 0 ? m->nodes[nd].visits : 1));
+	greedy |= by_sum;
 	for (int ch = m->nodes[nd].first_child; ch >= 0; ch = m->nodes[ch].next) {
 		double v;
 		if (m->nodes[ch].visits <= 0)
 			v = INFINITY;
 		else
-			v = mean_for(m, ch, player) +
-			    (max_child ? 0.0 : c * sqrt(2.0 * logn / m->nodes[ch].visits));
+			v = value_for(m, ch, player, by_sum) +
+			    (greedy ? 0.0 : c * sqrt(2.0 * logn / m->nodes[ch].visits));
 		if (v > best_v || best < 0) {
 			best_v = v;
 			best = ch;
@@ -338,7 +344,7 @@ static int tree_policy(ms_mcts *m, int *leaf)
 			return add_child(m, nd, move, leaf);
 		}
 		nd = m->g.select ? m->g.select(m->g.ud, m, nd, n->player, m->o.c, &m->rng)
-				 : ucb_child(m, nd, m->o.c, m->o.rule == MS_MCTS_MAX_CHILD);
+				 : ucb_child(m, nd, m->o.c, m->o.rule != MS_MCTS_UCB1);
 		if (nd < 0 || nd >= m->n_nodes)
 			return ms_ctx_error(m->ctx, MS_ERROR, "mcts: selection returned no child");
 	}

@@ -325,9 +325,77 @@ static void test_catan_apply__out_of_range_actions_are_refused(void **st)
 	ms_ctx_free(ctx);
 }
 
+/* A thesis-rules state where the player to move must discard from over 7
+ * cards (random play from a seed). */
+static ms_catan_board *discard_state(ms_ctx *ctx, ms_catan_state *s)
+{
+	ms_catan_board *b = NULL;
+	ms_catan_rules rules;
+	ms_catan_action acts[MS_CATAN_MAX_ACTIONS];
+	uint64_t rng = 11;
+	assert_int_equal(ms_catan_board_tc2(ctx, &b), MS_OK);
+	ms_catan_rules_profile(&rules, MS_CATAN_PROFILE_THESIS);
+	assert_int_equal(ms_catan_init(ctx, s, b, &rules, 4, NULL, &rng), MS_OK);
+	for (int steps = 0; !(s->prompt == MS_CATAN_P_DISCARD && ms_catan_hand(s, s->cur) > 7); steps++) {
+		assert_true(steps < 100000 && !ms_catan_over(s));
+		int k = ms_catan_legal(s, acts);
+		assert_int_equal(ms_catan_apply(ctx, s, &acts[ms_catan_rand(&rng, (uint32_t)k)], &rng, NULL), MS_OK);
+	}
+	return b;
+}
+
+/* spec 5.3.b: a discard node of the tree holds up to 100 sampled halves;
+ * with one sample the engine's single random half needs no search. */
+static void test_catan_search__discard_nodes_sample_up_to_100_halves(void **st)
+{
+	(void)st;
+	ms_ctx *ctx = new_ctx();
+	ms_catan_state s;
+	ms_catan_board *b = discard_state(ctx, &s);
+	ms_catan_action out;
+	catan__search cs;
+	int seat = s.cur, half = ms_catan_hand(&s, seat) / 2, children = 0, multisets = 0;
+	memset(&cs, 0, sizeof cs);
+	assert_int_equal(catan__search_init(ctx, &cs, 300, MS_MCTS_UCB1, 1.0, 5), MS_OK);
+	assert_int_equal(catan__search_act(&cs, &s, &out), MS_OK);
+	assert_int_equal(cs.searches, 1);
+	int counts[CATAN_DISCARD_SAMPLES][5];
+	for (int ch = ms_mcts_child_first(cs.m, 0); ch >= 0; ch = ms_mcts_child_next(cs.m, ch), children++) {
+		const ms_catan_action *a = ms_mcts_move(cs.m, ch);
+		int sum = 0, seen = 0;
+		assert_int_equal(a->type, MS_CATAN_DISCARD);
+		assert_int_equal(a->seat, seat);
+		for (int r = 0; r < 5; r++) {
+			assert_true(a->v[r] >= 0 && a->v[r] <= s.p[seat].res[r]);
+			sum += a->v[r];
+		}
+		assert_int_equal(sum, half);
+		for (int i = 0; i < multisets && !seen; i++)
+			seen = counts[i][0] == a->v[0] && counts[i][1] == a->v[1] && counts[i][2] == a->v[2] &&
+			       counts[i][3] == a->v[3] && counts[i][4] == a->v[4];
+		for (int r = 0; r < 5 && !seen; r++)
+			counts[multisets][r] = a->v[r];
+		multisets += !seen;
+	}
+	assert_true(children > 1 && children <= CATAN_DISCARD_SAMPLES);
+	assert_true(multisets > 1 && multisets <= children);
+	assert_int_equal(out.type, MS_CATAN_DISCARD);
+	ms_mcts_free(cs.m);
+	memset(&cs, 0, sizeof cs);
+	assert_int_equal(catan__search_init(ctx, &cs, 300, MS_MCTS_UCB1, 1.0, 5), MS_OK);
+	cs.discard_samples = 1;
+	assert_int_equal(catan__search_act(&cs, &s, &out), MS_OK);
+	assert_int_equal(cs.searches, 0);
+	assert_true(out.type == MS_CATAN_DISCARD && out.v[0] == -1);
+	ms_mcts_free(cs.m);
+	ms_catan_board_free(ctx, b);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_catan_search__discard_nodes_sample_up_to_100_halves),
 		cmocka_unit_test(test_catan_board__tc2_decodes_as_the_thesis_board),
 		cmocka_unit_test(test_catan_board__bad_layouts_are_named_errors),
 		cmocka_unit_test(test_catan_rules__random_games_keep_cards_and_pieces),

@@ -1,6 +1,6 @@
 /* The MCTS core (mcts.h) on toy games whose best moves are known: Nim, a
  * safe move against a gamble behind a chance node, and priors; keeping the
- * subtree below a move; a game choosing its own moves. */
+ * subtree below a move; a game choosing its own moves; Max child by the sum. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -253,7 +253,7 @@ static void test_mcts_prior__adds_once_to_the_new_child(void **st)
 	ms_ctx_free(ctx);
 }
 
-static void test_mcts_new__rejects_a_game_without_callbacks(void **st)
+static void test_mcts_new__rejects_a_game_without_callbacks_or_a_bad_rule(void **st)
 {
 	(void)st;
 	ms_ctx *ctx = NULL;
@@ -265,6 +265,11 @@ static void test_mcts_new__rejects_a_game_without_callbacks(void **st)
 	ms_mcts_options_default(&o);
 	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_EINVAL);
 	assert_null(m);
+	g = nim_game();
+	o.rule = MS_MCTS_MAX_SUM + 1;
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_EINVAL);
+	assert_null(m);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "rule"));
 	ms_ctx_free(ctx);
 }
 
@@ -355,6 +360,99 @@ static void test_mcts_choose__the_game_picks_every_move(void **st)
 	ms_ctx_free(ctx);
 }
 
+/* ---- Max child by the mean and by the sum ------------------------------- */
+
+/* One player picks 0 or 1, then 20 forced steps; the line of 0 pays 0.1 but
+ * carries a prior of 1.0, the line of 1 pays 0.5. */
+typedef struct lure {
+	int step, choice;
+} lure;
+
+static int lure_legal(void *ud, const void *s, void *moves, int max)
+{
+	(void)ud, (void)max;
+	int *mv = moves;
+	mv[0] = 0;
+	mv[1] = 1;
+	return ((const lure *)s)->step == 0 ? 2 : 1;
+}
+
+static int lure_apply(void *ud, void *s, const void *move, uint64_t *rng)
+{
+	(void)ud, (void)rng;
+	lure *l = s;
+	if (l->step++ == 0)
+		l->choice = *(const int *)move;
+	return 0;
+}
+
+static int lure_terminal(void *ud, const void *s)
+{
+	(void)ud;
+	return ((const lure *)s)->step > 20;
+}
+
+static void lure_rewards(void *ud, const void *s, double *r)
+{
+	(void)ud;
+	r[0] = ((const lure *)s)->choice == 0 ? 0.1 : 0.5;
+}
+
+static int lure_to_move(void *ud, const void *s)
+{
+	(void)ud, (void)s;
+	return 0;
+}
+
+static void lure_prior(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
+		       int *visits)
+{
+	(void)ud, (void)child, (void)visits;
+	if (((const lure *)parent)->step == 0 && *(const int *)move == 0)
+		q[player] = 1.0;
+}
+
+/* The root's chosen move and the visits of the child of move 0. */
+static int lure_choice(int rule, int *visits0)
+{
+	ms_ctx *ctx = NULL;
+	ms_mcts *m = NULL;
+	ms_mcts_options o;
+	ms_mcts_game g;
+	lure root = { 0, -1 };
+	memset(&g, 0, sizeof g);
+	g.state_size = sizeof(lure);
+	g.move_size = sizeof(int);
+	g.n_players = 1;
+	g.legal = lure_legal, g.apply = lure_apply, g.terminal = lure_terminal, g.rewards = lure_rewards;
+	g.to_move = lure_to_move, g.prior = lure_prior;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_mcts_options_default(&o);
+	o.iterations = 50;
+	o.rule = rule;
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
+	assert_int_equal(ms_mcts_search(m, &root), MS_OK);
+	for (int ch = ms_mcts_child_first(m, 0); ch >= 0; ch = ms_mcts_child_next(m, ch))
+		if (*(const int *)ms_mcts_move(m, ch) == 0)
+			*visits0 = ms_mcts_visits(m, ch);
+	int move = *(const int *)ms_mcts_move(m, ms_mcts_best_child(m, 0, 0.0));
+	ms_mcts_free(m);
+	ms_ctx_free(ctx);
+	return move;
+}
+
+/* By the mean the lure's 1.1, 0.6, 0.43 falls below 0.5 at its third visit;
+ * by the sum it only grows, so it keeps every visit after the first round. */
+static void test_mcts_max_sum__the_first_leader_keeps_every_visit(void **st)
+{
+	(void)st;
+	int v;
+	assert_int_equal(lure_choice(MS_MCTS_MAX_CHILD, &v), 1);
+	assert_int_equal(v, 3);
+	assert_int_equal(lure_choice(MS_MCTS_MAX_SUM, &v), 0);
+	assert_int_equal(v, 49);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,9 +460,10 @@ int main(void)
 		cmocka_unit_test(test_mcts_search__same_seed_same_tree),
 		cmocka_unit_test(test_mcts_chance__outcomes_follow_their_weights),
 		cmocka_unit_test(test_mcts_prior__adds_once_to_the_new_child),
-		cmocka_unit_test(test_mcts_new__rejects_a_game_without_callbacks),
+		cmocka_unit_test(test_mcts_new__rejects_a_game_without_callbacks_or_a_bad_rule),
 		cmocka_unit_test(test_mcts_advance__keeps_the_subtree_below_the_move),
 		cmocka_unit_test(test_mcts_choose__the_game_picks_every_move),
+		cmocka_unit_test(test_mcts_max_sum__the_first_leader_keeps_every_visit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,10 @@
  * Selection for player p at a node with N visits, child j with n_j, Q_j:
  *   MS_MCTS_UCB1:      Q_j[p] / n_j + c * sqrt(2 ln N / n_j)   (c = 0: Max child)
  *   MS_MCTS_MAX_CHILD: Q_j[p] / n_j
+ *   MS_MCTS_MAX_SUM:   Q_j[p]   (the sum: with positive rewards the child
+ *                      ahead after each child's first playout keeps every
+ *                      later visit, so the choice rests on one playout per
+ *                      move; TC2's MCTS agent as its thesis experiments ran)
  * Ties go to the earliest created child. A game's `select` callback replaces
  * the rule (e.g. per-role decoupled statistics at joint-move nodes: the
  * callback can walk the children with ms_mcts_child_first/next and read
@@ -117,14 +121,14 @@ typedef struct ms_mcts_game {
 } ms_mcts_game;
 
 /** Selection rules. */
-enum { MS_MCTS_UCB1 = 0, MS_MCTS_MAX_CHILD = 1 };
+enum { MS_MCTS_UCB1 = 0, MS_MCTS_MAX_CHILD = 1, MS_MCTS_MAX_SUM = 2 };
 
 #define MS_MCTS_OPTIONS_VERSION 1
 
 typedef struct ms_mcts_options {
 	unsigned int version;  /**< MS_MCTS_OPTIONS_VERSION */
 	long iterations;       /**< playouts per search */
-	int rule;              /**< MS_MCTS_UCB1 or MS_MCTS_MAX_CHILD */
+	int rule;              /**< MS_MCTS_UCB1, MS_MCTS_MAX_CHILD or MS_MCTS_MAX_SUM */
 	double c;              /**< UCB1 exploration constant */
 	int max_playout_steps; /**< cut-off of the default playout; 0: none */
 	uint64_t seed;         /**< seeds the search's generator at ms_mcts_new */
@@ -189,7 +193,8 @@ MS_EXTERN int ms_mcts_untried(const ms_mcts *m, int node);
 MS_EXTERN const void *ms_mcts_node_moves(const ms_mcts *m, int node, int *n);
 /**
  * The child of `node` the UCB1 rule picks for the node's player with
- * constant c (c = 0: highest mean, the final choice); -1 without children.
+ * constant c (c = 0: highest mean, the final choice; under MS_MCTS_MAX_SUM
+ * the highest sum, whatever c); -1 without children.
  */
 MS_EXTERN int ms_mcts_best_child(const ms_mcts *m, int node, double c);
 /** The child with most visits (ties: earliest); -1 without children. */
