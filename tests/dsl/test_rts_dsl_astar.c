@@ -179,8 +179,10 @@ static int compare_decision(rd_layer *L, const ms_rts_state *s, ms_jrandom *rng,
 		if (draw(rng, 30) == 0) { /* a desire claims a free cell */
 			int c = draw(rng, W * H);
 			if (!L->terrain[c] && !L->grid[c]) {
+				/* as rd_layer_translate claims */
 				L->ru[c] = L->tick;
-				rd_cells_claim(L, c);
+				if (L->lab_tick == L->tick && (L->lab_ru || L->n_claims == 0))
+					rd_regions_claim(L, c);
 				L->claims[L->n_claims++] = c;
 			}
 		}

@@ -1,14 +1,13 @@
 /*
- * The cells the DSL layer's path search may not enter, as one byte per
- * cell kept from decision to decision (`blk`: RD_BLK_BLOCKED for terrain, a
- * unit or a pending action, RD_BLK_CLAIMED for a cell a desire of this
- * decision claimed), so the search's inner loop reads one array instead of
- * four. Between two decisions only the cells of units that moved, of
- * pending actions that started or ended and of the last decision's claims
- * change: `bk_occ` lists the cells blocked for another reason than the
- * terrain at the last update, and the update compares them with the cells
- * of the new state's units and pending actions. A new map (size or terrain)
- * starts over.
+ * The cells the DSL layer's path search may not enter for terrain, a unit
+ * or a pending action, as one byte per cell kept from decision to decision
+ * (`blk`), so the search's inner loop reads one array instead of three.
+ * Between two updates only the cells of units that moved and of pending
+ * actions that started or ended change: `bk_occ` lists the cells blocked
+ * for another reason than the terrain at the last update, and the update
+ * compares them with the cells of the new state's units and pending
+ * actions. It runs at a decision's first search (most decisions of most
+ * programs search nothing). A new map (size or terrain) starts over.
  */
 #include <string.h>
 
@@ -71,35 +70,25 @@ static void start_over(rd_layer *L)
 	L->bk_ok = 1;
 }
 
-/* Every cell as the state and this decision's claims have it: 0, or -1. */
+/* Every cell as the state has it: 0, or -1. */
 static int verify(const rd_layer *L)
 {
 	for (int c = 0; c < L->cells; c++) {
 		int want = (L->terrain[c] || L->grid[c] || L->pend[c] == L->tick) ? RD_BLK_BLOCKED : 0;
-		if (L->ru[c] == L->tick)
-			want |= RD_BLK_CLAIMED;
 		if (L->blk[c] != want || L->cx[c] != c % L->w || L->cy[c] != c / L->w)
 			return -1;
 	}
 	return 0;
 }
 
-void rd_cells_begin(rd_layer *L, const rts_assign *as, int n_assign)
+void rd_cells_update(rd_layer *L)
 {
-	if (!L->bk_ok || L->bk_w != L->w || L->bk_h != L->h || memcmp(L->bk_terrain, L->terrain, (size_t)L->cells)) {
+	if (L->bk_tick == L->tick && L->bk_ok)
+		return;
+	if (!L->bk_ok || L->bk_w != L->w || L->bk_h != L->h || memcmp(L->bk_terrain, L->terrain, (size_t)L->cells))
 		start_over(L);
-	} else {
-		for (int k = 0; k < L->n_claims; k++)
-			L->blk[L->claims[k]] &= (uint8_t)~RD_BLK_CLAIMED;
-	}
-	mark_new(L, as, n_assign);
-	if (L->check_cells && verify(L))
-		L->cells_wrong = 1;
-}
-
-void rd_cells_claim(rd_layer *L, int c)
-{
-	L->blk[c] |= RD_BLK_CLAIMED;
+	mark_new(L, rts_cassigns(L->s), L->s->n_assign);
+	L->bk_tick = L->tick;
 	if (L->check_cells && verify(L))
 		L->cells_wrong = 1;
 }

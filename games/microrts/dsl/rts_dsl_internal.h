@@ -77,7 +77,7 @@ typedef struct rd_layer {
 	int cap_cells;
 	/*
 	 * The cells a search may not enter, kept between decisions
-	 * (rts_dsl_cells.c): blk[c] RD_BLK_* bits; cx, cy each cell's
+	 * (rts_dsl_cells.c): blk[c] RD_BLK_BLOCKED; cx, cy each cell's
 	 * coordinates (cells < 65535 a side); bk_occ the cells blocked by units
 	 * and pending actions at the last update (bk_flag 1), bk_terrain the
 	 * terrain it was made on.
@@ -85,7 +85,8 @@ typedef struct rd_layer {
 	uint8_t *blk, *bk_flag, *bk_terrain;
 	uint16_t *cx, *cy;
 	int *bk_occ, bk_n_occ, bk_w, bk_h, bk_ok;
-	int check_cells;    /* compare blk with the state at every change (tests) */
+	uint32_t bk_tick;   /* the decision blk was brought up to */
+	int check_cells;    /* compare blk with the state at every update (tests) */
 	int cells_wrong;    /* it differed */
 	/*
 	 * Regions (rts_dsl_regions.c): the 4-connected components of the cells
@@ -136,14 +137,11 @@ int rd_layer_assign(rd_layer *L, const rd_aa *a);
 /* translateActions with fillWithNones(10): the PlayerAction. */
 int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n);
 
-/* blk bits: terrain, a unit or a pending action; claimed by a desire of this decision. */
+/* blk: terrain, a unit or a pending action. */
 #define RD_BLK_BLOCKED 1
-#define RD_BLK_CLAIMED 2
 
-/* Brings blk up to this decision's state; before the last decision's claims are forgotten. */
-void rd_cells_begin(rd_layer *L, const rts_assign *as, int n_assign);
-/* A desire of this decision claims cell c (after ru[c] is stamped). */
-void rd_cells_claim(rd_layer *L, int c);
+/* Brings blk up to this decision's state (once a decision: at its first search). */
+void rd_cells_update(rd_layer *L);
 
 /* GameState.free for an in-map cell. */
 static inline int rd_free(const rd_layer *L, int c)

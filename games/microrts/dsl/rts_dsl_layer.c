@@ -50,7 +50,6 @@ static void free_cells(rd_layer *L)
 	L->cx = L->cy = NULL;
 	L->bk_occ = NULL;
 	L->bk_ok = 0;
-	L->n_claims = 0;
 	L->occ = L->claims = L->lab_check = NULL;
 	L->lab_ok = 0;
 	L->pend = L->ru = L->acc = L->seen = NULL;
@@ -155,6 +154,7 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player)
 		memset(L->acc, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
 		L->tick = 1;
 		L->lab_tick = 0;
+		L->bk_tick = 0;
 	}
 	L->expanded = 0;
 	/* label at the first search when the last decision searched in vain */
@@ -177,7 +177,6 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player)
 		L->pend_cost[0] += as[k].use_cost[0];
 		L->pend_cost[1] += as[k].use_cost[1];
 	}
-	rd_cells_begin(L, as, s->n_assign);
 	L->n_claims = 0;
 	L->n_aa = 0;
 	for (int i = 0; i < s->n_units; i++)
@@ -231,11 +230,13 @@ static int search(rd_layer *L, int sx, int sy, int tx, int ty, int r2, int use_r
 {
 	int w = L->w, h = L->h, start = sx + sy * w, top[2] = { start, -1 };
 	int *next = L->next;
-	uint8_t *first = L->first, avoid = use_ru ? RD_BLK_BLOCKED | RD_BLK_CLAIMED : RD_BLK_BLOCKED;
+	uint8_t *first = L->first;
 	const uint8_t *blk = L->blk;
+	const uint32_t *ru = L->ru;
 	const uint16_t *cx = L->cx, *cy = L->cy;
-	uint32_t *seen = L->seen, st;
+	uint32_t *seen = L->seen, st, tick = L->tick;
 
+	rd_cells_update(L);
 	if (++L->search == 0) {
 		memset(L->seen, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
 		L->search = 1;
@@ -273,7 +274,7 @@ static int search(rd_layer *L, int sx, int sy, int tx, int ty, int r2, int use_r
 			if (nx < 0 || ny < 0 || nx >= w || ny >= h)
 				continue;
 			c = nx + ny * w;
-			if (seen[c] == st || (blk[c] & avoid))
+			if (seen[c] == st || blk[c] || (use_ru && ru[c] == tick))
 				continue;
 			seen[c] = st;
 			first[c] = (uint8_t)(step < 0 ? d : step);
@@ -515,7 +516,6 @@ int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n)
 		cell = used_cell(L, u, &ua);
 		if (cell >= 0 && cell < L->cells) {
 			L->ru[cell] = L->tick;
-			rd_cells_claim(L, (int)cell);
 			if (L->lab_tick == L->tick && (L->lab_ru || L->n_claims == 0))
 				rd_regions_claim(L, (int)cell);
 			/* a desire per unit, a unit per cell: the list cannot overflow */
