@@ -323,7 +323,7 @@ static void run_line(fx *f, FILE *in, char *line)
 	} else if ((!strcmp(w[0], "program") || !strcmp(w[0], "program!") || !strcmp(w[0], "program+not")) && nw >= 2) {
 		unsigned flags = !strcmp(w[0], "program!") ? MS_RTS_DSL_PARSE_UNBOUND
 				 : !strcmp(w[0], "program+not") ? MS_RTS_DSL_PARSE_NOT : 0;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, f->for_order, 0, 0, 0, 1, 0 };
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, f->for_order, 0, 0, 0, 1, 0, 1 };
 		rest = strstr(copy, w[0]) + strlen(w[0]);
 		if (ms_rts_dsl_parse(f->prog, f->file, rest, strlen(rest), flags))
 			FAIL(f, "program: %s", ms_ctx_last_error(f->ctx));
@@ -497,7 +497,7 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_jrandom_init(&rng, 77);
 	for (int k = 0; k < 400; k++) {
 		ms_rts_dsl_interp *fast, *full;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 1, 0, 0, 0, 1 };
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 1, 0, 0, 0, 1, 1 };
 		char *text = NULL;
 		assert_int_equal(ms_rts_dsl_generate(p, &rng, 9), MS_OK);
 		for (int m = 0; m < k % 4; m++)
@@ -622,8 +622,8 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 		ms_rts_dsl_interp *fast[2], *full[2];
 		/* every third match with a budget small enough to run out */
 		long budget = k % 3 == 2 ? 600 + 50 * k : 0;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 1, budget, 0, 1 };
-		ms_rts_dsl_opts of = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 0, budget, 1, 0 };
+		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 1, budget, 0, 1, 1 };
+		ms_rts_dsl_opts of = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 0, budget, 1, 0, 1 };
 		ms_rts_state *s;
 		char *text[2] = { NULL, NULL };
 		for (int pl = 0; pl < 2; pl++) {

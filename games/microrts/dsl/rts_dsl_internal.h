@@ -72,10 +72,22 @@ typedef struct rd_layer {
 	long expanded;      /* A* expansions in this decision (bounded: budget) */
 	long budget;        /* RD_ASTAR_BUDGET, or the options' path_budget (tests) */
 	uint32_t *seen;     /* put on OPEN in this search */
-	int *parent, *cost, *next, *head;
-	uint16_t *px, *py;  /* [cell] its coordinates (cells < 65535), written when a search pushes it */
-	int n_head;
+	int *next;          /* [cell] the cell below it on its OPEN stack */
+	uint8_t *first;     /* [cell] the first step of the path the search reached it by */
 	int cap_cells;
+	/*
+	 * The cells a search may not enter, kept between decisions
+	 * (rts_dsl_cells.c): blk[c] RD_BLK_BLOCKED; cx, cy each cell's
+	 * coordinates (cells < 65535 a side); bk_occ the cells blocked by units
+	 * and pending actions at the last update (bk_flag 1), bk_terrain the
+	 * terrain it was made on.
+	 */
+	uint8_t *blk, *bk_flag, *bk_terrain;
+	uint16_t *cx, *cy;
+	int *bk_occ, bk_n_occ, bk_w, bk_h, bk_ok;
+	uint32_t bk_tick;   /* the decision blk was brought up to */
+	int check_cells;    /* compare blk with the state at every update (tests) */
+	int cells_wrong;    /* it differed */
 	/*
 	 * Regions (rts_dsl_regions.c): the 4-connected components of the cells
 	 * a search may enter, labelled when a search first needs them and then
@@ -124,6 +136,12 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player);
 int rd_layer_assign(rd_layer *L, const rd_aa *a);
 /* translateActions with fillWithNones(10): the PlayerAction. */
 int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n);
+
+/* blk: terrain, a unit or a pending action. */
+#define RD_BLK_BLOCKED 1
+
+/* Brings blk up to this decision's state (once a decision: at its first search). */
+void rd_cells_update(rd_layer *L);
 
 /* GameState.free for an in-map cell. */
 static inline int rd_free(const rd_layer *L, int c)

@@ -28,27 +28,32 @@ static void free_cells(rd_layer *L)
 	ms_ctx_mfree(L->ctx, L->ru);
 	ms_ctx_mfree(L->ctx, L->acc);
 	ms_ctx_mfree(L->ctx, L->seen);
-	ms_ctx_mfree(L->ctx, L->parent);
-	ms_ctx_mfree(L->ctx, L->cost);
 	ms_ctx_mfree(L->ctx, L->next);
-	ms_ctx_mfree(L->ctx, L->head);
+	ms_ctx_mfree(L->ctx, L->first);
+	ms_ctx_mfree(L->ctx, L->blk);
+	ms_ctx_mfree(L->ctx, L->bk_flag);
+	ms_ctx_mfree(L->ctx, L->bk_terrain);
+	ms_ctx_mfree(L->ctx, L->bk_occ);
+	ms_ctx_mfree(L->ctx, L->cx);
+	ms_ctx_mfree(L->ctx, L->cy);
 	ms_ctx_mfree(L->ctx, L->lab);
 	ms_ctx_mfree(L->ctx, L->lab_size);
 	ms_ctx_mfree(L->ctx, L->lab_vis);
 	ms_ctx_mfree(L->ctx, L->lab_own);
 	ms_ctx_mfree(L->ctx, L->lab_queue);
-	ms_ctx_mfree(L->ctx, L->px);
-	ms_ctx_mfree(L->ctx, L->py);
 	ms_ctx_mfree(L->ctx, L->lab_terrain);
 	ms_ctx_mfree(L->ctx, L->occ);
 	ms_ctx_mfree(L->ctx, L->claims);
 	ms_ctx_mfree(L->ctx, L->lab_check);
 	L->lab_terrain = NULL;
-	L->px = L->py = NULL;
+	L->first = L->blk = L->bk_flag = L->bk_terrain = NULL;
+	L->cx = L->cy = NULL;
+	L->bk_occ = NULL;
+	L->bk_ok = 0;
 	L->occ = L->claims = L->lab_check = NULL;
 	L->lab_ok = 0;
 	L->pend = L->ru = L->acc = L->seen = NULL;
-	L->parent = L->cost = L->next = L->head = NULL;
+	L->next = NULL;
 	L->lab = L->lab_size = L->lab_queue = NULL;
 	L->lab_vis = NULL;
 	L->lab_own = NULL;
@@ -67,41 +72,40 @@ void rd_layer_dispose(rd_layer *L)
 	rd_layer_init(L, L->ctx);
 }
 
-/* Room for a map of `cells` cells (and w + h for the A* buckets). */
+/* Room for a map of `cells` cells. */
 static int grow_cells(rd_layer *L, int cells, int w, int h)
 {
-	int nh = cells + w + h + 4;
+	size_t n = (size_t)cells;
 
-	if (cells <= L->cap_cells && nh <= L->n_head)
+	if (cells <= L->cap_cells)
 		return MS_OK;
 	free_cells(L);
-	L->pend = ms_ctx_calloc(L->ctx, (size_t)cells, sizeof(uint32_t));
-	L->ru = ms_ctx_calloc(L->ctx, (size_t)cells, sizeof(uint32_t));
-	L->acc = ms_ctx_calloc(L->ctx, (size_t)cells, sizeof(uint32_t));
-	L->seen = ms_ctx_calloc(L->ctx, (size_t)cells, sizeof(uint32_t));
-	L->parent = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
-	L->cost = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
-	L->next = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
-	L->head = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)nh);
-	L->lab = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
-	L->lab_size = ms_ctx_malloc(L->ctx, sizeof(int) * 2 * (size_t)cells);
-	L->lab_vis = ms_ctx_calloc(L->ctx, (size_t)cells, sizeof(uint32_t));
-	L->lab_own = ms_ctx_malloc(L->ctx, (size_t)cells);
-	L->lab_queue = ms_ctx_malloc(L->ctx, sizeof(int) * 4 * (size_t)cells);
-	L->px = ms_ctx_malloc(L->ctx, sizeof(uint16_t) * (size_t)cells);
-	L->py = ms_ctx_malloc(L->ctx, sizeof(uint16_t) * (size_t)cells);
-	L->lab_terrain = ms_ctx_malloc(L->ctx, (size_t)cells);
-	L->occ = ms_ctx_malloc(L->ctx, sizeof(int) * 3 * (size_t)cells);
-	L->claims = ms_ctx_malloc(L->ctx, sizeof(int) * (size_t)cells);
-	if (!L->pend || !L->ru || !L->acc || !L->seen || !L->parent || !L->cost || !L->next || !L->head || !L->lab ||
-	    !L->lab_size || !L->lab_vis || !L->lab_own || !L->lab_queue || !L->px || !L->py ||
-	    !L->lab_terrain || !L->occ || !L->claims) {
+	L->pend = ms_ctx_calloc(L->ctx, n, sizeof(uint32_t));
+	L->ru = ms_ctx_calloc(L->ctx, n, sizeof(uint32_t));
+	L->acc = ms_ctx_calloc(L->ctx, n, sizeof(uint32_t));
+	L->seen = ms_ctx_calloc(L->ctx, n, sizeof(uint32_t));
+	L->next = ms_ctx_malloc(L->ctx, sizeof(int) * n);
+	L->first = ms_ctx_malloc(L->ctx, n);
+	L->blk = ms_ctx_malloc(L->ctx, n);
+	L->bk_flag = ms_ctx_malloc(L->ctx, n);
+	L->bk_terrain = ms_ctx_malloc(L->ctx, n);
+	L->bk_occ = ms_ctx_malloc(L->ctx, sizeof(int) * n);
+	L->cx = ms_ctx_malloc(L->ctx, sizeof(uint16_t) * n);
+	L->cy = ms_ctx_malloc(L->ctx, sizeof(uint16_t) * n);
+	L->lab = ms_ctx_malloc(L->ctx, sizeof(int) * n);
+	L->lab_size = ms_ctx_malloc(L->ctx, sizeof(int) * 2 * n);
+	L->lab_vis = ms_ctx_calloc(L->ctx, n, sizeof(uint32_t));
+	L->lab_own = ms_ctx_malloc(L->ctx, n);
+	L->lab_queue = ms_ctx_malloc(L->ctx, sizeof(int) * 4 * n);
+	L->lab_terrain = ms_ctx_malloc(L->ctx, n);
+	L->occ = ms_ctx_malloc(L->ctx, sizeof(int) * 3 * n);
+	L->claims = ms_ctx_malloc(L->ctx, sizeof(int) * n);
+	if (!L->pend || !L->ru || !L->acc || !L->seen || !L->next || !L->first || !L->blk || !L->bk_flag ||
+	    !L->bk_terrain || !L->bk_occ || !L->cx || !L->cy || !L->lab || !L->lab_size || !L->lab_vis ||
+	    !L->lab_own || !L->lab_queue || !L->lab_terrain || !L->occ || !L->claims) {
 		free_cells(L);
 		return ms_ctx_error(L->ctx, MS_ENOMEM, "DSL: out of memory for a %dx%d map", w, h);
 	}
-	for (int i = 0; i < nh; i++)
-		L->head[i] = -1;
-	L->n_head = nh;
 	L->cap_cells = cells;
 	/* fresh stamps: start over */
 	L->tick = 0;
@@ -150,9 +154,9 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player)
 		memset(L->acc, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
 		L->tick = 1;
 		L->lab_tick = 0;
+		L->bk_tick = 0;
 	}
 	L->expanded = 0;
-	L->n_claims = 0;
 	/* label at the first search when the last decision searched in vain */
 	L->lab_want = 2 * L->unreached >= L->cells && L->unreached > 0;
 	L->unreached = 0;
@@ -173,6 +177,7 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player)
 		L->pend_cost[0] += as[k].use_cost[0];
 		L->pend_cost[1] += as[k].use_cost[1];
 	}
+	L->n_claims = 0;
 	L->n_aa = 0;
 	for (int i = 0; i < s->n_units; i++)
 		L->aa_of[i] = -1;
@@ -210,17 +215,80 @@ static inline int iabs(int v)
 	return v < 0 ? -v : v;
 }
 
+/*
+ * The search proper, from (sx, sy) not yet within range: *dir and *goal
+ * when a goal cell is reached. 0 when the decision's budget stopped it.
+ *
+ * OPEN of the Java class is a list sorted by f where a new entry goes after
+ * every entry of equal f and the last one is expanded: that is, smallest f
+ * first and, among equal f, last in first out. A step changes f by 0 (it
+ * nears the target) or 2 (it moves away), so while the stack of the
+ * smallest f is expanded, cells go on it or on the next one: two LIFO
+ * stacks give the list's order without its linear insertion.
+ */
+static int search(rd_layer *L, int sx, int sy, int tx, int ty, int r2, int use_ru, int *dir, int *goal)
+{
+	int w = L->w, h = L->h, start = sx + sy * w, top[2] = { start, -1 };
+	int *next = L->next;
+	uint8_t *first = L->first;
+	const uint8_t *blk = L->blk;
+	const uint32_t *ru = L->ru;
+	const uint16_t *cx = L->cx, *cy = L->cy;
+	uint32_t *seen = L->seen, st, tick = L->tick;
+
+	rd_cells_update(L);
+	if (++L->search == 0) {
+		memset(L->seen, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
+		L->search = 1;
+	}
+	st = L->search;
+	seen[start] = st;
+	next[start] = -1;
+	for (;;) {
+		int p = top[0], px, py, step;
+		uint8_t away[4];
+		if (p < 0) {
+			if (top[1] < 0)
+				return 1; /* OPEN is empty: no path */
+			top[0] = top[1];
+			top[1] = -1;
+			continue;
+		}
+		top[0] = next[p];
+		if (++L->expanded > L->budget)
+			return 0; /* the decision's search budget is spent: no path */
+		px = cx[p];
+		py = cy[p];
+		if ((px - tx) * (px - tx) + (py - ty) * (py - ty) <= r2) {
+			*goal = p;
+			*dir = first[p]; /* p is not the start: the start is not within range */
+			return 1;
+		}
+		step = p == start ? -1 : first[p];
+		away[MS_RTS_UP] = py <= ty;
+		away[MS_RTS_RIGHT] = px >= tx;
+		away[MS_RTS_DOWN] = py >= ty;
+		away[MS_RTS_LEFT] = px <= tx;
+		for (int d = 0; d < 4; d++) {
+			int nx = px + rts_dx[d], ny = py + rts_dy[d], c;
+			if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+				continue;
+			c = nx + ny * w;
+			if (seen[c] == st || blk[c] || (use_ru && ru[c] == tick))
+				continue;
+			seen[c] = st;
+			first[c] = (uint8_t)(step < 0 ? d : step);
+			next[c] = top[away[d]];
+			top[away[d]] = c;
+		}
+	}
+}
+
 void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, int *dir, int *goal)
 {
-	int w = L->w, h = L->h;
+	int w = L->w;
 	int tx = target % w, ty = target / w; /* Java's int arithmetic, off-map targets included */
-	int r2 = range * range, start = sx + sy * w, h0, fmax = 0, b = 0;
-	int *parent = L->parent, *cost = L->cost, *next = L->next, *head = L->head;
-	uint16_t *px_of = L->px, *py_of = L->py;
-	uint32_t *seen = L->seen, st, tick = L->tick;
-	const uint32_t *pend = L->pend, *ru = L->ru;
-	const uint8_t *terrain = L->terrain;
-	const uint16_t *grid = L->grid;
+	int r2 = range * range;
 	long before;
 
 	*dir = -1;
@@ -245,74 +313,7 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 		}
 	}
 	before = L->expanded;
-	if (++L->search == 0) {
-		memset(L->seen, 0, sizeof(uint32_t) * (size_t)L->cap_cells);
-		L->search = 1;
-	}
-	st = L->search;
-	/*
-	 * OPEN of the Java class is a list sorted by f where a new entry goes
-	 * after every entry of equal f and the last one is expanded: that is,
-	 * smallest f first and, among equal f, last in first out. f grows by 0
-	 * or 2 from h0 along any path, so buckets (f - h0) / 2 of LIFO stacks
-	 * give the same order without the list's linear insertion.
-	 */
-	h0 = iabs(sx - tx) + iabs(sy - ty);
-	seen[start] = st;
-	cost[start] = 0;
-	parent[start] = start;
-	next[start] = -1;
-	px_of[start] = (uint16_t)sx;
-	py_of[start] = (uint16_t)sy;
-	head[0] = start;
-	while (b <= fmax) {
-		int p = head[b], px, py;
-		if (p < 0) {
-			b++;
-			continue;
-		}
-		head[b] = next[p];
-		if (++L->expanded > L->budget)
-			break; /* the decision's search budget is spent: no path */
-		px = px_of[p];
-		py = py_of[p];
-		if ((px - tx) * (px - tx) + (py - ty) * (py - ty) <= r2) {
-			int first = p;
-			while (parent[first] != start)
-				first = parent[first];
-			*goal = p;
-			if (first == start + w)
-				*dir = MS_RTS_DOWN;
-			else if (first == start - 1)
-				*dir = MS_RTS_LEFT;
-			else if (first == start - w)
-				*dir = MS_RTS_UP;
-			else
-				*dir = MS_RTS_RIGHT;
-			break;
-		}
-		for (int d = 0; d < 4; d++) {
-			int nx = px + rts_dx[d], ny = py + rts_dy[d], c, nb;
-			if (nx < 0 || ny < 0 || nx >= w || ny >= h)
-				continue;
-			c = nx + ny * w;
-			if (seen[c] == st || terrain[c] || grid[c] || pend[c] == tick || (use_ru && ru[c] == tick))
-				continue;
-			seen[c] = st;
-			cost[c] = cost[p] + 1;
-			parent[c] = p;
-			px_of[c] = (uint16_t)nx;
-			py_of[c] = (uint16_t)ny;
-			/* f - h0 is even and never negative */
-			nb = (int)((unsigned)(cost[c] + iabs(nx - tx) + iabs(ny - ty) - h0) >> 1);
-			next[c] = head[nb];
-			head[nb] = c;
-			if (nb > fmax)
-				fmax = nb;
-		}
-	}
-	for (int i = 0; i <= fmax; i++)
-		L->head[i] = -1;
+	search(L, sx, sy, tx, ty, r2, use_ru, dir, goal);
 	if (*goal < 0 && L->expanded <= L->budget && !L->full_paths) {
 		L->unreached += L->expanded - before;
 		if (2 * L->unreached >= L->cells)

@@ -174,6 +174,9 @@ typedef struct ms_rts_dsl_opts {
 				difference fails the decision with MS_ERROR (slower; for tests) */
 	int every_decision; /**< decide afresh even when the view is the last decision's (slower, same decisions;
 				 for tests) */
+	int check_cells; /**< compare the path search's blocked cells, kept from decision to decision, with the
+			      state at every change; a difference fails the decision with MS_ERROR (slower; for
+			      tests) */
 } ms_rts_dsl_opts;
 
 #define MS_RTS_DSL_OPTS_VERSION 1
