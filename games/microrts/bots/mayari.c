@@ -640,37 +640,51 @@ static int cells_zeroed(ms_ctx *ctx, void **v, int *n, int *cap, int cells, size
 }
 
 /*
- * The decision's buffers, from the frame's arena: unit-sized ones with room
- * for twice the units (pairs and locks are bounded by that room, and
- * refused past it), cell-sized ones per cell. The lock counts and the
- * distance field's generations are kept arrays instead (undone lock by
- * lock, stamped by generation): zeroing them per decision cost more.
+ * The decision's buffers: unit-sized ones with room for twice the units
+ * (pairs and locks are bounded by that room, and refused past it),
+ * cell-sized ones per cell, all carved from one block kept between
+ * decisions (carving them from the frame's arena every decision cost 5%
+ * of a match against mayari). The lock counts and the distance field's
+ * generations are kept arrays too (undone lock by lock, stamped by
+ * generation): zeroing them per decision cost more.
  */
 static int scratch(mayari *m, const ms_rts_state *s)
 {
-	bot_frame *f = &m->f;
+	ms_ctx *ctx = m->bot->ctx;
 	size_t cap = (size_t)(s->n_units < 16 ? 32 : 2 * s->n_units), cells = (size_t)s->cells;
-	int **ints[L_N + 15] = { &m->dmg, &m->has_act, &m->cnt,  &m->ws,  &m->bs, &m->score, &m->sep_at, &m->cand,
-				       &m->tmp, &m->fbx,     &m->fby, &m->taken, &m->prox, &m->fa,   &m->fb };
+	int **ints[15] = { &m->dmg, &m->has_act, &m->cnt, &m->ws,  &m->bs,    &m->score, &m->sep_at, &m->cand,
+			   &m->tmp, &m->fbx,     &m->fby, &m->taken, &m->prox, &m->fa,    &m->fb };
 	size_t len[L_N + 15] = { cap, cap, cap, cap, cap, cap, cap, cap * MAYARI_SITES, cap * MAYARI_SITES,
 				 2 * cap, 2 * cap, 3 * cap, cells, cells, cells };
+	size_t n_ints = 0, cap_pa = 2 * cap + 4;
 
-	for (int k = 0; k < L_N; k++) {
-		ints[15 + k] = &m->list[k];
+	for (int k = 0; k < L_N; k++)
 		len[15 + k] = cap;
-	}
-	m->cap_pa = (int)(2 * cap + 4);
+	for (int k = 0; k < L_N + 15; k++)
+		n_ints += len[k];
+	/* the pairs first (the block's alignment), then the ints, then the bytes */
+	long long bytes = (long long)(cap_pa * sizeof(ms_rts_pair) + n_ints * sizeof(int) + cap + cells);
+	char *old = m->blk.v;
+	if (ms_vec_reserve(ctx, &m->blk, bytes) < 0 ||
+	    cells_zeroed(ctx, (void **)&m->taken_n.v, &m->taken_n.n, &m->taken_n.cap, s->cells, sizeof(uint16_t)) < 0 ||
+	    cells_zeroed(ctx, (void **)&m->prox_gen.v, &m->prox_gen.n, &m->prox_gen.cap, s->cells, sizeof(uint32_t)) < 0)
+		return ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map with %d units", s->width,
+				    s->height, s->n_units);
+	m->cap_pa = (int)cap_pa;
 	m->cap_taken = (int)(3 * cap);
-	if (bot_scratch_ints(f, ints, len, L_N + 15) < 0 || !(m->sep_v = bot_scratch(f, cap, 1, 0)) ||
-	    !(m->occ = bot_scratch(f, cells, 1, 0)) || !(m->pa = bot_scratch(f, (size_t)m->cap_pa, sizeof(ms_rts_pair), 0)) ||
-	    cells_zeroed(m->bot->ctx, (void **)&m->taken_n.v, &m->taken_n.n, &m->taken_n.cap, s->cells,
-			 sizeof(uint16_t)) < 0 ||
-	    cells_zeroed(m->bot->ctx, (void **)&m->prox_gen.v, &m->prox_gen.n, &m->prox_gen.cap, s->cells,
-			 sizeof(uint32_t)) < 0)
-		return ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory for a %dx%d map with %d units",
-				    s->width, s->height, s->n_units);
-	return bot_astar_grow(m->bot->ctx, &m->astar, s->cells) ? ms_ctx_error(m->bot->ctx, MS_ENOMEM, "mayari: out of memory")
-								 : MS_OK;
+	if (m->blk.v != old || cap != m->carve_cap || cells != m->carve_cells) {
+		m->pa = (ms_rts_pair *)(void *)m->blk.v;
+		int *at = (int *)(void *)(m->pa + cap_pa);
+		for (int k = 0; k < L_N + 15; k++) {
+			*(k < 15 ? ints[k] : &m->list[k - 15]) = at;
+			at += len[k];
+		}
+		m->sep_v = (uint8_t *)at;
+		m->occ = m->sep_v + cap;
+		m->carve_cap = cap;
+		m->carve_cells = cells;
+	}
+	return bot_astar_grow(ctx, &m->astar, s->cells) ? ms_ctx_error(ctx, MS_ENOMEM, "mayari: out of memory") : MS_OK;
 }
 
 /* init(): the unit lists, pending productions and attacks, memory upkeep. */
@@ -852,6 +866,7 @@ static void mayari_free(ms_bot *b)
 	ms_vec_dispose(ctx, &m->mem);
 	ms_vec_dispose(ctx, &m->taken_n);
 	ms_vec_dispose(ctx, &m->prox_gen);
+	ms_vec_dispose(ctx, &m->blk);
 	bot_astar_dispose(ctx, &m->astar);
 	bot_frame_dispose(ctx, &m->f);
 	ms_ctx_mfree(ctx, m);

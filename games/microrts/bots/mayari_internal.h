@@ -26,7 +26,7 @@ typedef struct mayari {
 	bot_astar astar;
 	int worker, base, barracks, ranged, heavy, light;
 	MS_VEC(int64_t) mem; /* _memHarvesters: worker ids, in the order taken */
-	/* per decision, from the frame's scratch arena (see scratch()) */
+	/* per decision, carved from blk (see scratch()) */
 	int *list[L_N];
 	int n[L_N];
 	int *dmg;       /* [units] _newDmgs */
@@ -54,6 +54,10 @@ typedef struct mayari {
 	int n_fb;
 	ms_rts_pair *pa;
 	int n_pa, cap_pa;
+	/* the block the per-decision arrays are carved from (scratch()): kept between decisions,
+	 * carved again only when the sizes change or it moves */
+	MS_VEC(char) blk;
+	size_t carve_cap, carve_cells;
 	int used;       /* _resourcesUsed */
 	int future_heavies, enemy_future_heavy;
 	int player;
