@@ -618,7 +618,8 @@ static int add_maps(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o
 	return MS_OK;
 }
 
-/* A program opponent's text (program:FILE or program-text:TEXT) parsed into o->prog, as a program bot parses it. */
+/* A program opponent's text (program:FILE or program-text:TEXT) parsed into o->prog, as a program bot
+ * parses it (the same reader, names and errors). */
 static int parse_program_opponent(ms_rts_synth *rs, ms_ctx *ctx, rts_opponent *o)
 {
 	const char *spec = o->spec;
@@ -648,15 +649,16 @@ static int add_opponents(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_optio
 		op->java = !is_native(spec);
 		*java |= op->java;
 		if (!op->java) {
-			/* a native opponent (or program) must build now, not in the middle of a search */
+			/* a native opponent (or program) must build now, not in the middle of a search;
+			 * a program is parsed once, and its bot built from what was parsed */
+			int program = !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13);
 			ms_rts_utt *utt = NULL;
 			ms_bot *b = NULL;
-			if ((rc = ms_rts_utt_new(ctx, &utt, rs->utt, rs->conflict)) == MS_OK)
-				rc = ms_bot_make(ctx, &b, spec, utt, 0);
+			rc = program ? parse_program_opponent(rs, ctx, op) : MS_OK;
+			if (rc == MS_OK && (rc = ms_rts_utt_new(ctx, &utt, rs->utt, rs->conflict)) == MS_OK)
+				rc = program ? ms_rts_dsl_bot_new(ctx, &b, op->prog, utt, 0) : ms_bot_make(ctx, &b, spec, utt, 0);
 			ms_bot_free(b);
 			ms_rts_utt_free(utt);
-			if (rc == MS_OK && (!strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13)))
-				rc = parse_program_opponent(rs, ctx, op);
 			if (rc)
 				return ms_ctx_error(ctx, rc, "--opponent %s: %s", spec, ms_ctx_last_error(ctx));
 		} else if (strchr(spec, ' ') || strchr(spec, ':')) {
