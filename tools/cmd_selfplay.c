@@ -109,14 +109,6 @@ static int check(const sp_args *a, int *algo)
 	return CLI_OK;
 }
 
-/* An error's message on stderr; bad input is a usage error, the rest a failure. */
-static int sp_fail(ms_ctx *ctx, const char *what)
-{
-	int st = ms_ctx_last_status(ctx);
-	fprintf(stderr, "microsynth selfplay: %s: %s\n", what, ms_ctx_last_error(ctx));
-	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
-}
-
 /* ---- per iteration ---- */
 
 typedef struct sp_run {
@@ -155,7 +147,7 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 		ms_synth_bar_end(&r->bar.bar);
 	population(r, it, pop, sizeof pop);
 	if (row->vs_fixed(a->g, r->ctx, r->probe, it->prog, (int)a->s.threads, &vs_fixed) < 0) {
-		sp_fail(r->ctx, "score against the fixed opponents");
+		synth_fail_as(CMD, r->ctx, "score against the fixed opponents");
 		return 1;
 	}
 	if (vs_fixed > r->best_fixed) {
@@ -172,7 +164,7 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 		 line);
 	snprintf(path, sizeof path, "%s.iter-%d", a->s.out, it->iteration);
 	if (row->save(it->prog, path, header) < 0 || row->save(it->prog, a->s.out, header) < 0) {
-		sp_fail(ms_dsl_prog_ctx(it->prog), "output");
+		synth_fail_as(CMD, ms_dsl_prog_ctx(it->prog), "output");
 		return 1;
 	}
 	printf("iteration=%d search_psi=%.4f %s=%.4f evals=%lld seconds=%.1f population=[%s]\n", it->iteration, it->psi,
@@ -244,7 +236,7 @@ static int sp_loop(sp_run *run, const sp_args *a, const ms_synth_selfplay_game *
 	int rc = ms_synth_selfplay(run->ctx, game, so, progs);
 	synth_signals_release();
 	if (rc < 0)
-		return sp_fail(run->ctx, "selfplay");
+		return synth_fail_as(CMD, run->ctx, "selfplay");
 	if (rc == MS_SYNTH_STOPPED) {
 		fprintf(stderr, "microsynth selfplay: stopped%s\n",
 			a->s.checkpoint ? "; continue with the same command and --resume" : "");
@@ -296,7 +288,7 @@ static int sp_main(sp_args *a, sp_run *run, int algo, ms_synth_selfplay_game *ga
 	}
 	/* the programs that receive the iterations' results: of the grammar of a first problem */
 	if (game->make(game->ud, ctx, NULL, 0, &probe_pb, &run->probe) < 0)
-		return sp_fail(ctx, "problem");
+		return synth_fail_as(CMD, ctx, "problem");
 	run->n_fixed = game->n_fixed;
 	if (rank > 0)
 		return synth_mpi_serve_games(ctx, probe_pb->grammar, (int)a->s.threads, game->make, game->release,
@@ -305,7 +297,7 @@ static int sp_main(sp_args *a, sp_run *run, int algo, ms_synth_selfplay_game *ga
 		return CLI_FAIL;
 	for (long i = 0; i < a->iterations; i++)
 		if (ms_dsl_prog_new(ctx, &(*progs)[i], probe_pb->grammar) < 0)
-			return sp_fail(ctx, "programs");
+			return synth_fail_as(CMD, ctx, "programs");
 	if ((ret = sp_open_csv(run, a)))
 		return ret;
 	sp_options(&so, a, run, algo);

@@ -436,10 +436,8 @@ static int cs_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *ou
 	po.probe_matches = c->probe_matches;
 	if (algo == MS_SYNTH_SKETCH_SA || algo == MS_SYNTH_SKETCH_UCT)
 		po.oracle = MS_CS_ORACLE_GA;
-	if (ms_cs_synth_new(ctx, &c->cs, &po) < 0) {
-		fprintf(stderr, "microsynth selfplay: problem: %s\n", ms_ctx_last_error(ctx));
-		return CLI_USAGE;
-	}
+	if (ms_cs_synth_new(ctx, &c->cs, &po) < 0)
+		return synth_fail_as("selfplay", ctx, "problem");
 	*out = (ms_synth_selfplay_game){ c->cs, 1, cs_sp_make, cs_sp_release };
 	return CLI_OK;
 }

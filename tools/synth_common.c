@@ -83,11 +83,16 @@ void synth_signals_release(void)
 	signal(SIGTERM, SIG_DFL);
 }
 
-int synth_fail(ms_ctx *ctx, const char *what)
+int synth_fail_as(const char *cmd, ms_ctx *ctx, const char *what)
 {
 	int st = ms_ctx_last_status(ctx);
-	fprintf(stderr, "microsynth synth: %s: %s\n", what, ms_ctx_last_error(ctx));
+	fprintf(stderr, "microsynth %s: %s: %s\n", cmd, what, ms_ctx_last_error(ctx));
 	return st == MS_EINVAL || st == MS_EPARSE || st == MS_EIO || st == MS_ENOTFOUND ? CLI_USAGE : CLI_FAIL;
+}
+
+int synth_fail(ms_ctx *ctx, const char *what)
+{
+	return synth_fail_as(CMD, ctx, what);
 }
 
 int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_synth_opts *o, int *exit_rc)

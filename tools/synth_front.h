@@ -109,6 +109,8 @@ void synth_signals_release(void);
 
 /* An error's message on stderr; bad input (options, files) is a usage error, the rest a failure. */
 int synth_fail(ms_ctx *ctx, const char *what);
+/* The same for command `cmd` (selfplay and the game rows' self-play parts). */
+int synth_fail_as(const char *cmd, ms_ctx *ctx, const char *what);
 /*
  * The search of `pb`, or, on an MPI rank > 0, this rank's service to rank
  * 0's search: then 0 with *s NULL and the exit status in *exit_rc. On
