@@ -38,6 +38,24 @@ static inline uint64_t ms_splitmix64_mix(uint64_t z)
 	return z ^ (z >> 31);
 }
 
+/*
+ * Zobrist digests of sets (memo keys): two words, each the xor of a key per
+ * member, so adding or removing a member is one flip. Members are 64-bit
+ * items (a cell, with a tag in the high bits to tell sets apart).
+ */
+static inline void ms_zobrist_flip(uint64_t h[2], uint64_t item)
+{
+	h[0] ^= ms_splitmix64_mix(UINT64_C(0x6a09e667f3bcc908) + item * MS_SPLITMIX_GAMMA);
+	h[1] ^= ms_splitmix64_mix(UINT64_C(0xbb67ae8584caa73b) + item * MS_SPLITMIX_GAMMA);
+}
+
+/* A key from two digests' worth of scalars p1, p2 (packed without loss by the caller). */
+static inline void ms_memo_key_mix(uint64_t key[2], uint64_t p1, uint64_t p2)
+{
+	key[0] ^= ms_splitmix64_mix(p1 ^ ms_splitmix64_mix(p2));
+	key[1] ^= ms_splitmix64_mix(p2 ^ ms_splitmix64_mix(p1 + MS_SPLITMIX_GAMMA));
+}
+
 /* The next output of the SplitMix64 generator whose state is *x. */
 static inline uint64_t ms_splitmix64_next(uint64_t *x)
 {

@@ -179,38 +179,51 @@ static int rnd(ms_jrandom *r, int bound)
 }
 
 /* A random map: walls, bases and resources (units that cannot move), and
- * workers of both players; some workers get a pending move. */
-static ms_rts_state *random_map(ms_ctx *ctx, const ms_rts_utt *utt, ms_jrandom *r, int w, int h)
+ * workers of both players; some workers get a pending move. The walls are
+ * drawn from `tr`, the units from `r`, the pending moves from `pr`; `xr`
+ * (may be NULL) adds walls on cells no unit took, so two maps may differ in
+ * their walls alone. */
+static ms_rts_state *random_map_walls(ms_ctx *ctx, const ms_rts_utt *utt, ms_jrandom *tr, ms_jrandom *r,
+				      ms_jrandom *pr, ms_jrandom *xr, int w, int h)
 {
 	static const char *const types[] = { "Worker", "Worker", "Worker", "Base", "Resource", "Barracks" };
-	size_t cap = (size_t)w * h * 200 + 1024, len;
-	char *xml = malloc(cap), *terrain = malloc((size_t)w * h + 1);
+	size_t cap = (size_t)w * h * 200 + 1024, len, ulen = 0;
+	char *xml = malloc(cap), *units = malloc(cap), *terrain = malloc((size_t)w * h + 1);
 	ms_rts_state *s = NULL;
-	int id = 0, walls = rnd(r, 4);
+	int id = 0, walls = rnd(tr, 4);
 
 	assert_non_null(xml);
+	assert_non_null(units);
 	assert_non_null(terrain);
 	for (int c = 0; c < w * h; c++)
-		terrain[c] = rnd(r, 10) < walls ? '1' : '0';
+		terrain[c] = rnd(tr, 10) < walls ? '1' : '0';
 	terrain[w * h] = '\0';
+	units[0] = '\0';
+	for (int c = 0; c < w * h; c++) {
+		const char *t = types[rnd(r, 6)];
+		int player = !strcmp(t, "Resource") ? -1 : rnd(r, 2), keep = rnd(r, 10) < 3;
+		if (terrain[c] != '0' || !keep) {
+			if (xr && terrain[c] == '0' && !rnd(xr, 6))
+				terrain[c] = 'x'; /* a wall no unit's draw depends on */
+			continue;
+		}
+		ulen += (size_t)snprintf(units + ulen, cap - ulen,
+					 "<rts.units.Unit type=\"%s\" ID=\"%d\" player=\"%d\" x=\"%d\" y=\"%d\" "
+					 "resources=\"%d\" hitpoints=\"1\"></rts.units.Unit>",
+					 t, id++, player, c % w, c / w, player < 0 ? 10 : 0);
+	}
+	for (int c = 0; c < w * h; c++)
+		if (terrain[c] == 'x')
+			terrain[c] = '1';
 	len = (size_t)snprintf(xml, cap,
 			       "<rts.PhysicalGameState width=\"%d\" height=\"%d\"><terrain>%s</terrain><players>"
 			       "<rts.Player ID=\"0\" resources=\"5\"></rts.Player>"
-			       "<rts.Player ID=\"1\" resources=\"5\"></rts.Player></players><units>",
-			       w, h, terrain);
-	for (int c = 0; c < w * h; c++) {
-		const char *t = types[rnd(r, 6)];
-		int player = !strcmp(t, "Resource") ? -1 : rnd(r, 2);
-		if (terrain[c] != '0' || rnd(r, 10) >= 3)
-			continue;
-		len += (size_t)snprintf(xml + len, cap - len,
-					"<rts.units.Unit type=\"%s\" ID=\"%d\" player=\"%d\" x=\"%d\" y=\"%d\" "
-					"resources=\"%d\" hitpoints=\"1\"></rts.units.Unit>",
-					t, id++, player, c % w, c / w, player < 0 ? 10 : 0);
-	}
-	len += (size_t)snprintf(xml + len, cap - len, "</units></rts.PhysicalGameState>");
+			       "<rts.Player ID=\"1\" resources=\"5\"></rts.Player></players><units>%s"
+			       "</units></rts.PhysicalGameState>",
+			       w, h, terrain, units);
 	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "random", xml, len, 0), MS_OK);
 	free(xml);
+	free(units);
 	free(terrain);
 	/* pending moves: GameState.free excludes the cells they target */
 	for (int p = 0; p < 2; p++) {
@@ -218,9 +231,9 @@ static ms_rts_state *random_map(ms_ctx *ctx, const ms_rts_utt *utt, ms_jrandom *
 		int n = 0;
 		for (int i = 0; i < ms_rts_state_unit_count(s) && n < 64; i++) {
 			ms_rts_unit u;
-			ms_rts_action a = { MS_RTS_MOVE, rnd(r, 4), -1, -1, -1 };
+			ms_rts_action a = { MS_RTS_MOVE, rnd(pr, 4), -1, -1, -1 };
 			ms_rts_state_unit(s, i, &u);
-			if (u.player != p || strcmp(ms_rts_utt_type(utt, u.type)->name, "Worker") || rnd(r, 3) ||
+			if (u.player != p || strcmp(ms_rts_utt_type(utt, u.type)->name, "Worker") || rnd(pr, 3) ||
 			    !ms_rts_action_legal(s, &u, &a))
 				continue;
 			pairs[n].unit = u;
@@ -230,6 +243,103 @@ static ms_rts_state *random_map(ms_ctx *ctx, const ms_rts_utt *utt, ms_jrandom *
 			assert_int_equal(ms_rts_issue_safe(ctx, s, pairs, n, NULL), MS_OK);
 	}
 	return s;
+}
+
+static ms_rts_state *random_map(ms_ctx *ctx, const ms_rts_utt *utt, ms_jrandom *r, int w, int h)
+{
+	return random_map_walls(ctx, utt, r, r, r, NULL, w, h);
+}
+
+/* The blocked cells ms_bot_astar avoids: walls, units, pending moves' cells and `reserved`. */
+static void blocked_cells(const ms_rts_state *s, int w, int h, const int *reserved, int nres, uint8_t *blocked)
+{
+	for (int c = 0; c < w * h; c++)
+		blocked[c] = ms_rts_state_terrain(s, c % w, c / w) || ms_rts_state_unit_at(s, c % w, c / w) >= 0;
+	for (int k = 0; k < ms_rts_state_assignment_count(s); k++) {
+		ms_rts_unit u;
+		ms_rts_action pend;
+		int x, y, ui;
+		assert_int_equal(ms_rts_state_assignment(s, k, &ui, &pend, NULL), MS_OK);
+		ms_rts_state_unit(s, ui, &u);
+		x = u.x + (pend.parameter == MS_RTS_RIGHT) - (pend.parameter == MS_RTS_LEFT);
+		y = u.y + (pend.parameter == MS_RTS_DOWN) - (pend.parameter == MS_RTS_UP);
+		if (pend.type == MS_RTS_MOVE && x >= 0 && y >= 0 && x < w && y < h)
+			blocked[x + y * w] = 1;
+	}
+	for (int k = 0; k < nres; k++)
+		blocked[reserved[k]] = 1;
+}
+
+/*
+ * One memo for every search: the same queries (start, target, range,
+ * reserved cells) asked twice on each of several maps of one size that
+ * differ in their walls, their units, only their pending moves or only
+ * their walls. A key
+ * that left out any input would hand one map's answer to another; every
+ * answer must be the class's.
+ */
+static void test_astar__a_memo_answers_only_the_same_search(void **state)
+{
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_memo *memo;
+	ms_memo_stats st;
+	ms_jrandom r;
+	int searches = 0;
+
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_memo_new(ctx, &memo, 12), MS_OK);
+	ms_jrandom_init(&r, 20261127);
+	for (int fam = 0; fam < 30; fam++) {
+		int w = 4 + rnd(&r, 12), h = 4 + rnd(&r, 12), cells = w * h, q[24][8];
+		uint8_t *blocked = malloc((size_t)cells);
+		assert_non_null(blocked);
+		/* queries 12-23: 0-11 with other reserved cells */
+		for (int k = 0; k < 24; k++) {
+			q[k][0] = k < 12 ? rnd(&r, w) : q[k - 12][0];
+			q[k][1] = k < 12 ? rnd(&r, h) : q[k - 12][1];
+			q[k][2] = k >= 12 ? q[k - 12][2] : rnd(&r, 10) ? rnd(&r, cells) : -1;
+			q[k][3] = k < 12 ? rnd(&r, 3) : q[k - 12][3];
+			q[k][4] = 1 + rnd(&r, 3);
+			for (int j = 0; j < 3; j++)
+				q[k][5 + j] = rnd(&r, cells);
+		}
+		for (int wall = 0; wall < 2; wall++) {
+			ms_jrandom walls = r, units;
+			rnd(&r, 2); /* r moves on: the next walls differ */
+			units = r;
+			rnd(&r, 2);
+			/* maps 0 and 1 share walls and units (not pending moves), 2 and 3 only walls,
+			 * 4 has 0's units with more walls */
+			for (int v = 0; v < 5; v++) {
+				ms_jrandom tr = walls, ur = units, pr = r;
+				ms_rts_state *s = random_map_walls(ctx, utt, &tr, v < 2 || v == 4 ? &ur : &r, &r,
+								   v == 4 ? &pr : NULL, w, h);
+				for (int rep = 0; rep < 2; rep++)
+					for (int k = 0; k < 24; k++) {
+						ms_rts_action a;
+						blocked_cells(s, w, h, &q[k][5], q[k][4], blocked);
+						assert_int_equal(ms_bot_astar_memo(ctx, memo, s, q[k][0], q[k][1], q[k][2],
+										   q[k][3], &q[k][5], q[k][4], &a),
+								 MS_OK);
+						assert_int_equal(a.type < 0 ? -1 : a.parameter,
+								 java_first_step(s, blocked, q[k][0], q[k][1], q[k][2],
+										 q[k][3]));
+						searches++;
+					}
+				ms_rts_state_free(ctx, s);
+			}
+		}
+		free(blocked);
+	}
+	ms_memo_get_stats(memo, &st);
+	/* the second asking of each search on a map at least (start in range: no search) */
+	assert_true(st.hits >= (uint64_t)searches / 4);
+	ms_memo_free(memo);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
 }
 
 static void test_astar__same_steps_as_the_ordered_open_list_on_random_maps(void **state)
@@ -249,26 +359,13 @@ static void test_astar__same_steps_as_the_ordered_open_list_on_random_maps(void 
 		uint8_t *blocked = malloc((size_t)cells);
 		assert_non_null(blocked);
 		for (int q = 0; q < 40; q++) {
-			int sx = rnd(&r, w), sy = rnd(&r, h), range = rnd(&r, 4), reserved[3], nres = rnd(&r, 4), ui;
+			int sx = rnd(&r, w), sy = rnd(&r, h), range = rnd(&r, 4), reserved[3], nres = rnd(&r, 4);
 			/* a target off the map as well: findBuildingPosition's -1 */
 			int target = rnd(&r, 10) ? rnd(&r, cells) : -1;
-			ms_rts_action a, pend;
+			ms_rts_action a;
 			for (int k = 0; k < nres; k++)
 				reserved[k] = rnd(&r, cells);
-			for (int c = 0; c < cells; c++)
-				blocked[c] = ms_rts_state_terrain(s, c % w, c / w) || ms_rts_state_unit_at(s, c % w, c / w) >= 0;
-			for (int k = 0; k < ms_rts_state_assignment_count(s); k++) {
-				ms_rts_unit u;
-				int x, y;
-				assert_int_equal(ms_rts_state_assignment(s, k, &ui, &pend, NULL), MS_OK);
-				ms_rts_state_unit(s, ui, &u);
-				x = u.x + (pend.parameter == MS_RTS_RIGHT) - (pend.parameter == MS_RTS_LEFT);
-				y = u.y + (pend.parameter == MS_RTS_DOWN) - (pend.parameter == MS_RTS_UP);
-				if (pend.type == MS_RTS_MOVE && x >= 0 && y >= 0 && x < w && y < h)
-					blocked[x + y * w] = 1;
-			}
-			for (int k = 0; k < nres; k++)
-				blocked[reserved[k]] = 1;
+			blocked_cells(s, w, h, reserved, nres, blocked);
 			assert_int_equal(ms_bot_astar(ctx, s, sx, sy, target, range, reserved, nres, &a), MS_OK);
 			assert_int_equal(a.type < 0 ? -1 : a.parameter, java_first_step(s, blocked, sx, sy, target, range));
 			searches++;
@@ -291,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_astar__worked_examples_of_the_java_class),
 		cmocka_unit_test(test_astar__walls_units_and_reserved_cells_block),
 		cmocka_unit_test(test_astar__same_steps_as_the_ordered_open_list_on_random_maps),
+		cmocka_unit_test(test_astar__a_memo_answers_only_the_same_search),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -323,7 +323,8 @@ static void run_line(fx *f, FILE *in, char *line)
 	} else if ((!strcmp(w[0], "program") || !strcmp(w[0], "program!") || !strcmp(w[0], "program+not")) && nw >= 2) {
 		unsigned flags = !strcmp(w[0], "program!") ? MS_RTS_DSL_PARSE_UNBOUND
 				 : !strcmp(w[0], "program+not") ? MS_RTS_DSL_PARSE_NOT : 0;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, f->for_order, 0, 0, 0, 1, 0, 1 };
+		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = f->for_order, .check_regions = 1,
+				       .check_cells = 1 };
 		rest = strstr(copy, w[0]) + strlen(w[0]);
 		if (ms_rts_dsl_parse(f->prog, f->file, rest, strlen(rest), flags))
 			FAIL(f, "program: %s", ms_ctx_last_error(f->ctx));
@@ -497,7 +498,8 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_jrandom_init(&rng, 77);
 	for (int k = 0; k < 400; k++) {
 		ms_rts_dsl_interp *fast, *full;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 1, 0, 0, 0, 1, 1 };
+		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .full_loops = 1,
+				       .every_decision = 1, .check_cells = 1 };
 		char *text = NULL;
 		assert_int_equal(ms_rts_dsl_generate(p, &rng, 9), MS_OK);
 		for (int m = 0; m < k % 4; m++)
@@ -608,6 +610,8 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 	ms_dsl_prog *p[2];
 	ms_jrandom rng;
 	ms_rts_pair pa[256], pb[256];
+	ms_memo *memo;
+	ms_memo_stats st;
 	long compared = 0, moves = 0, expansions = 0, spent = 0, repeats = 0;
 	(void)state;
 	walled_map(map, sizeof(map));
@@ -617,13 +621,17 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 	assert_int_equal(ms_rts_dsl_grammar_new(ctx, &g, 0), MS_OK);
 	assert_int_equal(ms_dsl_prog_new(ctx, &p[0], g), MS_OK);
 	assert_int_equal(ms_dsl_prog_new(ctx, &p[1], g), MS_OK);
+	/* one memo of path answers for every match, as a synthesis's worker keeps */
+	assert_int_equal(ms_memo_new(ctx, &memo, 14), MS_OK);
 	ms_jrandom_init(&rng, 28);
 	for (int k = 0; k < 120; k++) {
 		ms_rts_dsl_interp *fast[2], *full[2];
 		/* every third match with a budget small enough to run out */
 		long budget = k % 3 == 2 ? 600 + 50 * k : 0;
-		ms_rts_dsl_opts o = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 1, budget, 0, 1, 1 };
-		ms_rts_dsl_opts of = { MS_RTS_DSL_OPTS_VERSION, MS_RTS_DSL_FOR_LIST, 0, 0, budget, 1, 0, 1 };
+		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .full_paths = 1,
+				       .path_budget = budget, .every_decision = 1, .check_cells = 1 };
+		ms_rts_dsl_opts of = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .path_budget = budget,
+				        .check_regions = 1, .check_cells = 1, .path_memo = memo };
 		ms_rts_state *s;
 		char *text[2] = { NULL, NULL };
 		for (int pl = 0; pl < 2; pl++) {
@@ -690,7 +698,11 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 	assert_true(expansions > 1000000);
 	assert_true(spent > 100); /* decisions whose budget ran out */
 	assert_true(repeats > compared / 4); /* decisions answered from the last view */
-	print_message("compared %ld decisions, %ld repeated\n", compared, repeats);
+	ms_memo_get_stats(memo, &st);
+	assert_true(st.hits > 1000 && st.hits > st.lookups / 10); /* searches answered from the memo */
+	print_message("compared %ld decisions, %ld repeated; %llu of %llu path searches from the memo\n", compared,
+		      repeats, (unsigned long long)st.hits, (unsigned long long)st.lookups);
+	ms_memo_free(memo);
 	ms_dsl_prog_free(p[0]);
 	ms_dsl_prog_free(p[1]);
 	ms_dsl_grammar_free(g);

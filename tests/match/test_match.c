@@ -133,6 +133,14 @@ static void test_match__native_program_in_memory_plays_as_ms_bot_play(void **sta
 				if (!round)
 					print_message("program as player %d vs %s: winner=%d cycles=%d\n", seat, rush, w, c);
 			}
+	/* the second round's path searches came from the context's memo (and ended alike above) */
+	{
+		ms_memo_stats st;
+		ms_match_memo_stats(m, &st);
+		assert_true(st.hits > 0 && st.hits * 3 > st.lookups);
+		print_message("memo: %llu of %llu path searches answered\n", (unsigned long long)st.hits,
+			      (unsigned long long)st.lookups);
+	}
 	ms_match_free(m);
 	ms_dsl_prog_free(p);
 	ms_dsl_grammar_free(g);
@@ -158,6 +166,12 @@ static void test_match__bad_settings_and_players_are_errors(void **state)
 	o.version = MS_MATCH_OPTS_VERSION;
 	o.utt = 7;
 	assert_int_equal(ms_match_new(ctx, &m, &o), MS_EINVAL);
+	o.utt = 0;
+	o.memo_bits = MS_MEMO_MAX_BITS + 1;
+	assert_int_equal(ms_match_new(ctx, &m, &o), MS_ERANGE);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "memo"));
+	o.memo_bits = 0;
+	o.utt = 7;
 	if (ms_test_have_maps(maps_dir)) {
 		snprintf(map, sizeof map, "%s/8x8/basesWorkers8x8A.xml", maps_dir);
 		o.map = map;

@@ -184,9 +184,12 @@ int bot_astar_grow(ms_ctx *ctx, bot_astar *a, int cells)
 	 * f grows by at most 2n, and a path has fewer steps than the map cells */
 	int cap_f = 2 * cells + 2;
 
+	ms_memo *memo = a->memo; /* the owner's, not scratch */
+
 	if (cells <= a->cap)
 		return MS_OK;
 	bot_astar_dispose(ctx, a);
+	a->memo = memo;
 	a->mark = ms_ctx_calloc(ctx, (size_t)cells, sizeof(uint32_t));
 	a->parent = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cells);
 	a->cost = ms_ctx_malloc(ctx, sizeof(int) * (size_t)cells);
@@ -238,8 +241,12 @@ static void regions_build(bot_astar *a, const bot_frame *f)
 	int w = f->w, h = f->h, cells = w * h, label = 0;
 
 	memcpy(a->terrain, terrain, (size_t)cells);
-	for (int c = 0; c < cells; c++)
+	a->terrain_hash[0] = a->terrain_hash[1] = 0;
+	for (int c = 0; c < cells; c++) {
 		a->comp[c] = terrain[c] ? 0 : -1;
+		if (terrain[c])
+			ms_zobrist_flip(a->terrain_hash, (uint64_t)c);
+	}
 	for (int k = 0; k < a->n_fixed; k++)
 		a->comp[a->fixed[k]] = 0;
 	for (int c0 = 0; c0 < cells; c0++) {
@@ -358,12 +365,43 @@ static inline void consider(astar_run *r, int c, int nx, int ny, int from)
 		r->fmax = f;
 }
 
+/* Item tags of the memo's cell sets (the terrain's is 0). */
+#define MEMO_UNITS (UINT64_C(1) << 32)
+#define MEMO_PEND (UINT64_C(2) << 32)
+#define MEMO_RESERVED (UINT64_C(3) << 32)
+/* Sets these keys apart from the DSL layer's in a table both use. */
+#define MEMO_DOMAIN (UINT64_C(1) << 62)
+
+/* The digest of the cells units and pending actions hold in this decision. */
+static const uint64_t *cells_hash(bot_astar *a, const bot_frame *f)
+{
+	const ms_rts_state *s = f->s;
+	const rts_unit *us = rts_cunits(s);
+	const uint16_t *grid = rts_cgrid(s);
+
+	if (a->hash_frame == f && a->hash_serial == f->serial)
+		return a->cells_hash;
+	a->hash_frame = f;
+	a->hash_serial = f->serial;
+	a->cells_hash[0] = a->terrain_hash[0];
+	a->cells_hash[1] = a->terrain_hash[1];
+	for (int i = 0; i < s->n_units; i++) {
+		int c = us[i].u.x + us[i].u.y * f->w;
+		if (grid[c] == i + 1) /* one flip a cell, whatever the state's invariants */
+			ms_zobrist_flip(a->cells_hash, MEMO_UNITS | (uint64_t)c);
+	}
+	for (int k = 0; k < f->n_pend; k++)
+		ms_zobrist_flip(a->cells_hash, MEMO_PEND | (uint64_t)f->pend_cells[k]);
+	return a->cells_hash;
+}
+
 void bot_astar_find(bot_astar *a, const bot_frame *f, int sx, int sy, int target, int range, const int *reserved,
 		    int n_reserved, int *dir)
 {
 	int w = f->w, h = f->h, cells = w * h;
 	int tx = target % w, ty = target / w, r2 = range * range;
 	int start = sx + sy * w, fcur;
+	uint64_t key[2];
 	astar_run r;
 
 	*dir = -1;
@@ -384,9 +422,27 @@ void bot_astar_find(bot_astar *a, const bot_frame *f, int sx, int sy, int target
 	r.gen = a->gen;
 	r.tx = tx;
 	r.ty = ty;
+	if (a->memo) {
+		const uint64_t *ch = cells_hash(a, f);
+		key[0] = ch[0];
+		key[1] = ch[1];
+	}
 	for (int i = 0; i < n_reserved; i++)
-		if (reserved[i] >= 0 && reserved[i] < cells)
+		if (reserved[i] >= 0 && reserved[i] < cells && a->mark[reserved[i]] != r.gen) {
 			a->mark[reserved[i]] = r.gen;
+			if (a->memo)
+				ms_zobrist_flip(key, MEMO_RESERVED | (uint64_t)reserved[i]);
+		}
+	if (a->memo) {
+		uint32_t v[4];
+		ms_memo_key_mix(key, (uint64_t)(uint16_t)sx | (uint64_t)(uint16_t)sy << 16 | (uint64_t)(uint16_t)w << 32 |
+					     (uint64_t)(uint16_t)h << 48,
+				(uint64_t)(uint32_t)target | (uint64_t)(uint32_t)r2 << 32 | MEMO_DOMAIN);
+		if (ms_memo_get(a->memo, key, v)) {
+			*dir = (int)v[0] - 1;
+			return;
+		}
+	}
 	a->mark[start] = r.gen;
 	a->parent[start] = start;
 	a->px[start] = (int16_t)sx;
@@ -401,7 +457,7 @@ void bot_astar_find(bot_astar *a, const bot_frame *f, int sx, int sy, int target
 		while (fcur <= r.fmax && a->head[fcur] < 0)
 			fcur++;
 		if (fcur > r.fmax)
-			return; /* OPEN is empty: unreachable */
+			break; /* OPEN is empty: unreachable */
 		p = a->head[fcur];
 		a->head[fcur] = a->next[p];
 		px = a->px[p];
@@ -435,10 +491,20 @@ void bot_astar_find(bot_astar *a, const bot_frame *f, int sx, int sy, int target
 	/* leave every bucket empty for the next search */
 	for (int k = fcur; k <= r.fmax; k++)
 		a->head[k] = -1;
+	if (a->memo) {
+		uint32_t v[4] = { (uint32_t)(*dir + 1), 0, 0, 0 };
+		ms_memo_put(a->memo, key, v);
+	}
 }
 
 int ms_bot_astar(ms_ctx *ctx, const ms_rts_state *state, int sx, int sy, int target, int range,
 		 const int *reserved, int n_reserved, ms_rts_action *out)
+{
+	return ms_bot_astar_memo(ctx, NULL, state, sx, sy, target, range, reserved, n_reserved, out);
+}
+
+int ms_bot_astar_memo(ms_ctx *ctx, ms_memo *memo, const ms_rts_state *state, int sx, int sy, int target, int range,
+		      const int *reserved, int n_reserved, ms_rts_action *out)
 {
 	bot_frame f;
 	bot_astar a;
@@ -454,6 +520,7 @@ int ms_bot_astar(ms_ctx *ctx, const ms_rts_state *state, int sx, int sy, int tar
 	memset(&f, 0, sizeof(f));
 	if ((rc = bot_frame_begin(ctx, &f, state, -1)))
 		return rc;
+	a.memo = memo;
 	if ((rc = bot_astar_grow(ctx, &a, state->cells)) == MS_OK) {
 		bot_astar_find(&a, &f, sx, sy, target, range, reserved, n_reserved, &dir);
 		if (dir >= 0) {
@@ -476,6 +543,14 @@ int ms_bot_set_edition(ms_bot *b, int edition)
 		return ms_ctx_error(b->ctx, MS_EINVAL, "ms_bot_set_edition: unknown edition %d (0: 2022, 1: 2023)",
 				    edition);
 	b->edition = edition;
+	return MS_OK;
+}
+
+int ms_bot_set_memo(ms_bot *b, ms_memo *memo)
+{
+	if (!b)
+		return MS_EINVAL;
+	b->memo = memo;
 	return MS_OK;
 }
 

@@ -8,6 +8,8 @@
 
 #include "microsynth/arena.h"
 #include "microsynth/bots.h"
+#include "microsynth/memo.h"
+#include "core/hash.h"
 #include "../rts.h"
 #include "bot_actions.h"
 
@@ -71,6 +73,16 @@ typedef struct bot_astar {
 	int n_fixed, comp_w, comp_h;
 	const bot_frame *seen_frame; /* comp checked for this frame's decision ... */
 	uint64_t seen_serial;        /* ... number */
+	/*
+	 * Memo of answers (the bot's ms_bot.memo, NULL: none). A search reads
+	 * the terrain, the units' cells, the pending cells, the reserved ones,
+	 * start, target and range: the key digests them all. terrain_hash is
+	 * made with comp; cells_hash for one decision of one frame.
+	 */
+	ms_memo *memo;
+	uint64_t terrain_hash[2], cells_hash[2];
+	const bot_frame *hash_frame;
+	uint64_t hash_serial;
 } bot_astar;
 
 /* Fills the frame for a decision of `player` (0 or 1; -1: the pending

@@ -817,6 +817,7 @@ static int coac_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_pa
 	if (s->utt != bot->utt)
 		return ms_ctx_error(bot->ctx, MS_EINVAL, "%s: the state uses another unit type table", bot->ops->name);
 	c->al.edition = bot->edition;
+	c->al.astar.memo = bot->memo;
 	c->al.rng = bot->stochastic ? &c->rng : NULL;
 	c->al.fill_wait = 1;
 	c->player = player;

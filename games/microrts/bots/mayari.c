@@ -807,6 +807,7 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 	if ((rc = bot_frame_begin(bot->ctx, &m->f, s, -1)) || (rc = scratch(m, s)))
 		return rc;
 	m->player = player;
+	m->astar.memo = bot->memo;
 	m->n_pa = 0;
 	for (int c = 0; c < s->cells; c++)
 		m->occ[c] = (uint8_t)(rts_cterrain(s)[c] != 0 || rts_cgrid(s)[c] != 0);

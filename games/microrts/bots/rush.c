@@ -168,6 +168,7 @@ static int rush_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair
 	if (s->utt != b->utt)
 		return ms_ctx_error(b->ctx, MS_EINVAL, "%s: the state uses another unit type table", b->ops->name);
 	r->al.edition = b->edition;
+	r->al.astar.memo = b->memo;
 	if ((rc = bot_al_begin(&r->al, s, player)))
 		return rc;
 	if (s->n_units > r->cap_units || !r->units) { /* never NULL: a unitless state still offsets it */

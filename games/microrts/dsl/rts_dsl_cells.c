@@ -8,6 +8,8 @@
  * compares them with the cells of the new state's units and pending
  * actions. It runs at a decision's first search (most decisions of most
  * programs search nothing). A new map (size or terrain) starts over.
+ * `bk_hash` is a Zobrist digest of the blocked cells, kept with them: the
+ * path memo's key (rts_dsl_layer.c).
  */
 #include <string.h>
 
@@ -25,6 +27,15 @@ static int occupied(const rd_layer *L, const rts_assign *as, int i)
 	return c >= 0 && c < L->cells ? c : -1;
 }
 
+/* blk[c] = v, the digest of the blocked cells following it. */
+static inline void set_blk(rd_layer *L, int c, uint8_t v)
+{
+	if (L->blk[c] != v) {
+		L->blk[c] = v;
+		rd_zobrist_flip(L->bk_hash, c, 0);
+	}
+}
+
 /* bk_flag: 1 for the cells of bk_occ; 2 marks a cell of the new state while
  * the lists are compared. */
 static void mark_new(rd_layer *L, const rts_assign *as, int n_assign)
@@ -40,7 +51,7 @@ static void mark_new(rd_layer *L, const rts_assign *as, int n_assign)
 		int c = L->bk_occ[k];
 		if (L->bk_flag[c] == 1) { /* freed */
 			L->bk_flag[c] = 0;
-			L->blk[c] = L->terrain[c] ? RD_BLK_BLOCKED : 0;
+			set_blk(L, c, L->terrain[c] ? RD_BLK_BLOCKED : 0);
 		}
 	}
 	L->bk_n_occ = 0;
@@ -48,7 +59,7 @@ static void mark_new(rd_layer *L, const rts_assign *as, int n_assign)
 		int c = occupied(L, as, i);
 		if (c >= 0 && L->bk_flag[c] == 2) {
 			L->bk_flag[c] = 1;
-			L->blk[c] = RD_BLK_BLOCKED;
+			set_blk(L, c, RD_BLK_BLOCKED);
 			L->bk_occ[L->bk_n_occ++] = c;
 		}
 	}
@@ -56,12 +67,15 @@ static void mark_new(rd_layer *L, const rts_assign *as, int n_assign)
 
 static void start_over(rd_layer *L)
 {
+	L->bk_hash[0] = L->bk_hash[1] = 0;
 	for (int y = 0, c = 0; y < L->h; y++)
 		for (int x = 0; x < L->w; x++, c++) {
 			L->cx[c] = (uint16_t)x;
 			L->cy[c] = (uint16_t)y;
 			L->blk[c] = L->terrain[c] ? RD_BLK_BLOCKED : 0;
 			L->bk_flag[c] = 0;
+			if (L->blk[c])
+				rd_zobrist_flip(L->bk_hash, c, 0);
 		}
 	memcpy(L->bk_terrain, L->terrain, (size_t)L->cells);
 	L->bk_n_occ = 0;

@@ -5,6 +5,8 @@
 #include "microsynth/rts_dsl.h"
 #include "games/microrts/rts.h"
 #include "core/buf.h"
+#include "core/hash.h"
+#include "microsynth/memo.h"
 
 /* Non-terminal ids, in the order of the grammar table. */
 enum { RD_NT_S = 0, RD_NT_C, RD_NT_B, RD_NT_T, RD_NT_N, RD_NT_D, RD_NT_OP, RD_NT_TP, RD_NT_COUNT };
@@ -86,6 +88,18 @@ typedef struct rd_layer {
 	uint16_t *cx, *cy;
 	int *bk_occ, bk_n_occ, bk_w, bk_h, bk_ok;
 	uint32_t bk_tick;   /* the decision blk was brought up to */
+	uint64_t bk_hash[2]; /* Zobrist digest of the cells blk blocks (rd_zobrist_flip) */
+	/*
+	 * Path memo (rts_dsl_layer.c): a search's answer and expansions under
+	 * a key made of every input it reads (the blocked cells' digest, the
+	 * claimed cells' digest when it avoids them, start, target, range, map
+	 * size). The table outlives the bot: a synthesis hands one to every
+	 * match a worker plays, whose neighbouring programs repeat most searches.
+	 */
+	ms_memo *memo;
+	uint64_t ru_hash[2]; /* digest of the cells claimed in this decision (ru) */
+	int check_memo;     /* run every search the memo answers and compare (tests) */
+	int memo_wrong;     /* an answer differed */
 	int check_cells;    /* compare blk with the state at every update (tests) */
 	int cells_wrong;    /* it differed */
 	/*
@@ -142,6 +156,12 @@ int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n);
 
 /* Brings blk up to this decision's state (once a decision: at its first search). */
 void rd_cells_update(rd_layer *L);
+
+/* Flips cell c in a digest of blocked cells (bk_hash) or of claimed ones (ru_hash, tag 1). */
+static inline void rd_zobrist_flip(uint64_t h[2], int c, int tag)
+{
+	ms_zobrist_flip(h, (uint64_t)(uint32_t)c | (uint64_t)tag << 32);
+}
 
 /* GameState.free for an in-map cell. */
 static inline int rd_free(const rd_layer *L, int c)

@@ -788,6 +788,8 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 	it->L.full_paths = it->opts.full_paths;
 	it->L.check_regions = it->opts.check_regions;
 	it->L.check_cells = it->opts.check_cells;
+	it->L.memo = it->opts.path_memo;
+	it->L.check_memo = it->opts.check_memo;
 	it->L.budget = it->opts.path_budget > 0 ? it->opts.path_budget : RD_ASTAR_BUDGET;
 	if ((rc = rd_layer_begin(&it->L, s, player)))
 		return rc;
@@ -821,6 +823,10 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 	if (it->L.cells_wrong)
 		return ms_ctx_error(it->ctx, MS_ERROR,
 				    "DSL: blocked cells kept up to date differ from the state at cycle %d, player %d",
+				    ms_rts_state_time(s), player);
+	if (it->L.memo_wrong)
+		return ms_ctx_error(it->ctx, MS_ERROR,
+				    "DSL: a path search's answer from the memo differs from the search at cycle %d, player %d",
 				    ms_rts_state_time(s), player);
 	return MS_OK;
 }

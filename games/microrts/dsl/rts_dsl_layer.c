@@ -178,6 +178,7 @@ int rd_layer_begin(rd_layer *L, const ms_rts_state *s, int player)
 		L->pend_cost[1] += as[k].use_cost[1];
 	}
 	L->n_claims = 0;
+	L->ru_hash[0] = L->ru_hash[1] = 0;
 	L->n_aa = 0;
 	for (int i = 0; i < s->n_units; i++)
 		L->aa_of[i] = -1;
@@ -284,6 +285,57 @@ static int search(rd_layer *L, int sx, int sy, int tx, int ty, int r2, int use_r
 	}
 }
 
+/*
+ * search() through the memo. Its answer depends on the blocked cells, the
+ * claimed ones when use_ru, start, target and range, and on the budget
+ * only through whether it stops early; so an answer found in n expansions
+ * is the answer wherever n more fit in the budget, and the decision is
+ * charged those n expansions as if the search had run. Searches the budget
+ * stopped are not kept.
+ */
+static void memo_search(rd_layer *L, int sx, int sy, int target, int r2, int use_ru, int *dir, int *goal)
+{
+	int w = L->w, tx = target % w, ty = target / w;
+	uint64_t p1, p2, key[2];
+	uint32_t v[4];
+	long before = L->expanded;
+
+	if (!L->memo) {
+		search(L, sx, sy, tx, ty, r2, use_ru, dir, goal);
+		return;
+	}
+	rd_cells_update(L);
+	/* every input but the cell sets, packed without loss, then mixed */
+	p1 = (uint64_t)(uint16_t)sx | (uint64_t)(uint16_t)sy << 16 | (uint64_t)(uint16_t)w << 32 |
+	     (uint64_t)(uint16_t)L->h << 48;
+	p2 = (uint64_t)(uint32_t)target | (uint64_t)(uint32_t)(r2 & 0x7fffffff) << 32 | (uint64_t)(use_ru != 0) << 63;
+	key[0] = L->bk_hash[0];
+	key[1] = L->bk_hash[1];
+	ms_memo_key_mix(key, p1, p2);
+	if (use_ru) {
+		key[0] ^= L->ru_hash[0];
+		key[1] ^= L->ru_hash[1];
+	}
+	if (ms_memo_get(L->memo, key, v) && (long)v[0] <= L->budget - before) {
+		if (L->check_memo) {
+			search(L, sx, sy, tx, ty, r2, use_ru, dir, goal);
+			if (L->expanded - before != (long)v[0] || *goal != (int)v[1] - 1 || *dir != (int)v[2] - 1)
+				L->memo_wrong = 1;
+		}
+		L->expanded = before + (long)v[0];
+		*goal = (int)v[1] - 1;
+		*dir = (int)v[2] - 1;
+		return;
+	}
+	if (!search(L, sx, sy, tx, ty, r2, use_ru, dir, goal))
+		return; /* the budget stopped it */
+	v[0] = (uint32_t)(L->expanded - before);
+	v[1] = (uint32_t)(*goal + 1);
+	v[2] = (uint32_t)(*dir + 1);
+	v[3] = 0;
+	ms_memo_put(L->memo, key, v);
+}
+
 void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, int *dir, int *goal)
 {
 	int w = L->w;
@@ -313,7 +365,7 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 		}
 	}
 	before = L->expanded;
-	search(L, sx, sy, tx, ty, r2, use_ru, dir, goal);
+	memo_search(L, sx, sy, target, r2, use_ru, dir, goal);
 	if (*goal < 0 && L->expanded <= L->budget && !L->full_paths) {
 		L->unreached += L->expanded - before;
 		if (2 * L->unreached >= L->cells)
@@ -515,6 +567,8 @@ int rd_layer_translate(rd_layer *L, ms_rts_pair *out, int max, int *n)
 		nd++;
 		cell = used_cell(L, u, &ua);
 		if (cell >= 0 && cell < L->cells) {
+			if (L->ru[cell] != L->tick)
+				rd_zobrist_flip(L->ru_hash, (int)cell, 1);
 			L->ru[cell] = L->tick;
 			if (L->lab_tick == L->tick && (L->lab_ru || L->n_claims == 0))
 				rd_regions_claim(L, (int)cell);

@@ -32,6 +32,7 @@ struct ms_match {
 	ms_rts_state *s;         /* the match being played, then its end */
 	int played;
 	int stochastic;          /* bots draw where the Java ones draw unseeded numbers */
+	ms_memo *memo;           /* program players' path answers (made at the first program's match) */
 	/* official */
 	ms_jvm *jvm;
 };
@@ -84,6 +85,9 @@ int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
 	if (opts->utt < 0 || opts->utt > 3 || opts->conflict < 0 || opts->conflict > 3 || opts->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: unit type table %d, conflict policy %d or "
 				    "max cycles %d out of range", opts->utt, opts->conflict, opts->max_cycles);
+	if (opts->memo_bits > MS_MEMO_MAX_BITS || (opts->memo_bits > 0 && opts->memo_bits < MS_MEMO_MIN_BITS))
+		return ms_ctx_error(ctx, MS_ERANGE, "ms_match_new: memo table of 2^%d entries: bits outside [%d, %d]",
+				    opts->memo_bits, MS_MEMO_MIN_BITS, MS_MEMO_MAX_BITS);
 	if (!(m = ms_ctx_calloc(ctx, 1, sizeof(*m))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "ms_match_new: out of memory");
 	m->ctx = ctx;
@@ -142,6 +146,7 @@ void ms_match_free(ms_match *m)
 #ifdef MS_HAVE_JVM
 	ms_jvm_close(m->jvm);
 #endif
+	ms_memo_free(m->memo);
 	ms_rts_state_free(m->ctx, m->s);
 	ms_rts_state_free(m->ctx, m->initial);
 	ms_rts_utt_free(m->utt);
@@ -181,6 +186,33 @@ static int check_player(ms_match *m, const ms_match_player *p, int i)
 	return MS_OK;
 }
 
+void ms_match_memo_stats(const ms_match *m, ms_memo_stats *out)
+{
+	ms_memo_get_stats(m ? m->memo : NULL, out);
+}
+
+/* The match context's memo table, made at its first use; NULL without one. */
+static int memo_table(ms_match *m, ms_memo **out)
+{
+	int rc;
+
+	if (m->o.memo_bits >= 0 && !m->memo && (rc = ms_memo_new(m->ctx, &m->memo, (unsigned)m->o.memo_bits)))
+		return rc;
+	*out = m->memo;
+	return MS_OK;
+}
+
+/* A program player's bot, with the match context's memo table. */
+static int program_bot(ms_match *m, ms_bot **out, const ms_dsl_prog *p, int64_t seed)
+{
+	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION };
+	int rc;
+
+	if ((rc = memo_table(m, &o.path_memo)))
+		return rc;
+	return ms_rts_dsl_bot_new_opts(m->ctx, out, p, m->utt, seed, &o);
+}
+
 static int play_native(ms_match *m, const ms_match_player players[2], const char *trace, ms_bot_observer observe,
 		       void *ud, ms_match_result *res)
 {
@@ -188,6 +220,7 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 	ms_bot *bot[2] = { NULL, NULL };
 	ms_rts_trace_writer *tw = NULL;
 	int64_t bot_seed = ms_jrandom_match_seed(m->o.seed, MS_MATCH_RNG_SAMPLER);
+	ms_memo *memo = NULL;
 	int rc = MS_OK;
 
 	res->winner = res->crashed = res->timed_out = -1;
@@ -199,9 +232,10 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 			rc = ms_rts_prefix_bot_new(ctx, &bot[p], players[p].prefix, players[p].switch_cycle,
 						   players[p].program, m->utt, bot_seed);
 		else if (players[p].program)
-			rc = ms_rts_dsl_bot_new(ctx, &bot[p], players[p].program, m->utt, bot_seed);
-		else
-			rc = ms_bot_make(ctx, &bot[p], players[p].spec, m->utt, bot_seed);
+			rc = program_bot(m, &bot[p], players[p].program, bot_seed);
+		else if (!(rc = ms_bot_make(ctx, &bot[p], players[p].spec, m->utt, bot_seed)) &&
+			 !(rc = memo_table(m, &memo)))
+			rc = ms_bot_set_memo(bot[p], memo);
 		if (rc || (rc = ms_bot_set_edition(bot[p], m->o.edition)) ||
 		    (rc = ms_bot_set_stochastic(bot[p], m->stochastic)) || (rc = ms_bot_reset(bot[p])))
 			goto done;

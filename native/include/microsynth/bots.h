@@ -16,6 +16,7 @@
 #define MICROSYNTH_BOTS_H
 
 #include "microrts.h"
+#include "memo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,6 +82,8 @@ struct ms_bot {
 	/** Decisions of this bot that returned an error (ms_bot_decide counts
 	 * them): after a failed match it tells which player failed. */
 	int failures;
+	/** Path searches' answers kept from match to match (ms_bot_set_memo); NULL: none. */
+	ms_memo *memo;
 };
 
 /**
@@ -112,6 +115,15 @@ MS_EXTERN int ms_bot_set_edition(ms_bot *bot, int edition);
  * reset.
  */
 MS_EXTERN int ms_bot_set_stochastic(ms_bot *bot, int on);
+
+/**
+ * Gives the bot a memo table for its path searches (NULL: none): a search
+ * whose inputs it met before takes the answer from the table, so the
+ * decisions are those without it. The table may serve every bot of one
+ * thread, from match to match; the caller frees it after them. Program
+ * bots take theirs in ms_rts_dsl_opts.
+ */
+MS_EXTERN int ms_bot_set_memo(ms_bot *bot, ms_memo *memo);
 
 /** 1 when the native bot called `name` has draws ms_bot_set_stochastic turns on (CoacAI, mayari). */
 MS_EXTERN int ms_bot_draws_unseeded(const char *name);
@@ -168,6 +180,10 @@ MS_EXTERN int ms_bot_play_observed(ms_ctx *ctx, ms_rts_state *s, ms_bot *const b
  */
 MS_EXTERN int ms_bot_astar(ms_ctx *ctx, const ms_rts_state *state, int sx, int sy, int target, int range,
 			   const int *reserved, int n_reserved, ms_rts_action *out);
+
+/** ms_bot_astar through `memo` (NULL: none): the answer of a search whose inputs the table holds is taken from it. */
+MS_EXTERN int ms_bot_astar_memo(ms_ctx *ctx, ms_memo *memo, const ms_rts_state *state, int sx, int sy, int target,
+				int range, const int *reserved, int n_reserved, ms_rts_action *out);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,7 @@
 #include "common.h"
 #include "bots.h"
 #include "dsl.h"
+#include "memo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -151,7 +152,7 @@ typedef enum ms_match_backend {
 	MS_MATCH_OFFICIAL = 1 /**< the official Java engine in the hosted JVM */
 } ms_match_backend;
 
-#define MS_MATCH_OPTS_VERSION 1
+#define MS_MATCH_OPTS_VERSION 2
 
 /** Settings of a match context; zero-initialise, set version and map. */
 typedef struct ms_match_opts {
@@ -165,6 +166,10 @@ typedef struct ms_match_opts {
 	int partially_observable;
 	int edition;             /**< native bots' path finding: MS_PATH_EDITION_* (native backend) */
 	int64_t seed;            /**< seeds the bots' and the engine's generators */
+	/** native backend: program players keep their path searches' answers from match to match in a table
+	 *  of 2^memo_bits entries of this match context (ms_memo; the same decisions, fewer searches when
+	 *  programs share positions, as a synthesis's do); 0: MS_MEMO_DEFAULT_BITS, negative: no table */
+	int memo_bits;
 	/* official backend only */
 	const char *harness_jar; /**< microsynth-harness.jar (required there) */
 	const char *harness_dir; /**< NULL: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness */
@@ -194,6 +199,9 @@ typedef struct ms_match ms_match;
  */
 MS_EXTERN int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts);
 MS_EXTERN void ms_match_free(ms_match *m);
+
+/** The counters of the match context's memo table (all 0 before a program played natively, or without one). */
+MS_EXTERN void ms_match_memo_stats(const ms_match *m, ms_memo_stats *out);
 
 /**
  * Seeds the following matches as ms_match_opts.seed would (the engine's

@@ -38,6 +38,7 @@
 #include "dsl.h"
 #include "jrandom.h"
 #include "microrts.h"
+#include "memo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -177,9 +178,13 @@ typedef struct ms_rts_dsl_opts {
 	int check_cells; /**< compare the path search's blocked cells, kept from decision to decision, with the
 			      state at every change; a difference fails the decision with MS_ERROR (slower; for
 			      tests) */
+	ms_memo *path_memo; /**< path searches' answers kept from match to match (same decisions: the key holds
+				 every input of a search); NULL: none. The caller owns it; one thread uses it */
+	int check_memo; /**< also run every path search the memo answers and compare; a difference fails the
+			     decision with MS_ERROR (slower; for tests) */
 } ms_rts_dsl_opts;
 
-#define MS_RTS_DSL_OPTS_VERSION 1
+#define MS_RTS_DSL_OPTS_VERSION 2
 
 /**
  * An interpreter for a copy of `p` (finished, no holes). `seed` seeds the
