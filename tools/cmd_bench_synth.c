@@ -41,7 +41,8 @@ void cmd_bench_synth_usage(FILE *out)
 		     "jvm_overhead=Y (drop-in / Java time, median) coac_mps=Z (median).\n\n"
 		     "microsynth bench synth --paths [--evals N] [--program FILE] [MAP ...]\n"
 		     "Evaluations per second on the native engine, the DSL's path search run in full and every\n"
-		     "decision made afresh (old) and with its region test and repeated views (new) in the same\n"
+		     "decision made afresh (old) and with its region test, repeated views and a memo of path\n"
+		     "answers kept from evaluation to evaluation by the program and its opponents (new) in the same\n"
 		     "run: N mutations of the program (default: a\n"
 		     "candidate of a search on the big maps) as annealing draws its neighbours (N 40), each played in both seats against CoacAI, then against the native field\n"
 		     "(CoacAI, mayari and the four rushes); every match must end alike both ways. Maps default\n"
@@ -49,13 +50,16 @@ void cmd_bench_synth_usage(FILE *out)
 		     "speedup=X (new / old evaluations per second against CoacAI, smallest over maps).\n");
 }
 
-/* Plays program p (old or new path search and decisions) in both seats against each opponent; adds winners and cycles to *sig. */
+/* Plays program p (old: every path search in full, every decision afresh, no memo; new: the region test,
+ * repeated views and `memo`, kept from evaluation to evaluation as a synthesis's worker keeps it) in both
+ * seats against each opponent; adds winners and cycles to *sig. */
 static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, const char *const *opp, int n_opp,
-		      long *sig)
+		      ms_memo *memo, long *sig)
 {
 	const ms_rts_state *init = ms_match_initial_state(m);
 	const ms_rts_utt *utt = ms_match_utt(m);
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .full_paths = full, .every_decision = full };
+	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .full_paths = full, .every_decision = full,
+			      .path_memo = full ? NULL : memo };
 	int w, h;
 
 	ms_match_map_size(m, &w, &h);
@@ -65,8 +69,8 @@ static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, 
 			ms_rts_state *s = NULL;
 			int winner = -1, rc;
 			rc = ms_rts_dsl_bot_new_opts(ctx, &b[seat], p, utt, 0, &o);
-			if (!rc)
-				rc = ms_bot_make(ctx, &b[1 - seat], opp[k], utt, 0);
+			if (!rc && !(rc = ms_bot_make(ctx, &b[1 - seat], opp[k], utt, 0)))
+				rc = ms_bot_set_memo(b[1 - seat], o.path_memo);
 			if (!rc)
 				rc = ms_rts_state_clone(ctx, &s, init);
 			if (!rc)
@@ -90,21 +94,28 @@ static int bench_paths(ms_ctx *ctx, ms_dsl_prog *start, const char **maps, int n
 
 	if (ms_dsl_prog_clone(&p, start))
 		return -1;
-	printf("map opponents old_evals_s new_evals_s speedup evals\n");
+	printf("map opponents old_evals_s new_evals_s speedup evals memo_hits\n");
 	for (int i = 0; i < n_maps; i++)
 		for (int f = 0; f < 2; f++) {
 			ms_match_opts no = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = maps[i] };
 			ms_match *m = NULL;
+			ms_memo *memo = NULL;
+			ms_memo_stats st;
 			ms_jrandom rng;
 			double t[2] = { 0, 0 };
 			long done = 0;
 			if (ms_match_new(ctx, &m, &no))
 				goto fail;
+			if (ms_memo_new(ctx, &memo, 0)) {
+				ms_match_free(m);
+				goto fail;
+			}
 			ms_jrandom_init(&rng, 28);
 			ms_dsl_prog_free(p);
 			p = NULL;
 			if (ms_dsl_prog_clone(&p, start)) {
 				ms_match_free(m);
+				ms_memo_free(memo);
 				goto fail;
 			}
 			for (long e = 0; e < evals; e++) {
@@ -114,6 +125,7 @@ static int bench_paths(ms_ctx *ctx, ms_dsl_prog *start, const char **maps, int n
 				p = NULL;
 				if (ms_dsl_prog_clone(&p, start)) {
 					ms_match_free(m);
+					ms_memo_free(memo);
 					goto fail;
 				}
 				if (ms_rts_dsl_mutate(p, &rng, NULL))
@@ -122,12 +134,13 @@ static int bench_paths(ms_ctx *ctx, ms_dsl_prog *start, const char **maps, int n
 				for (int r = 0; r < 2; r++) {
 					int full = (int)((e + r) % 2);
 					double t0 = cli_now();
-					int rc = eval_paths(ctx, m, p, full, field, f ? 6 : 1, &sig[full]);
+					int rc = eval_paths(ctx, m, p, full, field, f ? 6 : 1, memo, &sig[full]);
 					t[full] += cli_now() - t0;
 					if (rc == MS_EINVAL || rc == MS_EILLEGAL)
 						break; /* a candidate the interpreter refuses: both refuse it */
 					if (rc) {
 						ms_match_free(m);
+						ms_memo_free(memo);
 						goto fail;
 					}
 				}
@@ -135,16 +148,19 @@ static int bench_paths(ms_ctx *ctx, ms_dsl_prog *start, const char **maps, int n
 					fprintf(stderr, "microsynth %s: %s: the path searches disagree on evaluation %ld\n", CMD,
 						maps[i], e);
 					ms_match_free(m);
+					ms_memo_free(memo);
 					ms_dsl_prog_free(p);
 					return -1;
 				}
 				done++;
 			}
 			ms_match_free(m);
+			ms_memo_get_stats(memo, &st);
+			ms_memo_free(memo);
 			if (t[0] > 0 && t[1] > 0) {
 				double sp = t[1] / t[0];
-				printf("%s %s %.2f %.2f %.2f %ld\n", maps[i], f ? "field" : "CoacAI", done / t[1], done / t[0], sp,
-				       done);
+				printf("%s %s %.2f %.2f %.2f %ld %.3f\n", maps[i], f ? "field" : "CoacAI", done / t[1], done / t[0],
+				       sp, done, st.lookups ? (double)st.hits / (double)st.lookups : 0.0);
 				if (!f && (worst == 0 || sp < worst))
 					worst = sp;
 			}

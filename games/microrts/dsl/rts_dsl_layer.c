@@ -286,29 +286,22 @@ static int search(rd_layer *L, int sx, int sy, int tx, int ty, int r2, int use_r
 }
 
 /*
- * search() through the memo. Its answer depends on the blocked cells, the
+ * The path memo. A search's answer depends on the blocked cells, the
  * claimed ones when use_ru, start, target and range, and on the budget
  * only through whether it stops early; so an answer found in n expansions
  * is the answer wherever n more fit in the budget, and the decision is
  * charged those n expansions as if the search had run. Searches the budget
  * stopped are not kept.
  */
-static void memo_search(rd_layer *L, int sx, int sy, int target, int r2, int use_ru, int *dir, int *goal)
+static void memo_key(rd_layer *L, int sx, int sy, int target, int r2, int use_ru, uint64_t key[2])
 {
-	int w = L->w, tx = target % w, ty = target / w;
-	uint64_t p1, p2, key[2];
-	uint32_t v[4];
-	long before = L->expanded;
-
-	if (!L->memo) {
-		search(L, sx, sy, tx, ty, r2, use_ru, dir, goal);
-		return;
-	}
-	rd_cells_update(L);
 	/* every input but the cell sets, packed without loss, then mixed */
-	p1 = (uint64_t)(uint16_t)sx | (uint64_t)(uint16_t)sy << 16 | (uint64_t)(uint16_t)w << 32 |
-	     (uint64_t)(uint16_t)L->h << 48;
-	p2 = (uint64_t)(uint32_t)target | (uint64_t)(uint32_t)(r2 & 0x7fffffff) << 32 | (uint64_t)(use_ru != 0) << 63;
+	uint64_t p1 = (uint64_t)(uint16_t)sx | (uint64_t)(uint16_t)sy << 16 | (uint64_t)(uint16_t)L->w << 32 |
+		      (uint64_t)(uint16_t)L->h << 48;
+	uint64_t p2 = (uint64_t)(uint32_t)target | (uint64_t)(uint32_t)(r2 & 0x7fffffff) << 32 |
+		      (uint64_t)(use_ru != 0) << 63;
+
+	rd_cells_update(L);
 	key[0] = L->bk_hash[0];
 	key[1] = L->bk_hash[1];
 	ms_memo_key_mix(key, p1, p2);
@@ -316,23 +309,31 @@ static void memo_search(rd_layer *L, int sx, int sy, int target, int r2, int use
 		key[0] ^= L->ru_hash[0];
 		key[1] ^= L->ru_hash[1];
 	}
-	if (ms_memo_get(L->memo, key, v) && (long)v[0] <= L->budget - before) {
-		if (L->check_memo) {
-			search(L, sx, sy, tx, ty, r2, use_ru, dir, goal);
-			if (L->expanded - before != (long)v[0] || *goal != (int)v[1] - 1 || *dir != (int)v[2] - 1)
-				L->memo_wrong = 1;
-		}
-		L->expanded = before + (long)v[0];
-		*goal = (int)v[1] - 1;
-		*dir = (int)v[2] - 1;
-		return;
+}
+
+/* 1 when the memo holds the search's answer and its expansions fit: *dir, *goal and the charge made. */
+static int memo_answer(rd_layer *L, const uint64_t key[2], int sx, int sy, int tx, int ty, int r2, int use_ru,
+		       int *dir, int *goal)
+{
+	uint32_t v[4];
+	long before = L->expanded;
+
+	if (!ms_memo_get(L->memo, key, v) || (long)v[0] > L->budget - before)
+		return 0;
+	if (L->check_memo) {
+		search(L, sx, sy, tx, ty, r2, use_ru, dir, goal);
+		if (L->expanded - before != (long)v[0] || *goal != (int)v[1] - 1 || *dir != (int)v[2] - 1)
+			L->memo_wrong = 1;
 	}
-	if (!search(L, sx, sy, tx, ty, r2, use_ru, dir, goal))
-		return; /* the budget stopped it */
-	v[0] = (uint32_t)(L->expanded - before);
-	v[1] = (uint32_t)(*goal + 1);
-	v[2] = (uint32_t)(*dir + 1);
-	v[3] = 0;
+	L->expanded = before + (long)v[0];
+	*goal = (int)v[1] - 1;
+	*dir = (int)v[2] - 1;
+	return 1;
+}
+
+static void memo_keep(rd_layer *L, const uint64_t key[2], long n, int dir, int goal)
+{
+	uint32_t v[4] = { (uint32_t)n, (uint32_t)(goal + 1), (uint32_t)(dir + 1), 0 };
 	ms_memo_put(L->memo, key, v);
 }
 
@@ -341,32 +342,48 @@ void rd_astar(rd_layer *L, int sx, int sy, int target, int range, int use_ru, in
 	int w = L->w;
 	int tx = target % w, ty = target / w; /* Java's int arithmetic, off-map targets included */
 	int r2 = range * range;
-	long before;
+	uint64_t key[2];
+	long before = L->expanded, size;
 
 	*dir = -1;
 	*goal = -1;
 	if ((sx - tx) * (sx - tx) + (sy - ty) * (sy - ty) <= r2)
 		return;
-	if (!L->full_paths) {
-		long size;
-		/* the budget is spent: the search would stop at its first expansion */
-		if (L->expanded >= L->budget) {
-			L->expanded++;
-			return;
-		}
-		/* no goal cell reachable: charge the whole region as the search
-		 * would. Labelling costs about one search of the whole map, so it
-		 * waits for a decision that searched in vain (or follows one);
-		 * labels once made cost only the cells that changed since. */
-		if ((L->lab_want || L->lab_ok) && (size = rd_regions_unreachable(L, sx, sy, tx, ty, range, use_ru)) > 0) {
-			L->unreached += size;
-			L->expanded = size > L->budget - L->expanded ? L->budget + 1 : L->expanded + size;
-			return;
-		}
+	if (L->full_paths) {
+		search(L, sx, sy, tx, ty, r2, use_ru, dir, goal);
+		return;
 	}
-	before = L->expanded;
-	memo_search(L, sx, sy, target, r2, use_ru, dir, goal);
-	if (*goal < 0 && L->expanded <= L->budget && !L->full_paths) {
+	/* the budget is spent: the search would stop at its first expansion */
+	if (L->expanded >= L->budget) {
+		L->expanded++;
+		return;
+	}
+	if (L->memo) {
+		memo_key(L, sx, sy, target, r2, use_ru, key);
+		if (memo_answer(L, key, sx, sy, tx, ty, r2, use_ru, dir, goal))
+			goto charged;
+	}
+	/* no goal cell reachable: charge the whole region as the search
+	 * would. Labelling costs about one search of the whole map, so it
+	 * waits for a decision that searched in vain (or follows one);
+	 * labels once made cost only the cells that changed since. */
+	if ((L->lab_want || L->lab_ok) && (size = rd_regions_unreachable(L, sx, sy, tx, ty, range, use_ru)) > 0) {
+		L->unreached += size;
+		if (size > L->budget - L->expanded) {
+			L->expanded = L->budget + 1;
+			return;
+		}
+		L->expanded += size;
+		if (L->memo)
+			memo_keep(L, key, size, -1, -1);
+		return;
+	}
+	if (!search(L, sx, sy, tx, ty, r2, use_ru, dir, goal))
+		return; /* the budget stopped it */
+	if (L->memo)
+		memo_keep(L, key, L->expanded - before, *dir, *goal);
+charged:
+	if (*goal < 0) {
 		L->unreached += L->expanded - before;
 		if (2 * L->unreached >= L->cells)
 			L->lab_want = 1;
