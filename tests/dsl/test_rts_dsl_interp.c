@@ -323,8 +323,9 @@ static void run_line(fx *f, FILE *in, char *line)
 	} else if ((!strcmp(w[0], "program") || !strcmp(w[0], "program!") || !strcmp(w[0], "program+not")) && nw >= 2) {
 		unsigned flags = !strcmp(w[0], "program!") ? MS_RTS_DSL_PARSE_UNBOUND
 				 : !strcmp(w[0], "program+not") ? MS_RTS_DSL_PARSE_NOT : 0;
+		/* every decision run: the fixtures check the abstract-action map of busy units too */
 		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = f->for_order, .check_regions = 1,
-				       .check_cells = 1 };
+				       .check_cells = 1, .every_decision = 1 };
 		rest = strstr(copy, w[0]) + strlen(w[0]);
 		if (ms_rts_dsl_parse(f->prog, f->file, rest, strlen(rest), flags))
 			FAIL(f, "program: %s", ms_ctx_last_error(f->ctx));
@@ -500,13 +501,15 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 		ms_rts_dsl_interp *fast, *full;
 		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .full_loops = 1,
 				       .every_decision = 1, .check_cells = 1 };
+		/* the loops' shortcut alone (the abstract actions of a decision with no unit free are compared too) */
+		ms_rts_dsl_opts of = { .version = MS_RTS_DSL_OPTS_VERSION, .every_decision = 1 };
 		char *text = NULL;
 		assert_int_equal(ms_rts_dsl_generate(p, &rng, 9), MS_OK);
 		for (int m = 0; m < k % 4; m++)
 			assert_int_equal(ms_rts_dsl_mutate(p, &rng, NULL), MS_OK);
 		assert_int_equal(ms_rts_dsl_print(p, MS_RTS_DSL_FORM_JAVA, &text, NULL), MS_OK);
 		nested += strstr(text, "for(Unit u){for(Unit u)") != NULL;
-		assert_int_equal(ms_rts_dsl_interp_new(ctx, &fast, p, 3, NULL), MS_OK);
+		assert_int_equal(ms_rts_dsl_interp_new(ctx, &fast, p, 3, &of), MS_OK);
 		assert_int_equal(ms_rts_dsl_interp_new(ctx, &full, p, 3, &o), MS_OK);
 		for (int i = 0; i < nstates; i++)
 			for (int pl = 0; pl < 2; pl++) {
@@ -543,6 +546,78 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_bot_free(bots[0]);
 	ms_bot_free(bots[1]);
 	ms_rts_state_free(ctx, s);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
+/*
+ * A decision with no unit of the player free answers empty without running
+ * the program (every_decision off), and one with a unit free runs it; a
+ * program with a Random target always runs (its draws must happen).
+ */
+static void test_rts_dsl_interp__no_unit_free_answers_empty(void **state)
+{
+	static const char map[] =
+		"<rts.PhysicalGameState width=\"6\" height=\"4\"><terrain>000000000000000000000000</terrain><players>"
+		"<rts.Player ID=\"0\" resources=\"5\"></rts.Player><rts.Player ID=\"1\" resources=\"5\"></rts.Player>"
+		"</players><units>"
+		"<rts.units.Unit type=\"Worker\" ID=\"1\" player=\"0\" x=\"0\" y=\"0\" resources=\"0\" hitpoints=\"1\"></rts.units.Unit>"
+		"<rts.units.Unit type=\"Worker\" ID=\"2\" player=\"0\" x=\"0\" y=\"2\" resources=\"0\" hitpoints=\"1\"></rts.units.Unit>"
+		"<rts.units.Unit type=\"Worker\" ID=\"3\" player=\"1\" x=\"5\" y=\"3\" resources=\"0\" hitpoints=\"1\"></rts.units.Unit>"
+		"</units></rts.PhysicalGameState>";
+	static const char *const progs[] = { "for(Unit u){u.attack(Closest)}", "for(Unit u){u.attack(Random)}" };
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_rts_state *s;
+	ms_dsl_grammar *g;
+	ms_dsl_prog *p;
+	ms_rts_pair pa[16];
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_rts_dsl_grammar_new(ctx, &g, 0), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(ctx, &p, g), MS_OK);
+	for (int k = 0; k < 2; k++) {
+		ms_rts_dsl_interp *it;
+		ms_rts_pair busy[2];
+		int n, na;
+		assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "6x4", map, strlen(map), 0), MS_OK);
+		assert_int_equal(ms_rts_dsl_parse(p, "test", progs[k], strlen(progs[k]), 0), MS_OK);
+		assert_int_equal(ms_rts_dsl_interp_new(ctx, &it, p, 1, NULL), MS_OK);
+		/* both free: the program runs, each worker moves towards the enemy */
+		assert_int_equal(ms_rts_dsl_decide(it, 0, s, pa, 16, &n), MS_OK);
+		assert_int_equal(n, 2);
+		assert_int_equal(ms_rts_dsl_skips(it), 0);
+		/* one worker busy: the program runs for the other */
+		for (int i = 0; i < 2; i++) {
+			ms_rts_state_unit(s, i, &busy[i].unit);
+			busy[i].action = pa[i].action;
+		}
+		assert_int_equal(ms_rts_issue_safe(ctx, s, busy, 1, NULL), MS_OK);
+		assert_int_equal(ms_rts_dsl_decide(it, 0, s, pa, 16, &n), MS_OK);
+		assert_int_equal(n, 1);
+		assert_int_equal(ms_rts_dsl_skips(it), 0);
+		ms_rts_dsl_assignments(it, &na);
+		assert_int_equal(na, 2); /* the busy one is assigned too, as the JAR's map counts it */
+		/* both busy: nothing to do */
+		ms_rts_state_unit(s, 1, &busy[1].unit);
+		assert_int_equal(ms_rts_issue_safe(ctx, s, &busy[1], 1, NULL), MS_OK);
+		assert_int_equal(ms_rts_dsl_decide(it, 0, s, pa, 16, &n), MS_OK);
+		assert_int_equal(n, 0);
+		ms_rts_dsl_assignments(it, &na);
+		if (k == 0) {
+			assert_int_equal(ms_rts_dsl_skips(it), 1);
+			assert_int_equal(na, 0);
+			assert_int_equal(ms_rts_dsl_path_expansions(it), 0);
+		} else {
+			assert_int_equal(ms_rts_dsl_skips(it), 0); /* Random: the program ran */
+			assert_int_equal(na, 2);
+		}
+		ms_rts_dsl_interp_free(it);
+		ms_rts_state_free(ctx, s);
+	}
+	ms_dsl_prog_free(p);
+	ms_dsl_grammar_free(g);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -612,7 +687,7 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 	ms_rts_pair pa[256], pb[256];
 	ms_memo *memo;
 	ms_memo_stats st;
-	long compared = 0, moves = 0, expansions = 0, spent = 0, repeats = 0;
+	long compared = 0, moves = 0, expansions = 0, spent = 0, repeats = 0, skipped = 0;
 	(void)state;
 	walled_map(map, sizeof(map));
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
@@ -634,6 +709,7 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 				        .check_regions = 1, .check_cells = 1, .path_memo = memo };
 		ms_rts_state *s;
 		char *text[2] = { NULL, NULL };
+		int last_skip[2] = { 0, 0 };
 		for (int pl = 0; pl < 2; pl++) {
 			/* programs that search: a unit loop around a random body, mutated a little */
 			do {
@@ -651,12 +727,22 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 			for (int pl = 0; pl < 2; pl++) {
 				int na, nb, ra, rb, ka, kb;
 				const ms_rts_dsl_assignment *aa, *ab;
+				long skips = ms_rts_dsl_skips(fast[pl]), reps = ms_rts_dsl_repeats(fast[pl]);
+				int idle;
 				ra = ms_rts_dsl_decide(fast[pl], pl, s, pa, 256, &na);
 				rb = ms_rts_dsl_decide(full[pl], pl, s, pb, 256, &nb);
 				if (ra != rb || na != nb)
 					fail_msg("program %s: decisions differ at cycle %d, player %d", text[pl], t, pl);
-				/* the budget's count too, even where it did not run out */
-				if (ms_rts_dsl_path_expansions(fast[pl]) != ms_rts_dsl_path_expansions(full[pl]))
+				/* the program did not run: no unit was free now, or at the decision this one repeats */
+				if (ms_rts_dsl_repeats(fast[pl]) == reps)
+					last_skip[pl] = ms_rts_dsl_skips(fast[pl]) != skips;
+				idle = last_skip[pl];
+				if (idle) {
+					/* no unit was free: the program did not run, nothing came of it */
+					if (na)
+						fail_msg("program %s: %d actions with no unit free at cycle %d", text[pl], na, t);
+					skipped++;
+				} else if (ms_rts_dsl_path_expansions(fast[pl]) != ms_rts_dsl_path_expansions(full[pl]))
 					fail_msg("program %s: %ld expansions, not %ld, at cycle %d, player %d", text[pl],
 						 ms_rts_dsl_path_expansions(fast[pl]), ms_rts_dsl_path_expansions(full[pl]), t, pl);
 				expansions += ms_rts_dsl_path_expansions(full[pl]);
@@ -668,6 +754,8 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 				}
 				aa = ms_rts_dsl_assignments(fast[pl], &ka);
 				ab = ms_rts_dsl_assignments(full[pl], &kb);
+				if (idle)
+					ka = kb = 0;
 				if (ka != kb)
 					fail_msg("program %s: abstract actions differ at cycle %d", text[pl], t);
 				for (int j = 0; j < ka; j++)
@@ -698,10 +786,11 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 	assert_true(expansions > 1000000);
 	assert_true(spent > 100); /* decisions whose budget ran out */
 	assert_true(repeats > compared / 4); /* decisions answered from the last view */
+	assert_true(skipped > compared / 10); /* decisions with no unit free */
 	ms_memo_get_stats(memo, &st);
 	assert_true(st.hits > 1000 && st.hits > st.lookups / 10); /* searches answered from the memo */
-	print_message("compared %ld decisions, %ld repeated; %llu of %llu path searches from the memo\n", compared,
-		      repeats, (unsigned long long)st.hits, (unsigned long long)st.lookups);
+	print_message("compared %ld decisions, %ld repeated, %ld with no unit free; %llu of %llu path searches from "
+		      "the memo\n", compared, repeats, skipped, (unsigned long long)st.hits, (unsigned long long)st.lookups);
 	ms_memo_free(memo);
 	ms_dsl_prog_free(p[0]);
 	ms_dsl_prog_free(p[1]);
@@ -723,6 +812,7 @@ int main(void)
 		cmocka_unit_test(test_rts_dsl_interp__control),
 		cmocka_unit_test(test_rts_dsl_interp__translate),
 		cmocka_unit_test(test_rts_dsl_interp__loop_shortcut_changes_no_decision),
+		cmocka_unit_test(test_rts_dsl_interp__no_unit_free_answers_empty),
 		cmocka_unit_test(test_rts_dsl_interp__region_test_and_repeated_views_change_no_decision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,7 @@ struct ms_rts_dsl_interp {
 	int n_pub, cap_pub;
 	rd_view view; /* the last decision's, for a decision that repeats it */
 	long repeats;
+	long skips;   /* decisions with no unit free, answered empty */
 };
 
 /* ---- compiling ----------------------------------------------------------- */
@@ -768,6 +769,17 @@ static int index_units(ms_rts_dsl_interp *it, const ms_rts_state *s, int player)
 	return MS_OK;
 }
 
+/* 1 when every unit of `player` has an action running. */
+static int none_free(const ms_rts_state *s, int player)
+{
+	const rts_unit *us = rts_cunits(s);
+
+	for (int i = 0; i < s->n_units; i++)
+		if (us[i].u.player == player && us[i].slot < 0)
+			return 0;
+	return 1;
+}
+
 int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, ms_rts_pair *out, int max, int *n)
 {
 	int rc;
@@ -784,6 +796,17 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 		return MS_OK;
 	}
 	it->n_pub = 0;
+	/* No unit of ours is free: translation drops every abstract action (a
+	 * busy unit gets none) and fills no wait, so the answer is empty
+	 * whatever the program does; Random draws aside, nothing of a decision
+	 * outlives it. Most decisions of a match are such (after a decision
+	 * every free unit has an action or a 10-cycle wait). */
+	if (!it->code[0].rnd && !it->opts.every_decision && none_free(s, player)) {
+		it->L.expanded = 0;
+		rd_view_answer(&it->view, out, 0);
+		it->skips++;
+		return MS_OK;
+	}
 	bind_utt(it, s->utt);
 	it->L.full_paths = it->opts.full_paths;
 	it->L.check_regions = it->opts.check_regions;
@@ -834,6 +857,11 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 long ms_rts_dsl_path_expansions(const ms_rts_dsl_interp *it)
 {
 	return it->L.expanded;
+}
+
+long ms_rts_dsl_skips(const ms_rts_dsl_interp *it)
+{
+	return it->skips;
 }
 
 long ms_rts_dsl_repeats(const ms_rts_dsl_interp *it)

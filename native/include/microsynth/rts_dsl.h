@@ -173,8 +173,8 @@ typedef struct ms_rts_dsl_opts {
 	long path_budget; /**< path-search expansions per decision; 0: the default 400,000 (tests lower it) */
 	int check_regions; /**< compare every update of the path search's region labels with a fresh labelling; a
 				difference fails the decision with MS_ERROR (slower; for tests) */
-	int every_decision; /**< decide afresh even when the view is the last decision's (slower, same decisions;
-				 for tests) */
+	int every_decision; /**< decide afresh even when the view is the last decision's or no unit of the player
+				 is free (slower, same decisions; for tests) */
 	int check_cells; /**< compare the path search's blocked cells, kept from decision to decision, with the
 			      state at every change; a difference fails the decision with MS_ERROR (slower; for
 			      tests) */
@@ -241,6 +241,12 @@ typedef struct ms_rts_dsl_assignment {
 MS_EXTERN long ms_rts_dsl_path_expansions(const ms_rts_dsl_interp *it);
 /** Decisions that repeated the last one's answer because its view was the same (tests count them). */
 MS_EXTERN long ms_rts_dsl_repeats(const ms_rts_dsl_interp *it);
+/**
+ * Decisions answered empty without running the program because no unit of
+ * the player was free (every_decision off, no Random target): their
+ * abstract-action map and expansion count are empty (tests count them).
+ */
+MS_EXTERN long ms_rts_dsl_skips(const ms_rts_dsl_interp *it);
 
 MS_EXTERN const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_interp *it, int *n);
 
