@@ -191,13 +191,26 @@ void ms_match_memo_stats(const ms_match *m, ms_memo_stats *out)
 	ms_memo_get_stats(m ? m->memo : NULL, out);
 }
 
-/* The match context's memo table, made at its first use; NULL without one. */
+/*
+ * The match context's memo table, made at its first use; NULL without one.
+ * By default it grows with the map, 2^8 entries a cell between 2^14 and
+ * 2^20 (64x64: 32 MiB): a bigger map's games hold more distinct searches.
+ */
 static int memo_table(ms_match *m, ms_memo **out)
 {
 	int rc;
 
-	if (m->o.memo_bits >= 0 && !m->memo && (rc = ms_memo_new(m->ctx, &m->memo, (unsigned)m->o.memo_bits)))
-		return rc;
+	if (m->o.memo_bits >= 0 && !m->memo) {
+		unsigned bits = (unsigned)m->o.memo_bits;
+		if (!bits) {
+			long cells = (long)ms_rts_state_width(m->initial) * ms_rts_state_height(m->initial);
+			for (bits = 8; bits < 20 && (1L << (bits - 8)) < cells; bits++)
+				;
+			bits = bits < 14 ? 14 : bits;
+		}
+		if ((rc = ms_memo_new(m->ctx, &m->memo, bits)))
+			return rc;
+	}
 	*out = m->memo;
 	return MS_OK;
 }

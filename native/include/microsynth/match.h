@@ -166,9 +166,10 @@ typedef struct ms_match_opts {
 	int partially_observable;
 	int edition;             /**< native bots' path finding: MS_PATH_EDITION_* (native backend) */
 	int64_t seed;            /**< seeds the bots' and the engine's generators */
-	/** native backend: program players keep their path searches' answers from match to match in a table
-	 *  of 2^memo_bits entries of this match context (ms_memo; the same decisions, fewer searches when
-	 *  programs share positions, as a synthesis's do); 0: MS_MEMO_DEFAULT_BITS, negative: no table */
+	/** native backend: the players (programs and native bots) keep their path searches' answers from match
+	 *  to match in a table of 2^memo_bits entries of this match context (ms_memo; the same decisions, fewer
+	 *  searches when games share positions, as a synthesis's do); 0: by the map's size, 2^8 entries a cell within
+	 *  [2^14, 2^20] (32x32: 2^18, 8 MiB); negative: no table */
 	int memo_bits;
 	/* official backend only */
 	const char *harness_jar; /**< microsynth-harness.jar (required there) */
