@@ -32,6 +32,7 @@ typedef struct rd_node {
 	int end;   /* one past the subtree */
 	int rnd;   /* subtree draws Random targets */
 	int inner; /* a for whose body holds another for */
+	int loops; /* the subtree holds a for (itself included) */
 } rd_node;
 
 /* Memory of a for node within a tick (see the header comment). */
@@ -144,6 +145,9 @@ static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 			c->rnd = it->code[j].o == RD_OP_RANDOM;
 		for (int j = i + 1; j < c->end && c->op == MS_RTS_DSL_S_FOR && !c->inner; j++)
 			c->inner = it->code[j].op == MS_RTS_DSL_S_FOR;
+		c->loops = c->op == MS_RTS_DSL_S_FOR;
+		for (int j = i + 1; j < c->end && !c->loops; j++)
+			c->loops = it->code[j].op == MS_RTS_DSL_S_FOR;
 		it->fors[i].tick = 0;
 	}
 	it->n_code = n;
@@ -610,6 +614,8 @@ static int bil_pass(const ms_rts_dsl_interp *it, int pass, int type)
 	}
 }
 
+static int exec_residual(ms_rts_dsl_interp *it, int i, int ui);
+
 static int exec_for(ms_rts_dsl_interp *it, int i)
 {
 	const rd_node *c = &it->code[i];
@@ -621,22 +627,57 @@ static int exec_for(ms_rts_dsl_interp *it, int i)
 		return MS_OK;
 	/* Every command checks first that its unit has no action yet, and
 	 * nothing before that check changes anything (Random targets are drawn
-	 * after it): a body run for a unit that has one does nothing unless it
-	 * holds a loop over other units, and a loop does nothing once all of
-	 * ours have one. Such runs are skipped. */
+	 * after it): a body run for a unit that has one does nothing but run
+	 * its loops over other units (exec_residual), and a loop does nothing
+	 * once all of ours have one. The rest of such runs is skipped. */
 	full = it->opts.full_loops;
 	for (int pass = 0; pass < passes && !rc && (full || it->L.n_aa < it->n_own_ix); pass++)
 		for (int k = 0; k < it->n_own_ix && !rc; k++) {
 			int j = it->own[k];
-			if ((passes > 1 && !bil_pass(it, pass, UNIT(it, j)->type)) ||
-			    (!full && !c->inner && has_action(it, j)))
+			if (passes > 1 && !bil_pass(it, pass, UNIT(it, j)->type))
 				continue;
-			rc = exec_stmt(it, c->k[0], j);
+			if (full || !has_action(it, j))
+				rc = exec_stmt(it, c->k[0], j);
+			else if (c->inner)
+				rc = exec_residual(it, c->k[0], j);
 		}
 	f->tick = it->tick;
 	f->v0 = v0;
 	f->v1 = it->version;
 	return rc;
+}
+
+/*
+ * A body run for a unit that has an action already: of it only the loops
+ * over other units act, and the conditions on the way to them decide
+ * whether they run; its own commands would check the unit first and do
+ * nothing, and a condition changes nothing.
+ */
+static int exec_residual(ms_rts_dsl_interp *it, int i, int ui)
+{
+	const rd_node *c = &it->code[i];
+	int rc, v;
+
+	if (!c->loops)
+		return MS_OK;
+	switch (c->op) {
+	case MS_RTS_DSL_S_SEQ:
+		if ((rc = exec_residual(it, c->k[0], ui)))
+			return rc;
+		return exec_residual(it, c->k[1], ui);
+	case MS_RTS_DSL_S_FOR:
+		return exec_for(it, i);
+	case MS_RTS_DSL_S_IF:
+		if ((rc = eval_cond(it, c->k[0], ui, &v)))
+			return rc;
+		return v ? exec_residual(it, c->k[1], ui) : MS_OK;
+	case MS_RTS_DSL_S_IFELSE:
+		if ((rc = eval_cond(it, c->k[0], ui, &v)))
+			return rc;
+		return exec_residual(it, c->k[v ? 1 : 2], ui);
+	default:
+		return MS_OK;
+	}
 }
 
 static int exec_stmt(ms_rts_dsl_interp *it, int i, int ui)
