@@ -706,7 +706,8 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .full_paths = 1,
 				       .path_budget = budget, .every_decision = 1, .check_cells = 1 };
 		ms_rts_dsl_opts of = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .path_budget = budget,
-				        .check_regions = 1, .check_cells = 1, .path_memo = memo };
+				        .check_regions = 1, .check_cells = 1, .path_memo = memo,
+					.check_memo = k % 2 }; /* every other match checks each answer against its search */
 		ms_rts_state *s;
 		char *text[2] = { NULL, NULL };
 		int last_skip[2] = { 0, 0 };
