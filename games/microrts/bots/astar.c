@@ -183,7 +183,6 @@ int bot_astar_grow(ms_ctx *ctx, bot_astar *a, int cells)
 	/* buckets are kept relative to the start's f: along a path of n steps
 	 * f grows by at most 2n, and a path has fewer steps than the map cells */
 	int cap_f = 2 * cells + 2;
-
 	ms_memo *memo = a->memo; /* the owner's, not scratch */
 
 	if (cells <= a->cap)
@@ -369,8 +368,6 @@ static inline void consider(astar_run *r, int c, int nx, int ny, int from)
 #define MEMO_UNITS (UINT64_C(1) << 32)
 #define MEMO_PEND (UINT64_C(2) << 32)
 #define MEMO_RESERVED (UINT64_C(3) << 32)
-/* Sets these keys apart from the DSL layer's in a table both use. */
-#define MEMO_DOMAIN (UINT64_C(1) << 62)
 
 /* The digest of the cells units and pending actions hold in this decision. */
 static const uint64_t *cells_hash(bot_astar *a, const bot_frame *f)
@@ -435,9 +432,7 @@ void bot_astar_find(bot_astar *a, const bot_frame *f, int sx, int sy, int target
 		}
 	if (a->memo) {
 		uint32_t v[4];
-		ms_memo_key_mix(key, (uint64_t)(uint16_t)sx | (uint64_t)(uint16_t)sy << 16 | (uint64_t)(uint16_t)w << 32 |
-					     (uint64_t)(uint16_t)h << 48,
-				(uint64_t)(uint32_t)target | (uint64_t)(uint32_t)r2 << 32 | MEMO_DOMAIN);
+		bot_path_key(key, sx, sy, w, h, target, r2, BOT_PATH_BOTS);
 		if (ms_memo_get(a->memo, key, v)) {
 			*dir = (int)v[0] - 1;
 			return;

@@ -10,6 +10,26 @@
 #define MS_GAMES_MICRORTS_BOT_ACTIONS_H
 
 #include "../rts.h"
+#include "core/hash.h"
+
+/* Kinds of path search, apart in a memo table they share (bits 62-63 of the key's second word). */
+#define BOT_PATH_BOTS (UINT64_C(1) << 62)   /* the bots' A* (astar.c) */
+#define BOT_PATH_DSL 0                       /* the DSL layer's, claimed cells allowed */
+#define BOT_PATH_DSL_RU (UINT64_C(1) << 63) /* the DSL layer's, claimed cells avoided */
+
+/*
+ * Mixes a path search's scalar inputs into a memo key that holds the
+ * digests of its cell sets: start, map size, target and squared range,
+ * packed without loss (sides below 65536, r2 below 2^30: ranges below
+ * 32768), and the kind of search.
+ */
+static inline void bot_path_key(uint64_t key[2], int sx, int sy, int w, int h, int target, int r2, uint64_t kind)
+{
+	ms_memo_key_mix(key,
+			(uint64_t)(uint16_t)sx | (uint64_t)(uint16_t)sy << 16 | (uint64_t)(uint16_t)w << 32 |
+				(uint64_t)(uint16_t)h << 48,
+			(uint64_t)(uint32_t)target | (uint64_t)(uint32_t)(r2 & 0x3fffffff) << 32 | kind);
+}
 
 /* findBuildingPosition: a cell index or -1. `reserved` has `n` cells. */
 int bot_al_building_position(const ms_rts_state *s, const int *reserved, int n, int dx, int dy);

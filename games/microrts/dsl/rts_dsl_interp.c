@@ -140,14 +140,14 @@ static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 	/* Random anywhere below a node makes its loops draw numbers */
 	for (int i = n - 1; i >= 0; i--) {
 		rd_node *c = &it->code[i];
+		int below = 0; /* a for strictly inside the subtree */
 		c->rnd = c->o == RD_OP_RANDOM;
 		for (int j = i + 1; j < c->end && !c->rnd; j++)
 			c->rnd = it->code[j].o == RD_OP_RANDOM;
-		for (int j = i + 1; j < c->end && c->op == MS_RTS_DSL_S_FOR && !c->inner; j++)
-			c->inner = it->code[j].op == MS_RTS_DSL_S_FOR;
-		c->loops = c->op == MS_RTS_DSL_S_FOR;
-		for (int j = i + 1; j < c->end && !c->loops; j++)
-			c->loops = it->code[j].op == MS_RTS_DSL_S_FOR;
+		for (int j = i + 1; j < c->end && !below; j++)
+			below = it->code[j].op == MS_RTS_DSL_S_FOR;
+		c->inner = c->op == MS_RTS_DSL_S_FOR && below;
+		c->loops = c->op == MS_RTS_DSL_S_FOR || below;
 		it->fors[i].tick = 0;
 	}
 	it->n_code = n;

@@ -295,16 +295,10 @@ static int search(rd_layer *L, int sx, int sy, int tx, int ty, int r2, int use_r
  */
 static void memo_key(rd_layer *L, int sx, int sy, int target, int r2, int use_ru, uint64_t key[2])
 {
-	/* every input but the cell sets, packed without loss, then mixed */
-	uint64_t p1 = (uint64_t)(uint16_t)sx | (uint64_t)(uint16_t)sy << 16 | (uint64_t)(uint16_t)L->w << 32 |
-		      (uint64_t)(uint16_t)L->h << 48;
-	uint64_t p2 = (uint64_t)(uint32_t)target | (uint64_t)(uint32_t)(r2 & 0x7fffffff) << 32 |
-		      (uint64_t)(use_ru != 0) << 63;
-
 	rd_cells_update(L);
 	key[0] = L->bk_hash[0];
 	key[1] = L->bk_hash[1];
-	ms_memo_key_mix(key, p1, p2);
+	bot_path_key(key, sx, sy, L->w, L->h, target, r2, use_ru ? BOT_PATH_DSL_RU : BOT_PATH_DSL);
 	if (use_ru) {
 		key[0] ^= L->ru_hash[0];
 		key[1] ^= L->ru_hash[1];

@@ -32,7 +32,7 @@ struct ms_match {
 	ms_rts_state *s;         /* the match being played, then its end */
 	int played;
 	int stochastic;          /* bots draw where the Java ones draw unseeded numbers */
-	ms_memo *memo;           /* program players' path answers (made at the first program's match) */
+	ms_memo *memo;           /* the players' path answers (made at the first native match) */
 	/* official */
 	ms_jvm *jvm;
 };

@@ -201,7 +201,7 @@ typedef struct ms_match ms_match;
 MS_EXTERN int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts);
 MS_EXTERN void ms_match_free(ms_match *m);
 
-/** The counters of the match context's memo table (all 0 before a program played natively, or without one). */
+/** The counters of the match context's memo table (all 0 before a native match, or without a table). */
 MS_EXTERN void ms_match_memo_stats(const ms_match *m, ms_memo_stats *out);
 
 /**
