@@ -6,7 +6,9 @@
  * Native: the map is loaded once per context; each match starts from a copy
  * of that state, seeded as the official Match runner seeds its static
  * generators (seed * 1000003 + k), so `microsynth play` and this give the
- * same match. Official: a program crosses into the JVM once per match as its
+ * same match; or it starts from a state given in memory (opts.initial), the
+ * only form a build without map files (MS_NO_FILE_IO: the drop-in bot's
+ * library, which links no libxml2 or libzip) offers. Official: a program crosses into the JVM once per match as its
  * exact-tree (salve) text behind "program-text:", which the drop-in bot
  * parses once at construction.
  */
@@ -27,8 +29,9 @@ struct ms_match {
 	char *map;               /* resolved map path */
 	char *harness_jar, *harness_dir;
 	/* native */
-	ms_rts_utt *utt;
-	ms_rts_state *initial;   /* as loaded */
+	ms_rts_utt *utt;         /* owned; NULL when the table is the given state's */
+	const ms_rts_utt *table; /* the table matches are played with */
+	ms_rts_state *initial;   /* as loaded, or a copy of opts.initial */
 	ms_rts_state *s;         /* the match being played, then its end */
 	int played;
 	int stochastic;          /* bots draw where the Java ones draw unseeded numbers */
@@ -75,11 +78,14 @@ int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
 	int rc;
 
 	*out = NULL;
-	if (!opts || opts->version != MS_MATCH_OPTS_VERSION)
-		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: options version %d (expected %d)",
+	if (!opts || opts->version < 2 || opts->version > MS_MATCH_OPTS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: options version %d (expected 2..%d)",
 				    opts ? opts->version : -1, MS_MATCH_OPTS_VERSION);
-	if (!opts->map)
+	const ms_rts_state *given = opts->version >= 3 ? opts->initial : NULL;
+	if (!opts->map && !given)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: no map");
+	if (given && opts->backend != MS_MATCH_NATIVE)
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: a state in memory plays on the native backend only");
 	if (opts->backend != MS_MATCH_NATIVE && opts->backend != MS_MATCH_OFFICIAL)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: unknown backend %d", opts->backend);
 	if (opts->utt < 0 || opts->utt > 3 || opts->conflict < 0 || opts->conflict > 3 || opts->max_cycles < 0)
@@ -106,15 +112,31 @@ int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
 	m->o.harness_jar = m->harness_jar;
 	m->o.harness_dir = m->harness_dir;
 	m->o.map = NULL;
-	if ((rc = resolve_map(m, opts->map)))
+	m->o.initial = NULL;
+	if (given) {
+		m->table = ms_rts_state_utt(given);
+		if ((opts->map && !(m->map = ms_ctx_strdup(ctx, opts->map))) ||
+		    (rc = ms_rts_state_clone(ctx, &m->initial, given)) || (rc = ms_rts_state_clone(ctx, &m->s, given))) {
+			rc = rc ? rc : ms_ctx_error(ctx, MS_ENOMEM, "ms_match_new: out of memory");
+			goto fail;
+		}
+		ms_match_seed_state(m->initial, m->o.seed);
+	} else if (m->o.backend == MS_MATCH_NATIVE) {
+#ifdef MS_NO_FILE_IO
+		rc = ms_ctx_error(ctx, MS_EUNSUPPORTED, "ms_match_new: this build reads no map files (map '%s'); "
+				  "give the first state in memory", opts->map);
 		goto fail;
-	if (m->o.backend == MS_MATCH_NATIVE) {
-		if ((rc = ms_rts_utt_new(ctx, &m->utt, m->o.utt, m->o.conflict)) ||
+#else
+		if ((rc = resolve_map(m, opts->map)) || (rc = ms_rts_utt_new(ctx, &m->utt, m->o.utt, m->o.conflict)) ||
 		    (rc = ms_rts_state_load_map(ctx, &m->initial, m->utt, m->map, m->o.seed)) ||
 		    (rc = ms_rts_state_clone(ctx, &m->s, m->initial)))
 			goto fail;
+		m->table = m->utt;
 		ms_match_seed_state(m->initial, m->o.seed);
+#endif
 	} else {
+		if ((rc = resolve_map(m, opts->map)))
+			goto fail;
 #ifdef MS_HAVE_JVM
 		static const char *const quiet[] = { "-Dmicrosynth.quiet=true" };
 		ms_jvm_opts jo = { .version = MS_JVM_OPTS_VERSION, .harness_jar = m->harness_jar,
@@ -223,7 +245,7 @@ static int program_bot(ms_match *m, ms_bot **out, const ms_dsl_prog *p, int64_t 
 
 	if ((rc = memo_table(m, &o.path_memo)))
 		return rc;
-	return ms_rts_dsl_bot_new_opts(m->ctx, out, p, m->utt, seed, &o);
+	return ms_rts_dsl_bot_new_opts(m->ctx, out, p, m->table, seed, &o);
 }
 
 static int play_native(ms_match *m, const ms_match_player players[2], const char *trace, ms_bot_observer observe,
@@ -243,18 +265,25 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 	for (int p = 0; p < 2; p++) {
 		if (players[p].prefix)
 			rc = ms_rts_prefix_bot_new(ctx, &bot[p], players[p].prefix, players[p].switch_cycle,
-						   players[p].program, m->utt, bot_seed);
+						   players[p].program, m->table, bot_seed);
 		else if (players[p].program)
 			rc = program_bot(m, &bot[p], players[p].program, bot_seed);
-		else if (!(rc = ms_bot_make(ctx, &bot[p], players[p].spec, m->utt, bot_seed)) &&
+		else if (!(rc = ms_bot_make(ctx, &bot[p], players[p].spec, m->table, bot_seed)) &&
 			 !(rc = memo_table(m, &memo)))
 			rc = ms_bot_set_memo(bot[p], memo);
 		if (rc || (rc = ms_bot_set_edition(bot[p], m->o.edition)) ||
 		    (rc = ms_bot_set_stochastic(bot[p], m->stochastic)) || (rc = ms_bot_reset(bot[p])))
 			goto done;
 	}
+#ifdef MS_NO_FILE_IO
+	if (trace) {
+		rc = ms_ctx_error(ctx, MS_EUNSUPPORTED, "ms_match_play: this build writes no trace files");
+		goto done;
+	}
+#else
 	if (trace && (rc = ms_rts_trace_writer_new(ctx, &tw, m->s)))
 		goto done;
+#endif
 	if ((rc = ms_bot_play_observed(ctx, m->s, bot, m->o.max_cycles, m->o.partially_observable, tw, NULL, observe,
 				       ud))) {
 		/* scored as the harness scores a crash: the failing player loses */
@@ -265,8 +294,10 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 		res->timed_out = -1;
 		goto done;
 	}
+#ifndef MS_NO_FILE_IO
 	if (tw && (rc = ms_rts_trace_writer_finish(tw, m->s, trace)))
 		goto done;
+#endif
 	m->played = 1;
 	res->winner = ms_rts_winner(m->s);
 	res->cycles = ms_rts_state_time(m->s);
@@ -382,5 +413,5 @@ const ms_rts_state *ms_match_final_state(const ms_match *m)
 
 const ms_rts_utt *ms_match_utt(const ms_match *m)
 {
-	return m ? m->utt : NULL;
+	return m ? m->table : NULL;
 }

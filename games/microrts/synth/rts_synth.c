@@ -15,6 +15,7 @@
 #include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
 #include "core/buf.h"
+#include "core/hash.h"
 #include "core/internal.h"
 #include "games/microrts/synth/rts_observe.h"
 
@@ -58,6 +59,7 @@ struct ms_rts_synth {
 	ms_dsl_grammar *g;
 	int n_maps, n_opp;
 	char **maps;            /* as given */
+	const ms_rts_state **states; /* [map] first states in memory (borrowed; the array is ours), or NULL */
 	int *max_cycles;        /* per map */
 	rts_opponent *opp;      /* [n_opp] */
 	int utt, conflict, edition, tiebreak;
@@ -126,6 +128,7 @@ static int open_match(const ms_rts_synth *rs, ms_ctx *ctx, int map, int official
 	ms_match_opts mo = { .version = MS_MATCH_OPTS_VERSION,
 			     .backend = official ? MS_MATCH_OFFICIAL : MS_MATCH_NATIVE,
 			     .map = rs->maps[map],
+			     .initial = rs->states && !official ? rs->states[map] : NULL,
 			     .utt = rs->utt,
 			     .conflict = rs->conflict,
 			     .max_cycles = rs->max_cycles ? rs->max_cycles[map] : 0,
@@ -523,6 +526,7 @@ void ms_rts_synth_free(ms_rts_synth *rs)
 		ms_dsl_prog_free(rs->opp[i].prog);
 	}
 	ms_ctx_mfree(rs->ctx, rs->maps);
+	ms_ctx_mfree(rs->ctx, rs->states);
 	ms_ctx_mfree(rs->ctx, rs->opp);
 	ms_ctx_mfree(rs->ctx, rs->fingerprint);
 	ms_ctx_mfree(rs->ctx, rs->max_cycles);
@@ -582,9 +586,14 @@ static int record_oracle(ms_rts_synth *rs)
 /* The options every problem needs, before anything is built. */
 static int check_options(ms_ctx *ctx, const ms_rts_synth_options *o)
 {
-	if (!o || o->version != MS_RTS_SYNTH_OPTIONS_VERSION)
+	if (!o || o->version < 2 || o->version > MS_RTS_SYNTH_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: options missing or of an unknown version");
-	if (o->n_maps < 1 || !o->maps)
+	if (o->version >= 3 && o->states) {
+		for (int i = 0; i < o->n_maps; i++)
+			if (!o->states[i])
+				return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: first state %d missing", i);
+	}
+	if (o->n_maps < 1 || (!o->maps && (o->version < 3 || !o->states)))
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no map (--map)");
 	if (o->n_opponents < 1 || !o->opponents)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no opponent (--opponent)");
@@ -606,11 +615,17 @@ static int add_maps(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o
 	for (int i = 0; i < o->n_maps; i++) {
 		ms_match *m = NULL;
 		int w, h;
-		if (!o->maps[i] || !(rs->maps[i] = ms_ctx_strdup(ctx, o->maps[i])))
+		char name[32];
+		const char *given = o->maps ? o->maps[i] : NULL;
+		if (!given && rs->states) {
+			snprintf(name, sizeof name, "state%d", i);
+			given = name;
+		}
+		if (!given || !(rs->maps[i] = ms_ctx_strdup(ctx, given)))
 			return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: map %d missing or out of memory", i);
 		rs->max_cycles[i] = 1; /* probe: open_match only needs the map */
 		if ((rc = open_match(rs, ctx, i, 0, &m)))
-			return ms_ctx_error(ctx, rc, "--map %s: %s", o->maps[i], ms_ctx_last_error(ctx));
+			return ms_ctx_error(ctx, rc, "--map %s: %s", rs->maps[i], ms_ctx_last_error(ctx));
 		ms_match_map_size(m, &w, &h);
 		ms_match_free(m);
 		rs->max_cycles[i] = o->max_cycles ? o->max_cycles : ms_match_competition_cycles(w, h);
@@ -648,6 +663,9 @@ static int add_opponents(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_optio
 			return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
 		op->java = !is_native(spec);
 		*java |= op->java;
+		if (op->java && rs->states)
+			return ms_ctx_error(ctx, MS_EINVAL, "--opponent %s: not a native bot or a program (a game from a "
+					    "state in memory plays native opponents only)", spec);
 		if (!op->java) {
 			/* a native opponent (or program) must build now, not in the middle of a search;
 			 * a program is parsed once, and its bot built from what was parsed */
@@ -689,6 +707,28 @@ static int add_oracle(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options 
  * The settings a checkpoint must agree with, whole (the opponents may be
  * long program texts); a switch case's opening enters as its hash.
  */
+/* FNV-1a of what a first state holds (size, terrain, stocks, units): a map given in memory enters the
+ * fingerprint by its content, as a map file enters by its name. */
+static uint64_t state_digest(const ms_rts_state *s)
+{
+	int w = ms_rts_state_width(s), h = ms_rts_state_height(s);
+	uint64_t d = ms_fnv1a_step(ms_fnv1a_step(MS_FNV_OFFSET, (uint64_t)w), (uint64_t)h);
+	ms_rts_unit u;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			d = ms_fnv1a_step(d, (uint64_t)ms_rts_state_terrain(s, x, y));
+	d = ms_fnv1a_step(ms_fnv1a_step(d, (uint64_t)ms_rts_state_resources(s, 0)), (uint64_t)ms_rts_state_resources(s, 1));
+	for (int i = 0, n = ms_rts_state_unit_count(s); i < n; i++) {
+		if (ms_rts_state_unit(s, i, &u))
+			continue;
+		uint64_t v[] = { (uint64_t)u.type, (uint64_t)(u.player + 1), (uint64_t)u.x, (uint64_t)u.y,
+				 (uint64_t)u.resources, (uint64_t)u.hitpoints };
+		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+			d = ms_fnv1a_step(d, v[k]);
+	}
+	return d;
+}
+
 static int make_fingerprint(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o)
 {
 	ms_buf b;
@@ -697,7 +737,9 @@ static int make_fingerprint(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_op
 	rc = ms_buf_printf(&b, "utt %d conflict %d edition %d tiebreak %d maps", rs->utt, rs->conflict, rs->edition,
 			   rs->tiebreak);
 	for (int i = 0; rc >= 0 && i < rs->n_maps; i++)
-		rc = ms_buf_printf(&b, " %s:%d", rs->maps[i], rs->max_cycles[i]);
+		rc = rs->states ? ms_buf_printf(&b, " %s=%016llx:%d", rs->maps[i],
+						(unsigned long long)state_digest(rs->states[i]), rs->max_cycles[i])
+				: ms_buf_printf(&b, " %s:%d", rs->maps[i], rs->max_cycles[i]);
 	/* a program opponent enters as its hash: the same program from a file or inline is the same problem */
 	for (int i = 0; rc >= 0 && i < rs->n_opp; i++)
 		rc = rs->opp[i].prog ? ms_buf_printf(&b, " vs program %016llx", (unsigned long long)ms_dsl_hash(rs->opp[i].prog))
@@ -770,6 +812,13 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	rs->harness_jar = dup_or_null(ctx, o->harness_jar, &rc);
 	rs->harness_dir = dup_or_null(ctx, o->harness_dir, &rc);
 	rs->java_hang_ms = o->java_hang_ms;
+	if (o->version >= 3 && o->states) {
+		if (!(rs->states = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *rs->states))) {
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+			goto fail;
+		}
+		memcpy(rs->states, o->states, (size_t)o->n_maps * sizeof *rs->states);
+	}
 	rs->oracle = dup_or_null(ctx, o->oracle, &rc);
 	rs->fc = ms_ctx_calloc(ctx, FCACHE_SLOTS, sizeof *rs->fc);
 	rs->fc_mu_ok = pthread_mutex_init(&rs->fc_mu, NULL) == 0;
@@ -783,6 +832,10 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 	if (o->prefix && (java || o->switch_cycle < 0)) {
 		rc = ms_ctx_error(ctx, MS_EINVAL, java ? "microrts problem: a switch case (--prefix) plays native opponents only"
 						       : "microrts problem: --switch-cycle %d", o->switch_cycle);
+		goto fail;
+	}
+	if (java && rs->states) {
+		rc = ms_ctx_error(ctx, MS_EINVAL, "microrts problem: games from a state in memory play native opponents only");
 		goto fail;
 	}
 	if (java && !rs->harness_jar) {

@@ -16,6 +16,7 @@
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/rts_import.h"
+#include "microsynth/rts_synth.h"
 
 struct ms_jni_ai {
 	ms_ctx *ctx;
@@ -467,4 +468,19 @@ int ms_jni_ai_buffers(ms_jni_ai *ai, int in_len, int out_len, int32_t **in, int3
 	*in = ai->in;
 	*out = ai->out;
 	return MS_OK;
+}
+
+int ms_jni_ai_pregame(ms_jni_ai *ai, const int32_t *state, int len, const ms_rts_pregame_opts *o,
+		      ms_rts_pregame_result *res)
+{
+	ms_rts_state *first = NULL;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if ((rc = prepare(ai)) || (rc = import_state(ai, state, len)) ||
+	    (rc = ms_rts_state_clone(ai->ctx, &first, ai->state)))
+		return rc;
+	rc = ms_rts_pregame(ai->ctx, first, o, res);
+	ms_rts_state_free(ai->ctx, first);
+	return rc;
 }

@@ -104,6 +104,19 @@ int64_t ms_jni_ai_decide_ns(const ms_jni_ai *ai);
  */
 int ms_jni_ai_buffers(ms_jni_ai *ai, int in_len, int out_len, int32_t **in, int32_t **out);
 
+/**
+ * Pre-game synthesis (rts_synth.h, ms_rts_pregame) on the packed first
+ * state, with the handle's table and terrain (set before): a copy of the
+ * state is searched, so the bot and its next decisions are untouched. The
+ * program (salve text) goes to res->program, on the handle's context
+ * (ms_ctx_mfree(ms_jni_ai_ctx(ai), ...)). On failure the message is in
+ * ms_jni_ai_error and nothing changed.
+ */
+struct ms_rts_pregame_opts;
+struct ms_rts_pregame_result;
+int ms_jni_ai_pregame(ms_jni_ai *ai, const int32_t *state, int len, const struct ms_rts_pregame_opts *o,
+		      struct ms_rts_pregame_result *res);
+
 /** Counters since creation: decisions made, pairs dropped by the reply rules. */
 void ms_jni_ai_counters(const ms_jni_ai *ai, int64_t *decisions, int64_t *dropped);
 

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "microsynth/microrts.h"
+#include "microsynth/bots.h"
+#include "microsynth/rts_synth.h"
 #include "jni_ai.h"
 
 #define ERR_SIZE 512
@@ -38,6 +40,8 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nError(JNIEnv *env, jc
 JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nBotName(JNIEnv *env, jclass cls, jlong h);
 JNIEXPORT jlong JNICALL Java_ai_microsynth_MicrosynthAI_nDecideNanos(JNIEnv *env, jclass cls, jlong h);
 JNIEXPORT void JNICALL Java_ai_microsynth_MicrosynthAI_nCounters(JNIEnv *env, jclass cls, jlong h, jlongArray out);
+JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, jclass cls, jlong h, jintArray state,
+		jint len, jobjectArray candidates, jlongArray settings, jdoubleArray figures);
 
 /* Java's exception for a status code. */
 static const char *exception_class(int rc)
@@ -325,4 +329,85 @@ JNIEXPORT void JNICALL Java_ai_microsynth_MicrosynthAI_nCounters(JNIEnv *env, jc
 	j[0] = (jlong)v[0];
 	j[1] = (jlong)v[1];
 	(*env)->SetLongArrayRegion(env, out, 0, 2, j);
+}
+
+/*
+ * Pre-game synthesis. settings (longs): [0] budget ms (0: none) [1] max
+ * evaluations (0: none) [2] threads [3] game length (0: by map size)
+ * [4] edition [5] seed [6] stochastic share in thousandths [7] opponent
+ * seeds. figures (doubles, 10): psi, stochastic psi, start psi, start index,
+ * screened, skipped, evals, stage-1 evals, stage-2 evals, seconds. Returns
+ * the program's text, or NULL with the message in nError (never throws but
+ * for OutOfMemoryError from the JVM itself).
+ */
+JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, jclass cls, jlong h, jintArray state,
+								   jint len, jobjectArray candidates, jlongArray settings,
+								   jdoubleArray figures)
+{
+	ms_jni_ai *ai = handle(h);
+	ms_rts_pregame_opts o;
+	ms_rts_pregame_result res;
+	jlong set[8];
+	char **texts = NULL;
+	int32_t *in = NULL;
+	jsize n = 0;
+	jstring out = NULL;
+	int rc;
+
+	(void)cls;
+	if (!ai)
+		return NULL;
+	if (!state || len < 0 || len > (*env)->GetArrayLength(env, state) || !settings ||
+	    (*env)->GetArrayLength(env, settings) < 8 || !figures || (*env)->GetArrayLength(env, figures) < 10) {
+		ms_ctx_error(ms_jni_ai_ctx(ai), MS_EINVAL, "pre-game synthesis: state, settings or figures array "
+			     "missing or short");
+		return NULL;
+	}
+	(*env)->GetLongArrayRegion(env, settings, 0, 8, set);
+	ms_rts_pregame_opts_init(&o);
+	o.seconds = set[0] > 0 ? (double)set[0] / 1000.0 : 0;
+	o.max_evals = set[1] > 0 ? (long long)set[1] : 0;
+	o.threads = set[2] > 0 && set[2] <= 256 ? (int)set[2] : 1;
+	o.max_cycles = set[3] > 0 && set[3] < (1L << 30) ? (int)set[3] : 0;
+	o.edition = set[4] == MS_PATH_EDITION_2022 ? MS_PATH_EDITION_2022 : MS_PATH_EDITION_2023;
+	o.seed = (uint64_t)set[5];
+	o.stochastic_share = set[6] >= 0 && set[6] < 1000 ? (double)set[6] / 1000.0 : 0;
+	o.opponent_seeds = set[7] >= 0 && set[7] <= 64 ? (int)set[7] : 2;
+	n = candidates ? (*env)->GetArrayLength(env, candidates) : 0;
+	if (n > 0 && !(texts = calloc((size_t)n, sizeof(char *))))
+		goto nomem;
+	for (jsize i = 0; i < n; i++) {
+		jstring js = (jstring)(*env)->GetObjectArrayElement(env, candidates, i);
+		const char *c = get_utf(env, js);
+		if (js && !c)
+			goto nomem;
+		texts[i] = c ? dup_string(c) : NULL;
+		release_utf(env, js, c);
+		if (js)
+			(*env)->DeleteLocalRef(env, js);
+		if (c && !texts[i])
+			goto nomem;
+	}
+	o.candidates = (const char *const *)texts;
+	o.n_candidates = (int)n;
+	if (!(in = malloc((size_t)(len > 0 ? len : 1) * sizeof(int32_t))))
+		goto nomem;
+	(*env)->GetIntArrayRegion(env, state, 0, len, (jint *)in);
+	rc = ms_jni_ai_pregame(ai, in, len, &o, &res);
+	if (rc == MS_OK) {
+		jdouble f[10] = { res.psi, res.stochastic_psi, res.start_psi, res.start, res.screened, res.skipped,
+				  (jdouble)res.evals, (jdouble)res.stage1_evals, (jdouble)res.stage2_evals, res.seconds };
+		(*env)->SetDoubleArrayRegion(env, figures, 0, 10, f);
+		out = (*env)->NewStringUTF(env, res.program);
+		ms_ctx_mfree(ms_jni_ai_ctx(ai), res.program);
+	}
+	goto done;
+nomem:
+	ms_ctx_error(ms_jni_ai_ctx(ai), MS_ENOMEM, "pre-game synthesis: out of memory");
+done:
+	for (jsize i = 0; texts && i < n; i++)
+		free(texts[i]);
+	free(texts);
+	free(in);
+	return out;
 }

@@ -152,13 +152,15 @@ typedef enum ms_match_backend {
 	MS_MATCH_OFFICIAL = 1 /**< the official Java engine in the hosted JVM */
 } ms_match_backend;
 
-#define MS_MATCH_OPTS_VERSION 2
+/* Version 3 adds `initial`; version 2 options are still accepted. */
+#define MS_MATCH_OPTS_VERSION 3
 
-/** Settings of a match context; zero-initialise, set version and map. */
+/** Settings of a match context; zero-initialise, set version and map (or initial). */
 typedef struct ms_match_opts {
 	int version;             /**< MS_MATCH_OPTS_VERSION */
 	int backend;             /**< ms_match_backend */
-	/** Map file; a relative path that does not exist is looked up in the harness's maps/. */
+	/** Map file; a relative path that does not exist is looked up in the harness's maps/. With
+	 *  `initial`, only the map's name in messages (may be NULL). */
 	const char *map;
 	int utt;                 /**< unit type table 1..3 (0: 2) */
 	int conflict;            /**< move conflict policy 1..3 (0: 1) */
@@ -181,6 +183,12 @@ typedef struct ms_match_opts {
 	/** 1: keep what Java AIs print; 0 (default): the JVM's stdout and stderr are discarded (competition
 	 *  bots print warnings every cycle). Takes effect when this context starts the process's JVM. */
 	int jvm_verbose;
+	/* ---- version 3 ---- */
+	/** native backend: matches start from a copy of this state instead of a map file (a game's
+	 *  first state as a harness hands it to a bot); it and its unit type table are borrowed and
+	 *  must outlive the context, and `utt`/`conflict` are then the table's. Builds without map
+	 *  files (the drop-in bot's library) take only this form. */
+	const ms_rts_state *initial;
 } ms_match_opts;
 
 /** The end of one match. */

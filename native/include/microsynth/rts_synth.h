@@ -35,13 +35,15 @@
 
 #include "common.h"
 #include "dsl.h"
+#include "microrts.h"
 #include "synth.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define MS_RTS_SYNTH_OPTIONS_VERSION 2
+/* Version 3 adds `states`; version 2 options are still accepted. */
+#define MS_RTS_SYNTH_OPTIONS_VERSION 3
 
 /** Tie-breaks of Psi. */
 enum {
@@ -76,6 +78,11 @@ typedef struct ms_rts_synth_options {
 	 *  original draws unseeded numbers (ms_bot_set_stochastic); 0 or 1: one reproducible match. */
 	int opponent_seeds;
 	int java_hang_ms;               /**< a Java opponent's decision running this long loses as timed out (0: 10,000) */
+	/* ---- version 3 ---- */
+	/** NULL, or n_maps first states in memory (match.h's ms_match_opts.initial): map i is played from
+	 *  states[i] (borrowed; it and its table must outlive the problem) and maps[i] only names it. Native
+	 *  opponents only; `utt` and `conflict` are then the states' tables'. */
+	const ms_rts_state *const *states;
 } ms_rts_synth_options;
 
 typedef struct ms_rts_synth ms_rts_synth;
@@ -128,6 +135,58 @@ MS_EXTERN void ms_rts_synth_fault_counts(const ms_rts_synth *rs, ms_rts_synth_fa
  */
 MS_EXTERN int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *prog, int official,
 				 ms_rts_synth_result *res);
+
+/* ---- pre-game synthesis (the drop-in bot's preGameAnalysis) ----------------- */
+
+#define MS_RTS_PREGAME_OPTS_VERSION 1
+
+/** Settings of ms_rts_pregame; ms_rts_pregame_opts_init fills the defaults given here. */
+typedef struct ms_rts_pregame_opts {
+	int version;                   /**< MS_RTS_PREGAME_OPTS_VERSION */
+	const char *const *field;      /**< native opponents (NULL: CoacAI, mayari and the four rushes) */
+	int n_field;
+	int edition;                   /**< the field's path finding (MS_PATH_EDITION_2023) */
+	int max_cycles;                /**< game length (0: the competition's by map size) */
+	double seconds;                /**< wall-clock budget of the whole call (0: none; then max_evals) */
+	long long max_evals;           /**< or an evaluation budget, reproducible for a seed and any thread count */
+	int threads;                   /**< evaluation threads (1) */
+	uint64_t seed;                 /**< (1) */
+	int neighbours;                /**< SA's neighbours per step (20, as the MicroRTS references) */
+	/** Program texts (any form ms_rts_dsl_parse reads): each is scored on the map, the best starts the
+	 *  search. Texts that do not parse are skipped (counted). */
+	const char *const *candidates;
+	int n_candidates;
+	/** Share of the budget for a second stage in which the bots that draw unseeded numbers in their jars
+	 *  play `opponent_seeds` seeds per seat (0.3; 0: one stage). */
+	double stochastic_share;
+	int opponent_seeds;            /**< (2) */
+} ms_rts_pregame_opts;
+
+/** What ms_rts_pregame made. */
+typedef struct ms_rts_pregame_result {
+	char *program;        /**< the program, salve text (ms_ctx_mfree on the call's context) */
+	double psi;           /**< its first-stage score (tie-broken; -1: none) */
+	double stochastic_psi; /**< its second-stage score (-1 or 0 without one) */
+	double start_psi;     /**< the best candidate's score (-1: none screened) */
+	int start;            /**< index of that candidate, -1: the search started from a random program */
+	int screened, skipped; /**< candidates scored, candidates that did not parse */
+	long long evals;      /**< evaluations, screening included */
+	long long stage1_evals, stage2_evals;
+	double seconds;       /**< wall clock of the call */
+} ms_rts_pregame_result;
+
+MS_EXTERN void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o);
+
+/**
+ * Synthesizes a program for the game that starts at `first` (its table
+ * included; borrowed for the call) against the native field, both seats:
+ * screens the candidates, runs SA from the best, then the stochastic stage.
+ * The searches stop between batches, a margin (a batch's measured time)
+ * before the deadline. MS_ERANGE when the budget ended before any program
+ * was scored; other errors name what failed.
+ */
+MS_EXTERN int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o,
+			     ms_rts_pregame_result *res);
 
 #ifdef __cplusplus
 }

@@ -110,6 +110,10 @@ public class MicrosynthAI extends AIWithComputationBudget {
 
     private static native void nCounters(long h, long[] out);
 
+    // settings and figures: see nPregame in native/bridge/jni/jni_entry.c
+    private static native String nPregame(long h, int[] state, int len, String[] candidates, long[] settings,
+            double[] figures);
+
     /** "linux-x86_64" and the like: the jar's folder for this JVM's library. */
     static String platform() {
         String os = System.getProperty("os.name", "unknown").toLowerCase(Locale.ROOT);
@@ -425,6 +429,22 @@ public class MicrosynthAI extends AIWithComputationBudget {
         private long[] ns = new long[1024], nativeNs = new long[1024];
         private int n;
         private long failures; // of this AI and its clones
+        // pre-game synthesis of this AI and its clones: calls, milliseconds spent, searches run,
+        // evaluations, programs reused from the cache, searches that failed (today's choice played)
+        private long pregameCalls, pregameMs, pregameRuns, pregameEvals, pregameReused, pregameFailed;
+
+        synchronized void pregame(long ms, boolean ran, long evals, boolean reused, boolean failed) {
+            pregameCalls++;
+            pregameMs += ms;
+            pregameRuns += ran ? 1 : 0;
+            pregameEvals += evals;
+            pregameReused += reused ? 1 : 0;
+            pregameFailed += failed ? 1 : 0;
+        }
+
+        synchronized long[] pregame() {
+            return new long[] {pregameCalls, pregameMs, pregameRuns, pregameEvals, pregameReused, pregameFailed};
+        }
 
         synchronized void failed() {
             failures++;
@@ -940,6 +960,16 @@ public class MicrosynthAI extends AIWithComputationBudget {
 
     @Override
     public synchronized void preGameAnalysis(GameState gs, long milliseconds) {
+        pregame(gs, milliseconds, null);
+    }
+
+    @Override
+    public synchronized void preGameAnalysis(GameState gs, long milliseconds, String readWriteFolder) {
+        pregame(gs, milliseconds, readWriteFolder);
+    }
+
+    private void pregame(GameState gs, long milliseconds, String folder) {
+        long t0 = System.nanoTime();
         try {
             long h = live();
             startGame(h, gs);
@@ -952,6 +982,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
             packState(gs, gs.getPhysicalGameState());
             new PlayerAction().addUnitAction(units.length > 0 && units[0] != null ? units[0]
                     : gs.getUnits().isEmpty() ? null : gs.getUnits().get(0), new UnitAction(UnitAction.TYPE_NONE, 1));
+            synthesize(h, gs, milliseconds - (System.nanoTime() - t0) / 1000000, folder);
         } catch (Throwable t) {
             failed("preGameAnalysis", t);
         } finally {
@@ -959,9 +990,176 @@ public class MicrosynthAI extends AIWithComputationBudget {
         }
     }
 
-    @Override
-    public synchronized void preGameAnalysis(GameState gs, long milliseconds, String readWriteFolder) {
-        preGameAnalysis(gs, milliseconds);
+    // ------------------------------------------------------------------
+    // Pre-game synthesis (docs/competition.md, "Pre-game synthesis")
+
+    /** System property: unseen (default: maps without a program of their own), always, or off. */
+    public static final String PROPERTY_PREGAME = "microsynth.pregame";
+    /** System property: threads of the pre-game search (default: the processors the JVM sees). */
+    public static final String PROPERTY_PREGAME_THREADS = "microsynth.pregame.threads";
+    /** System property: the game length to synthesize for (default: the competitions' by map size). */
+    public static final String PROPERTY_MAX_CYCLES = "microsynth.maxCycles";
+    /** Below this many milliseconds (after the margin) no search starts. */
+    static final long PREGAME_MIN_MS = 1000;
+    /** Folder of the cached programs inside the read/write folder. */
+    static final String PREGAME_DIR = "microsynth-pregame";
+    // Without a read/write folder (the two-argument call), programs are kept for this class loader.
+    private static final Map<String, String> PREGAME_MEMORY = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The milliseconds a search may use of a budget: 5% (at least 250 ms) kept for the rest of the call. */
+    static long pregameUsable(long budget) {
+        return budget - Math.max(250, budget / 20);
+    }
+
+    private static int intProperty(String key, int dflt) {
+        String v = property(key);
+        try {
+            return v == null ? dflt : Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            return dflt;
+        }
+    }
+
+    /** The cache key: the map at time 0 (size, terrain, stocks, units), the edition and the game length. */
+    static String pregameKey(GameState gs, int edition, int cycles) {
+        return MapFingerprint.full(gs).substring(2) + "-e" + edition + "-c" + cycles;
+    }
+
+    /** A cached program's text without its '#' header lines (the exact-tree form admits no comment). */
+    static String programBody(String text) {
+        StringBuilder b = new StringBuilder();
+        for (String line : text.split("\n")) {
+            if (!line.trim().startsWith("#")) {
+                b.append(line).append('\n');
+            }
+        }
+        return b.toString().trim();
+    }
+
+    private static File pregameFile(String folder, String key) {
+        return new File(new File(folder, PREGAME_DIR), key + ".ms");
+    }
+
+    private static String readText(File f) throws IOException {
+        return new String(Files.readAllBytes(f.toPath()), StandardCharsets.UTF_8);
+    }
+
+    /** The program texts of the index, to screen on this map (switches, portfolios and bot names are not programs). */
+    private List<String> pregameCandidates(ProgramIndex idx) {
+        List<String> out = new ArrayList<>();
+        for (String spec : idx.allSpecs()) {
+            if (!spec.regionMatches(true, 0, "program:", 0, 8)) {
+                continue;
+            }
+            try {
+                String n = resolve(spec).forNative;
+                out.add(n.startsWith("program-text:") ? n.substring(13) : readText(new File(n.substring(8))));
+            } catch (IOException | RuntimeException e) {
+                // a candidate that cannot be read is left out; the others still compete
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Under AUTO, on a map the index has no program for (or any map with
+     * microsynth.pregame=always): plays the program cached for this map, and
+     * with at least PREGAME_MIN_MS to spend synthesizes one (from the cached
+     * one and the index's programs) and caches it. Any failure leaves
+     * today's choice (or the cached program) in play.
+     */
+    private void synthesize(long h, GameState gs, long budget, String folder) {
+        String mode = property(PROPERTY_PREGAME);
+        mode = mode == null ? "unseen" : mode.toLowerCase(Locale.ROOT);
+        if (!auto() || mode.equals("off") || gs.getTime() != 0) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        int edition = Portfolio.harnessEdition();
+        int cycles = Math.max(0, intProperty(PROPERTY_MAX_CYCLES, 0));
+        String key = pregameKey(gs, edition, cycles);
+        File file = folder == null || folder.isEmpty() ? null : pregameFile(folder, key);
+        String cached = null;
+        try {
+            cached = file != null ? (file.isFile() ? readText(file) : null) : PREGAME_MEMORY.get(key);
+        } catch (IOException | RuntimeException e) {
+            failed("reading the pre-game program " + file, e);
+        }
+        ProgramIndex idx;
+        try {
+            idx = loadIndex();
+        } catch (IOException e) {
+            failed("pre-game synthesis: the program index", e);
+            return;
+        }
+        boolean known = gs.getTime() == 0 && idx.specs.containsKey(MapFingerprint.full(gs));
+        if (known && cached == null && !mode.equals("always")) {
+            return;
+        }
+        long usable = pregameUsable(budget);
+        String text = cached;
+        boolean ran = false, broke = false;
+        long evals = 0;
+        if (usable >= PREGAME_MIN_MS) {
+            List<String> cands = new ArrayList<>();
+            if (cached != null) {
+                cands.add(programBody(cached));
+            }
+            cands.addAll(pregameCandidates(idx));
+            int threads = Math.max(1, intProperty(PROPERTY_PREGAME_THREADS, Runtime.getRuntime().availableProcessors()));
+            PhysicalGameState pgs = gs.getPhysicalGameState();
+            int len = packState(gs, pgs);
+            long[] settings = {usable, 0, threads, cycles, edition == 2023 ? 1 : 0, seed + 1, 300, 2};
+            double[] figures = new double[10];
+            String made = nPregame(h, pack, len, cands.toArray(new String[0]), settings, figures);
+            ran = true;
+            if (made == null) {
+                broke = true;
+                failed("pre-game synthesis", new IllegalStateException(nError(h)));
+            } else {
+                evals = (long) figures[6];
+                text = "# microsynth pre-game program: map " + MapFingerprint.full(gs) + ", edition " + edition
+                        + ", game length " + (cycles > 0 ? cycles : "by map size") + "\n# psi " + figures[0]
+                        + " (stochastic stage " + figures[1] + "), started from candidate " + (int) figures[3]
+                        + " (psi " + figures[2] + "), " + evals + " evaluations in " + figures[9] + " s, "
+                        + threads + " threads\n" + made + "\n";
+                try {
+                    if (file != null) {
+                        File dir = file.getParentFile();
+                        if (!dir.isDirectory() && !dir.mkdirs()) {
+                            throw new IOException("cannot make " + dir);
+                        }
+                        File tmp = new File(dir, key + ".tmp");
+                        Files.write(tmp.toPath(), text.getBytes(StandardCharsets.UTF_8));
+                        Files.move(tmp.toPath(), file.toPath(), StandardCopyOption.REPLACE_EXISTING);
+                    } else {
+                        PREGAME_MEMORY.put(key, text);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    failed("writing the pre-game program " + file, e);
+                }
+            }
+        }
+        if (text != null) {
+            try {
+                String body = "program-text:" + programBody(text);
+                nSetBot(h, body);
+                playing = new Spec("pre-game program " + key + (ran && !broke ? "" : " (cached)"), body);
+            } catch (RuntimeException e) {
+                broke = true;
+                failed("playing the pre-game program (still playing " + playing.shown + ")", e);
+            }
+        }
+        clock.pregame((System.nanoTime() - t0) / 1000000, ran, evals, !ran && text != null, broke);
+    }
+
+    /**
+     * Pre-game figures of this AI and its clones: calls, milliseconds spent
+     * in them, searches run, evaluations made, programs taken from the cache
+     * without a search, searches that failed.
+     */
+    public long[] pregameFigures() {
+        return clock.pregame();
     }
 
     @Override

@@ -1,0 +1,205 @@
+/*
+ * Pre-game synthesis (rts_synth.h, ms_rts_pregame) and the problem on a
+ * first state held in memory, the form the drop-in bot has.
+ * Arguments: the harness's maps folder, a program file.
+ */
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "microsynth/match.h"
+#include "microsynth/rts_dsl.h"
+#include "microsynth/rts_synth.h"
+
+static const char *maps_dir, *program_file;
+
+typedef struct fixture {
+	ms_ctx *ctx;
+	char map8[2100];
+	ms_rts_utt *utt;
+	ms_rts_state *first;
+	char *program; /* program_file's text */
+} fixture;
+
+static int setup(void **state)
+{
+	fixture *f = calloc(1, sizeof *f);
+	size_t len;
+	if (!f || ms_ctx_new(&f->ctx, NULL))
+		return -1;
+	snprintf(f->map8, sizeof f->map8, "%s/8x8/basesWorkers8x8A.xml", maps_dir);
+	if (ms_rts_utt_new(f->ctx, &f->utt, 2, 1) || ms_rts_state_load_map(f->ctx, &f->first, f->utt, f->map8, 0))
+		return -1;
+	FILE *in = fopen(program_file, "rb");
+	if (!in || !(f->program = calloc(1, 1 << 16)))
+		return -1;
+	len = fread(f->program, 1, (1 << 16) - 1, in);
+	fclose(in);
+	f->program[len] = 0;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	ms_rts_state_free(f->ctx, f->first);
+	ms_rts_utt_free(f->utt);
+	ms_ctx_free(f->ctx);
+	free(f->program);
+	free(f);
+	return 0;
+}
+
+/* Psi of `text` on a problem over the map file (states NULL) or the state in memory. */
+static double psi_of(fixture *f, const char *text, int in_memory)
+{
+	const char *maps[1] = { f->map8 }, *opps[3] = { "WorkerRush", "LightRush", "CoacAI" };
+	const ms_rts_state *states[1] = { f->first };
+	ms_rts_synth_options o = { .version = MS_RTS_SYNTH_OPTIONS_VERSION, .maps = maps, .n_maps = 1,
+				   .opponents = opps, .n_opponents = 3, .edition = MS_PATH_EDITION_2023,
+				   .tiebreak = MS_RTS_TIEBREAK_LENGTH, .states = in_memory ? states : NULL };
+	ms_rts_synth *rs;
+	ms_synth_eval *ev;
+	ms_dsl_prog *p;
+	const ms_dsl_prog *ps[1];
+	uint64_t seed = 1;
+	double score = -1;
+
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(f->ctx, &p, ms_rts_synth_grammar(rs)), MS_OK);
+	assert_int_equal(ms_rts_dsl_parse(p, "test", text, strlen(text), 0), MS_OK);
+	assert_int_equal(ms_synth_eval_new(f->ctx, &ev, ms_rts_synth_problem(rs), 2, NULL), MS_OK);
+	ps[0] = p;
+	assert_int_equal(ms_synth_eval_programs(ev, ps, 1, MS_SYNTH_PSI, &seed, &score, NULL, NULL, NULL), MS_OK);
+	/* the state's content enters the fingerprint in place of the file's name */
+	assert_non_null(strstr(ms_rts_synth_fingerprint(rs), in_memory ? "=" : "basesWorkers8x8A.xml:3000"));
+	ms_synth_eval_free(ev);
+	ms_dsl_prog_free(p);
+	ms_rts_synth_free(rs);
+	return score;
+}
+
+/* The same program scores the same from the map file and from its first state in memory. */
+static void test_rts_pregame__a_state_in_memory_plays_as_its_map_file(void **state)
+{
+	fixture *f = *state;
+	double file = psi_of(f, f->program, 0), memory = psi_of(f, f->program, 1);
+	assert_true(file >= 0);
+	assert_true(file == memory);
+}
+
+static void run(fixture *f, ms_rts_pregame_opts *o, ms_rts_pregame_result *res)
+{
+	assert_int_equal(ms_rts_pregame(f->ctx, f->first, o, res), MS_OK);
+	assert_non_null(res->program);
+}
+
+/*
+ * With an evaluation budget the search is reproducible for any thread
+ * count; it starts from the best candidate that parses (a broken one is
+ * counted and skipped), never ends below it, and its program parses.
+ */
+static void test_rts_pregame__starts_from_the_best_candidate_and_is_reproducible(void **state)
+{
+	fixture *f = *state;
+	const char *cands[3] = { "for(Unit u){ u.idle() }", "this is not a program", f->program };
+	const char *field[2] = { "WorkerRush", "LightRush" };
+	ms_rts_pregame_opts o;
+	ms_rts_pregame_result a, b;
+
+	ms_rts_pregame_opts_init(&o);
+	o.field = field;
+	o.n_field = 2;
+	o.max_evals = 40;
+	o.neighbours = 5;
+	o.candidates = cands;
+	o.n_candidates = 3;
+	o.threads = 1;
+	run(f, &o, &a);
+	o.threads = 2;
+	run(f, &o, &b);
+	assert_int_equal(a.screened, 2);
+	assert_int_equal(a.skipped, 1);
+	assert_int_equal(a.start, 2); /* the shipped program beats the idle one */
+	assert_true(a.psi >= a.start_psi);
+	assert_true(a.stage2_evals == 0); /* no bot of this field draws: one stage */
+	assert_true(a.evals >= 40 && a.evals <= 40 + o.neighbours);
+	assert_string_equal(a.program, b.program);
+	assert_true(a.psi == b.psi);
+	ms_dsl_grammar *g;
+	ms_dsl_prog *p;
+	assert_int_equal(ms_rts_dsl_grammar_new(f->ctx, &g, 0), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(f->ctx, &p, g), MS_OK);
+	assert_int_equal(ms_rts_dsl_parse(p, "result", a.program, strlen(a.program), 0), MS_OK);
+	ms_dsl_prog_free(p);
+	ms_dsl_grammar_free(g);
+	ms_ctx_mfree(f->ctx, a.program);
+	ms_ctx_mfree(f->ctx, b.program);
+}
+
+/* A field with a bot that draws gets the stochastic stage, from the first stage's program. */
+static void test_rts_pregame__a_drawing_bot_gets_the_stochastic_stage(void **state)
+{
+	fixture *f = *state;
+	const char *cands[1] = { f->program };
+	const char *field[2] = { "CoacAI", "WorkerRush" };
+	ms_rts_pregame_opts o;
+	ms_rts_pregame_result a;
+
+	ms_rts_pregame_opts_init(&o);
+	o.field = field;
+	o.n_field = 2;
+	o.max_evals = 12;
+	o.neighbours = 3;
+	o.candidates = cands;
+	o.n_candidates = 1;
+	o.stochastic_share = 0.5;
+	run(f, &o, &a);
+	assert_true(a.stage1_evals > 0);
+	assert_true(a.stage2_evals > 0);
+	assert_true(a.stochastic_psi >= 0);
+	ms_ctx_mfree(f->ctx, a.program);
+}
+
+static void test_rts_pregame__bad_settings_name_what_is_wrong(void **state)
+{
+	fixture *f = *state;
+	ms_rts_pregame_opts o;
+	ms_rts_pregame_result r;
+
+	ms_rts_pregame_opts_init(&o);
+	assert_int_equal(ms_rts_pregame(f->ctx, f->first, &o, &r), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "no budget"));
+	o.max_evals = 5;
+	o.threads = 0;
+	assert_int_equal(ms_rts_pregame(f->ctx, f->first, &o, &r), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "threads"));
+	o.threads = 1;
+	assert_int_equal(ms_rts_pregame(f->ctx, NULL, &o, &r), MS_EINVAL);
+	const char *field[1] = { "NoSuchBot" };
+	o.field = field;
+	o.n_field = 1;
+	assert_true(ms_rts_pregame(f->ctx, f->first, &o, &r) < 0);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "NoSuchBot"));
+	assert_null(r.program);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_rts_pregame__a_state_in_memory_plays_as_its_map_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rts_pregame__starts_from_the_best_candidate_and_is_reproducible, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_rts_pregame__a_drawing_bot_gets_the_stochastic_stage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rts_pregame__bad_settings_name_what_is_wrong, setup, teardown),
+	};
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s MAPS_DIR PROGRAM\n", argv[0]);
+		return 2;
+	}
+	maps_dir = argv[1];
+	program_file = argv[2];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
