@@ -19,7 +19,7 @@ void cmd_tournament_usage(FILE *out)
 		"Usage: microsynth tournament --ai A --ai B [--ai ...] --map M [--map ...] [--iterations N]\n"
 		"                             [--opponent O ...] [--utt 1|2|3] [--conflict 1|2|3]\n"
 		"                             [--max-cycles N] [--time-budget MS] [--iterations-budget N]\n"
-		"                             [--pregame-ms MS] [--partially-observable] [--self-matches]\n"
+		"                             [--pregame-ms MS] [--pregame-later-ms MS] [--partially-observable] [--self-matches]\n"
 		"                             [--timeout-check] [--traces DIR] [--bots MODE]\n\n"
 		"Runs the official tournaments.RoundRobinTournament in the harness (every\n"
 		"ordered pair of AIs on every map, N iterations), or FixedOpponentsTournament\n"
@@ -34,7 +34,7 @@ void cmd_tournament_usage(FILE *out)
 
 /* Options with a value, and flags; both are passed on unchanged. */
 static const char *const t_valued[] = { "--ai", "--opponent", "--map", "--iterations", "--utt", "--conflict",
-					"--max-cycles", "--time-budget", "--iterations-budget", "--pregame-ms",
+					"--max-cycles", "--time-budget", "--iterations-budget", "--pregame-ms", "--pregame-later-ms",
 					"--traces", "--bots", NULL };
 static const char *const t_flags[] = { "--partially-observable", "--self-matches", "--timeout-check", NULL };
 static const char *const w_valued[] = { "--p0", "--p1", "--map", "--utt", "--conflict", "--max-cycles",
@@ -139,10 +139,12 @@ int cmd_watch(int argc, char **argv)
 void cmd_evaluate_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: microsynth evaluate [--ai AI] [--field default|all|FILE] [--maps 2025|2023|2023-hidden|held-out|FILE]\n"
+		"Usage: microsynth evaluate [--ai AI] [--field default|all|FILE]\n"
+		"                           [--maps 2025|2023|2023-hidden|held-out|fresh|FILE]\n"
 		"                           [--held-out] [--iterations N] [--round-robin] [--max-cycles N]\n"
 		"                           [--map-dir DIR] [--index FILE] [--utt 1|2|3] [--conflict 1|2|3]\n"
 		"                           [--time-budget MS] [--iterations-budget N] [--pregame-ms MS]\n"
+		"                           [--pregame-later-ms MS] [--keep-folders DIR]\n"
 		"                           [--partially-observable] [--timeout-check] [--bots MODE] [--harness DIR]\n\n"
 		"Scores an AI (default microsynth:auto: the drop-in bot choosing its program\n"
 		"by map) against a field of bots in the official tournament code, both seats:\n"
@@ -152,21 +154,29 @@ void cmd_evaluate_usage(FILE *out)
 		"LightRush, HeavyRush, RangedRush; all = also the harness's other lib/bots.\n"
 		"Maps: 2025 = the 2025 competition's ten 16x16 maps (5000 cycles); 2023 = the\n"
 		"2023 open maps; 2023-hidden; held-out = harness maps no synthesis of ours used\n"
-		"(checked against the program index's 'trained' lines); --maps repeats.\n"
+		"(checked against the program index's 'trained' lines); fresh = round 4's held-out\n"
+		"maps of the current official repository (the rule: games/microrts/match/competition.c);\n"
+		"--maps repeats.\n"
+		"--pregame-ms MS: the AI's first game on a map calls preGameAnalysis with MS ms (the\n"
+		"drop-in bot synthesizes there on maps it has no program for), its later games with\n"
+		"--pregame-later-ms (default: the same); the bot keeps its programs in a read/write\n"
+		"folder of the run (--keep-folders DIR keeps them after it).\n"
 		"Game length: 5000 on the 2025 maps, else the competition's by map size, unless\n"
 		"--max-cycles. --bots, --harness and the budgets as for `tournament`. A warning line\n"
 		"(stderr) names programs made for another edition than the harness's (the\n"
 		"index's 'made-for' lines; a program:FILE's header).\n"
 		"Prints W/D/L per map and opponent, mean scores, the drop-in bot's decision\n"
 		"times; last line:\n"
-		"games=N wins=W draws=D losses=L score=X crashes=C timeouts=T [decisions=K decision_ms_p999=P ...]\n");
+		"games=N wins=W draws=D losses=L score=X crashes=C timeouts=T [decisions=K decision_ms_p999=P ...]\n"
+		"[pregame_calls=N pregame_ms=T pregame_searches=S pregame_evals=E pregame_reused=R pregame_failed=F]\n");
 }
 
 int cmd_evaluate(int argc, char **argv)
 {
 	static const char *const valued[] = { "--ai", "--field", "--maps", "--iterations", "--max-cycles", "--map-dir",
 					      "--index", "--utt", "--conflict", "--time-budget", "--iterations-budget",
-					      "--pregame-ms", "--bots", "--harness", NULL };
+					      "--pregame-ms", "--pregame-later-ms", "--keep-folders", "--bots", "--harness",
+					      NULL };
 	static const char *const flags[] = { "--held-out", "--round-robin", "--partially-observable",
 					     "--timeout-check", NULL };
 	const char **args;
@@ -202,7 +212,7 @@ void cmd_league_usage(FILE *out)
 		"Usage: microsynth league --ai A [--name N] --ai B [--name N] ... (--map M ... | --maps SET)\n"
 		"                         [--iterations N] [--max-cycles N] [--svg PREFIX] [--map-dir DIR]\n"
 		"                         [--utt 1|2|3] [--conflict 1|2|3] [--time-budget MS] [--iterations-budget N]\n"
-		"                         [--pregame-ms MS] [--partially-observable] [--timeout-check] [--bots MODE]\n"
+		"                         [--pregame-ms MS] [--pregame-later-ms MS] [--partially-observable] [--timeout-check] [--bots MODE]\n"
 		"                         [--harness DIR]\n\n"
 		"A simulated tournament: the official RoundRobinTournament over programs\n"
 		"(program:FILE), our native bots (microsynth:NAME, through the drop-in bot) and\n"
@@ -217,7 +227,7 @@ int cmd_league(int argc, char **argv)
 {
 	static const char *const valued[] = { "--ai", "--name", "--map", "--maps", "--iterations", "--max-cycles",
 					      "--svg", "--map-dir", "--utt", "--conflict", "--time-budget",
-					      "--iterations-budget", "--pregame-ms", "--bots", "--harness", NULL };
+					      "--iterations-budget", "--pregame-ms", "--pregame-later-ms", "--bots", "--harness", NULL };
 	static const char *const flags[] = { "--partially-observable", "--timeout-check", NULL };
 	const char **args;
 	int n, rc;

@@ -37,6 +37,22 @@ static const char *const maps_held_out[] = {
 	"melee14x12Mixed18.xml", NULL
 };
 
+/*
+ * Round 4's fresh held-out set, chosen by a rule written before any game on
+ * it was played: maps of the current official repository's maps/, in its
+ * folders 8x8, 12x12, 16x16 and 24x24, named basesWorkers<side><one
+ * letter>.xml, that no other set here, no 'trained' line of the program
+ * index and no list of docs/competition.md (validation, general program)
+ * names; from each folder the alphabetically first and last (one where only
+ * one is left). No 32x32 map of the repository is left unused. Kept out of
+ * every synthesis and every choice of programs from then on.
+ */
+static const char *const maps_fresh[] = {
+	"8x8/basesWorkers8x8D.xml", "8x8/basesWorkers8x8K.xml", "12x12/basesWorkers12x12C.xml",
+	"12x12/basesWorkers12x12L.xml", "16x16/basesWorkers16x16J.xml", "24x24/basesWorkers24x24F.xml",
+	"24x24/basesWorkers24x24L.xml", NULL
+};
+
 static const struct {
 	const char *name;
 	const char *const *maps;
@@ -46,9 +62,10 @@ static const struct {
 	{ "2023", maps_2023, 0 },
 	{ "2023-hidden", maps_2023_hidden, 0 },
 	{ "held-out", maps_held_out, 0 },
+	{ "fresh", maps_fresh, 0 },
 };
 
-static const char *const set_names[] = { "2025", "2023", "2023-hidden", "held-out", NULL };
+static const char *const set_names[] = { "2025", "2023", "2023-hidden", "held-out", "fresh", NULL };
 
 const char *const *ms_match_competition_sets(void)
 {

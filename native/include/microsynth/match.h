@@ -67,7 +67,8 @@ MS_EXTERN int ms_match_competition_cycles(int width, int height);
 
 /**
  * The names of the competitions' map sets, NULL-terminated: "2025" (its ten
- * public 16x16 maps), "2023" (open maps), "2023-hidden", "held-out" (harness
+ * public 16x16 maps), "2023" (open maps), "2023-hidden", "fresh" (round 4's held-out
+ * maps of the current official repository), "held-out" (harness
  * maps no synthesis run of ours used). Java's runners (`evaluate --maps`)
  * keep the same table; a harness test checks that the two agree.
  */

@@ -45,8 +45,13 @@ final class Competition {
         "16x16/basesWorkers16x16K.xml", "24x24/basesWorkers24x24B.xml", "24x24/basesWorkers24x24H.xml",
         "EightBasesWorkers16x12.xml", "melee14x12Mixed18.xml"};
 
+    /** Round 4's fresh held-out set (the rule that chose it: games/microrts/match/competition.c). */
+    static final String[] MAPS_FRESH = {"8x8/basesWorkers8x8D.xml", "8x8/basesWorkers8x8K.xml",
+        "12x12/basesWorkers12x12C.xml", "12x12/basesWorkers12x12L.xml", "16x16/basesWorkers16x16J.xml",
+        "24x24/basesWorkers24x24F.xml", "24x24/basesWorkers24x24L.xml"};
+
     /** The sets `--maps` names, in the order the C library lists them. */
-    static final String[] SETS = {"2025", "2023", "2023-hidden", "held-out"};
+    static final String[] SETS = {"2025", "2023", "2023-hidden", "held-out", "fresh"};
     /** The 2025 competition's game length on its maps. */
     static final int CYCLES_2025 = 5000;
 
@@ -61,6 +66,8 @@ final class Competition {
             return MAPS_2023_HIDDEN;
         case "held-out":
             return MAPS_HELD_OUT;
+        case "fresh":
+            return MAPS_FRESH;
         default:
             return null;
         }
@@ -104,14 +111,14 @@ final class Competition {
             throws IOException, Options.UsageException {
         String[] named = maps(set);
         if (named != null) {
-            if (named == MAPS_HELD_OUT) {
-                checkHeldOut(env, indexFile);
+            if (named == MAPS_HELD_OUT || named == MAPS_FRESH) {
+                checkHeldOut(env, indexFile, named);
             }
             return Arrays.asList(named);
         }
         File f = new File(set);
         if (!f.isFile()) {
-            throw new Options.UsageException("--maps: expected 2025, 2023, 2023-hidden, held-out or a file;"
+            throw new Options.UsageException("--maps: expected 2025, 2023, 2023-hidden, held-out, fresh or a file;"
                     + " no file " + set);
         }
         List<String> out = lines(f);
@@ -122,7 +129,7 @@ final class Competition {
     }
 
     /** Refuses the held-out set if the program index says a synthesis run used one of its maps. */
-    private static void checkHeldOut(Harness.Env env, String indexFile) throws IOException,
+    private static void checkHeldOut(Harness.Env env, String indexFile, String[] set) throws IOException,
             Options.UsageException {
         List<String> trained = new ArrayList<>();
         try (BufferedReader r = openIndex(env, indexFile)) {
@@ -139,7 +146,7 @@ final class Competition {
                 }
             }
         }
-        for (String m : MAPS_HELD_OUT) {
+        for (String m : set) {
             if (trained.contains(m)) {
                 throw new Options.UsageException("held-out map " + m
                         + " is listed as trained on in the program index");

@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -81,10 +82,18 @@ public final class Evaluate {
                 "                          competition's by map size: 3000 up to 8x8, 4000 to 16x16,",
                 "                          5000 to 24x24, 6000 to 32x32, 8000 above)",
                 "  --round-robin           the official round robin over the AI and the field",
-                "  --utt, --conflict, --time-budget, --iterations-budget, --pregame-ms,",
+                "  --pregame-ms MS         pre-game budget of the AI's first game on a map (default -1:",
+                "                          no preGameAnalysis call); the drop-in bot synthesizes in it",
+                "                          on maps it has no program for",
+                "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
+                "  --keep-folders DIR      the bots' read/write folders live in DIR and are kept (default:",
+                "                          a fresh temporary folder per run)",
+                "  --utt, --conflict, --time-budget, --iterations-budget,",
                 "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
                 "output: per map and per opponent W/D/L and mean score; decision times of the",
-                "drop-in bot; last line 'games=N wins=W draws=D losses=L score=X crashes=C timeouts=T ...'");
+                "drop-in bot; last line 'games=N wins=W draws=D losses=L score=X crashes=C timeouts=T ...'",
+                "(with a pre-game budget also pregame_calls, pregame_ms, pregame_searches, pregame_evals,",
+                "pregame_reused, pregame_failed: the drop-in bot's pre-game figures)");
 
         public static void main(String[] args) {
             Harness.runMain("Evaluate", USAGE, args, Run::run);
@@ -109,6 +118,7 @@ public final class Evaluate {
             int iterations = 1;
             Integer maxCycles = null;
             boolean roundRobin = false;
+            String keepFolders = null;
             List<File> mapDirs = new ArrayList<>();
             Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
             Options o = new Options(args);
@@ -151,6 +161,9 @@ public final class Evaluate {
                     break;
                 case "--round-robin":
                     roundRobin = true;
+                    break;
+                case "--keep-folders":
+                    keepFolders = o.value();
                     break;
                 default:
                     throw o.unknown();
@@ -205,11 +218,20 @@ public final class Evaluate {
 
             Table t = new Table(maps.size(), loaded.size());
             double[][] rrScore = new double[loaded.size() + 1][3]; // round robin: sum, games, sum of squares per AI
-            File rw = Files.createTempDirectory("microsynth-evaluate").toFile();
+            File rw = keepFolders != null ? new File(keepFolders) : Files.createTempDirectory("microsynth-evaluate").toFile();
+            if (!rw.isDirectory() && !rw.mkdirs()) {
+                throw new Options.UsageException("--keep-folders: cannot create " + rw);
+            }
             final int games = iterations;
             // what every tournament of this run shares: games per pairing, budgets and rules, the table
-            java.util.function.UnaryOperator<TournamentApi.Call> common = c -> c.iterations(games).rules(sh).utt(table)
-                    .rwFolder(rw.getPath());
+            java.util.function.UnaryOperator<TournamentApi.Call> common = c -> c.iterations(games).rules(sh).utt(table);
+            // The scored AI's own read/write folder, the same in every tournament of the run (the official
+            // classes name it by the AI's list and place: AI0... in seat 0, opponentAI0... in seat 1).
+            File ownFolder = new File(rw, "scored-ai");
+            if (!ownFolder.isDirectory() && !ownFolder.mkdirs()) {
+                throw new IOException("cannot create " + ownFolder);
+            }
+            int tournaments = 0;
             for (int mi = 0; mi < maps.size(); mi++) {
                 String path = Competition.resolve(maps.get(mi), harness, mapDirs).getPath();
                 int cycles = maxCycles != null ? maxCycles
@@ -220,7 +242,8 @@ public final class Evaluate {
                     List<AI> all = new ArrayList<>();
                     all.add(ai);
                     all.addAll(opponents);
-                    String log = play(rr, common.apply(TournamentApi.Call.roundRobin(all)), mapList, cycles);
+                    String log = play(rr, common.apply(TournamentApi.Call.roundRobin(all))
+                            .rwFolder(folders(rw, ++tournaments, ownFolder, "AI0readWriteFolder")), mapList, cycles);
                     for (int[] g : TournamentLog.games(log)) {
                         // g = ai1 ai2 winner crashed timedout; index 0 is the scored AI
                         countRoundRobin(rrScore, g);
@@ -232,17 +255,46 @@ public final class Evaluate {
                         }
                     }
                 } else {
-                    String log = play(fixed, common.apply(TournamentApi.Call.fixedOpponents(Arrays.asList(ai), opponents)),
-                            mapList, cycles);
-                    for (int[] g : TournamentLog.games(log)) {
-                        add(t, mi, g[1], g[2] == 0 ? 1 : g[2] == 1 ? -1 : 0, g, 0);
+                    // With pre-game analysis, the official Tournament.playSingleGame indexes the first
+                    // list's read/write folders and first-time flags with the opponent's place
+                    // (ArrayIndexOutOfBoundsException when the opponents outnumber the AIs): seat 0
+                    // then plays one opponent at a time too. It also hands the second AI the first
+                    // AI's folder and flag, so our folder is AI0readWriteFolder in either seat, and
+                    // every tournament after the map's first gives the later games' budget.
+                    boolean pregame = sh.pregameMs >= 0;
+                    boolean firstOnMap = true;
+                    List<List<AI>> seat0 = new ArrayList<>();
+                    if (pregame) {
+                        for (AI opp : opponents) {
+                            seat0.add(Arrays.asList(opp));
+                        }
+                    } else {
+                        seat0.add(opponents);
+                    }
+                    for (int k = 0; k < seat0.size(); k++) {
+                        TournamentApi.Call call = common.apply(TournamentApi.Call.fixedOpponents(Arrays.asList(ai),
+                                seat0.get(k)));
+                        if (pregame && !firstOnMap) {
+                            call.pregame(sh.pregameLater(), sh.pregameLater());
+                        }
+                        firstOnMap = false;
+                        String log = play(fixed, call.rwFolder(folders(rw, ++tournaments, ownFolder, "AI0readWriteFolder")),
+                                mapList, cycles);
+                        for (int[] g : TournamentLog.games(log)) {
+                            add(t, mi, pregame ? k : g[1], g[2] == 0 ? 1 : g[2] == 1 ? -1 : 0, g, 0);
+                        }
                     }
                     // Seat 1: one opponent at a time, as the official class's summary
                     // indexes its tables wrongly when the first list is the longer one
                     // (ArrayIndexOutOfBoundsException in the 2022 build).
                     for (int oi = 0; oi < opponents.size(); oi++) {
-                        log = play(fixed, common.apply(TournamentApi.Call.fixedOpponents(
-                                Arrays.asList(opponents.get(oi)), Arrays.asList(ai))), mapList, cycles);
+                        TournamentApi.Call later = common.apply(TournamentApi.Call.fixedOpponents(
+                                Arrays.asList(opponents.get(oi)), Arrays.asList(ai)));
+                        if (pregame) {
+                            later.pregame(sh.pregameLater(), sh.pregameLater());
+                        }
+                        String log = play(fixed, later.rwFolder(folders(rw, ++tournaments, ownFolder, "AI0readWriteFolder")),
+                                mapList, cycles);
                         for (int[] g : TournamentLog.games(log)) {
                             add(t, mi, oi, g[2] == 1 ? 1 : g[2] == 0 ? -1 : 0, g, 1);
                         }
@@ -275,12 +327,46 @@ public final class Evaluate {
                 }
                 rank = " rr_rank=" + place + " rr_entrants=" + (loaded.size() + 1);
             }
-            String clock = decisionTimes(ai, out);
+            String clock = decisionTimes(ai, out) + (sh.pregameMs >= 0 ? pregameFigures(ai, out) : "");
             int[] all = sum(t, -1, -1);
             out.printf(Locale.ROOT,
                     "games=%d wins=%d draws=%d losses=%d score=%.4f score_ci95=%.4f crashes=%d timeouts=%d%s%s%n",
                     t.games, all[0], all[1], all[2], Competition.score(all), halfWidth(all), t.crashes, t.timeouts, rank, clock);
             return 0;
+        }
+
+        /**
+         * A fresh parent of one tournament's read/write folders in which the
+         * scored AI's folder (named {@code name} there) is {@code ours}, a link:
+         * every other bot gets a fresh folder in each tournament, ours keeps
+         * what it wrote (the pre-game programs) from tournament to tournament,
+         * as one official tournament over every map would.
+         */
+        static String folders(File rw, int n, File ours, String name) throws IOException {
+            File parent = new File(rw, "tournament" + n);
+            if (!parent.isDirectory() && !parent.mkdirs()) {
+                throw new IOException("cannot create " + parent);
+            }
+            Path link = new File(parent, name).toPath();
+            if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.createSymbolicLink(link, ours.getAbsoluteFile().toPath());
+            }
+            return parent.getPath();
+        }
+
+        /** The drop-in bot's pre-game figures, printed and as summary keys ("" for another AI). */
+        private static String pregameFigures(AI ai, PrintStream out) {
+            try {
+                long[] f = (long[]) ai.getClass().getMethod("pregameFigures").invoke(ai);
+                out.printf(Locale.ROOT, "pre-game of %s: %d calls, %.1f s, %d searches, %d evaluations, %d reused from "
+                        + "the folder, %d failed%n", ai, f[0], f[1] / 1000.0, f[2], f[3], f[4], f[5]);
+                return String.format(Locale.ROOT, " pregame_calls=%d pregame_ms=%d pregame_searches=%d pregame_evals=%d"
+                        + " pregame_reused=%d pregame_failed=%d", f[0], f[1], f[2], f[3], f[4], f[5]);
+            } catch (NoSuchMethodException e) {
+                return "";
+            } catch (ReflectiveOperationException e) {
+                return " pregame_calls=?";
+            }
         }
 
         /** Runs one official tournament on one map and returns its log. */

@@ -46,7 +46,7 @@ public final class League {
                 "  --max-cycles N          game length (default: the competition's by map size)",
                 "  --svg PREFIX            write PREFIX-heatmap.svg and PREFIX-ranking.svg",
                 "  --map-dir DIR           also look for maps here",
-                "  --utt, --conflict, --time-budget, --iterations-budget, --pregame-ms,",
+                "  --utt, --conflict, --time-budget, --iterations-budget, --pregame-ms, --pregame-later-ms,",
                 "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
                 "last line: 'games=N crashes=C timeouts=T best=NAME best_score=X'");
 

@@ -176,7 +176,8 @@ final class Options {
             "--timeout-check"};
         /** What Tournament takes (no seed: the official tournament does not seed). */
         static final String[] TOURNAMENT = {"--harness", "--bots", "--utt", "--conflict", "--max-cycles",
-            "--partially-observable", "--time-budget", "--iterations-budget", "--pregame-ms", "--timeout-check"};
+            "--partially-observable", "--time-budget", "--iterations-budget", "--pregame-ms", "--pregame-later-ms",
+            "--timeout-check"};
 
         String harness;
         BotMode bots = BotMode.FLAT;
@@ -188,6 +189,8 @@ final class Options {
         int timeBudget = 100;
         int iterationsBudget = -1;
         long pregameMs = -1;
+        // the budget of later games on a map (Tournament's preAnalysisBudgetRestOfTimes); null: pregameMs
+        Long pregameLaterMs;
         boolean timeoutCheck;
 
         private final Set<String> takes;
@@ -233,6 +236,12 @@ final class Options {
             case "--pregame-ms":
                 pregameMs = o.longValue();
                 break;
+            case "--pregame-later-ms":
+                pregameLaterMs = o.longValue();
+                if (pregameLaterMs < 0) {
+                    throw new UsageException("--pregame-later-ms: expected 0 or more, got " + pregameLaterMs);
+                }
+                break;
             case "--timeout-check":
                 timeoutCheck = true;
                 break;
@@ -240,6 +249,11 @@ final class Options {
                 return false; // named by the runner but not a shared option
             }
             return true;
+        }
+
+        /** The pre-game budget of a map's later games. */
+        long pregameLater() {
+            return pregameLaterMs != null ? pregameLaterMs : pregameMs;
         }
 
         /** The harness directory these settings point at. */

@@ -48,7 +48,9 @@ public final class Tournament {
                 "  --max-cycles N          game length limit, a draw when reached (default 3000)",
                 "  --time-budget MS        per-decision time budget (default 100)",
                 "  --iterations-budget N   per-decision iterations budget (default -1)",
-                "  --pregame-ms MS         preGameAnalysis budget; -1 disables it (default -1)",
+                "  --pregame-ms MS         preGameAnalysis budget of an AI's first game on a map; -1",
+                "                          disables it (default -1)",
+                "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
                 "  --partially-observable  partial observability",
                 "  --self-matches          round robin: also AI i against itself",
                 "  --timeout-check         a decision over budget + tolerance loses the game",
@@ -137,7 +139,8 @@ public final class Tournament {
             TournamentApi.Call call = against.isEmpty() ? TournamentApi.Call.roundRobin(players).selfMatches(selfMatches)
                     : TournamentApi.Call.fixedOpponents(players, against);
             call.maps(mapPaths).iterations(iterations).maxCycles(maxCycles)
-                    .rules(timeBudget, iterationsBudget, pregame, po, timeoutCheck).utt(table).traces(traces).out(tee)
+                    .rules(timeBudget, iterationsBudget, pregame, po, timeoutCheck)
+                    .pregame(Math.max(pregame, 0), pregame < 0 ? 0 : sh.pregameLater()).utt(table).traces(traces).out(tee)
                     .progress(progress).rwFolder(rw.getPath());
             TournamentApi.Shape shape = call.shape(UnitTypeTable.class.getClassLoader(), UnitTypeTable.class);
             out.println("tournament_api=" + shape.name() + " class=" + call.className() + "(" + Harness.where(shape.cls)

@@ -183,9 +183,20 @@ final class TournamentApi {
             return this;
         }
 
-        /** The shared runner options' budgets and rules. */
+        /** The shared runner options' budgets and rules (the later games' pre-game budget included). */
         Call rules(Options.Shared sh) {
-            return rules(sh.timeBudget, sh.iterationsBudget, sh.pregameMs, sh.partiallyObservable, sh.timeoutCheck);
+            rules(sh.timeBudget, sh.iterationsBudget, sh.pregameMs, sh.partiallyObservable, sh.timeoutCheck);
+            if (preAnalysis) {
+                pregameLater = sh.pregameLater();
+            }
+            return this;
+        }
+
+        /** Pre-game budgets: the first game of an AI on a map, and its later games. */
+        Call pregame(long first, long later) {
+            pregameFirst = first;
+            pregameLater = later;
+            return this;
         }
 
         /** This call's tournament class name. */
