@@ -139,7 +139,7 @@ int cmd_watch(int argc, char **argv)
 void cmd_evaluate_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: microsynth evaluate [--ai AI] [--field default|all|FILE]\n"
+		"Usage: microsynth evaluate [--ai AI] [--field default|all|tma|FILE]\n"
 		"                           [--maps 2025|2023|2023-hidden|held-out|fresh|FILE]\n"
 		"                           [--held-out] [--iterations N] [--round-robin] [--max-cycles N]\n"
 		"                           [--map-dir DIR] [--index FILE] [--utt 1|2|3] [--conflict 1|2|3]\n"
@@ -151,7 +151,8 @@ void cmd_evaluate_usage(FILE *out)
 		"per map, FixedOpponentsTournament with the AI in seat 0, then with the field\n"
 		"in seat 0 (--round-robin: RoundRobinTournament over the AI and the field,\n"
 		"which also scores the field). Field: default = CoacAI, mayari, WorkerRush,\n"
-		"LightRush, HeavyRush, RangedRush; all = also the harness's other lib/bots.\n"
+		"LightRush, HeavyRush, RangedRush; all = also the harness's other lib/bots; tma =\n"
+		"the default field and TMA, built by the user ($MICROSYNTH_TMA: docs/harness.md).\n"
 		"Maps: 2025 = the 2025 competition's ten 16x16 maps (5000 cycles); 2023 = the\n"
 		"2023 open maps; 2023-hidden; held-out = harness maps no synthesis of ours used\n"
 		"(checked against the program index's 'trained' lines); fresh = round 4's held-out\n"

@@ -63,8 +63,9 @@ public final class Evaluate {
                 "usage: Evaluate [--ai SPEC] [--field default|all|FILE] [--maps SET] [--held-out] [options]",
                 "  --ai SPEC               the AI scored (default microsynth:auto, the drop-in bot",
                 "                          choosing its program by map); any spec Tournament takes",
-                "  --field default|all|FILE  opponents: default = CoacAI, mayari and the four rushes;",
-                "                          all = also the other lib/bots; FILE = one spec per line",
+                "  --field default|all|tma|FILE  opponents: default = CoacAI, mayari and the four rushes;",
+                "                          all = also the other lib/bots; tma = default and TMA (the",
+                "                          jar $MICROSYNTH_TMA names); FILE = one spec per line",
                 "  --maps SET              2025 (ten 16x16 maps, 5000 cycles), 2023 (open maps),",
                 "                          2023-hidden, held-out, or a FILE with one map per line;",
                 "                          repeatable",
@@ -506,16 +507,19 @@ public final class Evaluate {
 
         static List<String> fieldOf(String field) throws IOException, Options.UsageException {
             List<String> out = new ArrayList<>();
-            if (field.equals("default") || field.equals("all")) {
+            if (field.equals("default") || field.equals("all") || field.equals("tma")) {
                 out.addAll(Arrays.asList(FIELD_DEFAULT));
                 if (field.equals("all")) {
                     out.addAll(Arrays.asList(FIELD_MORE));
+                }
+                if (field.equals("tma")) {
+                    out.add("TMA"); // $MICROSYNTH_TMA: built by the user (docs/harness.md)
                 }
                 return out;
             }
             File f = new File(field);
             if (!f.isFile()) {
-                throw new Options.UsageException("--field: expected default, all or a file; no file " + field);
+                throw new Options.UsageException("--field: expected default, all, tma or a file; no file " + field);
             }
             out.addAll(Competition.lines(f));
             if (out.isEmpty()) {

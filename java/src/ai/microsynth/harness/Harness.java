@@ -417,6 +417,13 @@ final class Harness {
                     return found.get(pick);
                 }
             }
+            if (name.equalsIgnoreCase("TMA")) {
+                throw new UsageException("unknown AI class 'TMA': TMA (the 2024 competition's winner) is no part of the"
+                        + " harness; build it from its public repository (github MazzaAlessandro/TMA, class ai.tma.TMA)"
+                        + " against the harness's microrts.jar and set " + Launcher.ENV_TMA + " to the jar"
+                        + " (docs/harness.md, \"TMA\")" + (System.getenv(Launcher.ENV_TMA) != null
+                        ? "; " + Launcher.ENV_TMA + "=" + System.getenv(Launcher.ENV_TMA) + " has no ai.tma.TMA" : ""));
+            }
             throw new UsageException("unknown AI class '" + name + "' (give a fully qualified name, or check --bots)");
         }
 

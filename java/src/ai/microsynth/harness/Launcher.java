@@ -186,8 +186,39 @@ final class Launcher {
         }
         rest.sort((x, y) -> x.getName().compareTo(y.getName()));
         out.addAll(rest);
+        out.addAll(userBotJars());
         return out;
     }
+
+    /** Environment variable: a bot the user built outside the harness (TMA), as a jar or a folder of jars. */
+    static final String ENV_TMA = "MICROSYNTH_TMA";
+
+    /**
+     * The jars $MICROSYNTH_TMA names (a jar, or every jar of a folder): bots that
+     * are no part of the harness, built by the user (docs/harness.md, "TMA").
+     * A path that does not exist is reported once and left out.
+     */
+    static List<File> userBotJars() {
+        List<File> out = new ArrayList<>();
+        String env = System.getenv(ENV_TMA);
+        if (env == null || env.trim().isEmpty()) {
+            return out;
+        }
+        File f = new File(env.trim());
+        File[] jars = f.isDirectory() ? f.listFiles((d, n) -> n.endsWith(".jar")) : f.isFile() ? new File[] {f} : null;
+        if (jars == null || jars.length == 0) {
+            if (!warnedTma) {
+                warnedTma = true;
+                System.err.println("harness: " + ENV_TMA + "=" + env + " is neither a jar nor a folder with jars");
+            }
+            return out;
+        }
+        java.util.Arrays.sort(jars);
+        out.addAll(java.util.Arrays.asList(jars));
+        return out;
+    }
+
+    private static boolean warnedTma;
 
     /** Order of the bot jars in gym-microrts 0.6.0 (vec_env.py); other jars follow alphabetically. */
     static final String[] GYM_BOT_ORDER = { "Coac.jar", "Droplet.jar", "GRojoA3N.jar", "Izanagi.jar",
