@@ -90,6 +90,19 @@ static void test_rts_pregame__a_state_in_memory_plays_as_its_map_file(void **sta
 	assert_true(file == memory);
 }
 
+/* Defaults, then a field, an evaluation budget, SA's neighbours and the candidates. */
+static void opts(ms_rts_pregame_opts *o, const char *const *field, int n_field, long long evals, int neighbours,
+		 const char *const *cands, int n_cands)
+{
+	ms_rts_pregame_opts_init(o);
+	o->field = field;
+	o->n_field = n_field;
+	o->max_evals = evals;
+	o->neighbours = neighbours;
+	o->candidates = cands;
+	o->n_candidates = n_cands;
+}
+
 static void run(fixture *f, ms_rts_pregame_opts *o, ms_rts_pregame_result *res)
 {
 	assert_int_equal(ms_rts_pregame(f->ctx, f->first, o, res), MS_OK);
@@ -109,13 +122,7 @@ static void test_rts_pregame__starts_from_the_best_candidate_and_is_reproducible
 	ms_rts_pregame_opts o;
 	ms_rts_pregame_result a, b;
 
-	ms_rts_pregame_opts_init(&o);
-	o.field = field;
-	o.n_field = 2;
-	o.max_evals = 40;
-	o.neighbours = 5;
-	o.candidates = cands;
-	o.n_candidates = 3;
+	opts(&o, field, 2, 40, 5, cands, 3);
 	o.threads = 1;
 	run(f, &o, &a);
 	o.threads = 2;
@@ -148,13 +155,7 @@ static void test_rts_pregame__a_drawing_bot_gets_the_stochastic_stage(void **sta
 	ms_rts_pregame_opts o;
 	ms_rts_pregame_result a;
 
-	ms_rts_pregame_opts_init(&o);
-	o.field = field;
-	o.n_field = 2;
-	o.max_evals = 12;
-	o.neighbours = 3;
-	o.candidates = cands;
-	o.n_candidates = 1;
+	opts(&o, field, 2, 12, 3, cands, 1);
 	o.stochastic_share = 0.5;
 	run(f, &o, &a);
 	assert_true(a.stage1_evals > 0);

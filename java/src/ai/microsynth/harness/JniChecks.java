@@ -191,63 +191,7 @@ public final class JniChecks {
                 require(acted[0] > 0 && ai.failures() == 0, "acted " + acted[0] + ", " + ai.lastFailure());
                 ai.close();
             });
-            // -- Pre-game synthesis (AUTO, maps the index has no program for) ------
-        check("pregame_synthesizes_on_an_unseen_map_caches_and_reuses_the_program", () -> {
-            GameState known = game("8x8/basesWorkers8x8A.xml", utt), unseen = game("8x8/basesWorkers8x8B.xml", utt);
-            File index = tempFile("index.txt", "default LightRush\n" + MapFingerprint.full(known) + " WorkerRush\n"
-                    + "candidate program:prog.txt\n");
-            Files.write(new File(index.getParentFile(), "prog.txt").toPath(),
-                    "for(Unit u){u.train(Worker,Up,3) u.harvest(2) u.attack(Closest)}\n".getBytes(StandardCharsets.UTF_8));
-            File folder = Files.createTempDirectory("microsynth-pregame-check").toFile();
-            MicrosynthAI ai = new MicrosynthAI(utt, MicrosynthAI.AUTO);
-            ai.setIndex(index.getPath());
-            ai.preGameAnalysis(known, 3000, folder.getPath()); // a map with its program: no search
-            require(ai.getPlaying().equals("WorkerRush") && ai.pregameFigures()[2] == 0, "known map: " + ai.getPlaying());
-            ai.reset();
-            ai.preGameAnalysis(unseen, 3000, folder.getPath());
-            long[] f = ai.pregameFigures();
-            require(ai.failures() == 0, ai.lastFailure());
-            require(ai.getPlaying().startsWith("pre-game program") && f[2] == 1 && f[3] > 0,
-                    "unseen map: " + ai.getPlaying() + " figures " + java.util.Arrays.toString(f));
-            File[] cached = new File(folder, "microsynth-pregame").listFiles();
-            require(cached != null && cached.length == 1 && cached[0].getName().endsWith(".ms"), "no cached program");
-            play(ai, new WorkerRush(utt), unseen.clone(), 3000, null);
-            require(ai.failures() == 0, ai.lastFailure());
-            // a later game with no time to search plays the cached program (a clone shares the figures)
-            MicrosynthAI later = (MicrosynthAI) ai.clone();
-            later.preGameAnalysis(unseen, 0, folder.getPath());
-            require(later.getPlaying().startsWith("pre-game program") && later.getPlaying().endsWith("(cached)")
-                    && later.pregameFigures()[4] == 1, "later game: " + later.getPlaying());
-            // a cached file that is not a program: counted once, today's choice plays, nothing thrown
-            Files.write(cached[0].toPath(), "}}} broken {{{\n".getBytes(StandardCharsets.UTF_8));
-            MicrosynthAI broken = new MicrosynthAI(utt, MicrosynthAI.AUTO);
-            broken.setIndex(index.getPath());
-            broken.preGameAnalysis(unseen, 0, folder.getPath());
-            require(broken.failures() == 1 && broken.lastFailure().contains("pre-game program")
-                    && broken.getPlaying().equals("LightRush"), "broken cache: " + broken.getPlaying() + " "
-                    + broken.lastFailure());
-            require(!broken.getAction(0, unseen.clone()).isEmpty(), "the fallback does not play");
-            // with time to search, the broken file is skipped and a program made again
-            broken.preGameAnalysis(unseen, 3000, folder.getPath());
-            require(broken.getPlaying().startsWith("pre-game program") && !broken.getPlaying().endsWith("(cached)"),
-                    "after a broken cache: " + broken.getPlaying());
-            // microsynth.pregame=off leaves today's choice
-            System.setProperty(MicrosynthAI.PROPERTY_PREGAME, "off");
-            try {
-                MicrosynthAI off = new MicrosynthAI(utt, MicrosynthAI.AUTO);
-                off.setIndex(index.getPath());
-                off.preGameAnalysis(unseen, 3000, folder.getPath());
-                require(off.getPlaying().equals("LightRush"), "off: " + off.getPlaying());
-                off.close();
-            } finally {
-                System.clearProperty(MicrosynthAI.PROPERTY_PREGAME);
-            }
-            ai.close();
-            later.close();
-            broken.close();
-        });
-
-        System.out.println("checks=" + checks + " failed=" + failed);
+            System.out.println("checks=" + checks + " failed=" + failed);
             System.exit(failed == 0 ? 0 : 1);
         }
 
