@@ -116,6 +116,8 @@ int cmd_bench_synth(int argc, char **argv);
 void cmd_bench_synth_usage(FILE *out);
 /* microsynth bench synth --mpi (tools/cmd_bench_mpi.c): one synthesis on 1, 2, 4 ... ranks. */
 int cmd_bench_synth_mpi(int argc, char **argv);
+int cmd_bench_field(int argc, char **argv);
+void cmd_bench_field_usage(FILE *out);
 void cmd_synth_usage(FILE *out);
 int cmd_selfplay(int argc, char **argv);
 void cmd_selfplay_usage(FILE *out);

@@ -151,6 +151,8 @@ void cmd_bench_usage(FILE *out)
 		     "       microsynth bench dsl [options]      (DSL decision time per step; see `bench dsl --help`)\n"
 		     "       microsynth bench synth [options]    (synthesis matches: native vs hosted JVM, CoacAI,\n"
 		     "                                           the JNI path's overhead; `bench synth --help`)\n"
+		     "       microsynth bench synth --field [options] (evaluations per CPU second against the native\n"
+		     "                                           field per map size, this build vs --old EXE)\n"
 		     "       microsynth bench synth --mpi [options] (a synthesis on 1, 2, 4 MPI ranks side by\n"
 		     "                                           side; below)\n"
 		     "       microsynth bench bridge [options]   (socket round trip, ours vs the jar's server;\n"
@@ -635,6 +637,8 @@ int cmd_bench(int argc, char **argv)
 		for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
 			if (!strcmp(argv[i], "--mpi"))
 				return cmd_bench_synth_mpi(argc, argv);
+			else if (!strcmp(argv[i], "--field"))
+				return cmd_bench_field(argc, argv);
 		return cmd_bench_synth(argc, argv);
 	}
 	if (argc >= 2 && !strcmp(argv[1], "dsl"))

@@ -4,6 +4,9 @@
  *   convert --to FORM FILE   print in java, pretty or salve form
  *   random --seed S --count N [--budget B] [--form FORM]
  *   mutate --seed S --count N FILE   print N successive SA neighbours
+ *   simplify FILE --map M --opponent B [-o OUT]   the program simplified, proved on the matches
+ *   equal A B --map M --opponent B                 whether two programs play every match alike
+ *   explain FILE --map M --opponent B              actions issued per line, opponent and seat
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 
 #include "microsynth/rts_dsl.h"
 #include "cli.h"
+#include "edition.h"
 
 void cmd_dsl_usage(FILE *out)
 {
@@ -18,7 +22,10 @@ void cmd_dsl_usage(FILE *out)
 		"Usage: microsynth dsl check [--not] [--holes] [--unbound] FILE...\n"
 		"       microsynth dsl convert --to java|pretty|salve [--not] [--holes] [--unbound] FILE\n"
 		"       microsynth dsl random [--seed S] [--count N] [--budget B] [--form FORM]\n"
-		"       microsynth dsl mutate [--seed S] [--count N] FILE\n\n"
+		"       microsynth dsl mutate [--seed S] [--count N] FILE\n"
+		"       microsynth dsl simplify FILE --map MAP... --opponent BOT... [MATCH OPTIONS] [-o OUT] [--verbose]\n"
+		"       microsynth dsl equal A B --map MAP... --opponent BOT... [MATCH OPTIONS]\n"
+		"       microsynth dsl explain FILE --map MAP... --opponent BOT... [MATCH OPTIONS]\n\n"
 		"The MicroRTS strategy DSL (dialect A of spec/dsl.md). Programs are read in\n"
 		"any text form: the Java one-line form, the indented form, the paper form\n"
 		"(for(u){...}, if(B) S, ';') or the salve token form (S;For_S;...).\n"
@@ -30,7 +37,28 @@ void cmd_dsl_usage(FILE *out)
 		"random prints N programs of the reference sampler (budget B, default drawn\n"
 		"in 1..9 per program, as the synthesizers do); mutate prints N successive\n"
 		"simulated-annealing neighbours of FILE (SL's mutation).\n"
-		"Last line: check: ok=N failed=M; the others: programs=N.\n");
+		"Last line: check: ok=N failed=M; the others: programs=N.\n\n"
+		"simplify, equal and explain replay the matches `synth --game microrts` plays for one\n"
+		"evaluation with the same options: every --map (repeatable) against every --opponent\n"
+		"(repeatable; native bots or program:FILE), the program as player 0 and as player 1.\n"
+		"MATCH OPTIONS: --max-cycles N (default: the competition's length for the map's size),\n"
+		"--edition 2022|2023 (default: the harness's), --opponent-seeds K (CoacAI and mayari play\n"
+		"seeds 1..K drawing as their jars do), --utt 1|2|3 (2), --conflict 1|2|3 (1).\n"
+		"simplify removes statements, branches and loops and folds conditions, keeping a change\n"
+		"only when every match issues the same unit actions on every cycle and ends the same;\n"
+		"rules that need no match (commands no unit type there can carry out, conditions on u's\n"
+		"type its enclosing conditions decide, counts of 0, e) go first. It prints the program\n"
+		"(indented form; -o OUT writes it under a '#' header with the proof's figures; --verbose\n"
+		"prints every refused change with the first cycle, unit and the two actions) and last\n"
+		"  lines_before=L lines_after=L nodes_before=N nodes_after=N matches=M cycles_compared=C ...\n"
+		"equal plays A's matches, then B's, comparing the actions at every cycle: exit 0 and\n"
+		"equal=1 when every match is the same, exit 1 with the first cycle, unit and the two\n"
+		"actions where they differ (equal=0 last).\n"
+		"explain prints the program with, per line, the actions it issued against each opponent\n"
+		"as player 0 and player 1 (summed over maps and seeds) and their total; a loop or an if\n"
+		"shows what its body issued; 'never' marks lines that issued nothing. Last line:\n"
+		"lines=L fired=F never=N matches=M actions=A.\n"
+		"Exit 2 for usage errors and bad input (a malformed program, an unknown map or opponent).\n");
 }
 
 static int form_of(const char *s)
@@ -110,6 +138,389 @@ static int print_form(ms_ctx *ctx, const ms_dsl_prog *p, int form)
 	return 0;
 }
 
+/* ---- simplify, equal, explain: programs on the evaluation's matches -------- */
+
+#define MAX_LIST 64
+
+typedef struct proof_args {
+	const char *maps[MAX_LIST], *opps[MAX_LIST], *files[2];
+	int n_maps, n_opps, n_files, verbose;
+	long max_cycles, seeds, utt, conflict;
+	int edition;
+	unsigned flags;
+	const char *out;
+} proof_args;
+
+static int proof_parse(int argc, char **argv, proof_args *a, int want_files)
+{
+	const char *sub = argv[1];
+	memset(a, 0, sizeof *a);
+	a->edition = -1;
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(o, "--verbose") && !strcmp(sub, "simplify")) {
+			a->verbose = 1;
+			continue;
+		}
+		if (!strcmp(o, "--not")) {
+			a->flags |= MS_RTS_DSL_PARSE_NOT;
+			continue;
+		}
+		if (!strcmp(o, "--unbound")) {
+			a->flags |= MS_RTS_DSL_PARSE_UNBOUND;
+			continue;
+		}
+		if (o[0] != '-' || !o[1]) {
+			if (a->n_files == want_files)
+				return cli_usage_error("dsl", "%s takes %s ('%s')", sub,
+						       want_files == 1 ? "one program file" : "two program files", o);
+			a->files[a->n_files++] = o;
+			continue;
+		}
+		if (!v)
+			return cli_usage_error("dsl", "%s needs a value", o);
+		i++;
+		if (!strcmp(o, "--map") || !strcmp(o, "--opponent")) {
+			int is_map = o[2] == 'm';
+			int *n = is_map ? &a->n_maps : &a->n_opps;
+			if (*n == MAX_LIST)
+				return cli_usage_error("dsl", "more than %d %s options", MAX_LIST, o);
+			(is_map ? a->maps : a->opps)[(*n)++] = v;
+		} else if (!strcmp(o, "-o") && !strcmp(sub, "simplify")) {
+			a->out = v;
+		} else if (!strcmp(o, "--edition")) {
+			if (edition_arg("dsl", v, &a->edition))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--max-cycles")) {
+			if (cli_parse_int("dsl", o, v, 1, 100000000L, &a->max_cycles))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--opponent-seeds")) {
+			if (cli_parse_int("dsl", o, v, 1, 1000, &a->seeds))
+				return CLI_USAGE;
+		} else if (!strcmp(o, "--utt") || !strcmp(o, "--conflict")) {
+			if (cli_parse_int("dsl", o, v, 1, 3, o[2] == 'u' ? &a->utt : &a->conflict))
+				return CLI_USAGE;
+		} else {
+			return cli_usage_error("dsl", "%s: unknown option '%s'", sub, o);
+		}
+	}
+	if (a->n_files != want_files)
+		return cli_usage_error("dsl", "%s takes %s", sub, want_files == 1 ? "one program file" : "two program files");
+	if (!a->n_maps)
+		return cli_usage_error("dsl", "%s needs --map (the evaluation's maps)", sub);
+	if (!a->n_opps)
+		return cli_usage_error("dsl", "%s needs --opponent (the evaluation's opponents)", sub);
+	if (a->edition < 0)
+		a->edition = edition_of_harness(NULL);
+	return CLI_OK;
+}
+
+/* Errors of bad input (files, maps, opponents, programs) exit 2; the rest 1. */
+static int proof_fail(ms_ctx *ctx)
+{
+	int st = ms_ctx_last_status(ctx);
+	fprintf(stderr, "microsynth dsl: %s\n", ms_ctx_last_error(ctx));
+	return st == MS_EIO || st == MS_ENOTFOUND || st == MS_EPARSE || st == MS_EINVAL ? CLI_USAGE : CLI_FAIL;
+}
+
+static int proof_open(ms_ctx *ctx, const proof_args *a, ms_rts_proof **pr)
+{
+	ms_rts_proof_opts o = { .version = MS_RTS_PROOF_OPTS_VERSION,
+				.maps = a->maps,
+				.n_maps = a->n_maps,
+				.opponents = a->opps,
+				.n_opponents = a->n_opps,
+				.utt = (int)a->utt,
+				.conflict = (int)a->conflict,
+				.max_cycles = (int)a->max_cycles,
+				.edition = a->edition,
+				.opponent_seeds = (int)a->seeds };
+	return ms_rts_proof_new(ctx, pr, &o);
+}
+
+/* One line naming the proof's matches, for headers and summaries. */
+static void proof_describe(const ms_rts_proof *pr, const proof_args *a, char *buf, size_t size)
+{
+	size_t n = 0;
+	ms_rts_proof_match mi;
+	n += (size_t)snprintf(buf + n, size - n, "%d matches: maps", ms_rts_proof_count(pr));
+	for (int i = 0; i < a->n_maps && n < size; i++) {
+		int cycles = 0;
+		for (int k = 0; k < ms_rts_proof_count(pr); k++)
+			if (!ms_rts_proof_match_info(pr, k, &mi) && mi.map_index == i)
+				cycles = mi.max_cycles;
+		n += (size_t)snprintf(buf + n, size - n, "%s %s (%d cycles)", i ? "," : "", a->maps[i], cycles);
+	}
+	for (int k = 0; k < a->n_opps && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s %s", k ? "," : "; opponents", a->opps[k]);
+	if (n < size)
+		snprintf(buf + n, size - n, "; both seats; edition %s%s", edition_name(a->edition),
+			 a->seeds >= 2 ? "; opponent seeds" : "");
+}
+
+/* The Java one-line form of statement `at`, cut to `size`. */
+static void statement_text(const ms_dsl_prog *p, int at, char *buf, size_t size)
+{
+	ms_ctx *ctx = ms_dsl_prog_ctx(p);
+	ms_dsl_prog *t = NULL;
+	char *s = NULL;
+	int rc = ms_dsl_prog_new(ctx, &t, ms_dsl_prog_grammar(p));
+
+	snprintf(buf, size, "node %d", at);
+	for (int k = at; !rc && k < ms_dsl_prog_ends(p)[at]; k++)
+		rc = ms_dsl_prog_push(t, ms_dsl_prog_nodes(p)[k]);
+	if (!rc && !ms_dsl_prog_finish(t, ms_dsl_node_nt(p, at)) && !ms_dsl_print(t, &s, NULL)) {
+		if (strlen(s) >= size && size > 4)
+			snprintf(buf, size, "%.*s...", (int)size - 4, s);
+		else
+			snprintf(buf, size, "%s", s);
+	}
+	ms_ctx_mfree(ctx, s);
+	ms_dsl_prog_free(t);
+}
+
+/* --verbose: each change replayed, with where it played differently */
+static void verbose_log(void *ud, const ms_dsl_prog *p, int at, int keep, const ms_rts_proof_diff *diff)
+{
+	char what[96], into[96];
+	(void)ud;
+	statement_text(p, at, what, sizeof what);
+	if (keep >= 0)
+		statement_text(p, keep, into, sizeof into);
+	if (keep < 0)
+		fprintf(stderr, "%s: removing %s%s%s\n", diff ? "refused" : "kept", what, diff ? ": " : "",
+			diff ? diff->message : "");
+	else
+		fprintf(stderr, "%s: %s in place of %s%s%s\n", diff ? "refused" : "kept", into, what, diff ? ": " : "",
+			diff ? diff->message : "");
+}
+
+static int write_simplified(ms_ctx *ctx, const ms_dsl_prog *p, const char *path, const char *header)
+{
+	char *text = NULL;
+	FILE *f;
+	int ok;
+
+	if (ms_rts_dsl_print(p, MS_RTS_DSL_FORM_PRETTY, &text, NULL))
+		return -1;
+	if (!(f = fopen(path, "w"))) {
+		ms_ctx_mfree(ctx, text);
+		return ms_ctx_error(ctx, MS_EIO, "-o %s: cannot write", path);
+	}
+	for (const char *l = header; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		fprintf(f, "# %.*s\n", (int)n, l);
+		l += n + (e != NULL);
+	}
+	fprintf(f, "%s\n", text);
+	ms_ctx_mfree(ctx, text);
+	ok = !ferror(f);
+	ok &= fclose(f) == 0;
+	return ok ? 0 : ms_ctx_error(ctx, MS_EIO, "-o %s: write failed", path);
+}
+
+static int cmd_simplify(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
+{
+	ms_rts_proof *pr = NULL;
+	ms_rts_simplify_stats st;
+	ms_rts_simplify_opts so = { .version = MS_RTS_SIMPLIFY_OPTS_VERSION };
+	char desc[2048], header[4096];
+	double t0 = cli_now();
+	int rc = CLI_OK;
+
+	if (ms_rts_dsl_parse_file(p, a->files[0], a->flags) || proof_open(ctx, a, &pr))
+		return proof_fail(ctx);
+	if (a->verbose) {
+		so.log = verbose_log;
+	}
+	if (ms_rts_simplify(pr, p, &so, &st)) {
+		rc = proof_fail(ctx);
+		goto done;
+	}
+	proof_describe(pr, a, desc, sizeof desc);
+	snprintf(header, sizeof header,
+		 "simplified by microsynth dsl simplify from %s: %d of %d program lines, %d of %d nodes\n"
+		 "proof: every match replayed with this program issues the same unit actions on every cycle and ends\n"
+		 "the same (%ld cycles compared); %s",
+		 a->files[0], st.lines_after, st.lines_before, st.nodes_after, st.nodes_before, st.cycles_compared, desc);
+	if (a->out && write_simplified(ctx, p, a->out, header)) {
+		rc = proof_fail(ctx);
+		goto done;
+	}
+	if (print_form(ctx, p, MS_RTS_DSL_FORM_PRETTY)) {
+		rc = CLI_FAIL;
+		goto done;
+	}
+	printf("lines_before=%d lines_after=%d nodes_before=%d nodes_after=%d matches=%d cycles_compared=%ld "
+	       "static_nodes=%d candidates=%ld kept=%ld seconds=%.1f\n",
+	       st.lines_before, st.lines_after, st.nodes_before, st.nodes_after, st.matches, st.cycles_compared,
+	       st.static_nodes, st.candidates, st.kept, cli_now() - t0);
+done:
+	ms_rts_proof_free(pr);
+	return rc;
+}
+
+static int cmd_equal(ms_ctx *ctx, ms_dsl_prog *p, ms_dsl_prog *q, const proof_args *a)
+{
+	ms_rts_proof *pr = NULL;
+	ms_rts_proof_diff d;
+	ms_rts_proof_match mi;
+	int equal = 0, rc = CLI_OK;
+
+	if (ms_rts_dsl_parse_file(p, a->files[0], a->flags) || ms_rts_dsl_parse_file(q, a->files[1], a->flags) ||
+	    proof_open(ctx, a, &pr))
+		return proof_fail(ctx);
+	if (ms_rts_proof_record(pr, p) || ms_rts_proof_compare(pr, q, &equal, &d)) {
+		rc = proof_fail(ctx);
+		goto done;
+	}
+	if (equal) {
+		printf("equal: every match, every cycle: the same unit actions and the same end\n");
+		printf("equal=1 matches=%d cycles_compared=%ld\n", ms_rts_proof_count(pr), ms_rts_proof_cycles_compared(pr));
+		goto done;
+	}
+	ms_rts_proof_match_info(pr, d.match, &mi);
+	if (d.unit >= 0)
+		printf("differs: map %s, opponent %s, program as player %d%s: cycle %d, unit %lld (%s at %d,%d): "
+		       "A issues %s, B issues %s\n",
+		       mi.map, mi.opponent, mi.seat, mi.stochastic ? " (opponent seeded)" : "", d.cycle, (long long)d.unit,
+		       ms_rts_utt_type(ms_rts_proof_utt(pr), d.unit_type)->name, d.x, d.y, d.reference, d.candidate);
+	else
+		printf("differs: map %s, opponent %s, program as player %d: cycle %d: A: %s, B: %s\n", mi.map, mi.opponent,
+		       mi.seat, d.cycle, d.reference, d.candidate);
+	printf("equal=0 match=%d cycle=%d unit=%lld cycles_compared=%ld\n", d.match + 1, d.cycle, (long long)d.unit,
+	       ms_rts_proof_cycles_compared(pr));
+	rc = CLI_FAIL;
+done:
+	ms_rts_proof_free(pr);
+	return rc;
+}
+
+static int cmd_explain(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
+{
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
+	ms_rts_proof *pr = NULL;
+	long *counts = NULL, *line_sum = NULL;
+	int *line_of = NULL, n_lines = 0, len, n_m, cols, rc = CLI_OK;
+	char *text = NULL, desc[2048];
+
+	if (ms_rts_dsl_parse_file(p, a->files[0], a->flags) || proof_open(ctx, a, &pr))
+		return proof_fail(ctx);
+	len = ms_dsl_prog_len(p);
+	n_m = ms_rts_proof_count(pr);
+	cols = 2 * a->n_opps;
+	counts = calloc((size_t)len * (size_t)n_m, sizeof *counts);
+	line_of = calloc((size_t)len, sizeof *line_of);
+	if (!counts || !line_of) {
+		fprintf(stderr, "microsynth dsl: out of memory\n");
+		rc = CLI_FAIL;
+		goto done;
+	}
+	if (ms_rts_dsl_line_map(p, line_of, &n_lines) || ms_rts_dsl_print(p, MS_RTS_DSL_FORM_PRETTY, &text, NULL) ||
+	    ms_rts_proof_explain(pr, p, counts)) {
+		rc = proof_fail(ctx);
+		goto done;
+	}
+	if (!(line_sum = calloc((size_t)(n_lines + 1) * (size_t)(cols + 1), sizeof *line_sum))) {
+		fprintf(stderr, "microsynth dsl: out of memory\n");
+		rc = CLI_FAIL;
+		goto done;
+	}
+	/* an action counts on its command's line and on the line of every loop and if around it */
+	const int32_t *ends = ms_dsl_prog_ends(p);
+	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
+	long total = 0;
+	for (int k = 0; k < n_m; k++) {
+		ms_rts_proof_match mi;
+		ms_rts_proof_match_info(pr, k, &mi);
+		int c = 2 * mi.opponent_index + mi.seat;
+		for (int i = 0; i < len; i++) {
+			long v = counts[(size_t)k * (size_t)len + (size_t)i];
+			if (!v)
+				continue;
+			total += v;
+			for (int j = 0; j < i; j++) {
+				int op = ms_dsl_prod_op(g, nodes[j]);
+				if (ends[j] <= i || (op != MS_RTS_DSL_S_C && op != MS_RTS_DSL_S_FOR && op != MS_RTS_DSL_S_IF &&
+						     op != MS_RTS_DSL_S_IFELSE))
+					continue;
+				line_sum[(size_t)line_of[j] * (size_t)(cols + 1) + (size_t)c] += v;
+				line_sum[(size_t)line_of[j] * (size_t)(cols + 1) + (size_t)cols] += v;
+			}
+		}
+	}
+	proof_describe(pr, a, desc, sizeof desc);
+	printf("# actions issued by each line (a loop or an if: by its body), %s\n", desc);
+	printf("# line");
+	for (int o = 0; o < a->n_opps; o++)
+		printf("  %.16s p0/p1", a->opps[o]);
+	printf("  total\n");
+	int fired = 0, never = 0, line = 1;
+	for (const char *l = text; *l; line++) {
+		const char *e = strchr(l, '\n');
+		int n = e ? (int)(e - l) : (int)strlen(l);
+		const long *row = line_sum + (size_t)line * (size_t)(cols + 1);
+		const char *t = l;
+		while (*t == '\t' && t < l + n)
+			t++;
+		int structural = *t == '}' || (t[0] == 'e' && t + 1 == l + n);
+		printf("%4d ", line);
+		for (int o = 0; o < a->n_opps; o++) {
+			if (structural)
+				printf("  %*s", (int)(strlen(a->opps[o]) < 16 ? strlen(a->opps[o]) : 16) + 6, "");
+			else
+				printf("  %*ld/%-*ld", (int)(strlen(a->opps[o]) < 16 ? strlen(a->opps[o]) : 16) + 2,
+				       row[2 * o], 3, row[2 * o + 1]);
+		}
+		if (structural)
+			printf("  %6s  %-5s %.*s\n", "", "", n, l);
+		else {
+			printf("  %6ld  %-5s %.*s\n", row[cols], row[cols] ? "" : "never", n, l);
+			fired += row[cols] != 0;
+			never += row[cols] == 0;
+		}
+		l += n + (e != NULL);
+	}
+	printf("lines=%d fired=%d never=%d matches=%d actions=%ld\n", n_lines, fired, never, n_m, total);
+done:
+	if (text)
+		ms_ctx_mfree(ctx, text);
+	free(counts);
+	free(line_of);
+	free(line_sum);
+	ms_rts_proof_free(pr);
+	return rc;
+}
+
+static int cmd_dsl_proof(const char *sub, int argc, char **argv)
+{
+	proof_args a;
+	ms_ctx *ctx = NULL;
+	ms_dsl_grammar *g = NULL;
+	ms_dsl_prog *p = NULL, *q = NULL;
+	int rc = proof_parse(argc, argv, &a, !strcmp(sub, "equal") ? 2 : 1);
+
+	if (rc)
+		return rc;
+	if (ms_ctx_new(&ctx, NULL) ||
+	    ms_rts_dsl_grammar_new(ctx, &g, (a.flags & MS_RTS_DSL_PARSE_NOT) ? MS_RTS_DSL_GRAMMAR_NOT : 0) ||
+	    ms_dsl_prog_new(ctx, &p, g) || ms_dsl_prog_new(ctx, &q, g)) {
+		fprintf(stderr, "microsynth dsl: %s\n", ctx ? ms_ctx_last_error(ctx) : "out of memory");
+		rc = CLI_FAIL;
+	} else if (!strcmp(sub, "simplify"))
+		rc = cmd_simplify(ctx, p, &a);
+	else if (!strcmp(sub, "equal"))
+		rc = cmd_equal(ctx, p, q, &a);
+	else
+		rc = cmd_explain(ctx, p, &a);
+	ms_dsl_prog_free(p);
+	ms_dsl_prog_free(q);
+	ms_dsl_grammar_free(g);
+	ms_ctx_free(ctx);
+	return rc;
+}
+
 int cmd_dsl(int argc, char **argv)
 {
 	dsl_args a;
@@ -120,7 +531,9 @@ int cmd_dsl(int argc, char **argv)
 	int rc = CLI_OK;
 
 	if (!sub)
-		return cli_usage_error("dsl", "expected check, convert, random or mutate");
+		return cli_usage_error("dsl", "expected check, convert, random, mutate, simplify, equal or explain");
+	if (!strcmp(sub, "simplify") || !strcmp(sub, "equal") || !strcmp(sub, "explain"))
+		return cmd_dsl_proof(sub, argc, argv);
 	if (strcmp(sub, "check") && strcmp(sub, "convert") && strcmp(sub, "random") && strcmp(sub, "mutate"))
 		return cli_usage_error("dsl", "unknown subcommand '%s'", sub);
 	if (parse_args(argc, argv, &a))

@@ -1,13 +1,15 @@
 /*
  * microsynth synth --game microrts: searches for a MicroRTS strategy (the
  * DSL of rts_dsl.h) that beats the given opponents on the given maps, with
- * the searches of synth.h on the problem of rts_synth.h, then replays the
- * best program in the official harness (harness_psi).
+ * the searches of synth.h on the problem of rts_synth.h, simplifies the best
+ * program with a proof on the evaluation's matches (ms_rts_simplify), then
+ * replays it in the official harness (harness_psi).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
 #include "microsynth/rts_synth.h"
 #include "microsynth/synth.h"
@@ -50,7 +52,12 @@ static void synth_microrts_usage(FILE *out)
 		"-o FILE receives the best program (indented form) under a '#' header: the command, maps,\n"
 		"opponents, seed, evaluations, elapsed, psi (our engine; Java opponents in the JVM) and\n"
 		"harness_psi (every match replayed in the official harness through the drop-in bot;\n"
-		"--no-harness skips it). Last stdout line: psi=X harness_psi=Y evals=N seconds=T faults=F\n"
+		"--no-harness skips it). The program is written simplified, as `microsynth dsl simplify`\n"
+		"does it, with the proof's figures in the header: every match of the evaluation replayed\n"
+		"with it issues the same unit actions on every cycle (docs/readable-programs.md); Java\n"
+		"opponents and --prefix leave it as found. --keep-raw also writes the search's own text\n"
+		"to FILE.raw.ms; --no-simplify writes that text to FILE. Last stdout line:\n"
+		"psi=X harness_psi=Y evals=N seconds=T faults=F\n"
 		"(F: matches an opponent lost by failing: a Java AI that threw or timed out, a native bot whose\n"
 		"decision failed; each scored as the harness scores a crash).\n\n"
 		"More options: --utt 1|2|3 (2), --conflict 1|2|3 (1), --edition 2022|2023 (native bots'\n"
@@ -82,7 +89,7 @@ typedef struct args {
 	long max_cycles, utt, conflict, neighbours, sketch_evals;
 	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
 	double uct_c, sketch_share;
-	int edition, harness, tiebreak, have_uct_c, have_confirm;
+	int edition, harness, tiebreak, have_uct_c, have_confirm, keep_raw, no_simplify;
 } args;
 
 static int parse(int argc, char **argv, args *a)
@@ -97,6 +104,10 @@ static int parse(int argc, char **argv, args *a)
 		}
 		if (!strcmp(o, "--no-harness")) {
 			a->harness = 0;
+			continue;
+		}
+		if (!strcmp(o, "--keep-raw") || !strcmp(o, "--no-simplify")) {
+			*(o[2] == 'k' ? &a->keep_raw : &a->no_simplify) = 1;
 			continue;
 		}
 		if (!v)
@@ -322,13 +333,17 @@ typedef struct rts_final {
 	double harness_seconds;
 	ms_rts_synth_faults fc;
 	long faults;
+	int simplified;           /* 1: the program is the simplified one */
+	char not_simplified[512]; /* why not, when not */
+	ms_rts_simplify_stats ss;
+	double simplify_seconds;
 } rts_final;
 
 static void rts_header(char *header, size_t size, const rts_run *r, const rts_final *f)
 {
 	const args *a = &r->a;
 	const ms_synth_stats *st = &r->st;
-	char hp[64], list[2048];
+	char hp[64], list[2048], simp[1024];
 	size_t ul = 0;
 	list[0] = 0;
 	for (int i = 0; i < a->n_maps && ul < sizeof list; i++)
@@ -338,6 +353,15 @@ static void rts_header(char *header, size_t size, const rts_run *r, const rts_fi
 		snprintf(hp, sizeof hp, "%.4f (%dW %dD %dL)", f->off.psi, f->off.wins, f->off.draws, f->off.losses);
 	else
 		snprintf(hp, sizeof hp, "not measured");
+	if (f->simplified)
+		snprintf(simp, sizeof simp,
+			 "simplified: %d of %d program lines, %d of %d nodes (docs/readable-programs.md); proof: the %d\n"
+			 "matches of the evaluation replayed with this program issue the same unit actions on all %ld cycles\n"
+			 "and end the same; the search's own text: %s",
+			 f->ss.lines_after, f->ss.lines_before, f->ss.nodes_after, f->ss.nodes_before, f->ss.matches,
+			 f->ss.cycles_compared, a->keep_raw ? "beside this file (.raw.ms)" : "not kept (--keep-raw keeps it)");
+	else
+		snprintf(simp, sizeof simp, "simplified: no, the search's own text (%s)", f->not_simplified);
 	snprintf(header, size,
 		 "microsynth synth: a MicroRTS program (DSL of the sketch-learning papers, indented form)\n"
 		 "command: %s\n"
@@ -347,6 +371,7 @@ static void rts_header(char *header, size_t size, const rts_run *r, const rts_fi
 		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s (%s)\n"
 		 "psi: %.4f (%dW %dD %dL, our engine; Java opponents in the JVM)\n"
 		 "harness_psi: %s (official harness, every match)\n"
+		 "%s\n"
 		 "faults: %ld (opponents that failed, each match scored as the harness scores a crash: the failing "
 		 "side loses; search: %ld Java crashes, %ld Java time-outs, %ld native errors; final evaluations: %d)\n"
 		 "fingerprint: %s",
@@ -355,14 +380,63 @@ static void rts_header(char *header, size_t size, const rts_run *r, const rts_fi
 		 a->s.threads, edition_name(a->edition), tiebreak_name(a->tiebreak), st->evals_psi, st->evals_c,
 		 st->cache_hits, st->elapsed,
 		 st->timed ? "budgeted by time: NOT reproducible" : "reproducible for this seed and any --threads",
-		 f->ours.psi, f->ours.wins, f->ours.draws, f->ours.losses, hp, f->faults, f->fc.crashes, f->fc.timeouts,
+		 f->ours.psi, f->ours.wins, f->ours.draws, f->ours.losses, hp, simp, f->faults, f->fc.crashes,
+		 f->fc.timeouts,
 		 f->fc.errors, f->final_faults, ms_rts_synth_fingerprint(r->rs));
+}
+
+/*
+ * The best program simplified with its proof on the evaluation's matches
+ * (the problem's maps, opponents, seats, seeds, edition and lengths), in
+ * place; when that cannot be done (Java opponents, a switch case, a failure)
+ * `prog` keeps the search's text and f->not_simplified says why.
+ */
+static void rts_simplify(rts_run *r, ms_dsl_prog *prog, rts_final *f)
+{
+	const args *a = &r->a;
+	ms_rts_proof *pr = NULL;
+	ms_dsl_prog *work = NULL;
+	double t0 = cli_now();
+	if (a->no_simplify) {
+		snprintf(f->not_simplified, sizeof f->not_simplified, "--no-simplify");
+		return;
+	}
+	if (a->prefix) {
+		snprintf(f->not_simplified, sizeof f->not_simplified, "a switch case: its matches open with --prefix");
+		return;
+	}
+	for (int k = 0; k < a->n_opps; k++)
+		if (!ms_bot_spec_native(a->opps[k])) {
+			snprintf(f->not_simplified, sizeof f->not_simplified,
+				 "opponent %s plays in the JVM, whose matches cannot be replayed cycle by cycle", a->opps[k]);
+			return;
+		}
+	ms_rts_proof_opts po = { .version = MS_RTS_PROOF_OPTS_VERSION,
+				 .maps = a->maps,
+				 .n_maps = a->n_maps,
+				 .opponents = a->opps,
+				 .n_opponents = a->n_opps,
+				 .utt = (int)a->utt,
+				 .conflict = (int)a->conflict,
+				 .max_cycles = (int)a->max_cycles,
+				 .edition = a->edition,
+				 .opponent_seeds = (int)a->opp_seeds };
+	if (ms_rts_proof_new(r->ctx, &pr, &po) || ms_dsl_prog_clone(&work, prog) ||
+	    ms_rts_simplify(pr, work, NULL, &f->ss) || ms_dsl_prog_copy(prog, work)) {
+		snprintf(f->not_simplified, sizeof f->not_simplified, "simplification failed: %s",
+			 ms_ctx_last_error(r->ctx));
+		fprintf(stderr, "microsynth synth: the program is written as found: %s\n", f->not_simplified);
+	} else {
+		f->simplified = 1;
+	}
+	f->simplify_seconds = cli_now() - t0;
+	ms_dsl_prog_free(work);
+	ms_rts_proof_free(pr);
 }
 
 /* The final program, scored without tie-breaks, then in the official harness; a CLI code. */
 static int rts_final_scores(rts_run *r, const ms_dsl_prog *best, rts_final *f)
 {
-	memset(f, 0, sizeof *f);
 	double t0;
 	if (ms_rts_synth_score(r->ctx, r->rs, best, 0, &f->ours))
 		return synth_fail(r->ctx, "final evaluation");
@@ -391,20 +465,43 @@ static int rts_report(rts_run *r)
 {
 	const args *a = &r->a;
 	const ms_synth_stats *st = &r->st;
-	const ms_dsl_prog *best = ms_synth_best(r->s, MS_SYNTH_PSI);
+	const ms_dsl_prog *raw = ms_synth_best(r->s, MS_SYNTH_PSI);
+	ms_dsl_prog *best = NULL;
 	rts_final f;
 	char header[8192];
-	int rc = rts_final_scores(r, best, &f);
-	if (rc)
-		return rc;
-	rts_header(header, sizeof header, r, &f);
-	if (write_program(best, a->s.out, header))
+	int rc;
+	memset(&f, 0, sizeof f);
+	if (ms_dsl_prog_clone(&best, raw))
 		return synth_fail(r->ctx, "output");
+	rts_simplify(r, best, &f);
+	if ((rc = rts_final_scores(r, best, &f)))
+		goto done;
+	rts_header(header, sizeof header, r, &f);
+	if (write_program(best, a->s.out, header)) {
+		rc = synth_fail(r->ctx, "output");
+		goto done;
+	}
+	if (a->keep_raw) {
+		char path[4096], raw_header[8192 + 512];
+		snprintf(path, sizeof path, "%s.raw.ms", a->s.out);
+		snprintf(raw_header, sizeof raw_header, "the search's own text of the program %s holds%s\n%s", a->s.out,
+			 f.simplified ? " simplified (the same actions on every cycle of the evaluation's matches)" : "",
+			 header);
+		if (write_program(raw, path, raw_header)) {
+			rc = synth_fail(r->ctx, "output");
+			goto done;
+		}
+	}
 	char *text = NULL;
 	if (!ms_rts_dsl_print(best, MS_RTS_DSL_FORM_PRETTY, &text, NULL)) {
 		printf("%s\n", text);
 		ms_ctx_mfree(ms_dsl_prog_ctx(best), text);
 	}
+	if (f.simplified)
+		printf("simplified: lines_before=%d lines_after=%d nodes_before=%d nodes_after=%d matches=%d "
+		       "cycles_compared=%ld seconds=%.1f\n",
+		       f.ss.lines_before, f.ss.lines_after, f.ss.nodes_before, f.ss.nodes_after, f.ss.matches,
+		       f.ss.cycles_compared, f.simplify_seconds);
 	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld wins=%d draws=%d losses=%d harness_seconds=%.1f%s\n",
 	       a->s.algo, a->s.seed, st->evals_psi, st->evals_c, f.ours.wins, f.ours.draws, f.ours.losses, f.harness_seconds,
 	       st->timed ? " reproducible=no" : " reproducible=yes");
@@ -414,7 +511,9 @@ static int rts_report(rts_run *r)
 	else
 		printf("psi=%.4f harness_psi=- evals=%lld seconds=%.1f faults=%ld\n", f.ours.psi, st->evals_psi,
 		       st->elapsed, f.faults);
-	return CLI_OK;
+done:
+	ms_dsl_prog_free(best);
+	return rc;
 }
 
 /* A serving rank's opponent faults, for rank 0's header (synth_mpi_sum_counts). */

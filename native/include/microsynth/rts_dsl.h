@@ -326,6 +326,153 @@ MS_EXTERN int ms_rts_switch_bot_choice(const ms_bot *b, const char **label, doub
 MS_EXTERN int ms_rts_prefix_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *before, int cycle,
 				    const ms_dsl_prog *p, const ms_rts_utt *utt, int64_t seed);
 
+/* ---- readable programs: proofs of equal play, simplification (rts_dsl_simplify.c) ---- */
+
+/**
+ * Lines of the indented form (MS_RTS_DSL_FORM_PRETTY) of `p`: `*n_lines`
+ * receives their count; `line_of` (NULL, or ms_dsl_prog_len entries)
+ * receives for every node the line (from 1) its statement starts on (a
+ * command's and a condition's nodes: their statement's line).
+ */
+MS_EXTERN int ms_rts_dsl_line_map(const ms_dsl_prog *p, int *line_of, int *n_lines);
+
+/**
+ * The simplifications that need no match, exact by the interpreter's rules
+ * for the unit type table `utt`: inside a for, conditions on u's type fold
+ * where the enclosing conditions decide them (u.is, u.isBuilder,
+ * u.canAttack, u.canHarvest), a command that no type u may have here can
+ * carry out is removed (u.build of a unit, u.train of a type the unit
+ * cannot make, a count of 0, every command of a unit that has an action:
+ * after an Attack, which always assigns one to a unit that can attack), as
+ * are counting conditions with 0 anywhere (always true, or false for
+ * HasLessNumberOfUnits), then e, empty branches and loops. Conditions that
+ * read u outside every for are kept (Java throws there). Rewrites `p`.
+ */
+MS_EXTERN int ms_rts_dsl_simplify_static(ms_dsl_prog *p, const ms_rts_utt *utt);
+
+/** The matches of one evaluation, as `synth --game microrts` plays them; zero-initialise, set version. */
+typedef struct ms_rts_proof_opts {
+	int version;                  /**< MS_RTS_PROOF_OPTS_VERSION */
+	const char *const *maps;      /**< map files (or names under the harness's maps/) */
+	int n_maps;
+	const char *const *opponents; /**< native bots or program:FILE (ms_bot_spec_native); Java classes are refused */
+	int n_opponents;
+	int utt;                      /**< unit type table 1..3 (0: 2) */
+	int conflict;                 /**< move conflict policy 1..3 (0: 1) */
+	int max_cycles;               /**< 0: the competition's length for each map's size */
+	int edition;                  /**< native bots' edition (MS_PATH_EDITION_*) */
+	int opponent_seeds;           /**< K >= 2: opponents that draw unseeded numbers play seeds 1..K (synth's --opponent-seeds) */
+} ms_rts_proof_opts;
+
+#define MS_RTS_PROOF_OPTS_VERSION 1
+
+typedef struct ms_rts_proof ms_rts_proof;
+
+/**
+ * Opens every map and lists the evaluation's matches in ms_rts_synth_score's
+ * order: per map, per opponent, per seed, the program as player 0 then 1.
+ * Errors name the map or opponent (MS_ENOTFOUND for an opponent that is no
+ * native bot).
+ */
+MS_EXTERN int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *opts);
+MS_EXTERN void ms_rts_proof_free(ms_rts_proof *pr);
+/** Number of matches. */
+MS_EXTERN int ms_rts_proof_count(const ms_rts_proof *pr);
+/** The unit type table the matches are played with. */
+MS_EXTERN const ms_rts_utt *ms_rts_proof_utt(const ms_rts_proof *pr);
+
+/** One match of a proof. */
+typedef struct ms_rts_proof_match {
+	const char *map, *opponent;   /**< as given (valid while the proof lives) */
+	int map_index, opponent_index;
+	int seat;                     /**< the program plays player `seat` */
+	int64_t seed;                 /**< the match's seed (0 unless opponent seeds) */
+	int stochastic;               /**< the opponent draws (opponent seeds) */
+	int max_cycles;
+	int winner, cycles, failed;   /**< the reference's end (after ms_rts_proof_record; failed: a decision failed) */
+} ms_rts_proof_match;
+
+MS_EXTERN int ms_rts_proof_match_info(const ms_rts_proof *pr, int k, ms_rts_proof_match *info);
+
+/**
+ * Plays every match with `p` and records, decision by decision, the pairs
+ * it returns: the reference later programs are compared with. Each match is
+ * also played through ms_match_play and must end the same (MS_ERROR
+ * otherwise: the proof would not be replaying the evaluation's matches).
+ */
+MS_EXTERN int ms_rts_proof_record(ms_rts_proof *pr, const ms_dsl_prog *p);
+
+/** Where a program's play first differs from the reference's. */
+typedef struct ms_rts_proof_diff {
+	int match;            /**< the match (ms_rts_proof_match_info) */
+	int cycle;            /**< the cycle of the first decision that differs (or of the end) */
+	int64_t unit;         /**< the unit whose action differs; -1 when no unit is to blame (the end, an error) */
+	int unit_type, x, y;  /**< its type id and cell */
+	char reference[128];  /**< the reference's action for it: move(right), produce(Worker,down), none(10), no action */
+	char candidate[128];  /**< the compared program's */
+	char message[1024];   /**< all of it in one line, naming map, opponent, seat (and seed) */
+} ms_rts_proof_diff;
+
+/**
+ * Replays every match with `p` and compares its pairs with the reference's
+ * at every decision (units, order and actions, not only the end), then the
+ * end (cycle, winner, a failed decision). A match stops at its first
+ * difference, which goes to `diff` (may be NULL); *equal receives 1 when
+ * every decision and every end is the same. The match that differed is
+ * replayed first next time.
+ */
+MS_EXTERN int ms_rts_proof_compare(ms_rts_proof *pr, const ms_dsl_prog *p, int *equal, ms_rts_proof_diff *diff);
+
+/** Decisions (cycles) the last ms_rts_proof_compare compared and found equal. */
+MS_EXTERN long ms_rts_proof_cycles_compared(const ms_rts_proof *pr);
+
+/**
+ * Plays every match with `p` and counts, per match k and node i, the
+ * actions the command at node i issued: counts[k * ms_dsl_prog_len(p) + i]
+ * (the caller's array; NONE(10) given to idle units without an abstract
+ * action is no one's).
+ */
+MS_EXTERN int ms_rts_proof_explain(ms_rts_proof *pr, const ms_dsl_prog *p, long *counts);
+
+/** What ms_rts_simplify did. */
+typedef struct ms_rts_simplify_stats {
+	int nodes_before, nodes_after;
+	int lines_before, lines_after; /**< lines of the indented form */
+	int static_nodes;              /**< nodes the rules without matches removed */
+	long candidates;               /**< simplifications replayed */
+	long kept;                     /**< those that played every match identically */
+	int matches;                   /**< matches of the proof */
+	long cycles_compared;          /**< decisions the final proof compared */
+} ms_rts_simplify_stats;
+
+/**
+ * Told of every simplification replayed: node `at` of `p` (the program
+ * before it) replaced by e (keep < 0) or by its descendant `keep`; `diff`
+ * NULL when it was kept, else where it first played differently.
+ */
+typedef void (*ms_rts_simplify_log)(void *ud, const ms_dsl_prog *p, int at, int keep, const ms_rts_proof_diff *diff);
+
+/** Options of ms_rts_simplify; zero-initialise, set version. */
+typedef struct ms_rts_simplify_opts {
+	int version;             /**< MS_RTS_SIMPLIFY_OPTS_VERSION */
+	ms_rts_simplify_log log; /**< NULL: none */
+	void *ud;
+} ms_rts_simplify_opts;
+
+#define MS_RTS_SIMPLIFY_OPTS_VERSION 1
+
+/**
+ * Simplifies `p` in place and proves it: records `p` as the reference, applies
+ * ms_rts_dsl_simplify_static, then tries, what removes most first, to
+ * replace each statement by e and each if, if-else and nested for by one of
+ * its branches or its body, keeping a change when every match plays the
+ * same actions at every decision (ms_rts_proof_compare), until no change is
+ * kept; the result is compared once more on every match. A program whose
+ * commands all lie inside loops keeps them there. `opts` may be NULL.
+ */
+MS_EXTERN int ms_rts_simplify(ms_rts_proof *pr, ms_dsl_prog *p, const ms_rts_simplify_opts *opts,
+			       ms_rts_simplify_stats *st);
+
 #ifdef __cplusplus
 }
 #endif

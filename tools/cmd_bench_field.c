@@ -1,0 +1,213 @@
+/*
+ * microsynth bench synth --field: what a synthesis against the whole native
+ * field costs, per map size, this build against another one side by side.
+ * Each build runs the same seeded search (`synth --game microrts`, SA, the
+ * field of competition.sh, one thread, an evaluation budget) as a child
+ * process; the figure is evaluations per CPU second of the child (user +
+ * system, from wait4), which the machine's load moves far less than the
+ * wall clock. The two checkpoints must hold the same records (program hash
+ * and exact score of every evaluation): a speed-up that changes a search is
+ * no speed-up.
+ */
+#define _DEFAULT_SOURCE /* wait4 */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define CMD "bench synth --field"
+#define MAX_MAPS 16
+
+static const char *const field[] = { "CoacAI", "mayari", "WorkerRush", "LightRush", "HeavyRush", "RangedRush" };
+
+static const char *const default_maps[] = { "8x8/basesWorkers8x8A.xml", "16x16/basesWorkers16x16A.xml",
+					    "24x24/basesWorkers24x24A.xml", "BWDistantResources32x32.xml",
+					    "BroodWar/(4)BloodBath.scmB.xml" };
+
+void cmd_bench_field_usage(FILE *out)
+{
+	fprintf(out, "Usage: microsynth bench synth --field [--old EXE] [--evals N] [--seed S] [MAP ...]\n\n"
+		     "Evaluations per CPU second of one seeded simulated annealing against the native field\n"
+		     "(CoacAI, mayari and the four rushes, both seats, edition 2023, the competition's game\n"
+		     "length, one thread), per map: this build, and with --old EXE another build's microsynth\n"
+		     "(e.g. the round's base, built apart) running the same search beside it; the two\n"
+		     "checkpoints must hold the same records. N evaluations per map (default 300); maps default\n"
+		     "to 8x8, 16x16, 24x24, 32x32 and 64x64 maps of the harness. Last line:\n"
+		     "speedup=X (new / old evaluations per CPU second, smallest over maps; 0 without --old)\n"
+		     "records_equal=0|1 maps=M\n");
+}
+
+/* Runs `exe synth ...` on `map` with its checkpoint at `ckpt`; *cpu gets the child's CPU seconds. */
+static int run_search(const char *exe, const char *map, long evals, long seed, const char *ckpt, const char *out,
+		      const char *log, double *cpu)
+{
+	char evals_s[32], seed_s[32];
+	const char *argv[64];
+	int n = 0, status;
+	struct rusage ru;
+	pid_t pid;
+
+	snprintf(evals_s, sizeof evals_s, "%ld", evals);
+	snprintf(seed_s, sizeof seed_s, "%ld", seed);
+	argv[n++] = exe;
+	argv[n++] = "synth";
+	argv[n++] = "--game";
+	argv[n++] = "microrts";
+	argv[n++] = "--map";
+	argv[n++] = map;
+	for (size_t i = 0; i < sizeof field / sizeof field[0]; i++) {
+		argv[n++] = "--opponent";
+		argv[n++] = field[i];
+	}
+	const char *rest[] = { "--algo", "sa", "--evals", evals_s, "--seed", seed_s, "--threads", "1", "--tiebreak", "length",
+			       "--edition", "2023", "--no-harness", "--no-progress", "--checkpoint", ckpt, "-o", out };
+	for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
+		argv[n++] = rest[i];
+	argv[n] = NULL;
+	unlink(ckpt);
+	if ((pid = fork()) < 0) {
+		fprintf(stderr, "microsynth %s: fork: %s\n", CMD, strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		FILE *f = freopen(log, "w", stdout);
+		if (!f || dup2(fileno(stdout), 2) < 0)
+			_exit(127);
+		execv(exe, (char *const *)argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) < 0) {
+		fprintf(stderr, "microsynth %s: wait: %s\n", CMD, strerror(errno));
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "microsynth %s: %s synth on %s failed (see %s)\n", CMD, exe, map, log);
+		return -1;
+	}
+	*cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+	return 0;
+}
+
+/*
+ * The next evaluation record of a checkpoint ("e CRC INDEX KIND HASH SCORE ..."), as its index, kind, program
+ * hash and exact score: what must not change (the CRC and the time fields after the score do). 0 at the end.
+ */
+static int next_record(FILE *f, char *out, size_t size)
+{
+	char line[4096], crc[64], idx[64], kind[16], hash[64], score[64];
+	while (fgets(line, sizeof line, f)) {
+		if (line[0] == 'e' && sscanf(line, "e %63s %63s %15s %63s %63s", crc, idx, kind, hash, score) == 5) {
+			snprintf(out, size, "%s %s %s %s", idx, kind, hash, score);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* 1 when the two checkpoints hold the same evaluation records, in the same order (and at least one). */
+static int same_records(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+	char ra[512], rb[512];
+	int same = fa && fb, n = 0;
+	while (same) {
+		int ha = next_record(fa, ra, sizeof ra), hb = next_record(fb, rb, sizeof rb);
+		if (ha != hb || (ha && strcmp(ra, rb)))
+			same = 0;
+		else if (!ha)
+			break;
+		n++;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same && n > 0;
+}
+
+int cmd_bench_field(int argc, char **argv)
+{
+	const char *maps[MAX_MAPS], *old = NULL;
+	char self[4096], dir[] = "/tmp/microsynth-bench-field-XXXXXX";
+	long evals = 300, seed = 1;
+	int n_maps = 0, equal = 1;
+	double worst = 0;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			cmd_bench_field_usage(stdout);
+			return CLI_OK;
+		}
+		if (!strcmp(argv[i], "--field"))
+			continue;
+		if (!strcmp(argv[i], "--old") && i + 1 < argc)
+			old = argv[++i];
+		else if (!strcmp(argv[i], "--evals") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--evals", argv[++i], 1, 100000000, &evals))
+				return CLI_USAGE;
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (cli_parse_int(CMD, "--seed", argv[++i], 0, 2147483647, &seed))
+				return CLI_USAGE;
+		} else if (argv[i][0] == '-')
+			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+		else if (n_maps < MAX_MAPS)
+			maps[n_maps++] = argv[i];
+		else
+			return cli_usage_error(CMD, "at most %d maps", MAX_MAPS);
+	}
+	if (old && access(old, X_OK) != 0)
+		return cli_usage_error(CMD, "--old %s: not an executable", old);
+	if (!n_maps)
+		for (; n_maps < (int)(sizeof default_maps / sizeof default_maps[0]); n_maps++)
+			maps[n_maps] = default_maps[n_maps];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (len <= 0 || (size_t)len >= sizeof self - 1) {
+		fprintf(stderr, "microsynth %s: cannot find this executable\n", CMD);
+		return CLI_FAIL;
+	}
+	self[len] = 0;
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "microsynth %s: mkdtemp: %s\n", CMD, strerror(errno));
+		return CLI_FAIL;
+	}
+	printf("map evals new_cpu_s new_evals_per_s%s\n", old ? " old_cpu_s old_evals_per_s speedup records_equal" : "");
+	for (int i = 0; i < n_maps; i++) {
+		char ck[2][4200], out[2][4200], log[2][4200];
+		double cpu[2] = { 0, 0 };
+		for (int k = 0; k < 2; k++) {
+			snprintf(ck[k], sizeof ck[k], "%s/%d.%s.ckpt", dir, i, k ? "old" : "new");
+			snprintf(out[k], sizeof out[k], "%s/%d.%s.ms", dir, i, k ? "old" : "new");
+			snprintf(log[k], sizeof log[k], "%s/%d.%s.log", dir, i, k ? "old" : "new");
+		}
+		if (run_search(self, maps[i], evals, seed, ck[0], out[0], log[0], &cpu[0]) ||
+		    (old && run_search(old, maps[i], evals, seed, ck[1], out[1], log[1], &cpu[1])))
+			return CLI_FAIL;
+		printf("%s %ld %.2f %.1f", maps[i], evals, cpu[0], evals / (cpu[0] > 0 ? cpu[0] : 1e-9));
+		if (old) {
+			int same = same_records(ck[0], ck[1]);
+			double s = cpu[0] > 0 ? cpu[1] / cpu[0] : 0;
+			equal &= same;
+			worst = i == 0 || s < worst ? s : worst;
+			printf(" %.2f %.1f %.2f %d", cpu[1], evals / (cpu[1] > 0 ? cpu[1] : 1e-9), s, same);
+		}
+		printf("\n");
+		fflush(stdout);
+		for (int k = 0; k < 2; k++) {
+			unlink(ck[k]);
+			unlink(out[k]);
+			unlink(log[k]);
+		}
+	}
+	rmdir(dir);
+	printf("speedup=%.2f records_equal=%d maps=%d\n", old ? worst : 0.0, old ? equal : 1, n_maps);
+	return old && !equal ? CLI_FAIL : CLI_OK;
+}
