@@ -268,6 +268,9 @@ public class MicrosynthAI extends AIWithComputationBudget {
         // `near` lines: features of a known map and its spec, for maps no key names
         final List<double[]> near = new ArrayList<>();
         final List<String> nearSpecs = new ArrayList<>();
+        // `made-for` lines: the edition each program was synthesized for (the pre-game search treats a
+        // map whose program was made for another edition than the harness's as one it has no program for)
+        final Map<String, Integer> madeFor = new HashMap<>();
 
         static ProgramIndex parse(BufferedReader r) throws IOException {
             ProgramIndex idx = new ProgramIndex();
@@ -297,7 +300,13 @@ public class MicrosynthAI extends AIWithComputationBudget {
                 } else if (kv[0].equals("trained")) {
                     continue; // a map some synthesis run used (for `evaluate --held-out`)
                 } else if (kv[0].equals("made-for")) {
-                    continue; // the edition and game length a program was made for (read by `evaluate`)
+                    // the edition and game length a program was made for (`evaluate` warns from them too)
+                    String[] f = kv[1].trim().split("\\s+");
+                    for (int i = 1; i + 1 < f.length; i++) {
+                        if (f[i].equals("edition") && f[i + 1].matches("\\d{4}")) {
+                            idx.madeFor.put(f[0], Integer.parseInt(f[i + 1]));
+                        }
+                    }
                 } else if (kv[0].equals("near")) {
                     String[] f = kv[1].trim().split("\\s+", 8);
                     double[] v = new double[7];
@@ -1092,7 +1101,10 @@ public class MicrosynthAI extends AIWithComputationBudget {
             failed("pre-game synthesis: the program index", e);
             return;
         }
-        boolean known = gs.getTime() == 0 && idx.specs.containsKey(MapFingerprint.full(gs));
+        String own = gs.getTime() == 0 ? idx.specs.get(MapFingerprint.full(gs)) : null;
+        Integer madeFor = own == null ? null : idx.madeFor.get(own);
+        // a program made for another edition than the harness's plays another game: search, with it as a candidate
+        boolean known = own != null && (madeFor == null || madeFor == edition);
         if (known && cached == null && !mode.equals("always")) {
             return;
         }

@@ -571,6 +571,17 @@ public final class JniChecks {
             ai.setIndex(index.getPath());
             ai.preGameAnalysis(known, 3000, folder.getPath()); // a map with its program: no search
             require(ai.getPlaying().equals("WorkerRush") && ai.pregameFigures()[2] == 0, "known map: " + ai.getPlaying());
+            // a map whose program was made for another edition than the harness's is searched on
+            File stale = tempFile("index.txt", "default LightRush\n" + MapFingerprint.full(known) + " program:prog.txt\n"
+                    + "made-for program:prog.txt edition 1999 cycles 3000\n");
+            Files.write(new File(stale.getParentFile(), "prog.txt").toPath(),
+                    "for(Unit u){u.train(Worker,Up,3) u.harvest(2) u.attack(Closest)}\n".getBytes(StandardCharsets.UTF_8));
+            MicrosynthAI old = new MicrosynthAI(utt, MicrosynthAI.AUTO);
+            old.setIndex(stale.getPath());
+            old.preGameAnalysis(known, 2000, Files.createTempDirectory("microsynth-pregame-check").toString());
+            require(old.getPlaying().startsWith("pre-game program") && old.failures() == 0,
+                    "a program of another edition: " + old.getPlaying() + " " + old.lastFailure());
+            old.close();
             ai.reset();
             ai.preGameAnalysis(unseen, 3000, folder.getPath());
             long[] f = ai.pregameFigures();
