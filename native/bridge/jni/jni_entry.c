@@ -41,7 +41,7 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nBotName(JNIEnv *env, 
 JNIEXPORT jlong JNICALL Java_ai_microsynth_MicrosynthAI_nDecideNanos(JNIEnv *env, jclass cls, jlong h);
 JNIEXPORT void JNICALL Java_ai_microsynth_MicrosynthAI_nCounters(JNIEnv *env, jclass cls, jlong h, jlongArray out);
 JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, jclass cls, jlong h, jintArray state,
-		jint len, jobjectArray candidates, jlongArray settings, jdoubleArray figures);
+		jint len, jobjectArray candidates, jobjectArray field, jlongArray settings, jdoubleArray figures);
 
 /* Java's exception for a status code. */
 static const char *exception_class(int rc)
@@ -331,26 +331,57 @@ JNIEXPORT void JNICALL Java_ai_microsynth_MicrosynthAI_nCounters(JNIEnv *env, jc
 	(*env)->SetLongArrayRegion(env, out, 0, 2, j);
 }
 
+static void free_strings(char **v, jsize n)
+{
+	for (jsize i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A Java String[] (null: none) as malloc'd C strings (a null element stays NULL); MS_ENOMEM on failure. */
+static int get_strings(JNIEnv *env, jobjectArray a, char ***out, jsize *n)
+{
+	*out = NULL;
+	*n = a ? (*env)->GetArrayLength(env, a) : 0;
+	if (*n <= 0)
+		return MS_OK;
+	if (!(*out = calloc((size_t)*n, sizeof(char *))))
+		return MS_ENOMEM;
+	for (jsize i = 0; i < *n; i++) {
+		jstring js = (jstring)(*env)->GetObjectArrayElement(env, a, i);
+		const char *c = get_utf(env, js);
+		int bad = js && !c;
+		(*out)[i] = c ? dup_string(c) : NULL;
+		release_utf(env, js, c);
+		if (js)
+			(*env)->DeleteLocalRef(env, js);
+		if (bad || (c && !(*out)[i]))
+			return MS_ENOMEM;
+	}
+	return MS_OK;
+}
+
 /*
  * Pre-game synthesis. settings (longs): [0] budget ms (0: none) [1] max
  * evaluations (0: none) [2] threads [3] game length (0: by map size)
  * [4] edition [5] seed [6] stochastic share in thousandths [7] opponent
- * seeds. figures (doubles, 10): psi, stochastic psi, start psi, start index,
+ * seeds. field: native bot names (null: the library's default field).
+ * figures (doubles, 10): psi, stochastic psi, start psi, start index,
  * screened, skipped, evals, stage-1 evals, stage-2 evals, seconds. Returns
  * the program's text, or NULL with the message in nError (never throws but
  * for OutOfMemoryError from the JVM itself).
  */
 JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, jclass cls, jlong h, jintArray state,
-								   jint len, jobjectArray candidates, jlongArray settings,
-								   jdoubleArray figures)
+								   jint len, jobjectArray candidates, jobjectArray field,
+								   jlongArray settings, jdoubleArray figures)
 {
 	ms_jni_ai *ai = handle(h);
 	ms_rts_pregame_opts o;
 	ms_rts_pregame_result res;
 	jlong set[8];
-	char **texts = NULL;
+	char **texts = NULL, **bots = NULL;
 	int32_t *in = NULL;
-	jsize n = 0;
+	jsize n = 0, nf = 0;
 	jstring out = NULL;
 	int rc;
 
@@ -373,23 +404,14 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, 
 	o.seed = (uint64_t)set[5];
 	o.stochastic_share = set[6] >= 0 && set[6] < 1000 ? (double)set[6] / 1000.0 : 0;
 	o.opponent_seeds = set[7] >= 0 && set[7] <= 64 ? (int)set[7] : 2;
-	n = candidates ? (*env)->GetArrayLength(env, candidates) : 0;
-	if (n > 0 && !(texts = calloc((size_t)n, sizeof(char *))))
+	if (get_strings(env, candidates, &texts, &n) || get_strings(env, field, &bots, &nf))
 		goto nomem;
-	for (jsize i = 0; i < n; i++) {
-		jstring js = (jstring)(*env)->GetObjectArrayElement(env, candidates, i);
-		const char *c = get_utf(env, js);
-		if (js && !c)
-			goto nomem;
-		texts[i] = c ? dup_string(c) : NULL;
-		release_utf(env, js, c);
-		if (js)
-			(*env)->DeleteLocalRef(env, js);
-		if (c && !texts[i])
-			goto nomem;
-	}
 	o.candidates = (const char *const *)texts;
 	o.n_candidates = (int)n;
+	if (bots && nf > 0) {
+		o.field = (const char *const *)bots;
+		o.n_field = (int)nf;
+	}
 	if (!(in = malloc((size_t)(len > 0 ? len : 1) * sizeof(int32_t))))
 		goto nomem;
 	(*env)->GetIntArrayRegion(env, state, 0, len, (jint *)in);
@@ -405,9 +427,8 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, 
 nomem:
 	ms_ctx_error(ms_jni_ai_ctx(ai), MS_ENOMEM, "pre-game synthesis: out of memory");
 done:
-	for (jsize i = 0; texts && i < n; i++)
-		free(texts[i]);
-	free(texts);
+	free_strings(texts, n);
+	free_strings(bots, nf);
 	free(in);
 	return out;
 }

@@ -111,8 +111,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
     private static native void nCounters(long h, long[] out);
 
     // settings and figures: see nPregame in native/bridge/jni/jni_entry.c
-    private static native String nPregame(long h, int[] state, int len, String[] candidates, long[] settings,
-            double[] figures);
+    private static native String nPregame(long h, int[] state, int len, String[] candidates, String[] field,
+            long[] settings, double[] figures);
 
     /** "linux-x86_64" and the like: the jar's folder for this JVM's library. */
     static String platform() {
@@ -1006,6 +1006,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
     public static final String PROPERTY_PREGAME = "microsynth.pregame";
     /** System property: threads of the pre-game search (default: the processors the JVM sees). */
     public static final String PROPERTY_PREGAME_THREADS = "microsynth.pregame.threads";
+    /** System property: the native bots the pre-game search plays against, comma-separated (default: the library's). */
+    public static final String PROPERTY_PREGAME_FIELD = "microsynth.pregame.field";
     /** System property: the game length to synthesize for (default: the competitions' by map size). */
     public static final String PROPERTY_MAX_CYCLES = "microsynth.maxCycles";
     /** Below this many milliseconds (after the margin) no search starts. */
@@ -1123,7 +1125,9 @@ public class MicrosynthAI extends AIWithComputationBudget {
             int len = packState(gs, pgs);
             long[] settings = {usable, 0, threads, cycles, edition == 2023 ? 1 : 0, seed + 1, 300, 2};
             double[] figures = new double[10];
-            String made = nPregame(h, pack, len, cands.toArray(new String[0]), settings, figures);
+            String fieldList = property(PROPERTY_PREGAME_FIELD);
+            String[] field = fieldList == null ? null : fieldList.split("\\s*,\\s*");
+            String made = nPregame(h, pack, len, cands.toArray(new String[0]), field, settings, figures);
             ran = true;
             if (made == null) {
                 broke = true;
