@@ -75,7 +75,7 @@ static int resolve_map(ms_match *m, const char *map)
 int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
 {
 	ms_match *m;
-	int rc;
+	int rc = MS_OK;
 
 	*out = NULL;
 	if (!opts || opts->version < 2 || opts->version > MS_MATCH_OPTS_VERSION)
