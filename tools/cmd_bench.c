@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,9 +76,13 @@ static FILE *java_open(const char *main_class, const char *const *extra, int nex
 		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
 		return NULL;
 	}
-	/* Coac.jar after microrts.jar (the flat arrangement, docs/harness.md) for ai.coac.CoacAI; mayariBot.mayari */
-	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar:%s/lib/bots/Coac.jar:%s/lib/bots/mayariBot.jar", jar, dir, dir,
-		 dir);
+	/* Coac.jar after microrts.jar (the flat arrangement, docs/harness.md) for ai.coac.CoacAI; mayariBot.mayari;
+	 * a TMA jar the user built ($MICROSYNTH_TMA, docs/harness.md section 11) last */
+	const char *tma = getenv("MICROSYNTH_TMA");
+	struct stat st;
+	int tma_dir = tma && *tma && stat(tma, &st) == 0 && S_ISDIR(st.st_mode);
+	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar:%s/lib/bots/Coac.jar:%s/lib/bots/mayariBot.jar%s%s%s", jar, dir,
+		 dir, dir, tma && *tma ? ":" : "", tma && *tma ? tma : "", tma_dir ? "/*" : "");
 	args = calloc((size_t)nextra + 5, sizeof(*args));
 	if (!args)
 		return NULL;

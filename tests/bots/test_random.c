@@ -136,7 +136,7 @@ static void test_bots_registry__every_name_builds_the_bot_it_names(void **state)
 		ms_bot_free(j);
 		ms_bot_free(b);
 	}
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 10);
 	assert_true(ms_bot_draws_unseeded("CoacAI") && ms_bot_draws_unseeded("mayariBot.mayari"));
 	assert_false(ms_bot_draws_unseeded("WorkerRush"));
 	ms_rts_utt_free(utt);

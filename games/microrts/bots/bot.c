@@ -8,8 +8,8 @@
 /*
  * The registry, written once: each row is a bot's name, the Java class it
  * reproduces, its constructor and the constructor's argument, and whether
- * the jar draws unseeded numbers (CoacAI's and mayari's shuffles). The
- * name list ms_bot_names() returns is expanded from the same rows.
+ * the jar draws unseeded numbers (CoacAI's and mayari's shuffles; TMA draws
+ * none). The name list ms_bot_names() returns is expanded from the same rows.
  */
 #define BOT_ROWS(X)                                                              \
 	X("WorkerRush", "ai.abstraction.WorkerRush", bot_rush_new, NULL, 0)      \
@@ -20,7 +20,8 @@
 	X("RandomBiasedAI", "ai.RandomBiasedAI", bot_random_biased_new, NULL, 0) \
 	X("RandomAI", "ai.RandomAI", bot_random_new, NULL, 0)                    \
 	X("CoacAI", "ai.coac.CoacAI", bot_coac_new, NULL, 1)                     \
-	X("mayari", "mayariBot.mayari", bot_mayari_new, NULL, 1)
+	X("mayari", "mayariBot.mayari", bot_mayari_new, NULL, 1)                 \
+	X("TMA", "ai.tma.TMA", bot_tma_new, NULL, 0)
 
 typedef struct bot_row {
 	const char *name, *java;

@@ -240,5 +240,7 @@ int bot_random_new(ms_bot *b, const char *arg);
 int bot_coac_new(ms_bot *b, const char *arg);
 /* mayari (mayari.c). */
 int bot_mayari_new(ms_bot *b, const char *arg);
+/* TMA (tma.c). */
+int bot_tma_new(ms_bot *b, const char *arg);
 
 #endif
