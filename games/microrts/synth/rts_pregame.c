@@ -3,8 +3,8 @@
  * front of the bot, made in the time a tournament grants before the game.
  *
  * The map arrives as the game's first state, in memory; the problem is the
- * field synthesis of tools/competition.sh (SA, both seats, the native field,
- * the length tie-break) built on that state. The candidates (the shipped
+ * field synthesis of tools/competition.sh (SA, both seats, the native field
+ * with TMA added, the length tie-break) built on that state. The candidates (the shipped
  * programs) are screened first, in batches of `threads` so the clock is
  * checked between them; the best one starts the search. An optional second
  * stage plays the opponents that draw unseeded numbers in their jars
@@ -26,7 +26,8 @@
 #include "microsynth/bots.h"
 #include "core/internal.h"
 
-static const char *const default_field[] = { "CoacAI", "mayari", "WorkerRush", "LightRush", "HeavyRush",
+/* The competitions' field: the 2020, 2021 and 2024 winners (TMA: docs/tma.md) and the four rushes. */
+static const char *const default_field[] = { "CoacAI", "mayari", "TMA", "WorkerRush", "LightRush", "HeavyRush",
 					     "RangedRush" };
 
 static double now_s(void)

@@ -143,7 +143,7 @@ MS_EXTERN int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_d
 /** Settings of ms_rts_pregame; ms_rts_pregame_opts_init fills the defaults given here. */
 typedef struct ms_rts_pregame_opts {
 	int version;                   /**< MS_RTS_PREGAME_OPTS_VERSION */
-	const char *const *field;      /**< native opponents (NULL: CoacAI, mayari and the four rushes) */
+	const char *const *field;      /**< native opponents (NULL: CoacAI, mayari, TMA and the four rushes) */
 	int n_field;
 	int edition;                   /**< the field's path finding (MS_PATH_EDITION_2023) */
 	int max_cycles;                /**< game length (0: the competition's by map size) */
