@@ -70,18 +70,27 @@ static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_prega
 	return MS_OK;
 }
 
+/* The field the options name, else the default one; its size into *n. */
+static const char *const *field_of(const ms_rts_pregame_opts *o, int *n)
+{
+	*n = o->field ? o->n_field : (int)(sizeof default_field / sizeof *default_field);
+	return o->field ? o->field : default_field;
+}
+
 /* The field problem on `first`, with `seeds` seeds per seat for the bots that draw (0: none). */
 static int make_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int seeds,
 			ms_rts_synth **out)
 {
 	static const char *const name[] = { "the game's map" };
 	const ms_rts_state *states[] = { first };
+	int n_field;
+	const char *const *field = field_of(o, &n_field);
 	ms_rts_synth_options so = { .version = MS_RTS_SYNTH_OPTIONS_VERSION,
 				    .maps = name,
 				    .n_maps = 1,
 				    .states = states,
-				    .opponents = o->field ? o->field : default_field,
-				    .n_opponents = o->field ? o->n_field : (int)(sizeof default_field / sizeof *default_field),
+				    .opponents = field,
+				    .n_opponents = n_field,
 				    .max_cycles = o->max_cycles,
 				    .edition = o->edition,
 				    .tiebreak = MS_RTS_TIEBREAK_LENGTH,
@@ -92,8 +101,8 @@ static int make_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 /* 1 when a bot of the field draws unseeded numbers in its jar (a second stage can tell seeds apart). */
 static int field_draws(const ms_rts_pregame_opts *o)
 {
-	const char *const *f = o->field ? o->field : default_field;
-	int n = o->field ? o->n_field : (int)(sizeof default_field / sizeof *default_field);
+	int n;
+	const char *const *f = field_of(o, &n);
 	for (int i = 0; i < n; i++)
 		if (ms_bot_draws_unseeded(f[i]))
 			return 1;
