@@ -105,7 +105,10 @@ static void opts(ms_rts_pregame_opts *o, const char *const *field, int n_field, 
 
 static void run(fixture *f, ms_rts_pregame_opts *o, ms_rts_pregame_result *res)
 {
-	assert_int_equal(ms_rts_pregame(f->ctx, f->first, o, res), MS_OK);
+	int rc = ms_rts_pregame(f->ctx, f->first, o, res);
+	if (rc)
+		fprintf(stderr, "# %s\n", ms_ctx_last_error(f->ctx));
+	assert_int_equal(rc, MS_OK);
 	assert_non_null(res->program);
 }
 
@@ -164,6 +167,63 @@ static void test_rts_pregame__a_drawing_bot_gets_the_stochastic_stage(void **sta
 	ms_ctx_mfree(f->ctx, a.program);
 }
 
+/*
+ * A field the program loses to gets case programs; a switch comes back only
+ * when it won more of the check games than the program alone, it reads as
+ * a switch, and under an evaluation budget it is the same for any thread
+ * count. Fed back as a candidate, its opening program is what is screened.
+ */
+static void test_rts_pregame__cases_make_a_switch_only_when_it_wins_more(void **state)
+{
+	fixture *f = *state;
+	const char *cands[1] = { "for(Unit u){ u.idle() }" };
+	const char *field[2] = { "WorkerRush", "HeavyRush" };
+	ms_rts_pregame_opts o;
+	ms_rts_pregame_result a, b;
+
+	opts(&o, field, 2, 400, 5, cands, 1);
+	o.stochastic_share = 0;
+	o.case_share = 0.99; /* the first stage: 4 evaluations from the idle program */
+	o.switch_cycle = 200;
+	o.threads = 1;
+	run(f, &o, &a);
+	o.threads = 2;
+	run(f, &o, &b);
+	assert_true(a.check_games == 4); /* no bot of this field draws: a game a seat */
+	assert_true(a.check_program >= 0 && a.check_program <= a.check_games);
+	assert_true(a.case_evals > 0);
+	assert_true(a.evals >= a.case_evals);
+	if (a.switch_text) {
+		ms_bot *sw = NULL;
+		assert_true(a.cases >= 1);
+		assert_true(a.check_switch > a.check_program);
+		assert_int_equal(ms_rts_switch_bot_new(f->ctx, &sw, "result", a.switch_text, strlen(a.switch_text),
+						       f->utt, 0), MS_OK);
+		ms_bot_free(sw);
+		assert_non_null(b.switch_text);
+		assert_string_equal(a.switch_text, b.switch_text);
+
+		/* the switch as a candidate: its opening program is screened (and parses) */
+		ms_rts_pregame_result c;
+		const char *again[1] = { a.switch_text };
+		opts(&o, field, 2, 1, 5, again, 1);
+		o.case_share = 0;
+		run(f, &o, &c);
+		assert_int_equal(c.screened, 1);
+		assert_int_equal(c.skipped, 0);
+		ms_ctx_mfree(f->ctx, c.program);
+	} else {
+		assert_null(b.switch_text);
+	}
+	fprintf(stderr, "# check games %d: program %g, switch %g, cases %d, case evals %lld\n", a.check_games,
+		a.check_program, a.check_switch, a.cases, a.case_evals);
+	assert_string_equal(a.program, b.program);
+	ms_ctx_mfree(f->ctx, a.program);
+	ms_ctx_mfree(f->ctx, b.program);
+	ms_ctx_mfree(f->ctx, a.switch_text);
+	ms_ctx_mfree(f->ctx, b.switch_text);
+}
+
 static void test_rts_pregame__bad_settings_name_what_is_wrong(void **state)
 {
 	fixture *f = *state;
@@ -194,6 +254,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_rts_pregame__starts_from_the_best_candidate_and_is_reproducible, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rts_pregame__a_drawing_bot_gets_the_stochastic_stage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rts_pregame__cases_make_a_switch_only_when_it_wins_more, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_rts_pregame__bad_settings_name_what_is_wrong, setup, teardown),
 	};
 	if (argc < 3) {

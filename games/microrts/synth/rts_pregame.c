@@ -11,12 +11,23 @@
  * (CoacAI, mayari) with several seeds, from the first stage's best: the
  * reproducible stand-ins can be beaten by a program the jars beat.
  *
+ * Then the opponents the program still loses a game to (at most
+ * max_cases, in the field's order) each get a case program, searched
+ * against that opponent alone after the program's own opening: an opponent
+ * switch (docs/switch.md) plays the program until the switch cycle, then
+ * the case of the opponent it sees. The switch is kept only when it wins
+ * more of the check games (every field bot, both seats, the seeds) than
+ * the program alone; opponents that look alike at the switch cycle lose
+ * their cases, so recognition cannot go wrong on a known opponent.
+ *
  * The search stops between batches of evaluations, so each stage's clock
  * ends a margin before the deadline: the time one batch took in the
  * screening, scaled to SA's batch, so a big map does not overrun.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -24,7 +35,12 @@
 #include "microsynth/rts_synth.h"
 #include "microsynth/rts_dsl.h"
 #include "microsynth/bots.h"
+#include "microsynth/match.h"
+#include "core/buf.h"
 #include "core/internal.h"
+
+#define MAX_CASES 8
+#define MAX_CHECK 64 /* check games (field bots x seats x seeds): a switch holds 64 cases */
 
 /* The competitions' field: the 2020, 2021 and 2024 winners (TMA: docs/tma.md) and the four rushes. */
 static const char *const default_field[] = { "CoacAI", "mayari", "TMA", "WorkerRush", "LightRush", "HeavyRush",
@@ -47,12 +63,13 @@ void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o)
 	o->neighbours = 20;
 	o->stochastic_share = 0.3;
 	o->opponent_seeds = 2;
+	o->case_share = 0.35;
+	o->max_cases = 3;
+	o->switch_cycle = 150;
 }
 
 static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o)
 {
-	if (!o || o->version != MS_RTS_PREGAME_OPTS_VERSION)
-		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: options missing or of an unknown version");
 	if (!first)
 		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: no first state");
 	if (!(o->seconds > 0) && o->max_evals <= 0)
@@ -67,6 +84,11 @@ static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_prega
 		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: opponent seeds %d (0..64), neighbours %d, "
 				    "max cycles %d or a count out of range", o->opponent_seeds, o->neighbours,
 				    o->max_cycles);
+	if (o->case_share < 0 || o->case_share + o->stochastic_share >= 1 || o->max_cases < 0 ||
+	    o->max_cases > MAX_CASES || o->switch_cycle < 1)
+		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: case share %g (0 <= share, with the stochastic "
+				    "share < 1), max cases %d (0..%d) or switch cycle %d (>= 1) out of range",
+				    o->case_share, o->max_cases, MAX_CASES, o->switch_cycle);
 	return MS_OK;
 }
 
@@ -109,6 +131,22 @@ static int field_draws(const ms_rts_pregame_opts *o)
 	return 0;
 }
 
+/* A candidate's program text: the `before` program of a switch's text, else the text itself. */
+static const char *candidate_text(const char *t, size_t *len)
+{
+	static const char magic[] = "microsynth-switch", open[] = "\nprogram before\n", close[] = "\nend\n";
+	const char *a, *z;
+	size_t skip = strspn(t, " \t\r\n");
+	*len = strlen(t);
+	if (strncmp(t + skip, magic, sizeof magic - 1) || !(a = strstr(t, open)))
+		return t;
+	a += sizeof open - 1;
+	if (!(z = strstr(a - 1, close)) || z < a)
+		return t;
+	*len = (size_t)(z - a);
+	return a;
+}
+
 typedef struct run_state {
 	double start, deadline; /* monotonic seconds; deadline 0: none */
 	long long evals;
@@ -145,9 +183,11 @@ static int screen(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts
 			res->skipped++;
 			continue;
 		}
+		size_t len;
+		t = candidate_text(t, &len);
 		if ((rc = ms_dsl_prog_new(ctx, &p, ms_rts_synth_grammar(rs))))
 			goto done;
-		if (ms_rts_dsl_parse(p, "candidate", t, strlen(t), 0)) {
+		if (ms_rts_dsl_parse(p, "candidate", t, len, 0)) {
 			ms_dsl_prog_free(p);
 			res->skipped++;
 			continue;
@@ -265,10 +305,339 @@ done:
 	return rc;
 }
 
-int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, ms_rts_pregame_result *res)
+/* ---- the opponent switch ------------------------------------------------------- */
+
+/* One check game: a field bot, a seat of ours, a match seed (stochastic when > 0). */
+typedef struct check_game {
+	int bot, seat, seed;
+	double score; /* ours: win 1, draw 0.5, loss 0 */
+	int seen;     /* the game reached the switch cycle: f holds what our side saw there */
+	double f[MS_RTS_SWITCH_FEATURES];
+} check_game;
+
+typedef struct check_set {
+	check_game g[MAX_CHECK];
+	int n;
+} check_set;
+
+/* Seeds a field bot plays in the check and in its case search (0: one reproducible game a seat). */
+static int seeds_of(const ms_rts_pregame_opts *o, const char *bot)
 {
+	return o->opponent_seeds >= 2 && ms_bot_draws_unseeded(bot) ? o->opponent_seeds : 0;
+}
+
+/* The check's games, in the order they are played (as ms_rts_synth_score seeds them); 0 when more
+ * than a switch can hold (then no switch is made). */
+static int plan_checks(const ms_rts_pregame_opts *o, check_set *cs)
+{
+	int n_field;
+	const char *const *field = field_of(o, &n_field);
+
+	cs->n = 0;
+	for (int b = 0; b < n_field; b++) {
+		int k = seeds_of(o, field[b]);
+		for (int run = 0; run < 2 * (k ? k : 1); run++) {
+			if (cs->n == MAX_CHECK)
+				return 0;
+			check_game *g = &cs->g[cs->n++];
+			memset(g, 0, sizeof *g);
+			g->bot = b;
+			g->seat = run % 2;
+			g->seed = k ? run / 2 + 1 : 0;
+		}
+	}
+	return 1;
+}
+
+typedef struct feature_watch {
+	int seat, cycle, seen;
+	double *f;
+} feature_watch;
+
+/* What our side sees at its first decision at or after the switch cycle (ms_rts_switch_features). */
+static int watch_features(void *ud, const ms_rts_state *s)
+{
+	feature_watch *w = ud;
+	if (w->seen || ms_rts_state_time(s) < w->cycle)
+		return 0;
+	w->seen = 1;
+	return ms_rts_switch_features(s, w->seat, w->f);
+}
+
+/*
+ * Plays every check game with our side `prog` (or, when NULL, the bot of
+ * `spec`) and fills the scores; with `features`, what our side saw at the
+ * switch cycle too. The sum of the scores into *total.
+ */
+static int play_checks(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+		       const ms_dsl_prog *prog, const char *spec, int features, check_set *cs, double *total)
+{
+	int n_field;
+	const char *const *field = field_of(o, &n_field);
+	ms_match_opts mo = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = "the game's map",
+			     .max_cycles = max_cycles, .edition = o->edition, .initial = first };
+	ms_match *m = NULL;
+	int rc;
+
+	*total = 0;
+	if ((rc = ms_match_new(ctx, &m, &mo)))
+		return rc;
+	for (int i = 0; i < cs->n; i++) {
+		check_game *g = &cs->g[i];
+		ms_match_player pl[2];
+		ms_match_result r;
+		feature_watch w = { g->seat, o->switch_cycle, 0, g->f };
+		pl[g->seat] = prog ? ms_match_player_program(prog) : ms_match_player_spec(spec);
+		pl[1 - g->seat] = ms_match_player_spec(field[g->bot]);
+		if ((rc = ms_match_reseed(m, g->seed, g->seed > 0)) ||
+		    (rc = ms_match_play_observed(m, pl, features ? watch_features : NULL, &w, &r)))
+			break;
+		g->score = r.winner < 0 ? 0.5 : r.winner == g->seat ? 1.0 : 0.0;
+		if (features)
+			g->seen = w.seen;
+		*total += g->score;
+	}
+	ms_match_free(m);
+	return rc;
+}
+
+/* The score of field bot `b`'s check games, and their count into *n (NULL: not wanted). */
+static double bot_score(const check_set *cs, int b, int *n)
+{
+	double sum = 0;
+	int k = 0;
+	for (int i = 0; i < cs->n; i++)
+		if (cs->g[i].bot == b) {
+			sum += cs->g[i].score;
+			k++;
+		}
+	if (n)
+		*n = k;
+	return sum;
+}
+
+/*
+ * Drops the cases of bots that look like another bot with another program
+ * at the switch cycle (distance 0, same seat), until none do; the least
+ * distance between cases of different programs into *least (HUGE_VAL: none).
+ */
+static void settle_cases(const check_set *cs, int *has_case, double *least)
+{
+	int again = 1;
+	while (again) {
+		again = 0;
+		*least = HUGE_VAL;
+		for (int i = 0; i < cs->n; i++)
+			for (int j = i + 1; j < cs->n; j++) {
+				const check_game *a = &cs->g[i], *b = &cs->g[j];
+				if (!a->seen || !b->seen || a->seat != b->seat || a->bot == b->bot ||
+				    (!has_case[a->bot] && !has_case[b->bot]))
+					continue;
+				double d = ms_rts_switch_distance(a->f, b->f);
+				if (d == 0) {
+					has_case[a->bot] = has_case[b->bot] = 0;
+					again = 1;
+				} else if (d < *least)
+					*least = d;
+			}
+	}
+}
+
+/* `p`'s exact-tree text, on `ctx` (a program lives no longer than its problem's grammar). */
+static int salve_text(ms_ctx *ctx, const ms_dsl_prog *p, char **out)
+{
+	char *text = NULL;
+	int rc;
+	if ((rc = ms_rts_dsl_print(p, MS_RTS_DSL_FORM_SALVE, &text, NULL)))
+		return rc;
+	*out = ms_ctx_strdup(ctx, text);
+	ms_ctx_mfree(ms_dsl_prog_ctx(p), text);
+	return *out ? MS_OK : ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
+}
+
+/* The switch text: `before` until the cycle, then each seen check game's bot's case (or `before`). */
+static int compose_switch(const ms_rts_pregame_opts *o, const check_set *cs, const char *before,
+			  char *const *cases, const int *has_case, double least, ms_buf *b)
+{
+	int n_field;
+	const char *const *field = field_of(o, &n_field);
+
+	if (ms_buf_printf(b, "microsynth-switch 1\ncycle %d\n", o->switch_cycle) ||
+	    (!isinf(least) && ms_buf_printf(b, "radius %.17g\n", least / 2)) ||
+	    ms_buf_printf(b, "program before\n%s\nend\n", before))
+		return MS_ENOMEM;
+	for (int k = 0; k < n_field; k++)
+		if (has_case[k] && ms_buf_printf(b, "program case%d\n%s\nend\n", k, cases[k]))
+			return MS_ENOMEM;
+	if (ms_buf_puts(b, "before before\n"))
+		return MS_ENOMEM;
+	for (int i = 0; i < cs->n; i++) {
+		const check_game *g = &cs->g[i];
+		if (!g->seen)
+			continue;
+		if (ms_buf_printf(b, "case %s %d", field[g->bot], g->seat))
+			return MS_ENOMEM;
+		for (int j = 0; j < MS_RTS_SWITCH_FEATURES; j++)
+			if (ms_buf_printf(b, " %.17g", g->f[j]))
+				return MS_ENOMEM;
+		if (has_case[g->bot] ? ms_buf_printf(b, " case%d\n", g->bot) : ms_buf_puts(b, " before\n"))
+			return MS_ENOMEM;
+	}
+	return ms_buf_append(b, "", 0) ? MS_ENOMEM : MS_OK;
+}
+
+/* One case search: `bot` alone, our side playing `before` until the switch cycle, from `before`. */
+static int case_search(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, const char *bot,
+		       const ms_dsl_prog *before, double until, long long evals, double margin, uint64_t seed,
+		       char **out, double *score, long long *made)
+{
+	static const char *const name[] = { "the game's map" };
+	const ms_rts_state *states[] = { first };
+	const char *opp[] = { bot };
+	ms_rts_synth_options so = { .version = MS_RTS_SYNTH_OPTIONS_VERSION,
+				    .maps = name,
+				    .n_maps = 1,
+				    .states = states,
+				    .opponents = opp,
+				    .n_opponents = 1,
+				    .max_cycles = o->max_cycles,
+				    .edition = o->edition,
+				    .tiebreak = MS_RTS_TIEBREAK_LENGTH,
+				    .prefix = before,
+				    .switch_cycle = o->switch_cycle,
+				    .opponent_seeds = seeds_of(o, bot) };
+	ms_rts_synth *rs = NULL;
+	ms_dsl_prog *from = NULL, *best = NULL;
+	double psi;
+	int rc;
+
+	*out = NULL;
+	*score = -1;
+	*made = 0;
+	if ((rc = ms_rts_synth_new(ctx, &rs, &so)) || (rc = regrammar(ctx, rs, before, &from)) ||
+	    (rc = sa_stage(ctx, rs, o, from, until, evals, margin, seed, &best, &psi, made)))
+		goto done;
+	if (best) {
+		ms_rts_synth_result r;
+		if ((rc = ms_rts_synth_score(ctx, rs, best, 0, &r)) || (rc = salve_text(ctx, best, out)))
+			goto done;
+		*score = r.wins + 0.5 * r.draws;
+	}
+done:
+	ms_dsl_prog_free(best);
+	ms_dsl_prog_free(from);
+	ms_rts_synth_free(rs);
+	return rc;
+}
+
+/*
+ * The switch stage: checks `prog`, searches cases for the bots it loses
+ * games to until `deadline` (or `evals`), builds the switch, checks it and
+ * keeps it (res->switch_text) when it scores more than `prog` alone.
+ */
+static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+			const ms_dsl_prog *prog, double deadline, long long evals, double margin, run_state *rst,
+			ms_rts_pregame_result *res)
+{
+	int n_field, has_case[64] = { 0 }, weak[64], n_weak = 0, rc;
+	const char *const *field = field_of(o, &n_field);
+	char *cases[64] = { NULL }, *before = NULL;
+	check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
+	ms_buf b;
+	double base, least, t0 = now_s();
+
+	ms_buf_init(&b, ctx);
+	if (!cs)
+		return ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
+	if (n_field > 64) {
+		rc = ms_ctx_error(ctx, MS_ERANGE, "pre-game synthesis: a field of %d bots (at most 64)", n_field);
+		goto done;
+	}
+	rc = MS_OK;
+	if (!plan_checks(o, cs) || (rc = play_checks(ctx, first, o, max_cycles, prog, NULL, 1, cs, &base)))
+		goto done;
+	double check_s = now_s() - t0;
+	res->check_games = cs->n;
+	res->check_program = base;
+	for (int k = 0; k < n_field && n_weak < o->max_cases; k++) {
+		int n;
+		if (bot_score(cs, k, &n) < n)
+			weak[n_weak++] = k;
+	}
+	/* the final check plays the same games as the first; keep its time in hand */
+	double reserve = 2 * check_s + 0.1;
+	for (int i = 0; i < n_weak; i++) {
+		int k = weak[i];
+		double until = 0, score;
+		long long quota = 0, made;
+		if (deadline > 0) {
+			until = now_s() + (deadline - reserve - now_s()) / (n_weak - i);
+			if (until - margin - now_s() < 0.05)
+				break;
+		}
+		if (evals > 0) {
+			quota = (evals - res->case_evals) / (n_weak - i);
+			if (quota < 1)
+				break;
+		}
+		if ((rc = case_search(ctx, first, o, field[k], prog, until, quota, margin, o->seed + 2 + (uint64_t)k,
+				      &cases[k], &score, &made)))
+			goto done;
+		res->case_evals += made;
+		rst->evals += made;
+		has_case[k] = cases[k] && score > bot_score(cs, k, NULL);
+	}
+	settle_cases(cs, has_case, &least);
+	int any = 0;
+	for (int k = 0; k < n_field; k++)
+		any += has_case[k];
+	if (!any)
+		goto done;
+	if ((rc = salve_text(ctx, prog, &before)))
+		goto done;
+	if ((rc = compose_switch(o, cs, before, cases, has_case, least, &b))) {
+		if (rc == MS_ENOMEM)
+			ms_ctx_error(ctx, rc, "pre-game synthesis: out of memory");
+		goto done;
+	}
+	/* the check of the whole switch, as the harness will play it */
+	size_t plen = strlen("switch-text:");
+	char *spec = ms_ctx_calloc(ctx, plen + b.len + 1, 1);
+	double total;
+	if (!spec) {
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
+		goto done;
+	}
+	memcpy(spec, "switch-text:", plen);
+	memcpy(spec + plen, b.data, b.len);
+	rc = play_checks(ctx, first, o, max_cycles, NULL, spec, 0, cs, &total);
+	ms_ctx_mfree(ctx, spec);
+	if (rc)
+		goto done;
+	res->check_switch = total;
+	if (total > base) {
+		if (!(res->switch_text = ms_ctx_strdup(ctx, b.data))) {
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
+			goto done;
+		}
+		res->cases = any;
+	}
+done:
+	for (int k = 0; k < 64; k++)
+		ms_ctx_mfree(ctx, cases[k]);
+	ms_ctx_mfree(ctx, before);
+	ms_buf_dispose(&b);
+	ms_ctx_mfree(ctx, cs);
+	return rc;
+}
+
+int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *given,
+		   ms_rts_pregame_result *res)
+{
+	ms_rts_pregame_opts opts;
+	const ms_rts_pregame_opts *o = &opts;
 	ms_rts_synth *rs = NULL, *rs2 = NULL;
-	ms_dsl_prog *start = NULL, *best1 = NULL, *best2 = NULL, *from2 = NULL;
+	ms_dsl_prog *start = NULL, *best1 = NULL, *best2 = NULL, *from2 = NULL, *more = NULL;
 	run_state rst = { 0 };
 	double batch_s = 0;
 	long long made = 0;
@@ -276,7 +645,15 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 
 	memset(res, 0, sizeof *res);
 	res->start = -1;
-	res->start_psi = res->psi = -1;
+	res->start_psi = res->psi = res->check_switch = -1;
+	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: options missing or of an unknown version");
+	if (given->version == 1) { /* no switch: the fields of version 2 keep their defaults but for the share */
+		ms_rts_pregame_opts_init(&opts);
+		memcpy(&opts, given, offsetof(ms_rts_pregame_opts, case_share));
+		opts.case_share = 0;
+	} else
+		opts = *given;
 	if ((rc = check_opts(ctx, first, o)))
 		return rc;
 	rst.start = now_s();
@@ -287,16 +664,16 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	/* SA's batch is `neighbours` programs over `threads`; a screening batch was `threads` programs */
 	double margin = batch_s * (double)((o->neighbours + o->threads - 1) / o->threads) + 0.2;
 	int two = o->stochastic_share > 0 && o->opponent_seeds >= 2 && field_draws(o);
+	double share2 = two ? o->stochastic_share : 0, share_c = o->max_cases > 0 ? o->case_share : 0;
 	double stage1_end = 0;
-	long long evals1 = 0, evals2 = 0;
+	long long left = 0, evals1 = 0;
 	if (rst.deadline > 0)
-		stage1_end = two ? rst.start + o->seconds * (1 - o->stochastic_share) : rst.deadline;
+		stage1_end = rst.start + o->seconds * (1 - share2 - share_c);
 	if (o->max_evals > 0) {
-		long long left = o->max_evals - rst.evals;
+		left = o->max_evals - rst.evals;
 		if (left < 1)
 			left = 1;
-		evals1 = two ? (long long)(left * (1 - o->stochastic_share)) : left;
-		evals2 = left - evals1;
+		evals1 = (long long)(left * (1 - share2 - share_c));
 		if (evals1 < 1)
 			evals1 = 1;
 	}
@@ -309,12 +686,47 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 		start = NULL;
 		res->psi = res->start_psi;
 	}
-	if (two && best1 && (rst.deadline <= 0 || now_s() + margin * o->opponent_seeds < rst.deadline) &&
+	if (share_c > 0 && best1) {
+		/* the cases' share comes back to the search when the program loses no game to the field */
+		check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
+		double total = 0;
+		if (!cs) {
+			rc = ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
+			goto done;
+		}
+		if (plan_checks(o, cs))
+			rc = play_checks(ctx, first, o, ms_rts_synth_max_cycles(rs, 0), best1, NULL, 0, cs, &total);
+		int lost = cs->n > 0 && total < cs->n;
+		ms_ctx_mfree(ctx, cs);
+		if (rc)
+			goto done;
+		if (!lost)
+			share_c = 0;
+	}
+	if (!two && share_c == 0 && best1 && (rst.deadline > 0 ? now_s() + margin < rst.deadline :
+					      o->max_evals - rst.evals > 0)) {
+		/* nothing else to spend the rest on: the first stage goes on from its best */
+		double psi = -1;
+		if ((rc = sa_stage(ctx, rs, o, best1, rst.deadline, o->max_evals > 0 ? o->max_evals - rst.evals : 0,
+				   margin, o->seed + 1, &more, &psi, &made)))
+			goto done;
+		rst.evals += made;
+		res->stage1_evals += made;
+		if (more && psi > res->psi) {
+			ms_dsl_prog_free(best1);
+			best1 = more;
+			more = NULL;
+			res->psi = psi;
+		}
+	}
+	long long evals2 = o->max_evals > 0 ? (share_c > 0 ? (long long)(left * share2) : o->max_evals - rst.evals) : 0;
+	double stage2_end = rst.deadline > 0 && share_c > 0 ? rst.start + o->seconds * (1 - share_c) : rst.deadline;
+	if (two && best1 && (rst.deadline <= 0 || now_s() + margin * o->opponent_seeds < stage2_end) &&
 	    (o->max_evals <= 0 || evals2 > 0)) {
 		double psi2 = -1;
 		if ((rc = make_problem(ctx, first, o, o->opponent_seeds, &rs2)) ||
 		    (rc = regrammar(ctx, rs2, best1, &from2)) ||
-		    (rc = sa_stage(ctx, rs2, o, from2, rst.deadline, evals2, margin * o->opponent_seeds,
+		    (rc = sa_stage(ctx, rs2, o, from2, stage2_end, evals2, margin * o->opponent_seeds,
 				   o->seed + 1, &best2, &psi2, &made)))
 			goto done;
 		rst.evals += made;
@@ -326,6 +738,10 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 		rc = ms_ctx_error(ctx, MS_ERANGE, "pre-game synthesis: the budget ended before any program was scored");
 		goto done;
 	}
+	if (share_c > 0 && (rc = switch_stage(ctx, first, o, ms_rts_synth_max_cycles(rs, 0), chosen, rst.deadline,
+					      o->max_evals > 0 ? o->max_evals - rst.evals : 0,
+					      margin * (o->opponent_seeds > 1 ? o->opponent_seeds : 1), &rst, res)))
+		goto done;
 	char *text = NULL;
 	if ((rc = ms_rts_dsl_print(chosen, MS_RTS_DSL_FORM_SALVE, &text, NULL)))
 		goto done;
@@ -338,10 +754,15 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	res->evals = rst.evals;
 	res->seconds = now_s() - rst.start;
 done:
+	if (rc) {
+		ms_ctx_mfree(ctx, res->switch_text);
+		res->switch_text = NULL;
+	}
 	ms_dsl_prog_free(start);
 	ms_dsl_prog_free(best1);
 	ms_dsl_prog_free(best2);
 	ms_dsl_prog_free(from2);
+	ms_dsl_prog_free(more);
 	ms_rts_synth_free(rs);
 	ms_rts_synth_free(rs2);
 	return rc;

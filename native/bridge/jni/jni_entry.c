@@ -365,11 +365,14 @@ static int get_strings(JNIEnv *env, jobjectArray a, char ***out, jsize *n)
  * Pre-game synthesis. settings (longs): [0] budget ms (0: none) [1] max
  * evaluations (0: none) [2] threads [3] game length (0: by map size)
  * [4] edition [5] seed [6] stochastic share in thousandths [7] opponent
- * seeds. field: native bot names (null: the library's default field).
- * figures (doubles, 10): psi, stochastic psi, start psi, start index,
- * screened, skipped, evals, stage-1 evals, stage-2 evals, seconds. Returns
- * the program's text, or NULL with the message in nError (never throws but
- * for OutOfMemoryError from the JVM itself).
+ * seeds, and when given [8] case share in thousandths [9] max cases
+ * [10] switch cycle (else no switch). field: native bot names (null: the
+ * library's default field). figures (doubles, 10 or 15): psi, stochastic
+ * psi, start psi, start index, screened, skipped, evals, stage-1 evals,
+ * stage-2 evals, seconds, and cases, case evals, check games, the
+ * program's and the switch's check scores. Returns the switch's text when
+ * the search made one, else the program's, or NULL with the message in
+ * nError (never throws but for OutOfMemoryError from the JVM itself).
  */
 JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, jclass cls, jlong h, jintArray state,
 								   jint len, jobjectArray candidates, jobjectArray field,
@@ -378,7 +381,7 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, 
 	ms_jni_ai *ai = handle(h);
 	ms_rts_pregame_opts o;
 	ms_rts_pregame_result res;
-	jlong set[8];
+	jlong set[11];
 	char **texts = NULL, **bots = NULL;
 	int32_t *in = NULL;
 	jsize n = 0, nf = 0;
@@ -394,8 +397,15 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, 
 			     "missing or short");
 		return NULL;
 	}
-	(*env)->GetLongArrayRegion(env, settings, 0, 8, set);
+	jsize n_set = (*env)->GetArrayLength(env, settings), n_fig = (*env)->GetArrayLength(env, figures);
+	(*env)->GetLongArrayRegion(env, settings, 0, n_set >= 11 ? 11 : 8, set);
 	ms_rts_pregame_opts_init(&o);
+	o.case_share = 0;
+	if (n_set >= 11) {
+		o.case_share = set[8] >= 0 && set[8] < 1000 ? (double)set[8] / 1000.0 : 0;
+		o.max_cases = set[9] >= 0 && set[9] <= 8 ? (int)set[9] : 0;
+		o.switch_cycle = set[10] >= 1 && set[10] < (1L << 30) ? (int)set[10] : 150;
+	}
 	o.seconds = set[0] > 0 ? (double)set[0] / 1000.0 : 0;
 	o.max_evals = set[1] > 0 ? (long long)set[1] : 0;
 	o.threads = set[2] > 0 && set[2] <= 256 ? (int)set[2] : 1;
@@ -420,8 +430,14 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, 
 		jdouble f[10] = { res.psi, res.stochastic_psi, res.start_psi, res.start, res.screened, res.skipped,
 				  (jdouble)res.evals, (jdouble)res.stage1_evals, (jdouble)res.stage2_evals, res.seconds };
 		(*env)->SetDoubleArrayRegion(env, figures, 0, 10, f);
-		out = (*env)->NewStringUTF(env, res.program);
+		if (n_fig >= 15) {
+			jdouble g[5] = { res.cases, (jdouble)res.case_evals, res.check_games, res.check_program,
+					 res.check_switch };
+			(*env)->SetDoubleArrayRegion(env, figures, 10, 5, g);
+		}
+		out = (*env)->NewStringUTF(env, res.switch_text ? res.switch_text : res.program);
 		ms_ctx_mfree(ms_jni_ai_ctx(ai), res.program);
+		ms_ctx_mfree(ms_jni_ai_ctx(ai), res.switch_text);
 	}
 	goto done;
 nomem:

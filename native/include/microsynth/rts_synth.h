@@ -138,7 +138,9 @@ MS_EXTERN int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_d
 
 /* ---- pre-game synthesis (the drop-in bot's preGameAnalysis) ----------------- */
 
-#define MS_RTS_PREGAME_OPTS_VERSION 1
+/* Version 2 adds the opponent switch (case_share, max_cases, switch_cycle); version 1 options are
+ * still accepted and make no switch. */
+#define MS_RTS_PREGAME_OPTS_VERSION 2
 
 /** Settings of ms_rts_pregame; ms_rts_pregame_opts_init fills the defaults given here. */
 typedef struct ms_rts_pregame_opts {
@@ -160,6 +162,14 @@ typedef struct ms_rts_pregame_opts {
 	 *  play `opponent_seeds` seeds per seat (0.3; 0: one stage). */
 	double stochastic_share;
 	int opponent_seeds;            /**< (2) */
+	/* ---- version 2 ---- */
+	/** Share of the budget for case programs (0.35; 0: none): an opponent of the field the program does
+	 *  not beat in every game (seeds as the second stage) gets a program of its own, searched after the
+	 *  program's opening, and the result becomes an opponent switch (docs/switch.md) when the switch
+	 *  scores more than the program alone over the same games. */
+	double case_share;
+	int max_cases;                 /**< opponents that get a case, in the field's order (3) */
+	int switch_cycle;              /**< the switch's cycle (150) */
 } ms_rts_pregame_opts;
 
 /** What ms_rts_pregame made. */
@@ -173,6 +183,15 @@ typedef struct ms_rts_pregame_result {
 	long long evals;      /**< evaluations, screening included */
 	long long stage1_evals, stage2_evals;
 	double seconds;       /**< wall clock of the call */
+	/** The opponent switch's text (microsynth-switch 1, `program` inline; ms_ctx_mfree on the call's
+	 *  context), or NULL when the program alone is the answer. */
+	char *switch_text;
+	int cases;            /**< opponents whose case program the switch plays */
+	long long case_evals; /**< evaluations of the case searches (part of `evals`) */
+	/** The check (every field bot, both seats, the second stage's seeds): games, and the score (win 1,
+	 *  draw 0.5) of the program alone and of the switch over them (-1: no switch was checked). */
+	int check_games;
+	double check_program, check_switch;
 } ms_rts_pregame_result;
 
 MS_EXTERN void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o);
@@ -180,7 +199,10 @@ MS_EXTERN void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o);
 /**
  * Synthesizes a program for the game that starts at `first` (its table
  * included; borrowed for the call) against the native field, both seats:
- * screens the candidates, runs SA from the best, then the stochastic stage.
+ * screens the candidates, runs SA from the best, then the stochastic stage,
+ * then (version 2) case programs for the opponents it still loses to,
+ * kept as an opponent switch when the switch wins more of the check games.
+ * A candidate may be a switch's text: its `before` program is screened.
  * The searches stop between batches, a margin (a batch's measured time)
  * before the deadline. MS_ERANGE when the budget ended before any program
  * was scored; other errors name what failed.

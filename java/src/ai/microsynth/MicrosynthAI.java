@@ -1014,6 +1014,10 @@ public class MicrosynthAI extends AIWithComputationBudget {
     static final long PREGAME_MIN_MS = 1000;
     /** Folder of the cached programs inside the read/write folder. */
     static final String PREGAME_DIR = "microsynth-pregame";
+    /** How a cached pre-game answer that is an opponent switch begins (else it is a program). */
+    static final String SWITCH_MAGIC = "microsynth-switch";
+    /** System property: the pre-game budget's share, in thousandths, for the cases of an opponent switch (300; 0: none). */
+    public static final String PROPERTY_PREGAME_CASES = "microsynth.pregame.cases";
     // Without a read/write folder (the two-argument call), programs are kept for this class loader.
     private static final Map<String, String> PREGAME_MEMORY = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -1123,8 +1127,11 @@ public class MicrosynthAI extends AIWithComputationBudget {
             int threads = Math.max(1, intProperty(PROPERTY_PREGAME_THREADS, Runtime.getRuntime().availableProcessors()));
             PhysicalGameState pgs = gs.getPhysicalGameState();
             int len = packState(gs, pgs);
-            long[] settings = {usable, 0, threads, cycles, edition == 2023 ? 1 : 0, seed + 1, 300, 2};
-            double[] figures = new double[10];
+            // shares in thousandths: the field search keeps half, the stochastic stage a fifth, the
+            // opponents it still loses to get the rest as cases of an opponent switch (docs/switch.md)
+            long[] settings = {usable, 0, threads, cycles, edition == 2023 ? 1 : 0, seed + 1, 200, 2,
+                    intProperty(PROPERTY_PREGAME_CASES, 300), 3, 150};
+            double[] figures = new double[15];
             String fieldList = property(PROPERTY_PREGAME_FIELD);
             String[] field = fieldList == null ? null : fieldList.split("\\s*,\\s*");
             String made = nPregame(h, pack, len, cands.toArray(new String[0]), field, settings, figures);
@@ -1138,7 +1145,10 @@ public class MicrosynthAI extends AIWithComputationBudget {
                         + ", game length " + (cycles > 0 ? cycles : "by map size") + "\n# psi " + figures[0]
                         + " (stochastic stage " + figures[1] + "), started from candidate " + (int) figures[3]
                         + " (psi " + figures[2] + "), " + evals + " evaluations in " + figures[9] + " s, "
-                        + threads + " threads\n" + made + "\n";
+                        + threads + " threads\n# check: " + (int) figures[12] + " games, program "
+                        + figures[13] + (made.startsWith(SWITCH_MAGIC) ? ", switch " + figures[14] + " with "
+                        + (int) figures[10] + " case programs" : ", no switch") + " (" + (long) figures[11]
+                        + " case evaluations)\n" + made + "\n";
                 try {
                     if (file != null) {
                         File dir = file.getParentFile();
@@ -1158,7 +1168,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
         }
         if (text != null) {
             try {
-                String body = "program-text:" + programBody(text);
+                String program = programBody(text);
+                String body = (program.startsWith(SWITCH_MAGIC) ? "switch-text:" : "program-text:") + program;
                 nSetBot(h, body);
                 playing = new Spec("pre-game program " + key + (ran && !broke ? "" : " (cached)"), body);
             } catch (RuntimeException e) {
@@ -1310,6 +1321,12 @@ public class MicrosynthAI extends AIWithComputationBudget {
     /** The spec the native bot plays now (after {@value #AUTO} resolution). */
     public synchronized String getPlaying() {
         return playing.shown;
+    }
+
+    /** The native bot's own name (e.g. "Switch" for an opponent switch, a program's or a bot's name). */
+    public synchronized String nativeBotName() {
+        long h = handle == null ? 0 : handle.pointer();
+        return h == 0 ? "" : nBotName(h);
     }
 
     /** Nanoseconds the native bot took for its last decision (the rest of getAction is the bridge). */

@@ -597,6 +597,23 @@ public final class JniChecks {
             later.preGameAnalysis(unseen, 0, folder.getPath());
             require(later.getPlaying().startsWith("pre-game program") && later.getPlaying().endsWith("(cached)")
                     && later.pregameFigures()[4] == 1, "later game: " + later.getPlaying());
+            // a cached opponent switch plays as one, and is a candidate (its opening program) of a new search
+            Files.write(cached[0].toPath(), ("# microsynth pre-game program: a switch\nmicrosynth-switch 1\ncycle 100\n"
+                    + "program before\nfor(Unit u){u.train(Worker,Up,3) u.harvest(2) u.attack(Closest)}\nend\n"
+                    + "program rush\nfor(Unit u){u.train(Worker,Up,9) u.attack(Closest)}\nend\nbefore before\n"
+                    + "case WorkerRush 0 2 0 0 0 1 0 0 0 3 rush\n").getBytes(StandardCharsets.UTF_8));
+            MicrosynthAI sw = new MicrosynthAI(utt, MicrosynthAI.AUTO);
+            sw.setIndex(index.getPath());
+            sw.preGameAnalysis(unseen, 0, folder.getPath());
+            require(sw.failures() == 0 && sw.getPlaying().endsWith("(cached)") && "Switch".equals(sw.nativeBotName()),
+                    "cached switch: " + sw.getPlaying() + " " + sw.nativeBotName() + " " + sw.lastFailure());
+            play(sw, new WorkerRush(utt), unseen.clone(), 600, null);
+            require(sw.failures() == 0, sw.lastFailure());
+            sw.preGameAnalysis(unseen, 3000, folder.getPath());
+            require(sw.failures() == 0 && sw.getPlaying().startsWith("pre-game program")
+                    && !sw.getPlaying().endsWith("(cached)"), "a search from a cached switch: " + sw.getPlaying() + " "
+                    + sw.lastFailure());
+            sw.close();
             // a cached file that is not a program: counted once, today's choice plays, nothing thrown
             Files.write(cached[0].toPath(), "}}} broken {{{\n".getBytes(StandardCharsets.UTF_8));
             MicrosynthAI broken = new MicrosynthAI(utt, MicrosynthAI.AUTO);
