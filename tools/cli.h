@@ -79,6 +79,8 @@ int cmd_play(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 void cmd_selftest_usage(FILE *out);
 int cmd_switch(int argc, char **argv);
+int cmd_pregame(int argc, char **argv);
+void cmd_pregame_usage(FILE *out);
 void cmd_switch_usage(FILE *out);
 /* Runs a Java runner of microsynth-harness.jar with the harness's class path; its exit status. */
 int cli_run_java(const char *cmd, const char *main_class, const char *const *extra, int nextra, int headless);

@@ -169,7 +169,8 @@ void cmd_evaluate_usage(FILE *out)
 		"Prints W/D/L per map and opponent, mean scores, the drop-in bot's decision\n"
 		"times; last line:\n"
 		"games=N wins=W draws=D losses=L score=X crashes=C timeouts=T [decisions=K decision_ms_p999=P ...]\n"
-		"[pregame_calls=N pregame_ms=T pregame_searches=S pregame_evals=E pregame_reused=R pregame_failed=F]\n");
+		"[pregame_calls=N pregame_ms=T pregame_searches=S pregame_evals=E pregame_reused=R pregame_failed=F\n"
+		" pregame_switches=W]\n");
 }
 
 int cmd_evaluate(int argc, char **argv)

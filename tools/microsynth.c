@@ -18,6 +18,7 @@ static const cli_cmd commands[] = {
 	{ "bench", "benchmarks: native engine vs the official Java engine", cmd_bench, cmd_bench_usage },
 	{ "play", "play one match between native bots in the native engine", cmd_play, cmd_play_usage },
 	{ "switch", "build an opponent switch: an opening, then the program of the opponent it sees", cmd_switch, cmd_switch_usage },
+	{ "pregame", "the drop-in bot's pre-game search on a map: a program, or an opponent switch", cmd_pregame, cmd_pregame_usage },
 	{ "dsl", "the MicroRTS strategy DSL: check, convert, random programs, simplify, equal, explain", cmd_dsl, cmd_dsl_usage },
 	{ "harness", "show and check the cached official harness", cmd_harness, cmd_harness_usage },
 	{ "cantstop", "Can't Stop: matches, throughput, cloning data sets and scores", cmd_cantstop, cmd_cantstop_usage },

@@ -41,6 +41,7 @@
 
 #define MAX_CASES 8
 #define MAX_CHECK 64 /* check games (field bots x seats x seeds): a switch holds 64 cases */
+#define N_CYCLES 4   /* switch cycles tried: 1 to 4 times the options' */
 
 /* The competitions' field: the 2020, 2021 and 2024 winners (TMA: docs/tma.md) and the four rushes. */
 static const char *const default_field[] = { "CoacAI", "mayari", "TMA", "WorkerRush", "LightRush", "HeavyRush",
@@ -64,7 +65,7 @@ void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o)
 	o->stochastic_share = 0.3;
 	o->opponent_seeds = 2;
 	o->case_share = 0.35;
-	o->max_cases = 3;
+	o->max_cases = 4;
 	o->switch_cycle = 150;
 }
 
@@ -310,9 +311,9 @@ done:
 /* One check game: a field bot, a seat of ours, a match seed (stochastic when > 0). */
 typedef struct check_game {
 	int bot, seat, seed;
-	double score; /* ours: win 1, draw 0.5, loss 0 */
-	int seen;     /* the game reached the switch cycle: f holds what our side saw there */
-	double f[MS_RTS_SWITCH_FEATURES];
+	double score;      /* ours: win 1, draw 0.5, loss 0 */
+	int seen[N_CYCLES]; /* the game reached switch cycle c: f[c] holds what our side saw there */
+	double f[N_CYCLES][MS_RTS_SWITCH_FEATURES];
 } check_game;
 
 typedef struct check_set {
@@ -350,18 +351,23 @@ static int plan_checks(const ms_rts_pregame_opts *o, check_set *cs)
 }
 
 typedef struct feature_watch {
-	int seat, cycle, seen;
-	double *f;
+	int seat, cycle; /* the first of N_CYCLES, the others its multiples */
+	check_game *g;
 } feature_watch;
 
-/* What our side sees at its first decision at or after the switch cycle (ms_rts_switch_features). */
+/* What our side sees at its first decision at or after each switch cycle (ms_rts_switch_features). */
 static int watch_features(void *ud, const ms_rts_state *s)
 {
 	feature_watch *w = ud;
-	if (w->seen || ms_rts_state_time(s) < w->cycle)
-		return 0;
-	w->seen = 1;
-	return ms_rts_switch_features(s, w->seat, w->f);
+	for (int c = 0; c < N_CYCLES; c++) {
+		if (w->g->seen[c] || ms_rts_state_time(s) < w->cycle * (c + 1))
+			continue;
+		w->g->seen[c] = 1;
+		int rc = ms_rts_switch_features(s, w->seat, w->g->f[c]);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 /*
@@ -386,15 +392,18 @@ static int play_checks(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_preg
 		check_game *g = &cs->g[i];
 		ms_match_player pl[2];
 		ms_match_result r;
-		feature_watch w = { g->seat, o->switch_cycle, 0, g->f };
+		feature_watch w = { g->seat, o->switch_cycle, g };
 		pl[g->seat] = prog ? ms_match_player_program(prog) : ms_match_player_spec(spec);
 		pl[1 - g->seat] = ms_match_player_spec(field[g->bot]);
-		if ((rc = ms_match_reseed(m, g->seed, g->seed > 0)) ||
-		    (rc = ms_match_play_observed(m, pl, features ? watch_features : NULL, &w, &r)))
-			break;
-		g->score = r.winner < 0 ? 0.5 : r.winner == g->seat ? 1.0 : 0.0;
 		if (features)
-			g->seen = w.seen;
+			memset(g->seen, 0, sizeof g->seen);
+		if ((rc = ms_match_reseed(m, g->seed, g->seed > 0)))
+			break;
+		rc = ms_match_play_observed(m, pl, features ? watch_features : NULL, &w, &r);
+		if (rc && r.crashed < 0)
+			break;
+		rc = MS_OK; /* a side whose decision failed lost, as the harness scores a crash */
+		g->score = r.winner < 0 ? 0.5 : r.winner == g->seat ? 1.0 : 0.0;
 		*total += g->score;
 	}
 	ms_match_free(m);
@@ -421,7 +430,7 @@ static double bot_score(const check_set *cs, int b, int *n)
  * at the switch cycle (distance 0, same seat), until none do; the least
  * distance between cases of different programs into *least (HUGE_VAL: none).
  */
-static void settle_cases(const check_set *cs, int *has_case, double *least)
+static void settle_cases(const check_set *cs, int c, int *has_case, double *least)
 {
 	int again = 1;
 	while (again) {
@@ -430,10 +439,10 @@ static void settle_cases(const check_set *cs, int *has_case, double *least)
 		for (int i = 0; i < cs->n; i++)
 			for (int j = i + 1; j < cs->n; j++) {
 				const check_game *a = &cs->g[i], *b = &cs->g[j];
-				if (!a->seen || !b->seen || a->seat != b->seat || a->bot == b->bot ||
+				if (!a->seen[c] || !b->seen[c] || a->seat != b->seat || a->bot == b->bot ||
 				    (!has_case[a->bot] && !has_case[b->bot]))
 					continue;
-				double d = ms_rts_switch_distance(a->f, b->f);
+				double d = ms_rts_switch_distance(a->f[c], b->f[c]);
 				if (d == 0) {
 					has_case[a->bot] = has_case[b->bot] = 0;
 					again = 1;
@@ -456,13 +465,13 @@ static int salve_text(ms_ctx *ctx, const ms_dsl_prog *p, char **out)
 }
 
 /* The switch text: `before` until the cycle, then each seen check game's bot's case (or `before`). */
-static int compose_switch(const ms_rts_pregame_opts *o, const check_set *cs, const char *before,
+static int compose_switch(const ms_rts_pregame_opts *o, const check_set *cs, int c, const char *before,
 			  char *const *cases, const int *has_case, double least, ms_buf *b)
 {
 	int n_field;
 	const char *const *field = field_of(o, &n_field);
 
-	if (ms_buf_printf(b, "microsynth-switch 1\ncycle %d\n", o->switch_cycle) ||
+	if (ms_buf_printf(b, "microsynth-switch 1\ncycle %d\n", o->switch_cycle * (c + 1)) ||
 	    (!isinf(least) && ms_buf_printf(b, "radius %.17g\n", least / 2)) ||
 	    ms_buf_printf(b, "program before\n%s\nend\n", before))
 		return MS_ENOMEM;
@@ -473,12 +482,12 @@ static int compose_switch(const ms_rts_pregame_opts *o, const check_set *cs, con
 		return MS_ENOMEM;
 	for (int i = 0; i < cs->n; i++) {
 		const check_game *g = &cs->g[i];
-		if (!g->seen)
+		if (!g->seen[c])
 			continue;
 		if (ms_buf_printf(b, "case %s %d", field[g->bot], g->seat))
 			return MS_ENOMEM;
 		for (int j = 0; j < MS_RTS_SWITCH_FEATURES; j++)
-			if (ms_buf_printf(b, " %.17g", g->f[j]))
+			if (ms_buf_printf(b, " %.17g", g->f[c][j]))
 				return MS_ENOMEM;
 		if (has_case[g->bot] ? ms_buf_printf(b, " case%d\n", g->bot) : ms_buf_puts(b, " before\n"))
 			return MS_ENOMEM;
@@ -488,7 +497,7 @@ static int compose_switch(const ms_rts_pregame_opts *o, const check_set *cs, con
 
 /* One case search: `bot` alone, our side playing `before` until the switch cycle, from `before`. */
 static int case_search(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, const char *bot,
-		       const ms_dsl_prog *before, double until, long long evals, double margin, uint64_t seed,
+		       int cycle, const ms_dsl_prog *before, double until, long long evals, double margin, uint64_t seed,
 		       char **out, double *score, long long *made)
 {
 	static const char *const name[] = { "the game's map" };
@@ -504,7 +513,7 @@ static int case_search(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_preg
 				    .edition = o->edition,
 				    .tiebreak = MS_RTS_TIEBREAK_LENGTH,
 				    .prefix = before,
-				    .switch_cycle = o->switch_cycle,
+				    .switch_cycle = cycle,
 				    .opponent_seeds = seeds_of(o, bot) };
 	ms_rts_synth *rs = NULL;
 	ms_dsl_prog *from = NULL, *best = NULL;
@@ -530,22 +539,61 @@ done:
 	return rc;
 }
 
+/* 1 when bot a's case should be searched before bot b's (see switch_stage). */
+static int case_before(const ms_rts_pregame_opts *o, const check_set *cs, const char *const *field, int a, int b)
+{
+	int na, nb;
+	double ra = bot_score(cs, a, &na), rb = bot_score(cs, b, &nb);
+	ra /= na ? na : 1;
+	rb /= nb ? nb : 1;
+	if (ra != rb)
+		return ra > rb;
+	return seeds_of(o, field[a]) < seeds_of(o, field[b]);
+}
+
 /*
- * The switch stage: checks `prog`, searches cases for the bots it loses
- * games to until `deadline` (or `evals`), builds the switch, checks it and
- * keeps it (res->switch_text) when it scores more than `prog` alone.
+ * 1 when bot k's games that reached switch cycle c all look unlike every
+ * other bot's game of the same seat there (and one did reach it): a switch
+ * at c cannot take k for another bot or another bot for k.
+ */
+static int separable(const check_set *cs, int k, int c)
+{
+	int seen = 0;
+	for (int i = 0; i < cs->n; i++) {
+		const check_game *a = &cs->g[i];
+		if (a->bot != k || !a->seen[c])
+			continue;
+		seen = 1;
+		for (int j = 0; j < cs->n; j++) {
+			const check_game *b = &cs->g[j];
+			if (b->bot != k && b->seat == a->seat && b->seen[c] &&
+			    ms_rts_switch_distance(a->f[c], b->f[c]) == 0)
+				return 0;
+		}
+	}
+	return seen;
+}
+
+/*
+ * The switch stage: checks `prog`; picks the earliest switch cycle (1 to 4
+ * times the options') at which most of the bots it loses games to can be
+ * told from the rest; searches their cases until `deadline` (or `evals`),
+ * builds the switch, checks it and keeps it (res->switch_text) when it
+ * scores more than `prog` alone. *searched: 0 when no case was searched
+ * (no such bot), so the caller can spend the time otherwise.
  */
 static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
 			const ms_dsl_prog *prog, double deadline, long long evals, double margin, run_state *rst,
-			ms_rts_pregame_result *res)
+			ms_rts_pregame_result *res, int *searched)
 {
-	int n_field, has_case[64] = { 0 }, weak[64], n_weak = 0, rc;
+	int n_field, has_case[64] = { 0 }, lost[64], weak[64], n_weak = 0, rc, c = 0;
 	const char *const *field = field_of(o, &n_field);
 	char *cases[64] = { NULL }, *before = NULL;
 	check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
 	ms_buf b;
 	double base, least, t0 = now_s();
 
+	*searched = 0;
 	ms_buf_init(&b, ctx);
 	if (!cs)
 		return ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
@@ -559,11 +607,42 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 	double check_s = now_s() - t0;
 	res->check_games = cs->n;
 	res->check_program = base;
-	for (int k = 0; k < n_field && n_weak < o->max_cases; k++) {
+	for (int k = 0; k < n_field; k++) {
 		int n;
-		if (bot_score(cs, k, &n) < n)
-			weak[n_weak++] = k;
+		double sc = bot_score(cs, k, &n);
+		if (k < MS_RTS_PREGAME_BOTS) {
+			res->bot[k].name = field[k];
+			res->bot[k].games = n;
+			res->bot[k].program = sc;
+			res->bot[k].case_score = -1;
+		}
+		lost[k] = sc < n;
 	}
+	/* the cycle at which most of those bots look like no other; ties: the earliest */
+	for (int t = 0, most = 0; t < N_CYCLES && o->switch_cycle * (t + 1) < max_cycles; t++) {
+		int sep = 0;
+		for (int k = 0; k < n_field; k++)
+			sep += lost[k] && separable(cs, k, t);
+		if (sep > most) {
+			most = sep;
+			c = t;
+		}
+	}
+	/* the likeliest cases first: the bots the program already scores most against, then those that
+	 * draw no unseeded numbers (one game a seat to win, not one per seed), then the field's order */
+	for (int k = 0; k < n_field; k++)
+		if (lost[k] && separable(cs, k, c))
+			weak[n_weak++] = k;
+	for (int i = 1; i < n_weak; i++)
+		for (int j = i; j > 0 && case_before(o, cs, field, weak[j], weak[j - 1]); j--) {
+			int t = weak[j];
+			weak[j] = weak[j - 1];
+			weak[j - 1] = t;
+		}
+	if (n_weak > o->max_cases)
+		n_weak = o->max_cases;
+	res->switch_cycle = o->switch_cycle * (c + 1);
+	*searched = n_weak > 0;
 	/* the final check plays the same games as the first; keep its time in hand */
 	double reserve = 2 * check_s + 0.1;
 	for (int i = 0; i < n_weak; i++) {
@@ -580,14 +659,16 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 			if (quota < 1)
 				break;
 		}
-		if ((rc = case_search(ctx, first, o, field[k], prog, until, quota, margin, o->seed + 2 + (uint64_t)k,
+		if ((rc = case_search(ctx, first, o, field[k], res->switch_cycle, prog, until, quota, margin, o->seed + 2 + (uint64_t)k,
 				      &cases[k], &score, &made)))
 			goto done;
 		res->case_evals += made;
 		rst->evals += made;
 		has_case[k] = cases[k] && score > bot_score(cs, k, NULL);
+		if (k < MS_RTS_PREGAME_BOTS)
+			res->bot[k].case_score = score;
 	}
-	settle_cases(cs, has_case, &least);
+	settle_cases(cs, c, has_case, &least);
 	int any = 0;
 	for (int k = 0; k < n_field; k++)
 		any += has_case[k];
@@ -595,7 +676,7 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 		goto done;
 	if ((rc = salve_text(ctx, prog, &before)))
 		goto done;
-	if ((rc = compose_switch(o, cs, before, cases, has_case, least, &b))) {
+	if ((rc = compose_switch(o, cs, c, before, cases, has_case, least, &b))) {
 		if (rc == MS_ENOMEM)
 			ms_ctx_error(ctx, rc, "pre-game synthesis: out of memory");
 		goto done;
@@ -621,6 +702,8 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 			goto done;
 		}
 		res->cases = any;
+		for (int k = 0; k < n_field && k < MS_RTS_PREGAME_BOTS; k++)
+			res->bot[k].in_switch = has_case[k];
 	}
 done:
 	for (int k = 0; k < 64; k++)
@@ -738,10 +821,32 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 		rc = ms_ctx_error(ctx, MS_ERANGE, "pre-game synthesis: the budget ended before any program was scored");
 		goto done;
 	}
+	int searched = 0;
 	if (share_c > 0 && (rc = switch_stage(ctx, first, o, ms_rts_synth_max_cycles(rs, 0), chosen, rst.deadline,
 					      o->max_evals > 0 ? o->max_evals - rst.evals : 0,
-					      margin * (o->opponent_seeds > 1 ? o->opponent_seeds : 1), &rst, res)))
+					      margin * (o->opponent_seeds > 1 ? o->opponent_seeds : 1), &rst, res,
+					      &searched)))
 		goto done;
+	if (share_c > 0 && !searched &&
+	    (rst.deadline > 0 ? now_s() + margin * o->opponent_seeds < rst.deadline : o->max_evals - rst.evals > 0)) {
+		/* no bot it loses to can be told apart: the cases' time goes on the program's own search */
+		ms_rts_synth *on = rs2 ? rs2 : rs;
+		double psi = -1, was = rs2 ? res->stochastic_psi : res->psi;
+		ms_dsl_prog_free(more);
+		more = NULL;
+		if ((rc = sa_stage(ctx, on, o, chosen, rst.deadline, o->max_evals > 0 ? o->max_evals - rst.evals : 0,
+				   margin * (rs2 ? o->opponent_seeds : 1), o->seed + 2, &more, &psi, &made)))
+			goto done;
+		rst.evals += made;
+		if (rs2)
+			res->stage2_evals += made;
+		else
+			res->stage1_evals += made;
+		if (more && psi > was) {
+			*(rs2 ? &res->stochastic_psi : &res->psi) = psi;
+			chosen = more;
+		}
+	}
 	char *text = NULL;
 	if ((rc = ms_rts_dsl_print(chosen, MS_RTS_DSL_FORM_SALVE, &text, NULL)))
 		goto done;

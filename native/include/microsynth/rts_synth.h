@@ -168,9 +168,15 @@ typedef struct ms_rts_pregame_opts {
 	 *  program's opening, and the result becomes an opponent switch (docs/switch.md) when the switch
 	 *  scores more than the program alone over the same games. */
 	double case_share;
-	int max_cases;                 /**< opponents that get a case, in the field's order (3) */
-	int switch_cycle;              /**< the switch's cycle (150) */
+	/** Opponents that get a case (4): those that can be told apart at the switch cycle, the ones the
+	 *  program scores most against first, then those that draw no unseeded numbers, then the field's order. */
+	int max_cases;
+	/** The switch's earliest cycle (150): it switches at 1 to 4 times this, the earliest cycle at which
+	 *  most of the opponents the program loses to look unlike every other bot of the field. */
+	int switch_cycle;
 } ms_rts_pregame_opts;
+
+#define MS_RTS_PREGAME_BOTS 16
 
 /** What ms_rts_pregame made. */
 typedef struct ms_rts_pregame_result {
@@ -187,11 +193,21 @@ typedef struct ms_rts_pregame_result {
 	 *  context), or NULL when the program alone is the answer. */
 	char *switch_text;
 	int cases;            /**< opponents whose case program the switch plays */
+	int switch_cycle;     /**< the switch's cycle: the options' or a multiple, up to 4, where the bots told apart are most */
 	long long case_evals; /**< evaluations of the case searches (part of `evals`) */
 	/** The check (every field bot, both seats, the second stage's seeds): games, and the score (win 1,
 	 *  draw 0.5) of the program alone and of the switch over them (-1: no switch was checked). */
 	int check_games;
 	double check_program, check_switch;
+	/** Per bot of the field (the first MS_RTS_PREGAME_BOTS): its check games, the program's score over
+	 *  them, its case program's score over them (-1: no case was searched) and whether the switch
+	 *  plays that case (0 when it lost the case to a look-alike bot or scored no more). */
+	struct {
+		const char *name; /**< the bot (the options' string, or the library's default field's) */
+		int games;
+		double program, case_score;
+		int in_switch;
+	} bot[MS_RTS_PREGAME_BOTS];
 } ms_rts_pregame_result;
 
 MS_EXTERN void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o);

@@ -440,9 +440,10 @@ public class MicrosynthAI extends AIWithComputationBudget {
         private long failures; // of this AI and its clones
         // pre-game synthesis of this AI and its clones: calls, milliseconds spent, searches run,
         // evaluations, programs reused from the cache, searches that failed (today's choice played)
-        private long pregameCalls, pregameMs, pregameRuns, pregameEvals, pregameReused, pregameFailed;
+        private long pregameCalls, pregameMs, pregameRuns, pregameEvals, pregameReused, pregameFailed, pregameSwitches;
 
-        synchronized void pregame(long ms, boolean ran, long evals, boolean reused, boolean failed) {
+        synchronized void pregame(long ms, boolean ran, long evals, boolean reused, boolean failed, boolean switched) {
+            pregameSwitches += switched ? 1 : 0;
             pregameCalls++;
             pregameMs += ms;
             pregameRuns += ran ? 1 : 0;
@@ -452,7 +453,8 @@ public class MicrosynthAI extends AIWithComputationBudget {
         }
 
         synchronized long[] pregame() {
-            return new long[] {pregameCalls, pregameMs, pregameRuns, pregameEvals, pregameReused, pregameFailed};
+            return new long[] {pregameCalls, pregameMs, pregameRuns, pregameEvals, pregameReused, pregameFailed,
+                pregameSwitches};
         }
 
         synchronized void failed() {
@@ -1116,7 +1118,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
         }
         long usable = pregameUsable(budget);
         String text = cached;
-        boolean ran = false, broke = false;
+        boolean ran = false, broke = false, switched = false;
         long evals = 0;
         if (usable >= PREGAME_MIN_MS) {
             List<String> cands = new ArrayList<>();
@@ -1130,7 +1132,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
             // shares in thousandths: the field search keeps half, the stochastic stage a fifth, the
             // opponents it still loses to get the rest as cases of an opponent switch (docs/switch.md)
             long[] settings = {usable, 0, threads, cycles, edition == 2023 ? 1 : 0, seed + 1, 200, 2,
-                    intProperty(PROPERTY_PREGAME_CASES, 300), 3, 150};
+                    intProperty(PROPERTY_PREGAME_CASES, 300), 4, 150};
             double[] figures = new double[15];
             String fieldList = property(PROPERTY_PREGAME_FIELD);
             String[] field = fieldList == null ? null : fieldList.split("\\s*,\\s*");
@@ -1141,6 +1143,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
                 failed("pre-game synthesis", new IllegalStateException(nError(h)));
             } else {
                 evals = (long) figures[6];
+                switched = made.startsWith(SWITCH_MAGIC);
                 text = "# microsynth pre-game program: map " + MapFingerprint.full(gs) + ", edition " + edition
                         + ", game length " + (cycles > 0 ? cycles : "by map size") + "\n# psi " + figures[0]
                         + " (stochastic stage " + figures[1] + "), started from candidate " + (int) figures[3]
@@ -1177,13 +1180,15 @@ public class MicrosynthAI extends AIWithComputationBudget {
                 failed("playing the pre-game program (still playing " + playing.shown + ")", e);
             }
         }
-        clock.pregame((System.nanoTime() - t0) / 1000000, ran, evals, !ran && text != null, broke);
+        clock.pregame((System.nanoTime() - t0) / 1000000, ran, evals, !ran && text != null, broke,
+                switched && !broke);
     }
 
     /**
      * Pre-game figures of this AI and its clones: calls, milliseconds spent
      * in them, searches run, evaluations made, programs taken from the cache
-     * without a search, searches that failed.
+     * without a search, searches that failed, searches that made an opponent
+     * switch.
      */
     public long[] pregameFigures() {
         return clock.pregame();

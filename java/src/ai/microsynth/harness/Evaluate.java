@@ -94,7 +94,7 @@ public final class Evaluate {
                 "output: per map and per opponent W/D/L and mean score; decision times of the",
                 "drop-in bot; last line 'games=N wins=W draws=D losses=L score=X crashes=C timeouts=T ...'",
                 "(with a pre-game budget also pregame_calls, pregame_ms, pregame_searches, pregame_evals,",
-                "pregame_reused, pregame_failed: the drop-in bot's pre-game figures)");
+                "pregame_reused, pregame_failed, pregame_switches: the drop-in bot's pre-game figures)");
 
         public static void main(String[] args) {
             Harness.runMain("Evaluate", USAGE, args, Run::run);
@@ -359,10 +359,13 @@ public final class Evaluate {
         private static String pregameFigures(AI ai, PrintStream out) {
             try {
                 long[] f = (long[]) ai.getClass().getMethod("pregameFigures").invoke(ai);
-                out.printf(Locale.ROOT, "pre-game of %s: %d calls, %.1f s, %d searches, %d evaluations, %d reused from "
-                        + "the folder, %d failed%n", ai, f[0], f[1] / 1000.0, f[2], f[3], f[4], f[5]);
+                long switches = f.length > 6 ? f[6] : 0;
+                out.printf(Locale.ROOT, "pre-game of %s: %d calls, %.1f s, %d searches (%d made an opponent switch), %d "
+                        + "evaluations, %d reused from the folder, %d failed%n", ai, f[0], f[1] / 1000.0, f[2], switches,
+                        f[3], f[4], f[5]);
                 return String.format(Locale.ROOT, " pregame_calls=%d pregame_ms=%d pregame_searches=%d pregame_evals=%d"
-                        + " pregame_reused=%d pregame_failed=%d", f[0], f[1], f[2], f[3], f[4], f[5]);
+                        + " pregame_reused=%d pregame_failed=%d pregame_switches=%d", f[0], f[1], f[2], f[3], f[4], f[5],
+                        switches);
             } catch (NoSuchMethodException e) {
                 return "";
             } catch (ReflectiveOperationException e) {
