@@ -659,8 +659,8 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 			if (quota < 1)
 				break;
 		}
-		if ((rc = case_search(ctx, first, o, field[k], res->switch_cycle, prog, until, quota, margin, o->seed + 2 + (uint64_t)k,
-				      &cases[k], &score, &made)))
+		if ((rc = case_search(ctx, first, o, field[k], res->switch_cycle, prog, until, quota, margin,
+				      o->seed + 2 + (uint64_t)k, &cases[k], &score, &made)))
 			goto done;
 		res->case_evals += made;
 		rst->evals += made;

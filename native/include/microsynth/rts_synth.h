@@ -193,7 +193,7 @@ typedef struct ms_rts_pregame_result {
 	 *  context), or NULL when the program alone is the answer. */
 	char *switch_text;
 	int cases;            /**< opponents whose case program the switch plays */
-	int switch_cycle;     /**< the switch's cycle: the options' or a multiple, up to 4, where the bots told apart are most */
+	int switch_cycle;     /**< the switch's cycle (the options' times 1 to 4: most lost-to bots told apart) */
 	long long case_evals; /**< evaluations of the case searches (part of `evals`) */
 	/** The check (every field bot, both seats, the second stage's seeds): games, and the score (win 1,
 	 *  draw 0.5) of the program alone and of the switch over them (-1: no switch was checked). */
