@@ -89,13 +89,129 @@ static int index_programs(const char *index, char **files, int *n)
 	return 0;
 }
 
+typedef struct pg_args {
+	const char *map, *out, *field[MAX_FIELD];
+	char *files[MAX_FILES], *field_copy;
+	int n_files, n_field, edition;
+	long evals, threads, seed, cycles, max_cases, sw_cycle;
+	double seconds, stochastic, cases;
+} pg_args;
+
+static void free_args(pg_args *a)
+{
+	for (int i = 0; i < a->n_files; i++)
+		free(a->files[i]);
+	free(a->field_copy);
+}
+
+/* --field's comma-separated bots into a->field (pointing into a copy). */
+static int parse_field(pg_args *a, const char *v)
+{
+	free(a->field_copy);
+	a->n_field = 0;
+	if (!(a->field_copy = strdup(v)))
+		return CLI_FAIL;
+	for (char *s = NULL, *t = strtok_r(a->field_copy, ",", &s); t; t = strtok_r(NULL, ",", &s)) {
+		if (a->n_field == MAX_FIELD)
+			return cli_usage_error(CMD, "--field: more than %d bots", MAX_FIELD);
+		a->field[a->n_field++] = t;
+	}
+	return CLI_OK;
+}
+
+/* One option and its value; CLI_OK, CLI_USAGE or CLI_FAIL. */
+static int parse_option(pg_args *a, const char *o, const char *v)
+{
+	if (!strcmp(o, "--map"))
+		a->map = v;
+	else if (!strcmp(o, "-o"))
+		a->out = v;
+	else if (!strcmp(o, "--candidate")) {
+		if (a->n_files == MAX_FILES)
+			return cli_usage_error(CMD, "more than %d candidates", MAX_FILES);
+		if (!(a->files[a->n_files++] = strdup(v)))
+			return CLI_FAIL;
+	} else if (!strcmp(o, "--index")) {
+		int rc = index_programs(v, a->files, &a->n_files);
+		return rc < 0 ? CLI_FAIL : rc;
+	} else if (!strcmp(o, "--field"))
+		return parse_field(a, v);
+	else if (!strcmp(o, "--seconds"))
+		return cli_parse_real(CMD, o, v, 0, 1e7, 1, &a->seconds) ? CLI_USAGE : CLI_OK;
+	else if (!strcmp(o, "--stochastic"))
+		return cli_parse_real(CMD, o, v, 0, 1, 0, &a->stochastic) ? CLI_USAGE : CLI_OK;
+	else if (!strcmp(o, "--cases"))
+		return cli_parse_real(CMD, o, v, 0, 1, 0, &a->cases) ? CLI_USAGE : CLI_OK;
+	else if (!strcmp(o, "--edition"))
+		return edition_arg(CMD, v, &a->edition) ? CLI_USAGE : CLI_OK;
+	else {
+		long *dst = !strcmp(o, "--evals")	     ? &a->evals
+			    : !strcmp(o, "--threads")	     ? &a->threads
+			    : !strcmp(o, "--seed")	     ? &a->seed
+			    : !strcmp(o, "--max-cycles")   ? &a->cycles
+			    : !strcmp(o, "--max-cases")    ? &a->max_cases
+			    : !strcmp(o, "--switch-cycle") ? &a->sw_cycle
+							   : NULL;
+		if (!dst)
+			return cli_usage_error(CMD, "unknown option '%s'", o);
+		return cli_parse_int(CMD, o, v, 0, 100000000L, dst) ? CLI_USAGE : CLI_OK;
+	}
+	return CLI_OK;
+}
+
+static int parse_args(int argc, char **argv, pg_args *a)
+{
+	int rc;
+	memset(a, 0, sizeof *a);
+	a->edition = -1;
+	a->threads = 1;
+	a->seed = 1;
+	a->max_cases = 4;
+	a->sw_cycle = 150;
+	a->stochastic = 0.2;
+	a->cases = 0.3;
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			return cli_usage_error(CMD, "%s needs a value", argv[i]);
+		if ((rc = parse_option(a, argv[i], argv[i + 1])))
+			return rc;
+	}
+	if (!a->map || (!(a->seconds > 0) && a->evals <= 0))
+		return cli_usage_error(CMD, "--map and a budget (--seconds or --evals) are required");
+	return CLI_OK;
+}
+
+/* The per-bot check and the summary line; the answer to a->out (else stdout). */
+static int report(const pg_args *a, const ms_rts_pregame_result *r)
+{
+	for (int k = 0; k < MS_RTS_PREGAME_BOTS; k++)
+		if (r->bot[k].games)
+			printf("check %s: %d games, program %g, case %s%g%s\n", r->bot[k].name, r->bot[k].games,
+			       r->bot[k].program, r->bot[k].case_score < 0 ? "none " : "", r->bot[k].case_score,
+			       r->bot[k].in_switch ? " (in the switch)" : "");
+	const char *answer = r->switch_text ? r->switch_text : r->program;
+	if (a->out) {
+		FILE *f = fopen(a->out, "wb");
+		if (!f || fprintf(f, "# microsynth pregame: map %s, %s, psi %.6g, check %d games: program %g, switch %g\n%s\n",
+				  a->map, r->switch_text ? "an opponent switch" : "a program", r->psi, r->check_games,
+				  r->check_program, r->check_switch, answer) < 0 || fclose(f)) {
+			fprintf(stderr, "%s: cannot write %s\n", CMD, a->out);
+			return CLI_FAIL;
+		}
+	} else
+		printf("%s\n", answer);
+	printf("psi=%.6f stochastic_psi=%.6f start=%d start_psi=%.6f evals=%lld case_evals=%lld seconds=%.1f "
+	       "check_games=%d check_program=%g check_switch=%g switch=%d cases=%d switch_cycle=%d\n",
+	       r->psi, r->stochastic_psi, r->start, r->start_psi, r->evals, r->case_evals, r->seconds, r->check_games,
+	       r->check_program, r->check_switch, r->switch_text != NULL, r->cases, r->switch_cycle);
+	return CLI_OK;
+}
+
 int cmd_pregame(int argc, char **argv)
 {
-	const char *map = NULL, *out = NULL, *field[MAX_FIELD];
-	char *files[MAX_FILES], *texts[MAX_FILES], *field_copy = NULL, path[4096];
-	int n_files = 0, n_field = 0, ret = CLI_FAIL, edition = -1;
-	long evals = 0, threads = 1, seed = 1, cycles = 0, max_cases = 4, sw_cycle = 150;
-	double seconds = 0, stochastic = 0.2, cases = 0.3;
+	pg_args a;
+	char *texts[MAX_FILES], path[4096];
+	int ret = CLI_FAIL;
 	ms_ctx *ctx = NULL;
 	ms_rts_utt *utt = NULL;
 	ms_rts_state *first = NULL;
@@ -104,85 +220,18 @@ int cmd_pregame(int argc, char **argv)
 
 	memset(texts, 0, sizeof texts);
 	memset(&r, 0, sizeof r);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!v) {
-			ret = cli_usage_error(CMD, "%s needs a value", a);
-			goto done;
-		}
-		i++;
-		if (!strcmp(a, "--map"))
-			map = v;
-		else if (!strcmp(a, "-o"))
-			out = v;
-		else if (!strcmp(a, "--candidate")) {
-			if (n_files == MAX_FILES) {
-				ret = cli_usage_error(CMD, "more than %d candidates", MAX_FILES);
-				goto done;
-			}
-			if (!(files[n_files++] = strdup(v)))
-				goto done;
-		} else if (!strcmp(a, "--index")) {
-			if ((ret = index_programs(v, files, &n_files)) != 0) {
-				ret = ret < 0 ? CLI_FAIL : ret;
-				goto done;
-			}
-			ret = CLI_FAIL;
-		} else if (!strcmp(a, "--field")) {
-			free(field_copy);
-			n_field = 0;
-			if (!(field_copy = strdup(v)))
-				goto done;
-			for (char *s = NULL, *t = strtok_r(field_copy, ",", &s); t; t = strtok_r(NULL, ",", &s)) {
-				if (n_field == MAX_FIELD) {
-					ret = cli_usage_error(CMD, "--field: more than %d bots", MAX_FIELD);
-					goto done;
-				}
-				field[n_field++] = t;
-			}
-		} else if (!strcmp(a, "--seconds")) {
-			if (cli_parse_real(CMD, a, v, 0, 1e7, 1, &seconds))
-				goto usage;
-		} else if (!strcmp(a, "--stochastic")) {
-			if (cli_parse_real(CMD, a, v, 0, 1, 0, &stochastic))
-				goto usage;
-		} else if (!strcmp(a, "--cases")) {
-			if (cli_parse_real(CMD, a, v, 0, 1, 0, &cases))
-				goto usage;
-		} else if (!strcmp(a, "--edition")) {
-			if (edition_arg(CMD, v, &edition))
-				goto usage;
-		} else {
-			long *dst = !strcmp(a, "--evals")	     ? &evals
-				    : !strcmp(a, "--threads")	     ? &threads
-				    : !strcmp(a, "--seed")	     ? &seed
-				    : !strcmp(a, "--max-cycles")   ? &cycles
-				    : !strcmp(a, "--max-cases")    ? &max_cases
-				    : !strcmp(a, "--switch-cycle") ? &sw_cycle
-								   : NULL;
-			if (!dst) {
-				ret = cli_usage_error(CMD, "unknown option '%s'", a);
-				goto done;
-			}
-			if (cli_parse_int(CMD, a, v, 0, 100000000L, dst)) {
-				ret = CLI_USAGE;
-				goto done;
-			}
-		}
-	}
-	if (!map || (!(seconds > 0) && evals <= 0)) {
-		ret = cli_usage_error(CMD, "--map and a budget (--seconds or --evals) are required");
+	if ((ret = parse_args(argc, argv, &a)))
+		goto done;
+	ret = CLI_FAIL;
+	if (cli_resolve_map(a.map, path, sizeof path)) {
+		ret = cli_usage_error(CMD, "map '%s' not found (as a path or in the harness cache)", a.map);
 		goto done;
 	}
-	if (cli_resolve_map(map, path, sizeof path)) {
-		ret = cli_usage_error(CMD, "map '%s' not found (as a path or in the harness cache)", map);
-		goto done;
-	}
-	for (int i = 0; i < n_files; i++)
-		if (!(texts[i] = read_text(files[i])))
+	for (int i = 0; i < a.n_files; i++)
+		if (!(texts[i] = read_text(a.files[i])))
 			goto done;
-	if (edition < 0)
-		edition = edition_of_harness(NULL);
+	if (a.edition < 0)
+		a.edition = edition_of_harness(NULL);
 	if (ms_ctx_new(&ctx, NULL))
 		goto done;
 	if (ms_rts_utt_new(ctx, &utt, 2, 1) || ms_rts_state_load_map(ctx, &first, utt, path, 0)) {
@@ -190,60 +239,35 @@ int cmd_pregame(int argc, char **argv)
 		goto done;
 	}
 	ms_rts_pregame_opts_init(&o);
-	o.seconds = seconds;
-	o.max_evals = evals;
-	o.threads = (int)threads;
-	o.seed = (uint64_t)seed;
-	o.max_cycles = (int)cycles;
-	o.edition = edition;
-	o.stochastic_share = stochastic;
-	o.case_share = cases;
-	o.max_cases = (int)max_cases;
-	o.switch_cycle = (int)sw_cycle;
+	o.seconds = a.seconds;
+	o.max_evals = a.evals;
+	o.threads = (int)a.threads;
+	o.seed = (uint64_t)a.seed;
+	o.max_cycles = (int)a.cycles;
+	o.edition = a.edition;
+	o.stochastic_share = a.stochastic;
+	o.case_share = a.cases;
+	o.max_cases = (int)a.max_cases;
+	o.switch_cycle = (int)a.sw_cycle;
 	o.candidates = (const char *const *)texts;
-	o.n_candidates = n_files;
-	if (n_field) {
-		o.field = field;
-		o.n_field = n_field;
+	o.n_candidates = a.n_files;
+	if (a.n_field) {
+		o.field = a.field;
+		o.n_field = a.n_field;
 	}
 	if (ms_rts_pregame(ctx, first, &o, &r)) {
 		fprintf(stderr, "%s: %s\n", CMD, ms_ctx_last_error(ctx));
 		goto done;
 	}
-	for (int k = 0; k < MS_RTS_PREGAME_BOTS; k++)
-		if (r.bot[k].games)
-			printf("check %s: %d games, program %g, case %s%g%s\n", r.bot[k].name, r.bot[k].games,
-			       r.bot[k].program, r.bot[k].case_score < 0 ? "none " : "", r.bot[k].case_score,
-			       r.bot[k].in_switch ? " (in the switch)" : "");
-	const char *answer = r.switch_text ? r.switch_text : r.program;
-	if (out) {
-		FILE *f = fopen(out, "wb");
-		if (!f || fprintf(f, "# microsynth pregame: map %s, %s, psi %.6g, check %d games: program %g, switch %g\n%s\n",
-				  map, r.switch_text ? "an opponent switch" : "a program", r.psi, r.check_games,
-				  r.check_program, r.check_switch, answer) < 0 || fclose(f)) {
-			fprintf(stderr, "%s: cannot write %s\n", CMD, out);
-			goto done;
-		}
-	} else
-		printf("%s\n", answer);
-	printf("psi=%.6f stochastic_psi=%.6f start=%d start_psi=%.6f evals=%lld case_evals=%lld seconds=%.1f "
-	       "check_games=%d check_program=%g check_switch=%g switch=%d cases=%d switch_cycle=%d\n",
-	       r.psi, r.stochastic_psi, r.start, r.start_psi, r.evals, r.case_evals, r.seconds, r.check_games,
-	       r.check_program, r.check_switch, r.switch_text != NULL, r.cases, r.switch_cycle);
-	ret = CLI_OK;
-	goto done;
-usage:
-	ret = CLI_USAGE;
+	ret = report(&a, &r);
 done:
 	if (ctx) {
 		ms_ctx_mfree(ctx, r.program);
 		ms_ctx_mfree(ctx, r.switch_text);
 	}
-	for (int i = 0; i < n_files; i++) {
-		free(files[i]);
+	for (int i = 0; i < MAX_FILES; i++)
 		free(texts[i]);
-	}
-	free(field_copy);
+	free_args(&a);
 	ms_rts_state_free(ctx, first);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);

@@ -575,6 +575,60 @@ static int separable(const check_set *cs, int k, int c)
 }
 
 /*
+ * The switch cycle (an index into the cycles tried) at which the most bots
+ * that won a game (`lost`) look like no other, ties to the earliest; those
+ * bots into weak[] (*n, at most max_cases), the likeliest cases first: the
+ * bots the program already scores most against, then those that draw no
+ * unseeded numbers (one game a seat to win, not one per seed), then the
+ * field's order.
+ */
+static int choose_cases(const ms_rts_pregame_opts *o, const check_set *cs, int max_cycles, const int *lost,
+			int *weak, int *n)
+{
+	int n_field, c = 0;
+	const char *const *field = field_of(o, &n_field);
+
+	for (int t = 0, most = 0; t < N_CYCLES && o->switch_cycle * (t + 1) < max_cycles; t++) {
+		int sep = 0;
+		for (int k = 0; k < n_field; k++)
+			sep += lost[k] && separable(cs, k, t);
+		if (sep > most) {
+			most = sep;
+			c = t;
+		}
+	}
+	*n = 0;
+	for (int k = 0; k < n_field; k++)
+		if (lost[k] && separable(cs, k, c))
+			weak[(*n)++] = k;
+	for (int i = 1; i < *n; i++)
+		for (int j = i; j > 0 && case_before(o, cs, field, weak[j], weak[j - 1]); j--) {
+			int t = weak[j];
+			weak[j] = weak[j - 1];
+			weak[j - 1] = t;
+		}
+	if (*n > o->max_cases)
+		*n = o->max_cases;
+	return c;
+}
+
+/* Plays the switch `text` against the check games; their score into *total. */
+static int check_switch(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+			const ms_buf *text, check_set *cs, double *total)
+{
+	size_t plen = strlen("switch-text:");
+	char *spec = ms_ctx_calloc(ctx, plen + text->len + 1, 1);
+	int rc;
+	if (!spec)
+		return ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
+	memcpy(spec, "switch-text:", plen);
+	memcpy(spec + plen, text->data, text->len);
+	rc = play_checks(ctx, first, o, max_cycles, NULL, spec, 0, cs, total);
+	ms_ctx_mfree(ctx, spec);
+	return rc;
+}
+
+/*
  * The switch stage: checks `prog`; picks the earliest switch cycle (1 to 4
  * times the options') at which most of the bots it loses games to can be
  * told from the rest; searches their cases until `deadline` (or `evals`),
@@ -586,7 +640,7 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 			const ms_dsl_prog *prog, double deadline, long long evals, double margin, run_state *rst,
 			ms_rts_pregame_result *res, int *searched)
 {
-	int n_field, has_case[64] = { 0 }, lost[64], weak[64], n_weak = 0, rc, c = 0;
+	int n_field, has_case[64] = { 0 }, lost[64], weak[64], n_weak = 0, rc, c;
 	const char *const *field = field_of(o, &n_field);
 	char *cases[64] = { NULL }, *before = NULL;
 	check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
@@ -618,29 +672,7 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 		}
 		lost[k] = sc < n;
 	}
-	/* the cycle at which most of those bots look like no other; ties: the earliest */
-	for (int t = 0, most = 0; t < N_CYCLES && o->switch_cycle * (t + 1) < max_cycles; t++) {
-		int sep = 0;
-		for (int k = 0; k < n_field; k++)
-			sep += lost[k] && separable(cs, k, t);
-		if (sep > most) {
-			most = sep;
-			c = t;
-		}
-	}
-	/* the likeliest cases first: the bots the program already scores most against, then those that
-	 * draw no unseeded numbers (one game a seat to win, not one per seed), then the field's order */
-	for (int k = 0; k < n_field; k++)
-		if (lost[k] && separable(cs, k, c))
-			weak[n_weak++] = k;
-	for (int i = 1; i < n_weak; i++)
-		for (int j = i; j > 0 && case_before(o, cs, field, weak[j], weak[j - 1]); j--) {
-			int t = weak[j];
-			weak[j] = weak[j - 1];
-			weak[j - 1] = t;
-		}
-	if (n_weak > o->max_cases)
-		n_weak = o->max_cases;
+	c = choose_cases(o, cs, max_cycles, lost, weak, &n_weak);
 	res->switch_cycle = o->switch_cycle * (c + 1);
 	*searched = n_weak > 0;
 	/* the final check plays the same games as the first; keep its time in hand */
@@ -682,18 +714,8 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 		goto done;
 	}
 	/* the check of the whole switch, as the harness will play it */
-	size_t plen = strlen("switch-text:");
-	char *spec = ms_ctx_calloc(ctx, plen + b.len + 1, 1);
 	double total;
-	if (!spec) {
-		rc = ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
-		goto done;
-	}
-	memcpy(spec, "switch-text:", plen);
-	memcpy(spec + plen, b.data, b.len);
-	rc = play_checks(ctx, first, o, max_cycles, NULL, spec, 0, cs, &total);
-	ms_ctx_mfree(ctx, spec);
-	if (rc)
+	if ((rc = check_switch(ctx, first, o, max_cycles, &b, cs, &total)))
 		goto done;
 	res->check_switch = total;
 	if (total > base) {
@@ -714,13 +736,70 @@ done:
 	return rc;
 }
 
+/* Options of any known version as version 2 (version 1 makes no switch). */
+static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_opts *given, ms_rts_pregame_opts *o)
+{
+	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: options missing or of an unknown version");
+	if (given->version == 1) {
+		ms_rts_pregame_opts_init(o);
+		memcpy(o, given, offsetof(ms_rts_pregame_opts, case_share));
+		o->case_share = 0;
+	} else
+		*o = *given;
+	return MS_OK;
+}
+
+/* *lost = 1 when `prog` loses or draws a check game (0 also when the field is too large to check). */
+static int loses_a_game(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+			const ms_dsl_prog *prog, int *lost)
+{
+	check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
+	double total = 0;
+	int rc = MS_OK;
+
+	*lost = 0;
+	if (!cs)
+		return ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
+	if (plan_checks(o, cs) && !(rc = play_checks(ctx, first, o, max_cycles, prog, NULL, 0, cs, &total)))
+		*lost = total < cs->n;
+	ms_ctx_mfree(ctx, cs);
+	return rc;
+}
+
+/* 1 when the budget has room for one more batch (its time: `margin`). */
+static int budget_left(const ms_rts_pregame_opts *o, const run_state *rst, double margin)
+{
+	return rst->deadline > 0 ? now_s() + margin < rst->deadline : o->max_evals - rst->evals > 0;
+}
+
+/* SA on `rs` from *best with the rest of the budget; *best and *psi take its result when it scores more. */
+static int go_on(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts *o, run_state *rst, double margin,
+		 uint64_t seed, ms_dsl_prog **best, double *psi, long long *made)
+{
+	ms_dsl_prog *more = NULL;
+	double p = -1;
+	int rc = sa_stage(ctx, rs, o, *best, rst->deadline, o->max_evals > 0 ? o->max_evals - rst->evals : 0, margin,
+			  seed, &more, &p, made);
+	if (rc)
+		return rc;
+	rst->evals += *made;
+	if (more && p > *psi) {
+		ms_dsl_prog_free(*best);
+		*best = more;
+		*psi = p;
+	} else
+		ms_dsl_prog_free(more);
+	return MS_OK;
+}
+
 int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *given,
 		   ms_rts_pregame_result *res)
 {
 	ms_rts_pregame_opts opts;
 	const ms_rts_pregame_opts *o = &opts;
 	ms_rts_synth *rs = NULL, *rs2 = NULL;
-	ms_dsl_prog *start = NULL, *best1 = NULL, *best2 = NULL, *from2 = NULL, *more = NULL;
+	ms_dsl_prog *start = NULL, *best1 = NULL, *best2 = NULL, *from2 = NULL;
 	run_state rst = { 0 };
 	double batch_s = 0;
 	long long made = 0;
@@ -729,37 +808,23 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	memset(res, 0, sizeof *res);
 	res->start = -1;
 	res->start_psi = res->psi = res->check_switch = -1;
-	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTS_VERSION)
-		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: options missing or of an unknown version");
-	if (given->version == 1) { /* no switch: the fields of version 2 keep their defaults but for the share */
-		ms_rts_pregame_opts_init(&opts);
-		memcpy(&opts, given, offsetof(ms_rts_pregame_opts, case_share));
-		opts.case_share = 0;
-	} else
-		opts = *given;
-	if ((rc = check_opts(ctx, first, o)))
+	if ((rc = upgrade_opts(ctx, given, &opts)) || (rc = check_opts(ctx, first, o)))
 		return rc;
 	rst.start = now_s();
 	rst.deadline = o->seconds > 0 ? rst.start + o->seconds : 0;
 	if ((rc = make_problem(ctx, first, o, 0, &rs)) ||
 	    (rc = screen(ctx, rs, o, &rst, &start, res, &batch_s)))
 		goto done;
+	int cycles = ms_rts_synth_max_cycles(rs, 0);
 	/* SA's batch is `neighbours` programs over `threads`; a screening batch was `threads` programs */
 	double margin = batch_s * (double)((o->neighbours + o->threads - 1) / o->threads) + 0.2;
 	int two = o->stochastic_share > 0 && o->opponent_seeds >= 2 && field_draws(o);
 	double share2 = two ? o->stochastic_share : 0, share_c = o->max_cases > 0 ? o->case_share : 0;
-	double stage1_end = 0;
-	long long left = 0, evals1 = 0;
-	if (rst.deadline > 0)
-		stage1_end = rst.start + o->seconds * (1 - share2 - share_c);
-	if (o->max_evals > 0) {
-		left = o->max_evals - rst.evals;
-		if (left < 1)
-			left = 1;
-		evals1 = (long long)(left * (1 - share2 - share_c));
-		if (evals1 < 1)
-			evals1 = 1;
-	}
+	double stage1_end = rst.deadline > 0 ? rst.start + o->seconds * (1 - share2 - share_c) : 0;
+	long long left = o->max_evals - rst.evals > 0 ? o->max_evals - rst.evals : 1;
+	long long evals1 = o->max_evals > 0 ? (long long)(left * (1 - share2 - share_c)) : 0;
+	if (o->max_evals > 0 && evals1 < 1)
+		evals1 = 1;
 	if ((rc = sa_stage(ctx, rs, o, start, stage1_end, evals1, margin, o->seed, &best1, &res->psi, &made)))
 		goto done;
 	rst.evals += made;
@@ -771,36 +836,17 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	}
 	if (share_c > 0 && best1) {
 		/* the cases' share comes back to the search when the program loses no game to the field */
-		check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
-		double total = 0;
-		if (!cs) {
-			rc = ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
-			goto done;
-		}
-		if (plan_checks(o, cs))
-			rc = play_checks(ctx, first, o, ms_rts_synth_max_cycles(rs, 0), best1, NULL, 0, cs, &total);
-		int lost = cs->n > 0 && total < cs->n;
-		ms_ctx_mfree(ctx, cs);
-		if (rc)
+		int lost;
+		if ((rc = loses_a_game(ctx, first, o, cycles, best1, &lost)))
 			goto done;
 		if (!lost)
 			share_c = 0;
 	}
-	if (!two && share_c == 0 && best1 && (rst.deadline > 0 ? now_s() + margin < rst.deadline :
-					      o->max_evals - rst.evals > 0)) {
+	if (!two && share_c == 0 && best1 && budget_left(o, &rst, margin)) {
 		/* nothing else to spend the rest on: the first stage goes on from its best */
-		double psi = -1;
-		if ((rc = sa_stage(ctx, rs, o, best1, rst.deadline, o->max_evals > 0 ? o->max_evals - rst.evals : 0,
-				   margin, o->seed + 1, &more, &psi, &made)))
+		if ((rc = go_on(ctx, rs, o, &rst, margin, o->seed + 1, &best1, &res->psi, &made)))
 			goto done;
-		rst.evals += made;
 		res->stage1_evals += made;
-		if (more && psi > res->psi) {
-			ms_dsl_prog_free(best1);
-			best1 = more;
-			more = NULL;
-			res->psi = psi;
-		}
 	}
 	long long evals2 = o->max_evals > 0 ? (share_c > 0 ? (long long)(left * share2) : o->max_evals - rst.evals) : 0;
 	double stage2_end = rst.deadline > 0 && share_c > 0 ? rst.start + o->seconds * (1 - share_c) : rst.deadline;
@@ -816,42 +862,29 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 		res->stage2_evals = made;
 		res->stochastic_psi = psi2;
 	}
-	const ms_dsl_prog *chosen = best2 ? best2 : best1;
-	if (!chosen) {
+	ms_dsl_prog **chosen = best2 ? &best2 : &best1;
+	if (!*chosen) {
 		rc = ms_ctx_error(ctx, MS_ERANGE, "pre-game synthesis: the budget ended before any program was scored");
 		goto done;
 	}
 	int searched = 0;
-	if (share_c > 0 && (rc = switch_stage(ctx, first, o, ms_rts_synth_max_cycles(rs, 0), chosen, rst.deadline,
-					      o->max_evals > 0 ? o->max_evals - rst.evals : 0,
-					      margin * (o->opponent_seeds > 1 ? o->opponent_seeds : 1), &rst, res,
-					      &searched)))
+	double seeds = o->opponent_seeds > 1 ? o->opponent_seeds : 1;
+	if (share_c > 0 && (rc = switch_stage(ctx, first, o, cycles, *chosen, rst.deadline,
+					      o->max_evals > 0 ? o->max_evals - rst.evals : 0, margin * seeds, &rst,
+					      res, &searched)))
 		goto done;
-	if (share_c > 0 && !searched &&
-	    (rst.deadline > 0 ? now_s() + margin * o->opponent_seeds < rst.deadline : o->max_evals - rst.evals > 0)) {
+	if (share_c > 0 && !searched && budget_left(o, &rst, margin * seeds)) {
 		/* no bot it loses to can be told apart: the cases' time goes on the program's own search */
-		ms_rts_synth *on = rs2 ? rs2 : rs;
-		double psi = -1, was = rs2 ? res->stochastic_psi : res->psi;
-		ms_dsl_prog_free(more);
-		more = NULL;
-		if ((rc = sa_stage(ctx, on, o, chosen, rst.deadline, o->max_evals > 0 ? o->max_evals - rst.evals : 0,
-				   margin * (rs2 ? o->opponent_seeds : 1), o->seed + 2, &more, &psi, &made)))
+		if ((rc = go_on(ctx, rs2 ? rs2 : rs, o, &rst, margin * (rs2 ? seeds : 1), o->seed + 2, chosen,
+				rs2 ? &res->stochastic_psi : &res->psi, &made)))
 			goto done;
-		rst.evals += made;
-		if (rs2)
-			res->stage2_evals += made;
-		else
-			res->stage1_evals += made;
-		if (more && psi > was) {
-			*(rs2 ? &res->stochastic_psi : &res->psi) = psi;
-			chosen = more;
-		}
+		*(rs2 ? &res->stage2_evals : &res->stage1_evals) += made;
 	}
 	char *text = NULL;
-	if ((rc = ms_rts_dsl_print(chosen, MS_RTS_DSL_FORM_SALVE, &text, NULL)))
+	if ((rc = ms_rts_dsl_print(*chosen, MS_RTS_DSL_FORM_SALVE, &text, NULL)))
 		goto done;
 	res->program = ms_ctx_strdup(ctx, text);
-	ms_ctx_mfree(ms_dsl_prog_ctx(chosen), text);
+	ms_ctx_mfree(ms_dsl_prog_ctx(*chosen), text);
 	if (!res->program) {
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
 		goto done;
@@ -867,7 +900,6 @@ done:
 	ms_dsl_prog_free(best1);
 	ms_dsl_prog_free(best2);
 	ms_dsl_prog_free(from2);
-	ms_dsl_prog_free(more);
 	ms_rts_synth_free(rs);
 	ms_rts_synth_free(rs2);
 	return rc;
