@@ -24,12 +24,14 @@ void cmd_pregame_usage(FILE *out)
 		"Usage: microsynth pregame --map MAP (--seconds S | --evals N) [--threads K] [--seed S]\n"
 		"                          [--candidate FILE ...] [--index FILE] [--field BOT,BOT,...]\n"
 		"                          [--max-cycles N] [--edition 2022|2023] [--stochastic X]\n"
-		"                          [--cases X] [--max-cases N] [--switch-cycle K] [-o OUT]\n\n"
+		"                          [--cases X] [--max-cases N] [--switch-cycle K] [--opponent-seeds K]\n"
+		"                          [-o OUT]\n\n"
 		"Runs the drop-in bot's pre-game search on MAP (docs/competition.md): the candidates\n"
 		"(program or switch files; --index adds every program: line of a program index, as\n"
 		"the bot screens them) are scored against the native field (default: CoacAI, mayari,\n"
 		"TMA and the four rushes), SA starts from the best, a stochastic stage (--stochastic,\n"
-		"share of the budget, default 0.2) lets CoacAI and mayari draw, and the opponents the\n"
+		"share of the budget, default 0.2) lets CoacAI and mayari draw (--opponent-seeds per\n"
+		"seat, default 2; also the check's), and the opponents the\n"
 		"program still loses to get case programs (--cases, default 0.3; --max-cases 4,\n"
 		"--switch-cycle 150), kept as an opponent switch when it wins more of the check games.\n"
 		"--evals N is reproducible for any --threads; --seconds is the bot's budget. -o OUT\n"
@@ -93,7 +95,7 @@ typedef struct pg_args {
 	const char *map, *out, *field[MAX_FIELD];
 	char *files[MAX_FILES], *field_copy;
 	int n_files, n_field, edition;
-	long evals, threads, seed, cycles, max_cases, sw_cycle;
+	long evals, threads, seed, cycles, max_cases, sw_cycle, seeds;
 	double seconds, stochastic, cases;
 } pg_args;
 
@@ -151,6 +153,7 @@ static int parse_option(pg_args *a, const char *o, const char *v)
 			    : !strcmp(o, "--max-cycles")   ? &a->cycles
 			    : !strcmp(o, "--max-cases")    ? &a->max_cases
 			    : !strcmp(o, "--switch-cycle") ? &a->sw_cycle
+			    : !strcmp(o, "--opponent-seeds") ? &a->seeds
 							   : NULL;
 		if (!dst)
 			return cli_usage_error(CMD, "unknown option '%s'", o);
@@ -168,6 +171,7 @@ static int parse_args(int argc, char **argv, pg_args *a)
 	a->seed = 1;
 	a->max_cases = 4;
 	a->sw_cycle = 150;
+	a->seeds = 2;
 	a->stochastic = 0.2;
 	a->cases = 0.3;
 	for (int i = 1; i < argc; i += 2) {
@@ -192,9 +196,10 @@ static int report(const pg_args *a, const ms_rts_pregame_result *r)
 	const char *answer = r->switch_text ? r->switch_text : r->program;
 	if (a->out) {
 		FILE *f = fopen(a->out, "wb");
-		if (!f || fprintf(f, "# microsynth pregame: map %s, %s, psi %.6g, check %d games: program %g, switch %g\n%s\n",
-				  a->map, r->switch_text ? "an opponent switch" : "a program", r->psi, r->check_games,
-				  r->check_program, r->check_switch, answer) < 0 || fclose(f)) {
+		if (!f || fprintf(f, "# microsynth pregame: map %s, %s, psi %.6g (stochastic stage %.6g), %lld evaluations "
+				  "in %.0f s, check %d games: program %g, switch %g\n%s\n", a->map,
+				  r->switch_text ? "an opponent switch" : "a program", r->psi, r->stochastic_psi, r->evals,
+				  r->seconds, r->check_games, r->check_program, r->check_switch, answer) < 0 || fclose(f)) {
 			fprintf(stderr, "%s: cannot write %s\n", CMD, a->out);
 			return CLI_FAIL;
 		}
@@ -249,6 +254,7 @@ int cmd_pregame(int argc, char **argv)
 	o.case_share = a.cases;
 	o.max_cases = (int)a.max_cases;
 	o.switch_cycle = (int)a.sw_cycle;
+	o.opponent_seeds = (int)a.seeds;
 	o.candidates = (const char *const *)texts;
 	o.n_candidates = a.n_files;
 	if (a.n_field) {
