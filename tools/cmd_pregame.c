@@ -25,10 +25,11 @@ void cmd_pregame_usage(FILE *out)
 		"                          [--candidate FILE ...] [--index FILE] [--field BOT,BOT,...]\n"
 		"                          [--max-cycles N] [--edition 2022|2023] [--stochastic X]\n"
 		"                          [--cases X] [--max-cases N] [--switch-cycle K] [--opponent-seeds K]\n"
-		"                          [-o OUT]\n\n"
+		"                          [--archetypes 0|1] [-o OUT]\n\n"
 		"Runs the drop-in bot's pre-game search on MAP (docs/competition.md): the candidates\n"
 		"(program or switch files; --index adds every program: line of a program index, as\n"
-		"the bot screens them) are scored against the native field (default: CoacAI, mayari,\n"
+		"the bot screens them), then the library's plain rushes (--archetypes 1, the default;\n"
+		"start=I counts them after the candidates) are scored against the native field (default: CoacAI, mayari,\n"
 		"TMA and the four rushes), SA starts from the best, a stochastic stage (--stochastic,\n"
 		"share of the budget, default 0.2) lets CoacAI and mayari draw (--opponent-seeds per\n"
 		"seat, default 2; also the check's), and the opponents the\n"
@@ -95,7 +96,7 @@ typedef struct pg_args {
 	const char *map, *out, *field[MAX_FIELD];
 	char *files[MAX_FILES], *field_copy;
 	int n_files, n_field, edition;
-	long evals, threads, seed, cycles, max_cases, sw_cycle, seeds;
+	long evals, threads, seed, cycles, max_cases, sw_cycle, seeds, archetypes;
 	double seconds, stochastic, cases;
 } pg_args;
 
@@ -154,10 +155,11 @@ static int parse_option(pg_args *a, const char *o, const char *v)
 			    : !strcmp(o, "--max-cases")    ? &a->max_cases
 			    : !strcmp(o, "--switch-cycle") ? &a->sw_cycle
 			    : !strcmp(o, "--opponent-seeds") ? &a->seeds
+			    : !strcmp(o, "--archetypes")   ? &a->archetypes
 							   : NULL;
 		if (!dst)
 			return cli_usage_error(CMD, "unknown option '%s'", o);
-		return cli_parse_int(CMD, o, v, 0, 100000000L, dst) ? CLI_USAGE : CLI_OK;
+		return cli_parse_int(CMD, o, v, 0, dst == &a->archetypes ? 1 : 100000000L, dst) ? CLI_USAGE : CLI_OK;
 	}
 	return CLI_OK;
 }
@@ -172,6 +174,7 @@ static int parse_args(int argc, char **argv, pg_args *a)
 	a->max_cases = 4;
 	a->sw_cycle = 150;
 	a->seeds = 2;
+	a->archetypes = 1;
 	a->stochastic = 0.2;
 	a->cases = 0.3;
 	for (int i = 1; i < argc; i += 2) {
@@ -255,6 +258,7 @@ int cmd_pregame(int argc, char **argv)
 	o.max_cases = (int)a.max_cases;
 	o.switch_cycle = (int)a.sw_cycle;
 	o.opponent_seeds = (int)a.seeds;
+	o.archetypes = (int)a.archetypes;
 	o.candidates = (const char *const *)texts;
 	o.n_candidates = a.n_files;
 	if (a.n_field) {

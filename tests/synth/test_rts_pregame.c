@@ -101,6 +101,7 @@ static void opts(ms_rts_pregame_opts *o, const char *const *field, int n_field, 
 	o->neighbours = neighbours;
 	o->candidates = cands;
 	o->n_candidates = n_cands;
+	o->archetypes = 0; /* the tests that screen them say so */
 }
 
 static void run(fixture *f, ms_rts_pregame_opts *o, ms_rts_pregame_result *res)
@@ -224,6 +225,48 @@ static void test_rts_pregame__cases_make_a_switch_only_when_it_wins_more(void **
 	ms_ctx_mfree(f->ctx, b.switch_text);
 }
 
+/*
+ * The archetypes parse, come after the candidates (start counts past them)
+ * and win the screening over a program that only idles; options of version
+ * 2 screen none.
+ */
+static void test_rts_pregame__archetypes_are_screened_after_the_candidates(void **state)
+{
+	fixture *f = *state;
+	const char *cands[1] = { "for(Unit u){ u.idle() }" };
+	const char *field[2] = { "WorkerRush", "LightRush" };
+	ms_rts_pregame_opts o;
+	ms_rts_pregame_result a, b;
+	ms_dsl_grammar *g;
+	ms_dsl_prog *p;
+	int n = 0;
+
+	assert_int_equal(ms_rts_dsl_grammar_new(f->ctx, &g, 0), MS_OK);
+	for (const char *t; (t = ms_rts_archetype(n)); n++) {
+		assert_int_equal(ms_dsl_prog_new(f->ctx, &p, g), MS_OK);
+		assert_int_equal(ms_rts_dsl_parse(p, "archetype", t, strlen(t), 0), MS_OK);
+		ms_dsl_prog_free(p);
+	}
+	ms_dsl_grammar_free(g);
+	assert_true(n >= 4);
+	assert_null(ms_rts_archetype(-1));
+
+	opts(&o, field, 2, 1 + n, 5, cands, 1);
+	o.archetypes = 1;
+	o.case_share = 0;
+	run(f, &o, &a);
+	assert_int_equal(a.screened, 1 + n);
+	assert_int_equal(a.skipped, 0);
+	assert_true(a.start >= 1 && a.start <= n); /* an archetype, numbered after the one candidate */
+	o.version = 2;
+	run(f, &o, &b);
+	assert_int_equal(b.screened, 1);
+	assert_int_equal(b.start, 0);
+	assert_true(a.start_psi > b.start_psi);
+	ms_ctx_mfree(f->ctx, a.program);
+	ms_ctx_mfree(f->ctx, b.program);
+}
+
 static void test_rts_pregame__bad_settings_name_what_is_wrong(void **state)
 {
 	fixture *f = *state;
@@ -238,6 +281,10 @@ static void test_rts_pregame__bad_settings_name_what_is_wrong(void **state)
 	assert_int_equal(ms_rts_pregame(f->ctx, f->first, &o, &r), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "threads"));
 	o.threads = 1;
+	o.archetypes = 2;
+	assert_int_equal(ms_rts_pregame(f->ctx, f->first, &o, &r), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "archetypes"));
+	o.archetypes = 1;
 	assert_int_equal(ms_rts_pregame(f->ctx, NULL, &o, &r), MS_EINVAL);
 	const char *field[1] = { "NoSuchBot" };
 	o.field = field;
@@ -255,6 +302,8 @@ int main(int argc, char **argv)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rts_pregame__a_drawing_bot_gets_the_stochastic_stage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_pregame__cases_make_a_switch_only_when_it_wins_more, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_rts_pregame__archetypes_are_screened_after_the_candidates, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rts_pregame__bad_settings_name_what_is_wrong, setup, teardown),
 	};

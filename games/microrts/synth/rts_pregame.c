@@ -67,6 +67,7 @@ void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o)
 	o->case_share = 0.35;
 	o->max_cases = 4;
 	o->switch_cycle = 150;
+	o->archetypes = 1;
 }
 
 static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o)
@@ -90,6 +91,8 @@ static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_prega
 		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: case share %g (0 <= share, with the stochastic "
 				    "share < 1), max cases %d (0..%d) or switch cycle %d (>= 1) out of range",
 				    o->case_share, o->max_cases, MAX_CASES, o->switch_cycle);
+	if (o->archetypes != 0 && o->archetypes != 1)
+		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: archetypes %d (0 or 1)", o->archetypes);
 	return MS_OK;
 }
 
@@ -153,10 +156,20 @@ typedef struct run_state {
 	long long evals;
 } run_state;
 
+/* The number of archetypes the options screen after the candidates. */
+static int n_archetypes(const ms_rts_pregame_opts *o)
+{
+	int n = 0;
+	while (o->archetypes && ms_rts_archetype(n))
+		n++;
+	return n;
+}
+
 /*
- * Screens the candidates: each parsed (texts that do not parse are skipped
- * and counted), scored in batches of `threads`; the best (ties: the first)
- * into *best (NULL when none parsed or the clock ran out first).
+ * Screens the candidates, then the archetypes: each parsed (texts that do
+ * not parse are skipped and counted), scored in batches of `threads`; the
+ * best (ties: the first) into *best (NULL when none parsed or the clock ran
+ * out first).
  */
 static int screen(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts *o, run_state *rst,
 		  ms_dsl_prog **best, ms_rts_pregame_result *res, double *batch_s)
@@ -164,21 +177,21 @@ static int screen(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts
 	const ms_synth_problem *pb = ms_rts_synth_problem(rs);
 	ms_synth_eval *ev = NULL;
 	ms_dsl_prog **progs = NULL;
-	int n = 0, rc;
+	int n = 0, rc, total = o->n_candidates + n_archetypes(o);
 
 	*best = NULL;
 	*batch_s = 0;
-	if (o->n_candidates <= 0)
+	if (total <= 0)
 		return MS_OK;
-	if (!(progs = ms_ctx_calloc(ctx, (size_t)o->n_candidates, sizeof *progs)))
+	if (!(progs = ms_ctx_calloc(ctx, (size_t)total, sizeof *progs)))
 		return ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
-	int *index = ms_ctx_calloc(ctx, (size_t)o->n_candidates, sizeof *index);
+	int *index = ms_ctx_calloc(ctx, (size_t)total, sizeof *index);
 	if (!index) {
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
 		goto done;
 	}
-	for (int i = 0; i < o->n_candidates; i++) {
-		const char *t = o->candidates[i];
+	for (int i = 0; i < total; i++) {
+		const char *t = i < o->n_candidates ? o->candidates[i] : ms_rts_archetype(i - o->n_candidates);
 		ms_dsl_prog *p = NULL;
 		if (!t) {
 			res->skipped++;
@@ -188,7 +201,7 @@ static int screen(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts
 		t = candidate_text(t, &len);
 		if ((rc = ms_dsl_prog_new(ctx, &p, ms_rts_synth_grammar(rs))))
 			goto done;
-		if (ms_rts_dsl_parse(p, "candidate", t, len, 0)) {
+		if (ms_rts_dsl_parse(p, i < o->n_candidates ? "candidate" : "archetype", t, len, 0)) {
 			ms_dsl_prog_free(p);
 			res->skipped++;
 			continue;
@@ -736,7 +749,7 @@ done:
 	return rc;
 }
 
-/* Options of any known version as version 2 (version 1 makes no switch). */
+/* Options of any known version as the current one (version 1 makes no switch, 1 and 2 screen no archetype). */
 static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_opts *given, ms_rts_pregame_opts *o)
 {
 	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTS_VERSION)
@@ -745,8 +758,13 @@ static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_opts *given, ms_rts_pr
 		ms_rts_pregame_opts_init(o);
 		memcpy(o, given, offsetof(ms_rts_pregame_opts, case_share));
 		o->case_share = 0;
+	} else if (given->version == 2) {
+		ms_rts_pregame_opts_init(o);
+		memcpy(o, given, offsetof(ms_rts_pregame_opts, archetypes));
 	} else
 		*o = *given;
+	if (given->version < 3)
+		o->archetypes = 0;
 	return MS_OK;
 }
 

@@ -138,9 +138,9 @@ MS_EXTERN int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_d
 
 /* ---- pre-game synthesis (the drop-in bot's preGameAnalysis) ----------------- */
 
-/* Version 2 adds the opponent switch (case_share, max_cases, switch_cycle); version 1 options are
- * still accepted and make no switch. */
-#define MS_RTS_PREGAME_OPTS_VERSION 2
+/* Version 3 adds `archetypes`, version 2 the opponent switch (case_share, max_cases, switch_cycle).
+ * Older options are still accepted: version 1 makes no switch, versions 1 and 2 screen no archetype. */
+#define MS_RTS_PREGAME_OPTS_VERSION 3
 
 /** Settings of ms_rts_pregame; ms_rts_pregame_opts_init fills the defaults given here. */
 typedef struct ms_rts_pregame_opts {
@@ -174,6 +174,10 @@ typedef struct ms_rts_pregame_opts {
 	/** The switch's earliest cycle (150): it switches at 1 to 4 times this, the earliest cycle at which
 	 *  most of the opponents the program loses to look unlike every other bot of the field. */
 	int switch_cycle;
+	/* ---- version 3 ---- */
+	/** 1 (the default): the library's archetypes (ms_rts_archetype) are screened after the candidates, so
+	 *  a map unlike every shipped program's still starts from a plain rush that works there; 0: none. */
+	int archetypes;
 } ms_rts_pregame_opts;
 
 #define MS_RTS_PREGAME_BOTS 16
@@ -184,7 +188,8 @@ typedef struct ms_rts_pregame_result {
 	double psi;           /**< its first-stage score (tie-broken; -1: none) */
 	double stochastic_psi; /**< its second-stage score (-1 or 0 without one) */
 	double start_psi;     /**< the best candidate's score (-1: none screened) */
-	int start;            /**< index of that candidate, -1: the search started from a random program */
+	int start;            /**< index of that candidate (n_candidates + k: archetype k), -1: the search
+	                       *   started from a random program */
 	int screened, skipped; /**< candidates scored, candidates that did not parse */
 	long long evals;      /**< evaluations, screening included */
 	long long stage1_evals, stage2_evals;
@@ -211,6 +216,14 @@ typedef struct ms_rts_pregame_result {
 } ms_rts_pregame_result;
 
 MS_EXTERN void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o);
+
+/**
+ * The library's archetype programs, the pre-game search's fallback starts:
+ * plain rushes (a barracks, one unit type sent at the nearest enemy, one
+ * to three harvesters) and a worker rush, each a few lines of the DSL's
+ * indented form. Archetype `i` (0-based), or NULL past the last one.
+ */
+MS_EXTERN const char *ms_rts_archetype(int i);
 
 /**
  * Synthesizes a program for the game that starts at `first` (its table

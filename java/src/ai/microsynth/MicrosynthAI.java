@@ -1061,6 +1061,12 @@ public class MicrosynthAI extends AIWithComputationBudget {
         return new String(Files.readAllBytes(f.toPath()), StandardCharsets.UTF_8);
     }
 
+    /** Where the search started: a candidate, or (past the candidates) one of the library's archetype rushes. */
+    static String startName(int start, int candidates) {
+        return start < 0 ? "a random program" : start < candidates ? "candidate " + start
+                : "archetype " + (start - candidates);
+    }
+
     /** The program texts of the index, to screen on this map (switches, portfolios and bot names are not programs). */
     private List<String> pregameCandidates(ProgramIndex idx) {
         List<String> out = new ArrayList<>();
@@ -1146,7 +1152,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
                 switched = made.startsWith(SWITCH_MAGIC);
                 text = "# microsynth pre-game program: map " + MapFingerprint.full(gs) + ", edition " + edition
                         + ", game length " + (cycles > 0 ? cycles : "by map size") + "\n# psi " + figures[0]
-                        + " (stochastic stage " + figures[1] + "), started from candidate " + (int) figures[3]
+                        + " (stochastic stage " + figures[1] + "), started from " + startName((int) figures[3], cands.size())
                         + " (psi " + figures[2] + "), " + evals + " evaluations in " + figures[9] + " s, "
                         + threads + " threads\n# check: " + (int) figures[12] + " games, program "
                         + figures[13] + (made.startsWith(SWITCH_MAGIC) ? ", switch " + figures[14] + " with "
