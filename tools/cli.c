@@ -282,6 +282,27 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return CLI_USAGE;
 }
 
+char *cli_read_text(const char *cmd, const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *t = NULL;
+	long n = -1;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (16L << 20) || fseek(f, 0, SEEK_SET) ||
+	    !(t = malloc((size_t)n + 1)) || fread(t, 1, (size_t)n, f) != (size_t)n) {
+		fprintf(stderr, "microsynth %s: cannot read %s%s\n", cmd, path, n > (16L << 20) ? " (over 16 MiB)" : "");
+		free(t);
+		t = NULL;
+	} else {
+		t[n] = 0;
+		if (len)
+			*len = (size_t)n;
+	}
+	if (f)
+		fclose(f);
+	return t;
+}
+
 int cli_parse_int(const char *cmd, const char *opt, const char *val, long min, long max, long *out)
 {
 	char *end;

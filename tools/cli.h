@@ -32,6 +32,10 @@ int cli_parse_real(const char *cmd, const char *opt, const char *val, double min
 /* A map as a path, else in the harness cache as given, else under its maps/. */
 int cli_resolve_map(const char *map, char *out, size_t size);
 
+/* A text file on the heap, NUL-terminated (at most 16 MiB; free() it), its length into *len when
+ * given; NULL after "microsynth CMD: cannot read PATH" on stderr. */
+char *cli_read_text(const char *cmd, const char *path, size_t *len);
+
 /* 1 if `path` is a regular file. */
 int cli_is_file(const char *path);
 

@@ -41,28 +41,10 @@ void cmd_pregame_usage(FILE *out)
 		"check_games=G check_program=A check_switch=B switch=0|1 cases=C switch_cycle=K\n");
 }
 
-/* A file's text on the heap (NUL-terminated), or NULL with a message. */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *t = NULL;
-	long n;
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (16L << 20) || fseek(f, 0, SEEK_SET) ||
-	    !(t = malloc((size_t)n + 1)) || fread(t, 1, (size_t)n, f) != (size_t)n) {
-		fprintf(stderr, "%s: cannot read %s\n", CMD, path);
-		free(t);
-		t = NULL;
-	} else
-		t[n] = 0;
-	if (f)
-		fclose(f);
-	return t;
-}
-
 /* Adds every `program:PATH` of an index (paths relative to its folder) to files[]. */
 static int index_programs(const char *index, char **files, int *n)
 {
-	char *text = read_text(index), *line, *save = NULL;
+	char *text = cli_read_text(CMD, index, NULL), *line, *save = NULL;
 	const char *slash = strrchr(index, '/');
 	int dir = slash ? (int)(slash - index) : -1;
 	if (!text)
@@ -236,7 +218,7 @@ int cmd_pregame(int argc, char **argv)
 		goto done;
 	}
 	for (int i = 0; i < a.n_files; i++)
-		if (!(texts[i] = read_text(a.files[i])))
+		if (!(texts[i] = cli_read_text(CMD, a.files[i], NULL)))
 			goto done;
 	if (a.edition < 0)
 		a.edition = edition_of_harness(NULL);

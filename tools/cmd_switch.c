@@ -40,24 +40,14 @@ void cmd_switch_usage(FILE *out)
 		"cases=N collisions=C min_distance=D radius=R wins=W draws=D losses=L\n");
 }
 
+/* A file's text onto b, ending in a newline. */
 static int read_text(const char *path, ms_buf *b)
 {
-	FILE *f = fopen(path, "rb");
-	char chunk[4096];
-	size_t got;
-	if (!f) {
-		fprintf(stderr, "%s: cannot read %s\n", CMD, path);
-		return -1;
-	}
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		if (ms_buf_append(b, chunk, got)) {
-			fclose(f);
-			return -1;
-		}
-	fclose(f);
-	if (b->len && b->data[b->len - 1] != '\n')
-		return ms_buf_append(b, "\n", 1);
-	return 0;
+	size_t n;
+	char *t = cli_read_text(CMD, path, &n);
+	int rc = !t || ms_buf_append(b, t, n) || (n && t[n - 1] != '\n' && ms_buf_append(b, "\n", 1)) ? -1 : 0;
+	free(t);
+	return rc;
 }
 
 typedef struct sw_args {

@@ -103,25 +103,38 @@ static const char *const *field_of(const ms_rts_pregame_opts *o, int *n)
 	return o->field ? o->field : default_field;
 }
 
-/* The field problem on `first`, with `seeds` seeds per seat for the bots that draw (0: none). */
-static int make_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int seeds,
-			ms_rts_synth **out)
+/*
+ * The problem on `first` against `opps`, with `seeds` seeds per seat for the
+ * bots that draw (0: none); with a `prefix`, our side plays it until `cycle`.
+ */
+static int new_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o,
+		       const char *const *opps, int n_opps, int seeds, const ms_dsl_prog *prefix, int cycle,
+		       ms_rts_synth **out)
 {
 	static const char *const name[] = { "the game's map" };
 	const ms_rts_state *states[] = { first };
-	int n_field;
-	const char *const *field = field_of(o, &n_field);
 	ms_rts_synth_options so = { .version = MS_RTS_SYNTH_OPTIONS_VERSION,
 				    .maps = name,
 				    .n_maps = 1,
 				    .states = states,
-				    .opponents = field,
-				    .n_opponents = n_field,
+				    .opponents = opps,
+				    .n_opponents = n_opps,
 				    .max_cycles = o->max_cycles,
 				    .edition = o->edition,
 				    .tiebreak = MS_RTS_TIEBREAK_LENGTH,
+				    .prefix = prefix,
+				    .switch_cycle = prefix ? cycle : 0,
 				    .opponent_seeds = seeds };
 	return ms_rts_synth_new(ctx, out, &so);
+}
+
+/* The field problem on `first`, with `seeds` seeds per seat for the bots that draw (0: none). */
+static int make_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int seeds,
+			ms_rts_synth **out)
+{
+	int n_field;
+	const char *const *field = field_of(o, &n_field);
+	return new_problem(ctx, first, o, field, n_field, seeds, NULL, 0, out);
 }
 
 /* 1 when a bot of the field draws unseeded numbers in its jar (a second stage can tell seeds apart). */
@@ -513,21 +526,7 @@ static int case_search(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_preg
 		       int cycle, const ms_dsl_prog *before, double until, long long evals, double margin, uint64_t seed,
 		       char **out, double *score, long long *made)
 {
-	static const char *const name[] = { "the game's map" };
-	const ms_rts_state *states[] = { first };
 	const char *opp[] = { bot };
-	ms_rts_synth_options so = { .version = MS_RTS_SYNTH_OPTIONS_VERSION,
-				    .maps = name,
-				    .n_maps = 1,
-				    .states = states,
-				    .opponents = opp,
-				    .n_opponents = 1,
-				    .max_cycles = o->max_cycles,
-				    .edition = o->edition,
-				    .tiebreak = MS_RTS_TIEBREAK_LENGTH,
-				    .prefix = before,
-				    .switch_cycle = cycle,
-				    .opponent_seeds = seeds_of(o, bot) };
 	ms_rts_synth *rs = NULL;
 	ms_dsl_prog *from = NULL, *best = NULL;
 	double psi;
@@ -536,7 +535,8 @@ static int case_search(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_preg
 	*out = NULL;
 	*score = -1;
 	*made = 0;
-	if ((rc = ms_rts_synth_new(ctx, &rs, &so)) || (rc = regrammar(ctx, rs, before, &from)) ||
+	if ((rc = new_problem(ctx, first, o, opp, 1, seeds_of(o, bot), before, cycle, &rs)) ||
+	    (rc = regrammar(ctx, rs, before, &from)) ||
 	    (rc = sa_stage(ctx, rs, o, from, until, evals, margin, seed, &best, &psi, made)))
 		goto done;
 	if (best) {
@@ -642,7 +642,8 @@ static int check_switch(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 }
 
 /*
- * The switch stage: checks `prog`; picks the earliest switch cycle (1 to 4
+ * The switch stage, given `prog`'s check (run_check: *given, taken and freed here, NULL
+ * when the field is too large; its score `base`, its time `check_s`): picks the earliest switch cycle (1 to 4
  * times the options') at which most of the bots it loses games to can be
  * told from the rest; searches their cases until `deadline` (or `evals`),
  * builds the switch, checks it and keeps it (res->switch_text) when it
@@ -650,28 +651,25 @@ static int check_switch(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
  * (no such bot), so the caller can spend the time otherwise.
  */
 static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
-			const ms_dsl_prog *prog, double deadline, long long evals, double margin, run_state *rst,
-			ms_rts_pregame_result *res, int *searched)
+			const ms_dsl_prog *prog, check_set **given, double base, double check_s, double deadline,
+			long long evals, double margin, run_state *rst, ms_rts_pregame_result *res, int *searched)
 {
-	int n_field, has_case[64] = { 0 }, lost[64], weak[64], n_weak = 0, rc, c;
+	check_set *cs = *given;
+	int n_field, has_case[64] = { 0 }, lost[64], weak[64], n_weak = 0, rc = MS_OK, c;
 	const char *const *field = field_of(o, &n_field);
 	char *cases[64] = { NULL }, *before = NULL;
-	check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
 	ms_buf b;
-	double base, least, t0 = now_s();
+	double least;
 
+	*given = NULL; /* ours now */
 	*searched = 0;
 	ms_buf_init(&b, ctx);
 	if (!cs)
-		return ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
+		goto done;
 	if (n_field > 64) {
 		rc = ms_ctx_error(ctx, MS_ERANGE, "pre-game synthesis: a field of %d bots (at most 64)", n_field);
 		goto done;
 	}
-	rc = MS_OK;
-	if (!plan_checks(o, cs) || (rc = play_checks(ctx, first, o, max_cycles, prog, NULL, 1, cs, &base)))
-		goto done;
-	double check_s = now_s() - t0;
 	res->check_games = cs->n;
 	res->check_program = base;
 	for (int k = 0; k < n_field; k++) {
@@ -768,21 +766,29 @@ static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_opts *given, ms_rts_pr
 	return MS_OK;
 }
 
-/* *lost = 1 when `prog` loses or draws a check game (0 also when the field is too large to check). */
-static int loses_a_game(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
-			const ms_dsl_prog *prog, int *lost)
+/*
+ * The check of `prog` (every field bot, both seats, the seeds), with what
+ * our side saw at the switch cycles: into *out (NULL when the field is too
+ * large to check), its total score into *total and its time into *secs.
+ */
+static int run_check(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+		     const ms_dsl_prog *prog, check_set **out, double *total, double *secs)
 {
 	check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
-	double total = 0;
+	double t0 = now_s();
 	int rc = MS_OK;
 
-	*lost = 0;
+	*out = NULL;
+	*total = *secs = 0;
 	if (!cs)
 		return ms_ctx_error(ctx, MS_ENOMEM, "pre-game synthesis: out of memory");
-	if (plan_checks(o, cs) && !(rc = play_checks(ctx, first, o, max_cycles, prog, NULL, 0, cs, &total)))
-		*lost = total < cs->n;
-	ms_ctx_mfree(ctx, cs);
-	return rc;
+	if (!plan_checks(o, cs) || (rc = play_checks(ctx, first, o, max_cycles, prog, NULL, 1, cs, total))) {
+		ms_ctx_mfree(ctx, cs);
+		return rc;
+	}
+	*secs = now_s() - t0;
+	*out = cs;
+	return MS_OK;
 }
 
 /* 1 when the budget has room for one more batch (its time: `margin`). */
@@ -818,8 +824,9 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	const ms_rts_pregame_opts *o = &opts;
 	ms_rts_synth *rs = NULL, *rs2 = NULL;
 	ms_dsl_prog *start = NULL, *best1 = NULL, *best2 = NULL, *from2 = NULL;
+	check_set *cs = NULL; /* the program's check, passed on to the switch stage */
 	run_state rst = { 0 };
-	double batch_s = 0;
+	double batch_s = 0, base = 0, check_s = 0;
 	long long made = 0;
 	int rc;
 
@@ -854,10 +861,9 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	}
 	if (share_c > 0 && best1) {
 		/* the cases' share comes back to the search when the program loses no game to the field */
-		int lost;
-		if ((rc = loses_a_game(ctx, first, o, cycles, best1, &lost)))
+		if ((rc = run_check(ctx, first, o, cycles, best1, &cs, &base, &check_s)))
 			goto done;
-		if (!lost)
+		if (!cs || base >= cs->n)
 			share_c = 0;
 	}
 	if (!two && share_c == 0 && best1 && budget_left(o, &rst, margin)) {
@@ -887,7 +893,12 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	}
 	int searched = 0;
 	double seeds = o->opponent_seeds > 1 ? o->opponent_seeds : 1;
-	if (share_c > 0 && (rc = switch_stage(ctx, first, o, cycles, *chosen, rst.deadline,
+	if (share_c > 0 && best2) { /* the second stage changed the program: check it anew */
+		ms_ctx_mfree(ctx, cs);
+		if ((rc = run_check(ctx, first, o, cycles, best2, &cs, &base, &check_s)))
+			goto done;
+	}
+	if (share_c > 0 && (rc = switch_stage(ctx, first, o, cycles, *chosen, &cs, base, check_s, rst.deadline,
 					      o->max_evals > 0 ? o->max_evals - rst.evals : 0, margin * seeds, &rst,
 					      res, &searched)))
 		goto done;
@@ -914,6 +925,7 @@ done:
 		ms_ctx_mfree(ctx, res->switch_text);
 		res->switch_text = NULL;
 	}
+	ms_ctx_mfree(ctx, cs);
 	ms_dsl_prog_free(start);
 	ms_dsl_prog_free(best1);
 	ms_dsl_prog_free(best2);
