@@ -120,17 +120,20 @@ static void attack_nearby(mayari *m)
 			continue;
 		nc = m->n[L_ENEMIES];
 		memcpy(m->cand, m->list[L_ENEMIES], sizeof(int) * (size_t)nc);
+		/* the jar scores the enemies anew each round, but a round that fails changes nothing a
+		 * score reads (damage is counted, and locks taken, only when the unit acts): score once */
+		for (int j = 0; j < nc; j++)
+			m->score[j] = nearby_score(m, u, m->cand[j]);
 		for (int c = 0; nc > 0 && c < cut; c++) {
-			int best = 0, bs = nearby_score(m, u, m->cand[0]);
-			for (int j = 1; j < nc; j++) {
-				int sc = nearby_score(m, u, m->cand[j]);
-				if (sc > bs)
-					bs = sc, best = j;
-			}
-			int e = m->cand[best];
-			if (attack_nearby_one(m, u, e))
+			int best = 0;
+			for (int j = 1; j < nc; j++)
+				if (m->score[j] > m->score[best])
+					best = j;
+			if (attack_nearby_one(m, u, m->cand[best]))
 				break;
-			drop(m->cand, &nc, e);
+			nc--;
+			memmove(&m->cand[best], &m->cand[best + 1], sizeof(int) * (size_t)(nc - best));
+			memmove(&m->score[best], &m->score[best + 1], sizeof(int) * (size_t)(nc - best));
 		}
 	}
 }
