@@ -79,6 +79,7 @@ static void test_portfolio__bad_text_is_an_error_naming_the_line(void **state)
 		{ "microsynth-portfolio 1\nprogram a\n" HARVEST "end\nprogram a\n" HARVEST "end\n",
 		  "line 5: program a defined twice" },
 		{ "microsynth-portfolio 1\nprogram a\n" HARVEST "end\nbefore b\n", "'before b': no such program" },
+		{ "microsynth-portfolio 1\narchetypes 2\nprogram a\n" HARVEST "end\n", "line 2: expected 'archetypes N'" },
 		{ "microsynth-portfolio 1\ncycle 10\n", "no program" },
 	};
 	ms_ctx *ctx;
@@ -319,6 +320,42 @@ static void test_portfolio__opens_with_the_candidate_best_over_the_field(void **
 	ms_ctx_free(ctx);
 }
 
+/*
+ * `archetypes 1` adds the library's archetypes after the text's programs,
+ * named archetypeK: every one plays its whole games against the field, and
+ * against a program that idles the opening chosen is one of them.
+ */
+static void test_portfolio__archetypes_join_the_candidates(void **state)
+{
+	static const char text[] = "microsynth-portfolio 1\ncycle 200\nbudget-cycles 400000\nmax-cycles 3000\n"
+				   "field WorkerRush LightRush\narchetypes 1\nprogram i\n" IDLE "end\n";
+	static const char twice[] = "microsynth-portfolio 1\narchetypes 1\nprogram archetype0\n" IDLE "end\n";
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_bot *b;
+	ms_rts_portfolio_info in;
+	int n = 0;
+	(void)state;
+	need_maps();
+	while (ms_rts_archetype(n))
+		n++;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", twice, strlen(twice), utt, 3), MS_EPARSE);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "archetype0 defined twice"));
+	assert_int_equal(ms_rts_portfolio_bot_new(ctx, &b, "t", text, strlen(text), utt, 3), MS_OK);
+	play(ctx, utt, b, 0, "WorkerRush", 2);
+	assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+	assert_int_equal(in.games, 2 * (1 + n)); /* each candidate against each of the two bots */
+	play(ctx, utt, b, 0, "WorkerRush", 3);
+	assert_int_equal(ms_rts_portfolio_bot_info(b, &in), MS_OK);
+	assert_int_equal(in.opening_final, 1);
+	assert_true(!strncmp(in.opening, "archetype", 9));
+	ms_bot_free(b);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
 static void test_portfolio__simulations_leave_the_played_programs_generators_alone(void **state)
 {
 #define RANDOM "for(Unit u){u.train(Worker,EnemyDir,8) u.attack(Random) u.harvest(2)}\n"
@@ -371,6 +408,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_portfolio__plays_the_candidate_that_beats_the_bot_it_sees),
 		cmocka_unit_test(test_portfolio__more_seeds_against_the_identified_bot_only),
 		cmocka_unit_test(test_portfolio__opens_with_the_candidate_best_over_the_field),
+		cmocka_unit_test(test_portfolio__archetypes_join_the_candidates),
 		cmocka_unit_test(test_portfolio__simulations_leave_the_played_programs_generators_alone),
 	};
 	maps_dir = argc > 1 ? argv[1] : NULL;

@@ -33,6 +33,8 @@
  *                         bounds a game's simulation time by N slices on large maps
  *   radius R              largest feature distance taken as a match (default: any)
  *   field BOT ...         the opponent models (default: CoacAI mayari and the four rushes)
+ *   archetypes 0|1        also the library's archetype rushes as candidates (default 0),
+ *                         named archetype0, archetype1, ...
  *   program NAME          any text form of ms_rts_dsl_parse, up to a line 'end'
  *   ...
  *   end
@@ -78,6 +80,7 @@ typedef struct pf_bot {
 	int draws[PF_MAX_OPPS]; /* the bot draws, so its seeds differ */
 	int cycle, seeds, max_seeds, edition, max_cycles, choose_opening, stop_cycle, restart;
 	int cycle_cfg, cycle_per_side; /* `cycle`, and the cap per map side (0: none) */
+	int archetypes;                /* add the library's archetypes to the candidates */
 	double budget_ms, radius;
 	long budget_cycles;
 	/* per game */
@@ -509,13 +512,35 @@ static int set_field(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const 
 }
 
 /* 'program NAME' at text[*at..]: its text up to a line 'end' becomes a program bot. */
+/* Program `name` from text t[0..n) (`label` names it in errors), as a bot for the game and one for the
+ * simulations. */
+static int add_text(ms_ctx *ctx, pf_bot *pf, const char *label, const char *t, size_t n, const char *name,
+		    const ms_rts_utt *utt, int64_t seed)
+{
+	ms_dsl_prog *p = NULL;
+	int rc;
+
+	if ((!pf->g && (rc = ms_rts_dsl_grammar_new(ctx, &pf->g, 0))) || (rc = ms_dsl_prog_new(ctx, &p, pf->g)))
+		return rc;
+	if (!(rc = ms_rts_dsl_parse(p, label, t, n, 0)) &&
+	    !(rc = ms_rts_dsl_bot_new(ctx, &pf->progs[pf->n_progs], p, utt, seed)) &&
+	    (rc = ms_rts_dsl_bot_new(ctx, &pf->sims[pf->n_progs], p, utt, seed))) {
+		ms_bot_free(pf->progs[pf->n_progs]);
+		pf->progs[pf->n_progs] = NULL;
+	}
+	ms_dsl_prog_free(p);
+	if (rc)
+		return rc;
+	snprintf(pf->names[pf->n_progs++], PF_NAME_MAX, "%s", name);
+	return MS_OK;
+}
+
 static int add_program(ms_ctx *ctx, pf_bot *pf, const char *what, const char *text, size_t len, size_t *at,
 		       int *line, const char *name, const ms_rts_utt *utt, int64_t seed)
 {
 	size_t start = *at, end = *at, ls, le;
-	int first = *line, closed = 0, rc;
+	int first = *line, closed = 0;
 	char label[PF_NAME_MAX + 96];
-	ms_dsl_prog *p = NULL;
 
 	if (find_prog(pf, name) >= 0)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: program %s defined twice", what, first, name);
@@ -532,18 +557,28 @@ static int add_program(ms_ctx *ctx, pf_bot *pf, const char *what, const char *te
 	if (!closed)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: program %s has no 'end'", what, first, name);
 	snprintf(label, sizeof(label), "%s: program %s (from line %d)", what, name, first + 1);
-	if ((!pf->g && (rc = ms_rts_dsl_grammar_new(ctx, &pf->g, 0))) || (rc = ms_dsl_prog_new(ctx, &p, pf->g)))
-		return rc;
-	if (!(rc = ms_rts_dsl_parse(p, label, text + start, end - start, 0)) &&
-	    !(rc = ms_rts_dsl_bot_new(ctx, &pf->progs[pf->n_progs], p, utt, seed)) &&
-	    (rc = ms_rts_dsl_bot_new(ctx, &pf->sims[pf->n_progs], p, utt, seed))) {
-		ms_bot_free(pf->progs[pf->n_progs]);
-		pf->progs[pf->n_progs] = NULL;
+	return add_text(ctx, pf, label, text + start, end - start, name, utt, seed);
+}
+
+/*
+ * `archetypes 1`: the library's archetypes join the candidates, as
+ * archetype0, archetype1, ... (after the text's programs, while there is
+ * room: the text's own programs come first).
+ */
+static int add_archetypes(ms_ctx *ctx, pf_bot *pf, const char *what, const ms_rts_utt *utt, int64_t seed)
+{
+	for (int i = 0; ms_rts_archetype(i) && pf->n_progs < PF_MAX_PROGS; i++) {
+		char name[PF_NAME_MAX], label[PF_NAME_MAX + 64];
+		const char *t = ms_rts_archetype(i);
+		int rc;
+		snprintf(name, sizeof(name), "archetype%d", i);
+		if (find_prog(pf, name) >= 0)
+			return ms_ctx_error(ctx, MS_EPARSE, "%s: program %s defined twice (the name is the archetype's)",
+					    what, name);
+		snprintf(label, sizeof(label), "%s: %s", what, name);
+		if ((rc = add_text(ctx, pf, label, t, strlen(t), name, utt, seed)))
+			return rc;
 	}
-	ms_dsl_prog_free(p);
-	if (rc)
-		return rc;
-	snprintf(pf->names[pf->n_progs++], PF_NAME_MAX, "%s", name);
 	return MS_OK;
 }
 
@@ -566,7 +601,7 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 	} ints[] = { { "cycle", 0, 1000000 },     { "budget-cycles", 0, 100000000 }, { "seeds", 1, PF_MAX_SEEDS }, { "max-seeds", 1, PF_MAX_SEEDS },
 		     { "edition", 2022, 2023 },   { "max-cycles", 1, 10000000 },
 		     { "choose-opening", 0, 1 }, { "stop-cycle", 0, 10000000 }, { "restart", 0, 1 },
-		     { "cycle-per-side", 0, 100000 } };
+		     { "cycle-per-side", 0, 100000 }, { "archetypes", 0, 1 } };
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		long x;
 		if (strcmp(word, ints[i].word))
@@ -584,7 +619,8 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 		case 6: pf->choose_opening = (int)x; break;
 		case 7: pf->stop_cycle = (int)x; break;
 		case 8: pf->restart = (int)x; break;
-		default: pf->cycle_per_side = (int)x; break;
+		case 9: pf->cycle_per_side = (int)x; break;
+		default: pf->archetypes = (int)x; break;
 		}
 		return MS_OK;
 	}
@@ -634,6 +670,8 @@ static int parse(ms_ctx *ctx, pf_bot *pf, const char *what, const char *text, si
 	}
 	if (!have_magic)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: empty (expected 'microsynth-portfolio 1')", what);
+	if (pf->archetypes && (rc = add_archetypes(ctx, pf, what, utt, seed)))
+		return rc;
 	if (!pf->n_progs)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: no program", what);
 	if (before[0] && (pf->opening = find_prog(pf, before)) < 0)

@@ -473,6 +473,15 @@ typedef struct ms_rts_simplify_opts {
 MS_EXTERN int ms_rts_simplify(ms_rts_proof *pr, ms_dsl_prog *p, const ms_rts_simplify_opts *opts,
 			       ms_rts_simplify_stats *st);
 
+/**
+ * The library's archetype programs, fallback starts for a map unlike every
+ * shipped program's (the pre-game search screens them, a portfolio may add
+ * them): plain rushes (a barracks, one unit type sent at the nearest enemy,
+ * one to three harvesters) and a worker rush, each a few lines of the
+ * indented form. Archetype `i` (0-based), or NULL past the last one.
+ */
+MS_EXTERN const char *ms_rts_archetype(int i);
+
 #ifdef __cplusplus
 }
 #endif

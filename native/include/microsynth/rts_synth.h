@@ -175,7 +175,7 @@ typedef struct ms_rts_pregame_opts {
 	 *  most of the opponents the program loses to look unlike every other bot of the field. */
 	int switch_cycle;
 	/* ---- version 3 ---- */
-	/** 1 (the default): the library's archetypes (ms_rts_archetype) are screened after the candidates, so
+	/** 1 (the default): the library's archetypes (ms_rts_archetype, rts_dsl.h) are screened after the candidates, so
 	 *  a map unlike every shipped program's still starts from a plain rush that works there; 0: none. */
 	int archetypes;
 } ms_rts_pregame_opts;
@@ -217,13 +217,6 @@ typedef struct ms_rts_pregame_result {
 
 MS_EXTERN void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o);
 
-/**
- * The library's archetype programs, the pre-game search's fallback starts:
- * plain rushes (a barracks, one unit type sent at the nearest enemy, one
- * to three harvesters) and a worker rush, each a few lines of the DSL's
- * indented form. Archetype `i` (0-based), or NULL past the last one.
- */
-MS_EXTERN const char *ms_rts_archetype(int i);
 
 /**
  * Synthesizes a program for the game that starts at `first` (its table

@@ -1,6 +1,7 @@
 /*
- * The archetypes (rts_synth.h, ms_rts_archetype): plain rushes in the DSL,
- * screened by the pre-game search after the shipped programs. On a map
+ * The archetypes (rts_dsl.h, ms_rts_archetype): plain rushes in the DSL,
+ * screened by the pre-game search after the shipped programs, and
+ * candidates of portfolios that ask for them. On a map
  * unlike every map of the index, the shipped programs can all lose to the
  * rushes (chambers32x32: the best of them scored 0.18 against the field),
  * while a six-line light rush beats all four in both seats; SA from there
@@ -12,7 +13,7 @@
  */
 #include <stddef.h>
 
-#include "microsynth/rts_synth.h"
+#include "microsynth/rts_dsl.h"
 
 #define RUSH(unit, harvest, workers)                                                                       \
 	"for(Unit u){\n"                                                                                   \
