@@ -284,16 +284,31 @@ static ms_rts_action approach(tma *t, int u, int target)
 	return found ? tma_move(t, u, pos) : tma_null();
 }
 
+/*
+ * What tma_attack and tma_scout do first: strike a target in range that will
+ * not get away, or wait for one about to come into range. 1 with *a set when
+ * that decided; 0 when the unit must move.
+ */
+static int strike_or_wait(const tma *t, int u, int target, ms_rts_action *a)
+{
+	if (target < 0)
+		*a = tma_null();
+	else if (in_range(t, u, target) && !will_escape(t, u, target))
+		*a = attack_at(t, target);
+	else if (future_in_range(t, u, target))
+		*a = bot_act(MS_RTS_NONE, 1, -1);
+	else
+		return 0;
+	return 1;
+}
+
 ms_rts_action tma_attack(tma *t, int u, int target)
 {
+	ms_rts_action a;
 	int dir;
 
-	if (target < 0)
-		return tma_null();
-	if (in_range(t, u, target) && !will_escape(t, u, target))
-		return attack_at(t, target);
-	if (future_in_range(t, u, target))
-		return bot_act(MS_RTS_NONE, 1, -1);
+	if (strike_or_wait(t, u, target, &a))
+		return a;
 	dir = tma_step(t, u, cell_of(t, target), TT(t, u)->attack_range);
 	if (dir < 0)
 		return approach(t, u, target);
@@ -305,12 +320,8 @@ ms_rts_action tma_scout(tma *t, int u, int target)
 	int dir, harvest;
 	ms_rts_action a;
 
-	if (target < 0)
-		return tma_null();
-	if (in_range(t, u, target) && !will_escape(t, u, target))
-		return attack_at(t, target);
-	if (future_in_range(t, u, target))
-		return bot_act(MS_RTS_NONE, 1, -1);
+	if (strike_or_wait(t, u, target, &a))
+		return a;
 	dir = tma_path_scout(&t->path, &t->f, TU(t, u)->x, TU(t, u)->y, cell_of(t, target), TT(t, u)->attack_range,
 			     t->ru, t->n_ru, &harvest);
 	if (dir < 0)
