@@ -752,15 +752,13 @@ static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_opts *given, ms_rts_pr
 {
 	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: options missing or of an unknown version");
-	if (given->version == 1) {
-		ms_rts_pregame_opts_init(o);
-		memcpy(o, given, offsetof(ms_rts_pregame_opts, case_share));
+	/* the fields each version has, over the defaults; then what the older versions did not do */
+	ms_rts_pregame_opts_init(o);
+	memcpy(o, given, given->version == 1   ? offsetof(ms_rts_pregame_opts, case_share)
+			 : given->version == 2 ? offsetof(ms_rts_pregame_opts, archetypes)
+					       : sizeof *o);
+	if (given->version < 2)
 		o->case_share = 0;
-	} else if (given->version == 2) {
-		ms_rts_pregame_opts_init(o);
-		memcpy(o, given, offsetof(ms_rts_pregame_opts, archetypes));
-	} else
-		*o = *given;
 	if (given->version < 3)
 		o->archetypes = 0;
 	return MS_OK;
