@@ -103,6 +103,7 @@ typedef struct join {
 	int lo[64], hi[64];
 	int bind[64];
 	int added;
+	long steps; /* join steps of one first-order evaluation, against opts.relax_bound */
 } join;
 
 static gdl_store *store_of(const join *J, int rel)
@@ -170,8 +171,16 @@ enum { GDL_MAX_TERMS = 50000000, GDL_ABANDON = 1 };
 static int relax_step(join *J)
 {
 	ms_gdl *g = J->g;
-	if (!J->relaxed)
-		return MS_OK;
+	if (!J->relaxed) {
+		/* the fallback can recurse on function terms too: with a state, rules the
+		 * analysis abandoned (or let through under its bound) may never end */
+		if (++J->steps <= g->opts.relax_bound && g->terms.n <= GDL_MAX_TERMS)
+			return MS_OK;
+		return ms_ctx_error(g->ctx, MS_ERANGE,
+				    "%s:%d: evaluating a state exceeded %ld join steps or %d terms (a relation "
+				    "whose domain is unbounded, through recursion on function terms?)",
+				    g->name, J->r->line, g->opts.relax_bound, GDL_MAX_TERMS);
+	}
 	if (g->overflow && g->rels[J->r->head_rel].needed == 2)
 		return GDL_ABANDON; /* only a network reads it, and there will be none */
 	if (g->terms.n > GDL_MAX_TERMS)

@@ -76,6 +76,34 @@ static void test_gdl__an_unbounded_domain_is_rejected_naming_the_rule(void **sta
 	ms_ctx_free(ctx);
 }
 
+/* A relation nothing reads, unbounded only from a state: the analysis abandons
+ * it, so the first-order evaluation of the state must stop at the bound with
+ * an error (a fuzz input once ran it for minutes). */
+static void test_gdl__an_unbounded_fallback_evaluation_is_an_error(void **state)
+{
+	(void)state;
+	static const char text[] = "(role r)\n(init (c 0))\n(succ 0 1)\n(succ 1 2)\n"
+				   "(<= (less ?x ?y) (succ ?x ?y))\n"
+				   "(<= (less ?r (jump ?y)) (true (c ?x)) (less ?x ?y))\n"
+				   "(<= (legal r inc) (true (c ?x)))\n(<= (next (c ?x)) (true (c ?x)))\n"
+				   "(<= terminal (true (c 2)))\n(<= (goal r 0) (true (c 0)))\n";
+	ms_ctx *ctx;
+	ms_gdl *g = NULL;
+	ms_gdl_machine *m = NULL;
+	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .relax_bound = 100000, .force_fallback = 1 };
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_gdl_parse(ctx, text, strlen(text), "t.kif", &o, &g), MS_OK);
+	assert_int_equal(ms_gdl_machine_new(ctx, g, &m), MS_OK);
+	uint64_t st[4] = { 0 };
+	ms_gdl_initial(g, st);
+	assert_int_equal(ms_gdl_machine_set(m, st), MS_ERANGE);
+	if (!strstr(ms_ctx_last_error(ctx), "t.kif:6: evaluating a state exceeded 100000 join steps"))
+		fail_msg("%s", ms_ctx_last_error(ctx));
+	ms_gdl_machine_free(m);
+	ms_gdl_free(g);
+	ms_ctx_free(ctx);
+}
+
 /* As ggp-base's prover answers test_case_3f: x and z get two goal values (an error), y gets 0. */
 static void test_gdl__ill_defined_goals_are_errors_naming_role_and_state(void **state)
 {
@@ -263,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_gdl__parse_errors_name_file_and_line),
 		cmocka_unit_test(test_gdl__strict_mode_rejects_an_unsafe_rule_naming_its_variable),
 		cmocka_unit_test(test_gdl__an_unbounded_domain_is_rejected_naming_the_rule),
+		cmocka_unit_test(test_gdl__an_unbounded_fallback_evaluation_is_an_error),
 		cmocka_unit_test(test_gdl__ill_defined_goals_are_errors_naming_role_and_state),
 		cmocka_unit_test(test_gdl__counter_game_legal_next_terminal_goal),
 		cmocka_unit_test(test_gdl__ground_network_and_fallback_agree_on_random_playouts),

@@ -44,7 +44,9 @@ typedef struct ms_gdl_options {
 	/** Join steps the domain analysis may take before the rules are rejected
 	 * (MS_ERANGE): rules whose domain is unbounded, through recursion on
 	 * function terms, never finish otherwise (nor may they make more than
-	 * 50,000,000 terms). 0: 1,000,000,000. */
+	 * 50,000,000 terms). The same bound holds for each rule component of one
+	 * first-order evaluation of a state (MS_ERANGE from the machine's calls).
+	 * 0: 1,000,000,000. */
 	long relax_bound;
 } ms_gdl_options;
 
