@@ -6,8 +6,9 @@
  *   mutate --seed S --count N FILE   print N successive SA neighbours
  *   simplify FILE --map M --opponent B [-o OUT]   the program simplified, proved on the matches
  *   equal A B --map M --opponent B                 whether two programs play every match alike
- *   explain FILE --map M --opponent B              actions issued per line, opponent and seat
+ *   explain FILE --map M --opponent B [--html OUT] actions issued per line, opponent and seat
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ void cmd_dsl_usage(FILE *out)
 		"       microsynth dsl mutate [--seed S] [--count N] FILE\n"
 		"       microsynth dsl simplify FILE --map MAP... --opponent BOT... [MATCH OPTIONS] [-o OUT] [--verbose]\n"
 		"       microsynth dsl equal A B --map MAP... --opponent BOT... [MATCH OPTIONS]\n"
-		"       microsynth dsl explain FILE --map MAP... --opponent BOT... [MATCH OPTIONS]\n\n"
+		"       microsynth dsl explain FILE --map MAP... --opponent BOT... [MATCH OPTIONS] [--html OUT]\n\n"
 		"The MicroRTS strategy DSL (dialect A of spec/dsl.md). Programs are read in\n"
 		"any text form: the Java one-line form, the indented form, the paper form\n"
 		"(for(u){...}, if(B) S, ';') or the salve token form (S;For_S;...).\n"
@@ -57,7 +58,8 @@ void cmd_dsl_usage(FILE *out)
 		"explain prints the program with, per line, the actions it issued against each opponent\n"
 		"as player 0 and player 1 (summed over maps and seeds) and their total; a loop or an if\n"
 		"shows what its body issued; 'never' marks lines that issued nothing. Last line:\n"
-		"lines=L fired=F never=N matches=M actions=A.\n"
+		"lines=L fired=F never=N matches=M actions=A. --html OUT also writes the table as a\n"
+		"self-contained HTML page (lines that never fired greyed and struck through).\n"
 		"Exit 2 for usage errors and bad input (a malformed program, an unknown map or opponent).\n");
 }
 
@@ -148,7 +150,7 @@ typedef struct proof_args {
 	long max_cycles, seeds, utt, conflict;
 	int edition;
 	unsigned flags;
-	const char *out;
+	const char *out, *html;
 } proof_args;
 
 static int proof_parse(int argc, char **argv, proof_args *a, int want_files)
@@ -188,6 +190,8 @@ static int proof_parse(int argc, char **argv, proof_args *a, int want_files)
 			(is_map ? a->maps : a->opps)[(*n)++] = v;
 		} else if (!strcmp(o, "-o") && !strcmp(sub, "simplify")) {
 			a->out = v;
+		} else if (!strcmp(o, "--html") && !strcmp(sub, "explain")) {
+			a->html = v;
 		} else if (!strcmp(o, "--edition")) {
 			if (edition_arg("dsl", v, &a->edition))
 				return CLI_USAGE;
@@ -397,41 +401,25 @@ done:
 	return rc;
 }
 
-static int cmd_explain(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
+/* What explain shows: the indented program and, per line, its actions per opponent and seat. */
+typedef struct explain_table {
+	const char *text;     /* the indented form, line 1 first */
+	const long *line_sum; /* row per line (from 1) of cols + 1: p0 and p1 per opponent, then the total */
+	int n_lines, cols, n_matches;
+	long total;
+} explain_table;
+
+/* An action counts on its command's line and on the line of every loop and if around it; the total. */
+static long explain_sum(const ms_rts_proof *pr, const ms_dsl_prog *p, const long *counts, const int *line_of,
+			long *line_sum, int cols)
 {
 	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
-	ms_rts_proof *pr = NULL;
-	long *counts = NULL, *line_sum = NULL;
-	int *line_of = NULL, n_lines = 0, len, n_m, cols, rc = CLI_OK;
-	char *text = NULL, desc[2048];
-
-	if (ms_rts_dsl_parse_file(p, a->files[0], a->flags) || proof_open(ctx, a, &pr))
-		return proof_fail(ctx);
-	len = ms_dsl_prog_len(p);
-	n_m = ms_rts_proof_count(pr);
-	cols = 2 * a->n_opps;
-	counts = calloc((size_t)len * (size_t)n_m, sizeof *counts);
-	line_of = calloc((size_t)len, sizeof *line_of);
-	if (!counts || !line_of) {
-		fprintf(stderr, "microsynth dsl: out of memory\n");
-		rc = CLI_FAIL;
-		goto done;
-	}
-	if (ms_rts_dsl_line_map(p, line_of, &n_lines) || ms_rts_dsl_print(p, MS_RTS_DSL_FORM_PRETTY, &text, NULL) ||
-	    ms_rts_proof_explain(pr, p, counts)) {
-		rc = proof_fail(ctx);
-		goto done;
-	}
-	if (!(line_sum = calloc((size_t)(n_lines + 1) * (size_t)(cols + 1), sizeof *line_sum))) {
-		fprintf(stderr, "microsynth dsl: out of memory\n");
-		rc = CLI_FAIL;
-		goto done;
-	}
-	/* an action counts on its command's line and on the line of every loop and if around it */
 	const int32_t *ends = ms_dsl_prog_ends(p);
 	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
+	int len = ms_dsl_prog_len(p);
 	long total = 0;
-	for (int k = 0; k < n_m; k++) {
+
+	for (int k = 0; k < ms_rts_proof_count(pr); k++) {
 		ms_rts_proof_match mi;
 		ms_rts_proof_match_info(pr, k, &mi);
 		int c = 2 * mi.opponent_index + mi.seat;
@@ -450,21 +438,33 @@ static int cmd_explain(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
 			}
 		}
 	}
-	proof_describe(pr, a, desc, sizeof desc);
+	return total;
+}
+
+/* '}', '} else {' and a lone 'e' issue nothing of their own: no counts, neither fired nor never. */
+static int line_is_structural(const char *l, int n)
+{
+	const char *t = l;
+	while (*t == '\t' && t < l + n)
+		t++;
+	return *t == '}' || (t[0] == 'e' && t + 1 == l + n);
+}
+
+/* The text table on stdout; scripts read its last line. */
+static void explain_print(const proof_args *a, const char *desc, const explain_table *t)
+{
+	int cols = t->cols, fired = 0, never = 0, line = 1;
+
 	printf("# actions issued by each line (a loop or an if: by its body), %s\n", desc);
 	printf("# line");
 	for (int o = 0; o < a->n_opps; o++)
 		printf("  %.16s p0/p1", a->opps[o]);
 	printf("  total\n");
-	int fired = 0, never = 0, line = 1;
-	for (const char *l = text; *l; line++) {
+	for (const char *l = t->text; *l; line++) {
 		const char *e = strchr(l, '\n');
 		int n = e ? (int)(e - l) : (int)strlen(l);
-		const long *row = line_sum + (size_t)line * (size_t)(cols + 1);
-		const char *t = l;
-		while (*t == '\t' && t < l + n)
-			t++;
-		int structural = *t == '}' || (t[0] == 'e' && t + 1 == l + n);
+		const long *row = t->line_sum + (size_t)line * (size_t)(cols + 1);
+		int structural = line_is_structural(l, n);
 		printf("%4d ", line);
 		for (int o = 0; o < a->n_opps; o++) {
 			if (structural)
@@ -482,7 +482,160 @@ static int cmd_explain(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
 		}
 		l += n + (e != NULL);
 	}
-	printf("lines=%d fired=%d never=%d matches=%d actions=%ld\n", n_lines, fired, never, n_m, total);
+	printf("lines=%d fired=%d never=%d matches=%d actions=%ld\n", t->n_lines, fired, never, t->n_matches, t->total);
+}
+
+/* s[0..n) with the characters HTML gives a meaning to (in text and in attributes) escaped. */
+static void html_text(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(s[i], f); break;
+		}
+	}
+}
+
+static void html_str(FILE *f, const char *s)
+{
+	html_text(f, s, strlen(s));
+}
+
+/* The page: self-contained (inline style only), one row per program line as in the text table. */
+static void explain_html_page(FILE *f, const proof_args *a, const char *desc, const explain_table *t)
+{
+	int cols = t->cols, fired = 0, never = 0, line = 1;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>explain ", f);
+	html_str(f, a->files[0]);
+	fputs("</title>\n<style>\n"
+	      "body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+	      "h1{font-size:1.2em}\n"
+	      "table{border-collapse:collapse}\n"
+	      "th,td{padding:1px .6em;text-align:right;border-bottom:1px solid #e4e4e4;vertical-align:top}\n"
+	      "th{background:#f2f2f2;font-weight:600}\n"
+	      "td.code{text-align:left;font-family:monospace;white-space:pre;tab-size:4;-moz-tab-size:4}\n"
+	      "tr.never td{color:#a33;background:#fbeeee}\n"
+	      "tr.never td.code{color:#999;text-decoration:line-through}\n"
+	      "tr.structural td{color:#888}\n"
+	      "</style>\n</head>\n<body>\n<h1>microsynth dsl explain: ",
+	      f);
+	html_str(f, a->files[0]);
+	fputs("</h1>\n<p>Actions issued by each line (a loop or an if: by its body) against each opponent, the "
+	      "program as player 0 / player 1, summed over maps and seeds; <em>never</em>: lines that issued none.</p>\n"
+	      "<p class=\"matches\">",
+	      f);
+	html_str(f, desc);
+	fputs("</p>\n<table>\n<thead><tr><th>line</th>", f);
+	for (int o = 0; o < a->n_opps; o++) {
+		fputs("<th>", f);
+		html_str(f, a->opps[o]);
+		fputs("<br>p0/p1</th>", f);
+	}
+	fputs("<th>total</th><th></th><th class=\"code\">program</th></tr></thead>\n<tbody>\n", f);
+	for (const char *l = t->text; *l; line++) {
+		const char *e = strchr(l, '\n');
+		int n = e ? (int)(e - l) : (int)strlen(l);
+		const long *row = t->line_sum + (size_t)line * (size_t)(cols + 1);
+		int structural = line_is_structural(l, n);
+		fprintf(f, "<tr%s><td>%d</td>",
+			structural ? " class=\"structural\"" : row[cols] ? "" : " class=\"never\"", line);
+		for (int o = 0; o < a->n_opps; o++)
+			if (structural)
+				fputs("<td></td>", f);
+			else
+				fprintf(f, "<td>%ld/%ld</td>", row[2 * o], row[2 * o + 1]);
+		if (structural)
+			fputs("<td></td><td></td>", f);
+		else
+			fprintf(f, "<td>%ld</td><td>%s</td>", row[cols], row[cols] ? "" : "never");
+		fputs("<td class=\"code\">", f);
+		html_text(f, l, (size_t)n);
+		fputs("</td></tr>\n", f);
+		fired += !structural && row[cols] != 0;
+		never += !structural && row[cols] == 0;
+		l += n + (e != NULL);
+	}
+	fprintf(f, "</tbody>\n</table>\n<p class=\"summary\">lines=%d fired=%d never=%d matches=%d actions=%ld</p>\n"
+		   "</body>\n</html>\n",
+		t->n_lines, fired, never, t->n_matches, t->total);
+}
+
+/* --html FILE: written to FILE.tmp and renamed, so a failure leaves no partial page. */
+static int explain_html(ms_ctx *ctx, const proof_args *a, const char *desc, const explain_table *t)
+{
+	size_t n = strlen(a->html);
+	char *tmp = malloc(n + 5);
+	FILE *f;
+	int ok;
+
+	if (!tmp)
+		return ms_ctx_error(ctx, MS_ENOMEM, "--html %s: out of memory", a->html);
+	memcpy(tmp, a->html, n);
+	memcpy(tmp + n, ".tmp", 5);
+	if (!(f = fopen(tmp, "w"))) {
+		int err = errno;
+		free(tmp);
+		return ms_ctx_error(ctx, MS_EIO, "--html %s: cannot write (%s)", a->html, strerror(err));
+	}
+	explain_html_page(f, a, desc, t);
+	ok = !ferror(f);
+	ok &= fclose(f) == 0;
+	if (ok && rename(tmp, a->html)) {
+		int err = errno;
+		remove(tmp);
+		free(tmp);
+		return ms_ctx_error(ctx, MS_EIO, "--html %s: cannot write (%s)", a->html, strerror(err));
+	}
+	if (!ok)
+		remove(tmp);
+	free(tmp);
+	return ok ? 0 : ms_ctx_error(ctx, MS_EIO, "--html %s: write failed", a->html);
+}
+
+static int cmd_explain(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
+{
+	ms_rts_proof *pr = NULL;
+	long *counts = NULL, *line_sum = NULL;
+	int *line_of = NULL, len, rc = CLI_OK;
+	char *text = NULL, desc[2048];
+	explain_table t = { .cols = 2 * a->n_opps };
+
+	if (ms_rts_dsl_parse_file(p, a->files[0], a->flags) || proof_open(ctx, a, &pr))
+		return proof_fail(ctx);
+	len = ms_dsl_prog_len(p);
+	t.n_matches = ms_rts_proof_count(pr);
+	counts = calloc((size_t)len * (size_t)t.n_matches, sizeof *counts);
+	line_of = calloc((size_t)len, sizeof *line_of);
+	if (!counts || !line_of) {
+		fprintf(stderr, "microsynth dsl: out of memory\n");
+		rc = CLI_FAIL;
+		goto done;
+	}
+	if (ms_rts_dsl_line_map(p, line_of, &t.n_lines) || ms_rts_dsl_print(p, MS_RTS_DSL_FORM_PRETTY, &text, NULL) ||
+	    ms_rts_proof_explain(pr, p, counts)) {
+		rc = proof_fail(ctx);
+		goto done;
+	}
+	if (!(line_sum = calloc((size_t)(t.n_lines + 1) * (size_t)(t.cols + 1), sizeof *line_sum))) {
+		fprintf(stderr, "microsynth dsl: out of memory\n");
+		rc = CLI_FAIL;
+		goto done;
+	}
+	t.total = explain_sum(pr, p, counts, line_of, line_sum, t.cols);
+	t.text = text;
+	t.line_sum = line_sum;
+	proof_describe(pr, a, desc, sizeof desc);
+	/* the page first, as simplify writes -o first: a failure leaves stdout without a last line */
+	if (a->html && explain_html(ctx, a, desc, &t)) {
+		rc = proof_fail(ctx);
+		goto done;
+	}
+	explain_print(a, desc, &t);
 done:
 	if (text)
 		ms_ctx_mfree(ctx, text);
