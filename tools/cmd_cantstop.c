@@ -26,7 +26,11 @@ void cmd_cantstop_usage(FILE *out)
 		"                                [--seed S]\n"
 		"       microsynth cantstop program FILE|builtin:NAME [--matches N] [--seed S] [--era A|B]\n"
 		"                                  [--opponent PLAYER] [--ibr] [--ragged error|object]\n"
-		"       microsynth cantstop random [--count N] [--seed S] [--matches M] [--ibr] [--ragged ...]\n\n"
+		"       microsynth cantstop random [--count N] [--seed S] [--matches M] [--ibr] [--ragged ...]\n"
+		"       microsynth cantstop simplify PROGRAM --opponent PLAYER [--matches N] [--seed S] [--era A|B]\n"
+		"                                   [--cap N] [--ibr] [--ragged ...] [-o OUT] [--verbose]\n"
+		"       microsynth cantstop equal A B --opponent PLAYER [--matches N] [--seed S] [--era A|B] [--cap N]\n"
+		"                                [--ibr] [--ragged ...]\n\n"
 		"play    evaluates p0 against p1 as the reference evaluates a program against GA:\n"
 		"        match i has p0 moving first when i is even, p1 when odd; a match stopped at\n"
 		"        the cap (300 decisions; --cap -1: none) is a draw. Default 1000 matches.\n"
@@ -48,6 +52,17 @@ void cmd_cantstop_usage(FILE *out)
 		"random  prints --count (default 10) random programs as the reference's SA makes\n"
 		"        them; with --matches M, each is played against GA over M matches.\n"
 		"        Last line: count= mean_size= max_depth= [valid= best_winrate=]\n"
+		"simplify removes the parts of a program that change none of its decisions in the\n"
+		"        --matches (default 1000) matches that `program` plays against --opponent with\n"
+		"        --seed (both seats), and proves it: each match replayed with the result gives\n"
+		"        the same yes/no answers and column choices, call by call, and ends the same.\n"
+		"        Prints the program; -o OUT writes it under a '#' header naming the proof;\n"
+		"        --verbose tells every change tried on stderr. Last line: nodes_before=\n"
+		"        nodes_after= matches= decisions_compared= candidates= kept= seconds=\n"
+		"equal   replays those matches with A, then B: exit 0 when B decides as A at every call\n"
+		"        (last line equal=1 matches= decisions_compared=), 1 with the first difference\n"
+		"        (match, decision of the program in it) and equal=0 match= decision= ...\n"
+		"        (docs/readable-programs.md).\n"
 		"--ibr   the iterated-best-response grammar (constants 1..7 instead of 0, 1).\n"
 		"--ragged  sum/argmax of ragged lists: error (numpy >= 1.24, the spec's choice; default)\n"
 		"        or object (numpy 1.23.3 as the reference pins it: object arrays).\n\n"
@@ -58,9 +73,9 @@ void cmd_cantstop_usage(FILE *out)
 }
 
 typedef struct cs_args {
-	const char *p0, *p1, *oracle, *policy, *data, *out, *opponent, *file;
+	const char *p0, *p1, *oracle, *policy, *data, *out, *opponent, *file, *file2;
 	long matches, seed, cap, repeat, count;
-	int era, ibr, ragged;
+	int era, ibr, ragged, verbose;
 	int have_matches;
 } cs_args;
 
@@ -119,8 +134,12 @@ static int cs_parse_args(int argc, char **argv, cs_args *a)
 				return cli_usage_error(CMD, "--ragged is error or object");
 			a->ragged = val[0] == 'o' ? MS_CS_DSL_RAGGED_OBJECT : MS_CS_DSL_RAGGED_ERROR;
 			i++;
+		} else if (!strcmp(opt, "--verbose")) {
+			a->verbose = 1;
 		} else if (opt[0] != '-' && !a->file) {
 			a->file = opt;
+		} else if (opt[0] != '-' && !a->file2) {
+			a->file2 = opt;
 		} else if (!strcmp(opt, "--era")) {
 			if (!val || (strcmp(val, "A") && strcmp(val, "B")))
 				return cli_usage_error(CMD, "--era is A or B");
@@ -493,6 +512,176 @@ static int cs_cmd_score(ms_ctx *ctx, const cs_args *a)
 	return CLI_OK;
 }
 
+/* ---- readable programs: simplify and equal (docs/readable-programs.md) ---- */
+
+/* Subtree i of p in the printed form (a program of its slot), from ctx's allocator; NULL if out of memory. */
+static char *cs_subtree_text(ms_ctx *ctx, const ms_dsl_prog *p, int i)
+{
+	const ms_dsl_sym *sym = ms_dsl_prog_nodes(p);
+	ms_dsl_prog *t = NULL;
+	char *text = NULL;
+	int ok = ms_dsl_prog_new(ctx, &t, ms_dsl_prog_grammar(p)) == 0;
+
+	for (int k = i; ok && k < ms_dsl_prog_ends(p)[i]; k++)
+		ok = ms_dsl_prog_push(t, sym[k]) == 0;
+	if (ok && ms_dsl_prog_finish(t, ms_dsl_node_nt(p, i)) == 0)
+		ms_dsl_print(t, &text, NULL);
+	ms_dsl_prog_free(t);
+	return text;
+}
+
+/* --verbose: every candidate on stderr, with where a refused one first played differently. */
+static void cs_simplify_log(void *ud, const ms_dsl_prog *cur, int at, const ms_dsl_prog *cand,
+			    const ms_cs_dsl_diff *diff)
+{
+	ms_ctx *ctx = ud;
+	char *from = cs_subtree_text(ctx, cur, at), *to = cs_subtree_text(ctx, cand, at);
+
+	fprintf(stderr, "%s node %d: %s -> %s%s%s\n", diff ? "refused" : "kept", at, from ? from : "?", to ? to : "?",
+		diff ? ": " : "", diff ? diff->message : "");
+	ms_ctx_mfree(ctx, from);
+	ms_ctx_mfree(ctx, to);
+}
+
+static void cs_proof_options(const cs_args *a, const ms_cs_player *opp, ms_cs_dsl_proof_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->version = MS_CS_DSL_PROOF_OPTIONS_VERSION;
+	o->opponent = opp;
+	o->matches = a->matches;
+	o->seed = (uint64_t)a->seed;
+	o->era = a->era;
+	o->max_decisions = (int)a->cap;
+}
+
+/* The grammar (extended, constants per --ibr) and the opponent of simplify and equal; bad input exits 2. */
+static int cs_proof_setup(ms_ctx *ctx, const cs_args *a, const char *what, int files, ms_cs_player *opp,
+			  ms_cs_dsl **d)
+{
+	if (!a->file || (files == 2 && !a->file2))
+		return cli_usage_error(CMD, "%s needs %s", what,
+				       files == 2 ? "two programs A and B (files or builtin:NAME)"
+						  : "a PROGRAM (a file or builtin:NAME)");
+	if (!a->opponent)
+		return cli_usage_error(CMD, "%s needs --opponent PLAYER (the proof's matches are against it)", what);
+	if (cs_player(ctx, opp, a->opponent, "--opponent"))
+		return CLI_USAGE;
+	return cs_dsl(ctx, a, 1, d);
+}
+
+static int cs_read_input(ms_ctx *ctx, const ms_cs_dsl *d, const char *file, const char *what, ms_dsl_prog **p)
+{
+	if (ms_dsl_prog_new(ctx, p, ms_cs_dsl_grammar(d)))
+		return cs_fail(ctx, what);
+	if (cs_read_program(ctx, d, file, *p)) {
+		fprintf(stderr, "microsynth cantstop %s: %s\n", what, ms_ctx_last_error(ctx));
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* The '#' header of simplify -o: what was removed and what the proof is. */
+static void cs_simplify_header(const cs_args *a, const ms_cs_dsl_simplify_stats *st, char *buf, size_t size)
+{
+	char cap[48] = "";
+
+	if (a->cap)
+		snprintf(cap, sizeof cap, ", cap %ld decisions", a->cap);
+	snprintf(buf, size,
+		 "simplified by microsynth cantstop simplify (docs/readable-programs.md): %d of %d nodes, size %d of %d,\n"
+		 "%d of %d characters; from %s\n"
+		 "proof: the %ld matches of one evaluation against %s (seed %ld, era %c%s, the program first in even\n"
+		 "matches), replayed with this program, make the same %ld decisions (yes/no answers and column choices,\n"
+		 "call by call) and end the same",
+		 st->nodes_after, st->nodes_before, st->size_after, st->size_before, st->chars_after, st->chars_before,
+		 a->file, st->matches, a->opponent, a->seed, a->era == MS_CS_ERA_B ? 'B' : 'A', cap,
+		 st->decisions_compared);
+}
+
+static int cs_cmd_simplify(ms_ctx *ctx, const cs_args *a)
+{
+	ms_cs_dsl *d = NULL;
+	ms_dsl_prog *p = NULL;
+	ms_cs_player opp;
+	ms_cs_dsl_proof_options o;
+	ms_cs_dsl_simplify_stats st;
+	char *text = NULL, header[1024];
+	double t0, dt;
+	int rc;
+
+	if ((rc = cs_proof_setup(ctx, a, "simplify", 1, &opp, &d)) || (rc = cs_read_input(ctx, d, a->file, "simplify", &p)))
+		goto done;
+	cs_proof_options(a, &opp, &o);
+	if (a->verbose) {
+		o.log = cs_simplify_log;
+		o.ud = ctx;
+	}
+	t0 = cli_now();
+	if (ms_cs_dsl_simplify(ctx, d, p, &o, &st) || ms_dsl_print(p, &text, NULL)) {
+		rc = cs_fail(ctx, "simplify");
+		goto done;
+	}
+	dt = cli_now() - t0;
+	if (st.matches < a->matches)
+		fprintf(stderr, "microsynth cantstop simplify: the program raises in match %ld, where the evaluation "
+			"stops: the proof covers matches 0..%ld\n", st.matches - 1, st.matches - 1);
+	cs_simplify_header(a, &st, header, sizeof header);
+	if (a->out && ms_cs_dsl_save(p, a->out, header)) {
+		rc = cs_fail(ctx, "simplify");
+		goto done;
+	}
+	printf("%s\n", text);
+	printf("nodes_before=%d nodes_after=%d matches=%ld decisions_compared=%ld candidates=%ld kept=%ld seconds=%.2f\n",
+	       st.nodes_before, st.nodes_after, st.matches, st.decisions_compared, st.candidates, st.kept, dt);
+	rc = CLI_OK;
+done:
+	if (text)
+		ms_ctx_mfree(ctx, text);
+	ms_dsl_prog_free(p);
+	ms_cs_dsl_free(d);
+	return rc;
+}
+
+static int cs_cmd_equal(ms_ctx *ctx, const cs_args *a)
+{
+	static const char *const kinds[4] = { "", "yes/no", "column", "end" };
+	ms_cs_dsl *d = NULL;
+	ms_dsl_prog *pa = NULL, *pb = NULL;
+	ms_cs_player opp;
+	ms_cs_dsl_proof_options o;
+	ms_cs_dsl_diff df;
+	int rc;
+
+	if ((rc = cs_proof_setup(ctx, a, "equal", 2, &opp, &d)) || (rc = cs_read_input(ctx, d, a->file, "equal", &pa)) ||
+	    (rc = cs_read_input(ctx, d, a->file2, "equal", &pb)))
+		goto done;
+	cs_proof_options(a, &opp, &o);
+	if (ms_cs_dsl_equal(ctx, d, pa, pb, &o, &df)) {
+		rc = cs_fail(ctx, "equal");
+		goto done;
+	}
+	if (df.equal) {
+		printf("equal=1 matches=%ld decisions_compared=%ld\n", df.matches, df.decisions_compared);
+		rc = CLI_OK;
+		goto done;
+	}
+	if (df.kind == MS_CS_DIFF_END)
+		printf("differs: match %ld against %s (A %s): every decision the same, but A: %s; B: %s\n", df.match,
+		       a->opponent, df.program_first ? "first" : "second", df.reference, df.candidate);
+	else
+		printf("differs: match %ld against %s (A %s), decision %ld of the program (%s; decision %ld of the match): "
+		       "A %s, B %s\n",
+		       df.match, a->opponent, df.program_first ? "first" : "second", df.decision, kinds[df.kind], df.ply,
+		       df.reference, df.candidate);
+	printf("equal=0 match=%ld decision=%ld decisions_compared=%ld\n", df.match, df.decision, df.decisions_compared);
+	rc = CLI_FAIL;
+done:
+	ms_dsl_prog_free(pa);
+	ms_dsl_prog_free(pb);
+	ms_cs_dsl_free(d);
+	return rc;
+}
+
 int cmd_cantstop(int argc, char **argv)
 {
 	cs_args a;
@@ -502,15 +691,18 @@ int cmd_cantstop(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	a.matches = 1000;
 	if (argc < 2)
-		return cli_usage_error(CMD, "needs a subcommand: play, bench, record, score, program or random");
+		return cli_usage_error(CMD, "needs a subcommand: play, bench, record, score, program, random, simplify or "
+					    "equal");
 	if ((rc = cs_parse_args(argc - 1, argv + 1, &a)))
 		return rc;
 	if (ms_ctx_new(&ctx, NULL)) {
 		fprintf(stderr, "microsynth cantstop: out of memory\n");
 		return CLI_FAIL;
 	}
-	if (a.file && strcmp(argv[1], "program"))
+	if (a.file && strcmp(argv[1], "program") && strcmp(argv[1], "simplify") && strcmp(argv[1], "equal"))
 		rc = cli_usage_error(CMD, "unexpected argument '%s'", a.file);
+	else if (a.file2 && strcmp(argv[1], "equal"))
+		rc = cli_usage_error(CMD, "unexpected argument '%s'", a.file2);
 	else if (!strcmp(argv[1], "play"))
 		rc = cs_cmd_play(ctx, &a);
 	else if (!strcmp(argv[1], "bench"))
@@ -523,8 +715,13 @@ int cmd_cantstop(int argc, char **argv)
 		rc = cs_cmd_program(ctx, &a);
 	else if (!strcmp(argv[1], "random"))
 		rc = cs_cmd_random(ctx, &a);
+	else if (!strcmp(argv[1], "simplify"))
+		rc = cs_cmd_simplify(ctx, &a);
+	else if (!strcmp(argv[1], "equal"))
+		rc = cs_cmd_equal(ctx, &a);
 	else
-		rc = cli_usage_error(CMD, "unknown subcommand '%s' (play, bench, record, score, program, random)",
+		rc = cli_usage_error(CMD,
+				     "unknown subcommand '%s' (play, bench, record, score, program, random, simplify, equal)",
 				     argv[1]);
 	ms_ctx_free(ctx);
 	return rc;

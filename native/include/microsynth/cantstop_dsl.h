@@ -356,6 +356,117 @@ MS_EXTERN int ms_cs_dsl_clone_score(ms_cs_dsl_runner *r, const ms_cs_dataset *ds
 MS_EXTERN int ms_cs_dsl_evaluate(ms_cs_dsl_runner *r, const ms_cs_match_options *opts, const ms_cs_player *opponent,
 				 uint64_t seed, long first, long count, ms_cs_eval_result *acc);
 
+/* ---- readable programs: equal play, simplification (dsl_proof.c, dsl_simplify.c) ---- */
+
+/*
+ * The matches of a proof are those one evaluation plays
+ * (ms_cs_dsl_evaluate, `microsynth cantstop program`, the synthesis's Psi):
+ * matches 0 .. N-1 against one opponent, match i seeded with
+ * ms_cs_match_seed(seed, i), the program moving first when i is even, so
+ * both seats. Two programs play alike on them when, at every call the
+ * match makes to the program's player, the player returns the same thing
+ * (the same yes/no answer, the same index into the legal list, or an error
+ * of the same status at the same call), and every match ends the same
+ * (winner, decisions of both players, busts). An evaluation stops at the
+ * first error of the program, so the proof's matches stop there too.
+ * docs/readable-programs.md says more.
+ */
+
+struct ms_cs_dsl_diff;
+
+/**
+ * Told of every candidate ms_cs_dsl_simplify replays: node `at` of `cur`
+ * (the program before it) replaced, giving `cand`, whose subtree at `at`
+ * is the replacement. `diff` is NULL when the candidate was kept, else
+ * where it first played differently.
+ */
+typedef void (*ms_cs_dsl_simplify_log)(void *ud, const ms_dsl_prog *cur, int at, const ms_dsl_prog *cand,
+				       const struct ms_cs_dsl_diff *diff);
+
+#define MS_CS_DSL_PROOF_OPTIONS_VERSION 1
+
+/** The matches of a proof; zero-initialise, set `version`. */
+typedef struct ms_cs_dsl_proof_options {
+	unsigned int version;         /**< MS_CS_DSL_PROOF_OPTIONS_VERSION */
+	/**
+	 * NULL: GA. It must outlive the call and decide from the state and the
+	 * match's player generator only (every built-in player does), so that
+	 * the same decisions of the program give the same match.
+	 */
+	const ms_cs_player *opponent;
+	long matches;                 /**< N: matches 0 .. N-1 (0: 1000) */
+	uint64_t seed;                /**< the evaluation's seed */
+	int era;                      /**< MS_CS_ERA_A (default) or MS_CS_ERA_B */
+	int max_decisions;            /**< as ms_cs_match_options (0: the evaluation's 300, -1: no cap) */
+	ms_cs_dsl_simplify_log log;   /**< ms_cs_dsl_simplify only; NULL: none */
+	void *ud;                     /**< passed to `log` */
+} ms_cs_dsl_proof_options;
+
+/** What a decision of a difference was. */
+enum {
+	MS_CS_DIFF_NONE = 0,   /**< no difference */
+	MS_CS_DIFF_YES_NO = 1, /**< a yes/no decision ("roll again?") */
+	MS_CS_DIFF_COLUMN = 2, /**< a column decision */
+	MS_CS_DIFF_END = 3     /**< every decision the same, the end of the match not */
+};
+
+/** Where the play of two programs first differs, and how much was compared. */
+typedef struct ms_cs_dsl_diff {
+	int equal;               /**< 1: every decision and every end the same */
+	long matches;            /**< the proof's matches (fewer than asked when the reference raised) */
+	long decisions_compared; /**< the program's decisions compared and found equal */
+	long match;              /**< the first match that differs (its evaluation index), -1 if none */
+	int program_first;       /**< the program moved first in it (even matches) */
+	int kind;                /**< MS_CS_DIFF_* */
+	long decision;           /**< the program's decision in that match, from 0 (END: its decision count) */
+	long ply;                /**< decisions of both players in that match before it */
+	char reference[128];     /**< what the reference program did: "y", "n", "column 4,10 (action 2 of 3)", ... */
+	char candidate[128];     /**< what the compared program did */
+	char message[512];       /**< all of it in one line */
+} ms_cs_dsl_diff;
+
+/**
+ * Plays the matches of `opts` with `a`, then with `b` (whole programs of
+ * `d`'s grammar), and compares `b`'s decisions with `a`'s call by call;
+ * b's replay of a match stops at its first difference, which `out` then
+ * describes (out->equal 0). Returns 0 whether or not they are equal;
+ * MS_EINVAL for bad options or programs (another grammar, holes, not
+ * whole), MS_ENOMEM, or an opponent's error. A run-time error of a
+ * program is one of its decisions (an evaluation ends there), not an
+ * error of this call.
+ */
+MS_EXTERN int ms_cs_dsl_equal(ms_ctx *ctx, const ms_cs_dsl *d, const ms_dsl_prog *a, const ms_dsl_prog *b,
+			      const ms_cs_dsl_proof_options *opts, ms_cs_dsl_diff *out);
+
+/** What ms_cs_dsl_simplify did. */
+typedef struct ms_cs_dsl_simplify_stats {
+	int nodes_before, nodes_after; /**< ms_dsl_prog_len */
+	int size_before, size_after;   /**< ms_dsl_size (the reference's Node.size) */
+	int chars_before, chars_after; /**< length of the printed form */
+	long matches;                  /**< the proof's matches */
+	long decisions_compared;       /**< the program's decisions the final proof compared */
+	long candidates;               /**< candidate programs replayed */
+	long kept;                     /**< those that played every match alike */
+} ms_cs_dsl_simplify_stats;
+
+/**
+ * Simplifies the whole program `p` in place and proves it: plays the
+ * matches of `opts` with `p` as the reference, then tries candidates, the
+ * ones that remove most nodes first: node i replaced by (1) a proper
+ * descendant that may stand in i's slot (an ITE by a branch, Plus, Minus
+ * and Times by an operand, a Map by its list, ...), or (2) when i's slot
+ * admits constants (LT's and the arithmetic's operands) and i has more
+ * than 2 nodes, each constant of the grammar. A candidate is kept when
+ * every match replays with the same decisions and ends the same
+ * (ms_cs_dsl_equal's test, each replay stopped at its first difference);
+ * the candidates of the new program are then tried from the same rank, and
+ * passes repeat until one keeps nothing. The result is compared once more
+ * on every match (the stats' figures are that proof's). `st` may be NULL.
+ * Errors as ms_cs_dsl_equal; on an error `p` is unchanged.
+ */
+MS_EXTERN int ms_cs_dsl_simplify(ms_ctx *ctx, const ms_cs_dsl *d, ms_dsl_prog *p,
+				 const ms_cs_dsl_proof_options *opts, ms_cs_dsl_simplify_stats *st);
+
 #ifdef __cplusplus
 }
 #endif
