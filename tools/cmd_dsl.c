@@ -16,6 +16,7 @@
 #include "microsynth/rts_dsl.h"
 #include "cli.h"
 #include "edition.h"
+#include "svg.h"
 
 void cmd_dsl_usage(FILE *out)
 {
@@ -485,33 +486,13 @@ static void explain_print(const proof_args *a, const char *desc, const explain_t
 	printf("lines=%d fired=%d never=%d matches=%d actions=%ld\n", t->n_lines, fired, never, t->n_matches, t->total);
 }
 
-/* s[0..n) with the characters HTML gives a meaning to (in text and in attributes) escaped. */
-static void html_text(FILE *f, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(s[i], f); break;
-		}
-	}
-}
-
-static void html_str(FILE *f, const char *s)
-{
-	html_text(f, s, strlen(s));
-}
-
 /* The page: self-contained (inline style only), one row per program line as in the text table. */
 static void explain_html_page(FILE *f, const proof_args *a, const char *desc, const explain_table *t)
 {
 	int cols = t->cols, fired = 0, never = 0, line = 1;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>explain ", f);
-	html_str(f, a->files[0]);
+	svg_text(f, a->files[0]);
 	fputs("</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:1.5em;color:#222}\n"
 	      "h1{font-size:1.2em}\n"
@@ -524,16 +505,16 @@ static void explain_html_page(FILE *f, const proof_args *a, const char *desc, co
 	      "tr.structural td{color:#888}\n"
 	      "</style>\n</head>\n<body>\n<h1>microsynth dsl explain: ",
 	      f);
-	html_str(f, a->files[0]);
+	svg_text(f, a->files[0]);
 	fputs("</h1>\n<p>Actions issued by each line (a loop or an if: by its body) against each opponent, the "
 	      "program as player 0 / player 1, summed over maps and seeds; <em>never</em>: lines that issued none.</p>\n"
 	      "<p class=\"matches\">",
 	      f);
-	html_str(f, desc);
+	svg_text(f, desc);
 	fputs("</p>\n<table>\n<thead><tr><th>line</th>", f);
 	for (int o = 0; o < a->n_opps; o++) {
 		fputs("<th>", f);
-		html_str(f, a->opps[o]);
+		svg_text(f, a->opps[o]);
 		fputs("<br>p0/p1</th>", f);
 	}
 	fputs("<th>total</th><th></th><th class=\"code\">program</th></tr></thead>\n<tbody>\n", f);
@@ -554,7 +535,7 @@ static void explain_html_page(FILE *f, const proof_args *a, const char *desc, co
 		else
 			fprintf(f, "<td>%ld</td><td>%s</td>", row[cols], row[cols] ? "" : "never");
 		fputs("<td class=\"code\">", f);
-		html_text(f, l, (size_t)n);
+		svg_text_n(f, l, (size_t)n);
 		fputs("</td></tr>\n", f);
 		fired += !structural && row[cols] != 0;
 		never += !structural && row[cols] == 0;

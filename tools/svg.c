@@ -1,25 +1,27 @@
 /* Line charts in SVG (svg.h). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "svg.h"
 
+void svg_text_n(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break; /* HTML 4 lacks &apos; (explain --html pages use this too) */
+		default: fputc(s[i], f); break;
+		}
+	}
+}
+
 void svg_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else if (*s == '\'')
-			fputs("&apos;", f);
-		else
-			fputc(*s, f);
-	}
+	svg_text_n(f, s, strlen(s));
 }
 
 static double px(const svg_chart *c, double x)

@@ -5,6 +5,7 @@
 #ifndef MS_TOOLS_SVG_H
 #define MS_TOOLS_SVG_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 typedef struct svg_chart {
@@ -35,7 +36,10 @@ void svg_chart_legend(svg_chart *c, int row, const char *color, const char *text
 /* Ends the document and closes the file; 0, or -1 if a write failed. */
 int svg_chart_close(svg_chart *c);
 
-/* Writes s with XML's five special characters escaped. */
+/* Writes s with XML's five special characters escaped (HTML's too). */
 void svg_text(FILE *f, const char *s);
+
+/* The same for the n bytes at s. */
+void svg_text_n(FILE *f, const char *s, size_t n);
 
 #endif
