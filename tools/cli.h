@@ -130,6 +130,9 @@ void cmd_selfplay_usage(FILE *out);
 
 int cmd_serve(int argc, char **argv);
 void cmd_serve_usage(FILE *out);
+/* microsynth view (tools/cmd_view.c): the browser view. */
+int cmd_view(int argc, char **argv);
+void cmd_view_usage(FILE *out);
 /* microsynth bench bridge (tools/cmd_bench_bridge.c): argv[0] is "bench", argv[1] "bridge". */
 int cmd_bench_bridge(int argc, char **argv);
 

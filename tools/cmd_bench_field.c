@@ -28,27 +28,51 @@
 
 static const char *const field[] = { "CoacAI", "mayari", "WorkerRush", "LightRush", "HeavyRush", "RangedRush" };
 
-static const char *const default_maps[] = { "8x8/basesWorkers8x8A.xml", "16x16/basesWorkers16x16A.xml",
-					    "24x24/basesWorkers24x24A.xml", "BWDistantResources32x32.xml",
-					    "BroodWar/(4)BloodBath.scmB.xml" };
+/*
+ * The default runs: one map of each size, each search starting from a
+ * shipped program of a similar map, as the pre-game search starts from the
+ * best screened candidate (a random start plays short, empty games that
+ * say little about a real search), with budgets of a few seconds each.
+ */
+static const struct {
+	const char *map, *program;
+	long evals;
+} default_runs[] = {
+	{ "8x8/basesWorkers8x8A.xml", "basesWorkers8x8A.ms", 1500 },
+	{ "16x16/basesWorkers16x16J.xml", "basesWorkers16x16A.ms", 600 },
+	{ "24x24/basesWorkers24x24A.xml", "basesWorkers24x24.ms", 200 },
+	{ "BWDistantResources32x32.xml", "BWDistantResources32x32.ms", 100 },
+	{ "BroodWar/(4)BloodBath.scmB.xml", "BloodBath.scmB.ms", 30 },
+};
+
+/* One search of the bench: a map, the program it starts from (NULL: a random one), its budget. */
+typedef struct run {
+	char map[1024], program[4096];
+	long evals;
+} run;
 
 void cmd_bench_field_usage(FILE *out)
 {
-	fprintf(out, "Usage: microsynth bench synth --field [--old EXE] [--evals N] [--seed S] [MAP ...]\n\n"
+	fprintf(out, "Usage: microsynth bench synth --field [--old EXE] [--evals N] [--seed S] [MAP[=PROGRAM][@N] ...]\n\n"
 		     "Evaluations per CPU second of one seeded simulated annealing against the native field\n"
 		     "(CoacAI, mayari and the four rushes, both seats, edition 2023, the competition's game\n"
 		     "length, one thread), per map: this build, and with --old EXE another build's microsynth\n"
 		     "(e.g. the round's base, built apart) running the same search beside it; the two\n"
-		     "checkpoints must hold the same records. N evaluations per map (default 300); maps default\n"
-		     "to 8x8, 16x16, 24x24, 32x32 and 64x64 maps of the harness. Last line:\n"
+		     "checkpoints must hold the same records. A search starts from PROGRAM (--initial) when it\n"
+		     "is given. Without maps: 8x8, 16x16, 24x24, 32x32 and 64x64 maps of the harness, each from\n"
+		     "the shipped program of a similar map (programs/microrts of the checkout this executable\n"
+		     "was built in), 1500, 600, 200, 100 and 30 evaluations; --evals N sets every budget not\n"
+		     "given by @N (default 300). Last line:\n"
 		     "speedup=X (new / old evaluations per CPU second, smallest over maps; 0 without --old)\n"
 		     "records_equal=0|1 maps=M\n");
 }
 
 /* Runs `exe synth ...` on `map` with its checkpoint at `ckpt`; *cpu gets the child's CPU seconds. */
-static int run_search(const char *exe, const char *map, long evals, long seed, const char *ckpt, const char *out,
-		      const char *log, double *cpu)
+static int run_search(const char *exe, const run *r, long seed, const char *ckpt, const char *out, const char *log,
+		      double *cpu)
 {
+	const char *map = r->map;
+	long evals = r->evals;
 	char evals_s[32], seed_s[32];
 	const char *argv[64];
 	int n = 0, status;
@@ -68,11 +92,16 @@ static int run_search(const char *exe, const char *map, long evals, long seed, c
 		argv[n++] = field[i];
 	}
 	const char *rest[] = { "--algo", "sa", "--evals", evals_s, "--seed", seed_s, "--threads", "1", "--tiebreak", "length",
-			       "--edition", "2023", "--no-harness", "--no-progress", "--checkpoint", ckpt, "-o", out };
+			       "--edition", "2023", "--no-harness", "--no-progress", "--no-simplify", "--checkpoint", ckpt, "-o", out };
 	for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
 		argv[n++] = rest[i];
+	if (r->program[0]) {
+		argv[n++] = "--initial";
+		argv[n++] = r->program;
+	}
 	argv[n] = NULL;
 	unlink(ckpt);
+	fflush(stdout); /* a child's freopen would flush our buffer a second time */
 	if ((pid = fork()) < 0) {
 		fprintf(stderr, "microsynth %s: fork: %s\n", CMD, strerror(errno));
 		return -1;
@@ -134,12 +163,64 @@ static int same_records(const char *a, const char *b)
 	return same && n > 0;
 }
 
+/* The shipped program `name`: programs/microrts of the checkout this executable was built in (build/bin). */
+static int shipped(const char *name, char *out, size_t size)
+{
+	char dir[4096];
+	if (cli_exe_dir(dir, sizeof dir))
+		return -1;
+	snprintf(out, size, "%s/../../programs/microrts/%s", dir, name);
+	return access(out, R_OK);
+}
+
+/* Parses MAP[=PROGRAM][@N] into r; --evals (when > 0) sets budgets not given. */
+static int run_arg(const char *arg, long evals, run *r)
+{
+	char text[5200];
+	if (strlen(arg) >= sizeof text)
+		return cli_usage_error(CMD, "'%s' is too long", arg);
+	snprintf(text, sizeof text, "%s", arg);
+	char *at = strrchr(text, '@'), *eq;
+	r->evals = evals > 0 ? evals : 300;
+	if (at && at[1] && strspn(at + 1, "0123456789") == strlen(at + 1)) {
+		if (cli_parse_int(CMD, "MAP@N", at + 1, 1, 100000000, &r->evals))
+			return CLI_USAGE;
+		*at = 0;
+	}
+	if ((eq = strchr(text, '=')))
+		*eq++ = 0;
+	if (strlen(text) >= sizeof r->map || (eq && strlen(eq) >= sizeof r->program))
+		return cli_usage_error(CMD, "'%s' is too long", arg);
+	snprintf(r->map, sizeof r->map, "%s", text);
+	snprintf(r->program, sizeof r->program, "%s", eq ? eq : "");
+	if (eq && access(r->program, R_OK))
+		return cli_usage_error(CMD, "%s: cannot read the program %s", r->map, r->program);
+	return CLI_OK;
+}
+
+/* The default runs, with --evals N (when > 0) as every budget. */
+static int default_set(long evals, run *runs, int *n)
+{
+	for (*n = 0; *n < (int)(sizeof default_runs / sizeof default_runs[0]); (*n)++) {
+		run *r = &runs[*n];
+		snprintf(r->map, sizeof r->map, "%s", default_runs[*n].map);
+		if (shipped(default_runs[*n].program, r->program, sizeof r->program)) {
+			fprintf(stderr, "microsynth %s: no shipped program %s beside this build; give MAP=PROGRAM\n", CMD,
+				default_runs[*n].program);
+			return CLI_FAIL;
+		}
+		r->evals = evals > 0 ? evals : default_runs[*n].evals;
+	}
+	return CLI_OK;
+}
+
 int cmd_bench_field(int argc, char **argv)
 {
-	const char *maps[MAX_MAPS], *old = NULL;
+	const char *args[MAX_MAPS], *old = NULL;
+	static run runs[MAX_MAPS];
 	char self[4096], dir[] = "/tmp/microsynth-bench-field-XXXXXX";
-	long evals = 300, seed = 1;
-	int n_maps = 0, equal = 1;
+	long evals = 0, seed = 1;
+	int n_maps = 0, equal = 1, rc;
 	double worst = 0;
 
 	for (int i = 2; i < argc; i++) {
@@ -160,15 +241,17 @@ int cmd_bench_field(int argc, char **argv)
 		} else if (argv[i][0] == '-')
 			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
 		else if (n_maps < MAX_MAPS)
-			maps[n_maps++] = argv[i];
+			args[n_maps++] = argv[i];
 		else
 			return cli_usage_error(CMD, "at most %d maps", MAX_MAPS);
 	}
 	if (old && access(old, X_OK) != 0)
 		return cli_usage_error(CMD, "--old %s: not an executable", old);
-	if (!n_maps)
-		for (; n_maps < (int)(sizeof default_maps / sizeof default_maps[0]); n_maps++)
-			maps[n_maps] = default_maps[n_maps];
+	for (int i = 0; i < n_maps; i++)
+		if ((rc = run_arg(args[i], evals, &runs[i])))
+			return rc;
+	if (!n_maps && (rc = default_set(evals, runs, &n_maps)))
+		return rc;
 	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (len <= 0 || (size_t)len >= sizeof self - 1) {
 		fprintf(stderr, "microsynth %s: cannot find this executable\n", CMD);
@@ -188,16 +271,17 @@ int cmd_bench_field(int argc, char **argv)
 			snprintf(out[k], sizeof out[k], "%s/%d.%s.ms", dir, i, k ? "old" : "new");
 			snprintf(log[k], sizeof log[k], "%s/%d.%s.log", dir, i, k ? "old" : "new");
 		}
-		if (run_search(self, maps[i], evals, seed, ck[0], out[0], log[0], &cpu[0]) ||
-		    (old && run_search(old, maps[i], evals, seed, ck[1], out[1], log[1], &cpu[1])))
+		const run *r = &runs[i];
+		if (run_search(self, r, seed, ck[0], out[0], log[0], &cpu[0]) ||
+		    (old && run_search(old, r, seed, ck[1], out[1], log[1], &cpu[1])))
 			return CLI_FAIL;
-		printf("%s %ld %.2f %.1f", maps[i], evals, cpu[0], evals / (cpu[0] > 0 ? cpu[0] : 1e-9));
+		printf("%s %ld %.2f %.1f", r->map, r->evals, cpu[0], r->evals / (cpu[0] > 0 ? cpu[0] : 1e-9));
 		if (old) {
 			int same = same_records(ck[0], ck[1]);
 			double s = cpu[0] > 0 ? cpu[1] / cpu[0] : 0;
 			equal &= same;
 			worst = i == 0 || s < worst ? s : worst;
-			printf(" %.2f %.1f %.2f %d", cpu[1], evals / (cpu[1] > 0 ? cpu[1] : 1e-9), s, same);
+			printf(" %.2f %.1f %.2f %d", cpu[1], r->evals / (cpu[1] > 0 ? cpu[1] : 1e-9), s, same);
 		}
 		printf("\n");
 		fflush(stdout);

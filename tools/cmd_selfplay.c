@@ -2,7 +2,10 @@
  * microsynth selfplay: the self-play loops of synth.h (iterated best
  * response, fictitious play, 2L) with any search as the best response, on
  * any game whose row (synth_games()) offers self-play: the game's fixed
- * opponents first, then earlier iterations' programs.
+ * opponents first, then earlier iterations' programs. Each iteration's
+ * program is written simplified by the game's row, proved on the matches
+ * its reported score plays; the loop itself goes on with the search's
+ * programs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +29,7 @@ void cmd_selfplay_usage(FILE *out)
 		"Usage: microsynth selfplay --game GAME --loop ibr|fp|2l --br sa|hss|sketch-sa|uct|...\n"
 		"                           [--iterations N] (--time T | --evals E) --seed S [--threads K]\n"
 		"                           -o OUT [--csv FILE] [--checkpoint DIR [--resume]] [--fixed-weight W]\n"
-		"                           [--no-progress] [game options]\n"
+		"                           [--keep-raw] [--no-simplify] [--no-progress] [game options]\n"
 		"\n"
 		"Learns a program by self-play (GAME: %s): iteration 0 answers the game's fixed\n"
 		"opponents (Can't Stop: GA; MicroRTS: the --opponent list); iteration i > 0 answers earlier\n"
@@ -40,10 +43,16 @@ void cmd_selfplay_usage(FILE *out)
 		"Output: OUT is the last iteration's program, OUT.iter-I each iteration's (written as it\n"
 		"ends, with a '#' header). Can't Stop reports each program's win rate against GA over\n"
 		"--final-matches fresh matches (10000, seed 777), MicroRTS its Psi against the --opponent\n"
-		"list (both seats, every map, native engine). --csv FILE appends one line per\n"
-		"iteration (iteration,seconds,search_psi,vs_fixed,evals_psi,population). --checkpoint DIR\n"
-		"keeps each iteration's search log there (DIR/iter-NNN.log); the same command with\n"
-		"--resume replays them and continues.\n\n",
+		"list (both seats, every map, native engine). Programs are written simplified (as\n"
+		"`microsynth cantstop simplify` and `dsl simplify` do it), proved on the matches of that\n"
+		"score (MicroRTS: and on those against the earlier programs the iteration answered): the\n"
+		"header gives the proof's figures, stdout a line simplified: iteration=I lines_before=...\n"
+		"before the iteration's; the loop goes on with the search's programs. --keep-raw also\n"
+		"writes the search's text beside each file (Can't Stop: FILE.raw.txt, MicroRTS:\n"
+		"FILE.raw.ms); --no-simplify writes that text (docs/readable-programs.md).\n"
+		"--csv FILE appends one line per iteration (iteration,seconds,search_psi,vs_fixed,\n"
+		"evals_psi,population). --checkpoint DIR keeps each iteration's search log there\n"
+		"(DIR/iter-NNN.log); the same command with --resume replays them and continues.\n\n",
 		names);
 	for (size_t i = 0; i < n; i++)
 		if (games[i]->selfplay)
@@ -57,6 +66,7 @@ typedef struct sp_args {
 	void *g; /* the game's state (its row's size) */
 	long iterations;
 	double fixed_weight;
+	int keep_raw, no_simplify;
 } sp_args;
 
 static int parse(int argc, char **argv, sp_args *a)
@@ -70,6 +80,10 @@ static int parse(int argc, char **argv, sp_args *a)
 		if (rc != SYNTH_OPT_OTHER) {
 			if (rc)
 				return rc;
+			continue;
+		}
+		if (!strcmp(o, "--keep-raw") || !strcmp(o, "--no-simplify")) {
+			*(o[2] == 'k' ? &a->keep_raw : &a->no_simplify) = 1;
 			continue;
 		}
 		if (!v)
@@ -116,6 +130,7 @@ typedef struct sp_run {
 	ms_ctx *ctx;
 	void *probe; /* the loop's problem without earlier programs: scores against the fixed opponents */
 	int n_fixed;
+	ms_dsl_prog *const *progs; /* the loop's programs: iteration i's is progs[i] once it ended */
 	FILE *csv;
 	double t0;
 	double best_fixed; /* best score against the fixed opponents so far */
@@ -135,20 +150,73 @@ static void population(const sp_run *r, const ms_synth_selfplay_iter *it, char *
 	}
 }
 
+/* The program the iteration writes: p (a copy of its program) simplified, unless --no-simplify. */
+static void sp_simplify(sp_run *r, const ms_synth_selfplay_iter *it, ms_dsl_prog *p, synth_simplified *sim)
+{
+	const synth_selfplay_row *row = r->a->game->selfplay;
+	const ms_dsl_prog **pop;
+	int n = 0;
+	if (r->a->no_simplify || !row->simplify) {
+		snprintf(sim->why, sizeof sim->why, "%s",
+			 r->a->no_simplify ? "--no-simplify" : "not offered for this game");
+		return;
+	}
+	if (!(pop = calloc((size_t)it->pop->n + 1, sizeof *pop))) {
+		snprintf(sim->why, sizeof sim->why, "simplification failed: out of memory");
+		return;
+	}
+	for (int i = 0; i < it->pop->n; i++)
+		if (it->pop->opponents[i] >= r->n_fixed)
+			pop[n++] = r->progs[it->pop->opponents[i] - r->n_fixed];
+	row->simplify(r->a->g, r->ctx, p, pop, n, sim);
+	free(pop);
+}
+
+/* OUT.iter-I and OUT, and with --keep-raw the search's text beside each; 0 or -1 (the message on stderr). */
+static int sp_write(const sp_run *r, int iteration, const ms_dsl_prog *p, const ms_dsl_prog *raw, const char *header,
+		    int simplified)
+{
+	const sp_args *a = r->a;
+	const synth_selfplay_row *row = a->game->selfplay;
+	char path[1100], raw_path[1200], raw_header[6656];
+	snprintf(path, sizeof path, "%s.iter-%d", a->s.out, iteration);
+	for (int k = 0; k < 2; k++) {
+		const char *f = k ? a->s.out : path;
+		snprintf(raw_path, sizeof raw_path, "%s%s", f, row->raw_suffix ? row->raw_suffix : ".raw");
+		snprintf(raw_header, sizeof raw_header, "the search's own text of the program %s holds%s\n%s", f,
+			 simplified ? " simplified (the same play on every match of its proof)" : "", header);
+		if (row->save(p, f, header) < 0 || (a->keep_raw && row->save(raw, raw_path, raw_header) < 0)) {
+			synth_fail_as(CMD, ms_dsl_prog_ctx(p), "output");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Scores and writes the iteration's program, prints its lines; nonzero stops the loop. */
 static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 {
 	sp_run *r = ud;
 	const sp_args *a = r->a;
 	const synth_selfplay_row *row = a->game->selfplay;
-	char pop[512], path[1100], header[2048], line[256];
+	char pop[512], header[6144], line[256], simp[2048], tag[32];
 	double vs_fixed = -1;
+	synth_simplified sim;
+	ms_dsl_prog *p = NULL;
+	int stop = 1;
 
 	if (r->bar.bar_on)
 		ms_synth_bar_end(&r->bar.bar);
-	population(r, it, pop, sizeof pop);
-	if (row->vs_fixed(a->g, r->ctx, r->probe, it->prog, (int)a->s.threads, &vs_fixed) < 0) {
-		synth_fail_as(CMD, r->ctx, "score against the fixed opponents");
+	memset(&sim, 0, sizeof sim);
+	if (ms_dsl_prog_clone(&p, it->prog) < 0) {
+		synth_fail_as(CMD, ms_dsl_prog_ctx(it->prog), "output");
 		return 1;
+	}
+	sp_simplify(r, it, p, &sim);
+	population(r, it, pop, sizeof pop);
+	if (row->vs_fixed(a->g, r->ctx, r->probe, p, (int)a->s.threads, &vs_fixed) < 0) {
+		synth_fail_as(CMD, r->ctx, "score against the fixed opponents");
+		goto done;
 	}
 	if (vs_fixed > r->best_fixed) {
 		r->best_fixed = vs_fixed;
@@ -156,17 +224,17 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 	}
 	double t = cli_now() - r->t0;
 	row->describe(a->g, vs_fixed, line, sizeof line);
+	synth_simplified_header(&sim, a->keep_raw, row->raw_suffix ? row->raw_suffix : ".raw", simp, sizeof simp);
 	snprintf(header, sizeof header,
 		 "microsynth selfplay: iteration %d's best response\ncommand: %s\nloop: %s; best response: %s; seed %ld\n"
-		 "population: %s\nsearch psi against it: %.4f; evaluations %lld; search seconds %.1f%s\n%s",
+		 "population: %s\nsearch psi against it: %.4f; evaluations %lld; search seconds %.1f%s\n%s\n%s",
 		 it->iteration, a->s.command, a->loop, a->s.algo, a->s.seed + it->iteration, pop, it->psi,
 		 it->stats.evals_psi, it->stats.elapsed, it->stats.timed ? " (budgeted by time: not reproducible)" : "",
-		 line);
-	snprintf(path, sizeof path, "%s.iter-%d", a->s.out, it->iteration);
-	if (row->save(it->prog, path, header) < 0 || row->save(it->prog, a->s.out, header) < 0) {
-		synth_fail_as(CMD, ms_dsl_prog_ctx(it->prog), "output");
-		return 1;
-	}
+		 line, simp);
+	if (sp_write(r, it->iteration, p, it->prog, header, sim.done) < 0)
+		goto done;
+	snprintf(tag, sizeof tag, "iteration=%d ", it->iteration);
+	synth_simplified_print(&sim, tag);
 	printf("iteration=%d search_psi=%.4f %s=%.4f evals=%lld seconds=%.1f population=[%s]\n", it->iteration, it->psi,
 	       row->key, vs_fixed, it->stats.evals_psi, t, pop);
 	fflush(stdout);
@@ -175,7 +243,10 @@ static int on_iteration(void *ud, const ms_synth_selfplay_iter *it)
 			pop);
 		fflush(r->csv);
 	}
-	return 0;
+	stop = 0;
+done:
+	ms_dsl_prog_free(p);
+	return stop;
 }
 
 /* --csv FILE opened for appending, with the header if it is new; a CLI code. */
@@ -298,6 +369,7 @@ static int sp_main(sp_args *a, sp_run *run, int algo, ms_synth_selfplay_game *ga
 	for (long i = 0; i < a->iterations; i++)
 		if (ms_dsl_prog_new(ctx, &(*progs)[i], probe_pb->grammar) < 0)
 			return synth_fail_as(CMD, ctx, "programs");
+	run->progs = *progs;
 	if ((ret = sp_open_csv(run, a)))
 		return ret;
 	sp_options(&so, a, run, algo);

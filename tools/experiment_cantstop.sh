@@ -4,7 +4,9 @@
 # sketch searches with the random and the GA oracle, each budgeted by Psi
 # evaluations (reproducible), each final program scored on 10,000 fresh
 # matches against GA; prints a table (mean +- sd over seeds) beside the
-# paper's Table 1 and the reference's logged results.
+# paper's Table 1 and the reference's logged results. Each program is
+# written simplified, proved on those 10,000 matches (synth's default,
+# docs/readable-programs.md), the search's own text beside it (.txt.raw.txt).
 #
 # Usage: tools/experiment_cantstop.sh [-b MICROSYNTH] [-d OUTDIR] [-e EVALS]
 #            [-s "SEEDS"] [-t THREADS] [-c "CONFIGS"] [-D DEADLINE_SECONDS]
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
 	-D) deadline=$2; shift 2 ;;
 	--best) best=$2; shift 2 ;;
 	--table-only) table_only=1; shift ;;
-	-h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "experiment_cantstop.sh: unknown option '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -106,7 +108,7 @@ if [ "$table_only" = 0 ]; then
 			t0=$(date +%s.%N)
 			# shellcheck disable=SC2046
 			if ! "$bin" synth --game cantstop $(args_of "$c") --evals "$evals" --seed "$s" \
-				--threads "$threads" -o "$base.txt" --csv "$base.csv" --no-progress \
+				--threads "$threads" -o "$base.txt" --keep-raw --csv "$base.csv" --no-progress \
 				>"$base.out" 2>"$base.err"; then
 				echo "experiment_cantstop.sh: run $c seed $s failed (see $base.err)" >&2
 				exit 1

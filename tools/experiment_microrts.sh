@@ -10,6 +10,8 @@
 # TIME is each run's budget (default 15m); the issue's target is a winner within 1 hour on 2 cores.
 # CONFIGS are algo[:oracle] items (default: "sketch-sa:WorkerRush sketch-sa:LightRush sa uct").
 # Oracles are native bots (the O score is measured in our engine against the C opponent WorkerRush).
+# Each TAG.ms is written simplified, proved on the evaluation's matches (synth's default; CoacAI is
+# played natively), the search's own text beside it (TAG.ms.raw.ms; docs/readable-programs.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin="$here/../build/bin/microsynth"
@@ -42,7 +44,7 @@ for map in $maps; do
 		for seed in $seeds; do
 			tag="$name-$algo${oracle:+-$oracle}-$seed"
 			args=(synth --game microrts --map "$map" --opponent CoacAI --algo "$algo" --time "$budget" --seed "$seed"
-				--threads "$(nproc)" -o "$out/$tag.ms" --csv "$out/$tag.csv" --no-progress)
+				--threads "$(nproc)" -o "$out/$tag.ms" --keep-raw --csv "$out/$tag.csv" --no-progress)
 			[ -n "$oracle" ] && args+=(--oracle "$oracle" --c-opponent WorkerRush)
 			rm -f "$out/$tag.csv"
 			line=$("$bin" "${args[@]}" 2> "$out/$tag.err" | tail -n 1) || { echo "$tag: failed (see $tag.err)" >&2; continue; }

@@ -11,6 +11,9 @@
 #       CoacAI, played natively); writes DIR/ENTRANT/MAPNAME.ms (+ .csv,
 #       .log) and DIR/ENTRANT.index (the program index naming each map's
 #       program). DIR defaults to build/league. Existing programs are kept.
+#       Programs are written simplified (selfplay's and synth's default,
+#       docs/readable-programs.md): each plays its proof's matches as the
+#       search's text does.
 #   tools/league.sh run [--out DIR] [--games N] MAP...
 #       microsynth league over every DIR/*.index (index:FILE entrants,
 #       named after the entrant), CoacAI, mayari and the four rushes on the
@@ -24,7 +27,7 @@ build=${BUILD_DIR:-build}
 exe="$build/bin/microsynth"
 harness=${MICROSYNTH_HARNESS:-$HOME/.cache/microsynth/harness}
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 # The file a map name resolves to: as given, in the harness, or in the
 # project's shared map folder (what `microsynth` itself searches).

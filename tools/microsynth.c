@@ -33,6 +33,7 @@ static const cli_cmd commands[] = {
 	{ "league", "a simulated tournament of programs, native and Java bots, with tables and SVG plots", cmd_league, cmd_league_usage },
 	{ "watch", "show a match in the official game window", cmd_watch, cmd_watch_usage },
 	{ "serve", "serve games to SocketAI clients over TCP and websockets", cmd_serve, cmd_serve_usage },
+	{ "view", "the browser view: live matches, replays, programs beside the board, synthesis", cmd_view, cmd_view_usage },
 	{ "selftest", "play random whole matches between native bots and random programs, report failures", cmd_selftest, cmd_selftest_usage },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -54,7 +54,7 @@ say() { printf 'setup: %s\n' "$*" >&2; }
 PKGS=(build-essential cmake ninja-build pkg-config clang llvm
       libwebsockets-dev libcjson-dev libxml2-dev libcmocka-dev libzip-dev zlib1g-dev
       default-jdk-headless zip unzip xvfb xauth python3-pip python3-venv libclang-rt-dev
-      libopenmpi-dev openmpi-bin)
+      libopenmpi-dev openmpi-bin chromium)
 
 if [ "$do_apt" = 1 ]; then
 	missing=()

@@ -1,7 +1,9 @@
 /*
  * microsynth synth --game cantstop: program synthesis for Can't Stop
  * (spec/cantstop.md 7) with the searches of synth.h on the problem of
- * cantstop_synth.h. cmd_synth.c dispatches here.
+ * cantstop_synth.h. cmd_synth.c dispatches here. The best program is
+ * written simplified (ms_cs_dsl_simplify), proved on the final evaluation's
+ * matches, so the win rate in its header is the written program's.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,7 +25,8 @@ static void synth_cantstop_usage(FILE *out)
 		"Usage: microsynth synth --game cantstop --algo sa|uct|sketch-sa|sketch-uct|random|hss\n"
 		"                        [--score A|O] [--oracle random|ga] (--evals N | --time T)\n"
 		"                        --seed S [--threads K] -o FILE [--csv FILE] [--checkpoint FILE]\n"
-		"                        [--resume] [--no-progress] [more options below]\n"
+		"                        [--resume] [--keep-raw] [--no-simplify] [--no-progress]\n"
+		"                        [more options below]\n"
 		"\n"
 		"Searches for a Can't Stop program (yes/no and column programs of the reference DSL)\n"
 		"maximising its win rate against GA (Psi, 1000 matches per evaluation, a run-time error\n"
@@ -35,11 +38,16 @@ static void synth_cantstop_usage(FILE *out)
 		"the first reached ends the run.\n\n"
 		"-o FILE receives the best program with a '#' header: its win rate against GA over\n"
 		"10000 fresh matches (--final-matches, seeded with --final-seed, default 777), the\n"
-		"settings, seed, evaluations and time. --csv appends a line per improvement (seconds,\n"
-		"best_psi,best_c,evals_psi,evals_c,phase). --checkpoint logs every evaluation; after\n"
-		"a kill, the same command with --resume continues and ends as an uninterrupted run.\n"
-		"Ctrl-C stops cleanly (resume later). Last stdout line: psi=X search_psi=Y evals=N\n"
-		"evals_c=M seconds=T.\n\n"
+		"settings, seed, evaluations and time. The program is written simplified, as\n"
+		"`microsynth cantstop simplify` does it, proved on those final matches: at every call\n"
+		"of every match it decides as the search's program did (docs/readable-programs.md);\n"
+		"the header gives the proof's figures and stdout a line simplified: lines_before=...\n"
+		"--keep-raw also writes the search's own text to FILE.raw.txt; --no-simplify writes\n"
+		"that text to FILE.\n\n"
+		"--csv appends a line per improvement (seconds,best_psi,best_c,evals_psi,evals_c,phase).\n"
+		"--checkpoint logs every evaluation; after a kill, the same command with --resume\n"
+		"continues and ends as an uninterrupted run. Ctrl-C stops cleanly (resume later).\n"
+		"Last stdout line: psi=X search_psi=Y evals=N evals_c=M seconds=T.\n\n"
 		"More options: --matches N (Psi matches, 1000), --data-matches N (3), --data-seed S (1),\n"
 		"--data FILE (a data set file instead of --oracle), --era A|B (A), --sketch-evals N\n"
 		"(C evaluations of the sketch phase; default: the algorithm's own), --uct-c X (10),\n"
@@ -73,7 +81,7 @@ typedef struct synth_args {
 	long feature_matches, hss_passes, probe_matches, hss_confirm, max_nodes;
 	long matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double uct_c;
-	int have_uct_c, common, have_confirm, typed;
+	int have_uct_c, common, have_confirm, typed, keep_raw, no_simplify;
 } synth_args;
 
 /* One of Can't Stop's own options (opt at argv[*i]); CLI_OK or the exit code after a usage error. */
@@ -91,16 +99,16 @@ static int cs_option(int argc, char **argv, int *i, synth_args *a)
 	static const long int_min[] = { 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1 };
 	static const long int_max[] = { 100000000L, 100000000L, 0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL,
 					1000000000L, 100000, 1000, 1000, 1000, 100000 };
+	static const char *const flags[] = { "--common-matches", "--typed", "--keep-raw", "--no-simplify" };
+	int *flag_dst[] = { &a->common, &a->typed, &a->keep_raw, &a->no_simplify };
 	const char *opt = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
 	size_t k;
 
-	if (!strcmp(opt, "--common-matches") || !strcmp(opt, "--typed")) {
-		if (!strcmp(opt, "--typed"))
-			a->typed = 1;
-		else
-			a->common = 1;
-		return CLI_OK;
-	}
+	for (k = 0; k < sizeof flags / sizeof flags[0]; k++)
+		if (!strcmp(opt, flags[k])) {
+			*flag_dst[k] = 1;
+			return CLI_OK;
+		}
 	if (!val)
 		return cli_usage_error(CMD, "%s needs a value (or is unknown)", opt);
 	++*i;
@@ -246,6 +254,74 @@ static void cs_search_options(ms_synth_opts *so, const synth_args *a, int algo, 
 	so->progress_ud = ud;
 }
 
+/* ---- the written program, simplified -------------------------------------- */
+
+#define CS_RAW_SUFFIX ".raw.txt" /* --keep-raw: the search's text beside the program file */
+
+/* Lines of p's printed form (yes-no: and column:, 2 for every whole program); -1 if it cannot be printed. */
+static int cs_lines(const ms_dsl_prog *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int n = 0;
+	if (ms_dsl_print(p, &text, &len) < 0)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	n += len > 0 && text[len - 1] != '\n';
+	ms_ctx_mfree(ms_dsl_prog_ctx(p), text);
+	return n;
+}
+
+/*
+ * p simplified in place and proved on the matches of a final evaluation
+ * (ms_cs_synth_final_psi: `matches` matches against GA seeded with `seed`,
+ * the program first in even ones, `era`, the 300-decision cap), so the win
+ * rate reported for p is the written program's; on a failure p stays as
+ * found and out->why says why (the run goes on).
+ */
+static void cs_simplify(ms_ctx *ctx, const ms_cs_dsl *d, ms_dsl_prog *p, long matches, uint64_t seed, int era,
+			synth_simplified *out)
+{
+	ms_cs_dsl_proof_options o;
+	ms_cs_dsl_simplify_stats st;
+	char raises[128] = "";
+	double t0 = cli_now();
+
+	memset(&o, 0, sizeof o);
+	o.version = MS_CS_DSL_PROOF_OPTIONS_VERSION;
+	o.matches = matches;
+	o.seed = seed;
+	o.era = era;
+	out->lines_before = cs_lines(p);
+	if (ms_cs_dsl_simplify(ctx, d, p, &o, &st) < 0) {
+		snprintf(out->why, sizeof out->why, "simplification failed: %s", ms_ctx_last_error(ctx));
+		fprintf(stderr, "microsynth: the program is written as found: %s\n", out->why);
+		ms_ctx_clear_error(ctx);
+		return;
+	}
+	out->done = 1;
+	out->seconds = cli_now() - t0;
+	out->lines_after = cs_lines(p);
+	out->nodes_before = st.nodes_before;
+	out->nodes_after = st.nodes_after;
+	if (st.matches < matches) /* an evaluation stops at the program's first run-time error */
+		snprintf(raises, sizeof raises,
+			 ";\nthe program raises in match %ld, where the evaluation (and so the proof) stops", st.matches - 1);
+	snprintf(out->proof, sizeof out->proof,
+		 "size %d of %d, %d of %d characters;\n"
+		 "proof: the %ld match%s of the final evaluation against GA (seed %llu, era %c, the program first\n"
+		 "in even matches), replayed with this program, make the same %ld decisions (yes/no answers\n"
+		 "and column choices, call by call) and end the same%s",
+		 st.size_after, st.size_before, st.chars_after, st.chars_before, st.matches, st.matches == 1 ? "" : "es",
+		 (unsigned long long)seed, era == MS_CS_ERA_B ? 'B' : 'A', st.decisions_compared, raises);
+	snprintf(out->fields, sizeof out->fields,
+		 "size_before=%d size_after=%d chars_before=%d chars_after=%d matches=%ld decisions_compared=%ld "
+		 "candidates=%ld kept=%ld",
+		 st.size_before, st.size_after, st.chars_before, st.chars_after, st.matches, st.decisions_compared,
+		 st.candidates, st.kept);
+}
+
 /* The final evaluation of the search's best program and what the output's header says of the run. */
 typedef struct cs_final {
 	const synth_args *a;
@@ -255,6 +331,7 @@ typedef struct cs_final {
 	ms_synth_stats st;
 	double psi, search_psi;
 	int failed;
+	synth_simplified sim; /* what was done to the written program */
 } cs_final;
 
 static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_synth *cs)
@@ -262,7 +339,8 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 	const synth_args *a = f->a;
 	const ms_cs_synth_options *po = f->po;
 	const ms_synth_stats *st = &f->st;
-	char budget[96];
+	char budget[96], simp[2048];
+	synth_simplified_header(&f->sim, a->keep_raw, CS_RAW_SUFFIX, simp, sizeof simp);
 	if (a->s.evals && a->s.seconds > 0)
 		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->s.evals, a->s.seconds);
 	else if (a->s.evals)
@@ -279,6 +357,7 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s\n"
 		 "best search estimate: Psi %.4f (%s of %ld-match evaluations, optimistic)\n"
 		 "%s\n"
+		 "%s\n"
 		 "fingerprint: %s",
 		 a->s.command, f->psi, po->final_matches, (unsigned long long)a->final_seed,
 		 f->failed ? " (the program raised a run-time error)" : "", ms_synth_algo_name(f->algo),
@@ -291,28 +370,62 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 		 po->matches,
 		 st->timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"
 			   : "reproducible: the same command gives the same program for any --threads",
-		 ms_cs_synth_fingerprint(cs));
+		 simp, ms_cs_synth_fingerprint(cs));
 }
 
-/* Plays the best program's fresh matches, writes -o and prints the summary; a CLI code. */
+/* -o FILE (the program under the run's header) and, with --keep-raw, the search's text beside it; a CLI code. */
+static int cs_write(ms_ctx *ctx, const synth_args *a, const ms_dsl_prog *prog, const ms_dsl_prog *raw,
+		    const char *header, int simplified)
+{
+	char path[4096], *raw_header = NULL;
+	int rc = ms_cs_dsl_save(prog, a->s.out, header);
+	if (rc >= 0 && a->keep_raw) {
+		size_t n = strlen(header) + 512;
+		if (!(raw_header = malloc(n))) {
+			fprintf(stderr, "microsynth synth: out of memory\n");
+			return CLI_FAIL;
+		}
+		snprintf(path, sizeof path, "%s%s", a->s.out, CS_RAW_SUFFIX);
+		snprintf(raw_header, n, "the search's own text of the program %s holds%s\n%s", a->s.out,
+			 simplified ? " simplified (the same decisions on every match of the final evaluation)" : "", header);
+		rc = ms_cs_dsl_save(raw, path, raw_header);
+		free(raw_header);
+	}
+	return rc < 0 ? synth_fail(ctx, "output") : CLI_OK;
+}
+
+/* Simplifies the best program, plays its fresh matches, writes -o and prints the summary; a CLI code. */
 static int cs_report(ms_ctx *ctx, ms_cs_synth *cs, ms_synth *s, cs_final *f, const cs_progress *ud)
 {
 	const synth_args *a = f->a;
-	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
-	char *text = NULL, header[3072];
+	const ms_dsl_prog *raw = ms_synth_best(s, MS_SYNTH_PSI);
+	ms_dsl_prog *best = NULL;
+	char *text = NULL, header[6144];
+	int rc;
 	f->search_psi = ms_synth_best_score(s, MS_SYNTH_PSI);
+	if (ms_dsl_prog_clone(&best, raw) < 0)
+		return synth_fail(ctx, "output");
+	if (a->no_simplify)
+		snprintf(f->sim.why, sizeof f->sim.why, "--no-simplify");
+	else
+		cs_simplify(ctx, ms_cs_synth_dsl(cs), best, f->po->final_matches, (uint64_t)a->final_seed, f->po->era,
+			    &f->sim);
 	double t0 = cli_now();
-	if (ms_cs_synth_final_psi(ctx, cs, best, (int)a->s.threads, (uint64_t)a->final_seed, &f->psi, &f->failed) < 0)
-		return synth_fail(ctx, "final evaluation");
+	if (ms_cs_synth_final_psi(ctx, cs, best, (int)a->s.threads, (uint64_t)a->final_seed, &f->psi, &f->failed) < 0) {
+		rc = synth_fail(ctx, "final evaluation");
+		goto done;
+	}
 	double final_seconds = cli_now() - t0;
 	cs_header(header, sizeof header, f, cs);
-	if (ms_cs_dsl_save(best, a->s.out, header) < 0 || ms_dsl_print(best, &text, NULL) < 0) {
-		if (text)
-			ms_ctx_mfree(ctx, text);
-		return synth_fail(ctx, "output");
+	if ((rc = cs_write(ctx, a, best, raw, header, f->sim.done)) != CLI_OK)
+		goto done;
+	if (ms_dsl_print(best, &text, NULL) < 0) {
+		rc = synth_fail(ctx, "output");
+		goto done;
 	}
 	printf("%s\n", text);
 	ms_ctx_mfree(ctx, text);
+	synth_simplified_print(&f->sim, "");
 	const ms_synth_stats *st = &f->st;
 	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld elapsed=%.1f final_matches=%ld final_seconds=%.2f "
 	       "zero_evals=%lld/%lld%s\n",
@@ -320,7 +433,9 @@ static int cs_report(ms_ctx *ctx, ms_cs_synth *cs, ms_synth *s, cs_final *f, con
 	       final_seconds, ud->zero, ud->psi, st->timed ? " reproducible=no" : " reproducible=yes");
 	printf("psi=%.4f search_psi=%.4f evals=%lld evals_c=%lld seconds=%.1f\n", f->psi, f->search_psi,
 	       st->evals_psi, st->evals_c, st->elapsed);
-	return CLI_OK;
+done:
+	ms_dsl_prog_free(best);
+	return rc;
 }
 
 /* Status to exit code: bad input (options, files) is usage, the rest a failure. */
@@ -380,6 +495,7 @@ static int synth_cantstop_main(int argc, char **argv)
 
 typedef struct cs_sp {
 	long matches, final_matches, feature_matches, probe_matches;
+	int era;
 	ms_cs_synth *cs; /* GA's problem: the final win rates */
 } cs_sp;
 
@@ -436,6 +552,7 @@ static int cs_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *ou
 	po.probe_matches = c->probe_matches;
 	if (algo == MS_SYNTH_SKETCH_SA || algo == MS_SYNTH_SKETCH_UCT)
 		po.oracle = MS_CS_ORACLE_GA;
+	c->era = po.era;
 	if (ms_cs_synth_new(ctx, &c->cs, &po) < 0)
 		return synth_fail_as("selfplay", ctx, "problem");
 	*out = (ms_synth_selfplay_game){ c->cs, 1, cs_sp_make, cs_sp_release };
@@ -463,14 +580,29 @@ static void cs_sp_summary(void *g, char *out, size_t size)
 	snprintf(out, size, " final_matches=%ld", c->final_matches ? c->final_matches : 10000L);
 }
 
+/*
+ * Proved on vs_fixed's matches (GA, --final-matches, seed 777) only: the
+ * searches score against earlier programs on matches drawn from each
+ * evaluation's seed, so there is no fixed set of those matches to replay.
+ */
+static void cs_sp_simplify(void *g, ms_ctx *ctx, ms_dsl_prog *p, const ms_dsl_prog *const *pop, int n_pop,
+			   synth_simplified *out)
+{
+	cs_sp *c = g;
+	(void)pop;
+	(void)n_pop;
+	cs_simplify(ctx, ms_cs_synth_dsl(c->cs), p, c->final_matches ? c->final_matches : 10000L, 777, c->era, out);
+}
+
 static void cs_sp_release_state(void *g)
 {
 	ms_cs_synth_free(((cs_sp *)g)->cs);
 }
 
 static const synth_selfplay_row cs_selfplay = {
-	sizeof(cs_sp), cs_sp_usage,    cs_sp_option,   cs_sp_game,    NULL,   cs_sp_vs_fixed,
-	ms_cs_dsl_save, "vs_ga",	cs_sp_describe, cs_sp_summary, cs_sp_release_state,
+	sizeof(cs_sp),	cs_sp_usage,	cs_sp_option,	cs_sp_game,	     NULL,
+	cs_sp_vs_fixed, ms_cs_dsl_save, "vs_ga",	cs_sp_describe, cs_sp_summary,
+	cs_sp_release_state, cs_sp_simplify, CS_RAW_SUFFIX,
 };
 
 const synth_game synth_game_cantstop = { "cantstop", synth_cantstop_main, synth_cantstop_usage, &cs_selfplay };

@@ -231,6 +231,27 @@ void synth_search_opts(ms_synth_opts *so, const synth_search_args *s, int algo, 
 	synth_progress_init(so, ud, s->progress);
 }
 
+void synth_simplified_print(const synth_simplified *s, const char *prefix)
+{
+	if (s->done)
+		printf("simplified: %slines_before=%d lines_after=%d nodes_before=%d nodes_after=%d %s seconds=%.1f\n",
+		       prefix, s->lines_before, s->lines_after, s->nodes_before, s->nodes_after, s->fields, s->seconds);
+}
+
+void synth_simplified_header(const synth_simplified *s, int keep_raw, const char *raw_suffix, char *out, size_t size)
+{
+	if (!s->done) {
+		snprintf(out, size, "simplified: no, the search's own text (%s)", s->why);
+		return;
+	}
+	snprintf(out, size,
+		 "simplified: %d of %d program lines, %d of %d nodes (docs/readable-programs.md); %s;\n"
+		 "the search's own text: %s%s%s",
+		 s->lines_after, s->lines_before, s->nodes_after, s->nodes_before, s->proof,
+		 keep_raw ? "beside this file (" : "not kept (--keep-raw keeps it)", keep_raw ? raw_suffix : "",
+		 keep_raw ? ")" : "");
+}
+
 static const synth_game *const game_rows[] = { &synth_game_microrts, &synth_game_cantstop, &synth_game_planetwars };
 
 const synth_game *const *synth_games(size_t *n)

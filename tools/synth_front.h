@@ -11,6 +11,25 @@
 #include "microsynth/synth.h"
 
 /*
+ * A written program's simplification (docs/readable-programs.md): what the
+ * header and the stdout line say of it. Filled by the games' simplify
+ * functions; `done` 0 leaves the program as the search found it.
+ */
+typedef struct synth_simplified {
+	int done;       /* 1: the program is the simplified one, proved on the matches `proof` names */
+	char why[512];  /* done 0: why not (--no-simplify, an opponent that cannot be replayed, a failure) */
+	int lines_before, lines_after, nodes_before, nodes_after;
+	char proof[1024]; /* the header's sentence on the proof's matches (no trailing newline) */
+	char fields[256]; /* the stdout line's fields after nodes_after, e.g. "matches=8 cycles_compared=1360" */
+	double seconds;
+} synth_simplified;
+
+/* "simplified: PREFIXlines_before=... nodes_after=... FIELDS seconds=S" on stdout, when s->done. */
+void synth_simplified_print(const synth_simplified *s, const char *prefix);
+/* The header's lines on it: the figures and the proof, or why the program is the search's text. */
+void synth_simplified_header(const synth_simplified *s, int keep_raw, const char *raw_suffix, char *out, size_t size);
+
+/*
  * What `selfplay` needs of a game. Its state is `size` bytes, zeroed by
  * selfplay and handed to every function; the game owns what it allocates
  * there and releases it in `release_state`.
@@ -33,6 +52,16 @@ typedef struct synth_selfplay_row {
 	void (*describe)(void *g, double vs_fixed, char *out, size_t size);
 	void (*summary)(void *g, char *out, size_t size);
 	void (*release_state)(void *g);
+	/*
+	 * p (the iteration's program, a copy) simplified in place and proved on
+	 * the matches vs_fixed plays and, where the game can replay them, those
+	 * against pop[0 .. n_pop), the earlier programs the iteration answered;
+	 * what was done in *out (out->done 0: p as found, out->why says why).
+	 * NULL: the game writes the search's text.
+	 */
+	void (*simplify)(void *g, ms_ctx *ctx, ms_dsl_prog *p, const ms_dsl_prog *const *pop, int n_pop,
+			 synth_simplified *out);
+	const char *raw_suffix; /* what --keep-raw appends to a program file's name for the search's text */
 } synth_selfplay_row;
 
 /*

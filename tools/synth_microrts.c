@@ -67,6 +67,9 @@ static void synth_microrts_usage(FILE *out)
 		"K matches per seat with seeds 1..K, Psi their mean; reproducible),\n"
 		"--prefix FILE --switch-cycle K (a case of an opponent switch: FILE plays cycles < K, the\n"
 		"candidate the rest; native opponents; no harness replay; docs/switch.md),\n"
+		"--match-memo on|off|check|no-replay (native matches answered from earlier ones that the\n"
+		"program would play alike: it agrees wherever they read, or decides alike, replayed, where\n"
+		"it differs; exact: check plays them too and fails on a difference; on),\n"
 		"--uct-c X (10), --sketch-evals N, --sketch-share X (with --time: the sketch phase's share of\n"
 		"it, 0 < X <= 1; Sketch-UCT's default 0.2; Sketch-SA's none: its 5 x 10 passes on C, as the\n"
 		"reference, which on large maps can take the whole budget), --no-progress.\n\n"
@@ -89,7 +92,7 @@ typedef struct args {
 	long max_cycles, utt, conflict, neighbours, sketch_evals;
 	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
 	double uct_c, sketch_share;
-	int edition, harness, tiebreak, have_uct_c, have_confirm, keep_raw, no_simplify;
+	int edition, harness, tiebreak, have_uct_c, have_confirm, keep_raw, no_simplify, match_memo;
 } args;
 
 static int parse(int argc, char **argv, args *a)
@@ -142,6 +145,14 @@ static int parse(int argc, char **argv, args *a)
 			a->prefix = v;
 		else if (!strcmp(o, "--hss-library"))
 			a->hss_library = v;
+		else if (!strcmp(o, "--match-memo")) {
+			if (!strcmp(v, "on") || !strcmp(v, "off") || !strcmp(v, "check") || !strcmp(v, "no-replay"))
+				a->match_memo = v[1] == 'n' ? MS_RTS_MATCH_MEMO_ON
+					      : v[1] == 'f' ? MS_RTS_MATCH_MEMO_OFF
+					      : v[0] == 'c' ? MS_RTS_MATCH_MEMO_CHECK : MS_RTS_MATCH_MEMO_NO_REPLAY;
+			else
+				return cli_usage_error(CMD, "--match-memo: '%s' is not on, off, check or no-replay", v);
+		}
 		else if (!strcmp(o, "--edition")) {
 			if (edition_arg(CMD, v, &a->edition))
 				return CLI_USAGE;
@@ -298,7 +309,8 @@ static int rts_problem(rts_run *r)
 				    .tiebreak = a->tiebreak,
 				    .prefix = r->prefix,
 				    .switch_cycle = (int)a->switch_cycle,
-				    .opponent_seeds = (int)a->opp_seeds };
+				    .opponent_seeds = (int)a->opp_seeds,
+				    .match_memo = a->match_memo };
 	if (ms_rts_synth_new(ctx, &r->rs, &po))
 		return synth_fail(ctx, "problem");
 	if (a->s.initial && (ms_dsl_prog_new(ctx, &r->initial, ms_rts_synth_grammar(r->rs)) ||
@@ -502,6 +514,10 @@ static int rts_report(rts_run *r)
 		       "cycles_compared=%ld seconds=%.1f\n",
 		       f.ss.lines_before, f.ss.lines_after, f.ss.nodes_before, f.ss.nodes_after, f.ss.matches,
 		       f.ss.cycles_compared, f.simplify_seconds);
+	ms_rts_synth_memo_stats ms;
+	ms_rts_synth_memo_counts(r->rs, &ms);
+	printf("match_memo: lookups=%ld hits=%ld replays=%ld replay_hits=%ld\n", ms.lookups, ms.hits, ms.replays,
+	       ms.replay_hits);
 	printf("algo=%s seed=%ld evals_psi=%lld evals_c=%lld wins=%d draws=%d losses=%d harness_seconds=%.1f%s\n",
 	       a->s.algo, a->s.seed, st->evals_psi, st->evals_c, f.ours.wins, f.ours.draws, f.ours.losses, f.harness_seconds,
 	       st->timed ? " reproducible=no" : " reproducible=yes");
@@ -600,20 +616,18 @@ static int rts_sp_option(void *g, int argc, char **argv, int *i)
 	return CLI_OK;
 }
 
-/* A new problem: the fixed opponents, then each program as "program-text:" in its exact-tree form. */
-static int rts_sp_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
-		       void **handle)
+/* The opponents' names (opp[n_opps + n]): the fixed opponents, then each program as "program-text:" in its
+ * exact-tree form (the texts in text[n]); both freed by rts_sp_names_free. */
+static int rts_sp_names(const rts_sp *g, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const char ***opp_out,
+			char ***text_out)
 {
-	rts_sp *g = ud;
 	int nf = g->n_opps, rc = 0;
 	const char **opp = calloc((size_t)(nf + n), sizeof *opp);
 	char **text = calloc((size_t)(n ? n : 1), sizeof *text);
-	ms_rts_synth *rs = NULL;
-	if (!opp || !text) {
-		free(opp);
-		free(text);
+	*opp_out = opp;
+	*text_out = text;
+	if (!opp || !text)
 		return ms_ctx_error(ctx, MS_ENOMEM, "selfplay: out of memory");
-	}
 	for (int i = 0; i < nf; i++)
 		opp[i] = g->opps[i];
 	for (int j = 0; j < n && rc == 0; j++) {
@@ -629,16 +643,33 @@ static int rts_sp_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, i
 		ms_ctx_mfree(ms_dsl_prog_ctx(progs[j]), salve);
 		opp[nf + j] = text[j];
 	}
-	if (rc == 0) {
-		ms_rts_synth_options o = g->base;
-		o.opponents = opp;
-		o.n_opponents = nf + n;
-		rc = ms_rts_synth_new(ctx, &rs, &o);
-	}
-	for (int j = 0; j < n; j++)
+	return rc;
+}
+
+static void rts_sp_names_free(const char **opp, char **text, int n)
+{
+	for (int j = 0; text && j < n; j++)
 		free(text[j]);
 	free(text);
 	free(opp);
+}
+
+/* A new problem: the fixed opponents, then each program as "program-text:" in its exact-tree form. */
+static int rts_sp_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
+		       void **handle)
+{
+	rts_sp *g = ud;
+	const char **opp;
+	char **text;
+	ms_rts_synth *rs = NULL;
+	int rc = rts_sp_names(g, ctx, progs, n, &opp, &text);
+	if (rc == 0) {
+		ms_rts_synth_options o = g->base;
+		o.opponents = opp;
+		o.n_opponents = g->n_opps + n;
+		rc = ms_rts_synth_new(ctx, &rs, &o);
+	}
+	rts_sp_names_free(opp, text, n);
 	if (rc < 0)
 		return rc;
 	*pb = ms_rts_synth_problem(rs);
@@ -708,9 +739,63 @@ static void rts_sp_release_state(void *g)
 	(void)g;
 }
 
+/*
+ * Proved on the matches the iteration's scores play: every map against the
+ * fixed opponents (vs_fixed) and the earlier programs it answered (its
+ * search's Psi), both seats, the loop's edition and lengths.
+ */
+static void rts_sp_simplify(void *g, ms_ctx *ctx, ms_dsl_prog *p, const ms_dsl_prog *const *pop, int n_pop,
+			    synth_simplified *out)
+{
+	rts_sp *r = g;
+	const char **opp;
+	char **text, earlier[96] = "";
+	ms_rts_proof *pr = NULL;
+	ms_dsl_prog *work = NULL;
+	ms_rts_simplify_stats ss;
+	ms_rts_proof_opts po = { .version = MS_RTS_PROOF_OPTS_VERSION, .maps = r->maps, .n_maps = r->n_maps,
+				 .n_opponents = r->n_opps + n_pop, .utt = r->base.utt, .conflict = r->base.conflict,
+				 .max_cycles = (int)r->max_cycles, .edition = r->base.edition };
+	double t0 = cli_now();
+	int rc = rts_sp_names(r, ctx, pop, n_pop, &opp, &text);
+	po.opponents = opp;
+	for (int k = 0; k < r->n_opps && !out->why[0]; k++)
+		if (!ms_bot_spec_native(r->opps[k]))
+			snprintf(out->why, sizeof out->why,
+				 "opponent %s plays in the JVM, whose matches cannot be replayed cycle by cycle", r->opps[k]);
+	if (out->why[0])
+		goto done;
+	if (rc || ms_rts_proof_new(ctx, &pr, &po) || ms_dsl_prog_clone(&work, p) ||
+	    ms_rts_simplify(pr, work, NULL, &ss) || ms_dsl_prog_copy(p, work)) {
+		snprintf(out->why, sizeof out->why, "simplification failed: %s", ms_ctx_last_error(ctx));
+		fprintf(stderr, "microsynth selfplay: the program is written as found: %s\n", out->why);
+		ms_ctx_clear_error(ctx);
+		goto done;
+	}
+	out->done = 1;
+	out->seconds = cli_now() - t0;
+	out->lines_before = ss.lines_before;
+	out->lines_after = ss.lines_after;
+	out->nodes_before = ss.nodes_before;
+	out->nodes_after = ss.nodes_after;
+	if (n_pop)
+		snprintf(earlier, sizeof earlier, " and the %d earlier program%s the iteration answered", n_pop,
+			 n_pop > 1 ? "s" : "");
+	snprintf(out->proof, sizeof out->proof,
+		 "proof: the %d matches against\nthe fixed opponents%s (both seats, every map),\n"
+		 "replayed with this program, issue the same unit actions on all %ld cycles and end the same",
+		 ss.matches, earlier, ss.cycles_compared);
+	snprintf(out->fields, sizeof out->fields, "matches=%d cycles_compared=%ld", ss.matches, ss.cycles_compared);
+done:
+	ms_dsl_prog_free(work);
+	ms_rts_proof_free(pr);
+	rts_sp_names_free(opp, text, n_pop);
+}
+
 static const synth_selfplay_row rts_selfplay = {
-	sizeof(rts_sp), rts_sp_usage,	 rts_sp_option,	  rts_sp_game,	   rts_sp_br_options,	 rts_sp_vs_fixed,
-	write_program,	"vs_fixed",	 rts_sp_describe, rts_sp_summary, rts_sp_release_state,
+	sizeof(rts_sp),	 rts_sp_usage,	 rts_sp_option,	  rts_sp_game,	  rts_sp_br_options, rts_sp_vs_fixed,
+	write_program,	 "vs_fixed",	 rts_sp_describe, rts_sp_summary, rts_sp_release_state,
+	rts_sp_simplify, ".raw.ms",
 };
 
 const synth_game synth_game_microrts = { "microrts", synth_microrts_main, synth_microrts_usage, &rts_selfplay };

@@ -118,6 +118,14 @@ int ms_bot_play(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cyc
 int ms_bot_play_observed(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
 			 ms_rts_trace_writer *trace, int *winner, ms_bot_observer observe, void *ud)
 {
+	ms_bot_hooks h = { observe, NULL, ud };
+	return ms_bot_play_hooked(ctx, s, bots, max_cycles, po, trace, winner, &h);
+}
+
+int ms_bot_play_hooked(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
+		       ms_rts_trace_writer *trace, int *winner, const ms_bot_hooks *h)
+{
+	ms_bot_hooks none = { NULL, NULL, NULL };
 	/* At most one unit per cell, so one pair per cell. */
 	int max_pairs = ms_rts_state_width(s) * ms_rts_state_height(s) + 1;
 	ms_rts_pair *pa[2];
@@ -126,6 +134,8 @@ int ms_bot_play_observed(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], in
 
 	pa[0] = ms_ctx_malloc(ctx, (size_t)max_pairs * sizeof(ms_rts_pair));
 	pa[1] = ms_ctx_malloc(ctx, (size_t)max_pairs * sizeof(ms_rts_pair));
+	if (!h)
+		h = &none;
 	if (!pa[0] || !pa[1] || (po && (rc = ms_rts_state_clone(ctx, &view, s)))) {
 		rc = rc ? rc : MS_ENOMEM;
 		goto done;
@@ -149,12 +159,14 @@ int ms_bot_play_observed(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], in
 		 * rewrites them afterwards. */
 		if (trace && (rc = ms_rts_trace_writer_entry(trace, s, pa[0], n[0], pa[1], n[1])))
 			goto done;
+		if (h->decisions && (rc = h->decisions(h->ud, s, (const ms_rts_pair *const *)pa, n)))
+			goto done;
 		for (int p = 0; p < 2; p++)
 			if (n[p] && (rc = ms_rts_issue_safe(ctx, s, pa[p], n[p], NULL)))
 				goto done;
 		if ((rc = ms_rts_cycle(ctx, s, &gameover)))
 			goto done;
-		if (observe && (rc = observe(ud, s)))
+		if (h->observe && (rc = h->observe(h->ud, s)))
 			goto done;
 	}
 	if (winner)

@@ -441,3 +441,16 @@ done:
 	ms_dsl_prog_free(m.b);
 	return rc;
 }
+
+int ms_rts_dsl_draws_random(const ms_dsl_prog *p)
+{
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
+	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
+
+	for (int i = 0, n = ms_dsl_prog_len(p); i < n; i++) {
+		int op = ms_dsl_is_hole(nodes[i]) ? 0 : ms_dsl_prod_op(g, nodes[i]);
+		if (MS_RTS_DSL_VAL_KIND(op) == MS_RTS_DSL_VAL_OP && MS_RTS_DSL_VAL_INDEX(op) == RD_OP_RANDOM)
+			return 1;
+	}
+	return 0;
+}

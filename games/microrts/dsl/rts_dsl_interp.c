@@ -17,6 +17,7 @@
  * multiple of the units.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "rts_dsl_internal.h"
@@ -29,6 +30,7 @@ typedef struct rd_node {
 	int n;     /* N value */
 	int o;     /* Op value index */
 	int tp;    /* Tp value index */
+	int at, ad, an, ao, atp; /* the nodes holding T, D, N, Op and Tp (reach marks), -1 none */
 	int end;   /* one past the subtree */
 	int rnd;   /* subtree draws Random targets */
 	int inner; /* a for whose body holds another for */
@@ -112,6 +114,7 @@ static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 		memset(c, 0, sizeof(*c));
 		c->op = ms_dsl_prod_op(g, nodes[i]);
 		c->t = c->d = c->o = c->tp = -1;
+		c->at = c->ad = c->an = c->ao = c->atp = -1;
 		c->end = ends[i];
 		for (int k = 0; k < arity && k < 3; k++) {
 			int ch = ms_dsl_child(p, i, k), op = ms_dsl_prod_op(g, nodes[ch]);
@@ -119,33 +122,40 @@ static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 			switch (MS_RTS_DSL_VAL_KIND(op)) {
 			case MS_RTS_DSL_VAL_T:
 				c->t = MS_RTS_DSL_VAL_INDEX(op);
+				c->at = ch;
 				break;
 			case MS_RTS_DSL_VAL_N:
 				c->n = MS_RTS_DSL_VAL_INDEX(op);
+				c->an = ch;
 				break;
 			case MS_RTS_DSL_VAL_D:
 				c->d = MS_RTS_DSL_VAL_INDEX(op);
+				c->ad = ch;
 				break;
 			case MS_RTS_DSL_VAL_OP:
 				c->o = MS_RTS_DSL_VAL_INDEX(op);
+				c->ao = ch;
 				break;
 			case MS_RTS_DSL_VAL_TP:
 				c->tp = MS_RTS_DSL_VAL_INDEX(op);
+				c->atp = ch;
 				break;
 			default:
 				break;
 			}
 		}
 	}
-	/* Random anywhere below a node makes its loops draw numbers */
+	/* Random anywhere below a node makes its loops draw numbers. Bottom up
+	 * over the children (each next one at its sibling's end): a program is
+	 * compiled for every match, so this stays linear. */
 	for (int i = n - 1; i >= 0; i--) {
 		rd_node *c = &it->code[i];
 		int below = 0; /* a for strictly inside the subtree */
 		c->rnd = c->o == RD_OP_RANDOM;
-		for (int j = i + 1; j < c->end && !c->rnd; j++)
-			c->rnd = it->code[j].o == RD_OP_RANDOM;
-		for (int j = i + 1; j < c->end && !below; j++)
-			below = it->code[j].op == MS_RTS_DSL_S_FOR;
+		for (int j = i + 1; j < c->end; j = it->code[j].end) {
+			c->rnd |= it->code[j].rnd;
+			below |= it->code[j].loops;
+		}
 		c->inner = c->op == MS_RTS_DSL_S_FOR && below;
 		c->loops = c->op == MS_RTS_DSL_S_FOR || below;
 		it->fors[i].tick = 0;
@@ -166,7 +176,7 @@ int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_pro
 	int rc;
 
 	*out = NULL;
-	if (opts && opts->version != MS_RTS_DSL_OPTS_VERSION)
+	if (opts && opts->version != MS_RTS_DSL_OPTS_VERSION && opts->version != 2)
 		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: unknown options version %d", opts->version);
 	if (opts && opts->for_order != MS_RTS_DSL_FOR_LIST && opts->for_order != MS_RTS_DSL_FOR_BIL)
 		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: unknown for order %d", opts->for_order);
@@ -174,8 +184,10 @@ int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_pro
 		return ms_ctx_error(ctx, MS_ENOMEM, "DSL interpreter: out of memory");
 	it->ctx = ctx;
 	it->opts.version = MS_RTS_DSL_OPTS_VERSION;
+	/* version 2 callers' structs end before `reach` */
 	if (opts)
-		it->opts = *opts;
+		memcpy(&it->opts, opts, opts->version == 2 ? offsetof(ms_rts_dsl_opts, reach) : sizeof(*opts));
+	it->opts.version = MS_RTS_DSL_OPTS_VERSION;
 	rd_layer_init(&it->L, ctx);
 	ms_jrandom_init(&it->rng, seed);
 	if ((rc = compile(it, p))) {
@@ -223,6 +235,26 @@ static void bind_utt(ms_rts_dsl_interp *it, const ms_rts_utt *utt)
 }
 
 /* ---- evaluation ------------------------------------------------------------ */
+
+/* Reach marks (ms_rts_dsl_opts.reach): node i read (-1: none), nodes [i, end) read, i a busy loop-free subtree. */
+static inline void reach_node(ms_rts_dsl_interp *it, int i)
+{
+	if (it->opts.reach && i >= 0)
+		it->opts.reach[i] |= MS_RTS_DSL_REACH_READ;
+}
+
+static inline void reach_tree(ms_rts_dsl_interp *it, int i)
+{
+	if (it->opts.reach)
+		for (int j = i, end = it->code[i].end; j < end; j++)
+			it->opts.reach[j] |= MS_RTS_DSL_REACH_READ;
+}
+
+static inline void reach_busy(ms_rts_dsl_interp *it, int i)
+{
+	if (it->opts.reach)
+		it->opts.reach[i] |= MS_RTS_DSL_REACH_BUSY;
+}
 
 #define UNIT(it, i) (&(it)->L.units[i].u)
 #define TYPE(it, u) (&(it)->utt->types[(u)->type])
@@ -395,6 +427,7 @@ static int eval_cond(ms_rts_dsl_interp *it, int i, int ui, int *value)
 	const ms_rts_unit_type *ut = u ? TYPE(it, u) : NULL;
 	int tt = c->t >= 0 ? it->tmap[c->t] : -1, rc, v = 0;
 
+	reach_tree(it, i);
 	switch (c->op) {
 	case MS_RTS_DSL_HASNUMBEROFUNITS:
 	case MS_RTS_DSL_HASLESSNUMBEROFUNITS: {
@@ -478,61 +511,92 @@ static int has_action(const ms_rts_dsl_interp *it, int ui)
 	return it->L.aa_of[ui] >= 0;
 }
 
+/* Build(T, D, N): the budget test comes first, only then is u read. */
+static int exec_build(ms_rts_dsl_interp *it, int i, int ui)
+{
+	const rd_node *c = &it->code[i];
+	const ms_rts_unit *u = ui >= 0 ? UNIT(it, ui) : NULL;
+	int tt = c->t >= 0 ? it->tmap[c->t] : -1, dir, x, y;
+	rd_layer *L = &it->L;
+
+	reach_node(it, c->at);
+	if (tt < 0 || it->R < it->utt->types[tt].cost)
+		return MS_OK;
+	if (!u)
+		return no_unit(it, i);
+	if (u->type != it->id_worker || has_action(it, ui) || (c->t != RD_T_BARRACKS && c->t != RD_T_BASE))
+		return MS_OK;
+	if (u->player != it->player)
+		return MS_OK;
+	reach_node(it, c->an);
+	if (!(it->n_own[tt] + it->n_build[tt] < c->n))
+		return MS_OK;
+	reach_node(it, c->ad);
+	if ((dir = resolve_dir(it, c->d, ui)) >= 0) {
+		x = u->x + rts_dx[dir];
+		y = u->y + rts_dy[dir];
+	} else {
+		int pos = rd_building_position(L, u->x, u->y);
+		x = pos % L->w; /* -1 becomes (-1, 0), as in Java */
+		y = pos / L->w;
+	}
+	it->R -= it->utt->types[tt].cost;
+	return assign(it, ui, MS_RTS_DSL_AA_BUILD, i, -1, -1, x, y, tt, -1);
+}
+
+/* Train(T, D, N): a Base trains Workers, Barracks the combat units. */
+static int exec_train(ms_rts_dsl_interp *it, int i, int ui)
+{
+	const rd_node *c = &it->code[i];
+	const ms_rts_unit *u = ui >= 0 ? UNIT(it, ui) : NULL;
+	int tt = c->t >= 0 ? it->tmap[c->t] : -1;
+
+	if (!u)
+		return no_unit(it, i);
+	reach_node(it, c->at);
+	if (tt < 0 || u->player != it->player || has_action(it, ui))
+		return MS_OK;
+	if ((u->type == it->id_base && c->t == RD_T_WORKER) ||
+	    (u->type == it->id_barracks && (c->t == RD_T_LIGHT || c->t == RD_T_HEAVY || c->t == RD_T_RANGED))) {
+		reach_node(it, c->an);
+		reach_node(it, c->ad);
+		if (it->R < it->utt->types[tt].cost || !(it->n_own[tt] + it->n_train[tt] < c->n))
+			return MS_OK;
+		it->R -= it->utt->types[tt].cost;
+		return assign(it, ui, MS_RTS_DSL_AA_TRAIN, i, -1, -1, 0, 0, tt, resolve_dir(it, c->d, ui));
+	}
+	return MS_OK;
+}
+
 static int exec_command(ms_rts_dsl_interp *it, int i, int ui)
 {
 	const rd_node *c = &it->code[i];
 	const ms_rts_unit *u = ui >= 0 ? UNIT(it, ui) : NULL;
 	const ms_rts_unit_type *ut = u ? TYPE(it, u) : NULL;
-	int tt = c->t >= 0 ? it->tmap[c->t] : -1;
 	rd_layer *L = &it->L;
 
+	/* the command, and each parameter where it is first read: another value of an unread one decides alike */
+	reach_node(it, i);
 	switch (c->op) {
 	case MS_RTS_DSL_ATTACK:
 		if (!u)
 			return no_unit(it, i);
 		if (!ut->can_attack || u->player != it->player || has_action(it, ui))
 			return MS_OK;
+		reach_node(it, c->ao);
 		return assign(it, ui, MS_RTS_DSL_AA_ATTACK, i, select_target(it, c->o, ui, it->player), -1, 0, 0, -1, -1);
-	case MS_RTS_DSL_BUILD: {
-		int dir, x, y;
-		/* the budget test comes first: only then is u read */
-		if (tt < 0 || it->R < it->utt->types[tt].cost)
-			return MS_OK;
-		if (!u)
-			return no_unit(it, i);
-		if (u->type != it->id_worker || has_action(it, ui) || (c->t != RD_T_BARRACKS && c->t != RD_T_BASE))
-			return MS_OK;
-		if (u->player != it->player || !(it->n_own[tt] + it->n_build[tt] < c->n))
-			return MS_OK;
-		if ((dir = resolve_dir(it, c->d, ui)) >= 0) {
-			x = u->x + rts_dx[dir];
-			y = u->y + rts_dy[dir];
-		} else {
-			int pos = rd_building_position(L, u->x, u->y);
-			x = pos % L->w; /* -1 becomes (-1, 0), as in Java */
-			y = pos / L->w;
-		}
-		it->R -= it->utt->types[tt].cost;
-		return assign(it, ui, MS_RTS_DSL_AA_BUILD, i, -1, -1, x, y, tt, -1);
-	}
+	case MS_RTS_DSL_BUILD:
+		return exec_build(it, i, ui);
 	case MS_RTS_DSL_TRAIN:
-		if (!u)
-			return no_unit(it, i);
-		if (tt < 0 || u->player != it->player || has_action(it, ui))
-			return MS_OK;
-		if ((u->type == it->id_base && c->t == RD_T_WORKER) ||
-		    (u->type == it->id_barracks && (c->t == RD_T_LIGHT || c->t == RD_T_HEAVY || c->t == RD_T_RANGED))) {
-			if (it->R < it->utt->types[tt].cost || !(it->n_own[tt] + it->n_train[tt] < c->n))
-				return MS_OK;
-			it->R -= it->utt->types[tt].cost;
-			return assign(it, ui, MS_RTS_DSL_AA_TRAIN, i, -1, -1, 0, 0, tt, resolve_dir(it, c->d, ui));
-		}
-		return MS_OK;
+		return exec_train(it, i, ui);
 	case MS_RTS_DSL_HARVEST: {
 		int res = -1, base = -1, dres = 0, dbase = 0;
 		if (!u)
 			return no_unit(it, i);
-		if (!ut->can_harvest || u->player != it->player || has_action(it, ui) || it->n_harvest >= c->n)
+		if (!ut->can_harvest || u->player != it->player || has_action(it, ui))
+			return MS_OK;
+		reach_node(it, c->an);
+		if (it->n_harvest >= c->n)
 			return MS_OK;
 		/* the two nearest are chosen independently: two scans meet them as one would */
 		for (int k = 0; k < it->n_res; k++) {
@@ -570,6 +634,8 @@ static int exec_command(ms_rts_dsl_interp *it, int i, int ui)
 			return no_unit(it, i);
 		if (!ut->can_move || u->player != it->player || has_action(it, ui))
 			return MS_OK;
+		reach_node(it, c->ao);
+		reach_node(it, c->atp);
 		if (c->op == MS_RTS_DSL_MOVEAWAY) {
 			int best_d = 0;
 			for (int k = 0; k < it->n_own_ix; k++) {
@@ -623,6 +689,7 @@ static int exec_for(ms_rts_dsl_interp *it, int i)
 	uint32_t v0 = it->version;
 	int rc = MS_OK, passes = it->opts.for_order == MS_RTS_DSL_FOR_BIL ? 4 : 1, full;
 
+	reach_node(it, i);
 	if (f->tick == it->tick && f->v0 == f->v1 && f->v1 == v0 && !c->rnd && !it->opts.full_loops)
 		return MS_OK;
 	/* Every command checks first that its unit has no action yet, and
@@ -640,6 +707,8 @@ static int exec_for(ms_rts_dsl_interp *it, int i)
 				rc = exec_stmt(it, c->k[0], j);
 			else if (c->inner)
 				rc = exec_residual(it, c->k[0], j);
+			else
+				reach_busy(it, c->k[0]);
 		}
 	f->tick = it->tick;
 	f->v0 = v0;
@@ -658,8 +727,11 @@ static int exec_residual(ms_rts_dsl_interp *it, int i, int ui)
 	const rd_node *c = &it->code[i];
 	int rc, v;
 
-	if (!c->loops)
+	if (!c->loops) {
+		reach_busy(it, i);
 		return MS_OK;
+	}
+	reach_node(it, i);
 	switch (c->op) {
 	case MS_RTS_DSL_S_SEQ:
 		if ((rc = exec_residual(it, c->k[0], ui)))
@@ -685,24 +757,32 @@ static int exec_stmt(ms_rts_dsl_interp *it, int i, int ui)
 	const rd_node *c = &it->code[i];
 	int rc, v;
 
+	/* the unit got its action earlier in this body: the rest runs as a residual (exec_for's comment) */
+	if (ui >= 0 && !it->opts.full_loops && has_action(it, ui))
+		return exec_residual(it, i, ui);
 	switch (c->op) {
 	case MS_RTS_DSL_S_C:
+		reach_node(it, i);
 		return exec_command(it, c->k[0], ui);
 	case MS_RTS_DSL_S_SEQ:
+		reach_node(it, i);
 		if ((rc = exec_stmt(it, c->k[0], ui)))
 			return rc;
 		return exec_stmt(it, c->k[1], ui);
 	case MS_RTS_DSL_S_FOR:
 		return exec_for(it, i);
 	case MS_RTS_DSL_S_IF:
+		reach_node(it, i);
 		if ((rc = eval_cond(it, c->k[0], ui, &v)))
 			return rc;
 		return v ? exec_stmt(it, c->k[1], ui) : MS_OK;
 	case MS_RTS_DSL_S_IFELSE:
+		reach_node(it, i);
 		if ((rc = eval_cond(it, c->k[0], ui, &v)))
 			return rc;
 		return exec_stmt(it, c->k[v ? 1 : 2], ui);
 	case MS_RTS_DSL_S_EMPTY:
+		reach_node(it, i);
 		return MS_OK;
 	default:
 		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL: node %d is not a statement", i);

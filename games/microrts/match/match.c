@@ -205,6 +205,9 @@ static int check_player(ms_match *m, const ms_match_player *p, int i)
 	if (p->prefix && m->o.backend == MS_MATCH_OFFICIAL)
 		return ms_ctx_error(m->ctx, MS_EUNSUPPORTED,
 				    "match: player %d: a program after a prefix plays on the native backend only", i);
+	if (p->reach && (p->prefix || m->o.backend == MS_MATCH_OFFICIAL))
+		return ms_ctx_error(m->ctx, MS_EUNSUPPORTED,
+				    "match: player %d: reach marks come from a native match of a program alone", i);
 	return MS_OK;
 }
 
@@ -238,9 +241,9 @@ static int memo_table(ms_match *m, ms_memo **out)
 }
 
 /* A program player's bot, with the match context's memo table. */
-static int program_bot(ms_match *m, ms_bot **out, const ms_dsl_prog *p, int64_t seed)
+static int program_bot(ms_match *m, ms_bot **out, const ms_dsl_prog *p, uint8_t *reach, int64_t seed)
 {
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION };
+	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .reach = reach };
 	int rc;
 
 	if ((rc = memo_table(m, &o.path_memo)))
@@ -248,8 +251,8 @@ static int program_bot(ms_match *m, ms_bot **out, const ms_dsl_prog *p, int64_t 
 	return ms_rts_dsl_bot_new_opts(m->ctx, out, p, m->table, seed, &o);
 }
 
-static int play_native(ms_match *m, const ms_match_player players[2], const char *trace, ms_bot_observer observe,
-		       void *ud, ms_match_result *res)
+static int play_native(ms_match *m, const ms_match_player players[2], const char *trace, const ms_bot_hooks *h,
+		       ms_match_result *res)
 {
 	ms_ctx *ctx = m->ctx;
 	ms_bot *bot[2] = { NULL, NULL };
@@ -267,7 +270,7 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 			rc = ms_rts_prefix_bot_new(ctx, &bot[p], players[p].prefix, players[p].switch_cycle,
 						   players[p].program, m->table, bot_seed);
 		else if (players[p].program)
-			rc = program_bot(m, &bot[p], players[p].program, bot_seed);
+			rc = program_bot(m, &bot[p], players[p].program, players[p].reach, bot_seed);
 		else if (!(rc = ms_bot_make(ctx, &bot[p], players[p].spec, m->table, bot_seed)) &&
 			 !(rc = memo_table(m, &memo)))
 			rc = ms_bot_set_memo(bot[p], memo);
@@ -284,8 +287,7 @@ static int play_native(ms_match *m, const ms_match_player players[2], const char
 	if (trace && (rc = ms_rts_trace_writer_new(ctx, &tw, m->s)))
 		goto done;
 #endif
-	if ((rc = ms_bot_play_observed(ctx, m->s, bot, m->o.max_cycles, m->o.partially_observable, tw, NULL, observe,
-				       ud))) {
+	if ((rc = ms_bot_play_hooked(ctx, m->s, bot, m->o.max_cycles, m->o.partially_observable, tw, NULL, h))) {
 		/* scored as the harness scores a crash: the failing player loses */
 		int failed = bot[0]->failures ? 0 : bot[1]->failures ? 1 : -1;
 		res->crashed = failed;
@@ -373,7 +375,7 @@ int ms_match_play(ms_match *m, const ms_match_player players[2], const char *tra
 	if ((rc = check_player(m, &players[0], 0)) || (rc = check_player(m, &players[1], 1)))
 		return rc;
 	if (m->o.backend == MS_MATCH_NATIVE)
-		return play_native(m, players, trace, NULL, NULL, res);
+		return play_native(m, players, trace, NULL, res);
 #ifdef MS_HAVE_JVM
 	return play_official(m, players, trace, res);
 #else
@@ -386,13 +388,30 @@ int ms_match_play(ms_match *m, const ms_match_player players[2], const char *tra
 int ms_match_play_observed(ms_match *m, const ms_match_player players[2], ms_bot_observer observe, void *ud,
 			   ms_match_result *res)
 {
+	ms_bot_hooks h = { observe, NULL, ud };
+	return ms_match_play_hooked(m, players, &h, res);
+}
+
+int ms_match_play_hooked(ms_match *m, const ms_match_player players[2], const ms_bot_hooks *h, ms_match_result *res)
+{
 	int rc;
 
 	if (m->o.backend != MS_MATCH_NATIVE)
 		return ms_ctx_error(m->ctx, MS_EUNSUPPORTED, "match: observing cycles needs the native backend");
 	if ((rc = check_player(m, &players[0], 0)) || (rc = check_player(m, &players[1], 1)))
 		return rc;
-	return play_native(m, players, NULL, observe, ud, res);
+	return play_native(m, players, NULL, h, res);
+}
+
+ms_memo *ms_match_path_memo(ms_match *m)
+{
+	ms_memo *memo = NULL;
+
+	if (m->o.backend != MS_MATCH_NATIVE) {
+		ms_ctx_error(m->ctx, MS_EUNSUPPORTED, "match: the path memo belongs to the native backend");
+		return NULL;
+	}
+	return memo_table(m, &memo) ? NULL : memo;
 }
 
 const ms_rts_state *ms_match_initial_state(const ms_match *m)

@@ -167,6 +167,25 @@ typedef int (*ms_bot_observer)(void *ud, const ms_rts_state *s);
 MS_EXTERN int ms_bot_play_observed(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
 				   ms_rts_trace_writer *trace, int *winner, ms_bot_observer observe, void *ud);
 
+/**
+ * Called every cycle once both players have decided, before their actions
+ * are issued: the state they saw and each player's pairs as returned (what
+ * a replay issues again). A nonzero return ends the match with that status.
+ */
+typedef int (*ms_bot_decisions)(void *ud, const ms_rts_state *s, const ms_rts_pair *const pairs[2],
+				const int n[2]);
+
+/** What ms_bot_play_hooked calls; either function may be NULL. */
+typedef struct ms_bot_hooks {
+	ms_bot_observer observe;
+	ms_bot_decisions decisions;
+	void *ud;
+} ms_bot_hooks;
+
+/** ms_bot_play with hooks (`h` may be NULL). */
+MS_EXTERN int ms_bot_play_hooked(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int max_cycles, int po,
+				 ms_rts_trace_writer *trace, int *winner, const ms_bot_hooks *h);
+
 /* ---- path finding ------------------------------------------------------- */
 
 /**

@@ -130,19 +130,22 @@ typedef struct ms_match_player {
 	/** With `program`, native backend only: played before `switch_cycle`, then `program` (a switch case). */
 	const ms_dsl_prog *prefix;
 	int switch_cycle;
+	/** With `program` and no prefix, native backend only: NULL, or one byte per program node that the
+	 *  match ORs the interpreter's reach marks into (rts_dsl.h, MS_RTS_DSL_REACH_*). */
+	uint8_t *reach;
 } ms_match_player;
 
 /** A player for a spec (a native bot, program:FILE, program-text:TEXT, or a Java class). */
 static inline ms_match_player ms_match_player_spec(const char *spec)
 {
-	ms_match_player p = { spec, NULL, NULL, 0 };
+	ms_match_player p = { spec, NULL, NULL, 0, NULL };
 	return p;
 }
 
 /** A player for a program held in memory. */
 static inline ms_match_player ms_match_player_program(const ms_dsl_prog *program)
 {
-	ms_match_player p = { NULL, program, NULL, 0 };
+	ms_match_player p = { NULL, program, NULL, 0, NULL };
 	return p;
 }
 
@@ -247,6 +250,17 @@ MS_EXTERN int ms_match_play(ms_match *m, const ms_match_player players[2], const
  */
 MS_EXTERN int ms_match_play_observed(ms_match *m, const ms_match_player players[2], ms_bot_observer observe,
 				     void *ud, ms_match_result *res);
+
+/** ms_match_play_observed with both hooks of bots.h (`h` may be NULL); native backend only. */
+MS_EXTERN int ms_match_play_hooked(ms_match *m, const ms_match_player players[2], const ms_bot_hooks *h,
+				   ms_match_result *res);
+
+/**
+ * The path searches' memo the context's matches share (made on first use;
+ * NULL with an error on failure): a caller deciding for a program in this
+ * context's states (a replay) reuses its answers. Native backend only.
+ */
+MS_EXTERN ms_memo *ms_match_path_memo(ms_match *m);
 
 /** The native backend's state every match starts from (NULL for official). */
 MS_EXTERN const ms_rts_state *ms_match_initial_state(const ms_match *m);

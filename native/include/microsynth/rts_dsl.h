@@ -182,9 +182,30 @@ typedef struct ms_rts_dsl_opts {
 				 every input of a search); NULL: none. The caller owns it; one thread uses it */
 	int check_memo; /**< also run every path search the memo answers and compare; a difference fails the
 			     decision with MS_ERROR (slower; for tests) */
+	/* version 3 */
+	uint8_t *reach; /**< NULL, or one byte per node of the program that the interpreter ORs
+			     MS_RTS_DSL_REACH_* into as it runs (the caller owns and clears it) */
 } ms_rts_dsl_opts;
 
-#define MS_RTS_DSL_OPTS_VERSION 2
+#define MS_RTS_DSL_OPTS_VERSION 3
+
+/**
+ * What a run read of a program (ms_rts_dsl_opts.reach), for a Random-free
+ * program: another program that has the same symbol at every READ node's
+ * place (the same path of child indices from the root) and no `for` in the
+ * subtree at every BUSY node's place makes the same decisions in the same
+ * states, so a match it plays against the same deterministic opponent from
+ * the same start is the same match. Nodes with neither mark were never
+ * read: nothing there changed a decision.
+ */
+enum {
+	MS_RTS_DSL_REACH_READ = 1, /**< the node's symbol was read (a statement run, a condition, a command) */
+	MS_RTS_DSL_REACH_BUSY = 2  /**< a subtree without loops, run only for units that had an action: it did
+					nothing, as any loop-free subtree there would */
+};
+
+/** 1 when some target rule of `p` is Random (its runs draw numbers; reach marks do not describe them). */
+MS_EXTERN int ms_rts_dsl_draws_random(const ms_dsl_prog *p);
 
 /**
  * An interpreter for a copy of `p` (finished, no holes). `seed` seeds the

@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 /* Version 3 adds `states`; version 2 options are still accepted. */
-#define MS_RTS_SYNTH_OPTIONS_VERSION 3
+#define MS_RTS_SYNTH_OPTIONS_VERSION 4
 
 /** Tie-breaks of Psi. */
 enum {
@@ -83,7 +83,34 @@ typedef struct ms_rts_synth_options {
 	 *  states[i] (borrowed; it and its table must outlive the problem) and maps[i] only names it. Native
 	 *  opponents only; `utt` and `conflict` are then the states' tables'. */
 	const ms_rts_state *const *states;
+	/* ---- version 4 ---- */
+	int match_memo;                 /**< MS_RTS_MATCH_MEMO_*: the match memo (0: on) */
 } ms_rts_synth_options;
+
+/**
+ * The match memo: a native match's result kept with what the match read of
+ * the program and the actions it saw, given to a later program that plays
+ * it alike without playing: one that agrees with it wherever the match read
+ * (a neighbour that changed dead code), or one whose decisions at the cycles
+ * that read a place where the two differ are the same when the match is
+ * replayed with its recorded actions (no opponent runs). Exact: a search's
+ * every score is the same with it on or off.
+ */
+enum {
+	MS_RTS_MATCH_MEMO_ON = 0,
+	MS_RTS_MATCH_MEMO_OFF = 1,
+	MS_RTS_MATCH_MEMO_CHECK = 2, /**< on, and every answer is also played and compared (MS_ERROR if not equal) */
+	MS_RTS_MATCH_MEMO_NO_REPLAY = 3 /**< on, without replays (dead-code answers only) */
+};
+
+/** What the match memo did so far. */
+typedef struct ms_rts_synth_memo_stats {
+	long lookups;     /**< native matches asked for */
+	long hits;        /**< answered because the program agreed wherever the match read */
+	long replays;     /**< replays tried */
+	long replay_hits; /**< answered by a replay */
+} ms_rts_synth_memo_stats;
+
 
 typedef struct ms_rts_synth ms_rts_synth;
 
@@ -103,6 +130,8 @@ MS_EXTERN const ms_dsl_grammar *ms_rts_synth_grammar(const ms_rts_synth *rs);
 MS_EXTERN int ms_rts_synth_max_cycles(const ms_rts_synth *rs, int map);
 /** The fingerprint line (settings that change scores). */
 MS_EXTERN const char *ms_rts_synth_fingerprint(const ms_rts_synth *rs);
+/** What the match memo did so far (all 0 when it is off). */
+MS_EXTERN void ms_rts_synth_memo_counts(const ms_rts_synth *rs, ms_rts_synth_memo_stats *out);
 
 /** Results of ms_rts_synth_score. */
 typedef struct ms_rts_synth_result {

@@ -1,0 +1,480 @@
+/*
+ * The match memo (rts_reach.h): per match slot, the last few programs'
+ * results with the nodes their matches read and what the matches did,
+ * most recently used first.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <string.h>
+
+#include "microsynth/microrts.h"
+#include "games/microrts/synth/rts_reach.h"
+
+/* Most places two programs may differ at for a replay to be tried: past it they are not neighbours. */
+enum { MAX_DIFF = 16 };
+
+typedef struct entry {
+	int n, cap;          /* nodes held; 0: empty */
+	ms_dsl_sym *sym;     /* the program's nodes, */
+	int32_t *ends;       /* their subtree ends, */
+	uint8_t *mark;       /* and what its match read of them */
+	rts_reach_result r;
+	/* the match (rts_reach_rec's fields, copied) */
+	int seat;
+	rts_reach_event *ev;
+	long n_ev, cap_ev;
+	ms_rts_pair *pairs;
+	long n_pairs, cap_pairs;
+	uint8_t *dec;
+	long n_dec, cap_dec;
+} entry;
+
+typedef struct slot {
+	pthread_mutex_t mu;
+	entry *w;            /* [ways] */
+	rts_reach_counts k;
+} slot;
+
+struct rts_reach_memo {
+	ms_ctx *ctx;         /* the memo's own; entries of a slot change under its lock only */
+	int slots, ways;
+	slot *s;
+};
+
+/* A place where two programs differ: node `node` of the kept one, read as `kind` there. */
+typedef struct diff_at {
+	int node;
+	uint8_t kind;
+} diff_at;
+
+/* ---- the memo ------------------------------------------------------------------ */
+
+int rts_reach_memo_new(ms_ctx *err, rts_reach_memo **out, int slots, int ways)
+{
+	rts_reach_memo *m;
+	ms_ctx *own;
+	int rc, ok = 1;
+
+	*out = NULL;
+	if (slots < 1 || ways < 1)
+		return ms_ctx_error(err, MS_EINVAL, "match memo: %d slots of %d entries", slots, ways);
+	if ((rc = ms_ctx_new(&own, NULL)) < 0)
+		return ms_ctx_error(err, rc, "match memo: cannot make its context");
+	if (!(m = ms_ctx_calloc(own, 1, sizeof *m)) || !(m->s = ms_ctx_calloc(own, (size_t)slots, sizeof *m->s))) {
+		if (m)
+			ms_ctx_mfree(own, m);
+		ms_ctx_free(own);
+		return ms_ctx_error(err, MS_ENOMEM, "match memo: out of memory");
+	}
+	m->ctx = own;
+	m->ways = ways;
+	for (; m->slots < slots && ok; m->slots++) {
+		slot *s = &m->s[m->slots];
+		if (!(s->w = ms_ctx_calloc(own, (size_t)ways, sizeof *s->w)))
+			ok = 0;
+		else if (pthread_mutex_init(&s->mu, NULL) != 0) {
+			ms_ctx_mfree(own, s->w);
+			ok = 0;
+		}
+	}
+	if (!ok) {
+		m->slots--;
+		rts_reach_memo_free(m);
+		return ms_ctx_error(err, MS_ENOMEM, "match memo: out of memory");
+	}
+	*out = m;
+	return MS_OK;
+}
+
+static void entry_dispose(ms_ctx *ctx, entry *e)
+{
+	ms_ctx_mfree(ctx, e->sym);
+	ms_ctx_mfree(ctx, e->ends);
+	ms_ctx_mfree(ctx, e->mark);
+	ms_ctx_mfree(ctx, e->ev);
+	ms_ctx_mfree(ctx, e->pairs);
+	ms_ctx_mfree(ctx, e->dec);
+}
+
+void rts_reach_memo_free(rts_reach_memo *m)
+{
+	if (!m)
+		return;
+	ms_ctx *own = m->ctx;
+	for (int i = 0; i < m->slots; i++) {
+		for (int k = 0; k < m->ways; k++)
+			entry_dispose(own, &m->s[i].w[k]);
+		ms_ctx_mfree(own, m->s[i].w);
+		pthread_mutex_destroy(&m->s[i].mu);
+	}
+	ms_ctx_mfree(own, m->s);
+	ms_ctx_mfree(own, m);
+	ms_ctx_free(own);
+}
+
+void rts_reach_get_counts(rts_reach_memo *m, rts_reach_counts *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < m->slots; i++) {
+		pthread_mutex_lock(&m->s[i].mu);
+		out->lookups += m->s[i].k.lookups;
+		out->hits += m->s[i].k.hits;
+		out->replays += m->s[i].k.replays;
+		out->replay_hits += m->s[i].k.replay_hits;
+		pthread_mutex_unlock(&m->s[i].mu);
+	}
+}
+
+/* Grows *p (of *cap elements of `size` bytes) to hold `need`; 0, or MS_ENOMEM with *p intact. */
+static int grow(ms_ctx *ctx, void **p, long *cap, long need, size_t size)
+{
+	if (need <= *cap)
+		return MS_OK;
+	long c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *q = ms_ctx_realloc(ctx, *p, (size_t)c * size);
+	if (!q)
+		return MS_ENOMEM;
+	*p = q;
+	*cap = c;
+	return MS_OK;
+}
+
+/* ---- the program's side ------------------------------------------------------- */
+
+int rts_reach_prog_set(rts_reach_prog *q, const ms_dsl_prog *p, const ms_rts_state *initial, ms_memo *memo)
+{
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
+	const ms_dsl_sym *sym = ms_dsl_prog_nodes(p);
+	int n = ms_dsl_prog_len(p);
+
+	if (n + 1 > q->cap) {
+		int32_t *f = ms_ctx_realloc(q->ctx, q->fors, sizeof(int32_t) * (size_t)(n + 1));
+		if (!f)
+			return ms_ctx_error(q->ctx, MS_ENOMEM, "match memo: out of memory");
+		q->fors = f;
+		q->cap = n + 1;
+	}
+	q->p = p;
+	q->fors[0] = 0;
+	for (int i = 0; i < n; i++)
+		q->fors[i + 1] = q->fors[i] +
+				 (!ms_dsl_is_hole(sym[i]) && ms_dsl_prod_op(g, sym[i]) == MS_RTS_DSL_S_FOR);
+	q->random = ms_rts_dsl_draws_random(p);
+	/* a replay's scratch state and interpreter belong to one map */
+	if (initial != q->initial) {
+		ms_rts_state_free(q->ctx, q->s);
+		q->s = NULL;
+	}
+	if (memo != q->memo || initial != q->initial) {
+		ms_rts_dsl_interp_free(q->it);
+		q->it = NULL;
+	}
+	q->initial = initial;
+	q->memo = memo;
+	return MS_OK;
+}
+
+void rts_reach_prog_dispose(rts_reach_prog *q)
+{
+	ms_ctx_mfree(q->ctx, q->fors);
+	ms_ctx_mfree(q->ctx, q->buf);
+	ms_rts_state_free(q->ctx, q->s);
+	ms_rts_dsl_interp_free(q->it);
+	ms_ctx *ctx = q->ctx;
+	memset(q, 0, sizeof *q);
+	q->ctx = ctx;
+}
+
+/* ---- recording ----------------------------------------------------------------- */
+
+int rts_reach_rec_start(rts_reach_rec *r, int n, int seat)
+{
+	if (r->cap_n < n) {
+		uint8_t *a = ms_ctx_realloc(r->ctx, r->marks, (size_t)n * 2);
+		if (!a)
+			return ms_ctx_error(r->ctx, MS_ENOMEM, "match memo: out of memory");
+		r->marks = a;
+		r->cap_n = n;
+	}
+	r->n = n;
+	r->all = r->marks + n;
+	r->seat = seat;
+	memset(r->marks, 0, (size_t)n * 2);
+	r->n_ev = r->n_pairs = r->n_dec = 0;
+	r->lost = 0;
+	return MS_OK;
+}
+
+void rts_reach_rec_dispose(rts_reach_rec *r)
+{
+	ms_ctx_mfree(r->ctx, r->marks);
+	ms_ctx_mfree(r->ctx, r->ev);
+	ms_ctx_mfree(r->ctx, r->pairs);
+	ms_ctx_mfree(r->ctx, r->dec);
+	ms_ctx *ctx = r->ctx;
+	memset(r, 0, sizeof *r);
+	r->ctx = ctx;
+}
+
+
+int rts_reach_record(void *ud, const ms_rts_state *s, const ms_rts_pair *const pairs[2], const int n[2])
+{
+	rts_reach_rec *r = ud;
+	/* a decision that runs the program reads its root first */
+	int ran = r->n > 0 && r->marks[0] != 0;
+
+	if (r->lost || (!ran && !n[0] && !n[1]))
+		return MS_OK;
+	/* a recording that runs out of memory is dropped, the match goes on */
+	if (grow(r->ctx, (void **)&r->ev, &r->cap_ev, r->n_ev + 1, sizeof *r->ev) ||
+	    grow(r->ctx, (void **)&r->pairs, &r->cap_pairs, r->n_pairs + n[0] + n[1], sizeof *r->pairs) ||
+	    (ran && grow(r->ctx, (void **)&r->dec, &r->cap_dec, (r->n_dec + 1) * r->n, 1))) {
+		r->lost = 1;
+		return MS_OK;
+	}
+	rts_reach_event *e = &r->ev[r->n_ev++];
+	e->cycle = ms_rts_state_time(s);
+	e->n[0] = n[0];
+	e->n[1] = n[1];
+	e->off = r->n_pairs;
+	e->dec = -1;
+	memcpy(r->pairs + r->n_pairs, pairs[0], sizeof *r->pairs * (size_t)n[0]);
+	memcpy(r->pairs + r->n_pairs + n[0], pairs[1], sizeof *r->pairs * (size_t)n[1]);
+	r->n_pairs += n[0] + n[1];
+	if (ran) {
+		uint8_t *d = r->dec + r->n_dec * r->n;
+		memcpy(d, r->marks, (size_t)r->n);
+		for (int i = 0; i < r->n; i++)
+			r->all[i] |= r->marks[i];
+		memset(r->marks, 0, (size_t)r->n);
+		e->dec = r->n_dec++;
+	}
+	return MS_OK;
+}
+
+/* ---- comparing programs ------------------------------------------------------- */
+
+/*
+ * Entry node i and q's node j stand at the same path. Adds to d[*nd] the
+ * places under it where q's runs could read otherwise than e's did (at
+ * most MAX_DIFF; -1 past it), stopping at the first when `first`.
+ */
+static int diff(const entry *e, int i, const rts_reach_prog *q, int j, diff_at *d, int *nd, int first)
+{
+	const ms_dsl_sym *qs = ms_dsl_prog_nodes(q->p);
+	const int32_t *qe = ms_dsl_prog_ends(q->p);
+	uint8_t mk = e->mark[i];
+
+	if ((mk & MS_RTS_DSL_REACH_BUSY) && q->fors[qe[j]] > q->fors[j]) {
+		if (first || *nd == MAX_DIFF)
+			return -1;
+		d[(*nd)++] = (diff_at){ i, MS_RTS_DSL_REACH_BUSY };
+	}
+	if (!(mk & MS_RTS_DSL_REACH_READ))
+		return 0;
+	if (e->sym[i] != qs[j]) {
+		if (first || *nd == MAX_DIFF)
+			return -1;
+		d[(*nd)++] = (diff_at){ i, MS_RTS_DSL_REACH_READ };
+		return 0;
+	}
+	/* children in preorder: the first right after the node, each next at its sibling's end */
+	const ms_dsl_grammar *g = ms_dsl_prog_grammar(q->p);
+	for (int k = 0, ci = i + 1, cj = j + 1, arity = ms_dsl_prod_arity(g, qs[j]); k < arity;
+	     k++, ci = e->ends[ci], cj = qe[cj])
+		if (diff(e, ci, q, cj, d, nd, first) < 0)
+			return -1;
+	return 0;
+}
+
+/* Whether decision `dec` of e read one of the places d. */
+static int touched(const entry *e, long dec, const diff_at *d, int nd)
+{
+	const uint8_t *m = e->dec + dec * e->n;
+	for (int k = 0; k < nd; k++)
+		if (m[d[k].node] & d[k].kind)
+			return 1;
+	return 0;
+}
+
+/* 1 when pairs a and b ask the same units for the same actions. */
+static int same_pairs(const ms_rts_pair *a, int na, const ms_rts_pair *b, int nb)
+{
+	if (na != nb)
+		return 0;
+	for (int k = 0; k < na; k++) {
+		const ms_rts_action *x = &a[k].action, *y = &b[k].action;
+		if (a[k].unit.id != b[k].unit.id || x->type != y->type || x->parameter != y->parameter || x->x != y->x ||
+		    x->y != y->y || x->unit_type != y->unit_type)
+			return 0;
+	}
+	return 1;
+}
+
+/* Room for n pairs in q->buf. */
+static int buf_room(rts_reach_prog *q, int n)
+{
+	long cap = q->cap_buf;
+	int rc = grow(q->ctx, (void **)&q->buf, &cap, n, sizeof *q->buf);
+	q->cap_buf = (int)cap;
+	return rc ? ms_ctx_error(q->ctx, rc, "match memo: out of memory") : MS_OK;
+}
+
+/* The replay's start: the first state, and q's program in its interpreter. */
+static int replay_begin(rts_reach_prog *q)
+{
+	int rc;
+	if (!q->s && (rc = ms_rts_state_clone(q->ctx, &q->s, q->initial)))
+		return rc;
+	if ((rc = ms_rts_state_copy(q->s, q->initial)))
+		return rc;
+	if (q->it)
+		return ms_rts_dsl_interp_set_program(q->it, q->p);
+	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .path_memo = q->memo };
+	return ms_rts_dsl_interp_new(q->ctx, &q->it, q->p, 0, &o);
+}
+
+/*
+ * Replays e's match up to its last decision that read a place of d, with
+ * q's program deciding at those: 1 when it decides as e's did at each.
+ */
+static int replay(const entry *e, rts_reach_prog *q, const diff_at *d, int nd)
+{
+	long last = -1;
+	int rc, gameover = 0, max = ms_rts_state_width(q->initial) * ms_rts_state_height(q->initial) + 1;
+
+	for (long k = 0; k < e->n_ev; k++)
+		if (e->ev[k].dec >= 0 && touched(e, e->ev[k].dec, d, nd))
+			last = k;
+	if (last < 0)
+		return 1;
+	if ((rc = replay_begin(q)) || (rc = buf_room(q, max)))
+		return rc;
+	for (long k = 0; k <= last && !gameover;) {
+		const rts_reach_event *ev = &e->ev[k];
+		if (ms_rts_state_time(q->s) == ev->cycle) {
+			const ms_rts_pair *p = e->pairs + ev->off;
+			int n;
+			if (ev->dec >= 0 && touched(e, ev->dec, d, nd)) {
+				if ((rc = ms_rts_dsl_decide(q->it, e->seat, q->s, q->buf, max, &n)))
+					return rc;
+				if (!same_pairs(q->buf, n, p + (e->seat ? ev->n[0] : 0), ev->n[e->seat]))
+					return 0;
+			}
+			for (int pl = 0; pl < 2; pl++) {
+				if (!ev->n[pl])
+					continue;
+				memcpy(q->buf, p + (pl ? ev->n[0] : 0), sizeof *q->buf * (size_t)ev->n[pl]);
+				if ((rc = ms_rts_issue_safe(q->ctx, q->s, q->buf, ev->n[pl], NULL)))
+					return rc;
+			}
+			k++;
+		}
+		if ((rc = ms_rts_cycle(q->ctx, q->s, &gameover)))
+			return rc;
+	}
+	return 1;
+}
+
+/* Moves way k of slot s to the front. */
+static void to_front(slot *s, int k)
+{
+	entry t = s->w[k];
+	memmove(s->w + 1, s->w, sizeof *s->w * (size_t)k);
+	s->w[0] = t;
+}
+
+int rts_reach_get(rts_reach_memo *m, int slot_ix, rts_reach_prog *q, int replay_on, rts_reach_result *out)
+{
+	diff_at d[MAX_DIFF], best[MAX_DIFF];
+	int hit = 0, nbest = -1, kbest = -1, rc = 0;
+
+	if (q->random || slot_ix < 0 || slot_ix >= m->slots)
+		return 0;
+	slot *s = &m->s[slot_ix];
+	pthread_mutex_lock(&s->mu);
+	s->k.lookups++;
+	for (int k = 0; k < m->ways && s->w[k].n > 0 && !hit; k++) {
+		int nd = 0;
+		if (!replay_on) {
+			hit = diff(&s->w[k], 0, q, 0, d, &nd, 1) == 0;
+		} else if (diff(&s->w[k], 0, q, 0, d, &nd, 0) == 0) {
+			hit = nd == 0;
+			if (!hit && (nbest < 0 || nd < nbest)) {
+				nbest = nd;
+				kbest = k;
+				memcpy(best, d, sizeof *d * (size_t)nd);
+			}
+		}
+		if (hit) {
+			*out = s->w[k].r;
+			to_front(s, k);
+			s->k.hits++;
+		}
+	}
+	if (!hit && kbest >= 0) {
+		s->k.replays++;
+		rc = replay(&s->w[kbest], q, best, nbest);
+		if (rc == 1) {
+			*out = s->w[kbest].r;
+			to_front(s, kbest);
+			s->k.replay_hits++;
+			hit = 1;
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	return rc < 0 ? rc : hit;
+}
+
+/* Copies recording r into e (in ctx); MS_ENOMEM leaves e empty. */
+static int entry_set(ms_ctx *ctx, entry *e, const rts_reach_prog *q, const rts_reach_rec *r)
+{
+	int n = ms_dsl_prog_len(q->p);
+	long cap = e->cap;
+
+	e->n = 0;
+	if (grow(ctx, (void **)&e->sym, &cap, n, sizeof *e->sym))
+		return MS_ENOMEM;
+	cap = e->cap;
+	if (grow(ctx, (void **)&e->ends, &cap, n, sizeof *e->ends))
+		return MS_ENOMEM;
+	cap = e->cap;
+	if (grow(ctx, (void **)&e->mark, &cap, n, 1))
+		return MS_ENOMEM;
+	e->cap = (int)cap;
+	if (grow(ctx, (void **)&e->ev, &e->cap_ev, r->n_ev, sizeof *e->ev) ||
+	    grow(ctx, (void **)&e->pairs, &e->cap_pairs, r->n_pairs, sizeof *e->pairs) ||
+	    grow(ctx, (void **)&e->dec, &e->cap_dec, r->n_dec * n, 1))
+		return MS_ENOMEM;
+	memcpy(e->sym, ms_dsl_prog_nodes(q->p), sizeof *e->sym * (size_t)n);
+	memcpy(e->ends, ms_dsl_prog_ends(q->p), sizeof *e->ends * (size_t)n);
+	memcpy(e->mark, r->all, (size_t)n);
+	memcpy(e->ev, r->ev, sizeof *e->ev * (size_t)r->n_ev);
+	memcpy(e->pairs, r->pairs, sizeof *e->pairs * (size_t)r->n_pairs);
+	memcpy(e->dec, r->dec, (size_t)(r->n_dec * n));
+	e->n_ev = r->n_ev;
+	e->n_pairs = r->n_pairs;
+	e->n_dec = r->n_dec;
+	e->seat = r->seat;
+	e->n = n;
+	return MS_OK;
+}
+
+int rts_reach_put(rts_reach_memo *m, int slot_ix, const rts_reach_prog *q, const rts_reach_rec *r,
+		  const rts_reach_result *res)
+{
+	int rc;
+
+	if (q->random || r->lost || r->n != ms_dsl_prog_len(q->p) || slot_ix < 0 || slot_ix >= m->slots)
+		return MS_OK;
+	slot *s = &m->s[slot_ix];
+	pthread_mutex_lock(&s->mu);
+	/* the least recently used entry's buffers take the new one, which goes first */
+	to_front(s, m->ways - 1);
+	rc = entry_set(m->ctx, &s->w[0], q, r);
+	s->w[0].r = *res;
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}

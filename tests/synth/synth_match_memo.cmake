@@ -1,0 +1,55 @@
+cmake_minimum_required(VERSION 3.20)
+# The match memo (rts_synth.h, issue 39) is exact: the same seeded search
+# with it off, on, and on with every answer played again and compared
+# (check) writes the same evaluation records (index, kind, program hash,
+# score bits), and the memo did answer, both ways (a neighbour that changed
+# only what no match read; a replay where the changed places decided alike).
+# With --opponent-seeds 2 each stochastic opponent's seed is a match of its own.
+file(REMOVE_RECURSE ${DIR})
+file(MAKE_DIRECTORY ${DIR})
+set(common synth --game microrts --map ${MAP} --opponent CoacAI --opponent mayari --opponent WorkerRush
+  --opponent LightRush --algo sa --evals 300 --seed 3 --threads 1 --tiebreak length --edition 2023
+  --no-harness --no-progress --no-simplify --initial ${INITIAL})
+function(records file out)
+  file(STRINGS ${file} lines REGEX "^e ")
+  set(r "")
+  foreach(l IN LISTS lines)
+    string(REGEX REPLACE "^e [^ ]+ ([^ ]+ [^ ]+ [^ ]+ [^ ]+).*" "\\1" f "${l}")
+    string(APPEND r "${f}\n")
+  endforeach()
+  set(${out} "${r}" PARENT_SCOPE)
+endfunction()
+foreach(seeds 1 2)
+  foreach(mode off on check)
+    set(tag ${mode}-${seeds})
+    execute_process(COMMAND ${CMD} ${common} --opponent-seeds ${seeds} --match-memo ${mode}
+      --checkpoint ${DIR}/${tag}.ckpt -o ${DIR}/${tag}.ms
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "--match-memo ${mode} --opponent-seeds ${seeds}: exit ${rc}\n${out}\n${err}")
+    endif()
+    if(NOT out MATCHES "match_memo: lookups=([0-9]+) hits=([0-9]+) replays=([0-9]+) replay_hits=([0-9]+)")
+      message(FATAL_ERROR "no match_memo line:\n${out}")
+    endif()
+    set(lookups ${CMAKE_MATCH_1})
+    set(hits ${CMAKE_MATCH_2})
+    set(replay_hits ${CMAKE_MATCH_4})
+    if(mode STREQUAL "off" AND NOT lookups EQUAL 0)
+      message(FATAL_ERROR "--match-memo off looked up ${lookups} matches")
+    endif()
+    if(NOT mode STREQUAL "off" AND (hits EQUAL 0 OR replay_hits EQUAL 0))
+      message(FATAL_ERROR "--match-memo ${mode} --opponent-seeds ${seeds} never answered both ways:\n${out}")
+    endif()
+    records(${DIR}/${tag}.ckpt rec_${tag})
+    string(LENGTH "${rec_${tag}}" len)
+    if(len LESS 1000)
+      message(FATAL_ERROR "too few evaluation records in ${DIR}/${tag}.ckpt")
+    endif()
+  endforeach()
+  foreach(mode on check)
+    if(NOT rec_${mode}-${seeds} STREQUAL rec_off-${seeds})
+      message(FATAL_ERROR "--match-memo ${mode} --opponent-seeds ${seeds}: the records differ from --match-memo off")
+    endif()
+  endforeach()
+  message(STATUS "opponent seeds ${seeds}: records equal off/on/check; on: ${out}")
+endforeach()

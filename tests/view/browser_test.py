@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""The browser view in a real browser: Debian's chromium, headless, loads the
+page served by `microsynth view` and runs scripted scenarios (URL parameters,
+tools/view/view.js); each scenario's outcome is written into the page's DOM
+and reported back over its websocket, which the server prints on stdout
+("report client=N TAG STATE TEXT"), where this script reads it. Checks:
+
+  live     a match between two native bots on an 8x8 map ends with the winner
+           and cycle count `microsynth play` prints for the same match;
+  program  the same for a program against a native bot;
+  replay   an official trace shown at chosen cycles: every unit (id, type,
+           owner, cell, hit points) as the trace records it at that cycle;
+  synth    the dashboard following a synthesis's CSV log and checkpoint shows
+           its evaluations and best score as the CSV's last line has them;
+  bad      a malformed message gets an error on the page, and the server goes
+           on serving (the scenarios after it pass).
+
+Exit 0 when all hold, 1 when one fails, 77 (skip) without chromium or without
+the shared reference data (a failure instead when CI is set).
+  browser_test.py MICROSYNTH --shared DIR [--program FILE] [--figures DIR]
+"""
+import argparse
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import xml.etree.ElementTree as ET
+import zipfile
+
+SKIP = 77
+TIMEOUT = 40  # seconds for one scenario
+
+
+def skip(why):
+    if os.environ.get("CI"):
+        print(f"FAIL: {why} (CI is set: nothing may be skipped)")
+        sys.exit(1)
+    print(f"skipped: {why}")
+    sys.exit(SKIP)
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+class Server:
+    """`microsynth view --port 0`, its stdout read line by line on a thread."""
+
+    def __init__(self, exe, args):
+        self.proc = subprocess.Popen([exe, "view", "--port", "0", "--quiet"] + args, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.lines = queue.Queue()
+        self.url = self.proc.stdout.readline().strip()
+        if not self.url.startswith("http://"):
+            raise RuntimeError(f"view printed {self.url!r}, not an address: {self.proc.stderr.read()}")
+        threading.Thread(target=self._read, daemon=True).start()
+        self.err = []
+        threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def _read_err(self):
+        for line in self.proc.stderr:
+            self.err.append(line.rstrip("\n"))
+
+    def report(self, tag, deadline):
+        while time.time() < deadline:
+            try:
+                line = self.lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            parts = line.split(" ", 3)
+            if len(parts) >= 3 and parts[0] == "report" and parts[2] == tag:
+                return parts[3] if len(parts) > 3 else ""
+        return None
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Browser:
+    def __init__(self, chromium, profile):
+        self.chromium = chromium
+        self.profile = profile
+
+    def run(self, server, tag, **scenario):
+        """Opens the page with the scenario, waits for its report, closes the browser."""
+        scenario["tag"] = tag
+        url = server.url + "?" + urllib.parse.urlencode(scenario)
+        proc = subprocess.Popen([self.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                 "--disable-dev-shm-usage", f"--user-data-dir={self.profile}", url],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            return server.report(tag, time.time() + TIMEOUT)
+        finally:
+            # the browser and its helpers are one process group, ours
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(timeout=10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
+
+    def screenshot(self, server, out, **scenario):
+        url = server.url + "?" + urllib.parse.urlencode(scenario)
+        subprocess.run([self.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        f"--user-data-dir={self.profile}", "--window-size=1280,800", "--virtual-time-budget=20000",
+                        f"--screenshot={out}", url], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=TIMEOUT)
+
+
+def play(exe, map_path, p0, p1):
+    out = subprocess.run([exe, "play", "--map", map_path, "--p0", p0, "--p1", p1], capture_output=True, text=True,
+                         timeout=TIMEOUT)
+    return out.stdout.strip().splitlines()[-1]
+
+
+def trace_entries(path):
+    """time -> units "id,type,player,x,y,hp" in list order, for times one entry alone has."""
+    with zipfile.ZipFile(path) as z:
+        root = ET.fromstring(z.read(z.namelist()[0]))
+    seen, out = {}, {}
+    for e in root.iter("rts.TraceEntry"):
+        t = int(e.get("time"))
+        seen[t] = seen.get(t, 0) + 1
+        units = [f'{u.get("ID")},{u.get("type")},{u.get("player")},{u.get("x")},{u.get("y")},{u.get("hitpoints")}'
+                 for u in e.find("rts.PhysicalGameState").find("units").iter("rts.units.Unit")]
+        out[t] = ";".join(units)
+    return {t: u for t, u in out.items() if seen[t] == 1}
+
+
+def check(name, ok, detail):
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}")
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("exe")
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--program")
+    ap.add_argument("--figures")
+    a = ap.parse_args()
+    chromium = find_chromium()
+    if not chromium:
+        print("skipped: no chromium (tools/setup.sh installs Debian's)")
+        return SKIP
+    maps = os.path.join(a.shared, "data", "microrts", "maps")
+    trace = os.path.join(a.shared, "data", "microrts", "traces", "8x8", "basesWorkers8x8A",
+                         "LightRush_AStarPathFinding_", "trace_0.zip")
+    if not os.path.isdir(maps) or not os.path.isfile(trace):
+        skip(f"{trace} is absent (../shared holds the reference data)")
+    map8 = os.path.join(maps, "8x8", "basesWorkers8x8A.xml")
+    tmp = tempfile.mkdtemp(prefix="view-browser-")
+    ok = True
+    server = None
+    try:
+        # a finished synthesis for the dashboard: its CSV and checkpoint
+        csv, ckpt = os.path.join(tmp, "s.csv"), os.path.join(tmp, "s.ckpt")
+        subprocess.run([a.exe, "synth", "--game", "microrts", "--map", map8, "--opponent", "WorkerRush", "--algo",
+                        "sa", "--evals", "40", "--seed", "1", "-o", os.path.join(tmp, "p.ms"), "--csv", csv,
+                        "--checkpoint", ckpt, "--no-harness", "--no-progress"], check=True, capture_output=True,
+                       timeout=TIMEOUT)
+        server = Server(a.exe, ["--follow", csv, "--follow", ckpt])
+        browser = Browser(chromium, os.path.join(tmp, "profile"))
+
+        want = play(a.exe, map8, "WorkerRush", "LightRush")
+        got = browser.run(server, "live", scenario="live", map=map8, p0="WorkerRush", p1="LightRush")
+        ok &= check("live", got == f"done {want}", f"page {got!r}, play {want!r}")
+
+        if a.program:
+            spec = "program:" + a.program
+            want = play(a.exe, map8, spec, "CoacAI")
+            got = browser.run(server, "program", scenario="live", map=map8, p0=spec, p1="CoacAI")
+            ok &= check("program", got == f"done {want}", f"page {got!r}, play {want!r}")
+
+        got = browser.run(server, "bad", scenario="bad")
+        ok &= check("bad", got is not None and got.startswith("error error=bad message"), f"page {got!r}")
+
+        entries = trace_entries(trace)
+        times = sorted(entries)
+        for t in (times[len(times) // 3], times[2 * len(times) // 3], times[-1]):
+            got = browser.run(server, f"replay{t}", scenario="replay", path=trace, cycle=t)
+            want = f"done time={t} units={entries[t]}"
+            ok &= check(f"replay at cycle {t}", got == want, f"page {got!r}" if got != want else want)
+
+        last = open(csv).read().strip().splitlines()[-1].split(",")
+        got = browser.run(server, "synth", scenario="synth")
+        want = f"done evals={int(last[3])} best={float(last[1]):.6f}"
+        ok &= check("synth", got is not None and got.startswith(want), f"page {got!r}, CSV {want!r}")
+
+        if a.figures and a.program:
+            # a still (the page stops at cycle 51, where two lines fire), so the virtual-time race cannot
+            # cut it short; the map by its harness name, so no machine path shows
+            os.makedirs(a.figures, exist_ok=True)
+            browser.screenshot(server, os.path.join(a.figures, "view-match.png"), scenario="live",
+                               map="8x8/basesWorkers8x8A.xml", p0="program:" + a.program, p1="CoacAI", at=51)
+    finally:
+        if server:
+            server.stop()
+            if server.err:
+                print("server log:\n  " + "\n  ".join(server.err[-20:]))
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
