@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "microsynth/microrts.h"
@@ -12,6 +13,10 @@
 
 /* Most places two programs may differ at for a replay to be tried: past it they are not neighbours. */
 enum { MAX_DIFF = 16 };
+
+/* The entries' bytes at most: a 64x64 match records megabytes of actions, and the pre-game search runs
+ * inside the tournament's JVM process. A match that would pass it is not kept. */
+#define MEMO_BYTES (512L << 20)
 
 typedef struct entry {
 	int n, cap;          /* nodes held; 0: empty */
@@ -39,6 +44,7 @@ struct rts_reach_memo {
 	ms_ctx *ctx;         /* the memo's own; entries of a slot change under its lock only */
 	int slots, ways;
 	slot *s;
+	atomic_long bytes;   /* the entries' buffers */
 };
 
 /* A place where two programs differ: node `node` of the kept one, read as `kind` there. */
@@ -68,6 +74,7 @@ int rts_reach_memo_new(ms_ctx *err, rts_reach_memo **out, int slots, int ways)
 	}
 	m->ctx = own;
 	m->ways = ways;
+	atomic_init(&m->bytes, 0);
 	for (; m->slots < slots && ok; m->slots++) {
 		slot *s = &m->s[m->slots];
 		if (!(s->w = ms_ctx_calloc(own, (size_t)ways, sizeof *s->w)))
@@ -94,6 +101,14 @@ static void entry_dispose(ms_ctx *ctx, entry *e)
 	ms_ctx_mfree(ctx, e->ev);
 	ms_ctx_mfree(ctx, e->pairs);
 	ms_ctx_mfree(ctx, e->dec);
+	memset(e, 0, sizeof *e);
+}
+
+/* What e's buffers hold. */
+static long entry_bytes(const entry *e)
+{
+	return (long)e->cap * (long)(sizeof *e->sym + sizeof *e->ends + 1) + e->cap_ev * (long)sizeof *e->ev +
+	       e->cap_pairs * (long)sizeof *e->pairs + e->cap_dec;
 }
 
 void rts_reach_memo_free(rts_reach_memo *m)
@@ -473,8 +488,19 @@ int rts_reach_put(rts_reach_memo *m, int slot_ix, const rts_reach_prog *q, const
 	pthread_mutex_lock(&s->mu);
 	/* the least recently used entry's buffers take the new one, which goes first */
 	to_front(s, m->ways - 1);
-	rc = entry_set(m->ctx, &s->w[0], q, r);
-	s->w[0].r = *res;
+	entry *e = &s->w[0];
+	long before = entry_bytes(e), need = (long)r->n * (long)(sizeof *e->sym + sizeof *e->ends + 1) +
+					     r->n_ev * (long)sizeof *e->ev + r->n_pairs * (long)sizeof *e->pairs +
+					     r->n_dec * r->n;
+	if (atomic_load(&m->bytes) - before + need > MEMO_BYTES) {
+		/* over the budget: the slot gives up its oldest entry instead */
+		entry_dispose(m->ctx, e);
+		rc = MS_OK;
+	} else {
+		rc = entry_set(m->ctx, e, q, r);
+		e->r = *res;
+	}
+	atomic_fetch_add(&m->bytes, entry_bytes(e) - before);
 	pthread_mutex_unlock(&s->mu);
 	return rc;
 }
