@@ -89,7 +89,9 @@ static int css_candidates(ms_ctx *ctx, const ms_dsl_prog *p, css_cands *out)
 		    (rc = css_constants(ctx, g, i, len, out)) < 0)
 			return rc;
 	}
-	qsort(out->v, (size_t)out->n, sizeof *out->v, css_cmp);
+	/* no candidates: no array either, and qsort may not be handed NULL */
+	if (out->n > 1)
+		qsort(out->v, (size_t)out->n, sizeof *out->v, css_cmp);
 	return MS_OK;
 }
 

@@ -460,7 +460,8 @@ static int candidates(ms_ctx *ctx, const ms_dsl_prog *p, cand_vec *out)
 			*c = (sf_cand){ i, kids[k], size - (ends[kids[k]] - kids[k]) };
 		}
 	}
-	qsort(out->v, (size_t)out->n, sizeof *out->v, cand_cmp);
+	if (out->n > 1) /* an empty list may have no array, and qsort may not be handed NULL */
+		qsort(out->v, (size_t)out->n, sizeof *out->v, cand_cmp);
 	return MS_OK;
 }
 
