@@ -97,6 +97,9 @@ void cmd_league_usage(FILE *out);
 int cmd_package(int argc, char **argv);
 /* microsynth gdl play (cmd_gdl_play.c). */
 int cmd_gdl_play(int argc, char **argv);
+/* microsynth gdl serve (gdl_serve.c): a GGP player over HTTP. */
+int cmd_gdl_serve(int argc, char **argv);
+void cmd_gdl_serve_usage(FILE *out);
 /* microsynth gdl features (cmd_gdl_features.c). */
 int cmd_gdl_features(int argc, char **argv);
 /* gdl_common.c: StatGUCT's statistics options, for features and play: 1 if

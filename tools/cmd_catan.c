@@ -1,7 +1,6 @@
 /* microsynth catan: replay catanatron recordings, play games between agents,
  * measure playout speed (spec/catan.md). */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,9 @@
 
 #include "microsynth/catan.h"
 #include "cli.h"
+#include "core/buf.h"
+#include "core/hash.h"
+#include "core/pool.h"
 #include "kit/proc.h"
 
 #define CMD "catan"
@@ -77,30 +79,32 @@ typedef struct play_args {
 	int first_random;
 } play_args;
 
+/* What one game leaves: its result, the first agent's seat, the agents' search counters. */
+typedef struct game_out {
+	ms_catan_result r;
+	int first;
+	long searches, nodes;
+} game_out;
+
 typedef struct play_job {
 	const play_args *a;
 	const ms_catan_board *board; /* NULL: a random board per game */
 	ms_catan_rules rules;
-	long next, done;
-	pthread_mutex_t lock;
-	ms_catan_result *results;
-	int *first;
-	int failed;
-	char error[512];
-	long searches, nodes;
+	game_out *games;
 } play_job;
 
+/* The seeds of a game and its agents: one SplitMix64 step from x. */
 static uint64_t mix(uint64_t x)
 {
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return ms_splitmix64_mix(x + MS_SPLITMIX_GAMMA);
 }
 
-/* One game: agent i sits at seat (i - first) mod n; everything seeded from (seed, game). */
-static int play_one(ms_ctx *ctx, play_job *j, long g, long *searches, long *nodes)
+/* One game (a job of the pool): agent i sits at seat (i - first) mod n; everything seeded from (seed, game). */
+static int play_one(void *ud, ms_ctx *ctx, long g, int worker)
 {
+	play_job *j = ud;
+	game_out *out = &j->games[g];
+	(void)worker;
 	const play_args *a = j->a;
 	int n = (int)a->players, rc = MS_OK;
 	uint64_t base = mix(a->seed * 1000003u + (uint64_t)g);
@@ -119,44 +123,15 @@ static int play_one(ms_ctx *ctx, play_job *j, long g, long *searches, long *node
 		long s1 = 0, n1 = 0;
 		if (seats[i])
 			ms_catan_agent_counters(seats[i], &s1, &n1);
-		*searches += s1, *nodes += n1;
+		out->searches += s1, out->nodes += n1;
 		ms_catan_agent_free(ctx, seats[i]);
 	}
 	ms_catan_board_free(ctx, own);
-	if (rc == MS_OK) {
-		j->results[g] = r;
-		j->first[g] = first;
-	}
-	return rc;
-}
-
-static void *play_worker(void *arg)
-{
-	play_job *j = arg;
-	ms_ctx *ctx = NULL;
-	long searches = 0, nodes = 0;
-	if (ms_ctx_new(&ctx, NULL))
-		return NULL;
-	for (;;) {
-		pthread_mutex_lock(&j->lock);
-		long g = j->failed ? j->a->games : j->next++;
-		pthread_mutex_unlock(&j->lock);
-		if (g >= j->a->games)
-			break;
-		if (play_one(ctx, j, g, &searches, &nodes) < 0) {
-			pthread_mutex_lock(&j->lock);
-			if (!j->failed)
-				snprintf(j->error, sizeof j->error, "game %ld: %s", g, ms_ctx_last_error(ctx));
-			j->failed = 1;
-			pthread_mutex_unlock(&j->lock);
-		}
-	}
-	pthread_mutex_lock(&j->lock);
-	j->searches += searches;
-	j->nodes += nodes;
-	pthread_mutex_unlock(&j->lock);
-	ms_ctx_free(ctx);
-	return NULL;
+	if (rc < 0)
+		return ms_ctx_error(ctx, rc, "game %ld: %s", g, ms_ctx_last_error(ctx));
+	out->r = r;
+	out->first = first;
+	return MS_OK;
 }
 
 /* The thesis's metrics per player (agent --pI, whatever its seat). */
@@ -168,8 +143,8 @@ static void print_metrics(const play_job *j)
 	for (int i = 0; i < n; i++) {
 		double wins = 0, tw = 0, pts = 0, pts2 = 0, R = 0, S = 0, C = 0, K = 0, LR = 0, LA = 0;
 		for (long g = 0; g < a->games; g++) {
-			const ms_catan_result *r = &j->results[g];
-			int seat = ((i - j->first[g]) % n + n) % n;
+			const ms_catan_result *r = &j->games[g].r;
+			int seat = ((i - j->games[g].first) % n + n) % n;
 			if (r->winner == seat)
 				wins++, tw += r->turns;
 			pts += r->vp[seat], pts2 += (double)r->vp[seat] * r->vp[seat];
@@ -229,18 +204,21 @@ static int load_board(ms_ctx *ctx, const char *name, ms_catan_board **b)
 		return ms_catan_board_tc2(ctx, b);
 	if (!strcmp(name, "random"))
 		return MS_OK;
-	FILE *f = fopen(name, "rb");
-	if (!f)
+	char *text;
+	size_t len, i = 0;
+	int rc;
+	if (!cli_is_file(name))
 		return ms_ctx_error(ctx, MS_EIO, "board '%s': no such file (tc2, random or a file)", name);
-	static char text[1 << 20];
-	size_t len = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	size_t i = 0;
+	if ((rc = ms_read_text_file(ctx, name, "board", &text, &len)) < 0)
+		return rc;
 	while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
 		i++;
 	if (i < len && text[i] == '{')
-		return ms_catan_board_from_json(ctx, text, len, b);
-	return ms_catan_board_from_layout(ctx, text, len, b);
+		rc = ms_catan_board_from_json(ctx, text, len, b);
+	else
+		rc = ms_catan_board_from_layout(ctx, text, len, b);
+	ms_ctx_mfree(ctx, text);
+	return rc;
 }
 
 static int cmd_play_games(int argc, char **argv)
@@ -279,36 +257,30 @@ static int cmd_play_games(int argc, char **argv)
 		return rc;
 	}
 	j.board = board;
-	j.results = calloc((size_t)a.games, sizeof *j.results);
-	j.first = calloc((size_t)a.games, sizeof *j.first);
-	pthread_mutex_init(&j.lock, NULL);
-	pthread_t th[256];
 	double t0 = cli_now();
-	for (long t = 0; t < a.threads; t++)
-		pthread_create(&th[t], NULL, play_worker, &j);
-	for (long t = 0; t < a.threads; t++)
-		pthread_join(th[t], NULL);
-	double secs = cli_now() - t0;
-	rc = CLI_OK;
-	if (j.failed) {
-		fprintf(stderr, "microsynth catan: %s\n", j.error);
+	if (!(j.games = ms_ctx_calloc(ctx, (size_t)a.games, sizeof *j.games)) ||
+	    ms_pool_for(ctx, a.games, (int)a.threads, play_one, &j, NULL) < 0) {
+		fprintf(stderr, "microsynth catan: %s\n", ms_ctx_last_error(ctx));
 		rc = CLI_FAIL;
 	} else {
+		double secs = cli_now() - t0;
+		long searches = 0, nodes = 0;
+		for (long g = 0; g < a.games; g++)
+			searches += j.games[g].searches, nodes += j.games[g].nodes;
 		print_metrics(&j);
-		printf("seconds=%.2f searches=%ld nodes=%ld s_per_search=%.3f\n", secs, j.searches, j.nodes,
-		       j.searches ? secs * a.threads / j.searches : 0.0);
+		printf("seconds=%.2f searches=%ld nodes=%ld s_per_search=%.3f\n", secs, searches, nodes,
+		       searches ? secs * a.threads / searches : 0.0);
 		printf("games=%ld", a.games);
 		for (int i = 0; i < a.players; i++) {
 			long w = 0;
 			for (long g = 0; g < a.games; g++)
-				w += j.results[g].winner == ((i - j.first[g]) % (int)a.players + (int)a.players) % (int)a.players;
+				w += j.games[g].r.winner ==
+				     ((i - j.games[g].first) % (int)a.players + (int)a.players) % (int)a.players;
 			printf(" wins_%d=%ld", i, w);
 		}
 		printf("\n");
 	}
-	pthread_mutex_destroy(&j.lock);
-	free(j.results);
-	free(j.first);
+	ms_ctx_mfree(ctx, j.games);
 	ms_catan_board_free(ctx, board);
 	ms_ctx_free(ctx);
 	return rc;

@@ -2,7 +2,8 @@
  * microsynth gdl: General Game Playing (issue 26). `replay` checks the GDL
  * reasoner against matches recorded with ggp-base's prover, step by step;
  * `bench` measures random playouts beside ggp-base's baseline; `play`
- * (cmd_gdl_play.c) plays UCT and random players against each other.
+ * (cmd_gdl_play.c) plays UCT and random players against each other;
+ * `serve` (gdl_serve.c, issue 44) plays GGP matches over HTTP.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@ void cmd_gdl_usage(FILE *out)
 		"              [--cutoff P] [--replace Q] [--order 0|1] [--prior N] [STATS]\n"
 		"              [--sguct-sims S] [--generations G] [--epochs E] [--learning-rate L] [--online G]\n"
 		"       microsynth gdl features KIF [--role R] [--seed S] [STATS] [--sguct-sims S] [--generations G]\n"
+		"       microsynth gdl serve [--port P] [--host ADDR] [--player uct|guct|sguct] [--margin S]\n"
+		"              [--ponder 0|1] [--max-nodes N] [--max-matches N] [--name NAME] [--seed S]\n"
+		"              [--fallback] [--quiet] [-v] [searcher options of play]\n"
 		"       STATS: [--sequences N] [--positions P] [--gap G] [--playouts K] [--keep K]\n"
 		"              [--differences 0|1] [--max-features F] [--stability-k K]\n\n"
 		"replay  replays matches recorded with ggp-base's ProverStateMachine (format:\n"
@@ -39,7 +43,8 @@ void cmd_gdl_usage(FILE *out)
 		"        prover could not define must be an error here too). The rule file is the\n"
 		"        header's `kif`, relative to the records folder's parent (or --kif-dir).\n"
 		"        --fallback: first-order evaluation instead of the ground network.\n"
-		"        Last line: files= games= steps= divergences= goal_errors=\n"
+		"        Last line: files= games= steps= divergences= goal_errors= failed= (files\n"
+		"        whose record or rules could not be read or loaded; exit 1 if any)\n"
 		"bench   random playouts as ggp-base's baseline defines them (java.util.Random picks\n"
 		"        on each role's sorted legal moves); steps/s and playouts/s per game over\n"
 		"        --seconds (default 5) after 1 s of warm-up, beside baseline.tsv's medians\n"
@@ -70,6 +75,7 @@ void cmd_gdl_usage(FILE *out)
 		"        STATS default to the slides' 100 sequences of <= 5 positions 1-2 random\n"
 		"        joint moves apart, 10 playouts each, S = TV/(TV+10 SV), 30 kept;\n"
 		"        --sguct-sims S: refined by SGUCT on a search of S simulations first\n");
+	cmd_gdl_serve_usage(out);
 }
 
 /* Loads a rule file; a message on stderr and NULL if it fails. */
@@ -295,7 +301,7 @@ done:
 static int gdl_replay(int argc, char **argv)
 {
 	replay_stats s = { 0 };
-	int fallback = 0, files = 0, first = -1, rc = CLI_OK;
+	int fallback = 0, files = 0, first = -1, failed = 0;
 	const char *kif_dir = NULL;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--fallback"))
@@ -335,16 +341,16 @@ static int gdl_replay(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	for (size_t i = 0; i < np; i++) {
-		if (replay_file(ctx, paths[i], kif_dir, fallback, &s))
-			rc = CLI_USAGE;
+		failed += replay_file(ctx, paths[i], kif_dir, fallback, &s) != 0;
 		files++;
 		free(paths[i]);
 	}
 	free(paths);
 	ms_ctx_free(ctx);
-	printf("files=%d games=%ld steps=%ld divergences=%ld goal_errors=%ld\n", files, s.games, s.steps,
-	       s.divergences, s.goal_errors);
-	return rc ? rc : s.divergences ? CLI_FAIL : CLI_OK;
+	/* a file whose record or rules cannot be read or loaded is a failure, never a clean zero */
+	printf("files=%d games=%ld steps=%ld divergences=%ld goal_errors=%ld failed=%d\n", files, s.games, s.steps,
+	       s.divergences, s.goal_errors, failed);
+	return failed || s.divergences ? CLI_FAIL : CLI_OK;
 }
 
 /* One playout as the baseline defines it; returns its plies, -1 on failure. */
@@ -531,7 +537,7 @@ static int gdl_bench(int argc, char **argv)
 int cmd_gdl(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(CMD, "missing subcommand (replay, bench, play, features)");
+		return cli_usage_error(CMD, "missing subcommand (replay, bench, play, features, serve)");
 	if (!strcmp(argv[1], "replay"))
 		return gdl_replay(argc, argv);
 	if (!strcmp(argv[1], "bench"))
@@ -540,5 +546,7 @@ int cmd_gdl(int argc, char **argv)
 		return cmd_gdl_play(argc, argv);
 	if (!strcmp(argv[1], "features"))
 		return cmd_gdl_features(argc, argv);
+	if (!strcmp(argv[1], "serve"))
+		return cmd_gdl_serve(argc, argv);
 	return cli_usage_error(CMD, "unknown subcommand '%s'", argv[1]);
 }

@@ -12,6 +12,7 @@
 #include "microsynth/gdl.h"
 #include "microsynth/mcts.h"
 #include "cli.h"
+#include "gdl_common.h"
 
 #define CMD "gdl"
 
@@ -25,11 +26,7 @@ typedef struct play_args {
 	long seed;
 	int swap, verbose, fallback, ci;
 	double seconds; /* --time: per UCT move, in chunks of --sims; 0: --sims once */
-	ms_gdl_uct_options uo;
-	ms_gdl_stat_options so;   /* guct, sguct: the statistical analysis */
-	ms_gdl_sguct_options sgo; /* sguct: the evolution */
-	long sguct_sims;          /* sguct: simulations of the offline search from the initial state */
-	int online;               /* sguct: generations after each of its searches (0: offline only) */
+	gdl_agent_opts ag;
 } play_args;
 
 typedef struct player {
@@ -42,16 +39,6 @@ typedef struct player {
 	double goal_sum, goal_sq;
 	long wins;
 } player;
-
-static int parse_double(const char *opt, const char *val, double min, double *out)
-{
-	char *end;
-	double v = strtod(val, &end);
-	if (end == val || *end || !isfinite(v) || v < min)
-		return cli_usage_error(CMD, "%s: '%s' is not a number >= %g", opt, val, min);
-	*out = v;
-	return 0;
-}
 
 /* --pK AGENT; returns 1 if argv[i] is such an option, -1 (reported) if bad. */
 static int parse_agent(play_args *a, const char *opt, const char *val)
@@ -79,81 +66,33 @@ static int parse_agent(play_args *a, const char *opt, const char *val)
 	return -1;
 }
 
-/* GUCT's and SGUCT's options; returns 1 if handled, -1 (reported) if bad, 0 if not one of them. */
-static int parse_guided(play_args *a, const char *opt, const char *val)
-{
-	static const char *const probs[] = { "--cutoff", "--replace", "--learning-rate" };
-	static const char *const ints[] = { "--order", "--prior", "--sguct-sims", "--generations", "--epochs", "--online" };
-	static const long hi[] = { 1, 1000000, 100000000, 1000, 100000, 1000 };
-	int r = gdl_stat_option(&a->so, opt, val);
-	if (r)
-		return r;
-	for (size_t i = 0; i < sizeof probs / sizeof *probs; i++)
-		if (!strcmp(opt, probs[i])) {
-			double v, *dst[] = { &a->uo.cutoff, &a->uo.replace, &a->sgo.learning_rate };
-			if (!val)
-				return cli_usage_error(CMD, "%s needs a value", opt), -1;
-			if (parse_double(opt, val, i == 2 ? 1e-9 : 0.0, &v))
-				return -1;
-			if (i < 2 && v > 1)
-				return cli_usage_error(CMD, "%s: '%s' is not a probability", opt, val), -1;
-			*dst[i] = v;
-			return 1;
-		}
-	for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
-		if (!strcmp(opt, ints[i])) {
-			long v;
-			if (!val)
-				return cli_usage_error(CMD, "%s needs a value", opt), -1;
-			if (cli_parse_int(CMD, opt, val, i == 3 ? 1 : 0, hi[i], &v))
-				return -1;
-			int *dst[] = { &a->uo.order, &a->uo.prior, NULL, &a->sgo.generations, &a->sgo.epochs, &a->online };
-			if (dst[i])
-				*dst[i] = (int)v;
-			else
-				a->sguct_sims = v;
-			return 1;
-		}
-	return 0;
-}
-
 /* Options that take a number; returns 1 if handled, -1 (reported) if bad, 0 if not one of them. */
 static int parse_number(play_args *a, const char *opt, const char *val)
 {
 	long v;
-	if (!strcmp(opt, "--games") || !strcmp(opt, "--sims") || !strcmp(opt, "--seed") || !strcmp(opt, "--keep") ||
-	    !strcmp(opt, "--playout-limit") || !strcmp(opt, "--history") || !strcmp(opt, "--transpositions")) {
+	if (!strcmp(opt, "--games") || !strcmp(opt, "--sims") || !strcmp(opt, "--seed")) {
 		if (!val)
 			return cli_usage_error(CMD, "%s needs a value", opt), -1;
-		long lo = !strcmp(opt, "--games") || !strcmp(opt, "--sims") ? 1 : 0;
-		long hi = !strcmp(opt, "--keep") || !strcmp(opt, "--history") ? 1
-			  : !strcmp(opt, "--transpositions")		  ? 1L << 28
-									  : 2147483647L;
-		if (cli_parse_int(CMD, opt, val, lo, hi, &v))
+		if (cli_parse_int(CMD, opt, val, strcmp(opt, "--seed") ? 1 : 0, 2147483647L, &v))
 			return -1;
 		if (!strcmp(opt, "--games"))
 			a->games = v;
 		else if (!strcmp(opt, "--sims"))
-			a->uo.simulations = v;
-		else if (!strcmp(opt, "--seed"))
-			a->seed = v;
-		else if (!strcmp(opt, "--keep"))
-			a->uo.keep_tree = (int)v;
-		else if (!strcmp(opt, "--history"))
-			a->uo.history = (int)v;
-		else if (!strcmp(opt, "--transpositions"))
-			a->uo.transpositions = v;
+			a->ag.uo.simulations = v;
 		else
-			a->uo.playout_limit = (int)v;
+			a->seed = v;
 		return 1;
 	}
-	if (!strcmp(opt, "--c") || !strcmp(opt, "--tau") || !strcmp(opt, "--time")) {
+	if (!strcmp(opt, "--time")) {
+		char *end;
 		if (!val)
 			return cli_usage_error(CMD, "%s needs a value", opt), -1;
-		double *dst = !strcmp(opt, "--c") ? &a->uo.c : !strcmp(opt, "--tau") ? &a->uo.history_tau : &a->seconds;
-		return parse_double(opt, val, !strcmp(opt, "--c") ? 0.0 : 1e-6, dst) ? -1 : 1;
+		a->seconds = strtod(val, &end);
+		if (end == val || *end || !isfinite(a->seconds) || a->seconds < 1e-6)
+			return cli_usage_error(CMD, "%s: '%s' is not a number >= %g", opt, val, 1e-6), -1;
+		return 1;
 	}
-	return parse_guided(a, opt, val);
+	return gdl_agent_option(&a->ag, opt, val);
 }
 
 static int parse_play(play_args *a, int argc, char **argv)
@@ -161,10 +100,7 @@ static int parse_play(play_args *a, int argc, char **argv)
 	memset(a, 0, sizeof *a);
 	a->games = 1;
 	a->seed = 1;
-	ms_gdl_uct_options_default(&a->uo);
-	ms_gdl_stat_options_default(&a->so);
-	ms_gdl_sguct_options_default(&a->sgo);
-	a->sguct_sims = 10000;
+	gdl_agent_opts_default(&a->ag);
 	for (int i = 2; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int r;
@@ -190,7 +126,7 @@ static int parse_play(play_args *a, int argc, char **argv)
 	}
 	if (!a->kif)
 		return cli_usage_error(CMD, "play needs a rule file (KIF)");
-	if (a->seconds > 0 && !a->uo.keep_tree)
+	if (a->seconds > 0 && !a->ag.uo.keep_tree)
 		return cli_usage_error(CMD, "play: --time needs --keep 1 (its chunks of --sims grow one tree)");
 	return CLI_OK;
 }
@@ -247,12 +183,12 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 		goto out;
 	}
 	for (int k = 0; k < nr; k++) {
-		ms_gdl_uct_options uo = a->uo;
+		ms_gdl_uct_options uo = a->ag.uo;
 		uo.seed = ((uint64_t)a->seed << 32) ^ ((uint64_t)gi << 8) ^ (uint64_t)k;
 		pl[k].rng = uo.seed * 0x9e3779b97f4a7c15ull + 1;
-		if (pl[k].agent == AGENT_SGUCT && a->online > 0) {
-			pl[k].sgo_online = a->sgo;
-			pl[k].sgo_online.generations = a->online;
+		if (pl[k].agent == AGENT_SGUCT && a->ag.online > 0) {
+			pl[k].sgo_online = a->ag.sgo;
+			pl[k].sgo_online.generations = a->ag.online;
 			pl[k].sgo_online.seed = uo.seed;
 			if ((rc = ms_gdl_eval_clone(ctx, pl[k].eval, &pl[k].game_eval)) < 0)
 				goto out;
@@ -302,13 +238,13 @@ static int prepare(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p, 
 	int rc;
 	if (p->agent < AGENT_GUCT)
 		return MS_OK;
-	ms_gdl_stat_options so = a->so;
+	ms_gdl_stat_options so = a->ag.so;
 	so.seed = ((uint64_t)a->seed << 16) ^ (uint64_t)k ^ 0x5ca1ab1eull;
 	if ((rc = ms_gdl_stat_build(ctx, g, &so, &p->eval)) < 0 || p->agent != AGENT_SGUCT)
 		return rc;
-	ms_gdl_uct_options uo = a->uo;
-	uo.simulations = a->sguct_sims, uo.seed = so.seed;
-	ms_gdl_sguct_options sgo = a->sgo;
+	ms_gdl_uct_options uo = a->ag.uo;
+	uo.simulations = a->ag.sguct_sims, uo.seed = so.seed;
+	ms_gdl_sguct_options sgo = a->ag.sgo;
 	sgo.seed = so.seed;
 	return ms_gdl_sguct_offline(ctx, g, p->eval, &uo, &sgo, NULL);
 }

@@ -66,8 +66,9 @@ typedef struct http_pss {
 void cmd_view_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: microsynth view [--port N] [--host ADDR] [--follow FILE]... [--maps DIR]\n"
-		"                       [--programs DIR] [--traces DIR] [--edition 2022|2023] [--quiet]\n\n"
+		"Usage: microsynth view [--port N] [--host ADDR] [--follow FILE]... [--results DIR]\n"
+		"                       [--maps DIR] [--programs DIR] [--traces DIR] [--edition 2022|2023]\n"
+		"                       [--quiet]\n\n"
 		"Serves the browser view: open the address it prints (its first line on stdout)\n"
 		"to watch native matches live (bots, programs with their lines lighting up as\n"
 		"they act), replay official traces and recordings cycle by cycle, and follow a\n"
@@ -75,8 +76,10 @@ void cmd_view_usage(FILE *out)
 		"  --port N         port for the page and its websocket (default 8765; 0: a free one)\n"
 		"  --host ADDR      address to listen on (default 127.0.0.1: this machine only; the\n"
 		"                   page can make the server read any file it can, so keep it local)\n"
-		"  --follow FILE    a synthesis's CSV log (synth --csv) or checkpoint (--checkpoint)\n"
-		"                   to show on the dashboard; repeat for both\n"
+		"  --follow FILE    a synthesis's CSV log (synth --csv), checkpoint (--checkpoint) or\n"
+		"                   --progress-json file, or selfplay's --csv or -o program, to show\n"
+		"                   on the dashboard; repeat for each\n"
+		"  --results DIR    league/evaluate output: its .csv tables and .svg plots as pages\n"
 		"  --maps DIR       maps offered (default: the harness cache's maps/)\n"
 		"  --programs DIR   program, switch and portfolio files offered as players\n"
 		"                   (default: programs/ here or in the checkout)\n"
@@ -397,7 +400,9 @@ static int view_parse(int argc, char **argv, view_args *a, view_server *srv)
 			if (a->n_follow == 64)
 				return cli_usage_error("view", "at most 64 --follow files");
 			a->follow[a->n_follow++] = v;
-		} else if (!strcmp(o, "--maps"))
+		} else if (!strcmp(o, "--results"))
+			srv->cfg.results_dir = v;
+		else if (!strcmp(o, "--maps"))
 			a->maps = v;
 		else if (!strcmp(o, "--programs"))
 			a->programs = v;

@@ -1,11 +1,15 @@
 /*
  * Helpers shared by the gdl commands: the options of StatGUCT's statistics,
- * read by `gdl features` and by `gdl play` for its guct and sguct players.
+ * read by `gdl features`, and of the UCT, GUCT and SGUCT players, read by
+ * `gdl play` and `gdl serve`.
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "microsynth/gdl.h"
 #include "cli.h"
+#include "gdl_common.h"
 
 #define CMD "gdl"
 
@@ -35,4 +39,91 @@ int gdl_stat_option(ms_gdl_stat_options *o, const char *opt, const char *val)
 		return 1;
 	}
 	return 0;
+}
+
+void gdl_agent_opts_default(gdl_agent_opts *a)
+{
+	memset(a, 0, sizeof *a);
+	ms_gdl_uct_options_default(&a->uo);
+	ms_gdl_stat_options_default(&a->so);
+	ms_gdl_sguct_options_default(&a->sgo);
+	a->sguct_sims = 10000;
+}
+
+static int parse_double(const char *opt, const char *val, double min, double *out)
+{
+	char *end;
+	double v = strtod(val, &end);
+	if (end == val || *end || !isfinite(v) || v < min)
+		return cli_usage_error(CMD, "%s: '%s' is not a number >= %g", opt, val, min);
+	*out = v;
+	return 0;
+}
+
+/* GUCT's and SGUCT's options; returns 1 if handled, -1 (reported) if bad, 0 if not one of them. */
+static int parse_guided(gdl_agent_opts *a, const char *opt, const char *val)
+{
+	static const char *const probs[] = { "--cutoff", "--replace", "--learning-rate" };
+	static const char *const ints[] = { "--order", "--prior", "--sguct-sims", "--generations", "--epochs", "--online" };
+	static const long hi[] = { 1, 1000000, 100000000, 1000, 100000, 1000 };
+	int r = gdl_stat_option(&a->so, opt, val);
+	if (r)
+		return r;
+	for (size_t i = 0; i < sizeof probs / sizeof *probs; i++)
+		if (!strcmp(opt, probs[i])) {
+			double v, *dst[] = { &a->uo.cutoff, &a->uo.replace, &a->sgo.learning_rate };
+			if (!val)
+				return cli_usage_error(CMD, "%s needs a value", opt), -1;
+			if (parse_double(opt, val, i == 2 ? 1e-9 : 0.0, &v))
+				return -1;
+			if (i < 2 && v > 1)
+				return cli_usage_error(CMD, "%s: '%s' is not a probability", opt, val), -1;
+			*dst[i] = v;
+			return 1;
+		}
+	for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+		if (!strcmp(opt, ints[i])) {
+			long v;
+			if (!val)
+				return cli_usage_error(CMD, "%s needs a value", opt), -1;
+			if (cli_parse_int(CMD, opt, val, i == 3 ? 1 : 0, hi[i], &v))
+				return -1;
+			int *dst[] = { &a->uo.order, &a->uo.prior, NULL, &a->sgo.generations, &a->sgo.epochs, &a->online };
+			if (dst[i])
+				*dst[i] = (int)v;
+			else
+				a->sguct_sims = v;
+			return 1;
+		}
+	return 0;
+}
+
+int gdl_agent_option(gdl_agent_opts *a, const char *opt, const char *val)
+{
+	static const char *const ints[] = { "--keep", "--history", "--transpositions", "--playout-limit" };
+	static const long hi[] = { 1, 1, 1L << 28, 2147483647L };
+	for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+		if (!strcmp(opt, ints[i])) {
+			long v;
+			if (!val)
+				return cli_usage_error(CMD, "%s needs a value", opt), -1;
+			if (cli_parse_int(CMD, opt, val, 0, hi[i], &v))
+				return -1;
+			if (i == 0)
+				a->uo.keep_tree = (int)v;
+			else if (i == 1)
+				a->uo.history = (int)v;
+			else if (i == 2)
+				a->uo.transpositions = v;
+			else
+				a->uo.playout_limit = (int)v;
+			return 1;
+		}
+	if (!strcmp(opt, "--c") || !strcmp(opt, "--tau")) {
+		if (!val)
+			return cli_usage_error(CMD, "%s needs a value", opt), -1;
+		int c = !strcmp(opt, "--c");
+		return parse_double(opt, val, c ? 0.0 : 1e-6, c ? &a->uo.c : &a->uo.history_tau) ? -1 : 1;
+	}
+	return parse_guided(a, opt, val);
 }

@@ -81,14 +81,17 @@ static void synth_microrts_usage(FILE *out)
 		"present and rewritten at the end), --hss-passes N (SA passes per iteration, 1),\n"
 		"--hss-confirm N (re-scorings of an iteration's best; 0 by default, matches are deterministic).\n"
 		"--java-hang-ms MS: a Java opponent's decision still running after MS ms loses its match as\n"
-		"timed out, counted in faults (default 10000).\n");
+		"timed out, counted in faults (default 10000).\n"
+		"--progress-json FILE appends JSON lines for `microsynth view --follow`: the budget, maps and\n"
+		"opponents first, then per new best program its wins, draws and losses against each opponent\n"
+		"(its matches played once more, per opponent; docs/view.md).\n");
 }
 
 typedef struct args {
 	synth_search_args s;
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	const char *score, *oracle, *c_opp, *hss_library, *prefix;
+	const char *score, *oracle, *c_opp, *hss_library, *prefix, *progress_json;
 	long max_cycles, utt, conflict, neighbours, sketch_evals;
 	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
 	double uct_c, sketch_share;
@@ -141,6 +144,8 @@ static int parse(int argc, char **argv, args *a)
 				return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length, material or none", v);
 		} else if (!strcmp(o, "--c-opponent"))
 			a->c_opp = v;
+		else if (!strcmp(o, "--progress-json"))
+			a->progress_json = v;
 		else if (!strcmp(o, "--prefix"))
 			a->prefix = v;
 		else if (!strcmp(o, "--hss-library"))
@@ -268,6 +273,21 @@ static int rts_args(int argc, char **argv, args *a, int *algo)
 	return CLI_OK;
 }
 
+/*
+ * --progress-json: a line per new best program with its results against
+ * each opponent, which the search's score (one mean) does not keep. Its
+ * own problems (one per opponent) and context, so the search's caches,
+ * fault counts and errors are untouched.
+ */
+typedef struct rts_progress {
+	FILE *f;
+	ms_ctx *ctx;
+	ms_rts_synth *rs[MAX_LIST];
+	synth_run_ud *bar;
+	ms_synth *const *s;
+	int pending; /* a new best not written yet (while a checkpoint is replayed) */
+} rts_progress;
+
 /* What a run holds: the problem, the programs it starts from, the search. */
 typedef struct rts_run {
 	ms_ctx *ctx;
@@ -279,7 +299,10 @@ typedef struct rts_run {
 	ms_dsl_grammar *prefix_g;
 	ms_synth *s;
 	ms_synth_stats st;
+	rts_progress pj;
 } rts_run;
+
+static void rts_problem_opts(const rts_run *r, ms_rts_synth_options *out);
 
 /* The switch case's opening (--prefix), the problem and --initial; a CLI code. */
 static int rts_problem(rts_run *r)
@@ -293,6 +316,20 @@ static int rts_problem(rts_run *r)
 		    ms_rts_dsl_parse_file(r->prefix, a->prefix, 0))
 			return synth_fail(ctx, "--prefix");
 	}
+	ms_rts_synth_options po;
+	rts_problem_opts(r, &po);
+	if (ms_rts_synth_new(ctx, &r->rs, &po))
+		return synth_fail(ctx, "problem");
+	if (a->s.initial && (ms_dsl_prog_new(ctx, &r->initial, ms_rts_synth_grammar(r->rs)) ||
+			   ms_rts_dsl_parse_file(r->initial, a->s.initial, 0)))
+		return synth_fail(ctx, "--initial");
+	return CLI_OK;
+}
+
+/* The problem's options: every map and opponent of the command line. */
+static void rts_problem_opts(const rts_run *r, ms_rts_synth_options *out)
+{
+	const args *a = &r->a;
 	ms_rts_synth_options po = { .version = MS_RTS_SYNTH_OPTIONS_VERSION,
 				    .maps = a->maps,
 				    .n_maps = a->n_maps,
@@ -311,12 +348,7 @@ static int rts_problem(rts_run *r)
 				    .switch_cycle = (int)a->switch_cycle,
 				    .opponent_seeds = (int)a->opp_seeds,
 				    .match_memo = a->match_memo };
-	if (ms_rts_synth_new(ctx, &r->rs, &po))
-		return synth_fail(ctx, "problem");
-	if (a->s.initial && (ms_dsl_prog_new(ctx, &r->initial, ms_rts_synth_grammar(r->rs)) ||
-			   ms_rts_dsl_parse_file(r->initial, a->s.initial, 0)))
-		return synth_fail(ctx, "--initial");
-	return CLI_OK;
+	*out = po;
 }
 
 static void rts_search_options(ms_synth_opts *so, const rts_run *r, synth_run_ud *ud)
@@ -532,6 +564,92 @@ done:
 	return rc;
 }
 
+static void json_text(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+static int rts_progress_write(void *ud, const ms_synth_stats *st)
+{
+	rts_progress *p = ud;
+	int stop = synth_on_progress(p->bar, st);
+	const ms_dsl_prog *best = *p->s ? ms_synth_best(*p->s, MS_SYNTH_PSI) : NULL;
+
+	p->pending |= st->improved && st->last_kind == MS_SYNTH_PSI;
+	if (!p->pending || st->replaying || !best)
+		return stop;
+	p->pending = 0;
+	fprintf(p->f, "{\"t\":%.3f,\"evals\":%lld,\"fraction\":%.6f,\"best\":%.6f,\"vs\":[", st->elapsed,
+		st->evals_psi, st->fraction, st->best_psi);
+	for (int k = 0; k < MAX_LIST && p->rs[k]; k++) {
+		ms_rts_synth_result res = { 0 };
+		if (ms_rts_synth_score(p->ctx, p->rs[k], best, 0, &res))
+			fprintf(p->f, "%snull", k ? "," : "");
+		else
+			fprintf(p->f, "%s[%d,%d,%d]", k ? "," : "", res.wins, res.draws, res.losses);
+	}
+	fputs("]}\n", p->f);
+	fflush(p->f);
+	return stop;
+}
+
+/* --progress-json FILE opened for appending, its first line the budget, maps and opponents; a CLI code. */
+static int rts_progress_open(rts_run *r, ms_synth_opts *so, synth_run_ud *bar)
+{
+	const args *a = &r->a;
+	rts_progress *p = &r->pj;
+	ms_rts_synth_options po;
+
+	if (!a->progress_json || synth_mpi_rank() > 0)
+		return CLI_OK;
+	if (ms_ctx_new(&p->ctx, NULL))
+		return CLI_FAIL;
+	rts_problem_opts(r, &po);
+	for (int k = 0; k < a->n_opps; k++) {
+		po.opponents = &a->opps[k];
+		po.n_opponents = 1;
+		if (ms_rts_synth_new(p->ctx, &p->rs[k], &po))
+			return synth_fail(p->ctx, "--progress-json");
+	}
+	if (!(p->f = fopen(a->progress_json, "a"))) {
+		fprintf(stderr, "microsynth synth: --progress-json %s: cannot open for appending\n", a->progress_json);
+		return CLI_USAGE;
+	}
+	if (ftell(p->f) == 0) {
+		fprintf(p->f, "{\"progress\":1,\"game\":\"microrts\",\"algo\":");
+		json_text(p->f, a->s.algo);
+		fprintf(p->f, ",\"seed\":%ld,\"budget_evals\":%ld,\"budget_seconds\":%.3f,\"maps\":[", a->s.seed,
+			a->s.evals, a->s.seconds);
+		for (int k = 0; k < a->n_maps; k++, fputc(k < a->n_maps ? ',' : ']', p->f))
+			json_text(p->f, a->maps[k]);
+		fputs(",\"opponents\":[", p->f);
+		for (int k = 0; k < a->n_opps; k++, fputc(k < a->n_opps ? ',' : ']', p->f))
+			json_text(p->f, a->opps[k]);
+		fputs("}\n", p->f);
+		fflush(p->f);
+	}
+	p->bar = bar;
+	p->s = &r->s;
+	so->progress = rts_progress_write;
+	so->progress_ud = p;
+	return CLI_OK;
+}
+
+static void rts_progress_close(rts_progress *p)
+{
+	for (int k = 0; k < MAX_LIST; k++)
+		ms_rts_synth_free(p->rs[k]);
+	if (p->f)
+		fclose(p->f);
+	ms_ctx_free(p->ctx);
+}
+
 /* A serving rank's opponent faults, for rank 0's header (synth_mpi_sum_counts). */
 static void rts_fault_counts(void *user, int64_t out[SYNTH_MPI_COUNTS])
 {
@@ -560,6 +678,9 @@ static int synth_microrts_main(int argc, char **argv)
 	if ((ret = rts_problem(r)))
 		goto done;
 	rts_search_options(&so, r, &ud);
+	if ((ret = rts_progress_open(r, &so, &ud)))
+		goto done;
+	ret = CLI_FAIL;
 	synth_mpi_set_counts(rts_fault_counts, r->rs);
 	if (synth_new(r->ctx, &r->s, ms_rts_synth_problem(r->rs), &so, &ret) < 0 || !r->s)
 		goto done;
@@ -567,6 +688,7 @@ static int synth_microrts_main(int argc, char **argv)
 		goto done;
 	ret = rts_report(r);
 done:
+	rts_progress_close(&r->pj);
 	ms_synth_free(r->s);
 	ms_dsl_prog_free(r->initial);
 	ms_rts_synth_free(r->rs);

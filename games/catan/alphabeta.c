@@ -7,6 +7,7 @@
 #include <string.h>
 #include "catan_internal.h"
 #include "catan_agents.h"
+#include "core/hash.h"
 
 static double score(const ms_catan_state *s, int p)
 {
@@ -38,7 +39,7 @@ static double search(catan__alphabeta *ab, const ms_catan_state *s, int depth, d
 		uint64_t r = rng; /* the same chance for every sibling */
 		if (ms_catan_apply(ab->ctx, &c, &acts[i], &r, NULL) < 0)
 			continue;
-		double v = search(ab, &c, depth - (c.cur != s->cur), alpha, beta, r * 0x9e3779b97f4a7c15ull + 1);
+		double v = search(ab, &c, depth - (c.cur != s->cur), alpha, beta, r * MS_SPLITMIX_GAMMA + 1);
 		if (max) {
 			if (v > best)
 				best = v;
@@ -77,7 +78,7 @@ int catan__alphabeta_act(catan__alphabeta *ab, const ms_catan_state *s, ms_catan
 		uint64_t r = rng;
 		if (ms_catan_apply(ab->ctx, &c, &acts[i], &r, NULL) < 0)
 			continue;
-		double v = search(ab, &c, ab->depth - (c.cur != s->cur), alpha, INFINITY, r * 0x9e3779b97f4a7c15ull + 1);
+		double v = search(ab, &c, ab->depth - (c.cur != s->cur), alpha, INFINITY, r * MS_SPLITMIX_GAMMA + 1);
 		if (v > alpha) {
 			alpha = v;
 			best = i;

@@ -1,14 +1,14 @@
 /* Replaying catanatron 3.2.1 recordings (../shared/data/catan/README.md):
  * the legal set and the state digest are rebuilt in catanatron's JSON
  * spelling and compared as text with the recording, step by step. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 #include <cjson/cJSON.h>
 #include "catan_internal.h"
-#include <stdarg.h>
 #include "core/buf.h"
+#include "core/file.h"
 
 int catan__board_from_cjson(ms_ctx *ctx, const void *obj, ms_catan_board **out);
 
@@ -92,25 +92,41 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Compares our legal set with the recorded list; 1 if equal. */
+static void free_texts(ms_ctx *ctx, char **t, int m)
+{
+	for (int i = 0; t && i < m; i++)
+		cJSON_free(t[i]);
+	ms_ctx_mfree(ctx, t);
+}
+
+/* The recorded list's m entries as compact JSON texts (free with
+ * free_texts), or NULL when out of memory. */
+static char **recorded_texts(ms_ctx *ctx, const cJSON *list, int m)
+{
+	char **t = ms_ctx_calloc(ctx, (size_t)m + 1, sizeof *t);
+	int k = 0;
+	for (const cJSON *e = list ? list->child : NULL; t && e && k < m; e = e->next)
+		if (!(t[k++] = cJSON_PrintUnformatted(e))) {
+			free_texts(ctx, t, k);
+			return NULL;
+		}
+	return t;
+}
+
+/* Compares our legal set with the recorded list; 1 if equal, 0 if not, <0 on an error. */
 static int legal_equal(replay *r, const cJSON *legal, long step)
 {
+	enum { W = 96 };
 	ms_catan_action acts[MS_CATAN_MAX_ACTIONS];
-	static const int W = 96;
+	char mine[MS_CATAN_MAX_ACTIONS][W], *ours[MS_CATAN_MAX_ACTIONS];
 	int n = ms_catan_legal(&r->s, acts), m = cJSON_GetArraySize(legal), ok = 1;
-	char *mine = malloc((size_t)(n + 1) * (size_t)W);
-	char **ours = malloc(sizeof(char *) * (size_t)(n + 1)), **theirs = calloc((size_t)m + 1, sizeof(char *));
-	if (!mine || !ours || !theirs) {
-		free(mine), free(ours), free(theirs);
-		return 0;
-	}
+	char **theirs = recorded_texts(r->ctx, legal, m);
+	if (!theirs)
+		return ms_ctx_error(r->ctx, MS_ENOMEM, "%s: step %ld: out of memory for the legal list", r->path, step);
 	for (int i = 0; i < n; i++) {
-		ours[i] = mine + (size_t)i * (size_t)W;
+		ours[i] = mine[i];
 		action_json(r, &acts[i], ours[i], (size_t)W);
 	}
-	int k = 0;
-	for (const cJSON *e = legal ? legal->child : NULL; e; e = e->next)
-		theirs[k++] = cJSON_PrintUnformatted(e);
 	qsort(ours, (size_t)n, sizeof *ours, cmp_str);
 	qsort(theirs, (size_t)m, sizeof *theirs, cmp_str);
 	int i = 0, j = 0;
@@ -129,9 +145,7 @@ static int legal_equal(replay *r, const cJSON *legal, long step)
 		else
 			j++;
 	}
-	for (int t = 0; t < m; t++)
-		cJSON_free(theirs[t]);
-	free(mine), free(ours), free(theirs);
+	free_texts(r->ctx, theirs, m);
 	return ok;
 }
 
@@ -311,39 +325,6 @@ static int parse_act(replay *r, const cJSON *act, ms_catan_action *a)
 	return parse_value(r, cJSON_GetArrayItem(act, 2), a);
 }
 
-static int read_gz(ms_ctx *ctx, const char *path, char **out, size_t *len)
-{
-	gzFile f = gzopen(path, "rb");
-	size_t cap = 1 << 20, n = 0;
-	char *buf = NULL;
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "%s: cannot open", path);
-	for (;;) {
-		char *nb = realloc(buf, cap + 1);
-		if (!nb) {
-			free(buf);
-			gzclose(f);
-			return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", path);
-		}
-		buf = nb;
-		int got = gzread(f, buf + n, (unsigned)(cap - n));
-		if (got < 0) {
-			free(buf);
-			gzclose(f);
-			return ms_ctx_error(ctx, MS_EIO, "%s: read error (corrupt gzip?)", path);
-		}
-		n += (size_t)got;
-		if (n < cap)
-			break;
-		cap *= 2;
-	}
-	gzclose(f);
-	buf[n] = 0;
-	*out = buf;
-	*len = n;
-	return MS_OK;
-}
-
 /* The header: colours, board, deck order, start digest. */
 static int start_game(replay *r, const cJSON *h, long *diverged)
 {
@@ -400,12 +381,14 @@ static int step(replay *r, const cJSON *line, long i, ms_catan_replay_stats *st)
 	const cJSON *act = cJSON_GetObjectItemCaseSensitive(line, "act");
 	ms_catan_action a;
 	uint64_t none = 0;
+	int same;
 	if (ms_catan_over(&r->s)) {
 		say(r, "step %ld: the game is already over here", i);
 		return 0;
 	}
-	if (!legal_equal(r, cJSON_GetObjectItemCaseSensitive(line, "legal"), i))
-		st->legal_mismatches++;
+	if ((same = legal_equal(r, cJSON_GetObjectItemCaseSensitive(line, "legal"), i)) < 0)
+		return same;
+	st->legal_mismatches += !same;
 	if (parse_act(r, act, &a) < 0)
 		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: step %ld: unreadable \"act\"", r->path, i);
 	if (ms_catan_apply(r->ctx, &r->s, &a, &none, NULL) < 0) {
@@ -471,13 +454,14 @@ int ms_catan_replay_file(ms_ctx *ctx, const char *path, ms_catan_replay_stats *s
 	r.path = path;
 	r.report = report;
 	r.ud = ud;
-	if ((rc = read_gz(ctx, path, &text, &len)) < 0)
+	/* recordings run to 4 MB; 1 GiB bounds a damaged one */
+	if ((rc = ms_read_file(ctx, path, "recording", (size_t)1 << 30, &text, &len)) < 0)
 		return rc;
 	rc = replay_text(&r, text, stats);
 	if (rc == MS_OK)
 		stats->games++;
 	ms_catan_board_free(ctx, r.board);
-	free(text);
+	ms_ctx_mfree(ctx, text);
 	return rc;
 }
 
@@ -547,14 +531,15 @@ static int serve_line(replay *r, ms_catan_agent *agent, const cJSON *j, int *pic
 			return ms_ctx_error(r->ctx, MS_EPARSE, "bridge: cannot apply a logged action (%s)",
 					    ms_ctx_last_error(r->ctx));
 	}
-	if (!legal_equal(r, legal, -1))
+	int same = legal_equal(r, legal, -1);
+	if (same < 0)
+		return same;
+	if (!same)
 		(*fallbacks) += 1000000; /* a different legal set: the replica is wrong */
 	int m = cJSON_GetArraySize(legal);
-	char **texts = calloc((size_t)m + 1, sizeof(char *));
+	char **texts = recorded_texts(r->ctx, legal, m);
 	if (!texts)
 		return ms_ctx_error(r->ctx, MS_ENOMEM, "bridge: out of memory");
-	int k = 0;
-	cJSON_ArrayForEach(x, legal) texts[k++] = cJSON_PrintUnformatted(x);
 	ms_catan_action a;
 	rc = ms_catan_agent_act(r->ctx, agent, &r->s, &a);
 	*pick = rc < 0 ? -1 : match_legal(r, &a, texts, m);
@@ -562,9 +547,7 @@ static int serve_line(replay *r, ms_catan_agent *agent, const cJSON *j, int *pic
 		(*fallbacks)++;
 		*pick = 0;
 	}
-	for (int i = 0; i < m; i++)
-		cJSON_free(texts[i]);
-	free(texts);
+	free_texts(r->ctx, texts, m);
 	return rc;
 }
 
@@ -572,16 +555,21 @@ int ms_catan_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in,
 {
 	replay r;
 	ms_catan_agent *agent = NULL;
-	static char line[1 << 20];
-	int rc = MS_OK;
+	ms_buf line;
+	int rc = MS_OK, got;
 	memset(&r, 0, sizeof r);
 	r.ctx = ctx;
 	r.path = "bridge";
 	*fallbacks = 0;
 	if ((rc = ms_catan_agent_new(ctx, agent_spec, seed, &agent)) < 0)
 		return rc;
-	while (rc == MS_OK && fgets(line, sizeof line, in)) {
-		cJSON *j = cJSON_Parse(line);
+	ms_buf_init(&line, ctx);
+	while (rc == MS_OK && (got = ms_buf_read_line(&line, in)) != 0) {
+		if (got < 0) {
+			rc = ms_ctx_error(ctx, got, "bridge: out of memory for a line");
+			break;
+		}
+		cJSON *j = cJSON_Parse(line.data);
 		int pick = -1;
 		if (!j) {
 			rc = ms_ctx_error(ctx, MS_EPARSE, "bridge: a line is not JSON");
@@ -598,6 +586,7 @@ int ms_catan_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in,
 			fflush(out);
 		}
 	}
+	ms_buf_dispose(&line);
 	ms_catan_board_free(ctx, r.board);
 	ms_catan_agent_free(ctx, agent);
 	return rc;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "gdl_internal.h"
 #include "gdl_net.h"
 
@@ -219,31 +220,13 @@ fail:
 
 int ms_gdl_load(ms_ctx *ctx, const char *path, const ms_gdl_options *opts, ms_gdl **out)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "%s: %s", path, strerror(errno));
-	size_t cap = 1 << 16, n = 0;
-	char *buf = ms_ctx_malloc(ctx, cap);
-	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			char *nb = ms_ctx_realloc(ctx, buf, cap * 2);
-			if (!nb)
-				ms_ctx_mfree(ctx, buf);
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	int err = ferror(f);
-	fclose(f);
-	if (!buf)
-		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", path);
-	if (err) {
-		ms_ctx_mfree(ctx, buf);
-		return ms_ctx_error(ctx, MS_EIO, "%s: read error", path);
-	}
+	char *buf;
+	size_t n;
+	int rc = ms_read_text_file(ctx, path, "rule file", &buf, &n);
+	if (rc)
+		return rc;
 	const char *base = strrchr(path, '/');
-	int rc = ms_gdl_parse(ctx, buf, n, base ? base + 1 : path, opts, out);
+	rc = ms_gdl_parse(ctx, buf, n, base ? base + 1 : path, opts, out);
 	ms_ctx_mfree(ctx, buf);
 	return rc;
 }

@@ -25,7 +25,7 @@ int gdl_sym_find(const gdl_syms *s, const char *str);
 /* Hash-consed ground terms: a constant has nargs -1, "(f)" has nargs 0. */
 typedef struct gdl_terms {
 	int *sym, *nargs, *args; /* args: index of the first argument in pool */
-	int n, cap;
+	int n, cap, cap_nargs, cap_args;
 	gdl_ivec pool;
 	int *hash;
 	int hcap;
@@ -89,7 +89,7 @@ typedef struct gdl_store {
 	int hcap;
 	uint8_t *in; /* per term */
 	int *gen;    /* per term */
-	int tcap;
+	int tcap, gcap; /* capacities of in and gen */
 	int round;
 } gdl_store;
 int gdl_store_init(ms_ctx *ctx, gdl_store *st, int nrels);

@@ -68,14 +68,8 @@ int gdl_sym_intern(ms_ctx *ctx, gdl_syms *s, const char *str, size_t len, int *o
 			return MS_OK;
 		}
 	}
-	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 256;
-		char **nm = ms_ctx_realloc(ctx, s->name, (size_t)cap * sizeof *nm);
-		if (!nm)
-			return MS_ENOMEM;
-		s->name = nm;
-		s->cap = cap;
-	}
+	if (ms_vec_grow(ctx, (void **)&s->name, &s->cap, (long long)s->n + 1, sizeof *s->name))
+		return MS_ENOMEM;
 	char *c = ms_ctx_malloc(ctx, len + 1);
 	if (!c)
 		return MS_ENOMEM;
@@ -134,20 +128,11 @@ int gdl_term_intern(ms_ctx *ctx, gdl_terms *t, int sym, int nargs, const int *ar
 	}
 	if (2 * (t->n + 1) > t->hcap && (rc = rehash(ctx, &t->hash, &t->hcap, t->n, term_hf, t)))
 		return rc;
-	if (t->n == t->cap) {
-		int cap = t->cap ? t->cap * 2 : 1024;
-		int *a = ms_ctx_realloc(ctx, t->sym, (size_t)cap * sizeof *a);
-		if (a)
-			t->sym = a;
-		int *b = a ? ms_ctx_realloc(ctx, t->nargs, (size_t)cap * sizeof *b) : NULL;
-		if (b)
-			t->nargs = b;
-		int *c = b ? ms_ctx_realloc(ctx, t->args, (size_t)cap * sizeof *c) : NULL;
-		if (!c)
-			return MS_ENOMEM;
-		t->args = c;
-		t->cap = cap;
-	}
+	/* parallel arrays, each with its capacity, so a failed growth leaves all three valid */
+	if (ms_vec_grow(ctx, (void **)&t->sym, &t->cap, (long long)t->n + 1, sizeof *t->sym) ||
+	    ms_vec_grow(ctx, (void **)&t->nargs, &t->cap_nargs, (long long)t->n + 1, sizeof *t->nargs) ||
+	    ms_vec_grow(ctx, (void **)&t->args, &t->cap_args, (long long)t->n + 1, sizeof *t->args))
+		return MS_ENOMEM;
 	id = t->n;
 	t->sym[id] = sym;
 	t->nargs[id] = nargs;
@@ -295,20 +280,13 @@ int gdl_store_add(ms_ctx *ctx, gdl_store *st, const gdl_terms *terms, int rel, i
 {
 	int rc;
 	*added = 0;
-	if (t >= st->tcap) {
-		int cap = st->tcap ? st->tcap : 1024;
-		while (cap <= t)
-			cap *= 2;
-		uint8_t *in = ms_ctx_realloc(ctx, st->in, (size_t)cap);
-		if (!in)
+	if (t >= st->tcap || t >= st->gcap) {
+		int old = st->tcap; /* `in` is read up to tcap, so its new part is cleared at once */
+		if (ms_vec_grow(ctx, (void **)&st->in, &st->tcap, (long long)t + 1, sizeof *st->in))
 			return MS_ENOMEM;
-		st->in = in;
-		int *gen = ms_ctx_realloc(ctx, st->gen, (size_t)cap * sizeof *gen);
-		if (!gen)
+		memset(st->in + old, 0, (size_t)(st->tcap - old));
+		if (ms_vec_grow(ctx, (void **)&st->gen, &st->gcap, (long long)t + 1, sizeof *st->gen))
 			return MS_ENOMEM;
-		st->gen = gen;
-		memset(st->in + st->tcap, 0, (size_t)(cap - st->tcap));
-		st->tcap = cap;
 	}
 	if (st->in[t])
 		return MS_OK;

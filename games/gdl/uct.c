@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "microsynth/gdl.h"
 #include "microsynth/mcts.h"
 #include "gdl_guct.h"
@@ -30,7 +31,7 @@ struct ms_gdl_uct {
 	double *hsum;  /* history: summed reward of each move for its role */
 	long *hn;
 	int *trace;    /* joint moves of the last playout (history only) */
-	long n_trace, cap_trace;
+	int n_trace, cap_trace;
 	/* one role's statistics at a node: distinct moves, visits, summed rewards */
 	int *own;
 	long *vis;
@@ -221,13 +222,8 @@ static int gibbs(ms_gdl_uct *u, const int *mv, int n, uint64_t *rng)
 
 static int trace_push(ms_gdl_uct *u, int mv)
 {
-	if (u->n_trace == u->cap_trace) {
-		long cap = u->cap_trace ? u->cap_trace * 2 : 256;
-		int *t = ms_ctx_realloc(u->ctx, u->trace, sizeof *t * (size_t)cap);
-		if (!t)
-			return fail(u, MS_ENOMEM, "gdl uct: out of memory for a playout's moves");
-		u->trace = t, u->cap_trace = cap;
-	}
+	if (ms_vec_grow(u->ctx, (void **)&u->trace, &u->cap_trace, (long long)u->n_trace + 1, sizeof *u->trace))
+		return fail(u, MS_ENOMEM, "gdl uct: out of memory for a playout's moves");
 	u->trace[u->n_trace++] = mv;
 	return MS_OK;
 }

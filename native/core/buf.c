@@ -87,6 +87,32 @@ char *ms_buf_detach(ms_buf *b)
 	return p;
 }
 
+int ms_buf_read_line(ms_buf *b, FILE *f)
+{
+	char chunk[4096];
+	int any = 0;
+
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+	while (fgets(chunk, sizeof(chunk), f)) {
+		size_t n = strlen(chunk);
+		int rc = ms_buf_append(b, chunk, n);
+		if (rc)
+			return rc;
+		any = 1;
+		if (n && chunk[n - 1] == '\n')
+			break;
+	}
+	if (!any)
+		return 0;
+	if (b->len && b->data[b->len - 1] == '\n')
+		b->data[--b->len] = '\0';
+	if (b->len && b->data[b->len - 1] == '\r')
+		b->data[--b->len] = '\0';
+	return 1;
+}
+
 int ms_text_next_line(const char *text, size_t len, size_t *at, size_t *ls, size_t *le)
 {
 	size_t i = *at;
@@ -100,28 +126,25 @@ int ms_text_next_line(const char *text, size_t len, size_t *at, size_t *ls, size
 	return 1;
 }
 
-int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len)
+int ms_read_all(ms_ctx *ctx, ms_read_fn rd, void *src, size_t max, const char *what, const char *path, char **out,
+		size_t *len)
 {
-	FILE *f = fopen(path, "rb");
 	ms_buf b;
-	char chunk[8192];
-	size_t got;
+	char chunk[16384];
+	long got;
 	int rc = MS_OK;
 
 	*out = NULL;
 	*len = 0;
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "%s %s: %s", what, path, strerror(errno));
 	ms_buf_init(&b, ctx);
-	while (!rc && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (b.len + got > ((size_t)16 << 20))
-			rc = ms_ctx_error(ctx, MS_ERANGE, "%s %s: larger than 16 MiB", what, path);
-		else if (ms_buf_append(&b, chunk, got))
+	while (!rc && (got = rd(src, chunk, sizeof(chunk))) > 0) {
+		if ((size_t)got > max - b.len)
+			rc = ms_ctx_error(ctx, MS_ERANGE, "%s %s: larger than %zu MiB", what, path, max >> 20);
+		else if (ms_buf_append(&b, chunk, (size_t)got))
 			rc = ms_ctx_error(ctx, MS_ENOMEM, "%s %s: out of memory", what, path);
 	}
-	if (!rc && ferror(f))
+	if (!rc && got < 0)
 		rc = ms_ctx_error(ctx, MS_EIO, "%s %s: read error", what, path);
-	fclose(f);
 	if (!rc && ms_buf_append(&b, "", 0))
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "%s %s: out of memory", what, path);
 	if (rc) {
@@ -131,4 +154,25 @@ int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **ou
 	*len = b.len;
 	*out = ms_buf_detach(&b);
 	return *out ? MS_OK : ms_ctx_error(ctx, MS_ENOMEM, "%s %s: out of memory", what, path);
+}
+
+static long read_stdio(void *src, char *dst, size_t cap)
+{
+	size_t got = fread(dst, 1, cap, src);
+
+	return got > 0 ? (long)got : ferror((FILE *)src) ? -1 : 0;
+}
+
+int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	int rc;
+
+	*out = NULL;
+	*len = 0;
+	if (!f)
+		return ms_ctx_error(ctx, MS_EIO, "%s %s: %s", what, path, strerror(errno));
+	rc = ms_read_all(ctx, read_stdio, f, (size_t)16 << 20, what, path, out, len);
+	fclose(f);
+	return rc;
 }

@@ -1,10 +1,11 @@
 /* The MCTS core (mcts.h): a node pool in growable arrays indexed by node id
- * (states, Q vectors, moves and untried-move lists side by side), rebuilt
- * by every search. */
+ * (states, Q vectors, moves and untried-move lists side by side, each grown
+ * by core/vec.h with a capacity of its own), rebuilt by every search. */
 #include <math.h>
 #include <string.h>
 #include "microsynth/mcts.h"
 #include "core/hash.h"
+#include "core/vec.h"
 
 typedef struct node {
 	int parent, first_child, last_child, next;
@@ -23,8 +24,9 @@ struct ms_mcts {
 	node *nodes;
 	unsigned char *states, *moves, *upool;
 	double *q;
-	int n_nodes, cap_nodes;
-	long upool_len, upool_cap; /* in moves */
+	int n_nodes;
+	int cap_nodes, cap_states, cap_moves, cap_q; /* in nodes */
+	int upool_len, upool_cap;                    /* in moves */
 	unsigned char *scratch;   /* a playout state */
 	unsigned char *legal_buf; /* MS_MCTS_MAX_MOVES moves */
 	double *r;
@@ -114,25 +116,18 @@ uint64_t *ms_mcts_rng(ms_mcts *m)
 	return &m->rng;
 }
 
-static int grow(ms_mcts *m, void **p, size_t elem, size_t cap)
-{
-	void *np = ms_ctx_realloc(m->ctx, *p, elem * cap);
-	if (!np)
-		return ms_ctx_error(m->ctx, MS_ENOMEM, "mcts: out of memory for %zu nodes", cap);
-	*p = np;
-	return MS_OK;
-}
-
+/* Room for one more node in each of the four arrays (1,024 at first). */
 static int reserve_node(ms_mcts *m)
 {
-	if (m->n_nodes < m->cap_nodes)
+	int n = m->n_nodes;
+	if (n < m->cap_nodes && n < m->cap_states && n < m->cap_moves && n < m->cap_q)
 		return MS_OK;
-	size_t cap = m->cap_nodes ? (size_t)m->cap_nodes * 2 : 1024;
-	if (grow(m, (void **)&m->nodes, sizeof(node), cap) || grow(m, (void **)&m->states, m->g.state_size, cap) ||
-	    grow(m, (void **)&m->moves, m->g.move_size, cap) ||
-	    grow(m, (void **)&m->q, sizeof(double) * (size_t)m->g.n_players, cap))
-		return MS_ENOMEM;
-	m->cap_nodes = (int)cap;
+	long long need = n < 1024 ? 1024 : (long long)n + 1;
+	if (ms_vec_grow(m->ctx, (void **)&m->nodes, &m->cap_nodes, need, sizeof(node)) ||
+	    ms_vec_grow(m->ctx, (void **)&m->states, &m->cap_states, need, m->g.state_size) ||
+	    ms_vec_grow(m->ctx, (void **)&m->moves, &m->cap_moves, need, m->g.move_size) ||
+	    ms_vec_grow(m->ctx, (void **)&m->q, &m->cap_q, need, sizeof(double) * (size_t)m->g.n_players))
+		return ms_ctx_error(m->ctx, MS_ENOMEM, "mcts: no room for %lld nodes: %s", need, ms_ctx_last_error(m->ctx));
 	return MS_OK;
 }
 
@@ -156,21 +151,18 @@ static int describe(ms_mcts *m, int i)
 	const void *s = state_at(m, i);
 	nd->terminal = m->g.terminal(m->g.ud, s) != 0;
 	nd->player = nd->terminal ? 0 : m->g.to_move(m->g.ud, s);
-	nd->untried_off = (int)m->upool_len;
+	nd->untried_off = m->upool_len;
 	nd->untried_n = 0;
 	if (nd->terminal)
 		return MS_OK;
 	int n = m->g.legal(m->g.ud, s, m->legal_buf, MS_MCTS_MAX_MOVES);
 	if (n < 0)
 		return ms_ctx_error(m->ctx, MS_ERROR, "mcts: the game's legal() failed (%d)", n);
-	if (m->upool_len + n > m->upool_cap) {
-		long cap = m->upool_cap ? m->upool_cap : 4096;
-		while (cap < m->upool_len + n)
-			cap *= 2;
-		if (grow(m, (void **)&m->upool, m->g.move_size, (size_t)cap))
-			return MS_ENOMEM;
-		m->upool_cap = cap;
-	}
+	long long need = (long long)m->upool_len + n;
+	if (need > m->upool_cap &&
+	    ms_vec_grow(m->ctx, (void **)&m->upool, &m->upool_cap, need < 4096 ? 4096 : need, m->g.move_size))
+		return ms_ctx_error(m->ctx, MS_ENOMEM, "mcts: no room for %lld untried moves: %s", need,
+				    ms_ctx_last_error(m->ctx));
 	memcpy(m->upool + (size_t)m->upool_len * m->g.move_size, m->legal_buf, (size_t)n * m->g.move_size);
 	m->upool_len += n;
 	m->nodes[i].untried_n = n;
@@ -444,7 +436,7 @@ int ms_mcts_has_tree(const ms_mcts *m)
 }
 
 /* Moves kept node i to slot j <= i (ids ascending, so nothing unread is overwritten). */
-static void move_node(ms_mcts *m, int i, int j, const int *map, long *upool_len)
+static void move_node(ms_mcts *m, int i, int j, const int *map, int *upool_len)
 {
 	size_t ss = m->g.state_size, ms = m->g.move_size, np = (size_t)m->g.n_players;
 	node *nd = &m->nodes[j];
@@ -458,7 +450,7 @@ static void move_node(ms_mcts *m, int i, int j, const int *map, long *upool_len)
 	memmove(m->q + (size_t)j * np, m->q + (size_t)i * np, np * sizeof(double));
 	memmove(m->upool + (size_t)*upool_len * ms, m->upool + (size_t)nd->untried_off * ms,
 		(size_t)nd->untried_n * ms);
-	nd->untried_off = (int)*upool_len;
+	nd->untried_off = *upool_len;
 	*upool_len += nd->untried_n;
 }
 
@@ -477,7 +469,7 @@ int ms_mcts_advance(ms_mcts *m, const void *move)
 		if (map[i] < 0 && m->g.release)
 			m->g.release(m->g.ud, state_at(m, i));
 	}
-	long upool_len = 0;
+	int upool_len = 0;
 	for (int i = c; i < m->n_nodes; i++)
 		if (map[i] >= 0)
 			move_node(m, i, map[i], map, &upool_len);

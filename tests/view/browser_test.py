@@ -11,7 +11,12 @@ and reported back over its websocket, which the server prints on stdout
   replay   an official trace shown at chosen cycles: every unit (id, type,
            owner, cell, hit points) as the trace records it at that cycle;
   synth    the dashboard following a synthesis's CSV log and checkpoint shows
-           its evaluations and best score as the CSV's last line has them;
+           its evaluations and best score as the CSV's last line has them, the
+           best program's W/D/L per opponent as its --progress-json file has
+           them (summing to synth's final wins, draws, losses), and a
+           self-play's iterations as its --csv has them, with its program;
+  results  --results DIR: a CSV table rendered as an HTML table (its rows and
+           columns) and an SVG plot shown as an image;
   bad      a malformed message gets an error on the page, and the server goes
            on serving (the scenarios after it pass).
 
@@ -20,7 +25,9 @@ the shared reference data (a failure instead when CI is set).
   browser_test.py MICROSYNTH --shared DIR [--program FILE] [--figures DIR]
 """
 import argparse
+import json
 import os
+import re
 import queue
 import shutil
 import signal
@@ -176,12 +183,26 @@ def main():
     server = None
     try:
         # a finished synthesis for the dashboard: its CSV and checkpoint
-        csv, ckpt = os.path.join(tmp, "s.csv"), os.path.join(tmp, "s.ckpt")
-        subprocess.run([a.exe, "synth", "--game", "microrts", "--map", map8, "--opponent", "WorkerRush", "--algo",
-                        "sa", "--evals", "40", "--seed", "1", "-o", os.path.join(tmp, "p.ms"), "--csv", csv,
-                        "--checkpoint", ckpt, "--no-harness", "--no-progress"], check=True, capture_output=True,
-                       timeout=TIMEOUT)
-        server = Server(a.exe, ["--follow", csv, "--follow", ckpt])
+        csv, ckpt, pj = (os.path.join(tmp, f) for f in ("s.csv", "s.ckpt", "s.json"))
+        synth = subprocess.run([a.exe, "synth", "--game", "microrts", "--map", map8, "--opponent", "WorkerRush",
+                                "--opponent", "LightRush", "--algo", "sa", "--evals", "40", "--seed", "1", "-o",
+                                os.path.join(tmp, "p.ms"), "--csv", csv, "--checkpoint", ckpt, "--progress-json", pj,
+                                "--no-harness", "--no-progress"], check=True, capture_output=True, text=True,
+                               timeout=TIMEOUT)
+        # a self-play loop's files: its --csv and its program (-o, rewritten each iteration)
+        sp_csv, sp_out = os.path.join(tmp, "sp.csv"), os.path.join(tmp, "sp.ms")
+        subprocess.run([a.exe, "selfplay", "--game", "microrts", "--loop", "ibr", "--br", "sa", "--iterations", "2",
+                        "--evals", "10", "--seed", "1", "-o", sp_out, "--csv", sp_csv, "--map", map8, "--opponent",
+                        "WorkerRush", "--no-progress"], check=True, capture_output=True, timeout=TIMEOUT)
+        # league/evaluate output: a table and a plot
+        res = os.path.join(tmp, "results")
+        os.makedirs(res)
+        with open(os.path.join(res, "ranking.csv"), "w") as f:
+            f.write('program,score,games\n"a, b",0.75,8\nc,0.25,8\n')
+        with open(os.path.join(res, "plot.svg"), "w") as f:
+            f.write('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>\n')
+        server = Server(a.exe, ["--follow", csv, "--follow", ckpt, "--follow", pj, "--follow", sp_csv, "--follow",
+                                sp_out, "--results", res])
         browser = Browser(chromium, os.path.join(tmp, "profile"))
 
         want = play(a.exe, map8, "WorkerRush", "LightRush")
@@ -208,6 +229,23 @@ def main():
         got = browser.run(server, "synth", scenario="synth")
         want = f"done evals={int(last[3])} best={float(last[1]):.6f}"
         ok &= check("synth", got is not None and got.startswith(want), f"page {got!r}, CSV {want!r}")
+        # W/D/L per opponent: the progress file's last line, and the final result synth printed is their sum
+        head, *lines = [json.loads(l) for l in open(pj)]
+        vs = lines[-1]["vs"]
+        want_wdl = ",".join(f"{n}:{w}/{d}/{l}" for n, (w, d, l) in zip(head["opponents"], vs))
+        total = re.search(r"wins=(\d+) draws=(\d+) losses=(\d+)", synth.stdout).groups()
+        sums = tuple(str(sum(v[i] for v in vs)) for i in range(3))
+        ok &= check("synth W/D/L", got is not None and f" wdl={want_wdl} " in got + " " and sums == total
+                    and " eta=known" in got, f"page {got!r}, progress {want_wdl!r}, synth {total}")
+        sp_last = open(sp_csv).read().strip().splitlines()[-1].split(",")
+        want_sp = f"iterations={int(sp_last[0]) + 1} last_psi={float(sp_last[2]):.6f} outputs=1"
+        ok &= check("selfplay", got is not None and want_sp in got, f"page {got!r}, CSV {want_sp!r}")
+
+        got = browser.run(server, "results-csv", scenario="results", name="ranking.csv")
+        want = "done name=ranking.csv kind=csv rows=3 cols=3 first=a, b"
+        ok &= check("results table", got == want, f"page {got!r}, want {want!r}")
+        got = browser.run(server, "results-svg", scenario="results", name="plot.svg")
+        ok &= check("results plot", got is not None and got.startswith("done name=plot.svg kind=svg"), f"page {got!r}")
 
         if a.figures and a.program:
             # a still (the page stops at cycle 51, where two lines fire), so the virtual-time race cannot

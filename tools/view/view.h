@@ -49,6 +49,7 @@ typedef struct view_config {
 	void *log_ud;
 	/* a page's {"type":"report"} (a scripted scenario's outcome, one line); NULL: ignored */
 	void (*report)(void *ud, int client, const char *text);
+	const char *results_dir;     /* league/evaluate output: its .csv tables and .svg plots as pages (NULL: none) */
 } view_config;
 
 typedef struct view_session view_session;

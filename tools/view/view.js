@@ -18,6 +18,7 @@ let programs = {};     // player -> {rows: [tr...], lines}
 let playing = false;
 let mode = null;       // "live" or "replay"
 let synth = null;      // the last "synth" message
+let results = [];      // the tables and plots of --results DIR
 let scenarioSought = false;
 
 function send(msg) {
@@ -216,6 +217,17 @@ function onHello(m) {
   fillList("traces", m.traces);
   if (m.traces.length && !$("r-path").value) $("r-path").value = m.traces[0];
   $("s-files").textContent = m.follow.length ? "following " + m.follow.join(", ") : "no file followed (view --follow FILE)";
+  results = m.results || [];
+  const ul = $("res-list");
+  ul.textContent = "";
+  if (!results.length) ul.textContent = "no results (view --results DIR)";
+  for (const name of results) {
+    const li = document.createElement("li");
+    li.textContent = name;
+    li.dataset.name = name;
+    li.onclick = () => send({ type: "result", name });
+    ul.appendChild(li);
+  }
   runScenario();
 }
 
@@ -265,11 +277,125 @@ function onSynth(m) {
   $("s-seed").textContent = m.seed || "-";
   $("s-files").textContent = m.files.map((f) => `${f.path} (${f.kind})`).join(", ");
   $("s-program").textContent = m.program || "-";
+  showBudget(m);
+  showOpponents(m.opponents || []);
+  showSelfplay(m);
   const pts = m.points.length ? m.points : m.ckpt_points;
   chart($("s-best-chart"), pts.map((p) => [p[0], p[1]]), true);
   chart($("s-evals-chart"), m.rate.length ? m.rate : pts.map((p) => [p[0], p[2]]), false);
-  const text = `evals=${m.evals} best=${m.best.toFixed(6)} points=${m.points.length}`;
+  let text = `evals=${m.evals} best=${m.best.toFixed(6)} points=${m.points.length}`;
+  if (m.opponents && m.opponents.length)
+    text += " wdl=" + m.opponents.map((o) => `${o.name}:${o.w ?? "-"}/${o.d ?? "-"}/${o.l ?? "-"}`).join(",");
+  if (m.eta !== null && m.eta !== undefined) text += " eta=known";
+  if (m.iterations && m.iterations.length) text += ` iterations=${m.iterations.length} last_psi=${m.iterations[m.iterations.length - 1][2].toFixed(6)}`;
+  if (m.outputs && m.outputs.length) text += ` outputs=${m.outputs.length}`;
   if (params.get("scenario") === "synth" && m.evals > 0 && $("result").textContent !== text) setResult("done", text);
+}
+
+function duration(s) {
+  s = Math.round(s);
+  return s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.floor(s % 3600 / 60)} min`
+    : s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+}
+
+function showBudget(m) {
+  const b = [];
+  if (m.budget_evals) b.push(`${m.budget_evals} evaluations`);
+  if (m.budget_seconds) b.push(duration(m.budget_seconds));
+  $("s-budget").textContent = b.length ? b.join(" or ") : "-";
+  $("s-eta").textContent = m.eta === null || m.eta === undefined ? "-" : m.eta > 0 ? duration(m.eta) : "done";
+}
+
+function fillRows(tbody, rows) {
+  tbody.textContent = "";
+  for (const r of rows) {
+    const tr = document.createElement("tr");
+    for (const c of r) {
+      const td = document.createElement("td");
+      td.textContent = c;
+      tr.appendChild(td);
+    }
+    tbody.appendChild(tr);
+  }
+}
+
+function showOpponents(opps) {
+  $("s-opp-box").hidden = !opps.length;
+  fillRows(document.querySelector("#s-opps tbody"), opps.map((o) => {
+    const n = (o.w ?? 0) + (o.d ?? 0) + (o.l ?? 0);
+    return [o.name, o.w ?? "-", o.d ?? "-", o.l ?? "-", n ? ((o.w + o.d / 2) / n).toFixed(3) : "-"];
+  }));
+}
+
+function showSelfplay(m) {
+  const it = m.iterations || [];
+  $("s-selfplay-box").hidden = !it.length;
+  fillRows(document.querySelector("#s-iters tbody"),
+    it.map((r) => [r[0], r[1].toFixed(1), r[2].toFixed(4), r[3].toFixed(4), r[4]]));
+  $("s-pop").textContent = m.population || "-";
+  const box = $("s-outputs");
+  box.textContent = "";
+  for (const o of m.outputs || []) {
+    const h = document.createElement("h3");
+    h.textContent = o.path;
+    const pre = document.createElement("pre");
+    pre.className = "code";
+    pre.textContent = o.text;
+    box.append(h, pre);
+  }
+}
+
+// CSV (RFC 4180 quotes) into rows of cells.
+function parseCsv(text) {
+  const rows = [];
+  let row = [], cell = "", q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; }
+      else if (c === '"') q = false;
+      else cell += c;
+    } else if (c === '"') q = true;
+    else if (c === ",") { row.push(cell); cell = ""; }
+    else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(cell); rows.push(row); row = []; cell = "";
+    } else cell += c;
+  }
+  if (cell !== "" || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+// A results page: a table rendered as HTML, a plot as an image (its scripts, if any, never run).
+function onResult(m) {
+  for (const li of document.querySelectorAll("#res-list li")) li.classList.toggle("active", li.dataset.name === m.name);
+  $("res-name").textContent = m.name;
+  const body = $("res-body");
+  body.textContent = "";
+  let summary;
+  if (m.kind === "svg") {
+    const img = document.createElement("img");
+    img.alt = m.name;
+    img.src = URL.createObjectURL(new Blob([m.text], { type: "image/svg+xml" }));
+    body.appendChild(img);
+    summary = `kind=svg bytes=${m.text.length}`;
+  } else {
+    const rows = parseCsv(m.text);
+    const t = document.createElement("table");
+    t.className = "grid";
+    rows.forEach((r, i) => {
+      const tr = document.createElement("tr");
+      for (const c of r) {
+        const td = document.createElement(i ? "td" : "th");
+        td.textContent = c;
+        tr.appendChild(td);
+      }
+      t.appendChild(tr);
+    });
+    body.appendChild(t);
+    summary = `kind=csv rows=${t.rows.length} cols=${rows.length ? rows[0].length : 0} first=${rows.length > 1 ? rows[1][0] : ""}`;
+  }
+  if (params.get("scenario") === "results") setResult("done", `name=${m.name} ${summary}`);
 }
 
 // A step chart (best so far) or a line chart, axes from zero.
@@ -306,6 +432,7 @@ function onMessage(ev) {
   else if (m.type === "map") onMap(m);
   else if (m.type === "state") onState(m);
   else if (m.type === "synth") onSynth(m);
+  else if (m.type === "result") onResult(m);
   else if (m.type === "error") {
     showError(m.message);
     if (params.get("scenario")) setResult("error", "error=" + m.message);
@@ -330,8 +457,8 @@ function wire() {
   for (const b of document.querySelectorAll(".tab"))
     b.onclick = () => {
       for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === b);
-      for (const id of ["match", "replay", "synth"]) $("tab-" + id).hidden = id !== b.dataset.tab;
-      $("board-area").hidden = b.dataset.tab === "synth";
+      for (const id of ["match", "replay", "synth", "results"]) $("tab-" + id).hidden = id !== b.dataset.tab;
+      $("board-area").hidden = b.dataset.tab === "synth" || b.dataset.tab === "results";
       if (b.dataset.tab === "synth") send({ type: "follow" });
     };
   $("match-form").onsubmit = (e) => {
@@ -374,6 +501,11 @@ function runScenario() {
     send({ type: "replay", path: params.get("path") });
   } else if (sc === "synth") {
     document.querySelector('.tab[data-tab="synth"]').click();
+  } else if (sc === "results") {
+    document.querySelector('.tab[data-tab="results"]').click();
+    const name = params.get("name") || results[0];
+    if (name) send({ type: "result", name });
+    else setResult("done", "results=0");
   } else if (sc === "bad") {
     ws.send("{this is not json");
   }

@@ -11,19 +11,34 @@
  *    best program, printed in the indented form when its grammar is the
  *    MicroRTS DSL's.
  *
+ * and three more a run may be asked to write:
+ *
+ *  - synth's --progress-json: a first line with the budget, maps and
+ *    opponents, then per new best its W/D/L against each opponent; with
+ *    the evaluation rate, the budget gives the ETA;
+ *  - selfplay's --csv: "iteration,seconds,search_psi,vs_fixed,evals_psi,
+ *    population", one line per iteration;
+ *  - a program file (its first line a '#' header: selfplay's -o, rewritten
+ *    each iteration): read whole again whenever its size or time changes.
+ *
  * A file is told apart by its first line; one that does not exist yet is
  * waited for. Lines are taken only once complete (ended by a newline).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "core/json.h"
+#include "core/vec.h"
 #include "microsynth/rts_dsl.h"
 #include "view.h"
 
 #define RATE_MAX 600 /* evaluation-rate samples kept (older ones thinned) */
+#define OPP_MAX 64   /* opponents a --progress-json names (synth's own limit) */
+#define TEXT_MAX (1 << 20)
 
-enum { F_WAIT, F_CSV, F_CKPT, F_OTHER };
+enum { F_WAIT, F_CSV, F_CKPT, F_OTHER, F_PROGRESS, F_SELFPLAY, F_TEXT };
 
 typedef struct ff_file {
 	char *path;
@@ -31,6 +46,8 @@ typedef struct ff_file {
 	long offset;
 	ms_buf part; /* an incomplete last line */
 	int in_body; /* checkpoint: past "begin" */
+	char *text;  /* a program file's whole text */
+	long long size, mtime_ns;
 } ff_file;
 
 struct view_follow {
@@ -49,6 +66,14 @@ struct view_follow {
 	char grammar[64], algo[64], problem[256], seed[32];
 	int start_nt;
 	int changed;
+	/* --progress-json: the budget (0: none), the opponents, the best's W/D/L against each (-1: unknown) */
+	int have_progress, n_opp;
+	double budget_evals, budget_seconds, fraction;
+	char *opp[OPP_MAX];
+	int vs[OPP_MAX][3];
+	/* selfplay --csv: per iteration [iteration, seconds, search_psi, vs_fixed, evals_psi] */
+	MS_VEC(struct { double v[5]; }) iters;
+	char *population; /* the last iteration's */
 };
 
 int view_follow_new(ms_ctx *ctx, view_follow **out, const char *const *files, int n)
@@ -82,7 +107,12 @@ void view_follow_free(view_follow *f)
 	for (int i = 0; i < f->n; i++) {
 		free(f->f[i].path);
 		ms_buf_dispose(&f->f[i].part);
+		ms_ctx_mfree(f->ctx, f->f[i].text);
 	}
+	for (int i = 0; i < f->n_opp; i++)
+		ms_ctx_mfree(f->ctx, f->opp[i]);
+	ms_vec_dispose(f->ctx, &f->iters);
+	ms_ctx_mfree(f->ctx, f->population);
 	free(f->f);
 	free(f->pts[0]);
 	free(f->pts[1]);
@@ -226,6 +256,121 @@ static int ckpt_line(view_follow *f, ff_file *ff, const char *l)
 	return 0;
 }
 
+static double jnum(const cJSON *o, const char *key, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+/* The first line (budget, opponents) or one per new best: {"t","evals","fraction","best","vs":[[w,d,l]|null...]}. */
+static int progress_line(view_follow *f, const char *l)
+{
+	cJSON *m = NULL, *v;
+	int rc = 0, k = 0;
+
+	if (ms_json_parse(f->ctx, "progress", l, strlen(l), &m) || !cJSON_IsObject(m)) {
+		cJSON_Delete(m);
+		return 0; /* not ours to judge: skipped */
+	}
+	f->changed = 1;
+	if (cJSON_GetObjectItemCaseSensitive(m, "progress")) {
+		f->have_progress = 1;
+		f->budget_evals = jnum(m, "budget_evals", 0);
+		f->budget_seconds = jnum(m, "budget_seconds", 0);
+		for (int i = 0; i < f->n_opp; i++)
+			ms_ctx_mfree(f->ctx, f->opp[i]);
+		f->n_opp = 0;
+		cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(m, "opponents"))
+		{
+			if (f->n_opp == OPP_MAX || !cJSON_IsString(v))
+				continue;
+			if (!(f->opp[f->n_opp] = ms_ctx_strdup(f->ctx, v->valuestring))) {
+				rc = MS_ENOMEM;
+				break;
+			}
+			memset(f->vs[f->n_opp++], -1, sizeof(f->vs[0]));
+		}
+		cJSON_Delete(m);
+		return rc;
+	}
+	double t = jnum(m, "t", 0), e = jnum(m, "evals", 0), best = jnum(m, "best", -1);
+	f->fraction = jnum(m, "fraction", f->fraction);
+	f->seconds = t > f->seconds ? t : f->seconds;
+	f->evals = (long long)e > f->evals ? (long long)e : f->evals;
+	f->best = best > f->best ? best : f->best;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(m, "vs"))
+	{
+		if (k >= f->n_opp)
+			break;
+		for (int j = 0; j < 3; j++) {
+			const cJSON *x = cJSON_GetArrayItem(v, j);
+			f->vs[k][j] = cJSON_GetArraySize(v) == 3 && cJSON_IsNumber(x) ? (int)x->valuedouble : -1;
+		}
+		k++;
+	}
+	cJSON_Delete(m);
+	return 0;
+}
+
+/* selfplay --csv: "iteration,seconds,search_psi,vs_fixed,evals_psi,population". */
+static int selfplay_line(view_follow *f, const char *l)
+{
+	double v[5];
+	int at = 0;
+
+	if (sscanf(l, "%lf,%lf,%lf,%lf,%lf,%n", &v[0], &v[1], &v[2], &v[3], &v[4], &at) != 5 || at <= 0)
+		return 0;
+	double *row = ms_vec_reserve(f->ctx, &f->iters, f->iters.n + 1) ? NULL : f->iters.v[f->iters.n++].v;
+	if (!row)
+		return MS_ENOMEM;
+	memcpy(row, v, sizeof(v));
+	ms_ctx_mfree(f->ctx, f->population);
+	f->population = ms_ctx_strdup(f->ctx, l + at);
+	f->changed = 1;
+	return f->population ? 0 : MS_ENOMEM;
+}
+
+/* A program file, read whole again when its size or time changed (it is rewritten, not appended to). */
+static int poll_text(view_follow *f, ff_file *ff)
+{
+	struct stat st;
+	FILE *fp;
+	char *text;
+	size_t got;
+
+	if (stat(ff->path, &st))
+		return 0;
+	long long mt = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	if ((long long)st.st_size == ff->size && mt == ff->mtime_ns && ff->text)
+		return 0;
+	if (!(fp = fopen(ff->path, "rb")))
+		return 0;
+	if (!(text = ms_ctx_malloc(f->ctx, TEXT_MAX + 1))) {
+		fclose(fp);
+		return MS_ENOMEM;
+	}
+	got = fread(text, 1, TEXT_MAX, fp);
+	fclose(fp);
+	text[got] = '\0';
+	ms_ctx_mfree(f->ctx, ff->text);
+	ff->text = ms_ctx_strdup(f->ctx, text);
+	ms_ctx_mfree(f->ctx, text);
+	ff->size = (long long)st.st_size;
+	ff->mtime_ns = mt;
+	f->changed = 1;
+	return ff->text ? 0 : MS_ENOMEM;
+}
+
+static int kind_of(const char *first)
+{
+	return !strncmp(first, "seconds,", 8)				? F_CSV
+	       : !strncmp(first, "microsynth-synth-checkpoint", 27) ? F_CKPT
+	       : !strncmp(first, "{\"progress\"", 11)		? F_PROGRESS
+	       : !strncmp(first, "iteration,seconds,", 18)	? F_SELFPLAY
+	       : first[0] == '#'				? F_TEXT
+								: F_OTHER;
+}
+
 /* Reads what `ff` gained: complete lines only, the rest kept for the next poll. */
 static int poll_file(view_follow *f, ff_file *ff)
 {
@@ -236,6 +381,10 @@ static int poll_file(view_follow *f, ff_file *ff)
 
 	if (!fp)
 		return 0; /* not there yet */
+	if (ff->kind == F_TEXT) {
+		fclose(fp);
+		return poll_text(f, ff);
+	}
 	if (fseek(fp, 0, SEEK_END) == 0 && ftell(fp) < ff->offset) {
 		/* the file was started afresh */
 		ff->offset = 0;
@@ -244,7 +393,7 @@ static int poll_file(view_follow *f, ff_file *ff)
 		ff->kind = F_WAIT;
 	}
 	fseek(fp, ff->offset, SEEK_SET);
-	while (!rc && (got = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
+	while (!rc && ff->kind != F_TEXT && (got = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
 		ff->offset += (long)got;
 		for (size_t i = 0; i < got && !rc; i++) {
 			if (chunk[i] != '\n') {
@@ -255,10 +404,14 @@ static int poll_file(view_follow *f, ff_file *ff)
 				break;
 			if (ff->part.len && ff->part.data[ff->part.len - 1] == '\r')
 				ff->part.data[--ff->part.len] = '\0';
-			if (ff->kind == F_WAIT)
-				ff->kind = !strncmp(ff->part.data, "seconds,", 8)                   ? F_CSV
-					   : !strncmp(ff->part.data, "microsynth-synth-checkpoint", 27) ? F_CKPT
-													: F_OTHER;
+			if (ff->kind == F_WAIT && (ff->kind = kind_of(ff->part.data)) == F_PROGRESS)
+				rc = progress_line(f, ff->part.data);
+			else if (ff->kind == F_TEXT)
+				break;
+			else if (ff->kind == F_PROGRESS)
+				rc = progress_line(f, ff->part.data);
+			else if (ff->kind == F_SELFPLAY)
+				rc = selfplay_line(f, ff->part.data);
 			else if (ff->kind == F_CSV)
 				rc = csv_line(f, ff->part.data);
 			else if (ff->kind == F_CKPT)
@@ -268,7 +421,7 @@ static int poll_file(view_follow *f, ff_file *ff)
 		}
 	}
 	fclose(fp);
-	return rc;
+	return !rc && ff->kind == F_TEXT ? poll_text(f, ff) : rc;
 }
 
 static int put_series(ms_buf *b, const char *key, const double *v, int n, int width)
@@ -297,9 +450,67 @@ static double recent_rate(const view_follow *f)
 	return f->seconds > 0 ? (double)f->evals / f->seconds : 0;
 }
 
+/* The budget, the ETA and the best's W/D/L per opponent (null and [] without --progress-json). */
+static int put_progress(const view_follow *f, ms_buf *b)
+{
+	double rate = recent_rate(f), eta = -1;
+	int rc, known = 1;
+
+	if (!f->have_progress)
+		return ms_buf_puts(b, ",\"budget_evals\":null,\"budget_seconds\":null,\"eta\":null,\"opponents\":[]");
+	if (f->budget_evals > 0 && rate > 0)
+		eta = ((double)f->budget_evals - (double)f->evals) / rate;
+	else if (f->budget_seconds > 0)
+		eta = f->budget_seconds - f->seconds;
+	else
+		known = 0;
+	rc = ms_buf_printf(b, ",\"budget_evals\":%.0f,\"budget_seconds\":%.3f,\"fraction\":%.6f", f->budget_evals,
+			   f->budget_seconds, f->fraction);
+	if (!rc)
+		rc = known ? ms_buf_printf(b, ",\"eta\":%.1f", eta > 0 ? eta : 0) : ms_buf_puts(b, ",\"eta\":null");
+	if (!rc)
+		rc = ms_buf_puts(b, ",\"opponents\":[");
+	for (int k = 0; k < f->n_opp && !rc; k++) {
+		rc = ms_buf_puts(b, k ? ",{\"name\":" : "{\"name\":");
+		if (!rc)
+			rc = view_json_str(b, f->opp[k]);
+		if (!rc && f->vs[k][0] < 0)
+			rc = ms_buf_puts(b, ",\"w\":null,\"d\":null,\"l\":null}");
+		else if (!rc)
+			rc = ms_buf_printf(b, ",\"w\":%d,\"d\":%d,\"l\":%d}", f->vs[k][0], f->vs[k][1], f->vs[k][2]);
+	}
+	return rc ? rc : ms_buf_puts(b, "]");
+}
+
+/* selfplay's iterations and the program files' texts. */
+static int put_selfplay(const view_follow *f, ms_buf *b)
+{
+	int rc = put_series(b, "iterations", f->iters.v ? f->iters.v[0].v : NULL, f->iters.n, 5);
+	if (!rc)
+		rc = ms_buf_puts(b, ",\"population\":");
+	if (!rc)
+		rc = view_json_str(b, f->population);
+	if (!rc)
+		rc = ms_buf_puts(b, ",\"outputs\":[");
+	for (int i = 0, k = 0; i < f->n && !rc; i++) {
+		if (f->f[i].kind != F_TEXT || !f->f[i].text)
+			continue;
+		rc = ms_buf_puts(b, k++ ? ",{\"path\":" : "{\"path\":");
+		if (!rc)
+			rc = view_json_str(b, f->f[i].path);
+		if (!rc)
+			rc = ms_buf_puts(b, ",\"text\":");
+		if (!rc)
+			rc = view_json_str(b, f->f[i].text);
+		if (!rc)
+			rc = ms_buf_puts(b, "}");
+	}
+	return rc ? rc : ms_buf_puts(b, "]");
+}
+
 int view_follow_poll(view_follow *f, int force, ms_buf *b, int *changed)
 {
-	static const char *const kinds[] = { "waiting", "csv", "checkpoint", "unknown" };
+	static const char *const kinds[] = { "waiting", "csv", "checkpoint", "unknown", "progress", "selfplay", "program" };
 	int rc = 0;
 
 	*changed = 0;
@@ -337,6 +548,10 @@ int view_follow_poll(view_follow *f, int force, ms_buf *b, int *changed)
 		rc = ms_buf_puts(b, ",\"program\":");
 	if (!rc)
 		rc = view_json_str(b, f->program);
+	if (!rc)
+		rc = put_progress(f, b);
+	if (!rc)
+		rc = put_selfplay(f, b);
 	if (!rc)
 		rc = ms_buf_puts(b, "}");
 	if (rc)

@@ -215,6 +215,11 @@ static const char *keep_player(const char *n)
 									    : NULL;
 }
 
+static const char *keep_result(const char *n)
+{
+	return ends_with(n, ".csv") || ends_with(n, ".svg") ? "" : NULL;
+}
+
 /* "key":[...] of the files `dir` offers, sorted. */
 static int hello_list(view_session *s, const char *key, const char *dir, name_filter keep, int relative)
 {
@@ -253,6 +258,8 @@ int view_session_hello(view_session *s)
 		rc = hello_list(s, "programs", s->cfg->programs_dir, keep_player, 0);
 	if (!rc)
 		rc = hello_list(s, "traces", s->cfg->traces_dir, keep_trace, 0);
+	if (!rc)
+		rc = hello_list(s, "results", s->cfg->results_dir, keep_result, 1);
 	if (!rc)
 		rc = ms_buf_puts(&s->out, ",\"follow\":[");
 	for (int i = 0; i < s->cfg->n_follow && !rc; i++) {
@@ -506,6 +513,47 @@ static int handle_follow(view_session *s, int on)
 	return changed ? flush_out(s) : 0;
 }
 
+#define RESULT_MAX (8 << 20)
+
+/* {"type":"result","name":REL}: a table or plot of --results DIR, sent whole as its text. */
+static int handle_result(view_session *s, const cJSON *m)
+{
+	const char *name = str_or(m, "name");
+	char path[4096], e[300];
+	FILE *fp;
+	char *text;
+	size_t got;
+	int rc;
+
+	if (!s->cfg->results_dir)
+		return report(s, "result: the server shows no results (start it with --results DIR)");
+	if (!name || !keep_result(name) || name[0] == '/' || strstr(name, ".."))
+		return report(s, "result: name must be a .csv or .svg file under the results folder");
+	snprintf(path, sizeof(path), "%s/%s", s->cfg->results_dir, name);
+	if (!(fp = fopen(path, "rb"))) {
+		snprintf(e, sizeof(e), "result: cannot open %.200s", name);
+		return report(s, e);
+	}
+	if (!(text = ms_ctx_malloc(s->ctx, RESULT_MAX + 1))) {
+		fclose(fp);
+		return MS_ENOMEM;
+	}
+	got = fread(text, 1, RESULT_MAX, fp);
+	fclose(fp);
+	text[got] = '\0';
+	rc = ms_buf_puts(&s->out, "{\"type\":\"result\",\"name\":");
+	if (!rc)
+		rc = view_json_str(&s->out, name);
+	if (!rc)
+		rc = ms_buf_printf(&s->out, ",\"kind\":\"%s\",\"text\":", ends_with(name, ".svg") ? "svg" : "csv");
+	if (!rc)
+		rc = view_json_strn(&s->out, text, got);
+	if (!rc)
+		rc = ms_buf_puts(&s->out, "}");
+	ms_ctx_mfree(s->ctx, text);
+	return rc ? rc : flush_out(s);
+}
+
 int view_session_handle(view_session *s, const char *msg, size_t len)
 {
 	cJSON *m = NULL;
@@ -531,6 +579,8 @@ int view_session_handle(view_session *s, const char *msg, size_t len)
 		rc = handle_follow(s, !strcmp(type, "follow"));
 	else if (!strcmp(type, "hello"))
 		rc = view_session_hello(s);
+	else if (!strcmp(type, "result"))
+		rc = handle_result(s, m);
 	else if (!strcmp(type, "report")) {
 		const char *text = str_or(m, "text");
 		if (!text)

@@ -1,0 +1,105 @@
+#include "support/testutil.h"
+
+#include <stdio.h>
+#include <zlib.h>
+
+#include "core/buf.h"
+#include "core/file.h"
+
+static const char text[] = "{\"a\":1}\nsecond line\n";
+
+static void test_file__gzip_and_plain_files_read_alike(void **state)
+{
+	ms_ctx *ctx;
+	char *got;
+	size_t len;
+	gzFile g = gzopen("test_file.txt.gz", "wb");
+	FILE *f = fopen("test_file.txt", "wb");
+
+	(void)state;
+	assert_non_null(g);
+	assert_non_null(f);
+	assert_int_equal(gzwrite(g, text, sizeof text - 1), (int)(sizeof text - 1));
+	gzclose(g);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_read_file(ctx, "test_file.txt.gz", "recording", 1 << 20, &got, &len), MS_OK);
+	assert_int_equal(len, sizeof text - 1);
+	assert_string_equal(got, text);
+	ms_ctx_mfree(ctx, got);
+	assert_int_equal(ms_read_file(ctx, "test_file.txt", "recording", 1 << 20, &got, &len), MS_OK);
+	assert_string_equal(got, text);
+	ms_ctx_mfree(ctx, got);
+	assert_int_equal(ms_read_text_file(ctx, "test_file.txt", "recording", &got, &len), MS_OK);
+	assert_string_equal(got, text);
+	ms_ctx_mfree(ctx, got);
+	/* over the bound, once uncompressed */
+	assert_int_equal(ms_read_file(ctx, "test_file.txt.gz", "recording", 8, &got, &len), MS_ERANGE);
+	assert_null(got);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "recording test_file.txt.gz"));
+	remove("test_file.txt.gz");
+	remove("test_file.txt");
+	ms_ctx_free(ctx);
+}
+
+static void test_file__missing_and_damaged_files_are_named_errors(void **state)
+{
+	ms_ctx *ctx;
+	char *got;
+	size_t len;
+	FILE *f = fopen("test_file_bad.gz", "wb");
+
+	(void)state;
+	assert_non_null(f);
+	/* a gzip header, then garbage */
+	static const char bad[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage that does not inflate";
+	assert_int_equal(fwrite(bad, 1, sizeof bad - 1, f), sizeof bad - 1);
+	fclose(f);
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_read_file(ctx, "no/such/file.gz", "recording", 1 << 20, &got, &len), MS_EIO);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "recording no/such/file.gz: cannot open"));
+	assert_int_equal(ms_read_file(ctx, "test_file_bad.gz", "recording", 1 << 20, &got, &len), MS_EIO);
+	assert_null(got);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "recording test_file_bad.gz: read error"));
+	remove("test_file_bad.gz");
+	ms_ctx_free(ctx);
+}
+
+/* Lines of any length, without their newline or CR; 0 at the end. */
+static void test_file__lines_of_any_length_are_read_whole(void **state)
+{
+	ms_ctx *ctx;
+	ms_buf b;
+	FILE *f = tmpfile();
+
+	(void)state;
+	assert_non_null(f);
+	for (int i = 0; i < 10000; i++)
+		fputc('x', f);
+	fputs("\r\n\nlast", f);
+	rewind(f);
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_buf_init(&b, ctx);
+	assert_int_equal(ms_buf_read_line(&b, f), 1);
+	assert_int_equal(b.len, 10000);
+	assert_int_equal(strspn(b.data, "x"), 10000);
+	assert_int_equal(ms_buf_read_line(&b, f), 1);
+	assert_string_equal(b.data, "");
+	assert_int_equal(ms_buf_read_line(&b, f), 1);
+	assert_string_equal(b.data, "last");
+	assert_int_equal(ms_buf_read_line(&b, f), 0);
+	ms_buf_dispose(&b);
+	fclose(f);
+	ms_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file__gzip_and_plain_files_read_alike),
+		cmocka_unit_test(test_file__missing_and_damaged_files_are_named_errors),
+		cmocka_unit_test(test_file__lines_of_any_length_are_read_whole),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
