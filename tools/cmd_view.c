@@ -20,6 +20,7 @@
 
 #include "microsynth/bots.h"
 #include "cli.h"
+#include "cli_lws.h"
 #include "edition.h"
 #include "view.h"
 
@@ -431,9 +432,6 @@ static int view_parse(int argc, char **argv, view_args *a, view_server *srv)
 /* The context and its one vhost: the page and the websocket on one port. */
 static int view_listen(view_server *srv, long port)
 {
-	struct lws_context_creation_info info;
-	struct lws_vhost *vh;
-
 	srv->protocols[0].name = "http";
 	srv->protocols[0].callback = http_callback;
 	srv->protocols[0].per_session_data_size = sizeof(http_pss);
@@ -441,29 +439,7 @@ static int view_listen(view_server *srv, long port)
 	srv->protocols[1].callback = ws_callback;
 	srv->protocols[1].per_session_data_size = sizeof(vconn);
 	srv->protocols[1].rx_buffer_size = 65536;
-	memset(&info, 0, sizeof(info));
-	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
-	info.port = CONTEXT_PORT_NO_LISTEN;
-	info.user = srv;
-	if (!(srv->lws = lws_create_context(&info))) {
-		fprintf(stderr, "microsynth view: libwebsockets could not create its context\n");
-		return CLI_FAIL;
-	}
-	memset(&info, 0, sizeof(info));
-	info.vhost_name = "view";
-	info.port = (int)port;
-	info.iface = srv->host;
-	info.protocols = srv->protocols;
-	if (!strchr(srv->host, ':'))
-		info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
-	vh = lws_create_vhost(srv->lws, &info);
-	srv->port = vh ? lws_get_vhost_listen_port(vh) : 0;
-	if (srv->port <= 0) {
-		fprintf(stderr, "microsynth view: cannot listen on %s port %ld (address in use or not local?)\n", srv->host,
-			port);
-		return CLI_FAIL;
-	}
-	return CLI_OK;
+	return cli_lws_listen("view", "view", srv->host, port, srv->protocols, srv, &srv->lws, &srv->port);
 }
 
 typedef struct view_sig {

@@ -25,6 +25,7 @@
 #include "core/pool.h"
 #include "games/gdl/gdl_ggp.h"
 #include "cli.h"
+#include "cli_lws.h"
 #include "gdl_common.h"
 
 #define CMD "gdl"
@@ -326,35 +327,10 @@ static int serve_parse(int argc, char **argv, serve_args *a, gserve *srv)
 
 static int serve_listen(gserve *srv, long port)
 {
-	struct lws_context_creation_info info;
-	struct lws_vhost *vh;
-
 	srv->protocols[0].name = "http";
 	srv->protocols[0].callback = http_callback;
 	srv->protocols[0].per_session_data_size = sizeof(gconn);
-	memset(&info, 0, sizeof info);
-	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
-	info.port = CONTEXT_PORT_NO_LISTEN;
-	info.user = srv;
-	if (!(srv->lws = lws_create_context(&info))) {
-		fprintf(stderr, "microsynth gdl serve: libwebsockets could not create its context\n");
-		return CLI_FAIL;
-	}
-	memset(&info, 0, sizeof info);
-	info.vhost_name = "ggp";
-	info.port = (int)port;
-	info.iface = srv->host;
-	info.protocols = srv->protocols;
-	if (!strchr(srv->host, ':'))
-		info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
-	vh = lws_create_vhost(srv->lws, &info);
-	srv->port = vh ? lws_get_vhost_listen_port(vh) : 0;
-	if (srv->port <= 0) {
-		fprintf(stderr, "microsynth gdl serve: cannot listen on %s port %ld (address in use or not local?)\n",
-			srv->host, port);
-		return CLI_FAIL;
-	}
-	return CLI_OK;
+	return cli_lws_listen("gdl serve", "ggp", srv->host, port, srv->protocols, srv, &srv->lws, &srv->port);
 }
 
 /* The event loop, until a signal (or lws) stops it; then the workers and the signal job go home. */
