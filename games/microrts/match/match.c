@@ -403,15 +403,12 @@ int ms_match_play_hooked(ms_match *m, const ms_match_player players[2], const ms
 	return play_native(m, players, NULL, h, res);
 }
 
-ms_memo *ms_match_path_memo(ms_match *m)
+int ms_match_path_memo(ms_match *m, ms_memo **out)
 {
-	ms_memo *memo = NULL;
-
-	if (m->o.backend != MS_MATCH_NATIVE) {
-		ms_ctx_error(m->ctx, MS_EUNSUPPORTED, "match: the path memo belongs to the native backend");
-		return NULL;
-	}
-	return memo_table(m, &memo) ? NULL : memo;
+	*out = NULL;
+	if (m->o.backend != MS_MATCH_NATIVE)
+		return ms_ctx_error(m->ctx, MS_EUNSUPPORTED, "match: the path memo belongs to the native backend");
+	return memo_table(m, out);
 }
 
 const ms_rts_state *ms_match_initial_state(const ms_match *m)

@@ -316,10 +316,9 @@ static int memo_one(ms_rts_synth *rs, worker *w, const ms_dsl_prog *prog, int ki
 	rts_reach_result got;
 
 	if (memo) {
-		ms_memo *pm = ms_match_path_memo(w->nat[map]);
-		if (!pm && ms_ctx_last_status(w->ctx) == MS_ENOMEM)
-			return MS_ENOMEM;
-		if ((rc = rts_reach_prog_set(&w->rp, prog, ms_match_initial_state(w->nat[map]), pm)))
+		ms_memo *pm;
+		if ((rc = ms_match_path_memo(w->nat[map], &pm)) ||
+		    (rc = rts_reach_prog_set(&w->rp, prog, ms_match_initial_state(w->nat[map]), pm)))
 			return rc;
 		if ((hit = rts_reach_get(rs->memo, slot, &w->rp, rs->memo_replay, &got)) < 0)
 			return hit;

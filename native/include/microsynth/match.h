@@ -257,10 +257,11 @@ MS_EXTERN int ms_match_play_hooked(ms_match *m, const ms_match_player players[2]
 
 /**
  * The path searches' memo the context's matches share (made on first use;
- * NULL with an error on failure): a caller deciding for a program in this
- * context's states (a replay) reuses its answers. Native backend only.
+ * *out is NULL when the context keeps none): a caller deciding for a
+ * program in this context's states (a replay) reuses its answers.
+ * MS_EUNSUPPORTED on the official backend; MS_ENOMEM.
  */
-MS_EXTERN ms_memo *ms_match_path_memo(ms_match *m);
+MS_EXTERN int ms_match_path_memo(ms_match *m, ms_memo **out);
 
 /** The native backend's state every match starts from (NULL for official). */
 MS_EXTERN const ms_rts_state *ms_match_initial_state(const ms_match *m);
