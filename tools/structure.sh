@@ -22,7 +22,7 @@
 MAX_RAW_ALLOC=120
 MAX_RAW_THREADS=7
 MAX_HASH_CONSTANTS=18
-MAX_CTX_REALLOC=43
+MAX_CTX_REALLOC=40
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=$(find native games tools -name '*.c' -o -name '*.h' | sort)

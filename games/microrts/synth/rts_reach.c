@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "microsynth/microrts.h"
+#include "core/vec.h"
 #include "games/microrts/synth/rts_reach.h"
 
 /* Most places two programs may differ at for a replay to be tried: past it they are not neighbours. */
@@ -19,7 +20,8 @@ enum { MAX_DIFF = 16 };
 #define MEMO_BYTES (512L << 20)
 
 typedef struct entry {
-	int n, cap;          /* nodes held; 0: empty */
+	int n;               /* nodes held; 0: empty */
+	int cap_sym, cap_ends, cap_mark;
 	ms_dsl_sym *sym;     /* the program's nodes, */
 	int32_t *ends;       /* their subtree ends, */
 	uint8_t *mark;       /* and what its match read of them */
@@ -27,11 +29,11 @@ typedef struct entry {
 	/* the match (rts_reach_rec's fields, copied) */
 	int seat;
 	rts_reach_event *ev;
-	long n_ev, cap_ev;
+	int n_ev, cap_ev;
 	ms_rts_pair *pairs;
-	long n_pairs, cap_pairs;
+	int n_pairs, cap_pairs;
 	uint8_t *dec;
-	long n_dec, cap_dec;
+	int n_dec, cap_dec;
 } entry;
 
 typedef struct slot {
@@ -107,8 +109,8 @@ static void entry_dispose(ms_ctx *ctx, entry *e)
 /* What e's buffers hold. */
 static long entry_bytes(const entry *e)
 {
-	return (long)e->cap * (long)(sizeof *e->sym + sizeof *e->ends + 1) + e->cap_ev * (long)sizeof *e->ev +
-	       e->cap_pairs * (long)sizeof *e->pairs + e->cap_dec;
+	return (long)e->cap_sym * (long)sizeof *e->sym + (long)e->cap_ends * (long)sizeof *e->ends + e->cap_mark +
+	       (long)e->cap_ev * (long)sizeof *e->ev + (long)e->cap_pairs * (long)sizeof *e->pairs + e->cap_dec;
 }
 
 void rts_reach_memo_free(rts_reach_memo *m)
@@ -140,22 +142,6 @@ void rts_reach_get_counts(rts_reach_memo *m, rts_reach_counts *out)
 	}
 }
 
-/* Grows *p (of *cap elements of `size` bytes) to hold `need`; 0, or MS_ENOMEM with *p intact. */
-static int grow(ms_ctx *ctx, void **p, long *cap, long need, size_t size)
-{
-	if (need <= *cap)
-		return MS_OK;
-	long c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *q = ms_ctx_realloc(ctx, *p, (size_t)c * size);
-	if (!q)
-		return MS_ENOMEM;
-	*p = q;
-	*cap = c;
-	return MS_OK;
-}
-
 /* ---- the program's side ------------------------------------------------------- */
 
 int rts_reach_prog_set(rts_reach_prog *q, const ms_dsl_prog *p, const ms_rts_state *initial, ms_memo *memo)
@@ -164,13 +150,8 @@ int rts_reach_prog_set(rts_reach_prog *q, const ms_dsl_prog *p, const ms_rts_sta
 	const ms_dsl_sym *sym = ms_dsl_prog_nodes(p);
 	int n = ms_dsl_prog_len(p);
 
-	if (n + 1 > q->cap) {
-		int32_t *f = ms_ctx_realloc(q->ctx, q->fors, sizeof(int32_t) * (size_t)(n + 1));
-		if (!f)
-			return ms_ctx_error(q->ctx, MS_ENOMEM, "match memo: out of memory");
-		q->fors = f;
-		q->cap = n + 1;
-	}
+	if (ms_vec_grow(q->ctx, (void **)&q->fors, &q->cap, (long long)n + 1, sizeof *q->fors))
+		return MS_ENOMEM;
 	q->p = p;
 	q->fors[0] = 0;
 	for (int i = 0; i < n; i++)
@@ -206,13 +187,9 @@ void rts_reach_prog_dispose(rts_reach_prog *q)
 
 int rts_reach_rec_start(rts_reach_rec *r, int n, int seat)
 {
-	if (r->cap_n < n) {
-		uint8_t *a = ms_ctx_realloc(r->ctx, r->marks, (size_t)n * 2);
-		if (!a)
-			return ms_ctx_error(r->ctx, MS_ENOMEM, "match memo: out of memory");
-		r->marks = a;
-		r->cap_n = n;
-	}
+	/* the decision's marks, then the match's */
+	if (ms_vec_grow(r->ctx, (void **)&r->marks, &r->cap_marks, 2LL * n, 1))
+		return MS_ENOMEM;
 	r->n = n;
 	r->all = r->marks + n;
 	r->seat = seat;
@@ -243,9 +220,10 @@ int rts_reach_record(void *ud, const ms_rts_state *s, const ms_rts_pair *const p
 	if (r->lost || (!ran && !n[0] && !n[1]))
 		return MS_OK;
 	/* a recording that runs out of memory is dropped, the match goes on */
-	if (grow(r->ctx, (void **)&r->ev, &r->cap_ev, r->n_ev + 1, sizeof *r->ev) ||
-	    grow(r->ctx, (void **)&r->pairs, &r->cap_pairs, r->n_pairs + n[0] + n[1], sizeof *r->pairs) ||
-	    (ran && grow(r->ctx, (void **)&r->dec, &r->cap_dec, (r->n_dec + 1) * r->n, 1))) {
+	if (ms_vec_grow(r->ctx, (void **)&r->ev, &r->cap_ev, r->n_ev + 1LL, sizeof *r->ev) ||
+	    ms_vec_grow(r->ctx, (void **)&r->pairs, &r->cap_pairs, (long long)r->n_pairs + n[0] + n[1],
+			sizeof *r->pairs) ||
+	    (ran && ms_vec_grow(r->ctx, (void **)&r->dec, &r->cap_dec, (r->n_dec + 1LL) * r->n, 1))) {
 		r->lost = 1;
 		return MS_OK;
 	}
@@ -259,7 +237,7 @@ int rts_reach_record(void *ud, const ms_rts_state *s, const ms_rts_pair *const p
 	memcpy(r->pairs + r->n_pairs + n[0], pairs[1], sizeof *r->pairs * (size_t)n[1]);
 	r->n_pairs += n[0] + n[1];
 	if (ran) {
-		uint8_t *d = r->dec + r->n_dec * r->n;
+		uint8_t *d = r->dec + (size_t)r->n_dec * (size_t)r->n;
 		memcpy(d, r->marks, (size_t)r->n);
 		for (int i = 0; i < r->n; i++)
 			r->all[i] |= r->marks[i];
@@ -305,9 +283,9 @@ static int diff(const entry *e, int i, const rts_reach_prog *q, int j, diff_at *
 }
 
 /* Whether decision `dec` of e read one of the places d. */
-static int touched(const entry *e, long dec, const diff_at *d, int nd)
+static int touched(const entry *e, int dec, const diff_at *d, int nd)
 {
-	const uint8_t *m = e->dec + dec * e->n;
+	const uint8_t *m = e->dec + (size_t)dec * (size_t)e->n;
 	for (int k = 0; k < nd; k++)
 		if (m[d[k].node] & d[k].kind)
 			return 1;
@@ -331,10 +309,7 @@ static int same_pairs(const ms_rts_pair *a, int na, const ms_rts_pair *b, int nb
 /* Room for n pairs in q->buf. */
 static int buf_room(rts_reach_prog *q, int n)
 {
-	long cap = q->cap_buf;
-	int rc = grow(q->ctx, (void **)&q->buf, &cap, n, sizeof *q->buf);
-	q->cap_buf = (int)cap;
-	return rc ? ms_ctx_error(q->ctx, rc, "match memo: out of memory") : MS_OK;
+	return ms_vec_grow(q->ctx, (void **)&q->buf, &q->cap_buf, n, sizeof *q->buf);
 }
 
 /* The replay's start: the first state, and q's program in its interpreter. */
@@ -357,17 +332,17 @@ static int replay_begin(rts_reach_prog *q)
  */
 static int replay(const entry *e, rts_reach_prog *q, const diff_at *d, int nd)
 {
-	long last = -1;
+	int last = -1;
 	int rc, gameover = 0, max = ms_rts_state_width(q->initial) * ms_rts_state_height(q->initial) + 1;
 
-	for (long k = 0; k < e->n_ev; k++)
+	for (int k = 0; k < e->n_ev; k++)
 		if (e->ev[k].dec >= 0 && touched(e, e->ev[k].dec, d, nd))
 			last = k;
 	if (last < 0)
 		return 1;
 	if ((rc = replay_begin(q)) || (rc = buf_room(q, max)))
 		return rc;
-	for (long k = 0; k <= last && !gameover;) {
+	for (int k = 0; k <= last && !gameover;) {
 		const rts_reach_event *ev = &e->ev[k];
 		if (ms_rts_state_time(q->s) == ev->cycle) {
 			const ms_rts_pair *p = e->pairs + ev->off;
@@ -447,28 +422,21 @@ int rts_reach_get(rts_reach_memo *m, int slot_ix, rts_reach_prog *q, int replay_
 static int entry_set(ms_ctx *ctx, entry *e, const rts_reach_prog *q, const rts_reach_rec *r)
 {
 	int n = ms_dsl_prog_len(q->p);
-	long cap = e->cap;
 
 	e->n = 0;
-	if (grow(ctx, (void **)&e->sym, &cap, n, sizeof *e->sym))
-		return MS_ENOMEM;
-	cap = e->cap;
-	if (grow(ctx, (void **)&e->ends, &cap, n, sizeof *e->ends))
-		return MS_ENOMEM;
-	cap = e->cap;
-	if (grow(ctx, (void **)&e->mark, &cap, n, 1))
-		return MS_ENOMEM;
-	e->cap = (int)cap;
-	if (grow(ctx, (void **)&e->ev, &e->cap_ev, r->n_ev, sizeof *e->ev) ||
-	    grow(ctx, (void **)&e->pairs, &e->cap_pairs, r->n_pairs, sizeof *e->pairs) ||
-	    grow(ctx, (void **)&e->dec, &e->cap_dec, r->n_dec * n, 1))
+	if (ms_vec_grow(ctx, (void **)&e->sym, &e->cap_sym, n, sizeof *e->sym) ||
+	    ms_vec_grow(ctx, (void **)&e->ends, &e->cap_ends, n, sizeof *e->ends) ||
+	    ms_vec_grow(ctx, (void **)&e->mark, &e->cap_mark, n, 1) ||
+	    ms_vec_grow(ctx, (void **)&e->ev, &e->cap_ev, r->n_ev, sizeof *e->ev) ||
+	    ms_vec_grow(ctx, (void **)&e->pairs, &e->cap_pairs, r->n_pairs, sizeof *e->pairs) ||
+	    ms_vec_grow(ctx, (void **)&e->dec, &e->cap_dec, (long long)r->n_dec * n, 1))
 		return MS_ENOMEM;
 	memcpy(e->sym, ms_dsl_prog_nodes(q->p), sizeof *e->sym * (size_t)n);
 	memcpy(e->ends, ms_dsl_prog_ends(q->p), sizeof *e->ends * (size_t)n);
 	memcpy(e->mark, r->all, (size_t)n);
 	memcpy(e->ev, r->ev, sizeof *e->ev * (size_t)r->n_ev);
 	memcpy(e->pairs, r->pairs, sizeof *e->pairs * (size_t)r->n_pairs);
-	memcpy(e->dec, r->dec, (size_t)(r->n_dec * n));
+	memcpy(e->dec, r->dec, (size_t)r->n_dec * (size_t)n);
 	e->n_ev = r->n_ev;
 	e->n_pairs = r->n_pairs;
 	e->n_dec = r->n_dec;
@@ -491,7 +459,7 @@ int rts_reach_put(rts_reach_memo *m, int slot_ix, const rts_reach_prog *q, const
 	entry *e = &s->w[0];
 	long before = entry_bytes(e), need = (long)r->n * (long)(sizeof *e->sym + sizeof *e->ends + 1) +
 					     r->n_ev * (long)sizeof *e->ev + r->n_pairs * (long)sizeof *e->pairs +
-					     r->n_dec * r->n;
+					     (long)r->n_dec * r->n;
 	if (atomic_load(&m->bytes) - before + need > MEMO_BYTES) {
 		/* over the budget: the slot gives up its oldest entry instead */
 		entry_dispose(m->ctx, e);

@@ -45,23 +45,23 @@ typedef struct rts_reach_result {
 typedef struct rts_reach_event {
 	int cycle;
 	int n[2];  /* pairs of players 0 and 1, from `off` on */
-	long off;
-	long dec;  /* the decision's marks (index of a run decision), -1: it did not run */
+	int off;
+	int dec;   /* the decision's marks (index of a run decision), -1: it did not run */
 } rts_reach_event;
 
 /* One match as it is played (rts_reach_record is its decisions hook; the worker owns it). */
 typedef struct rts_reach_rec {
 	ms_ctx *ctx;
 	int n, seat;         /* program nodes; the program's seat */
-	int cap_n;
+	int cap_marks;       /* bytes: marks and all */
 	uint8_t *marks;      /* [n] the interpreter's marks of the decision under way */
 	uint8_t *all;        /* [n] the match's marks */
 	rts_reach_event *ev;
-	long n_ev, cap_ev;
+	int n_ev, cap_ev;
 	ms_rts_pair *pairs;
-	long n_pairs, cap_pairs;
+	int n_pairs, cap_pairs;
 	uint8_t *dec;        /* [n_dec][n] each run decision's marks */
-	long n_dec, cap_dec;
+	int n_dec, cap_dec;  /* decisions; bytes held */
 	int lost;            /* out of memory while recording: nothing to keep */
 } rts_reach_rec;
 
