@@ -25,6 +25,7 @@
 #include "microsynth/jrandom.h"
 #include "microsynth/match.h"
 #include "view.h"
+#include "follow_util.h"
 
 static const char *fixture_dir;
 
@@ -660,29 +661,6 @@ static void test_view_replay__a_recording_replays_its_recorded_states(void **sta
 }
 
 /* ---- the synthesis dashboard -------------------------------------------------------- */
-
-static void append(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "a");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static cJSON *poll_json(view_follow *f, int force, int *changed)
-{
-	ms_ctx *ctx;
-	ms_buf b;
-	cJSON *m = NULL;
-	assert_int_equal(ms_ctx_new(&ctx, NULL), 0);
-	ms_buf_init(&b, ctx);
-	assert_int_equal(view_follow_poll(f, force, &b, changed), 0);
-	if (*changed)
-		assert_non_null(m = cJSON_Parse(b.data));
-	ms_buf_dispose(&b);
-	ms_ctx_free(ctx);
-	return m;
-}
 
 /* Score bits of a checkpoint line (IEEE-754, as native/synth/ckpt.c writes them). */
 static unsigned long long bits_of(double v)

@@ -19,34 +19,12 @@
 
 #include "core/json.h"
 #include "view.h"
-
-static void append(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "a");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
+#include "follow_util.h"
 
 static void put(const char *path, const char *text)
 {
 	unlink(path);
 	append(path, text);
-}
-
-static cJSON *poll_json(view_follow *f, int force, int *changed)
-{
-	ms_ctx *ctx;
-	ms_buf b;
-	cJSON *m = NULL;
-	assert_int_equal(ms_ctx_new(&ctx, NULL), 0);
-	ms_buf_init(&b, ctx);
-	assert_int_equal(view_follow_poll(f, force, &b, changed), 0);
-	if (*changed)
-		assert_non_null(m = cJSON_Parse(b.data));
-	ms_buf_dispose(&b);
-	ms_ctx_free(ctx);
-	return m;
 }
 
 static double dnum(const cJSON *m, const char *key)
