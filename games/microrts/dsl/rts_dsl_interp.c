@@ -183,7 +183,6 @@ int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_pro
 	if (!(it = ms_ctx_calloc(ctx, 1, sizeof(*it))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "DSL interpreter: out of memory");
 	it->ctx = ctx;
-	it->opts.version = MS_RTS_DSL_OPTS_VERSION;
 	/* version 2 callers' structs end before `reach` */
 	if (opts)
 		memcpy(&it->opts, opts, opts->version == 2 ? offsetof(ms_rts_dsl_opts, reach) : sizeof(*opts));
