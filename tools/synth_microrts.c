@@ -13,6 +13,7 @@
 #include "microsynth/rts_dsl.h"
 #include "microsynth/rts_synth.h"
 #include "microsynth/synth.h"
+#include "core/json.h"
 #include "cli.h"
 #include "edition.h"
 #include "synth_front.h"
@@ -564,15 +565,30 @@ done:
 	return rc;
 }
 
-static void json_text(FILE *f, const char *s)
+/* The progress file's first line: the budget, maps and opponents (cJSON writes the strings). */
+static int rts_progress_header(rts_progress *p, const args *a)
 {
-	fputc('"', f);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
-	fputc('"', f);
+	cJSON *o = cJSON_CreateObject(), *maps = cJSON_CreateStringArray(a->maps, a->n_maps),
+	      *opps = cJSON_CreateStringArray(a->opps, a->n_opps);
+	char *text = NULL;
+	int rc = MS_ENOMEM;
+
+	if (o && maps && opps && cJSON_AddNumberToObject(o, "progress", 1) &&
+	    cJSON_AddStringToObject(o, "game", "microrts") && cJSON_AddStringToObject(o, "algo", a->s.algo) &&
+	    cJSON_AddNumberToObject(o, "seed", (double)a->s.seed) &&
+	    cJSON_AddNumberToObject(o, "budget_evals", (double)a->s.evals) &&
+	    cJSON_AddNumberToObject(o, "budget_seconds", a->s.seconds)) {
+		cJSON_AddItemToObject(o, "maps", maps);
+		cJSON_AddItemToObject(o, "opponents", opps);
+		maps = opps = NULL;
+		if (!(rc = ms_json_print(p->ctx, o, &text)))
+			fprintf(p->f, "%s\n", text);
+	}
+	ms_ctx_mfree(p->ctx, text);
+	cJSON_Delete(maps);
+	cJSON_Delete(opps);
+	cJSON_Delete(o);
+	return rc;
 }
 
 static int rts_progress_write(void *ud, const ms_synth_stats *st)
@@ -622,16 +638,8 @@ static int rts_progress_open(rts_run *r, ms_synth_opts *so, synth_run_ud *bar)
 		return CLI_USAGE;
 	}
 	if (ftell(p->f) == 0) {
-		fprintf(p->f, "{\"progress\":1,\"game\":\"microrts\",\"algo\":");
-		json_text(p->f, a->s.algo);
-		fprintf(p->f, ",\"seed\":%ld,\"budget_evals\":%ld,\"budget_seconds\":%.3f,\"maps\":[", a->s.seed,
-			a->s.evals, a->s.seconds);
-		for (int k = 0; k < a->n_maps; k++, fputc(k < a->n_maps ? ',' : ']', p->f))
-			json_text(p->f, a->maps[k]);
-		fputs(",\"opponents\":[", p->f);
-		for (int k = 0; k < a->n_opps; k++, fputc(k < a->n_opps ? ',' : ']', p->f))
-			json_text(p->f, a->opps[k]);
-		fputs("}\n", p->f);
+		if (rts_progress_header(p, a))
+			return synth_fail(p->ctx, "--progress-json");
 		fflush(p->f);
 	}
 	p->bar = bar;
