@@ -25,7 +25,10 @@ void cmd_catan_usage(FILE *out)
 		     "       microsynth catan serve [--agent AGENT] [--seed S]   (for tools/catan_bridge.py)\n"
 		     "  replay: replays catanatron 3.2.1 recordings (*.jsonl.gz): at every step the legal set and\n"
 		     "          the state digest must equal the recording. Last line:\n"
-		     "          games=G steps=S divergences=D legal_mismatches=L (exit 0 only if D = L = 0)\n"
+		     "          games=G steps=S divergences=D legal_mismatches=L failed=F; with several files,\n"
+		     "          one line per file before it. Exit 0 if all replay equal, 1 if any diverges, 2 if\n"
+		     "          any cannot be read (F counts them). The header's rules (vps_to_win,\n"
+		     "          discard_limit, turns_limit) are honoured; a bad one is refused by name.\n"
 		     "  play:   games between agents (random, simple[:-port][:-yop][:-army][:-knight],\n"
 		     "          mcts:N[:mean][:all][:onehalf], uct:N[:c][:all][:onehalf]); defaults: tc2 board,\n"
 		     "          4 x simple, 100 games, fixed seats, thesis rules. mcts ranks children by Q sum (the\n"
@@ -48,6 +51,7 @@ static int cmd_replay_files(int argc, char **argv)
 	size_t n = 0;
 	ms_ctx *ctx = NULL;
 	ms_catan_replay_stats st = { 0, 0, 0, 0 };
+	long failed = 0, diverged = 0;
 	int rc = CLI_OK;
 	if (argc < 3)
 		return cli_usage_error(CMD, "replay needs recording files or directories");
@@ -55,19 +59,31 @@ static int cmd_replay_files(int argc, char **argv)
 		return cli_usage_error(CMD, "replay: no recordings found");
 	if (ms_ctx_new(&ctx, NULL))
 		rc = CLI_FAIL;
+	/* every file is replayed whatever the others did; with several, one line each */
 	for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-		if (ms_catan_replay_file(ctx, files[i], &st, print_line, NULL) < 0) {
+		ms_catan_replay_stats one = { 0, 0, 0, 0 };
+		if (ms_catan_replay_file(ctx, files[i], &one, print_line, NULL) < 0) {
 			fprintf(stderr, "microsynth catan: %s\n", ms_ctx_last_error(ctx));
-			rc = CLI_USAGE;
+			failed++;
+			if (n > 1)
+				printf("%s: unreadable\n", files[i]);
+		} else if (n > 1) {
+			printf("%s: steps=%ld divergences=%ld legal_mismatches=%ld\n", files[i], one.steps,
+			       one.divergences, one.legal_mismatches);
 		}
+		diverged += one.divergences || one.legal_mismatches;
+		st.games += one.games, st.steps += one.steps;
+		st.divergences += one.divergences, st.legal_mismatches += one.legal_mismatches;
 	}
 	for (size_t i = 0; i < n; i++)
 		free(files[i]);
 	free(files);
 	ms_ctx_free(ctx);
-	printf("games=%ld steps=%ld divergences=%ld legal_mismatches=%ld\n", st.games, st.steps, st.divergences,
-	       st.legal_mismatches);
-	if (rc == CLI_OK && (st.divergences || st.legal_mismatches))
+	printf("games=%ld steps=%ld divergences=%ld legal_mismatches=%ld failed=%ld\n", st.games, st.steps,
+	       st.divergences, st.legal_mismatches, failed);
+	if (rc == CLI_OK && failed)
+		rc = CLI_USAGE;
+	else if (rc == CLI_OK && diverged)
 		rc = CLI_FAIL;
 	return rc;
 }
@@ -234,6 +250,10 @@ static int cmd_play_games(int argc, char **argv)
 		return rc;
 	memset(&j, 0, sizeof j);
 	j.a = &a;
+	for (int i = (int)a.players; i < MS_CATAN_MAX_PLAYERS; i++)
+		if (a.agents[i])
+			return cli_usage_error(CMD, "--p%d given, but --players %ld seats only --p0..--p%ld", i, a.players,
+					       a.players - 1);
 	int profile = ms_catan_profile_by_name(a.rules);
 	if (profile < 0)
 		return cli_usage_error(CMD, "--rules is thesis or catanatron, not '%s'", a.rules);
@@ -390,7 +410,9 @@ static int cmd_bench_games(int argc, char **argv)
 	ms_ctx_free(ctx);
 	printf("ours: games=%ld steps=%ld seconds=%.3f playouts_per_s=%.1f steps_per_s=%.0f\n", games, steps, secs,
 	       games / secs, steps / secs);
-	if (py_games > 0 && bench_python(py_games, seed, &py_steps, &py_secs) == 0) {
+	if (py_games == 0) {
+		printf("catanatron: skipped (--py-games 0)\nratio=none\n");
+	} else if (bench_python(py_games, seed, &py_steps, &py_secs) == 0) {
 		printf("catanatron: games=%ld steps=%ld seconds=%.3f playouts_per_s=%.2f steps_per_s=%.0f\n", py_games,
 		       py_steps, py_secs, py_games / py_secs, py_steps / py_secs);
 		printf("ratio=%.1f\n", (games / secs) / (py_games / py_secs));

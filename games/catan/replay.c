@@ -325,7 +325,41 @@ static int parse_act(replay *r, const cJSON *act, ms_catan_action *a)
 	return parse_value(r, cJSON_GetArrayItem(act, 2), a);
 }
 
-/* The header: colours, board, deck order, start digest. */
+/* An optional integer field of the header in [lo, hi]: 0 when absent. */
+static int header_int(replay *r, const cJSON *h, const char *key, int lo, int hi, int *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(h, key);
+	if (!v)
+		return 0;
+	if (!cJSON_IsNumber(v) || v->valuedouble != (double)v->valueint || v->valueint < lo || v->valueint > hi)
+		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: header: \"%s\" must be an integer in [%d, %d]", r->path, key,
+				    lo, hi);
+	*out = v->valueint;
+	return 1;
+}
+
+/* The header's rule fields, honoured (a game recorded to 8 VP replays to 8)
+ * or refused by name; the format, when given, must be the one we read. */
+static int header_rules(replay *r, const cJSON *h, int n, ms_catan_rules *rules)
+{
+	static const char format[] = "catanatron-3.2.1-steps/1";
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(h, "format");
+	int players = n, rc;
+	if (f && (!cJSON_IsString(f) || strcmp(f->valuestring, format)))
+		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: header: \"format\" is not \"%s\"", r->path, format);
+	if ((rc = header_int(r, h, "num_players", 2, MS_CATAN_MAX_PLAYERS, &players)) < 0)
+		return rc;
+	if (players != n)
+		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: header: \"num_players\" is %d but \"colors\" lists %d",
+				    r->path, players, n);
+	if ((rc = header_int(r, h, "vps_to_win", 1, 1000, &rules->vps_to_win)) < 0 ||
+	    (rc = header_int(r, h, "discard_limit", 0, 1000, &rules->discard_limit)) < 0 ||
+	    (rc = header_int(r, h, "turns_limit", 1, 1000000, &rules->turns_limit)) < 0)
+		return rc;
+	return MS_OK;
+}
+
+/* The header: colours, board, deck order, rules, start digest. */
 static int start_game(replay *r, const cJSON *h, long *diverged)
 {
 	const cJSON *colors = cJSON_GetObjectItemCaseSensitive(h, "colors");
@@ -355,6 +389,8 @@ static int start_game(replay *r, const cJSON *h, long *diverged)
 	if ((rc = catan__board_from_cjson(r->ctx, h, &r->board)) < 0)
 		return ms_ctx_error(r->ctx, rc, "%s: header: %s", r->path, ms_ctx_last_error(r->ctx));
 	ms_catan_rules_profile(&rules, MS_CATAN_PROFILE_CATANATRON);
+	if ((rc = header_rules(r, h, n, &rules)) < 0)
+		return rc;
 	if ((rc = ms_catan_init(r->ctx, &r->s, r->board, &rules, n, deck ? order : NULL, NULL)) < 0)
 		return rc;
 	if (!digest_equal(r, cJSON_GetObjectItemCaseSensitive(h, "start"), -1))
@@ -375,6 +411,29 @@ static int end_matches(replay *r, const cJSON *e, long steps)
 	return 1;
 }
 
+/* legal[pick] must be the act without its chance outcome (catanatron's own
+ * verifier's second check): 1 if so, 0 (said) if not, <0 on a bad field. */
+static int pick_matches(replay *r, const cJSON *line, const ms_catan_action *a, long i)
+{
+	const cJSON *legal = cJSON_GetObjectItemCaseSensitive(line, "legal");
+	const cJSON *pick = cJSON_GetObjectItemCaseSensitive(line, "pick");
+	char mine[128];
+	int m = cJSON_GetArraySize(legal);
+	if (!cJSON_IsNumber(pick) || pick->valuedouble != (double)pick->valueint || pick->valueint < 0 ||
+	    pick->valueint >= m)
+		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: step %ld: \"pick\" must index \"legal\" (%d actions)", r->path,
+				    i, m);
+	action_json(r, a, mine, sizeof mine);
+	char *theirs = cJSON_PrintUnformatted(cJSON_GetArrayItem(legal, pick->valueint));
+	if (!theirs)
+		return ms_ctx_error(r->ctx, MS_ENOMEM, "%s: step %ld: out of memory", r->path, i);
+	int same = !strcmp(mine, theirs);
+	if (!same)
+		say(r, "step %ld: pick %d names %s, but the act is %s", i, pick->valueint, theirs, mine);
+	cJSON_free(theirs);
+	return same;
+}
+
 /* One step line; returns 1 to go on, 0 at a divergence, <0 on bad input. */
 static int step(replay *r, const cJSON *line, long i, ms_catan_replay_stats *st)
 {
@@ -391,6 +450,8 @@ static int step(replay *r, const cJSON *line, long i, ms_catan_replay_stats *st)
 	st->legal_mismatches += !same;
 	if (parse_act(r, act, &a) < 0)
 		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: step %ld: unreadable \"act\"", r->path, i);
+	if ((same = pick_matches(r, line, &a, i)) <= 0)
+		return same;
 	if (ms_catan_apply(r->ctx, &r->s, &a, &none, NULL) < 0) {
 		say(r, "step %ld: %s", i, ms_ctx_last_error(r->ctx));
 		return 0;

@@ -66,6 +66,35 @@ static void test_file__missing_and_damaged_files_are_named_errors(void **state)
 	ms_ctx_free(ctx);
 }
 
+/* A gzip file cut before its trailer inflates to the whole text, but its
+ * checksum was never checked: refused as `gzip -t` refuses it. */
+static void test_file__gzip_without_its_trailer_is_refused(void **state)
+{
+	ms_ctx *ctx;
+	char *got, buf[256];
+	size_t len, n;
+	gzFile g = gzopen("test_file_cut.gz", "wb");
+	FILE *f;
+
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(gzwrite(g, text, sizeof text - 1), (int)(sizeof text - 1));
+	gzclose(g);
+	assert_non_null(f = fopen("test_file_cut.gz", "rb"));
+	n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	assert_true(n > 8 && n < sizeof buf);
+	assert_non_null(f = fopen("test_file_cut.gz", "wb"));
+	assert_int_equal(fwrite(buf, 1, n - 8, f), n - 8); /* CRC-32 and length gone */
+	fclose(f);
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_read_file(ctx, "test_file_cut.gz", "recording", 1 << 20, &got, &len), MS_EIO);
+	assert_null(got);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "recording test_file_cut.gz: read error (the gzip stream ends early"));
+	remove("test_file_cut.gz");
+	ms_ctx_free(ctx);
+}
+
 /* Lines of any length, without their newline or CR; 0 at the end. */
 static void test_file__lines_of_any_length_are_read_whole(void **state)
 {
@@ -99,6 +128,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file__gzip_and_plain_files_read_alike),
 		cmocka_unit_test(test_file__missing_and_damaged_files_are_named_errors),
+		cmocka_unit_test(test_file__gzip_without_its_trailer_is_refused),
 		cmocka_unit_test(test_file__lines_of_any_length_are_read_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
