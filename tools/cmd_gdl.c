@@ -213,16 +213,15 @@ static void kif_path(const char *record, const char *kif_dir, const char *kif, c
 		snprintf(out, size, "%s/%s", kif_dir, kif);
 		return;
 	}
+	/* the record's own folder, then up one: right from any working directory */
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s", record);
-	for (int up = 0; up < 2; up++) {
-		char *sl = strrchr(dir, '/');
-		if (sl)
-			*sl = 0;
-		else
-			snprintf(dir, sizeof dir, "%s", up ? ".." : ".");
-	}
-	snprintf(out, size, "%s/%s", dir, kif);
+	char *sl = strrchr(dir, '/');
+	if (sl)
+		*sl = 0;
+	else
+		snprintf(dir, sizeof dir, ".");
+	snprintf(out, size, "%s/../%s", dir, kif);
 }
 
 static int replay_file(ms_ctx *ctx, const char *path, const char *kif_dir, int fallback, replay_stats *s)

@@ -140,11 +140,18 @@ static double child_q(ms_gdl_uct *u, const ms_mcts *m, int ch, int r)
 
 /* ---- the game for the core ------------------------------------------------- */
 
-/* Every joint move of the state, role nr-1 varying fastest. */
+/*
+ * Every joint move of the state, role nr-1 varying fastest; or, when there
+ * are more than `max` (16 roles of 16 moves: 16^16), a list that covers each
+ * role's moves (entry j gives role r its move j mod n_r): decoupled UCT
+ * keeps statistics per role, so c_choose combines the roles' picks into a
+ * joint move that need not be listed (ms_mcts_choose_own). Any combination
+ * of legal moves is a legal joint move in GDL.
+ */
 static int c_legal(void *ud, const void *state, void *moves, int max)
 {
 	ms_gdl_uct *u = ud;
-	int *out = moves, rc;
+	int *out = moves, rc, widest = 0, wr = 0;
 	const int *lm[MS_MCTS_MAX_PLAYERS];
 	int ln[MS_MCTS_MAX_PLAYERS];
 	long total = 1;
@@ -155,14 +162,23 @@ static int c_legal(void *ud, const void *state, void *moves, int max)
 		if (ln[r] <= 0)
 			return fail(u, MS_EINVAL, "gdl uct: role %s has no legal move in a non-terminal state",
 				    ms_gdl_role_name(u->g, r));
-		total *= ln[r];
-		if (total > max)
-			return fail(u, MS_ERANGE, "gdl uct: a state has more than %d joint moves", max);
+		if (ln[r] > widest)
+			widest = ln[r], wr = r;
+		total = total > max ? total : total * ln[r];
 	}
-	for (long k = 0; k < total; k++)
-		for (long r = u->nr - 1, idx = k; r >= 0; idx /= ln[r], r--)
-			out[k * u->nr + r] = lm[r][idx % ln[r]];
-	return (int)total;
+	if (total <= max) {
+		for (long k = 0; k < total; k++)
+			for (long r = u->nr - 1, idx = k; r >= 0; idx /= ln[r], r--)
+				out[k * u->nr + r] = lm[r][idx % ln[r]];
+		return (int)total;
+	}
+	if (widest > max)
+		return fail(u, MS_ERANGE, "gdl uct: role %s has %d legal moves (at most %d per role)",
+			    ms_gdl_role_name(u->g, wr), widest, max);
+	for (int j = 0; j < widest; j++)
+		for (int r = 0; r < u->nr; r++)
+			out[j * u->nr + r] = lm[r][j % ln[r]];
+	return widest;
 }
 
 static int c_apply(void *ud, void *state, const void *move, uint64_t *rng)
@@ -377,7 +393,9 @@ static int c_choose(void *ud, ms_mcts *m, int nd, const void *moves, int n, uint
 	for (int k = 0; k < n; k++)
 		if (!memcmp(jm + (size_t)k * (size_t)u->nr, want, sizeof(int) * (size_t)u->nr))
 			return k;
-	return fail(u, MS_ERROR, "gdl uct: the chosen joint move is not among the state's");
+	/* a joint space too large to list: the roles' picks are a joint move all the same */
+	ms_mcts_choose_own(m, want);
+	return MS_MCTS_CHOSE_OWN;
 }
 
 /* The history heuristic learns from every simulation: tree moves and playout moves. */

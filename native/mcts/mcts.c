@@ -30,6 +30,9 @@ struct ms_mcts {
 	unsigned char *scratch;   /* a playout state */
 	unsigned char *legal_buf; /* MS_MCTS_MAX_MOVES moves */
 	double *r;
+	/* `choose`'s own move (ms_mcts_choose_own), valid for the call that set it */
+	unsigned char own[MS_MCTS_MAX_MOVE_SIZE];
+	int have_own;
 };
 
 uint32_t ms_mcts_rand(uint64_t *rng, uint32_t n)
@@ -284,12 +287,14 @@ static int choose_step(ms_mcts *m, int nd, int *created, int *out)
 {
 	const node *n = &m->nodes[nd];
 	const unsigned char *list = m->upool + (size_t)n->untried_off * m->g.move_size;
+	m->have_own = 0;
 	int k = m->g.choose(m->g.ud, m, nd, list, n->untried_n, &m->rng);
-	if (k < 0 || k >= n->untried_n)
+	int own = k == MS_MCTS_CHOSE_OWN && m->have_own;
+	if (!own && (k < 0 || k >= n->untried_n))
 		return ms_ctx_error(m->ctx, k < 0 ? k : MS_ERROR, "mcts: the game's choose() failed (%d of %d moves)",
 				    k, n->untried_n);
 	unsigned char move[MS_MCTS_MAX_MOVE_SIZE];
-	memcpy(move, list + (size_t)k * m->g.move_size, m->g.move_size);
+	memcpy(move, own ? m->own : list + (size_t)k * m->g.move_size, m->g.move_size);
 	*out = find_child(m, nd, move);
 	*created = *out < 0;
 	return *created ? add_child(m, nd, move, out) : MS_OK;
@@ -540,7 +545,14 @@ int ms_mcts_untried(const ms_mcts *m, int nd)
 {
 	if (!valid(m, nd) || m->nodes[nd].player == MS_MCTS_CHANCE)
 		return 0;
-	return m->nodes[nd].untried_n - (m->g.choose ? m->nodes[nd].n_children : 0);
+	int left = m->nodes[nd].untried_n - (m->g.choose ? m->nodes[nd].n_children : 0);
+	return left > 0 ? left : 0; /* own moves (ms_mcts_choose_own) make children beyond the list */
+}
+
+void ms_mcts_choose_own(ms_mcts *m, const void *move)
+{
+	memcpy(m->own, move, m->g.move_size);
+	m->have_own = 1;
 }
 
 const void *ms_mcts_node_moves(const ms_mcts *m, int nd, int *n)

@@ -3,6 +3,7 @@
  * win that random playouts hide (trap.kif) and a simultaneous move where
  * each role has a dominant choice (dominant.kif). Also: same seed, same
  * statistics; the played subtree kept; transpositions pooled (switches.kif);
+ * four roles' 14,641 joint moves a state (four_bids.kif);
  * options refused with their name.
  */
 #include <setjmp.h>
@@ -149,6 +150,37 @@ static void test_gdl_uct__simultaneous_roles_each_find_their_dominant_move(void 
 	}
 }
 
+/* 11^4 joint moves a state, more than the core lists: the node lists a
+ * cover of each role's moves, the roles' picks combine into joint moves of
+ * their own, and every role finds its dominant bid in both rounds. */
+static void test_gdl_uct__a_joint_space_too_large_to_list(void **state)
+{
+	(void)state;
+	fixture f;
+	open_rules(&f, "four_bids.kif");
+	int joint[4];
+	ms_gdl_uct *u = new_uct(&f, 3000, 7, 0);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(ms_gdl_uct_search(u, f.st, joint), MS_OK);
+		for (int r = 0; r < 4; r++)
+			assert_int_equal(joint[r], move_id(f.g, r, "(bid 10)"));
+		for (int mv = 0; mv < ms_gdl_num_moves(f.g); mv++) { /* every bid of every role was tried */
+			long v;
+			double mean;
+			ms_gdl_uct_root_stats(u, ms_gdl_move_role(f.g, mv), mv, &v, &mean);
+			assert_true(v >= 1);
+		}
+		play(&f, u, joint);
+	}
+	assert_int_equal(ms_gdl_machine_set(f.m, f.st), MS_OK);
+	assert_true(ms_gdl_terminal(f.m));
+	int goal = -1;
+	assert_int_equal(ms_gdl_goal(f.m, 2, &goal), MS_OK);
+	assert_int_equal(goal, 100);
+	ms_gdl_uct_free(u);
+	close_rules(&f);
+}
+
 static void test_gdl_uct__same_seed_same_statistics(void **state)
 {
 	(void)state;
@@ -279,6 +311,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_gdl_uct__finds_the_forced_win_that_playouts_hide),
 		cmocka_unit_test(test_gdl_uct__few_simulations_fall_for_the_trap),
 		cmocka_unit_test(test_gdl_uct__simultaneous_roles_each_find_their_dominant_move),
+		cmocka_unit_test(test_gdl_uct__a_joint_space_too_large_to_list),
 		cmocka_unit_test(test_gdl_uct__same_seed_same_statistics),
 		cmocka_unit_test(test_gdl_uct__the_played_subtree_is_kept),
 		cmocka_unit_test(test_gdl_uct__transpositions_pool_equal_states),

@@ -61,6 +61,8 @@ extern "C" {
 #define MS_MCTS_CHANCE (-1)
 /** Returned by to_move for a joint-move node of simultaneous players. */
 #define MS_MCTS_SIMULTANEOUS (-2)
+/** Returned by `choose` after ms_mcts_choose_own: follow that move. */
+#define MS_MCTS_CHOSE_OWN 0x7fffffff
 
 typedef struct ms_mcts ms_mcts;
 
@@ -115,7 +117,10 @@ typedef struct ms_mcts_game {
 	 * that is not terminal: `moves` holds the node's `n` legal moves (as
 	 * legal() listed them, never consumed); returns the index of the move
 	 * to follow (< 0: error). A new move's child is created and ends the
-	 * descent; an existing one is descended into.
+	 * descent; an existing one is descended into. A move outside the list
+	 * (a joint move of a space too large to list, of which `legal` gave a
+	 * sample) is followed when the callback passes it to
+	 * ms_mcts_choose_own and returns MS_MCTS_CHOSE_OWN.
 	 */
 	int (*choose)(void *ud, ms_mcts *m, int node, const void *moves, int n, uint64_t *rng);
 } ms_mcts_game;
@@ -184,6 +189,8 @@ MS_EXTERN int ms_mcts_visits(const ms_mcts *m, int node);
 /** The sum of backed-up reward vectors (n_players entries). */
 MS_EXTERN const double *ms_mcts_q(const ms_mcts *m, int node);
 MS_EXTERN int ms_mcts_terminal(const ms_mcts *m, int node);
+/** From inside `choose`: the move to follow when it returns MS_MCTS_CHOSE_OWN (move_size bytes). */
+MS_EXTERN void ms_mcts_choose_own(ms_mcts *m, const void *move);
 /** Untried moves left at the node (with `choose`: legal moves without a child). */
 MS_EXTERN int ms_mcts_untried(const ms_mcts *m, int node);
 /**
