@@ -185,7 +185,9 @@ void cmd_bench_usage(FILE *out)
 		     "--oversubscribe -np N (default mpirun); every rank gets --threads K (1). Per run: search\n"
 		     "seconds and evaluations per second (the CSV log's last line), the speed-up over the first\n"
 		     "run, and rank 0's account of the other ranks' tasks: bytes and microseconds (round trip,\n"
-		     "evaluating, the rest communicating) per task and per evaluation. DIR keeps the runs' files.\n"
+		     "evaluating, the rest communicating) per task and per evaluation. DIR keeps the runs' files;\n"
+		     "each run's --csv and --progress-json (each serving rank's tasks) are named on stderr as it\n"
+		     "starts, for `microsynth view --follow` while it runs.\n"
 		     "Last line: same_program=yes|no speedup=X (the last run's) ranks=... threads=K; runs on an\n"
 		     "evaluation budget that write different programs fail (exit 1).\n");
 }

@@ -37,7 +37,7 @@ typedef struct mpi_run {
 	double search_s, evals;
 	long long tasks;      /* tasks the ranks > 0 evaluated (0 alone) */
 	double bytes, trip, eval, comm; /* per task */
-	char prog[PATH_LEN], out[PATH_LEN], err[PATH_LEN], csv[PATH_LEN];
+	char prog[PATH_LEN], out[PATH_LEN], err[PATH_LEN], csv[PATH_LEN], pj[PATH_LEN];
 } mpi_run;
 
 typedef struct bench_opts {
@@ -215,7 +215,7 @@ static int run_one(const bench_opts *o, const char *exe, mpi_run *r)
 	argv[n++] = "synth";
 	for (int i = 0; i < o->n_args; i++)
 		argv[n++] = o->args[i];
-	char *tail[] = { "--threads", threads, "--no-progress", "--csv", r->csv, "-o", r->prog };
+	char *tail[] = { "--threads", threads, "--no-progress", "--csv", r->csv, "-o", r->prog, "--progress-json", r->pj };
 	for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
 		argv[n++] = tail[i];
 	int rc = spawn(argv, r->out, r->err);
@@ -300,6 +300,10 @@ int cmd_bench_synth_mpi(int argc, char **argv)
 		snprintf(r->out, sizeof r->out, "%s/run%d-ranks%d.out", dir, done, r->ranks);
 		snprintf(r->err, sizeof r->err, "%s/run%d-ranks%d.err", dir, done, r->ranks);
 		snprintf(r->csv, sizeof r->csv, "%s/run%d-ranks%d.csv", dir, done, r->ranks);
+		snprintf(r->pj, sizeof r->pj, "%s/run%d-ranks%d.progress.jsonl", dir, done, r->ranks);
+		/* the run can be watched: microsynth view --follow CSV --follow PROGRESS (per rank's tasks) */
+		fprintf(stderr, "microsynth %s: run %d, %d ranks: progress in %s and %s\n", CMD, done, r->ranks, r->csv,
+			r->pj);
 		made = done + 1;
 		if (run_one(&o, exe, r) < 0) {
 			rc = CLI_FAIL;
@@ -329,8 +333,8 @@ int cmd_bench_synth_mpi(int argc, char **argv)
 	if (!o.dir)
 		for (int i = 0; i < made; i++) {
 			const mpi_run *r = &run[i];
-			const char *files[] = { r->prog, r->out, r->err, r->csv };
-			for (int k = 0; k < 4; k++)
+			const char *files[] = { r->prog, r->out, r->err, r->csv, r->pj };
+			for (int k = 0; k < 5; k++)
 				unlink(files[k]);
 		}
 	if (!o.dir && rmdir(dir) < 0)

@@ -16,6 +16,7 @@
 #include "microsynth/synth.h"
 #include "cli.h"
 #include "synth_front.h"
+#include "synth_progress.h"
 
 #define CMD "synth"
 
@@ -45,6 +46,8 @@ static void synth_cantstop_usage(FILE *out)
 		"--keep-raw also writes the search's own text to FILE.raw.txt; --no-simplify writes\n"
 		"that text to FILE.\n\n"
 		"--csv appends a line per improvement (seconds,best_psi,best_c,evals_psi,evals_c,phase).\n"
+		"--progress-json FILE appends JSON lines for `microsynth view --follow` (budget, then\n"
+		"per new best its Psi; under MPI each rank's work).\n"
 		"--checkpoint logs every evaluation; after a kill, the same command with --resume\n"
 		"continues and ends as an uninterrupted run. Ctrl-C stops cleanly (resume later).\n"
 		"Last stdout line: psi=X search_psi=Y evals=N evals_c=M seconds=T.\n\n"
@@ -77,7 +80,7 @@ static void synth_cantstop_usage(FILE *out)
 
 typedef struct synth_args {
 	synth_search_args s;
-	const char *score, *oracle, *data, *era, *restart, *hss_library;
+	const char *score, *oracle, *data, *era, *restart, *hss_library, *progress_json;
 	long feature_matches, hss_passes, probe_matches, hss_confirm, max_nodes;
 	long matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
 	double uct_c;
@@ -88,8 +91,9 @@ typedef struct synth_args {
 static int cs_option(int argc, char **argv, int *i, synth_args *a)
 {
 	static const char *const strings[] = { "--game", "--score", "--oracle", "--data", "--era", "--restart",
-					      "--hss-library" };
-	const char **string_dst[] = { NULL, &a->score, &a->oracle, &a->data, &a->era, &a->restart, &a->hss_library };
+					      "--hss-library", "--progress-json" };
+	const char **string_dst[] = { NULL, &a->score, &a->oracle, &a->data, &a->era, &a->restart, &a->hss_library,
+				      &a->progress_json };
 	static const char *const ints[] = { "--matches", "--final-matches", "--final-seed", "--data-matches",
 					   "--data-seed", "--sketch-evals", "--feature-matches", "--hss-passes",
 					   "--probe-matches", "--hss-confirm", "--max-nodes" };
@@ -447,6 +451,7 @@ static int run_search(const synth_args *a)
 	ms_synth_opts so;
 	ms_cs_synth_options po;
 	cs_progress ud;
+	synth_progress pj = { 0 };
 	ms_dsl_prog *initial = NULL;
 	int algo, rc, ret = CLI_FAIL;
 
@@ -463,6 +468,10 @@ static int run_search(const synth_args *a)
 	if (a->s.initial && (ret = cs_initial(ctx, cs, a->s.initial, &initial)) != CLI_OK)
 		goto done;
 	cs_search_options(&so, a, algo, initial, &ud);
+	synth_progress_head h = { "cantstop", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, NULL, NULL, 0, 0 };
+	if ((ret = synth_progress_open(&pj, CMD, a->progress_json, &h, &so, &s)) != CLI_OK)
+		goto done;
+	ret = CLI_FAIL;
 	cs_final f = { .a = a, .algo = algo, .po = &po, .so = &so };
 	if (synth_new(ctx, &s, ms_cs_synth_problem(cs), &so, &ret) < 0 || !s)
 		goto done;
@@ -470,6 +479,7 @@ static int run_search(const synth_args *a)
 		goto done;
 	ret = cs_report(ctx, cs, s, &f, &ud);
 done:
+	synth_progress_close(&pj);
 	ms_synth_free(s);
 	ms_dsl_prog_free(initial);
 	ms_cs_synth_free(cs);

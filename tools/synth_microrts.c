@@ -18,6 +18,7 @@
 #include "edition.h"
 #include "synth_front.h"
 #include "synth_mpi.h"
+#include "synth_progress.h"
 
 #define CMD "synth"
 #define MAX_LIST 64
@@ -275,18 +276,15 @@ static int rts_args(int argc, char **argv, args *a, int *algo)
 }
 
 /*
- * --progress-json: a line per new best program with its results against
+ * --progress-json (synth_progress.h): the W/D/L of each new best against
  * each opponent, which the search's score (one mean) does not keep. Its
  * own problems (one per opponent) and context, so the search's caches,
  * fault counts and errors are untouched.
  */
 typedef struct rts_progress {
-	FILE *f;
+	synth_progress base;
 	ms_ctx *ctx;
 	ms_rts_synth *rs[MAX_LIST];
-	synth_run_ud *bar;
-	ms_synth *const *s;
-	int pending; /* a new best not written yet (while a checkpoint is replayed) */
 } rts_progress;
 
 /* What a run holds: the problem, the programs it starts from, the search. */
@@ -565,62 +563,25 @@ done:
 	return rc;
 }
 
-/* The progress file's first line: the budget, maps and opponents (cJSON writes the strings). */
-static int rts_progress_header(rts_progress *p, const args *a)
-{
-	cJSON *o = cJSON_CreateObject(), *maps = cJSON_CreateStringArray(a->maps, a->n_maps),
-	      *opps = cJSON_CreateStringArray(a->opps, a->n_opps);
-	char *text = NULL;
-	int rc = MS_ENOMEM;
-
-	if (o && maps && opps && cJSON_AddNumberToObject(o, "progress", 1) &&
-	    cJSON_AddStringToObject(o, "game", "microrts") && cJSON_AddStringToObject(o, "algo", a->s.algo) &&
-	    cJSON_AddNumberToObject(o, "seed", (double)a->s.seed) &&
-	    cJSON_AddNumberToObject(o, "budget_evals", (double)a->s.evals) &&
-	    cJSON_AddNumberToObject(o, "budget_seconds", a->s.seconds)) {
-		cJSON_AddItemToObject(o, "maps", maps);
-		cJSON_AddItemToObject(o, "opponents", opps);
-		maps = opps = NULL;
-		if (!(rc = ms_json_print(p->ctx, o, &text)))
-			fprintf(p->f, "%s\n", text);
-	}
-	ms_ctx_mfree(p->ctx, text);
-	cJSON_Delete(maps);
-	cJSON_Delete(opps);
-	cJSON_Delete(o);
-	return rc;
-}
-
-static int rts_progress_write(void *ud, const ms_synth_stats *st)
+static int rts_progress_vs(void *ud, const ms_dsl_prog *best, int k, int wdl[3])
 {
 	rts_progress *p = ud;
-	int stop = synth_on_progress(p->bar, st);
-	const ms_dsl_prog *best = *p->s ? ms_synth_best(*p->s, MS_SYNTH_PSI) : NULL;
+	ms_rts_synth_result res = { 0 };
 
-	p->pending |= st->improved && st->last_kind == MS_SYNTH_PSI;
-	if (!p->pending || st->replaying || !best)
-		return stop;
-	p->pending = 0;
-	fprintf(p->f, "{\"t\":%.3f,\"evals\":%lld,\"fraction\":%.6f,\"best\":%.6f,\"vs\":[", st->elapsed,
-		st->evals_psi, st->fraction, st->best_psi);
-	for (int k = 0; k < MAX_LIST && p->rs[k]; k++) {
-		ms_rts_synth_result res = { 0 };
-		if (ms_rts_synth_score(p->ctx, p->rs[k], best, 0, &res))
-			fprintf(p->f, "%snull", k ? "," : "");
-		else
-			fprintf(p->f, "%s[%d,%d,%d]", k ? "," : "", res.wins, res.draws, res.losses);
-	}
-	fputs("]}\n", p->f);
-	fflush(p->f);
-	return stop;
+	if (ms_rts_synth_score(p->ctx, p->rs[k], best, 0, &res))
+		return -1;
+	wdl[0] = res.wins, wdl[1] = res.draws, wdl[2] = res.losses;
+	return 0;
 }
 
-/* --progress-json FILE opened for appending, its first line the budget, maps and opponents; a CLI code. */
-static int rts_progress_open(rts_run *r, ms_synth_opts *so, synth_run_ud *bar)
+/* --progress-json FILE with a problem per opponent for the W/D/L; a CLI code. */
+static int rts_progress_open(rts_run *r, ms_synth_opts *so)
 {
 	const args *a = &r->a;
 	rts_progress *p = &r->pj;
 	ms_rts_synth_options po;
+	synth_progress_head h = { "microrts", a->s.algo, a->s.seed, a->s.evals, a->s.seconds,
+				  a->maps, a->opps, a->n_maps, a->n_opps };
 
 	if (!a->progress_json || synth_mpi_rank() > 0)
 		return CLI_OK;
@@ -633,28 +594,17 @@ static int rts_progress_open(rts_run *r, ms_synth_opts *so, synth_run_ud *bar)
 		if (ms_rts_synth_new(p->ctx, &p->rs[k], &po))
 			return synth_fail(p->ctx, "--progress-json");
 	}
-	if (!(p->f = fopen(a->progress_json, "a"))) {
-		fprintf(stderr, "microsynth synth: --progress-json %s: cannot open for appending\n", a->progress_json);
-		return CLI_USAGE;
-	}
-	if (ftell(p->f) == 0) {
-		if (rts_progress_header(p, a))
-			return synth_fail(p->ctx, "--progress-json");
-		fflush(p->f);
-	}
-	p->bar = bar;
-	p->s = &r->s;
-	so->progress = rts_progress_write;
-	so->progress_ud = p;
-	return CLI_OK;
+	p->base.vs = rts_progress_vs;
+	p->base.vs_ud = p;
+	p->base.n_vs = a->n_opps;
+	return synth_progress_open(&p->base, "synth", a->progress_json, &h, so, &r->s);
 }
 
 static void rts_progress_close(rts_progress *p)
 {
+	synth_progress_close(&p->base);
 	for (int k = 0; k < MAX_LIST; k++)
 		ms_rts_synth_free(p->rs[k]);
-	if (p->f)
-		fclose(p->f);
 	ms_ctx_free(p->ctx);
 }
 
@@ -686,7 +636,7 @@ static int synth_microrts_main(int argc, char **argv)
 	if ((ret = rts_problem(r)))
 		goto done;
 	rts_search_options(&so, r, &ud);
-	if ((ret = rts_progress_open(r, &so, &ud)))
+	if ((ret = rts_progress_open(r, &so)))
 		goto done;
 	ret = CLI_FAIL;
 	synth_mpi_set_counts(rts_fault_counts, r->rs);

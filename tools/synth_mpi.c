@@ -74,11 +74,14 @@ static struct {
 	int *slot_rank, *slot_k, n_slots;
 	/* rank 0: tasks sent to each rank and not answered yet, and the most there ever were on one rank */
 	int *in_flight, most_in_flight;
+	/* rank 0: per rank (the first SYNTH_MPI_MAX_RANKS), the tasks it answered and its seconds evaluating them */
+	long long rank_tasks[SYNTH_MPI_MAX_RANKS];
+	double rank_eval[SYNTH_MPI_MAX_RANKS];
 	/* serving ranks: the problem's counters (synth_mpi_set_counts) */
 	synth_mpi_counts_fn counts;
 	void *counts_user;
 	pthread_mutex_t mu;
-} g_mpi = { 0, -1, 0, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER };
+} g_mpi = { 0, -1, 0, 0, 0, 0, 0, NULL, NULL, 0, NULL, 0, { 0 }, { 0 }, NULL, NULL, PTHREAD_MUTEX_INITIALIZER };
 
 static double now(void)
 {
@@ -205,6 +208,10 @@ static int remote_eval(void *user, int slot, ms_ctx *ctx, const ms_synth_task *t
 	g_mpi.bytes += (long long)n + got;
 	g_mpi.round_trip += now() - t0;
 	g_mpi.evaluating += r.seconds;
+	if (dest < SYNTH_MPI_MAX_RANKS) {
+		g_mpi.rank_tasks[dest]++;
+		g_mpi.rank_eval[dest] += r.seconds;
+	}
 	pthread_mutex_unlock(&g_mpi.mu);
 	if (r.rc < 0)
 		rc = ms_ctx_error(ctx, r.rc, "rank %d: %s", dest, res + sizeof r);
@@ -704,6 +711,20 @@ void synth_mpi_sum_counts(int64_t sum[SYNTH_MPI_COUNTS])
 	pthread_mutex_unlock(&g_mpi.mu);
 }
 
+int synth_mpi_rank_work(long long *tasks, double *seconds, int cap)
+{
+	int n = 0;
+	if (!g_mpi.started || g_mpi.rank != 0 || g_mpi.size < 2)
+		return 0;
+	pthread_mutex_lock(&g_mpi.mu);
+	for (int r = 1; r < g_mpi.size && r < SYNTH_MPI_MAX_RANKS && n < cap; r++, n++) {
+		tasks[n] = g_mpi.rank_tasks[r];
+		seconds[n] = g_mpi.rank_eval[r];
+	}
+	pthread_mutex_unlock(&g_mpi.mu);
+	return n;
+}
+
 /* Rank 0's account of the other ranks' work: per task, the bytes both ways and the time outside evaluation. */
 static void report(void)
 {
@@ -730,6 +751,8 @@ int synth_mpi_end(int rc)
 	free(g_mpi.slot_k);
 	free(g_mpi.in_flight);
 	g_mpi.slot_rank = g_mpi.slot_k = g_mpi.in_flight = NULL;
+	memset(g_mpi.rank_tasks, 0, sizeof g_mpi.rank_tasks);
+	memset(g_mpi.rank_eval, 0, sizeof g_mpi.rank_eval);
 	g_mpi.counts = NULL;
 	g_mpi.started = 0;
 	return rc;

@@ -10,6 +10,8 @@
 
 #include "microsynth/synth.h"
 
+/* Ranks whose work rank 0 accounts for in --progress-json (more are served, not listed). */
+#define SYNTH_MPI_MAX_RANKS 1024
 /* Counters a problem keeps per process (a MicroRTS problem's opponent faults), summed over the ranks. */
 #define SYNTH_MPI_COUNTS 4
 typedef void (*synth_mpi_counts_fn)(void *user, int64_t out[SYNTH_MPI_COUNTS]);
@@ -36,7 +38,16 @@ int synth_mpi_attach_vs(ms_ctx *ctx, ms_synth *s, const ms_synth_problem *pb, co
 /* Ranks > 0, self-play: per problem rank 0 announces, make it from its programs (of grammar g), serve, release. */
 int synth_mpi_serve_games(ms_ctx *ctx, const ms_dsl_grammar *g, int threads, synth_mpi_make_fn make,
 			  void (*release)(void *ud, void *handle), void *ud);
+/* Rank 0: ranks 1.. in order, the tasks each answered and its seconds evaluating them; how many (0 alone). */
+int synth_mpi_rank_work(long long *tasks, double *seconds, int cap);
 #else
+static inline int synth_mpi_rank_work(long long *tasks, double *seconds, int cap)
+{
+	(void)tasks;
+	(void)seconds;
+	(void)cap;
+	return 0;
+}
 static inline int synth_mpi_rank(void)
 {
 	return -1;

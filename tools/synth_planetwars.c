@@ -12,6 +12,7 @@
 #include "microsynth/synth.h"
 #include "cli.h"
 #include "synth_front.h"
+#include "synth_progress.h"
 
 #define CMD "synth"
 
@@ -20,7 +21,8 @@ static void synth_planetwars_usage(FILE *out)
 	fprintf(out,
 		"Usage: microsynth synth --game planetwars --algo sa|uct|random (--evals N | --time T) --seed S\n"
 		"                        -o FILE [--threads K] [--maps DIR] [--train-maps N] [--csv FILE]\n"
-		"                        [--checkpoint FILE [--resume]] [--initial FILE|original] [--no-progress]\n\n"
+		"                        [--checkpoint FILE [--resume]] [--initial FILE|original] [--no-progress]\n"
+		"                        [--progress-json FILE]\n\n"
 		"Searches for a gain program of the forecasting bot (the target each planet attacks is\n"
 		"the one of largest gain) maximising Psi: its score (win 1, draw 1/2) against the\n"
 		"hand-weighted original forecasting bot on --train-maps maps (default 10: maps 1, 11,\n"
@@ -28,13 +30,15 @@ static void synth_planetwars_usage(FILE *out)
 		"every map, both seats, and each example bot likewise.\n"
 		"-o FILE receives the program (token form, a '#' header with the figures); play it with\n"
 		"`microsynth planetwars play --p1 program:FILE ...`. Last line: psi= search_psi=\n"
-		"wins= draws= losses= evals= seconds=\n");
+		"wins= draws= losses= evals= seconds=\n"
+		"--progress-json FILE appends JSON lines for `microsynth view --follow` (budget, then per\n"
+		"new best its Psi; under MPI each rank's work).\n");
 }
 
 /* The command line of 'synth --game planetwars'. */
 typedef struct pws_args {
 	synth_search_args s;
-	const char *maps;
+	const char *maps, *progress_json;
 	long train;
 	int algo;
 	char mbuf[4096]; /* the default --maps */
@@ -60,6 +64,8 @@ static int pws_parse(int argc, char **argv, pws_args *p)
 		i++;
 		if (!strcmp(a, "--maps"))
 			p->maps = v;
+		else if (!strcmp(a, "--progress-json"))
+			p->progress_json = v;
 		else if (!strcmp(a, "--train-maps")) {
 			if (cli_parse_int(CMD, a, v, 1, 1000, &p->train))
 				return CLI_USAGE;
@@ -147,13 +153,17 @@ static int pws_search(pws_run *r)
 	const pws_args *a = &r->a;
 	ms_synth_opts so;
 	synth_run_ud ud;
+	synth_progress pj = { 0 };
+	const char *maps[1] = { r->label };
+	synth_progress_head h = { "planetwars", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, maps, NULL, 1, 0 };
 	synth_search_opts(&so, &a->s, a->algo, &ud);
 	so.initial = r->init;
-	int ret;
+	int ret = synth_progress_open(&pj, CMD, a->progress_json, &h, &so, &r->s);
 	/* under MPI a rank > 0 serves rank 0's tasks here and comes back without a search */
-	if (synth_new(r->ctx, &r->s, ms_pw_synth_problem(r->pws), &so, &ret) < 0 || !r->s)
-		return ret;
-	return synth_run(r->ctx, r->s, &ud, a->s.checkpoint, &r->st);
+	if (ret == CLI_OK && synth_new(r->ctx, &r->s, ms_pw_synth_problem(r->pws), &so, &ret) >= 0 && r->s)
+		ret = synth_run(r->ctx, r->s, &ud, a->s.checkpoint, &r->st);
+	synth_progress_close(&pj);
+	return ret;
 }
 
 /* best against each bot of the final field on every map, both seats: wins, draws, losses; a CLI code. */

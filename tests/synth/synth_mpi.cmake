@@ -4,6 +4,7 @@ cmake_minimum_required(VERSION 3.20)
 # writes the same program file byte for byte (but for the command line and the lines with elapsed
 # times), and ranks 1-2 did evaluate tasks.
 # (GAME planetwars: equal only, with ../shared's maps.)
+# --progress-json gives each serving rank's tasks in its lines (MODE equal).
 # MODE threads: the same, with --threads 2 in one process and under 2 ranks (rank 0 searches beside one
 # helper thread, rank 1 serves on two worker threads): equal files, and (MicroRTS) rank 1 had 2 tasks
 # at once.
@@ -157,8 +158,28 @@ if(MODE STREQUAL "threads" OR MODE STREQUAL "java")
   endif()
   set(np 2)
 endif()
-run_one(-o ${DIR}/threads.ms)
-run_mpi(${np} -o ${DIR}/mpi.ms)
+if(MODE STREQUAL "equal")
+  # --progress-json under MPI: rank 0 alone writes it, each line per new best giving each serving rank's
+  # tasks and seconds evaluating (what `microsynth view` shows); one process's lines name no rank
+  run_one(-o ${DIR}/threads.ms --progress-json ${DIR}/threads.progress.jsonl)
+  run_mpi(${np} -o ${DIR}/mpi.ms --progress-json ${DIR}/mpi.progress.jsonl)
+  file(STRINGS ${DIR}/mpi.progress.jsonl pj)
+  list(GET pj -1 last_line)
+  if(NOT last_line MATCHES "\"ranks\":\\[\\[1,([0-9]+),[0-9.]+\\],\\[2,([0-9]+),[0-9.]+\\]\\]")
+    message(FATAL_ERROR "the progress file's last line lacks ranks 1 and 2:\n${last_line}")
+  endif()
+  math(EXPR shown "${CMAKE_MATCH_1} + ${CMAKE_MATCH_2}")
+  if(shown EQUAL 0 OR shown GREATER remote)
+    message(FATAL_ERROR "ranks' tasks ${shown} in the progress file, ${remote} in rank 0's account")
+  endif()
+  file(READ ${DIR}/threads.progress.jsonl one)
+  if(one MATCHES "ranks" OR NOT one MATCHES "^{\"progress\":1,\"game\":\"${GAME}\"")
+    message(FATAL_ERROR "one process's progress file:\n${one}")
+  endif()
+else()
+  run_one(-o ${DIR}/threads.ms)
+  run_mpi(${np} -o ${DIR}/mpi.ms)
+endif()
 # (MicroRTS only: a Can't Stop task is so short that rank 0's helper thread may take nearly all of them)
 if(np EQUAL 2 AND GAME STREQUAL "microrts" AND NOT most EQUAL 2)
   message(FATAL_ERROR "rank 1 never had 2 tasks at once with --threads 2:\n${err2}")

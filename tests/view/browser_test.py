@@ -167,6 +167,7 @@ def main():
     ap.add_argument("--shared", required=True)
     ap.add_argument("--program")
     ap.add_argument("--figures")
+    ap.add_argument("--mpirun", help="with MPI in the build: a synthesis on 2 ranks shows rank 1's tasks")
     a = ap.parse_args()
     chromium = find_chromium()
     if not chromium:
@@ -240,6 +241,24 @@ def main():
         sp_last = open(sp_csv).read().strip().splitlines()[-1].split(",")
         want_sp = f"iterations={int(sp_last[0]) + 1} last_psi={float(sp_last[2]):.6f} outputs=1"
         ok &= check("selfplay", got is not None and want_sp in got, f"page {got!r}, CSV {want_sp!r}")
+
+        if a.mpirun:
+            # the same synthesis on 2 ranks: rank 1's tasks on the page as the progress file's last line has them
+            mpj = os.path.join(tmp, "mpi.json")
+            subprocess.run([a.mpirun, "--oversubscribe", "-np", "2", a.exe, "synth", "--game", "microrts", "--map",
+                            map8, "--opponent", "WorkerRush", "--algo", "sa", "--evals", "40", "--seed", "1", "-o",
+                            os.path.join(tmp, "mpi.ms"), "--progress-json", mpj, "--no-harness", "--no-progress"],
+                           check=True, capture_output=True, text=True, timeout=TIMEOUT,
+                           env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+            ranks = json.loads(open(mpj).read().strip().splitlines()[-1])["ranks"]
+            want_ranks = " ranks=" + ",".join(f"{r}:{t}" for r, t, _ in ranks)
+            mserver = Server(a.exe, ["--follow", mpj])
+            try:
+                got = browser.run(mserver, "mpi", scenario="synth")
+            finally:
+                mserver.stop()
+            ok &= check("synth under MPI", got is not None and want_ranks in got and len(ranks) == 1 and ranks[0][1] > 0,
+                        f"page {got!r}, progress {want_ranks!r}")
 
         got = browser.run(server, "results-csv", scenario="results", name="ranking.csv")
         want = "done name=ranking.csv kind=csv rows=3 cols=3 first=a, b"

@@ -83,6 +83,16 @@ static void test_view_follow__progress_gives_wdl_per_opponent_and_an_eta(void **
 	o = cJSON_GetArrayItem(cJSON_GetObjectItem(m, "opponents"), 1);
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "w"))); /* a failed scoring: unknown, not zero */
 	assert_true(dnum(m, "fraction") == 0.19);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(m, "ranks")), 0); /* no MPI: no ranks */
+	cJSON_Delete(m);
+	/* under MPI (synth_progress.c): each serving rank's tasks and seconds evaluating */
+	append(pj, "{\"t\":2.5,\"evals\":25,\"fraction\":0.25,\"best\":0.8,\"vs\":[[2,0,0],[1,1,0]],"
+		   "\"ranks\":[[1,12,1.250],[2,9,0.875]]}\n");
+	m = poll_json(f, 0, &changed);
+	o = cJSON_GetObjectItem(m, "ranks");
+	assert_int_equal(cJSON_GetArraySize(o), 2);
+	assert_true(dnum(cJSON_GetArrayItem(o, 0), "rank") == 1 && dnum(cJSON_GetArrayItem(o, 0), "tasks") == 12);
+	assert_true(dnum(cJSON_GetArrayItem(o, 1), "rank") == 2 && dnum(cJSON_GetArrayItem(o, 1), "eval_s") == 0.875);
 	cJSON_Delete(m);
 	view_follow_free(f);
 	/* a time budget: the ETA is what is left of it */

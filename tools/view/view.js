@@ -279,6 +279,7 @@ function onSynth(m) {
   $("s-program").textContent = m.program || "-";
   showBudget(m);
   showOpponents(m.opponents || []);
+  showRanks(m.ranks || []);
   showSelfplay(m);
   const pts = m.points.length ? m.points : m.ckpt_points;
   chart($("s-best-chart"), pts.map((p) => [p[0], p[1]]), true);
@@ -287,6 +288,7 @@ function onSynth(m) {
   if (m.opponents && m.opponents.length)
     text += " wdl=" + m.opponents.map((o) => `${o.name}:${o.w ?? "-"}/${o.d ?? "-"}/${o.l ?? "-"}`).join(",");
   if (m.eta !== null && m.eta !== undefined) text += " eta=known";
+  if (m.ranks && m.ranks.length) text += " ranks=" + m.ranks.map((r) => `${r.rank}:${r.tasks}`).join(",");
   if (m.iterations && m.iterations.length) text += ` iterations=${m.iterations.length} last_psi=${m.iterations[m.iterations.length - 1][2].toFixed(6)}`;
   if (m.outputs && m.outputs.length) text += ` outputs=${m.outputs.length}`;
   if (params.get("scenario") === "synth" && m.evals > 0 && $("result").textContent !== text) setResult("done", text);
@@ -325,6 +327,13 @@ function showOpponents(opps) {
     const n = (o.w ?? 0) + (o.d ?? 0) + (o.l ?? 0);
     return [o.name, o.w ?? "-", o.d ?? "-", o.l ?? "-", n ? ((o.w + o.d / 2) / n).toFixed(3) : "-"];
   }));
+}
+
+function showRanks(ranks) {
+  $("s-ranks-box").hidden = !ranks.length;
+  const total = ranks.reduce((n, r) => n + r.tasks, 0);
+  fillRows(document.querySelector("#s-ranks tbody"), ranks.map((r) =>
+    [r.rank, r.tasks, r.eval_s.toFixed(1), total ? (r.tasks / total).toFixed(3) : "-"]));
 }
 
 function showSelfplay(m) {

@@ -14,8 +14,9 @@
  * and three more a run may be asked to write:
  *
  *  - synth's --progress-json: a first line with the budget, maps and
- *    opponents, then per new best its W/D/L against each opponent; with
- *    the evaluation rate, the budget gives the ETA;
+ *    opponents, then per new best its W/D/L against each opponent and
+ *    under MPI each serving rank's tasks and seconds; with the evaluation
+ *    rate, the budget gives the ETA;
  *  - selfplay's --csv: "iteration,seconds,search_psi,vs_fixed,evals_psi,
  *    population", one line per iteration;
  *  - a program file (its first line a '#' header: selfplay's -o, rewritten
@@ -36,6 +37,7 @@
 
 #define RATE_MAX 600 /* evaluation-rate samples kept (older ones thinned) */
 #define OPP_MAX 64   /* opponents a --progress-json names (synth's own limit) */
+#define RANK_MAX 1024 /* MPI ranks a --progress-json line accounts for (synth_progress.c's limit) */
 #define TEXT_MAX (1 << 20)
 
 enum { F_WAIT, F_CSV, F_CKPT, F_OTHER, F_PROGRESS, F_SELFPLAY, F_TEXT };
@@ -71,6 +73,9 @@ struct view_follow {
 	double budget_evals, budget_seconds, fraction;
 	char *opp[OPP_MAX];
 	int vs[OPP_MAX][3];
+	/* under MPI, per serving rank: its number, tasks answered, seconds evaluating */
+	int n_ranks;
+	double ranks[RANK_MAX][3];
 	/* selfplay --csv: per iteration [iteration, seconds, search_psi, vs_fixed, evals_psi] */
 	MS_VEC(struct { double v[5]; }) iters;
 	char *population; /* the last iteration's */
@@ -262,6 +267,12 @@ static double jnum(const cJSON *o, const char *key, double dflt)
 	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
 }
 
+static double jnum_at(const cJSON *a, int i)
+{
+	const cJSON *x = cJSON_GetArrayItem(a, i);
+	return cJSON_IsNumber(x) ? x->valuedouble : 0;
+}
+
 /* The first line (budget, opponents) or one per new best: {"t","evals","fraction","best","vs":[[w,d,l]|null...]}. */
 static int progress_line(view_follow *f, const char *l)
 {
@@ -308,6 +319,17 @@ static int progress_line(view_follow *f, const char *l)
 		}
 		k++;
 	}
+	k = 0;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(m, "ranks"))
+	{
+		if (k == RANK_MAX || cJSON_GetArraySize(v) != 3)
+			continue;
+		for (int j = 0; j < 3; j++)
+			f->ranks[k][j] = jnum_at(v, j);
+		k++;
+	}
+	if (k)
+		f->n_ranks = k;
 	cJSON_Delete(m);
 	return 0;
 }
@@ -457,7 +479,7 @@ static int put_progress(const view_follow *f, ms_buf *b)
 	int rc, known = 1;
 
 	if (!f->have_progress)
-		return ms_buf_puts(b, ",\"budget_evals\":null,\"budget_seconds\":null,\"eta\":null,\"opponents\":[]");
+		return ms_buf_puts(b, ",\"budget_evals\":null,\"budget_seconds\":null,\"eta\":null,\"opponents\":[],\"ranks\":[]");
 	if (f->budget_evals > 0 && rate > 0)
 		eta = ((double)f->budget_evals - (double)f->evals) / rate;
 	else if (f->budget_seconds > 0)
@@ -479,6 +501,11 @@ static int put_progress(const view_follow *f, ms_buf *b)
 		else if (!rc)
 			rc = ms_buf_printf(b, ",\"w\":%d,\"d\":%d,\"l\":%d}", f->vs[k][0], f->vs[k][1], f->vs[k][2]);
 	}
+	if (!rc)
+		rc = ms_buf_puts(b, "],\"ranks\":[");
+	for (int k = 0; k < f->n_ranks && !rc; k++)
+		rc = ms_buf_printf(b, "%s{\"rank\":%.0f,\"tasks\":%.0f,\"eval_s\":%.3f}", k ? "," : "", f->ranks[k][0],
+				   f->ranks[k][1], f->ranks[k][2]);
 	return rc ? rc : ms_buf_puts(b, "]");
 }
 
