@@ -13,6 +13,7 @@
 #include "microsynth/mcts.h"
 #include "cli.h"
 #include "gdl_common.h"
+#include "core/hash.h"
 
 #define CMD "gdl"
 
@@ -185,7 +186,7 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 	for (int k = 0; k < nr; k++) {
 		ms_gdl_uct_options uo = a->ag.uo;
 		uo.seed = ((uint64_t)a->seed << 32) ^ ((uint64_t)gi << 8) ^ (uint64_t)k;
-		pl[k].rng = uo.seed * 0x9e3779b97f4a7c15ull + 1;
+		pl[k].rng = uo.seed * MS_SPLITMIX_GAMMA + 1;
 		if (pl[k].agent == AGENT_SGUCT && a->ag.online > 0) {
 			pl[k].sgo_online = a->ag.sgo;
 			pl[k].sgo_online.generations = a->ag.online;

@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
 #include "cli.h"
+#include "core/file.h"
 #include "synth_front.h"
 
 #include "pw_common.h"
@@ -30,43 +30,6 @@ typedef struct replay_ud {
 	int k;
 	char msg[512];
 } replay_ud;
-
-static char *read_gz(const char *path, size_t *len)
-{
-	gzFile g = gzopen(path, "rb");
-	if (!g)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (!buf)
-			break;
-		if (cap - n < 4096) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		int got = gzread(g, buf + n, (unsigned)(cap - n - 1));
-		if (got < 0) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	gzclose(g);
-	if (buf)
-		buf[n] = 0;
-	*len = n;
-	return buf;
-}
 
 static int replay_observe(void *ud_, const ms_pw_state *s)
 {
@@ -191,12 +154,14 @@ static void replay_one(ms_ctx *ctx, const char *dir, const char *maps, const cha
 	}
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	size_t len;
-	char *text = read_gz(path, &len);
+	char *text = NULL;
+	/* playbacks run to a few MB; 256 MiB bounds a damaged one */
+	int read_rc = ms_read_file(ctx, path, "playback", (size_t)1 << 28, &text, &len);
 	int rturns, rwinner;
 	snprintf(path, sizeof path, "%s/%s.result", dir, base);
 	ms_pw_playback *pb = NULL;
-	if (!text) {
-		fprintf(stderr, "%s: cannot read the playback\n", base);
+	if (read_rc < 0) {
+		fprintf(stderr, "%s: %s\n", base, ms_ctx_last_error(ctx));
 		st->bad_input++;
 	} else if (read_result(path, &rturns, &rwinner)) {
 		fprintf(stderr, "%s: cannot read turns= and the winner line\n", path);
@@ -209,7 +174,7 @@ static void replay_one(ms_ctx *ctx, const char *dir, const char *maps, const cha
 		replay_play(ctx, map, base, a, b, max_turns, rturns, rwinner, &ud, st);
 		ms_pw_playback_free(ctx, pb);
 	}
-	free(text);
+	ms_ctx_mfree(ctx, text);
 	ms_pw_state_free(ctx, map);
 }
 

@@ -25,6 +25,7 @@
 #include "microsynth/jrandom.h"
 #include "microsynth/microrts.h"
 #include "microsynth/rts_dsl.h"
+#include "core/hash.h"
 
 /* The work of one session, bounded so an input stays well inside
  * libFuzzer's per-input timeout under ASan (about 2 s at most). */
@@ -53,9 +54,9 @@ static unsigned word(reader *r)
 
 static int64_t fnv(const uint8_t *d, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = MS_FNV_OFFSET;
 	for (size_t i = 0; i < n; i++)
-		h = (h ^ d[i]) * 1099511628211ull;
+		h = ms_fnv1a_step(h, d[i]);
 	return (int64_t)(h >> 1);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gdl_eval.h"
+#include "core/hash.h"
 
 /* Arities above this get only the masks with at most two constants (and the fluent itself). */
 #define FULL_LATTICE_ARITY 8
@@ -24,9 +25,9 @@ typedef struct seqtab {
 
 static uint64_t seq_hash(const int *k, int n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = MS_FNV_OFFSET;
 	for (int i = 0; i < n; i++)
-		h = (h ^ (uint64_t)(uint32_t)k[i]) * 1099511628211ull;
+		h = ms_fnv1a_step(h, (uint64_t)(uint32_t)k[i]);
 	return h ^ (h >> 29);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gdl_guct.h"
+#include "core/hash.h"
 
 #define CACHE_SLOTS (1 << 16)
 
@@ -58,7 +59,7 @@ uint64_t gdl_guct_key(uint64_t state_hash, const int *joint, int nr)
 {
 	uint64_t h = state_hash ^ 0x2545f4914f6cdd1dull;
 	for (int k = 0; k < nr; k++)
-		h = (h ^ (uint64_t)(uint32_t)joint[k]) * 0x100000001b3ull, h ^= h >> 32;
+		h = ms_fnv1a_step(h, (uint64_t)(uint32_t)joint[k]), h ^= h >> 32;
 	return h ? h : 1;
 }
 

@@ -12,6 +12,7 @@
 
 #include "gdl_eval.h"
 #include "microsynth/mcts.h"
+#include "core/hash.h"
 
 #define MAX_TERMS 256
 
@@ -286,7 +287,7 @@ int ms_gdl_sguct_refine(ms_ctx *ctx, ms_gdl_eval *e, int r, const uint64_t *stat
 	if (n < 5 || fn->ncand == 0)
 		return MS_OK; /* nothing to learn from */
 	learner l = { .o = o, .fn = fn, .ns = n, .nc = fn->ncand, .y = values };
-	l.rng = o->seed * 0x9e3779b97f4a7c15ull + (uint64_t)r + 7;
+	l.rng = o->seed * MS_SPLITMIX_GAMMA + (uint64_t)r + 7;
 	l.ntest = (long)ceil(o->test_share * (double)n);
 	l.x = ms_ctx_calloc(ctx, (size_t)n * (size_t)l.nc, sizeof *l.x);
 	l.scale = ms_ctx_calloc(ctx, (size_t)l.nc, sizeof *l.scale);

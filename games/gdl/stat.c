@@ -11,6 +11,7 @@
 
 #include "gdl_eval.h"
 #include "microsynth/mcts.h"
+#include "core/hash.h"
 
 /* Ranked candidates kept beside each function, for SGUCT's new features. */
 #define CANDIDATES 300
@@ -316,7 +317,7 @@ int ms_gdl_stat_build(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_stat_options *o
 		return ms_ctx_error(ctx, MS_ENOMEM, "gdl stat: out of memory");
 	e->ctx = ctx, e->g = g, e->nr = ms_gdl_num_roles(g);
 	sampler s = { .ctx = ctx, .g = g, .o = o, .nr = e->nr, .words = g->words ? g->words : 1 };
-	s.rng = o->seed * 0x9e3779b97f4a7c15ull + 0x5851f42d4c957f2dull;
+	s.rng = o->seed * MS_SPLITMIX_GAMMA + 0x5851f42d4c957f2dull;
 	sums a = { 0 };
 	gdl_cand *tmp = NULL;
 	e->fn = ms_ctx_calloc(ctx, (size_t)e->nr, sizeof *e->fn);

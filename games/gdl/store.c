@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gdl_internal.h"
+#include "core/hash.h"
 
 int gdl_ivec_push(ms_ctx *ctx, gdl_ivec *a, int x)
 {
@@ -15,17 +16,14 @@ int gdl_ivec_push(ms_ctx *ctx, gdl_ivec *a, int x)
 
 static uint32_t hash_bytes(const char *s, size_t len)
 {
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	return h;
+	return ms_fnv1a32_bytes(s, len);
 }
 
 static uint32_t hash_ints(int sym, int nargs, const int *args)
 {
 	uint32_t h = (uint32_t)sym * 2654435761u ^ (uint32_t)(nargs + 7) * 40503u;
 	for (int i = 0; i < nargs; i++)
-		h = (h ^ (uint32_t)args[i]) * 16777619u + 0x9e3779b9u;
+		h = (h ^ (uint32_t)args[i]) * MS_FNV32_PRIME + MS_GOLDEN32;
 	return h;
 }
 

@@ -15,6 +15,7 @@
 #include "microsynth/gdl.h"
 #include "microsynth/mcts.h"
 #include "gdl_guct.h"
+#include "core/hash.h"
 
 struct ms_gdl_uct {
 	ms_ctx *ctx;
@@ -99,10 +100,10 @@ static double history_mean(const ms_gdl_uct *u, int mv)
 
 static uint64_t state_hash(const ms_gdl_uct *u, const uint64_t *st)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull;
+	uint64_t h = MS_SPLITMIX_GAMMA;
 	for (size_t i = 0; i < u->words; i++) {
-		h ^= st[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-		h = (h ^ (h >> 31)) * 0xbf58476d1ce4e5b9ull;
+		h ^= st[i] + MS_SPLITMIX_GAMMA + (h << 6) + (h >> 2);
+		h = (h ^ (h >> 31)) * MS_SPLITMIX_MUL1;
 	}
 	return h;
 }

@@ -19,7 +19,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "microsynth/arena.h"
 #include "games/planetwars/pw_internal.h"
 #include "core/hash.h"
+#include "core/pool.h"
 
 /* ---- xoshiro256** with splitmix64 seeding ---- */
 
@@ -95,24 +95,22 @@ typedef struct pool {
 	const ms_pw_state *const *maps;
 	const int *map;
 	const double *const *a, *const *b;
-	int n, max_turns;
+	int max_turns;
 	int *winner;
-	pthread_mutex_t mu;
-	int next;
-	int err_index;
-	int err_status;
-	char err[512];
 } pool;
 
-static int play_one(ms_ctx *ctx, pool *p, int k, ms_pw_state **tmp)
+/* Game i (core/pool.h's job): its winner into its own slot. */
+static int play_one(void *ud, ms_ctx *ctx, long i, int worker)
 {
+	pool *p = ud;
 	ms_pw_bot x, y;
-	int rc = pw_forecast_new(ctx, &x, p->a[k]);
+	int k = (int)i, rc = pw_forecast_new(ctx, &x, p->a[k]);
+	(void)worker;
 	if (rc)
-		return rc;
+		return ms_ctx_error(ctx, rc, "game %d: %s", k, ms_ctx_last_error(ctx));
 	if ((rc = pw_forecast_new(ctx, &y, p->b[k]))) {
 		ms_pw_bot_release(ctx, &x);
-		return rc;
+		return ms_ctx_error(ctx, rc, "game %d: %s", k, ms_ctx_last_error(ctx));
 	}
 	ms_pw_result r;
 	rc = ms_pw_play(ctx, p->maps[p->map[k]], &x, &y, p->max_turns, NULL, NULL, &r);
@@ -120,72 +118,15 @@ static int play_one(ms_ctx *ctx, pool *p, int k, ms_pw_state **tmp)
 		p->winner[k] = r.winner;
 	ms_pw_bot_release(ctx, &x);
 	ms_pw_bot_release(ctx, &y);
-	(void)tmp;
-	return rc;
-}
-
-static void *worker(void *arg)
-{
-	pool *p = arg;
-	ms_ctx *ctx = NULL;
-	if (ms_ctx_new(&ctx, NULL)) {
-		pthread_mutex_lock(&p->mu);
-		if (p->err_index < 0 || p->err_index > 0) {
-			p->err_index = 0;
-			p->err_status = MS_ENOMEM;
-			snprintf(p->err, sizeof p->err, "planetwars: out of memory for a worker");
-		}
-		pthread_mutex_unlock(&p->mu);
-		return NULL;
-	}
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		int k = p->next < p->n ? p->next++ : -1;
-		pthread_mutex_unlock(&p->mu);
-		if (k < 0)
-			break;
-		int rc = play_one(ctx, p, k, NULL);
-		if (rc) {
-			pthread_mutex_lock(&p->mu);
-			/* keep the error of the lowest game index: the same whatever the threads */
-			if (p->err_index < 0 || k < p->err_index) {
-				p->err_index = k;
-				p->err_status = rc;
-				snprintf(p->err, sizeof p->err, "game %d: %s", k, ms_ctx_last_error(ctx));
-			}
-			pthread_mutex_unlock(&p->mu);
-		}
-	}
-	ms_ctx_free(ctx);
-	return NULL;
+	return rc ? ms_ctx_error(ctx, rc, "game %d: %s", k, ms_ctx_last_error(ctx)) : MS_OK;
 }
 
 int ms_pw_play_many(ms_ctx *ctx, const ms_pw_state *const *maps, const int *map, const double *const *a,
 		    const double *const *b, int n, int max_turns, int threads, int *out_winner)
 {
-	pool p = { .maps = maps, .map = map, .a = a, .b = b, .n = n, .max_turns = max_turns, .winner = out_winner,
-		   .next = 0, .err_index = -1 };
-	if (threads < 1)
-		threads = 1;
-	if (threads > 256)
-		threads = 256;
-	if (threads > n)
-		threads = n > 0 ? n : 1;
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_t th[256];
-	int started = 0;
-	for (int i = 1; i < threads; i++) {
-		if (pthread_create(&th[started], NULL, worker, &p))
-			break;
-		started++;
-	}
-	worker(&p);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&p.mu);
-	if (p.err_index >= 0)
-		return ms_ctx_error(ctx, p.err_status, "%s", p.err);
-	return MS_OK;
+	pool p = { .maps = maps, .map = map, .a = a, .b = b, .max_turns = max_turns, .winner = out_winner };
+	/* the lowest failed game's error, whatever the threads (core/pool.h) */
+	return n > 0 ? ms_pool_for(ctx, n, threads < 1 ? 1 : threads > 256 ? 256 : threads, play_one, &p, NULL) : MS_OK;
 }
 
 /* ---- the GA ---- */

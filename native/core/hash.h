@@ -13,8 +13,13 @@
 
 #define MS_FNV_OFFSET UINT64_C(1469598103934665603)
 #define MS_FNV_PRIME UINT64_C(1099511628211)
-/* SplitMix64's increment (2^64 / golden ratio). */
+/* SplitMix64's increment (2^64 / golden ratio), and the first multiplier of its finaliser. */
 #define MS_SPLITMIX_GAMMA UINT64_C(0x9e3779b97f4a7c15)
+#define MS_SPLITMIX_MUL1 UINT64_C(0xbf58476d1ce4e5b9)
+/* 32-bit FNV-1a (hash tables of strings), and 2^32 / golden ratio. */
+#define MS_FNV32_OFFSET UINT32_C(2166136261)
+#define MS_FNV32_PRIME UINT32_C(16777619)
+#define MS_GOLDEN32 UINT32_C(0x9e3779b9)
 
 /* One FNV-1a step: `v` is xored in whole (callers pass bytes, or wider symbols as the DSL does). */
 static inline uint64_t ms_fnv1a_step(uint64_t h, uint64_t v)
@@ -30,10 +35,20 @@ static inline uint64_t ms_fnv1a_str(uint64_t h, const char *s)
 	return h;
 }
 
+/* 32-bit FNV-1a of n bytes. */
+static inline uint32_t ms_fnv1a32_bytes(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint32_t h = MS_FNV32_OFFSET;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * MS_FNV32_PRIME;
+	return h;
+}
+
 /* SplitMix64's finaliser: a bijective mix of all 64 bits. */
 static inline uint64_t ms_splitmix64_mix(uint64_t z)
 {
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 30)) * MS_SPLITMIX_MUL1;
 	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
 	return z ^ (z >> 31);
 }

@@ -24,15 +24,13 @@
 #include <unistd.h>
 
 #include "synth_internal.h"
+#include "core/hash.h"
 
 #define MAGIC "microsynth-synth-checkpoint 1\n"
 
 static uint32_t fnv32(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	return h;
+	return ms_fnv1a32_bytes(s, n);
 }
 
 void syn_log_free(ms_ctx *ctx, syn_log *l)

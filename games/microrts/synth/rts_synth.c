@@ -27,7 +27,7 @@ static const char *const rf_type_names[RF_TYPES] = { "Worker", "Light", "Heavy",
 
 static fcache_entry *fc_slot(ms_rts_synth *rs, uint64_t hash, int opponent, int shard)
 {
-	uint64_t k = hash ^ ((uint64_t)(unsigned)opponent * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)(unsigned)shard << 40);
+	uint64_t k = hash ^ ((uint64_t)(unsigned)opponent * MS_SPLITMIX_GAMMA) ^ ((uint64_t)(unsigned)shard << 40);
 	k ^= k >> 29;
 	return &rs->fc[k & (FCACHE_SLOTS - 1)];
 }
