@@ -11,9 +11,17 @@ makes (~/.cache/microsynth/catanatron-3.2.1).
   python catan_bridge.py --microsynth build/bin/microsynth --agent uct:1000 \\
       --opponent WeightedRandomPlayer --games 100 --seed 1
 
+catanatron's stronger players (value function, alpha-beta) live in its repository, not in the
+wheel: --opponent-class MODULE:CLASS imports one from PYTHONPATH (a checkout of the repository at
+its 3.2.1 release, outside this project), e.g.
+  PYTHONPATH=CHECKOUT/catanatron_experimental:CHECKOUT/catanatron_gym python catan_bridge.py ... \\
+      --players 2 --alternate --opponent-class \\
+      catanatron_experimental.machine_learning.players.minimax:AlphaBetaPlayer
+
 Last line: games=N wins=W win_rate=R illegal=I fallbacks=F seconds=S
 """
 import argparse
+import importlib
 import json
 import subprocess
 import sys
@@ -91,23 +99,36 @@ def main():
     ap.add_argument("--opponent", default="WeightedRandomPlayer", choices=sorted(OPPONENTS))
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--opponent-class", help="MODULE:CLASS of a catanatron player on PYTHONPATH (replaces --opponent)")
+    ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     ap.add_argument("--any-seat", action="store_true", help="keep catanatron's drawn seating")
+    ap.add_argument("--alternate", action="store_true", help="our seat is game %% players (default: seat 0)")
     args = ap.parse_args()
+    opponent = OPPONENTS[args.opponent]
+    if args.opponent_class:
+        module, _, cls = args.opponent_class.partition(":")
+        try:
+            opponent = getattr(importlib.import_module(module), cls)
+        except (ImportError, AttributeError) as e:
+            print("catan_bridge: --opponent-class %s: %s" % (args.opponent_class, e), file=sys.stderr)
+            return 2
     wins = illegal = fallbacks = 0
     t0 = time.time()
-    colors = [Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE]
+    colors = [Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE][:args.players]
     for g in range(args.games):
         engine = subprocess.Popen([args.microsynth, "catan", "serve", "--agent", args.agent,
                                    "--seed", str(args.seed + g)],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         me = MicrosynthPlayer(colors[0], engine)
-        players = [me] + [OPPONENTS[args.opponent](c) for c in colors[1:]]
+        players = [me] + [opponent(c) for c in colors[1:]]
         # catanatron draws the seating from the seed: take the first seed (from a
-        # per-game base) that puts our player in seat 0, unless --any-seat.
+        # per-game base) that puts our player in seat 0 (--alternate: seat g mod
+        # players), unless --any-seat.
         base = (args.seed + g) * 1000
+        want = g % args.players if args.alternate else 0
         for k in range(1000):
             game = Game(players, seed=base + k)
-            if args.any_seat or game.state.colors[0] == colors[0]:
+            if args.any_seat or game.state.colors[want] == colors[0]:
                 break
         winner = game.play()
         engine.stdin.close()

@@ -275,7 +275,7 @@ static int cs_cmd_bench(ms_ctx *ctx, const cs_args *a)
 	if ((rc = cs_dsl(ctx, a, 0, &d)))
 		return rc;
 	if (ms_dsl_prog_new(ctx, &p, ms_cs_dsl_grammar(d)) || cs_read_program(ctx, d, "builtin:couto", p) ||
-	    ms_cs_dsl_runner_new(ctx, d, &run) || ms_cs_dsl_runner_load(run, p)) {
+	    ms_cs_dsl_runner_new(ctx, &run, d) || ms_cs_dsl_runner_load(run, p)) {
 		rc = cs_fail(ctx, "bench");
 		goto done;
 	}
@@ -336,7 +336,7 @@ static int cs_cmd_program(ms_ctx *ctx, const cs_args *a)
 		rc = CLI_USAGE;
 		goto done;
 	}
-	if (ms_dsl_print(p, &text, NULL) || ms_cs_dsl_runner_new(ctx, d, &run) || ms_cs_dsl_runner_load(run, p)) {
+	if (ms_dsl_print(p, &text, NULL) || ms_cs_dsl_runner_new(ctx, &run, d) || ms_cs_dsl_runner_load(run, p)) {
 		rc = cs_fail(ctx, "program");
 		goto done;
 	}
@@ -385,7 +385,7 @@ static int cs_cmd_random(ms_ctx *ctx, const cs_args *a)
 
 	if ((rc = cs_dsl(ctx, a, 0, &d)))
 		return rc;
-	if (ms_dsl_prog_new(ctx, &p, ms_cs_dsl_grammar(d)) || ms_cs_dsl_runner_new(ctx, d, &run)) {
+	if (ms_dsl_prog_new(ctx, &p, ms_cs_dsl_grammar(d)) || ms_cs_dsl_runner_new(ctx, &run, d)) {
 		rc = cs_fail(ctx, "random");
 		goto done;
 	}

@@ -128,10 +128,10 @@ static int play_one(void *ud, ms_ctx *ctx, long g, int worker)
 	ms_catan_agent *seats[MS_CATAN_MAX_PLAYERS] = { 0 };
 	ms_catan_board *own = NULL;
 	const ms_catan_board *b = j->board;
-	if (!b && (rc = ms_catan_board_random(ctx, mix(base ^ 2), &own)) == MS_OK)
+	if (!b && (rc = ms_catan_board_random(ctx, &own, mix(base ^ 2))) == MS_OK)
 		b = own;
 	for (int i = 0; rc == MS_OK && i < n; i++)
-		rc = ms_catan_agent_new(ctx, a->agents[i], mix(base ^ (uint64_t)(10 + i)), &seats[((i - first) % n + n) % n]);
+		rc = ms_catan_agent_new(ctx, &seats[((i - first) % n + n) % n], a->agents[i], mix(base ^ (uint64_t)(10 + i)));
 	ms_catan_result r;
 	if (rc == MS_OK)
 		rc = ms_catan_play(ctx, b, &j->rules, n, seats, mix(base ^ 3), &r);
@@ -230,9 +230,9 @@ static int load_board(ms_ctx *ctx, const char *name, ms_catan_board **b)
 	while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
 		i++;
 	if (i < len && text[i] == '{')
-		rc = ms_catan_board_from_json(ctx, text, len, b);
+		rc = ms_catan_board_from_json(ctx, b, text, len);
 	else
-		rc = ms_catan_board_from_layout(ctx, text, len, b);
+		rc = ms_catan_board_from_layout(ctx, b, text, len);
 	ms_ctx_mfree(ctx, text);
 	return rc;
 }
@@ -264,7 +264,7 @@ static int cmd_play_games(int argc, char **argv)
 		ms_catan_agent *probe;
 		if (!a.agents[i])
 			a.agents[i] = "simple";
-		if (ms_catan_agent_new(ctx, a.agents[i], 0, &probe) < 0) {
+		if (ms_catan_agent_new(ctx, &probe, a.agents[i], 0) < 0) {
 			rc = cli_usage_error(CMD, "--p%d: %s", i, ms_ctx_last_error(ctx));
 			ms_ctx_free(ctx);
 			return rc;
@@ -372,10 +372,10 @@ static int bench_native(ms_ctx *ctx, long games, long seed, long *steps, double 
 	for (long g = 0; rc == MS_OK && g < games; g++) {
 		ms_catan_board *b = NULL;
 		ms_catan_result r;
-		if ((rc = ms_catan_board_random(ctx, (uint64_t)(seed + g), &b)) < 0)
+		if ((rc = ms_catan_board_random(ctx, &b, (uint64_t)(seed + g))) < 0)
 			break;
 		for (int i = 0; rc == MS_OK && i < 4; i++)
-			rc = ms_catan_agent_new(ctx, "random", mix((uint64_t)(seed + g) * 8 + (uint64_t)i), &ag[i]);
+			rc = ms_catan_agent_new(ctx, &ag[i], "random", mix((uint64_t)(seed + g) * 8 + (uint64_t)i));
 		if (rc == MS_OK && (rc = ms_catan_play(ctx, b, &rules, 4, ag, mix((uint64_t)(seed + g)), &r)) == MS_OK)
 			*steps += r.steps;
 		for (int i = 0; i < 4; i++)

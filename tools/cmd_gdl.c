@@ -83,7 +83,7 @@ static ms_gdl *gdl_cli_load(ms_ctx *ctx, const char *path, int fallback)
 {
 	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = fallback };
 	ms_gdl *g = NULL;
-	if (ms_gdl_load(ctx, path, &o, &g)) {
+	if (ms_gdl_load(ctx, &g, path, &o)) {
 		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
 		return NULL;
 	}
@@ -244,7 +244,7 @@ static int replay_file(ms_ctx *ctx, const char *path, const char *kif_dir, int f
 	}
 	char kp[4096];
 	kif_path(path, kif_dir, kif->valuestring, kp, sizeof kp);
-	if (!(g = gdl_cli_load(ctx, kp, fallback)) || ms_gdl_machine_new(ctx, g, &m))
+	if (!(g = gdl_cli_load(ctx, kp, fallback)) || ms_gdl_machine_new(ctx, &m, g))
 		goto done;
 	size_t words = ms_gdl_state_words(g);
 	st = calloc(words, sizeof *st);
@@ -493,7 +493,7 @@ static int gdl_bench(int argc, char **argv)
 		}
 		ms_gdl *g = gdl_cli_load(ctx, argv[i], fallback);
 		ms_gdl_machine *m = NULL;
-		if (!g || ms_gdl_machine_new(ctx, g, &m)) {
+		if (!g || ms_gdl_machine_new(ctx, &m, g)) {
 			ms_gdl_free(g);
 			rc = CLI_USAGE;
 			break;

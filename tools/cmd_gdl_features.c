@@ -84,12 +84,12 @@ int cmd_gdl_features(int argc, char **argv)
 	ms_gdl *g = NULL;
 	ms_gdl_eval *e = NULL;
 	int rc = CLI_OK, ri = -1;
-	if (ms_gdl_load(ctx, kif, &go, &g)) {
+	if (ms_gdl_load(ctx, &g, kif, &go)) {
 		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
 		rc = CLI_USAGE;
 	} else if (role && (ri = ms_gdl_role_index(g, role)) < 0) {
 		rc = cli_usage_error(CMD, "features: %s has no role '%s'", kif, role);
-	} else if (ms_gdl_stat_build(ctx, g, &so, &e)) {
+	} else if (ms_gdl_stat_build(ctx, &e, g, &so)) {
 		fprintf(stderr, "microsynth gdl: features: %s\n", ms_ctx_last_error(ctx));
 		rc = CLI_FAIL;
 	} else if (sims > 0 && sguct(ctx, g, e, sims, gens, so.seed) < 0) {

@@ -179,7 +179,7 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 	size_t w = ms_gdl_state_words(g) ? ms_gdl_state_words(g) : 1;
 	uint64_t *st = calloc(w, sizeof *st), *nx = calloc(w, sizeof *nx);
 	ms_gdl_machine *mm = NULL;
-	if (!st || !nx || (rc = ms_gdl_machine_new(ctx, g, &mm)) < 0) {
+	if (!st || !nx || (rc = ms_gdl_machine_new(ctx, &mm, g)) < 0) {
 		rc = rc < 0 ? rc : ms_ctx_error(ctx, MS_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -191,11 +191,11 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 			pl[k].sgo_online = a->ag.sgo;
 			pl[k].sgo_online.generations = a->ag.online;
 			pl[k].sgo_online.seed = uo.seed;
-			if ((rc = ms_gdl_eval_clone(ctx, pl[k].eval, &pl[k].game_eval)) < 0)
+			if ((rc = ms_gdl_eval_clone(ctx, &pl[k].game_eval, pl[k].eval)) < 0)
 				goto out;
 		}
 		uo.eval = pl[k].game_eval ? pl[k].game_eval : pl[k].eval;
-		if (pl[k].agent >= AGENT_UCT && (rc = ms_gdl_uct_new(ctx, g, &uo, &pl[k].uct)) < 0)
+		if (pl[k].agent >= AGENT_UCT && (rc = ms_gdl_uct_new(ctx, &pl[k].uct, g, &uo)) < 0)
 			goto out;
 	}
 	ms_gdl_initial(g, st);
@@ -241,7 +241,7 @@ static int prepare(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p, 
 		return MS_OK;
 	ms_gdl_stat_options so = a->ag.so;
 	so.seed = ((uint64_t)a->seed << 16) ^ (uint64_t)k ^ 0x5ca1ab1eull;
-	if ((rc = ms_gdl_stat_build(ctx, g, &so, &p->eval)) < 0 || p->agent != AGENT_SGUCT)
+	if ((rc = ms_gdl_stat_build(ctx, &p->eval, g, &so)) < 0 || p->agent != AGENT_SGUCT)
 		return rc;
 	ms_gdl_uct_options uo = a->ag.uo;
 	uo.simulations = a->ag.sguct_sims, uo.seed = so.seed;
@@ -281,7 +281,7 @@ int cmd_gdl_play(int argc, char **argv)
 		return CLI_FAIL;
 	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = a.fallback };
 	ms_gdl *g = NULL;
-	if (ms_gdl_load(ctx, a.kif, &go, &g)) {
+	if (ms_gdl_load(ctx, &g, a.kif, &go)) {
 		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
 		ms_ctx_free(ctx);
 		return CLI_USAGE;

@@ -45,7 +45,7 @@ int cmd_json(int argc, char **argv)
 		}
 	}
 	if (ms_ctx_new(&ctx, NULL) || ms_rts_utt_new(ctx, &utt, (int)utt_version, (int)conflict) ||
-	    ms_rts_utt_to_json(ctx, utt, &text)) {
+	    ms_rts_utt_to_json(ctx, &text, utt)) {
 		fprintf(stderr, "microsynth json: %s\n", ctx ? ms_ctx_last_error(ctx) : "out of memory");
 		rc = CLI_FAIL;
 		goto done;
@@ -60,7 +60,7 @@ int cmd_json(int argc, char **argv)
 			rc = CLI_USAGE;
 			continue;
 		}
-		if (ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &text) == MS_OK)
+		if (ms_rts_state_to_json(ctx, &text, s, MS_RTS_JSON_CONSTANTS) == MS_OK)
 			printf("%s%s%s\n", tsv ? argv[i] : "", tsv ? "\t" : "", text);
 		else
 			rc = CLI_FAIL;
@@ -69,7 +69,7 @@ int cmd_json(int argc, char **argv)
 		for (int p = 0; views && p < 2; p++) {
 			ms_rts_state *v;
 			if (ms_rts_state_clone(ctx, &v, s) || ms_rts_state_observe(v, s, p) ||
-			    ms_rts_state_to_json(ctx, v, MS_RTS_JSON_CONSTANTS, &text)) {
+			    ms_rts_state_to_json(ctx, &text, v, MS_RTS_JSON_CONSTANTS)) {
 				rc = CLI_FAIL;
 			} else {
 				printf("%s%sview %d\t%s\n", tsv ? argv[i] : "", tsv ? "\t" : "", p, text);

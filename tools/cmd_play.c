@@ -52,7 +52,7 @@ static int write_final_json(ms_ctx *ctx, const ms_rts_state *s, const char *json
 	char *text = NULL;
 	FILE *jf = NULL;
 	int rc = CLI_OK;
-	if (ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &text) || !(jf = fopen(json, "wb")) ||
+	if (ms_rts_state_to_json(ctx, &text, s, MS_RTS_JSON_CONSTANTS) || !(jf = fopen(json, "wb")) ||
 	    fputs(text, jf) == EOF) {
 		fprintf(stderr, "microsynth play: cannot write %s\n", json);
 		rc = CLI_FAIL;

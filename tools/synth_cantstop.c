@@ -535,7 +535,7 @@ static int cs_sp_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, in
 		      void **handle)
 {
 	ms_cs_synth_vs *v;
-	int rc = ms_cs_synth_vs_new(ctx, ud, progs, n, &v);
+	int rc = ms_cs_synth_vs_new(ctx, &v, ud, progs, n);
 	if (rc < 0)
 		return rc;
 	*pb = ms_cs_synth_vs_problem(v);

@@ -27,7 +27,7 @@ static void synth_microrts_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: microsynth synth --game microrts --map MAP [--map MAP ...] --opponent AI [--opponent AI ...]\n"
-		"                        --algo sa|uct|sketch-sa|sketch-uct|random|hss [--score O --oracle BOT]\n"
+		"                        --algo sa|uct|sketch-sa|sketch-uct|random|hss [--score O|A --oracle BOT]\n"
 		"                        (--evals N | --time T) --seed S [--threads K] -o FILE [--csv FILE]\n"
 		"                        [--checkpoint FILE [--resume]] [more options below]\n"
 		"\n"
@@ -47,8 +47,9 @@ static void synth_microrts_usage(FILE *out)
 		"and a win sooner being better, which also works against Java opponents; material as\n"
 		"length, and a draw against a native opponent by the share of the material left (each\n"
 		"unit's cost times its hit points left, plus the stockpile), for maps where every game\n"
-		"reaches the limit. --score A (action agreement on recorded official matches) is not\n"
-		"available yet.\n\n"
+		"reaches the limit. --score A instead compares actions: the oracle's matches against the\n"
+		"C opponent are recorded once (the states where it issued unit actions, and those\n"
+		"actions), and C(p) is the share of them p issues alike when run on those states.\n\n"
 		"Budget: --evals N (reproducible: the same seed gives the same program for any --threads)\n"
 		"or --time T (90, 90s, 15m, 2h; not reproducible).\n\n"
 		"-o FILE receives the best program (indented form) under a '#' header: the command, maps,\n"
@@ -209,8 +210,10 @@ static int check(const args *a, int *algo)
 	if (a->feature_opp > a->n_opps)
 		return cli_usage_error(CMD, "--feature-opponent %ld: there are %d --opponent options", a->feature_opp,
 				       a->n_opps);
-	if (a->score && strcmp(a->score, "O"))
-		return cli_usage_error(CMD, "--score %s: only O (observable outcome) is available for MicroRTS", a->score);
+	if (a->score && strcmp(a->score, "O") && strcmp(a->score, "A"))
+		return cli_usage_error(CMD, "--score %s: O (observable outcome) or A (action agreement)", a->score);
+	if (a->score && !a->oracle)
+		return cli_usage_error(CMD, "--score %s needs --oracle (a native bot or program:FILE)", a->score);
 	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
 	if (sketch && !a->oracle)
 		return cli_usage_error(CMD, "%s needs --oracle (a native bot or program:FILE)", a->s.algo);
@@ -346,7 +349,8 @@ static void rts_problem_opts(const rts_run *r, ms_rts_synth_options *out)
 				    .prefix = r->prefix,
 				    .switch_cycle = (int)a->switch_cycle,
 				    .opponent_seeds = (int)a->opp_seeds,
-				    .match_memo = a->match_memo };
+				    .match_memo = a->match_memo,
+				    .c_score = a->score && !strcmp(a->score, "A") ? MS_RTS_C_SCORE_A : MS_RTS_C_SCORE_O };
 	*out = po;
 }
 

@@ -59,7 +59,7 @@ CSR_COLD int csr_fail(ms_cs_dsl_runner *r, int pc, const char *fmt, ...)
 
 /* ---- runner lifetime, compilation ------------------------------------------ */
 
-int ms_cs_dsl_runner_new(ms_ctx *ctx, const ms_cs_dsl *d, ms_cs_dsl_runner **out)
+int ms_cs_dsl_runner_new(ms_ctx *ctx, ms_cs_dsl_runner **out, const ms_cs_dsl *d)
 {
 	ms_cs_dsl_runner *r;
 

@@ -262,7 +262,7 @@ int csp__new(ms_ctx *ctx, const ms_cs_dsl *d, const ms_cs_dsl_proof_options *o, 
 	}
 	for (long i = 0; i < pr->asked; i++)
 		pr->order[i] = i;
-	if ((rc = ms_cs_dsl_runner_new(ctx, d, &pr->run)) < 0) {
+	if ((rc = ms_cs_dsl_runner_new(ctx, &pr->run, d)) < 0) {
 		csp__free(pr);
 		return rc;
 	}

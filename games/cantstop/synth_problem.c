@@ -87,8 +87,8 @@ static int cs_worker_new(void *user, ms_ctx *ctx, int worker, void **state)
 	if (!w)
 		return ms_ctx_error(ctx, MS_ENOMEM, "cantstop synth: out of memory");
 	w->ctx = ctx;
-	if ((rc = ms_cs_dsl_runner_new(ctx, h->cs->dsl, &w->r)) < 0 ||
-	    (rc = ms_cs_dsl_runner_new(ctx, h->cs->dsl, &w->opp)) < 0) {
+	if ((rc = ms_cs_dsl_runner_new(ctx, &w->r, h->cs->dsl)) < 0 ||
+	    (rc = ms_cs_dsl_runner_new(ctx, &w->opp, h->cs->dsl)) < 0) {
 		cs_worker_free(user, w);
 		return rc;
 	}
@@ -543,7 +543,7 @@ int ms_cs_synth_new(ms_ctx *ctx, ms_cs_synth **out, const ms_cs_synth_options *o
 	cs->mo.max_decisions = 0;
 	if ((rc = ms_cs_dsl_new(ctx, &cs->dsl, NULL)) < 0)
 		goto fail;
-	if (o->probe_matches > 0 && (rc = ms_cs_dsl_runner_new(ctx, cs->dsl, &cs->probe)) < 0)
+	if (o->probe_matches > 0 && (rc = ms_cs_dsl_runner_new(ctx, &cs->probe, cs->dsl)) < 0)
 		goto fail;
 	if (o->oracle != MS_CS_ORACLE_NONE && (rc = cs_make_dataset(cs)) < 0)
 		goto fail;
@@ -631,8 +631,7 @@ void ms_cs_synth_vs_free(ms_cs_synth_vs *v)
 	ms_ctx_mfree(v->ctx, v);
 }
 
-int ms_cs_synth_vs_new(ms_ctx *ctx, const ms_cs_synth *cs, const ms_dsl_prog *const *progs, int n,
-		       ms_cs_synth_vs **out)
+int ms_cs_synth_vs_new(ms_ctx *ctx, ms_cs_synth_vs **out, const ms_cs_synth *cs, const ms_dsl_prog *const *progs, int n)
 {
 	ms_cs_synth_vs *v;
 	const ms_dsl_grammar *g = ms_cs_dsl_grammar(cs->dsl);

@@ -90,7 +90,7 @@ static int parse_search(ms_ctx *ctx, const char *spec, search_spec *o)
 	return MS_OK;
 }
 
-int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_agent **out)
+int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint64_t seed)
 {
 	ms_catan_agent *a;
 	int rc = MS_OK;

@@ -263,7 +263,7 @@ int catan__board_from_cjson(ms_ctx *ctx, const void *obj, ms_catan_board **out)
 	return new_board(ctx, defs, n, "board JSON", out);
 }
 
-int ms_catan_board_from_json(ms_ctx *ctx, const char *text, size_t len, ms_catan_board **out)
+int ms_catan_board_from_json(ms_ctx *ctx, ms_catan_board **out, const char *text, size_t len)
 {
 	cJSON *root = cJSON_ParseWithLength(text, len);
 	int rc;
@@ -356,7 +356,7 @@ static int layout_numbers(ms_ctx *ctx, const char *text, size_t len, long v[75])
 	return MS_OK;
 }
 
-int ms_catan_board_from_layout(ms_ctx *ctx, const char *text, size_t len, ms_catan_board **out)
+int ms_catan_board_from_layout(ms_ctx *ctx, ms_catan_board **out, const char *text, size_t len)
 {
 	long v[75];
 	catan__hexdef defs[37];
@@ -393,7 +393,7 @@ static const char tc2_message[] =
 
 int ms_catan_board_tc2(ms_ctx *ctx, ms_catan_board **out)
 {
-	return ms_catan_board_from_layout(ctx, tc2_message, sizeof tc2_message - 1, out);
+	return ms_catan_board_from_layout(ctx, out, tc2_message, sizeof tc2_message - 1);
 }
 
 uint32_t ms_catan_rand(uint64_t *rng, uint32_t n)
@@ -412,7 +412,7 @@ static void shuffle(int *v, int n, uint64_t *rng)
 
 /* tc2's frame (its 9 port positions and facings) with shuffled terrains,
  * numbers and port kinds. */
-int ms_catan_board_random(ms_ctx *ctx, uint64_t seed, ms_catan_board **out)
+int ms_catan_board_random(ms_ctx *ctx, ms_catan_board **out, uint64_t seed)
 {
 	long v[75];
 	catan__hexdef defs[37];

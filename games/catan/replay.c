@@ -622,7 +622,7 @@ int ms_catan_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in,
 	r.ctx = ctx;
 	r.path = "bridge";
 	*fallbacks = 0;
-	if ((rc = ms_catan_agent_new(ctx, agent_spec, seed, &agent)) < 0)
+	if ((rc = ms_catan_agent_new(ctx, &agent, agent_spec, seed)) < 0)
 		return rc;
 	ms_buf_init(&line, ctx);
 	while (rc == MS_OK && (got = ms_buf_read_line(&line, in)) != 0) {

@@ -179,10 +179,11 @@ void catan__reward(const ms_catan_state *s, double *r)
 		r[s->winner] += 200.0 / (t > 0 ? t : 1);
 }
 
-static void g_rewards(void *ud, const void *s, double *r)
+static int g_rewards(void *ud, const void *s, double *r)
 {
 	(void)ud;
 	catan__reward(s, r);
+	return 0;
 }
 
 static int g_to_move(void *ud, const void *s)
@@ -191,11 +192,12 @@ static int g_to_move(void *ud, const void *s)
 	return ((const ms_catan_state *)s)->cur;
 }
 
-static void g_prior(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
+static int g_prior(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
 		    int *visits)
 {
 	(void)ud, (void)parent, (void)visits;
 	q[player] = ms_catan_estimate(child, move) / 20.0;
+	return 0;
 }
 
 static int g_playout(void *ud, void *state, uint64_t *rng, double *r)

@@ -175,8 +175,7 @@ static int build_goals_and_initial(ms_gdl *g)
 	return MS_OK;
 }
 
-int ms_gdl_parse(ms_ctx *ctx, const char *text, size_t len, const char *name, const ms_gdl_options *opts,
-		 ms_gdl **out)
+int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const char *name, const ms_gdl_options *opts)
 {
 	if (!ctx || !out || (!text && len))
 		return ctx ? ms_ctx_error(ctx, MS_EINVAL, "ms_gdl_parse: NULL argument") : MS_EINVAL;
@@ -218,7 +217,7 @@ fail:
 	return rc;
 }
 
-int ms_gdl_load(ms_ctx *ctx, const char *path, const ms_gdl_options *opts, ms_gdl **out)
+int ms_gdl_load(ms_ctx *ctx, ms_gdl **out, const char *path, const ms_gdl_options *opts)
 {
 	char *buf;
 	size_t n;
@@ -226,7 +225,7 @@ int ms_gdl_load(ms_ctx *ctx, const char *path, const ms_gdl_options *opts, ms_gd
 	if (rc)
 		return rc;
 	const char *base = strrchr(path, '/');
-	rc = ms_gdl_parse(ctx, buf, n, base ? base + 1 : path, opts, out);
+	rc = ms_gdl_parse(ctx, out, buf, n, base ? base + 1 : path, opts);
 	ms_ctx_mfree(ctx, buf);
 	return rc;
 }

@@ -127,7 +127,7 @@ static double probe(ggp_match *m, const ms_gdl_eval *eval)
 	long n = 0;
 	double t0 = ggp_now(), el;
 	uo.simulations = 1, uo.eval = eval, uo.seed = m->seed ^ MS_SPLITMIX_GAMMA;
-	if (ms_gdl_uct_new(m->ctx, m->g, &uo, &u) < 0)
+	if (ms_gdl_uct_new(m->ctx, &u, m->g, &uo) < 0)
 		return -1;
 	do {
 		if (ms_gdl_uct_search(u, m->st, joint) < 0) {
@@ -153,7 +153,7 @@ static void analyse(ggp_match *m, const ggp_cmd *c, double rate)
 	}
 	so.sequences = so.sequences > fit ? (int)fit : so.sequences;
 	so.seed = m->seed ^ 0x5ca1ab1eull;
-	if (ms_gdl_stat_build(m->ctx, m->g, &so, &m->eval) < 0) {
+	if (ms_gdl_stat_build(m->ctx, &m->eval, m->g, &so) < 0) {
 		ggp_log(m->owner, "match %s: StatGUCT's analysis failed (%s): plays UCT", m->id, ms_ctx_last_error(m->ctx));
 		m->eval = NULL;
 		return;
@@ -189,7 +189,7 @@ static void metagame(ggp_match *m, ggp_cmd *c)
 	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = o->fallback };
 	char name[GGP_ID_MAX + 16];
 	snprintf(name, sizeof name, "START %s", m->id);
-	if (ms_gdl_parse(m->ctx, c->rules, c->rules_len, name, &go, &m->g) < 0)
+	if (ms_gdl_parse(m->ctx, &m->g, c->rules, c->rules_len, name, &go) < 0)
 		return match_fail(m, c, "the rules do not load: %s", ms_ctx_last_error(m->ctx));
 	m->nr = ms_gdl_num_roles(m->g);
 	if ((m->role = ms_gdl_role_index(m->g, c->role)) < 0) {
@@ -206,7 +206,7 @@ static void metagame(ggp_match *m, ggp_cmd *c)
 	m->words = ms_gdl_state_words(m->g) ? ms_gdl_state_words(m->g) : 1;
 	m->st = ms_ctx_calloc(m->ctx, m->words, sizeof *m->st);
 	m->nx = ms_ctx_calloc(m->ctx, m->words, sizeof *m->nx);
-	if (!m->st || !m->nx || ms_gdl_machine_new(m->ctx, m->g, &m->mach) < 0)
+	if (!m->st || !m->nx || ms_gdl_machine_new(m->ctx, &m->mach, m->g) < 0)
 		return match_fail(m, c, "out of memory");
 	ms_gdl_initial(m->g, m->st);
 	if (set_state(m) < 0)
@@ -228,7 +228,7 @@ static void metagame(ggp_match *m, ggp_cmd *c)
 		analyse(m, c, rate);
 	ms_gdl_uct_options uo = o->uct;
 	uo.simulations = m->chunk, uo.seed = m->seed, uo.eval = m->eval;
-	if (ms_gdl_uct_new(m->ctx, m->g, &uo, &m->uct) < 0)
+	if (ms_gdl_uct_new(m->ctx, &m->uct, m->g, &uo) < 0)
 		return match_fail(m, c, "the searcher cannot be built: %s", ms_ctx_last_error(m->ctx));
 	char how[120] = "";
 	if (m->sequences)

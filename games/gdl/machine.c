@@ -98,7 +98,7 @@ static int net_init(ms_gdl_machine *m)
 	return MS_OK;
 }
 
-int ms_gdl_machine_new(ms_ctx *ctx, const ms_gdl *gc, ms_gdl_machine **out)
+int ms_gdl_machine_new(ms_ctx *ctx, ms_gdl_machine **out, const ms_gdl *gc)
 {
 	if (!ctx || !gc || !out)
 		return ctx ? ms_ctx_error(ctx, MS_EINVAL, "ms_gdl_machine_new: NULL argument") : MS_EINVAL;

@@ -374,7 +374,7 @@ int ms_gdl_sguct_offline(ms_ctx *ctx, const ms_gdl *g, ms_gdl_eval *e, const ms_
 	int joint[MS_MCTS_MAX_PLAYERS], rc;
 	if (!st)
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "gdl sguct: out of memory");
-	else if ((rc = ms_gdl_uct_new(ctx, g, &go, &u)) == MS_OK) {
+	else if ((rc = ms_gdl_uct_new(ctx, &u, g, &go)) == MS_OK) {
 		ms_gdl_initial(g, st);
 		if ((rc = ms_gdl_uct_search(u, st, joint)) == MS_OK)
 			rc = ms_gdl_sguct_learn(ctx, e, u, o, rep);
@@ -384,7 +384,7 @@ int ms_gdl_sguct_offline(ms_ctx *ctx, const ms_gdl *g, ms_gdl_eval *e, const ms_
 	return rc;
 }
 
-int ms_gdl_eval_clone(ms_ctx *ctx, const ms_gdl_eval *e, ms_gdl_eval **out)
+int ms_gdl_eval_clone(ms_ctx *ctx, ms_gdl_eval **out, const ms_gdl_eval *e)
 {
 	*out = NULL;
 	ms_gdl_eval *c = ms_ctx_calloc(ctx, 1, sizeof *c);

@@ -306,7 +306,7 @@ static int sample_all(ms_gdl_eval *e, sampler *s, sums *a)
 	return rc;
 }
 
-int ms_gdl_stat_build(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_stat_options *o, ms_gdl_eval **out)
+int ms_gdl_stat_build(ms_ctx *ctx, ms_gdl_eval **out, const ms_gdl *g, const ms_gdl_stat_options *o)
 {
 	int rc;
 	*out = NULL;
@@ -328,7 +328,7 @@ int ms_gdl_stat_build(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_stat_options *o
 	if (rc == MS_OK)
 		rc = gdl_featset_build(ctx, g, o->differences, o->max_features, &e->fs);
 	if (rc == MS_OK)
-		rc = ms_gdl_machine_new(ctx, g, &s.m);
+		rc = ms_gdl_machine_new(ctx, &s.m, g);
 	if (rc == MS_OK)
 		rc = sample_all(e, &s, &a);
 	if (rc == MS_OK && !(tmp = ms_ctx_calloc(ctx, (size_t)e->fs->nfeat + 1, sizeof *tmp)))

@@ -202,17 +202,19 @@ static int c_terminal(void *ud, const void *state)
 	return set_state(u, state) < 0 || ms_gdl_terminal(u->mach);
 }
 
-static void c_rewards(void *ud, const void *state, double *r)
+static int c_rewards(void *ud, const void *state, double *r)
 {
 	ms_gdl_uct *u = ud;
-	if (set_state(u, state) < 0)
-		return;
+	int rc;
+	if ((rc = set_state(u, state)) < 0)
+		return rc;
 	for (int k = 0; k < u->nr; k++) {
 		int v = 0;
 		if (ms_gdl_goal(u->mach, k, &v) < 0)
-			fail(u, MS_EINVAL, "%s", ms_ctx_last_error(u->ctx));
+			return fail(u, MS_EINVAL, "%s", ms_ctx_last_error(u->ctx));
 		r[k] = v / 100.0;
 	}
+	return MS_OK;
 }
 
 static int c_to_move(void *ud, const void *state)
@@ -278,8 +280,7 @@ static int c_playout(void *ud, void *state, uint64_t *rng, double *r)
 			return fail(u, rc, "%s", ms_ctx_last_error(u->ctx));
 		memcpy(state, u->tmp, u->words * sizeof *u->tmp);
 	}
-	c_rewards(u, state, r);
-	return u->err;
+	return (rc = c_rewards(u, state, r)) < 0 ? rc : u->err;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -400,7 +401,7 @@ static int c_choose(void *ud, ms_mcts *m, int nd, const void *moves, int n, uint
 }
 
 /* The history heuristic learns from every simulation: tree moves and playout moves. */
-static void c_backup(void *ud, ms_mcts *m, int leaf, const double *r)
+static int c_backup(void *ud, ms_mcts *m, int leaf, const double *r)
 {
 	ms_gdl_uct *u = ud;
 	for (int nd = leaf; u->tt_cap && nd > 0; nd = ms_mcts_parent(m, nd)) {
@@ -412,7 +413,7 @@ static void c_backup(void *ud, ms_mcts *m, int leaf, const double *r)
 			u->tt_q[(size_t)e * (size_t)u->nr + (size_t)k] += r[k];
 	}
 	if (!u->o.history)
-		return;
+		return 0;
 	for (int nd = leaf; nd > 0; nd = ms_mcts_parent(m, nd)) {
 		const int *mv = ms_mcts_move(m, nd);
 		for (int k = 0; k < u->nr; k++)
@@ -423,6 +424,7 @@ static void c_backup(void *ud, ms_mcts *m, int leaf, const double *r)
 		u->hsum[mv] += r[ms_gdl_move_role(u->g, mv)], u->hn[mv]++;
 	}
 	u->n_trace = 0;
+	return 0;
 }
 
 /* ---- the player -------------------------------------------------------------- */
@@ -453,7 +455,7 @@ static int check_options(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options 
 	return MS_OK;
 }
 
-int ms_gdl_uct_new(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options *o, ms_gdl_uct **out)
+int ms_gdl_uct_new(ms_ctx *ctx, ms_gdl_uct **out, const ms_gdl *g, const ms_gdl_uct_options *o)
 {
 	int rc;
 	*out = NULL;
@@ -485,7 +487,7 @@ int ms_gdl_uct_new(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options *o, ms
 		ms_gdl_uct_free(u);
 		return ms_ctx_error(ctx, MS_ENOMEM, "gdl uct: out of memory");
 	}
-	if ((rc = ms_gdl_machine_new(ctx, g, &u->mach)) < 0 ||
+	if ((rc = ms_gdl_machine_new(ctx, &u->mach, g)) < 0 ||
 	    (o->eval && (rc = gdl_guct_cache_new(ctx, u->nr, &u->gc)) < 0) ||
 	    (o->eval && !(u->pe = ms_ctx_calloc(ctx, MS_MCTS_MAX_MOVES, sizeof *u->pe)))) {
 		ms_gdl_uct_free(u);

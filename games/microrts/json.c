@@ -92,7 +92,7 @@ static int put_pgs(ms_buf *b, const ms_rts_state *s, int flags)
 	return rc ? rc : ms_buf_puts(b, "]}");
 }
 
-int ms_rts_state_to_json(ms_ctx *ctx, const ms_rts_state *s, int flags, char **out)
+int ms_rts_state_to_json(ms_ctx *ctx, char **out, const ms_rts_state *s, int flags)
 {
 	const rts_assign *as = rts_cassigns(s);
 	ms_buf b;
@@ -132,7 +132,7 @@ static const char *tf(int v)
 	return v ? "true" : "false";
 }
 
-int ms_rts_utt_to_json(ms_ctx *ctx, const ms_rts_utt *utt, char **out)
+int ms_rts_utt_to_json(ms_ctx *ctx, char **out, const ms_rts_utt *utt)
 {
 	ms_buf b;
 	int rc;
@@ -166,7 +166,7 @@ int ms_rts_utt_to_json(ms_ctx *ctx, const ms_rts_utt *utt, char **out)
 	return finish(&b, rc, out);
 }
 
-int ms_rts_player_action_to_json(ms_ctx *ctx, const ms_rts_state *s, const ms_rts_pair *pairs, int n, char **out)
+int ms_rts_player_action_to_json(ms_ctx *ctx, char **out, const ms_rts_state *s, const ms_rts_pair *pairs, int n)
 {
 	ms_buf b;
 	int rc;

@@ -443,7 +443,7 @@ static char *terrain_plus(ms_ctx *ctx, const char *t, char letter)
 	return s;
 }
 
-int ms_rts_terrain_complete(ms_ctx *ctx, const char *terrain, long cells, char **out)
+int ms_rts_terrain_complete(ms_ctx *ctx, char **out, const char *terrain, long cells)
 {
 	char letter = terrain ? missing_last_cell(terrain, cells) : 0;
 

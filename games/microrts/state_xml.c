@@ -47,7 +47,7 @@ static int fix_terrain(ms_ctx *ctx, const char *what, xmlNodePtr pgs)
 	}
 	if (!(txt = xmlNodeGetContent(t)))
 		return MS_ENOMEM;
-	rc = ms_rts_terrain_complete(ctx, (const char *)txt, (long)w * h, &fixed);
+	rc = ms_rts_terrain_complete(ctx, &fixed, (const char *)txt, (long)w * h);
 	if (rc == MS_OK && fixed)
 		xmlNodeSetContent(t, BAD_CAST fixed);
 	ms_ctx_mfree(ctx, fixed);

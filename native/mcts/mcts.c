@@ -139,12 +139,22 @@ static unsigned char *state_at(const ms_mcts *m, int i)
 	return m->states + (size_t)i * m->g.state_size;
 }
 
-static void copy_state(ms_mcts *m, void *dst, const void *src)
+static int copy_state(ms_mcts *m, void *dst, const void *src)
 {
-	if (m->g.copy)
-		m->g.copy(m->g.ud, dst, src);
-	else
+	int rc;
+	if (!m->g.copy) {
 		memcpy(dst, src, m->g.state_size);
+		return MS_OK;
+	}
+	if ((rc = m->g.copy(m->g.ud, dst, src)) < 0)
+		return ms_ctx_error(m->ctx, rc, "mcts: the game's copy() failed: %s", ms_ctx_last_error(m->ctx));
+	return MS_OK;
+}
+
+/* A callback's failure as the search's error (its message kept). */
+static int cb_failed(ms_mcts *m, int rc, const char *what)
+{
+	return ms_ctx_error(m->ctx, rc, "mcts: the game's %s() failed: %s", what, ms_ctx_last_error(m->ctx));
 }
 
 /* Fills in player, terminal and the move list of node i from its state. */
@@ -184,15 +194,19 @@ static int add_child(ms_mcts *m, int parent, const void *move, int *out)
 	nd->parent = parent;
 	nd->first_child = nd->last_child = nd->next = -1;
 	memcpy(m->moves + (size_t)i * m->g.move_size, move, m->g.move_size);
-	copy_state(m, state_at(m, i), state_at(m, parent));
+	/* counted before anything can fail, so release_states frees what the copy made */
+	if ((rc = copy_state(m, state_at(m, i), state_at(m, parent))) < 0) {
+		m->n_nodes--;
+		return rc;
+	}
 	double *q = m->q + (size_t)i * (size_t)m->g.n_players;
 	memset(q, 0, sizeof(double) * (size_t)m->g.n_players);
 	if ((rc = m->g.apply(m->g.ud, state_at(m, i), move, &m->rng)) < 0)
 		return ms_ctx_error(m->ctx, rc, "mcts: the game's apply() failed on an expansion: %s",
 				    ms_ctx_last_error(m->ctx));
-	if (m->g.prior)
-		m->g.prior(m->g.ud, state_at(m, parent), state_at(m, i), move, m->nodes[parent].player, q,
-			   &m->nodes[i].visits);
+	if (m->g.prior && (rc = m->g.prior(m->g.ud, state_at(m, parent), state_at(m, i), move, m->nodes[parent].player,
+					    q, &m->nodes[i].visits)) < 0)
+		return cb_failed(m, rc, "prior");
 	node *p = &m->nodes[parent];
 	p->n_children++;
 	if (p->last_child >= 0)
@@ -259,8 +273,8 @@ static int chance_step(ms_mcts *m, int nd, int *created, int *out)
 	int k = 0;
 	for (int i = 0; i < n->untried_n; i++)
 		w[i] = 1.0;
-	if (m->g.chance_weights)
-		m->g.chance_weights(m->g.ud, state_at(m, nd), outs, n->untried_n, w);
+	if (m->g.chance_weights && (k = m->g.chance_weights(m->g.ud, state_at(m, nd), outs, n->untried_n, w)) < 0)
+		return cb_failed(m, k, "chance_weights");
 	for (int i = 0; i < n->untried_n; i++)
 		total += w[i] > 0 ? w[i] : 0;
 	double x = rand_unit(&m->rng) * total;
@@ -361,7 +375,9 @@ static int default_playout(ms_mcts *m, void *s, double *r)
 			break;
 		if (m->g.to_move(m->g.ud, s) == MS_MCTS_CHANCE && m->g.chance_weights) {
 			double w[MS_MCTS_MAX_MOVES], total = 0;
-			m->g.chance_weights(m->g.ud, s, m->legal_buf, n, w);
+			int rc = m->g.chance_weights(m->g.ud, s, m->legal_buf, n, w);
+			if (rc < 0)
+				return cb_failed(m, rc, "chance_weights");
 			for (k = 0; k < n; k++)
 				total += w[k] > 0 ? w[k] : 0;
 			double x = rand_unit(&m->rng) * total;
@@ -374,8 +390,8 @@ static int default_playout(ms_mcts *m, void *s, double *r)
 		if (m->g.apply(m->g.ud, s, m->legal_buf + (size_t)k * m->g.move_size, &m->rng) < 0)
 			return ms_ctx_error(m->ctx, MS_ERROR, "mcts: the game's apply() failed in a playout");
 	}
-	m->g.rewards(m->g.ud, s, r);
-	return MS_OK;
+	int rc = m->g.rewards(m->g.ud, s, r);
+	return rc < 0 ? cb_failed(m, rc, "rewards") : MS_OK;
 }
 
 static int iterate(ms_mcts *m)
@@ -383,10 +399,11 @@ static int iterate(ms_mcts *m)
 	int leaf, rc;
 	if ((rc = tree_policy(m, &leaf)) < 0)
 		return rc;
-	copy_state(m, m->scratch, state_at(m, leaf));
+	if ((rc = copy_state(m, m->scratch, state_at(m, leaf))) < 0)
+		return rc;
 	memset(m->r, 0, sizeof(double) * (size_t)m->g.n_players);
 	if (m->nodes[leaf].terminal)
-		m->g.rewards(m->g.ud, m->scratch, m->r);
+		rc = m->g.rewards(m->g.ud, m->scratch, m->r);
 	else if (m->g.playout)
 		rc = m->g.playout(m->g.ud, m->scratch, &m->rng, m->r);
 	else
@@ -401,8 +418,8 @@ static int iterate(ms_mcts *m)
 		for (int k = 0; k < m->g.n_players; k++)
 			q[k] += m->r[k];
 	}
-	if (m->g.on_backup)
-		m->g.on_backup(m->g.ud, m, leaf, m->r);
+	if (m->g.on_backup && (rc = m->g.on_backup(m->g.ud, m, leaf, m->r)) < 0)
+		return cb_failed(m, rc, "on_backup");
 	return MS_OK;
 }
 
@@ -415,8 +432,9 @@ int ms_mcts_search(ms_mcts *m, const void *root)
 	node *r = &m->nodes[0];
 	memset(r, 0, sizeof *r);
 	r->parent = r->first_child = r->last_child = r->next = -1;
+	if ((rc = copy_state(m, state_at(m, 0), root)) < 0)
+		return rc;
 	m->n_nodes = 1;
-	copy_state(m, state_at(m, 0), root);
 	memset(m->q, 0, sizeof(double) * (size_t)m->g.n_players);
 	memset(m->moves, 0, m->g.move_size);
 	if ((rc = describe(m, 0)) < 0)

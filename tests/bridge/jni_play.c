@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 	    ms_rts_state_load_map(ctx, &s, utt, argv[1], 0) || ms_bot_make(ctx, &bots[0], argv[2], utt, 0) ||
 	    ms_bot_make(ctx, &bots[1], argv[3], utt, 0) || ms_bot_reset(bots[0]) || ms_bot_reset(bots[1]) ||
 	    ms_bot_play(ctx, s, bots, atoi(argv[6]), 0, NULL, &winner) ||
-	    ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &json)) {
+	    ms_rts_state_to_json(ctx, &json, s, MS_RTS_JSON_CONSTANTS)) {
 		fprintf(stderr, "jni_play: %s\n", ms_ctx_last_error(ctx));
 		goto done;
 	}

@@ -21,7 +21,7 @@ static char *json_of(ms_ctx *ctx, const ms_rts_state *s)
 {
 	char *j = NULL;
 
-	if (ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &j))
+	if (ms_rts_state_to_json(ctx, &j, s, MS_RTS_JSON_CONSTANTS))
 		fail_msg("%s", ms_ctx_last_error(ctx));
 	return j;
 }
@@ -51,8 +51,8 @@ static void test_import__official_tables_rebuild_to_the_same_json(void **state)
 			types[i] = *ms_rts_utt_type(a, i);
 		if (ms_rts_utt_from_types(ctx, &b, types, n, v, v))
 			fail_msg("%s", ms_ctx_last_error(ctx));
-		assert_int_equal(ms_rts_utt_to_json(ctx, a, &ja), MS_OK);
-		assert_int_equal(ms_rts_utt_to_json(ctx, b, &jb), MS_OK);
+		assert_int_equal(ms_rts_utt_to_json(ctx, &ja, a), MS_OK);
+		assert_int_equal(ms_rts_utt_to_json(ctx, &jb, b), MS_OK);
 		assert_string_equal(ja, jb);
 		assert_int_equal(ms_rts_utt_max_attack_range(b), 3);
 		ms_ctx_mfree(ctx, ja);

@@ -51,7 +51,7 @@ static char *xml_of_state(const ms_rts_state *s)
 static char *json_of_state(const ms_rts_state *s, int flags)
 {
 	char *out = NULL;
-	assert_int_equal(ms_rts_state_to_json(F.ctx, s, flags, &out), 0);
+	assert_int_equal(ms_rts_state_to_json(F.ctx, &out, s, flags), 0);
 	return out;
 }
 
@@ -68,7 +68,7 @@ static char *expected_reply(const char *bot, int lang, const ms_rts_state *st, i
 	assert_int_equal(ms_bot_decide(b, player, st, p, 64, &n), 0);
 	ms_bot_free(b);
 	if (lang == MS_SERVER_LANG_JSON) {
-		assert_int_equal(ms_rts_player_action_to_json(F.ctx, st, p, n, &out), 0);
+		assert_int_equal(ms_rts_player_action_to_json(F.ctx, &out, st, p, n), 0);
 	} else {
 		ms_buf buf;
 		ms_buf_init(&buf, F.ctx);
@@ -86,7 +86,7 @@ static int setup(void **state)
 	assert_int_equal(ms_rts_utt_new(F.ctx, &F.utt, MS_RTS_UTT_FINETUNED, MS_RTS_CONFLICT_CANCEL_BOTH), 0);
 	assert_int_equal(ms_rts_state_load_map(F.ctx, &F.duel, F.utt, fixture("server_duel4x4.xml"), 0), 0);
 	assert_int_equal(ms_rts_state_load_map(F.ctx, &F.map8, F.utt, fixture("server_map8x8.xml"), 0), 0);
-	assert_int_equal(ms_rts_utt_to_json(F.ctx, F.utt, &F.utt_json), 0);
+	assert_int_equal(ms_rts_utt_to_json(F.ctx, &F.utt_json, F.utt), 0);
 	F.utt_xml = xml_of_utt(F.utt);
 	F.duel_json = json_of_state(F.duel, MS_RTS_JSON_CONSTANTS);
 	F.map8_json = json_of_state(F.map8, MS_RTS_JSON_CONSTANTS);

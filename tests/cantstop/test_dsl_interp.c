@@ -34,7 +34,7 @@ static int setup(void **state)
 					.constants = MS_CS_DSL_CONSTANTS_01, .extended = 1 };
 
 	if (!f || ms_ctx_new(&f->ctx, NULL) || ms_cs_dsl_new(f->ctx, &f->d, NULL) || ms_cs_dsl_new(f->ctx, &f->ext, &e) ||
-	    ms_cs_dsl_runner_new(f->ctx, f->d, &f->r) || ms_cs_dsl_runner_new(f->ctx, f->ext, &f->rx) ||
+	    ms_cs_dsl_runner_new(f->ctx, &f->r, f->d) || ms_cs_dsl_runner_new(f->ctx, &f->rx, f->ext) ||
 	    ms_dsl_prog_new(f->ctx, &f->p, ms_cs_dsl_grammar(f->d)) ||
 	    ms_dsl_prog_new(f->ctx, &f->px, ms_cs_dsl_grammar(f->ext)))
 		return -1;
@@ -416,7 +416,7 @@ static void test_cs_dsl_eval__ragged_lists_as_numpy_1_23_object_arrays(void **st
 	ms_cs_move acts[MS_CS_MAX_ACTIONS];
 
 	assert_int_equal(ms_cs_dsl_new(f->ctx, &d, &o), 0);
-	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, d, &r), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &r, d), 0);
 	assert_int_equal(ms_dsl_prog_new(f->ctx, &p, ms_cs_dsl_grammar(d)), 0);
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		ms_cs_state s = cs_state(c[i].state);

@@ -165,7 +165,7 @@ static void load(fixture *f, ms_cs_dsl *d, const char *text)
 	assert_int_equal(ms_dsl_prog_new(f->ctx, &f->p, ms_cs_dsl_grammar(d)), 0);
 	if (ms_cs_dsl_parse(d, f->p, text, strlen(text), MS_CS_NT_START, "t"))
 		fail_msg("%s", ms_ctx_last_error(f->ctx));
-	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, d, &f->r), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &f->r, d), 0);
 	assert_int_equal(ms_cs_dsl_runner_load(f->r, f->p), 0);
 }
 
@@ -288,7 +288,7 @@ static void test_cs_dsl_player__program_errors_end_the_evaluation(void **state)
 		ms_cs_state s = cs_state("phase=yesno");
 		int answer;
 
-		assert_int_equal(ms_cs_dsl_runner_new(f->ctx, f->d, &r), 0);
+		assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &r, f->d), 0);
 		ms_cs_dsl_runner_player(r, &p);
 		assert_int_equal(p.yes_no(f->ctx, p.ud, &s, NULL, &answer), MS_EINVAL);
 		assert_non_null(strstr(ms_ctx_last_error(f->ctx), "no program loaded"));
@@ -304,7 +304,7 @@ static void test_cs_dsl_random_programs__evaluate_or_fail_cleanly(void **state)
 	int ok = 0, failed = 0;
 
 	assert_int_equal(ms_dsl_prog_new(f->ctx, &f->p, ms_cs_dsl_grammar(f->d)), 0);
-	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, f->d, &f->r), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &f->r, f->d), 0);
 	ms_cs_dsl_runner_player(f->r, &p);
 	ms_jrandom_init(&rng, 5);
 	for (int k = 0; k < 3000; k++) {
@@ -366,7 +366,7 @@ static void test_cs_dsl_yes_no_safe__programs_proven_safe_never_raise(void **sta
 	ms_dsl_prog_free(f->p);
 	ms_cs_dsl_runner_free(f->r);
 	assert_int_equal(ms_dsl_prog_new(f->ctx, &f->p, ms_cs_dsl_grammar(f->d)), 0);
-	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, f->d, &f->r), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &f->r, f->d), 0);
 	ms_jrandom_init(&rng, 21);
 	for (int k = 0; k < 4000; k++) {
 		int raised = 0;

@@ -220,7 +220,7 @@ static int play(fixture *f, const ms_dsl_prog *p, uint64_t seed, int i, spy *me)
 	spy them;
 
 	ply = 0;
-	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, f->d, &r), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &r, f->d), 0);
 	assert_int_equal(ms_cs_dsl_runner_load(r, p), 0);
 	ms_cs_dsl_runner_player(r, &inner);
 	ms_cs_player_ga(&ga, NULL, 0);

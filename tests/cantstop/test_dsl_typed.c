@@ -66,7 +66,7 @@ static int setup(void **state)
 	assert_int_equal(ms_ctx_new(&f->ctx, NULL), 0);
 	assert_int_equal(ms_cs_dsl_new(f->ctx, &f->d, NULL), 0);
 	assert_int_equal(ms_dsl_prog_new(f->ctx, &f->p, ms_cs_dsl_grammar(f->d)), 0);
-	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, f->d, &f->r), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &f->r, f->d), 0);
 	ms_cs_player_ga(&ga, NULL, 0);
 	ms_cs_player_random(&rnd);
 	rec_ga = (ms_cs_player){ rec_yes_no, rec_column, &f->st, "rec-ga" };

@@ -66,12 +66,12 @@ static void test_catan_board__bad_layouts_are_named_errors(void **st)
 	ms_catan_board *b = NULL;
 	const char *bad[] = { "1014|x,1,2,3", "no comma", "1014|g," , "1014|TestGame,9,6,10,6,6,1,3,3,67,8,3,5,4,1,6,6,2,0,2,3,4,85,8,4,5,1,5,6,6,2,4,5,97,18,6,100,6,-1,-1,-1,-1,-1,8,9,6,-1,-1,2,1,4,7,-1,-1,5,-1,8,3,5,-1,-1,7,6,2,1,-1,-1,3,0,4,-1,-1,-1,-1,-1,86" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		assert_int_equal(ms_catan_board_from_layout(ctx, bad[i], strlen(bad[i]), &b), MS_EPARSE);
+		assert_int_equal(ms_catan_board_from_layout(ctx, &b, bad[i], strlen(bad[i])), MS_EPARSE);
 		assert_null(b);
 		assert_non_null(strstr(ms_ctx_last_error(ctx), "BOARDLAYOUT"));
 	}
-	assert_int_equal(ms_catan_board_from_json(ctx, "{\"tiles\":3}", 11, &b), MS_EPARSE);
-	assert_int_equal(ms_catan_board_from_json(ctx, "{", 1, &b), MS_EPARSE);
+	assert_int_equal(ms_catan_board_from_json(ctx, &b, "{\"tiles\":3}", 11), MS_EPARSE);
+	assert_int_equal(ms_catan_board_from_json(ctx, &b, "{", 1), MS_EPARSE);
 	ms_ctx_free(ctx);
 }
 
@@ -129,7 +129,7 @@ static void run_random_games(int games)
 	ms_catan_board *b = NULL;
 	long wins = 0;
 	for (int g = 0; g < games; g++) {
-		assert_int_equal(ms_catan_board_random(ctx, (uint64_t)g, &b), MS_OK);
+		assert_int_equal(ms_catan_board_random(ctx, &b, (uint64_t)g), MS_OK);
 		int profile = g % 2, n = 2 + g % 3;
 		random_game(ctx, b, profile, n, 1000u + (uint64_t)g);
 		ms_catan_board_free(ctx, b);

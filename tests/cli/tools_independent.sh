@@ -18,7 +18,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root/tools"
 JAVA_LIBRARY="MapFingerprint"
-SHARED="cli.c cli_lws.c synth_common.c synth_microrts.c synth_cantstop.c synth_planetwars.c pw_common.c edition.c match_session.c recording.c synth_mpi.c svg.c gdl_common.c kit/kit.c kit/proc.c"
+SHARED="cli.c cli_lws.c synth_common.c synth_progress.c synth_microrts.c synth_cantstop.c synth_planetwars.c pw_common.c edition.c match_session.c recording.c synth_mpi.c svg.c gdl_common.c kit/kit.c kit/proc.c"
 bad=0
 fail() {
 	echo "$*"

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		if (ms_cs_dsl_parse(d[g], p, (const char *)data, size, nt, "fuzz") == MS_OK) {
 			check_round_trip(ctx, d[g], p, nt);
-			if (nt == MS_CS_NT_START && ms_cs_dsl_runner_new(ctx, d[g], &r) == MS_OK &&
+			if (nt == MS_CS_NT_START && ms_cs_dsl_runner_new(ctx, &r, d[g]) == MS_OK &&
 			    ms_cs_dsl_runner_load(r, p) == MS_OK) {
 				ms_cs_eval_result acc;
 

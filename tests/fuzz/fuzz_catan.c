@@ -31,11 +31,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ms_catan_board *b = NULL;
 	if (size > 65536 || ms_ctx_new(&ctx, NULL))
 		return 0;
-	if (ms_catan_board_from_layout(ctx, (const char *)data, size, &b) == MS_OK) {
+	if (ms_catan_board_from_layout(ctx, &b, (const char *)data, size) == MS_OK) {
 		play(ctx, b);
 		ms_catan_board_free(ctx, b);
 	}
-	if (ms_catan_board_from_json(ctx, (const char *)data, size, &b) == MS_OK) {
+	if (ms_catan_board_from_json(ctx, &b, (const char *)data, size) == MS_OK) {
 		play(ctx, b);
 		ms_catan_board_free(ctx, b);
 	}

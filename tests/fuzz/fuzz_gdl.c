@@ -21,8 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .ground_bound = 2000,
 			     .relax_bound = 200000,
 			     .force_fallback = size > 0 && (data[0] & 1) };
-	if (ms_gdl_parse(ctx, (const char *)data, size, "fuzz.kif", &o, &g) == MS_OK &&
-	    ms_gdl_num_fluents(g) < 100000 && ms_gdl_machine_new(ctx, g, &m) == MS_OK) {
+	if (ms_gdl_parse(ctx, &g, (const char *)data, size, "fuzz.kif", &o) == MS_OK &&
+	    ms_gdl_num_fluents(g) < 100000 && ms_gdl_machine_new(ctx, &m, g) == MS_OK) {
 		size_t w = ms_gdl_state_words(g);
 		uint64_t *st = calloc(w, sizeof *st), *nx = calloc(w, sizeof *nx);
 		int joint[64], nr = ms_gdl_num_roles(g);

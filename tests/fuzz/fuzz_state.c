@@ -22,10 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (ms_rts_state_from_json(ctx, &s, utt, (const char *)data, size, 1) == MS_OK) {
-		if (ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &a) == MS_OK) {
+		if (ms_rts_state_to_json(ctx, &a, s, MS_RTS_JSON_CONSTANTS) == MS_OK) {
 			if (ms_rts_state_from_json(ctx, &t, utt, a, strlen(a), 1) != MS_OK)
 				__builtin_trap(); /* we could not read what we wrote */
-			if (ms_rts_state_to_json(ctx, t, MS_RTS_JSON_CONSTANTS, &b) == MS_OK) {
+			if (ms_rts_state_to_json(ctx, &b, t, MS_RTS_JSON_CONSTANTS) == MS_OK) {
 				if (strcmp(a, b))
 					__builtin_trap();
 				ms_ctx_mfree(ctx, b);

@@ -20,7 +20,7 @@ static ms_gdl *load_text(ms_ctx *ctx, const char *text, int strict, int fallback
 {
 	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .strict = strict, .force_fallback = fallback };
 	ms_gdl *g = NULL;
-	*rc = ms_gdl_parse(ctx, text, strlen(text), "t.kif", &o, &g);
+	*rc = ms_gdl_parse(ctx, &g, text, strlen(text), "t.kif", &o);
 	return g;
 }
 
@@ -69,7 +69,7 @@ static void test_gdl__an_unbounded_domain_is_rejected_naming_the_rule(void **sta
 	ms_gdl *g = NULL;
 	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .relax_bound = 100000 };
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	assert_int_equal(ms_gdl_parse(ctx, text, strlen(text), "t.kif", &o, &g), MS_ERANGE);
+	assert_int_equal(ms_gdl_parse(ctx, &g, text, strlen(text), "t.kif", &o), MS_ERANGE);
 	assert_null(g);
 	if (!strstr(ms_ctx_last_error(ctx), "t.kif:3: the domain analysis exceeded 100000 steps"))
 		fail_msg("%s", ms_ctx_last_error(ctx));
@@ -92,8 +92,8 @@ static void test_gdl__an_unbounded_fallback_evaluation_is_an_error(void **state)
 	ms_gdl_machine *m = NULL;
 	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .relax_bound = 100000, .force_fallback = 1 };
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	assert_int_equal(ms_gdl_parse(ctx, text, strlen(text), "t.kif", &o, &g), MS_OK);
-	assert_int_equal(ms_gdl_machine_new(ctx, g, &m), MS_OK);
+	assert_int_equal(ms_gdl_parse(ctx, &g, text, strlen(text), "t.kif", &o), MS_OK);
+	assert_int_equal(ms_gdl_machine_new(ctx, &m, g), MS_OK);
 	uint64_t st[4] = { 0 };
 	ms_gdl_initial(g, st);
 	assert_int_equal(ms_gdl_machine_set(m, st), MS_ERANGE);
@@ -115,7 +115,7 @@ static void test_gdl__ill_defined_goals_are_errors_naming_role_and_state(void **
 		assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 		ms_gdl *g = load_text(ctx, unsafe_goal, 0, fb, &rc);
 		assert_int_equal(rc, MS_OK);
-		assert_int_equal(ms_gdl_machine_new(ctx, g, &m), MS_OK);
+		assert_int_equal(ms_gdl_machine_new(ctx, &m, g), MS_OK);
 		uint64_t st[4] = { 0 };
 		ms_gdl_initial(g, st);
 		assert_int_equal(ms_gdl_machine_set(m, st), MS_OK);
@@ -175,7 +175,7 @@ static void test_gdl__counter_game_legal_next_terminal_goal(void **state)
 		ms_gdl *g = load_text(ctx, counter, 0, fb, &rc);
 		assert_int_equal(rc, MS_OK);
 		assert_int_equal(ms_gdl_is_grounded(g), !fb);
-		assert_int_equal(ms_gdl_machine_new(ctx, g, &m), MS_OK);
+		assert_int_equal(ms_gdl_machine_new(ctx, &m, g), MS_OK);
 		uint64_t st[4] = { 0 }, nx[4] = { 0 };
 		ms_gdl_initial(g, st);
 		assert_int_equal(ms_gdl_machine_set(m, st), MS_OK);
@@ -232,8 +232,8 @@ static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void 
 		assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 		for (int k = 0; k < 2; k++) {
 			ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = k };
-			assert_int_equal(ms_gdl_load(ctx, path, &o, &g[k]), MS_OK);
-			assert_int_equal(ms_gdl_machine_new(ctx, g[k], &m[k]), MS_OK);
+			assert_int_equal(ms_gdl_load(ctx, &g[k], path, &o), MS_OK);
+			assert_int_equal(ms_gdl_machine_new(ctx, &m[k], g[k]), MS_OK);
 		}
 		assert_int_equal(ms_gdl_is_grounded(g[0]), 1);
 		assert_int_equal(ms_gdl_is_grounded(g[1]), 0);

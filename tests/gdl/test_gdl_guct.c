@@ -38,8 +38,8 @@ static void open_game(fixture *f, const char *name, uint64_t seed)
 	ms_gdl_stat_options_default(&so);
 	so.seed = seed;
 	assert_int_equal(ms_ctx_new(&f->ctx, NULL), MS_OK);
-	assert_int_equal(ms_gdl_load(f->ctx, path, &o, &f->g), MS_OK);
-	assert_int_equal(ms_gdl_stat_build(f->ctx, f->g, &so, &f->e), MS_OK);
+	assert_int_equal(ms_gdl_load(f->ctx, &f->g, path, &o), MS_OK);
+	assert_int_equal(ms_gdl_stat_build(f->ctx, &f->e, f->g, &so), MS_OK);
 }
 
 static void close_game(fixture *f)
@@ -149,7 +149,7 @@ static int root_evals(const fixture *f, int *moves, double *val)
 	uint64_t st[4], nx[4];
 	const int *mv, *noop;
 	assert_true(ms_gdl_state_words(f->g) <= 4);
-	assert_int_equal(ms_gdl_machine_new(f->ctx, f->g, &m), MS_OK);
+	assert_int_equal(ms_gdl_machine_new(f->ctx, &m, f->g), MS_OK);
 	ms_gdl_initial(f->g, st);
 	assert_int_equal(ms_gdl_machine_set(m, st), MS_OK);
 	int n = ms_gdl_legal(m, 0, &mv);
@@ -173,7 +173,7 @@ static ms_gdl_uct *guct(const fixture *f, long sims, double cutoff, double repla
 	int joint[2];
 	ms_gdl_uct_options_default(&o);
 	o.eval = f->e, o.simulations = sims, o.cutoff = cutoff, o.replace = replace, o.order = order, o.prior = prior;
-	assert_int_equal(ms_gdl_uct_new(f->ctx, f->g, &o, &u), MS_OK);
+	assert_int_equal(ms_gdl_uct_new(f->ctx, &u, f->g, &o), MS_OK);
 	ms_gdl_initial(f->g, st);
 	assert_int_equal(ms_gdl_uct_search(u, st, joint), MS_OK);
 	*played = joint[0];
@@ -270,11 +270,11 @@ static void test_gdl_guct__bad_options_are_refused(void **state)
 	open_game(&f, "tictactoe", 1);
 	ms_gdl_uct_options_default(&o);
 	o.eval = f.e, o.cutoff = 1.5;
-	assert_int_equal(ms_gdl_uct_new(f.ctx, f.g, &o, &u), MS_EINVAL);
+	assert_int_equal(ms_gdl_uct_new(f.ctx, &u, f.g, &o), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f.ctx), "cutoff"));
 	ms_gdl_stat_options_default(&so);
 	so.sequences = 1;
-	assert_int_equal(ms_gdl_stat_build(f.ctx, f.g, &so, &e), MS_EINVAL);
+	assert_int_equal(ms_gdl_stat_build(f.ctx, &e, f.g, &so), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f.ctx), "sequences"));
 	assert_null(e);
 	close_game(&f);

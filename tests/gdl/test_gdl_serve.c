@@ -239,8 +239,8 @@ static void start_match(driver *d, const ms_ggp_msg *msg)
 	memcpy(x.id, msg->id.s, msg->id.n);
 	memcpy(role, msg->role.s, msg->role.n);
 	role[msg->role.n] = '\0';
-	if (ms_gdl_parse(d->ctx, msg->rules.s, msg->rules.n, x.id, &go, &x.g) < 0 ||
-	    (x.role = ms_gdl_role_index(x.g, role)) < 0 || ms_gdl_machine_new(d->ctx, x.g, &x.m) < 0) {
+	if (ms_gdl_parse(d->ctx, &x.g, msg->rules.s, msg->rules.n, x.id, &go) < 0 ||
+	    (x.role = ms_gdl_role_index(x.g, role)) < 0 || ms_gdl_machine_new(d->ctx, &x.m, x.g) < 0) {
 		match_dispose(&x);
 		return;
 	}

@@ -33,9 +33,9 @@ static void open_rules(fixture *f, const char *name)
 	snprintf(path, sizeof path, "%s/%s", rules_dir, name);
 	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION };
 	assert_int_equal(ms_ctx_new(&f->ctx, NULL), MS_OK);
-	assert_int_equal(ms_gdl_load(f->ctx, path, &o, &f->g), MS_OK);
+	assert_int_equal(ms_gdl_load(f->ctx, &f->g, path, &o), MS_OK);
 	assert_true(ms_gdl_state_words(f->g) <= 4);
-	assert_int_equal(ms_gdl_machine_new(f->ctx, f->g, &f->m), MS_OK);
+	assert_int_equal(ms_gdl_machine_new(f->ctx, &f->m, f->g), MS_OK);
 	ms_gdl_initial(f->g, f->st);
 }
 
@@ -66,7 +66,7 @@ static ms_gdl_uct *new_uct(fixture *f, long sims, uint64_t seed, int variant)
 	ms_gdl_uct *u = NULL;
 	ms_gdl_uct_options_default(&o);
 	o.simulations = sims, o.seed = seed, o.history = variant == 1, o.transpositions = variant == 2 ? 4096 : 0;
-	assert_int_equal(ms_gdl_uct_new(f->ctx, f->g, &o, &u), MS_OK);
+	assert_int_equal(ms_gdl_uct_new(f->ctx, &u, f->g, &o), MS_OK);
 	return u;
 }
 
@@ -228,7 +228,7 @@ static void test_gdl_uct__the_played_subtree_is_kept(void **state)
 		ms_gdl_uct *u = NULL;
 		ms_gdl_uct_options_default(&o);
 		o.simulations = 500, o.keep_tree = keep;
-		assert_int_equal(ms_gdl_uct_new(f.ctx, f.g, &o, &u), MS_OK);
+		assert_int_equal(ms_gdl_uct_new(f.ctx, &u, f.g, &o), MS_OK);
 		int white = ms_gdl_role_index(f.g, "white"), joint[2];
 		assert_int_equal(ms_gdl_uct_search(u, f.st, joint), MS_OK);
 		joint[white] = move_id(f.g, white, "right"), joint[1 - white] = move_id(f.g, 1 - white, "noop");
@@ -254,7 +254,7 @@ static void test_gdl_uct__transpositions_pool_equal_states(void **state)
 	ms_gdl_uct *u = NULL;
 	ms_gdl_uct_options_default(&o);
 	o.simulations = 200, o.transpositions = 64;
-	assert_int_equal(ms_gdl_uct_new(f.ctx, f.g, &o, &u), MS_OK);
+	assert_int_equal(ms_gdl_uct_new(f.ctx, &u, f.g, &o), MS_OK);
 	int joint[1];
 	assert_int_equal(ms_gdl_uct_search(u, f.st, joint), MS_OK);
 	assert_int_equal(ms_gdl_uct_nodes(u), 16);
@@ -266,7 +266,7 @@ static void test_gdl_uct__transpositions_pool_equal_states(void **state)
 static void expect_option_error(fixture *f, ms_gdl_uct_options *o, const char *needle)
 {
 	ms_gdl_uct *u = NULL;
-	assert_int_equal(ms_gdl_uct_new(f->ctx, f->g, o, &u), MS_EINVAL);
+	assert_int_equal(ms_gdl_uct_new(f->ctx, &u, f->g, o), MS_EINVAL);
 	assert_null(u);
 	if (!strstr(ms_ctx_last_error(f->ctx), needle))
 		fail_msg("'%s' lacks '%s'", ms_ctx_last_error(f->ctx), needle);

@@ -43,12 +43,13 @@ static int nim_terminal(void *ud, const void *s)
 	return ((const nim *)s)->pile == 0;
 }
 
-static void nim_rewards(void *ud, const void *s, double *r)
+static int nim_rewards(void *ud, const void *s, double *r)
 {
 	(void)ud;
 	const nim *n = s;
 	r[0] = n->winner == 0;
 	r[1] = n->winner == 1;
+	return 0;
 }
 
 static int nim_to_move(void *ud, const void *s)
@@ -154,10 +155,11 @@ static int g_terminal(void *ud, const void *s)
 	return ((const gamble *)s)->stage == 2;
 }
 
-static void g_rewards(void *ud, const void *s, double *r)
+static int g_rewards(void *ud, const void *s, double *r)
 {
 	(void)ud;
 	r[0] = ((const gamble *)s)->value;
+	return 0;
 }
 
 static int g_to_move(void *ud, const void *s)
@@ -166,11 +168,12 @@ static int g_to_move(void *ud, const void *s)
 	return ((const gamble *)s)->stage == 1 ? MS_MCTS_CHANCE : 0;
 }
 
-static void g_weights(void *ud, const void *s, const void *moves, int n, double *w)
+static int g_weights(void *ud, const void *s, const void *moves, int n, double *w)
 {
 	(void)ud, (void)moves, (void)n;
 	w[0] = ((const gamble *)s)->p;
 	w[1] = 1 - ((const gamble *)s)->p;
+	return 0;
 }
 
 static int gamble_choice(double p, int *chance_visits, int *win_visits)
@@ -220,12 +223,13 @@ static void test_mcts_chance__outcomes_follow_their_weights(void **st)
 
 /* ---- priors: equal playouts, the prior decides the Max child ------------- */
 
-static void nim_prior(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
+static int nim_prior(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
 		      int *visits)
 {
 	(void)ud, (void)parent, (void)child, (void)visits;
 	if (*(const int *)move == 2)
 		q[player] = 5.0;
+	return 0;
 }
 
 static void test_mcts_prior__adds_once_to_the_new_child(void **st)
@@ -392,10 +396,11 @@ static int lure_terminal(void *ud, const void *s)
 	return ((const lure *)s)->step > 20;
 }
 
-static void lure_rewards(void *ud, const void *s, double *r)
+static int lure_rewards(void *ud, const void *s, double *r)
 {
 	(void)ud;
 	r[0] = ((const lure *)s)->choice == 0 ? 0.1 : 0.5;
+	return 0;
 }
 
 static int lure_to_move(void *ud, const void *s)
@@ -404,12 +409,13 @@ static int lure_to_move(void *ud, const void *s)
 	return 0;
 }
 
-static void lure_prior(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
+static int lure_prior(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
 		       int *visits)
 {
 	(void)ud, (void)child, (void)visits;
 	if (((const lure *)parent)->step == 0 && *(const int *)move == 0)
 		q[player] = 1.0;
+	return 0;
 }
 
 /* The root's chosen move and the visits of the child of move 0. */
@@ -453,9 +459,53 @@ static void test_mcts_max_sum__the_first_leader_keeps_every_visit(void **st)
 	assert_int_equal(v, 49);
 }
 
+/* A computing callback that fails ends the search with its status and message (options version 2). */
+static int failing_rewards(void *ud, const void *s, double *r)
+{
+	(void)s, (void)r;
+	return ms_ctx_error(ud, MS_EINVAL, "no goal in this state");
+}
+
+static int failing_backup(void *ud, ms_mcts *m, int leaf, const double *r)
+{
+	(void)m, (void)leaf, (void)r;
+	return ms_ctx_error(ud, MS_ERANGE, "history table full");
+}
+
+static void test_mcts__a_failing_callback_ends_the_search_with_its_error(void **st)
+{
+	(void)st;
+	ms_ctx *ctx = NULL;
+	ms_mcts *m = NULL;
+	ms_mcts_options o;
+	nim root = { 5, 0, -1 };
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_mcts_options_default(&o);
+	o.iterations = 50;
+	for (int which = 0; which < 2; which++) {
+		ms_mcts_game g = nim_game();
+		g.ud = ctx;
+		if (which == 0)
+			g.rewards = failing_rewards;
+		else
+			g.on_backup = failing_backup;
+		assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
+		assert_int_equal(ms_mcts_search(m, &root), which == 0 ? MS_EINVAL : MS_ERANGE);
+		assert_non_null(strstr(ms_ctx_last_error(ctx), which == 0 ? "rewards() failed: no goal in this state"
+									   : "on_backup() failed: history table full"));
+		ms_mcts_free(m);
+	}
+	/* an options struct of version 1 (void callbacks) is refused */
+	ms_mcts_game g = nim_game();
+	o.version = 1;
+	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_EINVAL);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mcts__a_failing_callback_ends_the_search_with_its_error),
 		cmocka_unit_test(test_mcts_uct__finds_the_winning_nim_moves),
 		cmocka_unit_test(test_mcts_search__same_seed_same_tree),
 		cmocka_unit_test(test_mcts_chance__outcomes_follow_their_weights),

@@ -69,10 +69,10 @@ static void test_json__tables_round_trip_through_json(void **state)
 		ms_rts_utt *a, *b;
 		char *ja, *jb;
 		assert_int_equal(ms_rts_utt_new(ctx, &a, v, 3), MS_OK);
-		assert_int_equal(ms_rts_utt_to_json(ctx, a, &ja), MS_OK);
+		assert_int_equal(ms_rts_utt_to_json(ctx, &ja, a), MS_OK);
 		if (ms_rts_utt_from_json(ctx, &b, ja, strlen(ja)) != MS_OK)
 			fail_msg("%s", ms_ctx_last_error(ctx));
-		assert_int_equal(ms_rts_utt_to_json(ctx, b, &jb), MS_OK);
+		assert_int_equal(ms_rts_utt_to_json(ctx, &jb, b), MS_OK);
 		assert_string_equal(ja, jb);
 		assert_int_equal(ms_rts_utt_conflict_policy(b), 3);
 		ms_ctx_mfree(ctx, ja);
@@ -106,15 +106,15 @@ static void test_json__state_reads_and_writes_the_same_bytes(void **state)
 	assert_int_equal(ms_rts_state_time(s), 12);
 	assert_int_equal(ms_rts_state_terrain(s, 2, 0), 1);
 	assert_int_equal(ms_rts_state_unit_idle(s, 1), 0);
-	assert_int_equal(ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, &out), MS_OK);
+	assert_int_equal(ms_rts_state_to_json(ctx, &out, s, MS_RTS_JSON_CONSTANTS), MS_OK);
 	assert_string_equal(out, example);
 	ms_ctx_mfree(ctx, out);
 	/* The spec's compressed form of this terrain. */
-	assert_int_equal(ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS | MS_RTS_JSON_COMPRESS_TERRAIN, &out), MS_OK);
+	assert_int_equal(ms_rts_state_to_json(ctx, &out, s, MS_RTS_JSON_CONSTANTS | MS_RTS_JSON_COMPRESS_TERRAIN), MS_OK);
 	assert_non_null(strstr(out, "\"terrain\":\"A2BA3\""));
 	ms_ctx_mfree(ctx, out);
 	/* Without constants the pgs starts with its players. */
-	assert_int_equal(ms_rts_state_to_json(ctx, s, 0, &out), MS_OK);
+	assert_int_equal(ms_rts_state_to_json(ctx, &out, s, 0), MS_OK);
 	assert_non_null(strstr(out, "\"pgs\":{\"players\":"));
 	ms_ctx_mfree(ctx, out);
 	ms_rts_state_free(ctx, s);
@@ -184,7 +184,7 @@ static void test_json__player_actions_parse_print_and_reject(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(pairs[1].action.type, MS_RTS_ATTACK);
 	assert_int_equal(pairs[1].unit.x, 1);
-	assert_int_equal(ms_rts_player_action_to_json(ctx, s, pairs, n, &out), MS_OK);
+	assert_int_equal(ms_rts_player_action_to_json(ctx, &out, s, pairs, n), MS_OK);
 	assert_string_equal(out, pa);
 	ms_ctx_mfree(ctx, out);
 	assert_int_equal(pa_parse(ctx, s, "[{\"unitID\":77, \"unitAction\":{}}]", pairs, &n), MS_ENOTFOUND);
@@ -200,8 +200,8 @@ static void test_json__player_actions_parse_print_and_reject(void **state)
 			 "[{\"unitID\":2, \"unitAction\":{\"type\":0, \"parameter\":4}} ,"
 			 "{\"unitID\":3, \"unitAction\":{\"type\":1, \"parameter\":3}}]", pairs, &n), MS_OK);
 	assert_int_equal(ms_rts_issue_safe(ctx, s, pairs, n, NULL), MS_EINVAL);
-	assert_int_equal(ms_rts_state_to_json(ctx, s, 1, &a), MS_OK);
-	assert_int_equal(ms_rts_state_to_json(ctx, before, 1, &b), MS_OK);
+	assert_int_equal(ms_rts_state_to_json(ctx, &a, s, 1), MS_OK);
+	assert_int_equal(ms_rts_state_to_json(ctx, &b, before, 1), MS_OK);
 	assert_string_equal(a, b);
 	ms_ctx_mfree(ctx, a);
 	ms_ctx_mfree(ctx, b);

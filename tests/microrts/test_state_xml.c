@@ -38,7 +38,7 @@ static const char json_full[] =
 static char *as_json(ms_ctx *ctx, const ms_rts_state *s)
 {
 	char *text = NULL;
-	assert_int_equal(ms_rts_state_to_json(ctx, s, 0, &text), MS_OK);
+	assert_int_equal(ms_rts_state_to_json(ctx, &text, s, 0), MS_OK);
 	return text;
 }
 
@@ -96,10 +96,10 @@ static void test_state_xml__constants_and_short_terrain(void **state)
 	assert_int_equal(ms_rts_state_terrain(s, 3, 3), 1);
 	assert_int_equal(ms_rts_state_terrain(s, 2, 3), 0);
 	ms_rts_state_free(ctx, s);
-	assert_int_equal(ms_rts_terrain_complete(ctx, "A15", 16, &fixed), MS_OK);
+	assert_int_equal(ms_rts_terrain_complete(ctx, &fixed, "A15", 16), MS_OK);
 	assert_string_equal(fixed, "A15B");
 	ms_ctx_mfree(ctx, fixed);
-	assert_int_equal(ms_rts_terrain_complete(ctx, "0000", 4, &fixed), MS_OK);
+	assert_int_equal(ms_rts_terrain_complete(ctx, &fixed, "0000", 4), MS_OK);
 	assert_null(fixed);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);

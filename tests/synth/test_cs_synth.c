@@ -57,7 +57,7 @@ static double vs_random(fixture *f, ms_cs_synth *cs, const ms_dsl_prog *p, long 
 	ms_cs_eval_result acc;
 	memset(&acc, 0, sizeof acc);
 	ms_cs_player_random(&rnd);
-	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, ms_cs_synth_dsl(cs), &r), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &r, ms_cs_synth_dsl(cs)), 0);
 	assert_int_equal(ms_cs_dsl_runner_load(r, p), 0);
 	int rc = ms_cs_dsl_evaluate(r, NULL, &rnd, 99, 0, n, &acc);
 	ms_cs_dsl_runner_free(r);
@@ -127,7 +127,7 @@ static void test_cs_synth__c_is_the_cloning_score_of_the_recorded_data(void **st
 	assert_int_equal(failed, 0);
 
 	ms_cs_dsl_runner *r;
-	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, ms_cs_synth_dsl(cs), &r), 0);
+	assert_int_equal(ms_cs_dsl_runner_new(f->ctx, &r, ms_cs_synth_dsl(cs)), 0);
 	assert_int_equal(ms_cs_dsl_runner_load(r, p), 0);
 	assert_int_equal(ms_cs_dsl_clone_score(r, ms_cs_synth_dataset(cs), MS_CS_SCORE_ACTION, seed, &direct), 0);
 	ms_cs_dsl_runner_free(r);

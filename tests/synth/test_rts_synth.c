@@ -156,6 +156,54 @@ static void test_rts_synth__o_score_of_the_oracle_is_one(void **state)
 	ms_rts_synth_free(rs);
 }
 
+/*
+ * The action score A (issue 45): the oracle reproduces every action it
+ * issued, a program that differs reproduces fewer (but not none: both
+ * harvest alike at first), and a program whose units only idle fewer still
+ * (Idle attacks an enemy in range, as the oracle's units do at times).
+ */
+static void test_rts_synth__a_score_of_the_oracle_is_one(void **state)
+{
+	fixture *f = *state;
+	const char *maps[1] = { f->map8 }, *opps[1] = { "WorkerRush" };
+	ms_rts_synth_options o = { .version = MS_RTS_SYNTH_OPTIONS_VERSION, .maps = maps, .n_maps = 1,
+				   .opponents = opps, .n_opponents = 1, .oracle = f->oracle,
+				   .c_score = MS_RTS_C_SCORE_A };
+	static const char *const texts[] = { "for(Unit u){u.harvest(1) u.train(Worker,Up,5)}", "for(Unit u){u.idle()}" };
+	ms_rts_synth *rs;
+	ms_synth_eval *ev;
+	ms_dsl_prog *p[3];
+	uint64_t seeds[3] = { 1, 1, 1 };
+	double c[3];
+
+	if (!ms_test_have_maps(maps_dir))
+		skip();
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(f->ctx, &p[0], ms_rts_synth_grammar(rs)), MS_OK);
+	assert_int_equal(ms_rts_dsl_parse_file(p[0], program_file, 0), MS_OK);
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(ms_dsl_prog_new(f->ctx, &p[k + 1], ms_rts_synth_grammar(rs)), MS_OK);
+		assert_int_equal(ms_rts_dsl_parse(p[k + 1], NULL, texts[k], strlen(texts[k]), 0), MS_OK);
+	}
+	assert_int_equal(ms_synth_eval_new(f->ctx, &ev, ms_rts_synth_problem(rs), 1, NULL), MS_OK);
+	assert_int_equal(ms_synth_eval_programs(ev, (const ms_dsl_prog *const *)p, 3, MS_SYNTH_C, seeds, c, NULL, NULL,
+						NULL), MS_OK);
+	print_message("A: oracle %.4f, harvester %.4f, idler %.4f\n", c[0], c[1], c[2]);
+	assert_true(c[0] == 1.0);
+	assert_true(c[1] > 0 && c[1] < 1.0);
+	assert_true(c[2] >= 0 && c[2] < c[1]);
+	ms_synth_eval_free(ev);
+	for (int k = 0; k < 3; k++)
+		ms_dsl_prog_free(p[k]);
+	ms_rts_synth_free(rs);
+	/* A without an oracle, and an unknown score, are refused */
+	o.oracle = NULL;
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_EINVAL);
+	o.oracle = f->oracle;
+	o.c_score = 7;
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_EINVAL);
+}
+
 /* F(p) of the program text `text` against the problem's opponent 0, with `seed`. */
 static int features_of(ms_synth_eval *ev, const ms_rts_synth *rs, ms_ctx *ctx, const char *text, uint64_t seed,
 		       int *out)
@@ -335,6 +383,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_rts_synth__psi_is_the_mean_score_of_its_matches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__o_score_of_the_oracle_is_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rts_synth__a_score_of_the_oracle_is_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__bad_settings_name_what_is_wrong, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__material_breaks_ties_between_draws, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rts_synth__features_tell_a_rush_from_a_passive_program, setup,

@@ -424,7 +424,7 @@ static void test_cs_features__are_in_range_deterministic_and_fail_with_the_progr
 	/* against itself as a program opponent the published program wins about half, and GA is opponent 0 */
 	ms_cs_synth_vs *vs;
 	const ms_dsl_prog *opp[1] = { p };
-	assert_int_equal(ms_cs_synth_vs_new(ctx, cs, opp, 1, &vs), 0);
+	assert_int_equal(ms_cs_synth_vs_new(ctx, &vs, cs, opp, 1), 0);
 	const ms_synth_problem *vp = ms_cs_synth_vs_problem(vs);
 	assert_int_equal(vp->n_opponents, 2);
 	ms_synth_eval *ve;

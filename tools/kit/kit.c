@@ -382,7 +382,7 @@ static int state_text(ms_ctx *ctx, int lang, const ms_rts_state *s, char **out)
 	int rc;
 
 	if (lang == MS_SERVER_LANG_JSON)
-		return ms_rts_state_to_json(ctx, s, MS_RTS_JSON_CONSTANTS, out);
+		return ms_rts_state_to_json(ctx, out, s, MS_RTS_JSON_CONSTANTS);
 	ms_buf_init(&b, ctx);
 	rc = srv_state_to_xml(&b, s);
 	if (rc) {
@@ -409,7 +409,7 @@ int srv_script_make(ms_ctx *ctx, srv_script *out, int lang, const char *map_path
 	    (rc = ms_bot_make(ctx, &bots[1], p1, utt, 0)))
 		goto done;
 	if (lang == MS_SERVER_LANG_JSON) {
-		rc = ms_rts_utt_to_json(ctx, utt, &out->utt);
+		rc = ms_rts_utt_to_json(ctx, &out->utt, utt);
 	} else {
 		ms_buf b;
 		ms_buf_init(&b, ctx);

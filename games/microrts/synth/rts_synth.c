@@ -15,6 +15,7 @@
 #include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
 #include "core/buf.h"
+#include "games/microrts/synth/rts_ascore.h"
 #include "core/hash.h"
 #include "core/internal.h"
 #include "games/microrts/synth/rts_observe.h"
@@ -351,6 +352,11 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	(void)ctx;
 
 	*sum = *weight = 0;
+	if (kind == MS_SYNTH_C && rs->ascore) { /* A: no match is played; a failing program scores 0 */
+		if ((rc = rts_ascore_eval(rs->ascore, w->ctx, prog, shard, sum, weight)))
+			*sum = 0;
+		return rc ? native_failure(rc) : 0;
+	}
 	if (kind == MS_SYNTH_C) {
 		if ((rc = memo_one(rs, w, prog, kind, 0, shard, 0, 0, &r)))
 			return rc;

@@ -65,6 +65,8 @@ struct ms_rts_synth {
 	int java_hang_ms;       /* official matches: a decision this long loses (0: the match default) */
 	char *oracle, *c_opp;   /* NULL without C */
 	double *oracle_f;       /* [map][seat][N_FEATURES] */
+	int c_score;            /* MS_RTS_C_SCORE_* */
+	struct rts_ascore *ascore; /* A: the oracle's recorded decisions, [map][seat] shards */
 	double eps;             /* weight of O in tie-broken Psi */
 	int for_prod, s_nt;     /* for(Unit u){S} and S, to wrap unbound programs */
 	char *fingerprint;      /* the problem's settings, uncut (ms_buf) */

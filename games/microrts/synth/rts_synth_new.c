@@ -11,6 +11,7 @@
 #include "core/hash.h"
 #include "core/internal.h"
 #include "games/microrts/synth/rts_synth_internal.h"
+#include "games/microrts/synth/rts_ascore.h"
 
 /* ---- construction --------------------------------------------------------------- */
 
@@ -40,6 +41,7 @@ void ms_rts_synth_free(ms_rts_synth *rs)
 	ms_ctx_mfree(rs->ctx, rs->c_opp);
 	ms_dsl_prog_free(rs->prefix);
 	ms_ctx_mfree(rs->ctx, rs->oracle_f);
+	rts_ascore_free(rs->ascore);
 	ms_ctx_mfree(rs->ctx, rs->fc);
 	rts_reach_memo_free(rs->memo);
 	if (rs->fc_mu_ok)
@@ -66,6 +68,8 @@ static int record_oracle(ms_rts_synth *rs)
 
 	if (!(rs->oracle_f = ms_ctx_calloc(ctx, (size_t)rs->n_maps * 2 * N_FEATURES, sizeof(double))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
+	if (rs->c_score == MS_RTS_C_SCORE_A && (rc = rts_ascore_new(ctx, rs->n_maps * 2, &rs->ascore)))
+		return rc;
 	for (int i = 0; rc == MS_OK && i < rs->n_maps; i++) {
 		ms_match *m = NULL;
 		if ((rc = rts_synth_open_match(rs, ctx, i, 0, &m)))
@@ -79,12 +83,18 @@ static int record_oracle(ms_rts_synth *rs)
 			rts_observer_start(&ob, ms_match_initial_state(m), seat);
 			if ((rc = ms_match_play_observed(m, pl, rts_observe, &ob, &res)) == MS_OK)
 				memcpy(rs->oracle_f + (size_t)(i * 2 + seat) * N_FEATURES, ob.f, sizeof ob.f);
-			else
+			/* A: the same match again, its decisions recorded */
+			if (rc == MS_OK && rs->ascore)
+				rc = rts_ascore_record(rs->ascore, m, i * 2 + seat, seat, pl[seat], pl[1 - seat]);
+			if (rc != MS_OK)
 				rc = ms_ctx_error(ctx, rc, "oracle %s vs %s on %s: %s", rs->oracle, rs->c_opp, rs->maps[i],
 						  ms_ctx_last_error(ctx));
 		}
 		ms_match_free(m);
 	}
+	if (rc == MS_OK && rs->ascore && rts_ascore_actions(rs->ascore, -1) == 0)
+		rc = ms_ctx_error(ctx, MS_EINVAL, "--score A: the oracle %s issued no action against %s: nothing to compare",
+				  rs->oracle, rs->c_opp);
 	return rc;
 }
 
@@ -112,6 +122,10 @@ static int check_options(ms_ctx *ctx, const ms_rts_synth_options *o)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --opponent-seeds %d (0..1000)", o->opponent_seeds);
 	if (o->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
+	if (o->version >= 5 && (o->c_score < MS_RTS_C_SCORE_O || o->c_score > MS_RTS_C_SCORE_A))
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: unknown cloning score %d", o->c_score);
+	if (o->version >= 5 && o->c_score == MS_RTS_C_SCORE_A && !o->oracle)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: the action score A needs an oracle");
 	return MS_OK;
 }
 
@@ -252,7 +266,8 @@ static int make_fingerprint(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_op
 		rc = rs->opp[i].prog ? ms_buf_printf(&b, " vs program %016llx", (unsigned long long)ms_dsl_hash(rs->opp[i].prog))
 				     : ms_buf_printf(&b, " vs %s", rs->opp[i].spec);
 	if (rc >= 0 && rs->oracle)
-		rc = ms_buf_printf(&b, " oracle %s c_vs %s", rs->oracle, rs->c_opp);
+		rc = ms_buf_printf(&b, " oracle %s c_vs %s%s", rs->oracle, rs->c_opp,
+				   rs->c_score == MS_RTS_C_SCORE_A ? " c_score A" : "");
 	if (rc >= 0 && o->prefix)
 		rc = ms_buf_printf(&b, " prefix %016llx until %d", (unsigned long long)ms_dsl_hash(o->prefix),
 				   o->switch_cycle);
@@ -304,6 +319,7 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		memcpy(rs->states, o->states, (size_t)o->n_maps * sizeof *rs->states);
 	}
 	rs->oracle = dup_or_null(ctx, o->oracle, &rc);
+	rs->c_score = o->version >= 5 ? o->c_score : MS_RTS_C_SCORE_O;
 	rs->fc = ms_ctx_calloc(ctx, FCACHE_SLOTS, sizeof *rs->fc);
 	rs->fc_mu_ok = pthread_mutex_init(&rs->fc_mu, NULL) == 0;
 	if (!rs->maps || !rs->max_cycles || !rs->opp || rc || !rs->fc || !rs->fc_mu_ok) {

@@ -114,7 +114,7 @@ static int read_state_json(ms_ctx *ctx, const ms_rts_utt *utt, const srv_constan
 		changed = 1;
 	} else if (cJSON_IsString(terrain) && cJSON_IsNumber(w) && cJSON_IsNumber(h) && w->valueint > 0 &&
 		   h->valueint > 0 && w->valueint <= MS_RTS_MAX_SIDE && h->valueint <= MS_RTS_MAX_SIDE) {
-		if ((rc = ms_rts_terrain_complete(ctx, terrain->valuestring, (long)w->valueint * h->valueint, &fixed)))
+		if ((rc = ms_rts_terrain_complete(ctx, &fixed, terrain->valuestring, (long)w->valueint * h->valueint)))
 			goto done;
 		if (fixed) {
 			cJSON *t;

@@ -301,7 +301,7 @@ static int on_get_action(ms_server_session *s, const char *text, size_t len, ms_
 	n = keep_valid_pairs(s, st, s->player, n);
 	if (lang == MS_SERVER_LANG_JSON) {
 		char *json = NULL;
-		rc = ms_rts_player_action_to_json(s->ctx, st, s->pairs, n, &json);
+		rc = ms_rts_player_action_to_json(s->ctx, &json, st, s->pairs, n);
 		if (!rc)
 			rc = emit_text(s, emit, ud, json, strlen(json));
 		ms_ctx_mfree(s->ctx, json);

@@ -280,7 +280,7 @@ typedef struct ms_cs_dsl_value {
 typedef struct ms_cs_dsl_runner ms_cs_dsl_runner;
 
 /** A runner for programs of `d` (which must outlive it). Allocates through `ctx`. */
-MS_EXTERN int ms_cs_dsl_runner_new(ms_ctx *ctx, const ms_cs_dsl *d, ms_cs_dsl_runner **out);
+MS_EXTERN int ms_cs_dsl_runner_new(ms_ctx *ctx, ms_cs_dsl_runner **out, const ms_cs_dsl *d);
 MS_EXTERN void ms_cs_dsl_runner_free(ms_cs_dsl_runner *r);
 
 /**

@@ -161,8 +161,8 @@ typedef struct ms_cs_synth_vs ms_cs_synth_vs;
  * raises, it stops or takes the first move. The fingerprint names the
  * opponents by hash. `cs` must outlive the object.
  */
-MS_EXTERN int ms_cs_synth_vs_new(ms_ctx *ctx, const ms_cs_synth *cs, const ms_dsl_prog *const *progs, int n,
-				 ms_cs_synth_vs **out);
+MS_EXTERN int ms_cs_synth_vs_new(ms_ctx *ctx, ms_cs_synth_vs **out, const ms_cs_synth *cs,
+				 const ms_dsl_prog *const *progs, int n);
 MS_EXTERN const ms_synth_problem *ms_cs_synth_vs_problem(const ms_cs_synth_vs *v);
 MS_EXTERN void ms_cs_synth_vs_free(ms_cs_synth_vs *v);
 

@@ -127,19 +127,19 @@ typedef struct ms_catan_board ms_catan_board;
  * port directions and corner ids), as in a recording's header line. The
  * robber starts on the desert. Node ids are catanatron's.
  */
-MS_EXTERN int ms_catan_board_from_json(ms_ctx *ctx, const char *text, size_t len, ms_catan_board **out);
+MS_EXTERN int ms_catan_board_from_json(ms_ctx *ctx, ms_catan_board **out, const char *text, size_t len);
 
 /**
  * Reads a JSettlers v1 BOARDLAYOUT message ("1014|game,37 hexes,37 numbers,
  * robber"), e.g. the thesis board tc2. Node ids are this library's.
  */
-MS_EXTERN int ms_catan_board_from_layout(ms_ctx *ctx, const char *text, size_t len, ms_catan_board **out);
+MS_EXTERN int ms_catan_board_from_layout(ms_ctx *ctx, ms_catan_board **out, const char *text, size_t len);
 
 /** The thesis's fixed board (tc2-board.json's message). */
 MS_EXTERN int ms_catan_board_tc2(ms_ctx *ctx, ms_catan_board **out);
 
 /** A standard board with terrains, numbers and ports shuffled from `seed`. */
-MS_EXTERN int ms_catan_board_random(ms_ctx *ctx, uint64_t seed, ms_catan_board **out);
+MS_EXTERN int ms_catan_board_random(ms_ctx *ctx, ms_catan_board **out, uint64_t seed);
 
 MS_EXTERN void ms_catan_board_free(ms_ctx *ctx, ms_catan_board *b);
 
@@ -270,7 +270,7 @@ typedef struct ms_catan_agent ms_catan_agent;
  * (2 players; default depth 2; 20,000 nodes per decision at most). Seeded
  * and deterministic. Returns MS_OK or MS_EINVAL with a message.
  */
-MS_EXTERN int ms_catan_agent_new(ms_ctx *ctx, const char *spec, uint64_t seed, ms_catan_agent **out);
+MS_EXTERN int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint64_t seed);
 MS_EXTERN void ms_catan_agent_free(ms_ctx *ctx, ms_catan_agent *a);
 /** The agent's action for the seat to move in `s`. */
 MS_EXTERN int ms_catan_agent_act(ms_ctx *ctx, ms_catan_agent *a, const ms_catan_state *s, ms_catan_action *out);

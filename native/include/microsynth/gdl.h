@@ -54,11 +54,11 @@ typedef struct ms_gdl_options {
  * Parses `len` bytes of KIF text (`name` is used in messages) and builds the
  * reasoner. Errors (MS_EPARSE, MS_EINVAL) name the file and line.
  */
-MS_EXTERN int ms_gdl_parse(ms_ctx *ctx, const char *text, size_t len, const char *name,
-			   const ms_gdl_options *opts, ms_gdl **out);
+MS_EXTERN int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const char *name,
+			   const ms_gdl_options *opts);
 
 /** Reads a file and calls ms_gdl_parse; MS_EIO if it cannot be read. */
-MS_EXTERN int ms_gdl_load(ms_ctx *ctx, const char *path, const ms_gdl_options *opts, ms_gdl **out);
+MS_EXTERN int ms_gdl_load(ms_ctx *ctx, ms_gdl **out, const char *path, const ms_gdl_options *opts);
 
 /** Frees a rule set; NULL is ignored. Free its machines first. */
 MS_EXTERN void ms_gdl_free(ms_gdl *g);
@@ -92,7 +92,7 @@ MS_EXTERN int ms_gdl_fluent_text(const ms_gdl *g, int f, char *buf, size_t size)
 MS_EXTERN int ms_gdl_move_text(const ms_gdl *g, int mv, char *buf, size_t size);
 
 /** Creates a machine for `g`. */
-MS_EXTERN int ms_gdl_machine_new(ms_ctx *ctx, const ms_gdl *g, ms_gdl_machine **out);
+MS_EXTERN int ms_gdl_machine_new(ms_ctx *ctx, ms_gdl_machine **out, const ms_gdl *g);
 /** Frees a machine; NULL is ignored. */
 MS_EXTERN void ms_gdl_machine_free(ms_gdl_machine *m);
 
@@ -170,7 +170,7 @@ MS_EXTERN void ms_gdl_stat_options_default(ms_gdl_stat_options *o);
  * outlive it). Deterministic for a seed. MS_EINVAL on bad options or if a
  * random game cannot be played (a role without legal moves).
  */
-MS_EXTERN int ms_gdl_stat_build(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_stat_options *o, ms_gdl_eval **out);
+MS_EXTERN int ms_gdl_stat_build(ms_ctx *ctx, ms_gdl_eval **out, const ms_gdl *g, const ms_gdl_stat_options *o);
 MS_EXTERN void ms_gdl_eval_free(ms_gdl_eval *e);
 
 /** Number of candidate features generated from the rules (before ranking). */
@@ -234,7 +234,7 @@ typedef struct ms_gdl_uct_options {
 MS_EXTERN void ms_gdl_uct_options_default(ms_gdl_uct_options *o);
 
 /** Creates a UCT player on `g` (which must outlive it). MS_EINVAL on bad options. */
-MS_EXTERN int ms_gdl_uct_new(ms_ctx *ctx, const ms_gdl *g, const ms_gdl_uct_options *o, ms_gdl_uct **out);
+MS_EXTERN int ms_gdl_uct_new(ms_ctx *ctx, ms_gdl_uct **out, const ms_gdl *g, const ms_gdl_uct_options *o);
 MS_EXTERN void ms_gdl_uct_free(ms_gdl_uct *u);
 
 /**
@@ -278,7 +278,7 @@ MS_EXTERN long ms_gdl_uct_table_states(const ms_gdl_uct *u);
  * online learning within one game); it shares e's features, so free it
  * before e.
  */
-MS_EXTERN int ms_gdl_eval_clone(ms_ctx *ctx, const ms_gdl_eval *e, ms_gdl_eval **out);
+MS_EXTERN int ms_gdl_eval_clone(ms_ctx *ctx, ms_gdl_eval **out, const ms_gdl_eval *e);
 
 /* ---- SGUCT: refining the function on UCT's own values ------------------ */
 

@@ -84,20 +84,20 @@ typedef struct ms_mcts_game {
 	int (*apply)(void *ud, void *state, const void *move, uint64_t *rng);
 	/** Non-zero when the game is over (no moves are asked of a terminal state). */
 	int (*terminal)(void *ud, const void *state);
-	/** The reward vector of a state: at the end of a playout, or a cut-off evaluation. */
-	void (*rewards)(void *ud, const void *state, double *r);
+	/** The reward vector of a state: at the end of a playout, or a cut-off evaluation. Returns 0 or < 0. */
+	int (*rewards)(void *ud, const void *state, double *r);
 	/** Player to move (0..n_players-1), MS_MCTS_CHANCE or MS_MCTS_SIMULTANEOUS. */
 	int (*to_move)(void *ud, const void *state);
 
-	/** Chance nodes: the probability (any positive weights) of each outcome listed by legal. */
-	void (*chance_weights)(void *ud, const void *state, const void *moves, int n, double *w);
+	/** Chance nodes: the probability (any positive weights) of each outcome listed by legal. 0 or < 0. */
+	int (*chance_weights)(void *ud, const void *state, const void *moves, int n, double *w);
 	/**
 	 * A new child's prior: writes its initial Q vector (zeros on entry) and
 	 * may set *visits (0 on entry) for virtual visits. `player` is the player
-	 * to move at the parent; `child` is the state after the move.
+	 * to move at the parent; `child` is the state after the move. 0 or < 0.
 	 */
-	void (*prior)(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
-		      int *visits);
+	int (*prior)(void *ud, const void *parent, const void *child, const void *move, int player, double *q,
+		     int *visits);
 	/**
 	 * The playout: plays from `state` (a scratch copy it may change) and
 	 * writes the reward vector. NULL: uniform random moves until terminal or
@@ -106,11 +106,11 @@ typedef struct ms_mcts_game {
 	int (*playout)(void *ud, void *state, uint64_t *rng, double *r);
 	/** Replaces the selection rule at a fully expanded node; returns the chosen child. */
 	int (*select)(void *ud, ms_mcts *m, int node, int player, double c, uint64_t *rng);
-	/** Called after each backup with the new node and the reward vector (history heuristics). */
-	void (*on_backup)(void *ud, ms_mcts *m, int leaf, const double *r);
-	/** Copies a state (NULL: memcpy). */
-	void (*copy)(void *ud, void *dst, const void *src);
-	/** Frees what a state owns (NULL: nothing). */
+	/** Called after each backup with the new node and the reward vector (history heuristics). 0 or < 0. */
+	int (*on_backup)(void *ud, ms_mcts *m, int leaf, const double *r);
+	/** Copies a state (NULL: memcpy). 0 or < 0 (then dst owns nothing). */
+	int (*copy)(void *ud, void *dst, const void *src);
+	/** Frees what a state owns (NULL: nothing). Cannot fail. */
 	void (*release)(void *ud, void *state);
 	/**
 	 * Replaces both expansion order and selection at every non-chance node
@@ -128,7 +128,9 @@ typedef struct ms_mcts_game {
 /** Selection rules. */
 enum { MS_MCTS_UCB1 = 0, MS_MCTS_MAX_CHILD = 1, MS_MCTS_MAX_SUM = 2 };
 
-#define MS_MCTS_OPTIONS_VERSION 1
+/* Version 2: the game's callbacks that compute (rewards, chance_weights, prior, on_backup, copy)
+ * return int, 0 or a negative status that ends the search with that status and its message. */
+#define MS_MCTS_OPTIONS_VERSION 2
 
 typedef struct ms_mcts_options {
 	unsigned int version;  /**< MS_MCTS_OPTIONS_VERSION */

@@ -257,7 +257,7 @@ enum {
  * GameState.toJSON: `{"time":..,"pgs":{..},"actions":[..]}` with Java's exact
  * bytes. The string is allocated with the context (free: ms_ctx_mfree).
  */
-MS_EXTERN int ms_rts_state_to_json(ms_ctx *ctx, const ms_rts_state *s, int flags, char **out);
+MS_EXTERN int ms_rts_state_to_json(ms_ctx *ctx, char **out, const ms_rts_state *s, int flags);
 
 /** Map constants a game state may omit (the SocketAI protocol sends them once). */
 typedef struct ms_rts_map_constants {
@@ -286,7 +286,7 @@ MS_EXTERN int ms_rts_utt_from_xml(ms_ctx *ctx, ms_rts_utt **out, const char *wha
  * *out receives the completed text (on ctx's allocator), or NULL when
  * `terrain` is not run-length encoded or lacks nothing.
  */
-MS_EXTERN int ms_rts_terrain_complete(ms_ctx *ctx, const char *terrain, long cells, char **out);
+MS_EXTERN int ms_rts_terrain_complete(ms_ctx *ctx, char **out, const char *terrain, long cells);
 
 /**
  * Reads a GameState JSON (with constants) into a new state. Missing keys
@@ -297,11 +297,11 @@ MS_EXTERN int ms_rts_state_from_json(ms_ctx *ctx, ms_rts_state **out, const ms_r
 				     const char *text, size_t len, int64_t seed);
 
 /** UnitTypeTable.toJSON. */
-MS_EXTERN int ms_rts_utt_to_json(ms_ctx *ctx, const ms_rts_utt *utt, char **out);
+MS_EXTERN int ms_rts_utt_to_json(ms_ctx *ctx, char **out, const ms_rts_utt *utt);
 
 /** PlayerAction.toJSON for `n` pairs (elements joined by " ,", as Java does). */
-MS_EXTERN int ms_rts_player_action_to_json(ms_ctx *ctx, const ms_rts_state *s, const ms_rts_pair *pairs,
-					   int n, char **out);
+MS_EXTERN int ms_rts_player_action_to_json(ms_ctx *ctx, char **out, const ms_rts_state *s, const ms_rts_pair *pairs,
+					   int n);
 
 /**
  * PlayerAction.fromJSON: reads pairs, resolving unitID against `s`. An

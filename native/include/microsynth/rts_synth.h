@@ -16,7 +16,10 @@
  *            oracle's matches are, per map and seat, against the C opponent
  *            (a native bot: the oracle's matches are played once, natively):
  *            units trained per type, resources harvested, enemy units
- *            destroyed and own units lost, compared as 1 - sum|a-b| / sum(a+b).
+ *            destroyed and own units lost, compared as 1 - sum|a-b| / sum(a+b);
+ *            or (c_score A) the action score: the share of the oracle's
+ *            issued unit actions in those matches that p, run on the states
+ *            the oracle saw, issues alike.
  *   With `tiebreak`, ties in Psi are broken (lexicographic order: Psi + eps * t
  *   with t in [0, 1] and eps below Psi's resolution, so no tie-break ever
  *   outweighs a better result): MS_RTS_TIEBREAK_O by O, as the paper's
@@ -42,8 +45,8 @@
 extern "C" {
 #endif
 
-/* Version 3 adds `states`; version 2 options are still accepted. */
-#define MS_RTS_SYNTH_OPTIONS_VERSION 4
+/* Version 3 adds `states`, 4 `match_memo`, 5 `c_score`; versions 2-4 are still accepted. */
+#define MS_RTS_SYNTH_OPTIONS_VERSION 5
 
 /** Tie-breaks of Psi. */
 enum {
@@ -85,7 +88,16 @@ typedef struct ms_rts_synth_options {
 	const ms_rts_state *const *states;
 	/* ---- version 4 ---- */
 	int match_memo;                 /**< MS_RTS_MATCH_MEMO_*: the match memo (0: on) */
+	/* ---- version 5 ---- */
+	int c_score;                    /**< MS_RTS_C_SCORE_*: what C measures against the oracle (0: O) */
 } ms_rts_synth_options;
+
+/** The cloning score C of sketch learning (needs an oracle). */
+enum {
+	MS_RTS_C_SCORE_O = 0, /**< the observable outcome of the program's match beside the oracle's */
+	MS_RTS_C_SCORE_A = 1  /**< actions: the share of the oracle's issued unit actions the program issues alike
+				   on the states of the oracle's matches (rts_ascore.h) */
+};
 
 /**
  * The match memo: a native match's result kept with what the match read of
