@@ -49,7 +49,9 @@ static void synth_microrts_usage(FILE *out)
 		"unit's cost times its hit points left, plus the stockpile), for maps where every game\n"
 		"reaches the limit. --score A instead compares actions: the oracle's matches against the\n"
 		"C opponent are recorded once (the states where it issued unit actions, and those\n"
-		"actions), and C(p) is the share of them p issues alike when run on those states.\n\n"
+		"actions), and C(p) is the share of them p issues alike when run on those states.\n"
+		"--save-dataset FILE writes that record (JSON lines, gzip for .gz: each state and the\n"
+		"oracle's actions, the official JSON); --dataset FILE reads one instead of --oracle.\n\n"
 		"Budget: --evals N (reproducible: the same seed gives the same program for any --threads)\n"
 		"or --time T (90, 90s, 15m, 2h; not reproducible).\n\n"
 		"-o FILE receives the best program (indented form) under a '#' header: the command, maps,\n"
@@ -94,7 +96,7 @@ typedef struct args {
 	synth_search_args s;
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	const char *score, *oracle, *c_opp, *hss_library, *prefix, *progress_json;
+	const char *score, *oracle, *c_opp, *hss_library, *prefix, *progress_json, *dataset, *save_dataset;
 	long max_cycles, utt, conflict, neighbours, sketch_evals;
 	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
 	double uct_c, sketch_share;
@@ -149,6 +151,10 @@ static int parse(int argc, char **argv, args *a)
 			a->c_opp = v;
 		else if (!strcmp(o, "--progress-json"))
 			a->progress_json = v;
+		else if (!strcmp(o, "--dataset"))
+			a->dataset = v;
+		else if (!strcmp(o, "--save-dataset"))
+			a->save_dataset = v;
 		else if (!strcmp(o, "--prefix"))
 			a->prefix = v;
 		else if (!strcmp(o, "--hss-library"))
@@ -212,10 +218,18 @@ static int check(const args *a, int *algo)
 				       a->n_opps);
 	if (a->score && strcmp(a->score, "O") && strcmp(a->score, "A"))
 		return cli_usage_error(CMD, "--score %s: O (observable outcome) or A (action agreement)", a->score);
-	if (a->score && !a->oracle)
-		return cli_usage_error(CMD, "--score %s needs --oracle (a native bot or program:FILE)", a->score);
+	int score_a = a->score && !strcmp(a->score, "A");
+	if ((a->dataset || a->save_dataset) && !score_a)
+		return cli_usage_error(CMD, "--dataset and --save-dataset are the action score's (--score A)");
+	if (a->dataset && a->save_dataset)
+		return cli_usage_error(CMD, "--save-dataset writes what --oracle plays, not a --dataset read back");
+	if (a->save_dataset && !a->oracle)
+		return cli_usage_error(CMD, "--save-dataset needs --oracle");
+	if (a->score && !a->oracle && !(score_a && a->dataset))
+		return cli_usage_error(CMD, "--score %s needs --oracle (a native bot or program:FILE)%s", a->score,
+				       score_a ? " or --dataset FILE" : "");
 	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
-	if (sketch && !a->oracle)
+	if (sketch && !a->oracle && !(score_a && a->dataset))
 		return cli_usage_error(CMD, "%s needs --oracle (a native bot or program:FILE)", a->s.algo);
 	if (a->tiebreak == MS_RTS_TIEBREAK_O && !a->oracle)
 		return cli_usage_error(CMD, "--tiebreak o needs --oracle");
@@ -322,6 +336,8 @@ static int rts_problem(rts_run *r)
 	rts_problem_opts(r, &po);
 	if (ms_rts_synth_new(ctx, &r->rs, &po))
 		return synth_fail(ctx, "problem");
+	if (a->save_dataset && synth_mpi_rank() <= 0 && ms_rts_synth_dataset_save(r->rs, a->save_dataset))
+		return synth_fail(ctx, "--save-dataset");
 	if (a->s.initial && (ms_dsl_prog_new(ctx, &r->initial, ms_rts_synth_grammar(r->rs)) ||
 			   ms_rts_dsl_parse_file(r->initial, a->s.initial, 0)))
 		return synth_fail(ctx, "--initial");
@@ -350,7 +366,8 @@ static void rts_problem_opts(const rts_run *r, ms_rts_synth_options *out)
 				    .switch_cycle = (int)a->switch_cycle,
 				    .opponent_seeds = (int)a->opp_seeds,
 				    .match_memo = a->match_memo,
-				    .c_score = a->score && !strcmp(a->score, "A") ? MS_RTS_C_SCORE_A : MS_RTS_C_SCORE_O };
+				    .c_score = a->score && !strcmp(a->score, "A") ? MS_RTS_C_SCORE_A : MS_RTS_C_SCORE_O,
+				    .dataset = a->dataset };
 	*out = po;
 }
 

@@ -193,6 +193,33 @@ static void test_rts_synth__a_score_of_the_oracle_is_one(void **state)
 	assert_true(c[1] > 0 && c[1] < 1.0);
 	assert_true(c[2] >= 0 && c[2] < c[1]);
 	ms_synth_eval_free(ev);
+	/* the record written to a file and read back gives every program the same A */
+	assert_int_equal(ms_rts_synth_dataset_save(rs, "a_score.jsonl.gz"), MS_OK);
+	ms_rts_synth_options o2 = o;
+	ms_rts_synth *rs2;
+	double c2[3];
+	o2.oracle = NULL;
+	o2.dataset = "a_score.jsonl.gz";
+	if (ms_rts_synth_new(f->ctx, &rs2, &o2))
+		fail_msg("%s", ms_ctx_last_error(f->ctx));
+	assert_int_equal(ms_synth_eval_new(f->ctx, &ev, ms_rts_synth_problem(rs2), 1, NULL), MS_OK);
+	ms_dsl_prog *q[3]; /* the same programs in the second problem's grammar */
+	assert_int_equal(ms_dsl_prog_new(f->ctx, &q[0], ms_rts_synth_grammar(rs2)), MS_OK);
+	assert_int_equal(ms_rts_dsl_parse_file(q[0], program_file, 0), MS_OK);
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(ms_dsl_prog_new(f->ctx, &q[k + 1], ms_rts_synth_grammar(rs2)), MS_OK);
+		assert_int_equal(ms_rts_dsl_parse(q[k + 1], NULL, texts[k], strlen(texts[k]), 0), MS_OK);
+	}
+	if (ms_synth_eval_programs(ev, (const ms_dsl_prog *const *)q, 3, MS_SYNTH_C, seeds, c2, NULL, NULL, NULL))
+		fail_msg("%s", ms_ctx_last_error(f->ctx));
+	for (int k = 0; k < 3; k++)
+		ms_dsl_prog_free(q[k]);
+	print_message("A from the file: oracle %.4f, harvester %.4f, idler %.4f\n", c2[0], c2[1], c2[2]);
+	for (int k = 0; k < 3; k++)
+		assert_true(c2[k] == c[k]);
+	ms_synth_eval_free(ev);
+	ms_rts_synth_free(rs2);
+	remove("a_score.jsonl.gz");
 	for (int k = 0; k < 3; k++)
 		ms_dsl_prog_free(p[k]);
 	ms_rts_synth_free(rs);

@@ -1,10 +1,17 @@
 /* The action score A (rts_ascore.h). */
 #include "rts_ascore.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <zlib.h>
+
+#include <cjson/cJSON.h>
 
 #include "microsynth/rts_dsl.h"
+#include "core/file.h"
+#include "core/json.h"
 #include "core/vec.h"
+#include "games/microrts/rts.h"
 
 #define PAIRS_MAX 1024 /* a decision's pairs: one per unit at most, and maps hold fewer */
 
@@ -27,11 +34,14 @@ struct rts_ascore {
 	ms_ctx *ctx;
 	int n;
 	shard *sh;
+	const ms_rts_utt *utt; /* every entry's state's table */
+	ms_rts_utt *own_utt;
 };
 
-int rts_ascore_new(ms_ctx *ctx, int n_shards, rts_ascore **out)
+int rts_ascore_new(ms_ctx *ctx, int n_shards, const ms_rts_utt *utt, int version, int conflict, rts_ascore **out)
 {
 	rts_ascore *a = ms_ctx_calloc(ctx, 1, sizeof *a);
+	int rc;
 	*out = NULL;
 	if (!a || !(a->sh = ms_ctx_calloc(ctx, (size_t)n_shards, sizeof *a->sh))) {
 		ms_ctx_mfree(ctx, a);
@@ -39,6 +49,11 @@ int rts_ascore_new(ms_ctx *ctx, int n_shards, rts_ascore **out)
 	}
 	a->ctx = ctx;
 	a->n = n_shards;
+	if (!utt && (rc = ms_rts_utt_new(ctx, &a->own_utt, version, conflict))) {
+		rts_ascore_free(a);
+		return rc;
+	}
+	a->utt = utt ? utt : a->own_utt;
 	*out = a;
 	return MS_OK;
 }
@@ -54,6 +69,7 @@ void rts_ascore_free(rts_ascore *a)
 		ms_ctx_mfree(a->ctx, a->sh[k].pairs);
 	}
 	ms_ctx_mfree(a->ctx, a->sh);
+	ms_rts_utt_free(a->own_utt);
 	ms_ctx_mfree(a->ctx, a);
 }
 
@@ -80,6 +96,8 @@ static int on_decisions(void *ud, const ms_rts_state *s, const ms_rts_pair *cons
 	entry *e = &sh->e[sh->n_e];
 	if ((rc = ms_rts_state_clone(r->a->ctx, &e->s, s)))
 		return rc;
+	/* the same table, but one that outlives the match that recorded the state */
+	e->s->utt = r->a->utt;
 	e->first = sh->n_p;
 	e->n = k;
 	for (int i = 0; i < n[sh->seat]; i++)
@@ -148,5 +166,192 @@ int rts_ascore_eval(const rts_ascore *a, ms_ctx *ctx, const ms_dsl_prog *p, int 
 	ms_rts_dsl_interp_free(it);
 	ms_ctx_mfree(ctx, mine);
 	*matched = (double)hits;
+	return rc;
+}
+
+/* ---- data set files -------------------------------------------------------- */
+
+#define DATASET_FORMAT "microsynth-rts-dataset/1"
+
+static int put_line(gzFile g, const char *text)
+{
+	return gzputs(g, text) >= 0 && gzputc(g, '\n') == '\n' ? MS_OK : MS_EIO;
+}
+
+static int save_header(ms_ctx *ctx, gzFile g, const char *const *maps, int n_maps, const char *oracle,
+		       const char *opponent)
+{
+	cJSON *h = cJSON_CreateObject(), *m = cJSON_CreateStringArray(maps, n_maps);
+	char *text = NULL;
+	int rc = MS_ENOMEM;
+	if (h && m && cJSON_AddStringToObject(h, "format", DATASET_FORMAT) &&
+	    cJSON_AddStringToObject(h, "oracle", oracle ? oracle : "") &&
+	    cJSON_AddStringToObject(h, "opponent", opponent ? opponent : "")) {
+		cJSON_AddItemToObject(h, "maps", m);
+		m = NULL;
+		if (!(rc = ms_json_print(ctx, h, &text)))
+			rc = put_line(g, text);
+	}
+	ms_ctx_mfree(ctx, text);
+	cJSON_Delete(m);
+	cJSON_Delete(h);
+	return rc;
+}
+
+/* One entry's line: its state and actions as the official toJSON writes them. */
+static int save_entry(ms_ctx *ctx, gzFile g, int map, int seat, const ms_rts_state *s, const ms_rts_pair *pairs,
+		      int n)
+{
+	char *st = NULL, *acts = NULL;
+	int rc = ms_rts_state_to_json(ctx, &st, s, MS_RTS_JSON_CONSTANTS);
+	if (!rc)
+		rc = ms_rts_player_action_to_json(ctx, &acts, s, pairs, n);
+	if (!rc && (gzprintf(g, "{\"map\":%d,\"seat\":%d,\"state\":", map, seat) <= 0 || gzputs(g, st) < 0 ||
+		    gzputs(g, ",\"actions\":") < 0 || gzputs(g, acts) < 0 || gzputs(g, "}\n") < 0))
+		rc = MS_EIO;
+	ms_ctx_mfree(ctx, st);
+	ms_ctx_mfree(ctx, acts);
+	return rc;
+}
+
+int rts_ascore_save(const rts_ascore *a, const char *path, const char *const *maps, int n_maps, const char *oracle,
+		    const char *opponent)
+{
+	size_t len = strlen(path);
+	gzFile g = gzopen(path, len > 3 && !strcmp(path + len - 3, ".gz") ? "wb9" : "wbT");
+	int rc;
+	if (!g)
+		return ms_ctx_error(a->ctx, MS_EIO, "data set %s: cannot open for writing", path);
+	rc = save_header(a->ctx, g, maps, n_maps, oracle, opponent);
+	for (int k = 0; rc == MS_OK && k < a->n && k / 2 < n_maps; k++)
+		for (int i = 0; rc == MS_OK && i < a->sh[k].n_e; i++) {
+			const entry *e = &a->sh[k].e[i];
+			rc = save_entry(a->ctx, g, k / 2, a->sh[k].seat, e->s, a->sh[k].pairs + e->first, e->n);
+		}
+	if (gzclose(g) != Z_OK && rc == MS_OK)
+		rc = MS_EIO;
+	return rc ? ms_ctx_error(a->ctx, rc, "data set %s: %s", path,
+				 rc == MS_EIO ? "write failed" : ms_ctx_last_error(a->ctx))
+		  : MS_OK;
+}
+
+/* The problem's index of the file's map `name`, or -1. */
+static int map_index(const char *name, const char *const *maps, int n_maps)
+{
+	for (int i = 0; i < n_maps; i++)
+		if (!strcmp(name, maps[i]))
+			return i;
+	return -1;
+}
+
+/* The header: the format, and each of the file's maps as one of the problem's (into idx). */
+static int load_header(ms_ctx *ctx, const char *path, const char *line, const char *const *maps, int n_maps,
+		       int **idx, int *n_idx)
+{
+	cJSON *h = NULL, *m;
+	int rc = ms_json_parse(ctx, path, line, strlen(line), &h), k = 0;
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(h, "format");
+	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(h, "maps");
+	if (rc)
+		return rc;
+	if (!cJSON_IsString(f) || strcmp(f->valuestring, DATASET_FORMAT) || !cJSON_IsArray(ms)) {
+		cJSON_Delete(h);
+		return ms_ctx_error(ctx, MS_EPARSE, "data set %s: line 1: not a %s header (\"format\", \"maps\")", path,
+				    DATASET_FORMAT);
+	}
+	if (!(*idx = ms_ctx_calloc(ctx, (size_t)cJSON_GetArraySize(ms) + 1, sizeof **idx))) {
+		cJSON_Delete(h);
+		return ms_ctx_error(ctx, MS_ENOMEM, "data set %s: out of memory", path);
+	}
+	cJSON_ArrayForEach(m, ms)
+	{
+		int i = cJSON_IsString(m) ? map_index(m->valuestring, maps, n_maps) : -1;
+		if (i < 0) {
+			rc = ms_ctx_error(ctx, MS_EINVAL, "data set %s: map %s is not a --map of this run", path,
+					  cJSON_IsString(m) ? m->valuestring : "(not a string)");
+			break;
+		}
+		(*idx)[k++] = i;
+	}
+	*n_idx = k;
+	cJSON_Delete(h);
+	return rc;
+}
+
+/* One entry line into its shard. */
+static int load_entry(rts_ascore *a, const char *path, long lineno, const char *line, const int *idx, int n_idx,
+		      ms_rts_pair *buf)
+{
+	ms_ctx *ctx = a->ctx;
+	cJSON *j = NULL;
+	char *st = NULL, *acts = NULL;
+	ms_rts_state *s = NULL;
+	int rc = ms_json_parse(ctx, path, line, strlen(line), &j), n = 0;
+	const cJSON *mp = cJSON_GetObjectItemCaseSensitive(j, "map"), *seat = cJSON_GetObjectItemCaseSensitive(j, "seat");
+	if (rc)
+		return rc;
+	if (!cJSON_IsNumber(mp) || mp->valueint < 0 || mp->valueint >= n_idx || !cJSON_IsNumber(seat) ||
+	    (seat->valueint != 0 && seat->valueint != 1) || !cJSON_GetObjectItemCaseSensitive(j, "state") ||
+	    !cJSON_GetObjectItemCaseSensitive(j, "actions"))
+		rc = ms_ctx_error(ctx, MS_EPARSE, "data set %s: line %ld: needs \"map\" (an index of the header's maps), "
+				  "\"seat\" (0 or 1), \"state\" and \"actions\"", path, lineno);
+	if (!rc && (!(st = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "state"))) ||
+		    !(acts = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "actions")))))
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "data set %s: out of memory", path);
+	if (!rc && (rc = ms_rts_state_from_json(ctx, &s, a->utt, st, strlen(st), 0)))
+		rc = ms_ctx_error(ctx, rc, "data set %s: line %ld: state: %s", path, lineno, ms_ctx_last_error(ctx));
+	if (!rc && (rc = ms_rts_player_action_from_json(ctx, s, acts, strlen(acts), buf, PAIRS_MAX, &n)))
+		rc = ms_ctx_error(ctx, rc, "data set %s: line %ld: actions: %s", path, lineno, ms_ctx_last_error(ctx));
+	if (!rc) {
+		shard *sh = &a->sh[idx[mp->valueint] * 2 + seat->valueint];
+		sh->seat = seat->valueint;
+		rec_ud r = { a, sh };
+		const ms_rts_pair *both[2] = { buf, buf };
+		int counts[2] = { n, n };
+		rc = on_decisions(&r, s, both, counts);
+	}
+	ms_rts_state_free(ctx, s);
+	cJSON_free(st);
+	cJSON_free(acts);
+	cJSON_Delete(j);
+	return rc;
+}
+
+int rts_ascore_load(ms_ctx *ctx, rts_ascore **out, const char *path, const char *const *maps, int n_maps,
+		    const ms_rts_utt *utt, int version, int conflict)
+{
+	char *text = NULL, *line, *nl;
+	size_t len;
+	int *idx = NULL, n_idx = 0, rc;
+	long lineno = 1;
+	ms_rts_pair *buf = NULL;
+	rts_ascore *a = NULL;
+	*out = NULL;
+	/* data sets of a few maps run to tens of MB; 2 GiB bounds a damaged one */
+	if ((rc = ms_read_file(ctx, path, "data set", (size_t)1 << 31, &text, &len)))
+		return rc;
+	if (!(nl = strchr(text, '\n')))
+		rc = ms_ctx_error(ctx, MS_EPARSE, "data set %s: no header line", path);
+	else
+		*nl = 0, rc = load_header(ctx, path, text, maps, n_maps, &idx, &n_idx);
+	if (!rc && !(rc = rts_ascore_new(ctx, n_maps * 2, utt, version, conflict, &a)) &&
+	    !(buf = ms_ctx_malloc(ctx, PAIRS_MAX * sizeof *buf)))
+		rc = ms_ctx_error(ctx, MS_ENOMEM, "data set %s: out of memory", path);
+	for (line = nl ? nl + 1 : NULL; !rc && line && *line; line = nl ? nl + 1 : NULL) {
+		lineno++;
+		if ((nl = strchr(line, '\n')))
+			*nl = 0;
+		if (*line)
+			rc = load_entry(a, path, lineno, line, idx, n_idx, buf);
+	}
+	if (!rc && rts_ascore_actions(a, -1) == 0)
+		rc = ms_ctx_error(ctx, MS_EINVAL, "data set %s: no action of the oracle to compare", path);
+	ms_ctx_mfree(ctx, buf);
+	ms_ctx_mfree(ctx, idx);
+	ms_ctx_mfree(ctx, text);
+	if (rc)
+		rts_ascore_free(a);
+	else
+		*out = a;
 	return rc;
 }

@@ -18,8 +18,13 @@
 
 typedef struct rts_ascore rts_ascore;
 
-/* An empty data set of n_shards (map, seat) shards. */
-int rts_ascore_new(ms_ctx *ctx, int n_shards, rts_ascore **out);
+/*
+ * An empty data set of n_shards (map, seat) shards whose states use `utt`
+ * (borrowed: it outlives the data set), or with utt NULL a table of its own
+ * of that version and conflict policy (a match's table goes with the match,
+ * so recorded states are moved onto this one, which is the same table).
+ */
+int rts_ascore_new(ms_ctx *ctx, int n_shards, const ms_rts_utt *utt, int version, int conflict, rts_ascore **out);
 void rts_ascore_free(rts_ascore *a);
 /* Plays the oracle in `seat` of match m against `opp`, recording into shard `shard`; a status. */
 int rts_ascore_record(rts_ascore *a, ms_match *m, int shard, int seat, ms_match_player oracle, ms_match_player opp);
@@ -32,5 +37,21 @@ long rts_ascore_actions(const rts_ascore *a, int shard);
  */
 int rts_ascore_eval(const rts_ascore *a, ms_ctx *ctx, const ms_dsl_prog *p, int shard, double *matched,
 		    double *total);
+
+/*
+ * A data set file (JSON lines, gzip when the name ends in .gz): a header
+ * {"format":"microsynth-rts-dataset/1","oracle":..,"opponent":..,"maps":[..]},
+ * then per recorded decision {"map":i,"seat":s,"state":GameState JSON,
+ * "actions":PlayerAction JSON} (the official toJSON bytes), shards in order.
+ */
+int rts_ascore_save(const rts_ascore *a, const char *path, const char *const *maps, int n_maps, const char *oracle,
+		    const char *opponent);
+/*
+ * Reads a data set for a problem whose maps are `maps` (names as given):
+ * every map of the file must be one of them (its shards are placed there),
+ * states read with `utt`. Errors name the file and line.
+ */
+int rts_ascore_load(ms_ctx *ctx, rts_ascore **out, const char *path, const char *const *maps, int n_maps,
+		    const ms_rts_utt *utt, int version, int conflict);
 
 #endif

@@ -568,7 +568,7 @@ void rts_synth_fill_problem(ms_rts_synth *rs)
 	rs->pb.start = -1;
 	rs->pb.shards[MS_SYNTH_PSI] = 2 * rs->n_maps;
 	rs->pb.shards[MS_SYNTH_C] = 2 * rs->n_maps;
-	rs->pb.has_c = rs->oracle != NULL;
+	rs->pb.has_c = rs->oracle != NULL || rs->ascore != NULL;
 	rs->pb.user = rs;
 	rs->pb.worker_new = worker_new;
 	rs->pb.worker_free = worker_free;

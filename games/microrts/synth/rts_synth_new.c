@@ -68,7 +68,9 @@ static int record_oracle(ms_rts_synth *rs)
 
 	if (!(rs->oracle_f = ms_ctx_calloc(ctx, (size_t)rs->n_maps * 2 * N_FEATURES, sizeof(double))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
-	if (rs->c_score == MS_RTS_C_SCORE_A && (rc = rts_ascore_new(ctx, rs->n_maps * 2, &rs->ascore)))
+	if (rs->c_score == MS_RTS_C_SCORE_A &&
+	    (rc = rts_ascore_new(ctx, rs->n_maps * 2, rs->states ? ms_rts_state_utt(rs->states[0]) : NULL, rs->utt,
+				 rs->conflict, &rs->ascore)))
 		return rc;
 	for (int i = 0; rc == MS_OK && i < rs->n_maps; i++) {
 		ms_match *m = NULL;
@@ -98,6 +100,23 @@ static int record_oracle(ms_rts_synth *rs)
 	return rc;
 }
 
+/* A's data set from a file (rts_ascore.h), its maps among the problem's. */
+static int load_dataset(ms_rts_synth *rs, ms_ctx *ctx, const char *path)
+{
+	rts_ascore_free(rs->ascore);
+	rs->ascore = NULL;
+	rs->c_score = MS_RTS_C_SCORE_A;
+	return rts_ascore_load(ctx, &rs->ascore, path, (const char *const *)rs->maps, rs->n_maps,
+			       rs->states ? ms_rts_state_utt(rs->states[0]) : NULL, rs->utt, rs->conflict);
+}
+
+int ms_rts_synth_dataset_save(const ms_rts_synth *rs, const char *path)
+{
+	if (!rs->ascore)
+		return ms_ctx_error(rs->ctx, MS_EINVAL, "data set %s: this problem has no action score A", path);
+	return rts_ascore_save(rs->ascore, path, (const char *const *)rs->maps, rs->n_maps, rs->oracle, rs->c_opp);
+}
+
 /* The options every problem needs, before anything is built. */
 static int check_options(ms_ctx *ctx, const ms_rts_synth_options *o)
 {
@@ -124,8 +143,10 @@ static int check_options(ms_ctx *ctx, const ms_rts_synth_options *o)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --max-cycles %d", o->max_cycles);
 	if (o->version >= 5 && (o->c_score < MS_RTS_C_SCORE_O || o->c_score > MS_RTS_C_SCORE_A))
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: unknown cloning score %d", o->c_score);
-	if (o->version >= 5 && o->c_score == MS_RTS_C_SCORE_A && !o->oracle)
-		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: the action score A needs an oracle");
+	if (o->version >= 5 && o->c_score == MS_RTS_C_SCORE_A && !o->oracle && !o->dataset)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: the action score A needs an oracle or a data set");
+	if (o->version >= 5 && o->dataset && o->c_score != MS_RTS_C_SCORE_A)
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: a data set is for the action score A");
 	return MS_OK;
 }
 
@@ -268,6 +289,8 @@ static int make_fingerprint(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_op
 	if (rc >= 0 && rs->oracle)
 		rc = ms_buf_printf(&b, " oracle %s c_vs %s%s", rs->oracle, rs->c_opp,
 				   rs->c_score == MS_RTS_C_SCORE_A ? " c_score A" : "");
+	if (rc >= 0 && o->version >= 5 && o->dataset)
+		rc = ms_buf_printf(&b, " c_score A dataset %s", o->dataset);
 	if (rc >= 0 && o->prefix)
 		rc = ms_buf_printf(&b, " prefix %016llx until %d", (unsigned long long)ms_dsl_hash(o->prefix),
 				   o->switch_cycle);
@@ -343,6 +366,8 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		goto fail;
 	}
 	if (rs->oracle && (rc = add_oracle(rs, ctx, o)))
+		goto fail;
+	if (o->version >= 5 && o->dataset && (rc = load_dataset(rs, ctx, o->dataset)))
 		goto fail;
 	rs->eps = O_TOTAL / (2.0 * rs->n_maps * rs->n_opp);
 	rs->for_prod = ms_dsl_prod_find(rs->g, "For_S");

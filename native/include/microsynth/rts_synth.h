@@ -90,6 +90,9 @@ typedef struct ms_rts_synth_options {
 	int match_memo;                 /**< MS_RTS_MATCH_MEMO_*: the match memo (0: on) */
 	/* ---- version 5 ---- */
 	int c_score;                    /**< MS_RTS_C_SCORE_*: what C measures against the oracle (0: O) */
+	/** A: a data set file (ms_rts_synth_dataset_save's format) to compare with instead of recording the
+	 *  oracle's matches (then no oracle is needed); NULL: record them. */
+	const char *dataset;
 } ms_rts_synth_options;
 
 /** The cloning score C of sketch learning (needs an oracle). */
@@ -133,6 +136,12 @@ typedef struct ms_rts_synth ms_rts_synth;
  */
 MS_EXTERN int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options *o);
 MS_EXTERN void ms_rts_synth_free(ms_rts_synth *rs);
+/**
+ * Writes the A score's data set (the oracle's recorded decisions: states
+ * and unit actions, the official JSON) to `path` (gzip if it ends in .gz),
+ * for `dataset` of a later problem on the same maps. MS_EINVAL without one.
+ */
+MS_EXTERN int ms_rts_synth_dataset_save(const ms_rts_synth *rs, const char *path);
 
 /** The search problem (its opponents are the options' opponents, in order). */
 MS_EXTERN const ms_synth_problem *ms_rts_synth_problem(const ms_rts_synth *rs);
