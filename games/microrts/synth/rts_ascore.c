@@ -3,13 +3,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <zlib.h>
-
-#include <cjson/cJSON.h>
 
 #include "microsynth/rts_dsl.h"
-#include "core/file.h"
-#include "core/json.h"
 #include "core/vec.h"
 #include "games/microrts/rts.h"
 
@@ -170,6 +165,30 @@ int rts_ascore_eval(const rts_ascore *a, ms_ctx *ctx, const ms_dsl_prog *p, int 
 }
 
 /* ---- data set files -------------------------------------------------------- */
+
+#ifdef MS_NO_FILE_IO
+/* the JNI bridge's library reads and writes no files (no zlib, no cJSON) */
+int rts_ascore_save(const rts_ascore *a, const char *path, const char *const *maps, int n_maps, const char *oracle,
+		    const char *opponent)
+{
+	(void)maps, (void)n_maps, (void)oracle, (void)opponent;
+	return ms_ctx_error(a->ctx, MS_EUNSUPPORTED, "data set %s: this build writes no files", path);
+}
+
+int rts_ascore_load(ms_ctx *ctx, rts_ascore **out, const char *path, const char *const *maps, int n_maps,
+		    const ms_rts_utt *utt, int version, int conflict)
+{
+	(void)maps, (void)n_maps, (void)utt, (void)version, (void)conflict;
+	*out = NULL;
+	return ms_ctx_error(ctx, MS_EUNSUPPORTED, "data set %s: this build reads no files", path);
+}
+#else
+#include <zlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "core/file.h"
+#include "core/json.h"
 
 #define DATASET_FORMAT "microsynth-rts-dataset/1"
 
@@ -355,3 +374,4 @@ int rts_ascore_load(ms_ctx *ctx, rts_ascore **out, const char *path, const char 
 		*out = a;
 	return rc;
 }
+#endif
