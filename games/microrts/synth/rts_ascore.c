@@ -68,38 +68,53 @@ void rts_ascore_free(rts_ascore *a)
 	ms_ctx_mfree(a->ctx, a);
 }
 
+/*
+ * One decision into shard sh: the state (adopted: the caller hands over a
+ * copy, freed here on failure) and its n pairs. Waits (NONE, which the
+ * abstraction layer gives every free unit left without an action) are not
+ * kept: an idle program would reproduce them all. No action, no entry.
+ */
+static int add_entry(rts_ascore *a, shard *sh, ms_rts_state *s, const ms_rts_pair *pairs, int n)
+{
+	int k = 0, rc = MS_OK;
+	for (int i = 0; i < n; i++)
+		k += pairs[i].action.type != MS_RTS_NONE;
+	if (k > 0 &&
+	    !(rc = ms_vec_grow(a->ctx, (void **)&sh->e, &sh->cap_e, (long long)sh->n_e + 1, sizeof *sh->e)) &&
+	    !(rc = ms_vec_grow(a->ctx, (void **)&sh->pairs, &sh->cap_p, (long long)sh->n_p + k, sizeof *sh->pairs))) {
+		entry *e = &sh->e[sh->n_e++];
+		/* the same table, but one that outlives the match that recorded the state */
+		s->utt = a->utt;
+		e->s = s;
+		e->first = sh->n_p;
+		e->n = k;
+		for (int i = 0; i < n; i++)
+			if (pairs[i].action.type != MS_RTS_NONE)
+				sh->pairs[sh->n_p++] = pairs[i];
+		return MS_OK;
+	}
+	ms_rts_state_free(a->ctx, s);
+	return rc;
+}
+
 typedef struct rec_ud {
 	rts_ascore *a;
 	shard *sh;
 } rec_ud;
 
-/* The decisions hook: a copy of the state and the oracle's pairs, when it issued any. */
+/* The decisions hook: a copy of the state and the oracle's pairs. */
 static int on_decisions(void *ud, const ms_rts_state *s, const ms_rts_pair *const pairs[2], const int n[2])
 {
 	rec_ud *r = ud;
-	shard *sh = r->sh;
-	int k = 0, rc;
-	/* waits (NONE, which the abstraction layer gives every free unit left without an
-	 * action) are not counted: an idle program would reproduce them all */
-	for (int i = 0; i < n[sh->seat]; i++)
-		k += pairs[sh->seat][i].action.type != MS_RTS_NONE;
-	if (k <= 0)
-		return MS_OK;
-	if ((rc = ms_vec_grow(r->a->ctx, (void **)&sh->e, &sh->cap_e, (long long)sh->n_e + 1, sizeof *sh->e)) ||
-	    (rc = ms_vec_grow(r->a->ctx, (void **)&sh->pairs, &sh->cap_p, (long long)sh->n_p + k, sizeof *sh->pairs)))
-		return rc;
-	entry *e = &sh->e[sh->n_e];
-	if ((rc = ms_rts_state_clone(r->a->ctx, &e->s, s)))
-		return rc;
-	/* the same table, but one that outlives the match that recorded the state */
-	e->s->utt = r->a->utt;
-	e->first = sh->n_p;
-	e->n = k;
-	for (int i = 0; i < n[sh->seat]; i++)
-		if (pairs[sh->seat][i].action.type != MS_RTS_NONE)
-			sh->pairs[sh->n_p++] = pairs[sh->seat][i];
-	sh->n_e++;
-	return MS_OK;
+	ms_rts_state *copy;
+	int rc;
+	for (int i = 0; i < n[r->sh->seat]; i++)
+		if (pairs[r->sh->seat][i].action.type != MS_RTS_NONE) {
+			if ((rc = ms_rts_state_clone(r->a->ctx, &copy, s)))
+				return rc;
+			return add_entry(r->a, r->sh, copy, pairs[r->sh->seat], n[r->sh->seat]);
+		}
+	return MS_OK; /* nothing but waits: no copy */
 }
 
 int rts_ascore_record(rts_ascore *a, ms_match *m, int shard_i, int seat, ms_match_player oracle, ms_match_player opp)
@@ -305,13 +320,12 @@ static int load_entry(rts_ascore *a, const char *path, long lineno, const char *
 	cJSON *j = NULL;
 	char *st = NULL, *acts = NULL;
 	ms_rts_state *s = NULL;
-	int rc = ms_json_parse(ctx, path, line, strlen(line), &j), n = 0;
-	const cJSON *mp = cJSON_GetObjectItemCaseSensitive(j, "map"), *seat = cJSON_GetObjectItemCaseSensitive(j, "seat");
+	int rc = ms_json_parse(ctx, path, line, strlen(line), &j), n = 0, map = -1, seat = -1;
 	if (rc)
 		return rc;
-	if (!cJSON_IsNumber(mp) || mp->valueint < 0 || mp->valueint >= n_idx || !cJSON_IsNumber(seat) ||
-	    (seat->valueint != 0 && seat->valueint != 1) || !cJSON_GetObjectItemCaseSensitive(j, "state") ||
-	    !cJSON_GetObjectItemCaseSensitive(j, "actions"))
+	if (ms_json_get_int(ctx, path, j, "map", &map) || map < 0 || map >= n_idx ||
+	    ms_json_get_int(ctx, path, j, "seat", &seat) || (seat != 0 && seat != 1) ||
+	    !cJSON_GetObjectItemCaseSensitive(j, "state") || !cJSON_GetObjectItemCaseSensitive(j, "actions"))
 		rc = ms_ctx_error(ctx, MS_EPARSE, "data set %s: line %ld: needs \"map\" (an index of the header's maps), "
 				  "\"seat\" (0 or 1), \"state\" and \"actions\"", path, lineno);
 	if (!rc && (!(st = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(j, "state"))) ||
@@ -322,12 +336,10 @@ static int load_entry(rts_ascore *a, const char *path, long lineno, const char *
 	if (!rc && (rc = ms_rts_player_action_from_json(ctx, s, acts, strlen(acts), buf, PAIRS_MAX, &n)))
 		rc = ms_ctx_error(ctx, rc, "data set %s: line %ld: actions: %s", path, lineno, ms_ctx_last_error(ctx));
 	if (!rc) {
-		shard *sh = &a->sh[idx[mp->valueint] * 2 + seat->valueint];
-		sh->seat = seat->valueint;
-		rec_ud r = { a, sh };
-		const ms_rts_pair *both[2] = { buf, buf };
-		int counts[2] = { n, n };
-		rc = on_decisions(&r, s, both, counts);
+		shard *sh = &a->sh[idx[map] * 2 + seat];
+		sh->seat = seat;
+		rc = add_entry(a, sh, s, buf, n);
+		s = NULL; /* adopted (or freed) */
 	}
 	ms_rts_state_free(ctx, s);
 	cJSON_free(st);

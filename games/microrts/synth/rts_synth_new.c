@@ -60,15 +60,20 @@ static char *dup_or_null(ms_ctx *ctx, const char *s, int *rc)
 	return d;
 }
 
-/* The oracle's features on every map and seat against the C opponent. */
+/*
+ * The oracle's matches against the C opponent on every map and seat: their
+ * outcome features when O needs them (the C score or the tie-break), their
+ * decisions for A unless a data set file gave those.
+ */
 static int record_oracle(ms_rts_synth *rs)
 {
 	ms_ctx *ctx = rs->ctx;
-	int rc = MS_OK;
+	int rc = MS_OK, need_o = rs->c_score == MS_RTS_C_SCORE_O || rs->tiebreak == MS_RTS_TIEBREAK_O;
+	int record_a = rs->c_score == MS_RTS_C_SCORE_A && !rs->ascore;
 
 	if (!(rs->oracle_f = ms_ctx_calloc(ctx, (size_t)rs->n_maps * 2 * N_FEATURES, sizeof(double))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "microrts problem: out of memory");
-	if (rs->c_score == MS_RTS_C_SCORE_A &&
+	if (record_a &&
 	    (rc = rts_ascore_new(ctx, rs->n_maps * 2, rs->states ? ms_rts_state_utt(rs->states[0]) : NULL, rs->utt,
 				 rs->conflict, &rs->ascore)))
 		return rc;
@@ -83,10 +88,10 @@ static int record_oracle(ms_rts_synth *rs)
 			pl[seat] = ms_match_player_spec(rs->oracle);
 			pl[1 - seat] = ms_match_player_spec(rs->c_opp);
 			rts_observer_start(&ob, ms_match_initial_state(m), seat);
-			if ((rc = ms_match_play_observed(m, pl, rts_observe, &ob, &res)) == MS_OK)
+			if (need_o && (rc = ms_match_play_observed(m, pl, rts_observe, &ob, &res)) == MS_OK)
 				memcpy(rs->oracle_f + (size_t)(i * 2 + seat) * N_FEATURES, ob.f, sizeof ob.f);
-			/* A: the same match again, its decisions recorded */
-			if (rc == MS_OK && rs->ascore)
+			/* A: its decisions recorded (the same match once more when O observed it too) */
+			if (rc == MS_OK && record_a)
 				rc = rts_ascore_record(rs->ascore, m, i * 2 + seat, seat, pl[seat], pl[1 - seat]);
 			if (rc != MS_OK)
 				rc = ms_ctx_error(ctx, rc, "oracle %s vs %s on %s: %s", rs->oracle, rs->c_opp, rs->maps[i],
@@ -94,18 +99,15 @@ static int record_oracle(ms_rts_synth *rs)
 		}
 		ms_match_free(m);
 	}
-	if (rc == MS_OK && rs->ascore && rts_ascore_actions(rs->ascore, -1) == 0)
+	if (rc == MS_OK && record_a && rts_ascore_actions(rs->ascore, -1) == 0)
 		rc = ms_ctx_error(ctx, MS_EINVAL, "--score A: the oracle %s issued no action against %s: nothing to compare",
 				  rs->oracle, rs->c_opp);
 	return rc;
 }
 
-/* A's data set from a file (rts_ascore.h), its maps among the problem's. */
+/* A's data set from a file (rts_ascore.h), its maps among the problem's; before the oracle plays. */
 static int load_dataset(ms_rts_synth *rs, ms_ctx *ctx, const char *path)
 {
-	rts_ascore_free(rs->ascore);
-	rs->ascore = NULL;
-	rs->c_score = MS_RTS_C_SCORE_A;
 	return rts_ascore_load(ctx, &rs->ascore, path, (const char *const *)rs->maps, rs->n_maps,
 			       rs->states ? ms_rts_state_utt(rs->states[0]) : NULL, rs->utt, rs->conflict);
 }
@@ -365,9 +367,9 @@ int ms_rts_synth_new(ms_ctx *ctx, ms_rts_synth **out, const ms_rts_synth_options
 		rc = ms_ctx_error(ctx, MS_EINVAL, "microrts problem: Java opponents need microsynth-harness.jar");
 		goto fail;
 	}
-	if (rs->oracle && (rc = add_oracle(rs, ctx, o)))
-		goto fail;
 	if (o->version >= 5 && o->dataset && (rc = load_dataset(rs, ctx, o->dataset)))
+		goto fail;
+	if (rs->oracle && (rc = add_oracle(rs, ctx, o)))
 		goto fail;
 	rs->eps = O_TOTAL / (2.0 * rs->n_maps * rs->n_opp);
 	rs->for_prod = ms_dsl_prod_find(rs->g, "For_S");
