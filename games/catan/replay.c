@@ -9,6 +9,7 @@
 #include "catan_internal.h"
 #include "core/buf.h"
 #include "core/file.h"
+#include "core/json.h"
 
 int catan__board_from_cjson(ms_ctx *ctx, const void *obj, ms_catan_board **out);
 
@@ -329,12 +330,13 @@ static int parse_act(replay *r, const cJSON *act, ms_catan_action *a)
 static int header_int(replay *r, const cJSON *h, const char *key, int lo, int hi, int *out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(h, key);
+	int x;
 	if (!v)
 		return 0;
-	if (!cJSON_IsNumber(v) || v->valuedouble != (double)v->valueint || v->valueint < lo || v->valueint > hi)
+	if (ms_json_as_int(r->ctx, r->path, key, v, &x) < 0 || x < lo || x > hi)
 		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: header: \"%s\" must be an integer in [%d, %d]", r->path, key,
 				    lo, hi);
-	*out = v->valueint;
+	*out = x;
 	return 1;
 }
 
@@ -418,18 +420,17 @@ static int pick_matches(replay *r, const cJSON *line, const ms_catan_action *a, 
 	const cJSON *legal = cJSON_GetObjectItemCaseSensitive(line, "legal");
 	const cJSON *pick = cJSON_GetObjectItemCaseSensitive(line, "pick");
 	char mine[128];
-	int m = cJSON_GetArraySize(legal);
-	if (!cJSON_IsNumber(pick) || pick->valuedouble != (double)pick->valueint || pick->valueint < 0 ||
-	    pick->valueint >= m)
+	int m = cJSON_GetArraySize(legal), k;
+	if (ms_json_as_int(r->ctx, r->path, "pick", pick, &k) < 0 || k < 0 || k >= m)
 		return ms_ctx_error(r->ctx, MS_EPARSE, "%s: step %ld: \"pick\" must index \"legal\" (%d actions)", r->path,
 				    i, m);
 	action_json(r, a, mine, sizeof mine);
-	char *theirs = cJSON_PrintUnformatted(cJSON_GetArrayItem(legal, pick->valueint));
+	char *theirs = cJSON_PrintUnformatted(cJSON_GetArrayItem(legal, k));
 	if (!theirs)
 		return ms_ctx_error(r->ctx, MS_ENOMEM, "%s: step %ld: out of memory", r->path, i);
 	int same = !strcmp(mine, theirs);
 	if (!same)
-		say(r, "step %ld: pick %d names %s, but the act is %s", i, pick->valueint, theirs, mine);
+		say(r, "step %ld: pick %d names %s, but the act is %s", i, k, theirs, mine);
 	cJSON_free(theirs);
 	return same;
 }
