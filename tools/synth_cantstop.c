@@ -468,7 +468,7 @@ static int run_search(const synth_args *a)
 	if (a->s.initial && (ret = cs_initial(ctx, cs, a->s.initial, &initial)) != CLI_OK)
 		goto done;
 	cs_search_options(&so, a, algo, initial, &ud);
-	synth_progress_head h = { "cantstop", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, NULL, NULL, 0, 0 };
+	synth_progress_head h = { "cantstop", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, NULL, NULL, 0, 0, NULL, NULL };
 	if ((ret = synth_progress_open(&pj, CMD, a->progress_json, &h, &so, &s)) != CLI_OK)
 		goto done;
 	ret = CLI_FAIL;

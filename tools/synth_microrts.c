@@ -602,7 +602,7 @@ static int rts_progress_open(rts_run *r, ms_synth_opts *so)
 	rts_progress *p = &r->pj;
 	ms_rts_synth_options po;
 	synth_progress_head h = { "microrts", a->s.algo, a->s.seed, a->s.evals, a->s.seconds,
-				  a->maps, a->opps, a->n_maps, a->n_opps };
+				  a->maps, a->opps, a->n_maps, a->n_opps, rts_progress_vs, p };
 
 	if (!a->progress_json || synth_mpi_rank() > 0)
 		return CLI_OK;
@@ -615,9 +615,6 @@ static int rts_progress_open(rts_run *r, ms_synth_opts *so)
 		if (ms_rts_synth_new(p->ctx, &p->rs[k], &po))
 			return synth_fail(p->ctx, "--progress-json");
 	}
-	p->base.vs = rts_progress_vs;
-	p->base.vs_ud = p;
-	p->base.n_vs = a->n_opps;
 	return synth_progress_open(&p->base, "synth", a->progress_json, &h, so, &r->s);
 }
 

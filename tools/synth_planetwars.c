@@ -155,7 +155,7 @@ static int pws_search(pws_run *r)
 	synth_run_ud ud;
 	synth_progress pj = { 0 };
 	const char *maps[1] = { r->label };
-	synth_progress_head h = { "planetwars", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, maps, NULL, 1, 0 };
+	synth_progress_head h = { "planetwars", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, maps, NULL, 1, 0, NULL, NULL };
 	synth_search_opts(&so, &a->s, a->algo, &ud);
 	so.initial = r->init;
 	int ret = synth_progress_open(&pj, CMD, a->progress_json, &h, &so, &r->s);

@@ -41,10 +41,9 @@ static int write_head(synth_progress *p, const synth_progress_head *h)
 /* Under MPI, rank 0's account of each serving rank: [rank, tasks, seconds evaluating]. */
 static void write_ranks(FILE *f)
 {
-	static const int cap = MAX_RANKS;
 	long long tasks[MAX_RANKS];
 	double secs[MAX_RANKS];
-	int n = synth_mpi_rank_work(tasks, secs, cap);
+	int n = synth_mpi_rank_work(tasks, secs, MAX_RANKS);
 
 	if (n <= 0)
 		return;
@@ -83,12 +82,8 @@ static int write_line(void *ud, const ms_synth_stats *st)
 int synth_progress_open(synth_progress *p, const char *cmd, const char *path, const synth_progress_head *h,
 			ms_synth_opts *so, ms_synth *const *s)
 {
-	synth_progress_vs_fn vs = p->vs;
-	void *vs_ud = p->vs_ud;
-	int n_vs = p->n_vs;
-
 	memset(p, 0, sizeof *p);
-	p->vs = vs, p->vs_ud = vs_ud, p->n_vs = n_vs;
+	p->vs = h->vs, p->vs_ud = h->vs_ud, p->n_vs = h->vs ? h->n_opponents : 0;
 	if (!path || synth_mpi_rank() > 0)
 		return CLI_OK;
 	if (ms_ctx_new(&p->ctx, NULL))

@@ -22,6 +22,8 @@ typedef struct synth_progress_head {
 	double seconds;
 	const char *const *maps, *const *opponents;
 	int n_maps, n_opponents;
+	synth_progress_vs_fn vs; /* NULL: no W/D/L; else one per opponent */
+	void *vs_ud;
 } synth_progress_head;
 
 typedef struct synth_progress {
@@ -32,7 +34,7 @@ typedef struct synth_progress {
 	/* the callback that was in so->progress (the bar, Ctrl-C), called first */
 	int (*next)(void *ud, const ms_synth_stats *st);
 	void *next_ud;
-	synth_progress_vs_fn vs; /* NULL: no W/D/L */
+	synth_progress_vs_fn vs; /* the head's */
 	void *vs_ud;
 	int n_vs;
 } synth_progress;

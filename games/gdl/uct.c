@@ -143,7 +143,7 @@ static double child_q(ms_gdl_uct *u, const ms_mcts *m, int ch, int r)
 
 /*
  * Every joint move of the state, role nr-1 varying fastest; or, when there
- * are more than `max` (16 roles of 16 moves: 16^16), a list that covers each
+ * are more than `max` (four roles of 16 moves: 65,536), a list that covers each
  * role's moves (entry j gives role r its move j mod n_r): decoupled UCT
  * keeps statistics per role, so c_choose combines the roles' picks into a
  * joint move that need not be listed (ms_mcts_choose_own). Any combination

@@ -139,6 +139,12 @@ static unsigned char *state_at(const ms_mcts *m, int i)
 	return m->states + (size_t)i * m->g.state_size;
 }
 
+/* A callback's failure as the search's error (its message kept). */
+static int cb_failed(ms_mcts *m, int rc, const char *what)
+{
+	return ms_ctx_error(m->ctx, rc, "mcts: the game's %s() failed: %s", what, ms_ctx_last_error(m->ctx));
+}
+
 static int copy_state(ms_mcts *m, void *dst, const void *src)
 {
 	int rc;
@@ -146,15 +152,7 @@ static int copy_state(ms_mcts *m, void *dst, const void *src)
 		memcpy(dst, src, m->g.state_size);
 		return MS_OK;
 	}
-	if ((rc = m->g.copy(m->g.ud, dst, src)) < 0)
-		return ms_ctx_error(m->ctx, rc, "mcts: the game's copy() failed: %s", ms_ctx_last_error(m->ctx));
-	return MS_OK;
-}
-
-/* A callback's failure as the search's error (its message kept). */
-static int cb_failed(ms_mcts *m, int rc, const char *what)
-{
-	return ms_ctx_error(m->ctx, rc, "mcts: the game's %s() failed: %s", what, ms_ctx_last_error(m->ctx));
+	return (rc = m->g.copy(m->g.ud, dst, src)) < 0 ? cb_failed(m, rc, "copy") : MS_OK;
 }
 
 /* Fills in player, terminal and the move list of node i from its state. */
