@@ -1,6 +1,6 @@
 /*
  * A General Game Playing player behind the GGP protocol (issue 44), free of
- * any transport: the caller (tools/gdl_serve.c, over HTTP) hands it each
+ * any transport: the caller (tools/gdl/gdl_serve.c, over HTTP) hands it each
  * message body and writes back the answer the reply gives.
  *
  * Messages are KIF S-expressions as ggp-base's game server sends them:

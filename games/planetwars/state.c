@@ -4,7 +4,7 @@
  *
  * Source of truth: the challenge's specification, checked against the
  * official engine's playbacks (../shared/data/planetwars/playbacks, all 400
- * replay exactly, see tools/cmd_planetwars.c). Where the engine does
+ * replay exactly, see tools/planetwars/cmd_planetwars.c). Where the engine does
  * something the specification does not say, the playbacks win:
  *  - one step is growth of owned planets, then every fleet advances, then a
  *    battle on each planet in id order (the playback of a step shows a

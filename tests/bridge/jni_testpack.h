@@ -1,7 +1,7 @@
 /*
  * The JNI bot's array formats written from a native table and state, as
  * MicrosynthAI.java writes them from Java objects (see
- * native/bridge/jni/jni_ai.h), so the native half is tested without a JVM.
+ * games/microrts/bridge/jni/jni_ai.h), so the native half is tested without a JVM.
  */
 #ifndef MS_TESTS_JNI_TESTPACK_H
 #define MS_TESTS_JNI_TESTPACK_H
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "microsynth/microrts.h"
-#include "native/bridge/jni/jni_ai.h"
+#include "games/microrts/bridge/jni/jni_ai.h"
 
 /* The table as ints (malloc'd, *len ints) and its names (pointers into utt). */
 static inline int32_t *jt_pack_table(const ms_rts_utt *utt, int *len, const char **names)

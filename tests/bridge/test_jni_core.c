@@ -1,5 +1,5 @@
 /*
- * The JNI bot's native half (native/bridge/jni/jni_ai.c) without a JVM:
+ * The JNI bot's native half (games/microrts/bridge/jni/jni_ai.c) without a JVM:
  * decisions through the packed arrays equal the bot's own decisions on the
  * engine's state over whole matches, and every malformed array, table or
  * spec is refused with a message while the handle stays usable.

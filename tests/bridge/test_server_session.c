@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "tools/kit/kit.h"
-#include "bridge/server/server_internal.h"
+#include "games/microrts/bridge/server/server_internal.h"
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"

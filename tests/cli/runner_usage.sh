@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Java-runner commands (tools/cmd_tournament.c) pass the options of their
+# The Java-runner commands (tools/microrts/cmd_tournament.c) pass the options of their
 # lists on unchanged; each command's usage must name every one of them.
 #   runner_usage.sh MICROSYNTH CMD_TOURNAMENT_C
 set -euo pipefail

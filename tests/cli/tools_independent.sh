@@ -3,8 +3,8 @@
 #
 # C: every row of the command table in tools/microsynth.c must be defined in a
 # command file, and no function defined in a command file is called from any
-# other file of tools/ (shared helpers included). Every file of tools/ is a
-# command file unless SHARED lists it, so a new file or a new table row is
+# other file of tools/ (shared helpers included). Every file of tools/<game>/
+# and tools/common/ is a command file unless SHARED lists it, so a new file or a new table row is
 # checked without editing this script. The only calls allowed across files are
 # a command handing over to its own subcommands: bench -> cmd_bench_*,
 # synth -> plot, planetwars -> cmd_pw_*, gdl -> cmd_gdl_*. The game front ends
@@ -18,7 +18,12 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root/tools"
 JAVA_LIBRARY="MapFingerprint"
-SHARED="cli.c cli_lws.c synth_common.c synth_progress.c synth_microrts.c synth_cantstop.c synth_planetwars.c pw_common.c edition.c match_session.c recording.c synth_mpi.c svg.c gdl_common.c kit/kit.c kit/proc.c"
+SHARED="common/cli.c common/cli_lws.c common/synth_common.c common/synth_progress.c common/synth_mpi.c common/svg.c
+	microrts/synth_microrts.c microrts/edition.c microrts/match_session.c microrts/recording.c cantstop/synth_cantstop.c
+	planetwars/synth_planetwars.c planetwars/pw_common.c gdl/gdl_common.c kit/kit.c kit/proc.c"
+# the folders of commands: tools/<game>/ and tools/common/
+DIRS="common microrts cantstop catan gdl planetwars"
+SHARED=$(echo $SHARED)
 bad=0
 fail() {
 	echo "$*"
@@ -29,12 +34,11 @@ for s in $SHARED; do
 	[ -f "$s" ] || fail "tools_independent.sh: shared helper $s does not exist (stale SHARED list)"
 done
 commands=()
-for f in *.c; do
-	[ "$f" = microsynth.c ] && continue
+for f in $(for d in $DIRS; do ls "$d"/*.c; done); do
 	case " $SHARED " in *" $f "*) continue ;; esac
 	commands+=("$f")
 done
-callers=(*.c kit/*.c)
+callers=(microsynth.c kit/*.c $(for d in $DIRS; do ls "$d"/*.c; done))
 
 # Every command of the table is defined in exactly one command file.
 rows=$(sed -nE 's/^[[:space:]]*\{ *"([a-z0-9_-]+)", *"[^"]*", *([a-z_0-9]+), *([a-z_0-9]+) *\},?$/\1 \2 \3/p' microsynth.c)
@@ -68,10 +72,10 @@ for f in "${commands[@]}"; do
 			[ "$g" = "$f" ] && continue
 			case "$g:$fn" in
 			microsynth.c:cmd_*) ;;
-			cmd_bench.c:cmd_bench_*) ;;
-			cmd_synth.c:synth_plot_main) ;;
-			cmd_planetwars.c:cmd_pw_*) ;;
-			cmd_gdl.c:cmd_gdl_*) ;;
+			microrts/cmd_bench.c:cmd_bench_*) ;;
+			common/cmd_synth.c:synth_plot_main) ;;
+			planetwars/cmd_planetwars.c:cmd_pw_*) ;;
+			gdl/cmd_gdl.c:cmd_gdl_*) ;;
 			*) fail "$g calls $fn, defined in $f" ;;
 			esac
 		done

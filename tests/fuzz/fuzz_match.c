@@ -1,6 +1,6 @@
 /* Whole matches from fuzzed bytes (issue 22): two bots, kept for 1-4
  * consecutive matches on random legal maps, any table, policy and edition
- * (tools/match_session.c). Memory errors stop the run through the
+ * (tools/microrts/match_session.c). Memory errors stop the run through the
  * sanitizers; a native bot that fails a decision on a legal state does too. */
 #include <stdio.h>
 #include <stdlib.h>

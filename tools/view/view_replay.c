@@ -25,7 +25,7 @@
 #include <zip.h>
 
 #include "core/xml.h"
-#include "games/microrts/rts_xml.h"
+#include "games/microrts/engine/rts_xml.h"
 #include "recording.h"
 #include "view.h"
 

@@ -9,7 +9,7 @@
 #ifndef MS_GAMES_MICRORTS_BOT_ACTIONS_H
 #define MS_GAMES_MICRORTS_BOT_ACTIONS_H
 
-#include "../rts.h"
+#include "../engine/rts.h"
 #include "core/hash.h"
 
 /* Kinds of path search, apart in a memo table they share (bits 62-63 of the key's second word). */

@@ -10,7 +10,7 @@
 #include "microsynth/bots.h"
 #include "microsynth/memo.h"
 #include "core/hash.h"
-#include "../rts.h"
+#include "../engine/rts.h"
 #include "bot_actions.h"
 
 enum { BF_RESOURCE = 1, BF_STOCKPILE = 2 };

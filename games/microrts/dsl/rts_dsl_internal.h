@@ -3,7 +3,7 @@
 #define MS_GAMES_MICRORTS_DSL_INTERNAL_H
 
 #include "microsynth/rts_dsl.h"
-#include "games/microrts/rts.h"
+#include "games/microrts/engine/rts.h"
 #include "core/buf.h"
 #include "core/hash.h"
 #include "microsynth/memo.h"

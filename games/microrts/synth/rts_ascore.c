@@ -6,7 +6,7 @@
 
 #include "microsynth/rts_dsl.h"
 #include "core/vec.h"
-#include "games/microrts/rts.h"
+#include "games/microrts/engine/rts.h"
 
 #define PAIRS_MAX 1024 /* a decision's pairs: one per unit at most, and maps hold fewer */
 

@@ -74,7 +74,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
     /** Resource of the program index inside the jar. */
     public static final String INDEX_RESOURCE = "/programs/index.txt";
 
-    // Array formats shared with native/bridge/jni/jni_ai.h.
+    // Array formats shared with games/microrts/bridge/jni/jni_ai.h.
     private static final int PACK_VERSION = 1;
     private static final int STATE_HEADER = 6;
     private static final int UNIT_INTS = 8;
@@ -110,7 +110,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
 
     private static native void nCounters(long h, long[] out);
 
-    // settings and figures: see nPregame in native/bridge/jni/jni_entry.c
+    // settings and figures: see nPregame in games/microrts/bridge/jni/jni_entry.c
     private static native String nPregame(long h, int[] state, int len, String[] candidates, String[] field,
             long[] settings, double[] figures);
 
@@ -716,7 +716,7 @@ public class MicrosynthAI extends AIWithComputationBudget {
     }
 
     // ------------------------------------------------------------------
-    // Packing (formats in native/bridge/jni/jni_ai.h)
+    // Packing (formats in games/microrts/bridge/jni/jni_ai.h)
 
     static int[] packTable(UnitTypeTable t) {
         List<UnitType> types = t.getUnitTypes();
