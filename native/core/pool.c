@@ -101,3 +101,13 @@ int ms_pool_for(ms_ctx *ctx, long n, int threads, ms_pool_job job, void *ud, lon
 		*failed = p.err_index;
 	return ms_ctx_error(ctx, p.err_status, "%s", p.err);
 }
+
+int ms_thread_start(ms_ctx *ctx, pthread_t *tid, void *(*fn)(void *), void *arg, const char *what)
+{
+	int e = pthread_create(tid, NULL, fn, arg);
+
+	if (!e)
+		return 0;
+	return ctx ? ms_ctx_error(ctx, MS_ERROR, "cannot start %s (pthread_create: %d)", what ? what : "a thread", e)
+		   : MS_ERROR;
+}

@@ -13,6 +13,8 @@
 #ifndef MS_CORE_POOL_H
 #define MS_CORE_POOL_H
 
+#include <pthread.h>
+
 #include "microsynth/common.h"
 
 /*
@@ -33,5 +35,13 @@ typedef int (*ms_pool_job)(void *ud, ms_ctx *ctx, long i, int worker);
  * be started is not an error: its share runs on the workers that did start.
  */
 int ms_pool_for(ms_ctx *ctx, long n, int threads, ms_pool_job job, void *ud, long *failed);
+
+/*
+ * A thread that lives beside its caller rather than running jobs (an
+ * evaluator's persistent workers, a server's loop, a signal watcher): the
+ * one other place the tree starts threads. 0, or MS_ERROR with a message
+ * naming `what` in `ctx` (when not NULL); *tid is valid only on 0.
+ */
+int ms_thread_start(ms_ctx *ctx, pthread_t *tid, void *(*fn)(void *), void *arg, const char *what);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "synth_internal.h"
 #include "core/hash.h"
+#include "core/pool.h"
 
 typedef struct eval_task {
 	int prog, opp, shard; /* opp: index into the population, or -1 */
@@ -255,8 +256,8 @@ int ms_synth_eval_new(ms_ctx *ctx, ms_synth_eval **out, const ms_synth_problem *
 		if ((rc = sync_start(ev)) < 0)
 			goto fail;
 		for (int i = 1; i < threads; i++) {
-			if (pthread_create(&ev->w[i].tid, NULL, worker_main, &ev->w[i]) != 0) {
-				rc = ms_ctx_error(ctx, MS_ERROR, "evaluator: cannot start thread %d of %d", i, threads);
+			if ((rc = ms_thread_start(ctx, &ev->w[i].tid, worker_main, &ev->w[i], "an evaluator thread")) < 0) {
+				rc = ms_ctx_error(ctx, rc, "evaluator: thread %d of %d: %s", i, threads, ms_ctx_last_error(ctx));
 				goto fail;
 			}
 			ev->w[i].started = 1;
@@ -517,8 +518,8 @@ int ms_synth_eval_add_remote(ms_synth_eval *ev, int slots, ms_synth_remote_fn fn
 			rc = ms_ctx_error(ev->ctx, rc, "evaluator: cannot create the context of remote slot %d", i);
 		else if ((rc = ms_dsl_prog_new(w->ctx, &w->copy, ev->pb->grammar)) < 0)
 			rc = ms_ctx_error(ev->ctx, rc, "evaluator: remote slot %d: %s", i, ms_ctx_last_error(w->ctx));
-		else if (pthread_create(&w->tid, NULL, worker_main, w) != 0)
-			rc = ms_ctx_error(ev->ctx, MS_ERROR, "evaluator: cannot start the thread of remote slot %d", i);
+		else if ((rc = ms_thread_start(ev->ctx, &w->tid, worker_main, w, "a thread")) < 0)
+			rc = ms_ctx_error(ev->ctx, rc, "evaluator: remote slot %d: %s", i, ms_ctx_last_error(ev->ctx));
 		else
 			w->started = 1;
 	}

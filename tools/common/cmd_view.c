@@ -19,6 +19,7 @@
 #include <libwebsockets.h>
 
 #include "microsynth/bots.h"
+#include "core/pool.h"
 #include "cli.h"
 #include "cli_lws.h"
 #include "edition.h"
@@ -487,7 +488,7 @@ int cmd_view(int argc, char **argv)
 			lws_context_destroy(srv.lws);
 		return rc;
 	}
-	if (pthread_create(&thread, NULL, view_wait_signals, &w)) {
+	if (ms_thread_start(NULL, &thread, view_wait_signals, &w, NULL)) {
 		fprintf(stderr, "microsynth view: cannot start the signal thread\n");
 		lws_context_destroy(srv.lws);
 		return CLI_FAIL;

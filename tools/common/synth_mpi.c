@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/pool.h"
 #include "cli.h"
 #include "synth_mpi.h"
 
@@ -563,7 +564,7 @@ static void serve_start(server *sv)
 			serve_abort(ms_ctx_last_error(w->ctx), CLI_FAIL);
 	}
 	for (int i = 0; i < sv->k; i++) {
-		if (pthread_create(&sv->w[i].tid, NULL, srv_worker_main, &sv->w[i]) != 0)
+		if (ms_thread_start(NULL, &sv->w[i].tid, srv_worker_main, &sv->w[i], NULL))
 			serve_abort("cannot start a worker thread", CLI_FAIL);
 		sv->w[i].started = 1;
 	}

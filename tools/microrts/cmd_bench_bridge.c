@@ -20,6 +20,7 @@
 
 #include "tools/kit/kit.h"
 #include "microsynth/server.h"
+#include "core/pool.h"
 #include "cli.h"
 #include "edition.h"
 
@@ -170,7 +171,7 @@ static int run_native(const srv_script *sc, const bb_opts *o, bb_run *r)
 		ms_ctx_free(ctx);
 		return -1;
 	}
-	if (pthread_create(&t, NULL, serve, srv)) {
+	if (ms_thread_start(NULL, &t, serve, srv, NULL)) {
 		ms_server_free(srv);
 		ms_ctx_free(ctx);
 		return -1;

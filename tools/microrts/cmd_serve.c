@@ -13,6 +13,7 @@
 #include <libwebsockets.h>
 
 #include "microsynth/server.h"
+#include "core/pool.h"
 #include "cli.h"
 #include "edition.h"
 
@@ -284,7 +285,7 @@ int cmd_serve(int argc, char **argv)
 	if ((rc = serve_open(ctx, &so, &st)))
 		return rc;
 	w.srv = st.srv;
-	if (pthread_create(&thread, NULL, wait_signals, &w)) {
+	if (ms_thread_start(NULL, &thread, wait_signals, &w, NULL)) {
 		fprintf(stderr, "microsynth serve: cannot start the signal thread\n");
 		ms_server_free(st.srv);
 		ms_ctx_free(ctx);
