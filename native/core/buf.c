@@ -163,7 +163,7 @@ static long read_stdio(void *src, char *dst, size_t cap)
 	return got > 0 ? (long)got : ferror((FILE *)src) ? -1 : 0;
 }
 
-int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len)
+int ms_read_file_upto(ms_ctx *ctx, const char *path, const char *what, size_t max, char **out, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	int rc;
@@ -171,8 +171,13 @@ int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **ou
 	*out = NULL;
 	*len = 0;
 	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "%s %s: %s", what, path, strerror(errno));
-	rc = ms_read_all(ctx, read_stdio, f, (size_t)16 << 20, what, path, out, len);
+		return ms_ctx_error(ctx, MS_EIO, "%s %s: cannot open: %s", what, path, strerror(errno));
+	rc = ms_read_all(ctx, read_stdio, f, max, what, path, out, len);
 	fclose(f);
 	return rc;
+}
+
+int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len)
+{
+	return ms_read_file_upto(ctx, path, what, (size_t)16 << 20, out, len);
 }

@@ -53,4 +53,7 @@ int ms_read_all(ms_ctx *ctx, ms_read_fn rd, void *src, size_t max, const char *w
  */
 int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len);
 
+/** The same with the bound given (SIZE_MAX: none), for files that grow with a run (checkpoints). */
+int ms_read_file_upto(ms_ctx *ctx, const char *path, const char *what, size_t max, char **out, size_t *len);
+
 #endif

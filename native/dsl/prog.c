@@ -7,6 +7,7 @@
 
 #include "dsl_internal.h"
 #include "core/hash.h"
+#include "core/vec.h"
 
 int dsl_prog_reserve(ms_dsl_prog *p, int need)
 {
@@ -14,18 +15,12 @@ int dsl_prog_reserve(ms_dsl_prog *p, int need)
 		return 0;
 	if (need > (1 << 24))
 		return ms_ctx_error(p->ctx, MS_ERANGE, "program: more than %d nodes", 1 << 24);
-	int cap = p->cap ? p->cap : 16;
-	while (cap < need)
-		cap *= 2;
-	ms_dsl_sym *node = ms_ctx_realloc(p->ctx, p->node, sizeof *node * (size_t)cap);
-	if (!node)
+	/* two arrays, one capacity: each grows on its own and cap is what both have */
+	int cap_node = p->cap, cap_end = p->cap;
+	if (ms_vec_grow(p->ctx, (void **)&p->node, &cap_node, need, sizeof *p->node) < 0 ||
+	    ms_vec_grow(p->ctx, (void **)&p->end, &cap_end, need, sizeof *p->end) < 0)
 		return ms_ctx_error(p->ctx, MS_ENOMEM, "program: out of memory");
-	p->node = node;
-	int32_t *end = ms_ctx_realloc(p->ctx, p->end, sizeof *end * (size_t)cap);
-	if (!end)
-		return ms_ctx_error(p->ctx, MS_ENOMEM, "program: out of memory");
-	p->end = end;
-	p->cap = cap;
+	p->cap = cap_node;
 	return 0;
 }
 

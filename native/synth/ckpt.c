@@ -37,8 +37,8 @@ void syn_log_free(ms_ctx *ctx, syn_log *l)
 {
 	if (l->f)
 		fclose(l->f);
-	ms_ctx_mfree(ctx, l->rec);
-	ms_ctx_mfree(ctx, l->evt);
+	ms_vec_dispose(ctx, &l->rec);
+	ms_vec_dispose(ctx, &l->evt);
 	ms_ctx_mfree(ctx, l->path);
 	memset(l, 0, sizeof *l);
 }
@@ -105,68 +105,21 @@ int syn_log_append_event(ms_synth *s, long long index, long long checks, int pha
 	return rc < 0 ? rc : flush(s);
 }
 
-/* Reads the whole file; *out is NUL-terminated. */
-static int slurp(ms_ctx *ctx, const char *path, char **out, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "checkpoint %s: cannot open: %s", path, strerror(errno));
-	size_t cap = 1 << 16, n = 0;
-	char *buf = ms_ctx_malloc(ctx, cap);
-	int rc = 0;
-	while (buf) {
-		if (n + 1 >= cap) {
-			char *nb = ms_ctx_realloc(ctx, buf, cap * 2);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (!buf || n + 1 >= cap)
-		rc = ms_ctx_error(ctx, MS_ENOMEM, "checkpoint %s: out of memory", path);
-	else if (ferror(f))
-		rc = ms_ctx_error(ctx, MS_EIO, "checkpoint %s: read failed", path);
-	fclose(f);
-	if (rc < 0) {
-		ms_ctx_mfree(ctx, buf);
-		return rc;
-	}
-	buf[n] = 0;
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 static int push_record(ms_ctx *ctx, syn_log *l, const syn_record *r)
 {
-	if (l->n_rec == l->cap_rec) {
-		long long cap = l->cap_rec ? 2 * l->cap_rec : 1024;
-		syn_record *nr = ms_ctx_realloc(ctx, l->rec, sizeof *nr * (size_t)cap);
-		if (!nr)
-			return ms_ctx_error(ctx, MS_ENOMEM, "checkpoint: out of memory");
-		l->rec = nr;
-		l->cap_rec = cap;
-	}
-	l->rec[l->n_rec++] = *r;
+	syn_record *slot = ms_vec_push(ctx, &l->rec);
+	if (!slot)
+		return ms_ctx_error(ctx, MS_ENOMEM, "checkpoint: out of memory");
+	*slot = *r;
 	return 0;
 }
 
 static int push_event(ms_ctx *ctx, syn_log *l, const syn_event *e)
 {
-	if (l->n_evt == l->cap_evt) {
-		int cap = l->cap_evt ? 2 * l->cap_evt : 16;
-		syn_event *ne = ms_ctx_realloc(ctx, l->evt, sizeof *ne * (size_t)cap);
-		if (!ne)
-			return ms_ctx_error(ctx, MS_ENOMEM, "checkpoint: out of memory");
-		l->evt = ne;
-		l->cap_evt = cap;
-	}
-	l->evt[l->n_evt++] = *e;
+	syn_event *slot = ms_vec_push(ctx, &l->evt);
+	if (!slot)
+		return ms_ctx_error(ctx, MS_ENOMEM, "checkpoint: out of memory");
+	*slot = *e;
 	return 0;
 }
 
@@ -191,9 +144,9 @@ static int parse_line(ms_synth *s, char *line, size_t n, int lineno)
 		    (k != 'P' && k != 'C'))
 			return ms_ctx_error(s->ctx, MS_EPARSE, "checkpoint %s: line %d: malformed evaluation record", l->path,
 					    lineno);
-		if (idx != l->n_rec)
+		if (idx != l->rec.n)
 			return ms_ctx_error(s->ctx, MS_EPARSE, "checkpoint %s: line %d: evaluation %lld where %lld was expected",
-					    l->path, lineno, idx, l->n_rec);
+					    l->path, lineno, idx, (long long)l->rec.n);
 		syn_record r = { hash, 0, ms, k == 'P' ? MS_SYNTH_PSI : MS_SYNTH_C, failed != 0 };
 		memcpy(&r.score, &bits, sizeof bits);
 		return push_record(s->ctx, l, &r);
@@ -204,7 +157,7 @@ static int parse_line(ms_synth *s, char *line, size_t n, int lineno)
 		if (sscanf(line + off, "%lld %lld %d %" SCNd64, &e.index, &e.checks, &e.phase_id, &ms) != 4)
 			return ms_ctx_error(s->ctx, MS_EPARSE, "checkpoint %s: line %d: malformed time record", l->path, lineno);
 		e.ms = ms;
-		if (l->n_evt > 0 && e.index < l->evt[l->n_evt - 1].index)
+		if (l->evt.n > 0 && e.index < l->evt.v[l->evt.n - 1].index)
 			return ms_ctx_error(s->ctx, MS_EPARSE, "checkpoint %s: line %d: time record out of order", l->path,
 					    lineno);
 		return push_event(s->ctx, l, &e);
@@ -243,7 +196,7 @@ static int load(ms_synth *s)
 	syn_log *l = &s->log;
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = slurp(s->ctx, l->path, &buf, &len);
+	int rc = ms_read_file_upto(s->ctx, l->path, "checkpoint", SIZE_MAX, &buf, &len);
 	if (rc < 0)
 		return rc;
 	size_t ml = strlen(MAGIC), hl = strlen(s->header);

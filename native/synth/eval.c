@@ -375,13 +375,8 @@ int ms_synth_eval_programs(ms_synth_eval *ev, const ms_dsl_prog *const *progs, i
 				    shards);
 	int per = opps * shards; /* tasks per program */
 	int n_task = n * per;
-	if (n_task > ev->task_cap) {
-		eval_task *t = ms_ctx_realloc(ev->ctx, ev->task, sizeof *t * (size_t)n_task);
-		if (!t)
-			return ms_ctx_error(ev->ctx, MS_ENOMEM, "evaluator: out of memory");
-		ev->task = t;
-		ev->task_cap = n_task;
-	}
+	if (ms_vec_grow(ev->ctx, (void **)&ev->task, &ev->task_cap, n_task, sizeof *ev->task) < 0)
+		return ms_ctx_error(ev->ctx, MS_ENOMEM, "evaluator: out of memory");
 	for (int t = 0; t < n_task; t++)
 		ev->task[t] = (eval_task){ .prog = t / per, .opp = vs ? t % per / shards : -1, .shard = t % shards };
 	ev->progs = progs;

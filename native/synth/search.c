@@ -64,19 +64,23 @@ static int add_population(ms_synth *s)
 {
 	const int *id;
 	const double *w;
-	int n = syn_eval_population(s->ev, &id, &w);
-	size_t have = strlen(s->header), cap = have + 32 + (size_t)n * 40;
-	char *h = ms_ctx_realloc(s->ctx, s->header, cap);
+	int n = syn_eval_population(s->ev, &id, &w), rc;
+	ms_buf b;
 
-	if (!h)
+	ms_buf_init(&b, s->ctx);
+	rc = ms_buf_puts(&b, s->header);
+	if (rc >= 0)
+		rc = ms_buf_puts(&b, n ? "population" : "population -");
+	for (int i = 0; rc >= 0 && i < n; i++)
+		rc = ms_buf_printf(&b, " %d:%.17g", id[i], w[i]);
+	if (rc >= 0)
+		rc = ms_buf_puts(&b, "\n");
+	if (rc < 0) {
+		ms_buf_dispose(&b);
 		return ms_ctx_error(s->ctx, MS_ENOMEM, "search: out of memory");
-	s->header = h;
-	have += (size_t)snprintf(h + have, cap - have, "population");
-	if (!n)
-		have += (size_t)snprintf(h + have, cap - have, " -");
-	for (int i = 0; i < n; i++)
-		have += (size_t)snprintf(h + have, cap - have, " %d:%.17g", id[i], w[i]);
-	snprintf(h + have, cap - have, "\n");
+	}
+	ms_ctx_mfree(s->ctx, s->header);
+	s->header = ms_buf_detach(&b);
 	return 0;
 }
 
@@ -205,7 +209,7 @@ int ms_synth_run(ms_synth *s)
 		return ms_ctx_error(s->ctx, MS_EINVAL, "search: ms_synth_run called twice");
 	s->ran = 1;
 	s->t_start = syn_now();
-	if (s->log.n_rec == 0)
+	if (s->log.rec.n == 0)
 		syn_start_live_clock(s);
 	int rc = syn_algo_get(s->o.algo)->run(s);
 	if (rc < 0)

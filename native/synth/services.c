@@ -23,13 +23,13 @@ double syn_now(void)
 
 int syn_replaying(const ms_synth *s)
 {
-	return s->next_index < s->log.n_rec;
+	return s->next_index < s->log.rec.n;
 }
 
 double syn_elapsed(ms_synth *s)
 {
 	if (syn_replaying(s))
-		return s->next_index > 0 ? (double)s->log.rec[s->next_index - 1].ms / 1000.0 : 0.0;
+		return s->next_index > 0 ? (double)s->log.rec.v[s->next_index - 1].ms / 1000.0 : 0.0;
 	return s->t_offset + (syn_now() - s->t_start);
 }
 
@@ -37,11 +37,11 @@ double syn_elapsed(ms_synth *s)
 void syn_start_live_clock(ms_synth *s)
 {
 	double last = 0;
-	if (s->log.n_rec > 0)
-		last = (double)s->log.rec[s->log.n_rec - 1].ms / 1000.0;
-	for (int i = 0; i < s->log.n_evt; i++)
-		if ((double)s->log.evt[i].ms / 1000.0 > last)
-			last = (double)s->log.evt[i].ms / 1000.0;
+	if (s->log.rec.n > 0)
+		last = (double)s->log.rec.v[s->log.rec.n - 1].ms / 1000.0;
+	for (int i = 0; i < s->log.evt.n; i++)
+		if ((double)s->log.evt.v[i].ms / 1000.0 > last)
+			last = (double)s->log.evt.v[i].ms / 1000.0;
 	s->t_offset = last;
 	s->t_start = syn_now();
 }
@@ -174,8 +174,8 @@ int syn_check(ms_synth *s, int kind)
 	if (kind == MS_SYNTH_C && s->c_limit > 0 && done >= s->c_limit)
 		return SYN_PHASE;
 	syn_log *l = &s->log;
-	if (l->next_evt < l->n_evt) {
-		const syn_event *e = &l->evt[l->next_evt];
+	if (l->next_evt < l->evt.n) {
+		const syn_event *e = &l->evt.v[l->next_evt];
 		if (e->index == s->next_index && e->checks == checks && e->phase_id == s->phase_id) {
 			l->next_evt++;
 			return SYN_PHASE;
@@ -327,8 +327,8 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		s->idle = 0;
 		s->fresh.v[i] = 1;
 		reached = i + 1;
-		if (index < s->log.n_rec) {
-			const syn_record *r = &s->log.rec[index];
+		if (index < s->log.rec.n) {
+			const syn_record *r = &s->log.rec.v[index];
 			if (r->kind != kind || r->hash != ms_dsl_hash(p))
 				return ms_ctx_error(s->ctx, MS_EINVAL,
 						    "checkpoint %s: evaluation %lld was of another program than this search asks for "
@@ -338,7 +338,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 			s->replayed++;
 			if ((rc = account(s, index, p, kind, r->score, r->failed, 0)) < 0)
 				return rc;
-			if (index + 1 == s->log.n_rec)
+			if (index + 1 == s->log.rec.n)
 				syn_start_live_clock(s);
 			continue;
 		}

@@ -87,10 +87,9 @@ typedef struct syn_event {
 typedef struct syn_log {
 	FILE *f;
 	char *path;
-	syn_record *rec;
-	long long n_rec, cap_rec;
-	syn_event *evt;
-	int n_evt, cap_evt, next_evt;
+	MS_VEC(syn_record) rec;
+	MS_VEC(syn_event) evt;
+	int next_evt;
 	int sync;
 } syn_log;
 

@@ -359,17 +359,11 @@ static int reserve_fill(uct *u, int n)
 	ms_synth *s = u->s;
 	if (n <= u->cap_fill)
 		return 0;
-	int cap = u->cap_fill ? 2 * u->cap_fill : 16;
-	while (cap < n)
-		cap *= 2;
-	ms_dsl_prog **f = ms_ctx_realloc(s->ctx, u->fill, sizeof *f * (size_t)cap);
-	if (!f)
+	/* cap_fill counts the programs made: both arrays grow from there, alike */
+	int cap = u->cap_fill, cap_h = u->cap_fill;
+	if (ms_vec_grow(s->ctx, (void **)&u->fill, &cap, n, sizeof *u->fill) < 0 ||
+	    ms_vec_grow(s->ctx, (void **)&u->holes, &cap_h, n, sizeof *u->holes) < 0)
 		return ms_ctx_error(s->ctx, MS_ENOMEM, "UCT: out of memory");
-	u->fill = f;
-	int *h = ms_ctx_realloc(s->ctx, u->holes, sizeof *h * (size_t)cap);
-	if (!h)
-		return ms_ctx_error(s->ctx, MS_ENOMEM, "UCT: out of memory");
-	u->holes = h;
 	for (int i = u->cap_fill; i < cap; i++)
 		u->fill[i] = NULL;
 	for (int i = u->cap_fill; i < cap; i++) {
