@@ -33,7 +33,7 @@ MAX_OUT_PARAM=0
 MAX_RAW_ALLOC=118
 MAX_RAW_THREADS=0
 MAX_HASH_CONSTANTS=0
-MAX_CTX_REALLOC=31
+MAX_CTX_REALLOC=3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=$(find native games tools -name '*.c' -o -name '*.h' | sort)

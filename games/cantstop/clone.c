@@ -5,15 +5,19 @@
  * policy against player 1's recorded turns.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cs_internal.h"
+#include "core/buf.h"
+#include "core/vec.h"
 
 struct ms_cs_dataset {
 	ms_cs_record *rec;
-	size_t n, cap;
+	size_t n;
+	int cap; /* ms_vec_grow's */
 	int matches;
 };
 
@@ -65,15 +69,8 @@ int ms_cs_dataset_add(ms_ctx *ctx, ms_cs_dataset *ds, const ms_cs_record *r)
 		return ms_ctx_error(ctx, MS_EINVAL, "cantstop data set: negative round %d", r->round);
 	if (!cs_move_valid(&r->action))
 		return ms_ctx_error(ctx, MS_EINVAL, "cantstop data set: malformed move in match %d", r->match);
-	if (ds->n == ds->cap) {
-		size_t cap = ds->cap ? ds->cap * 2 : 256;
-		ms_cs_record *p = ms_ctx_realloc(ctx, ds->rec, cap * sizeof(*p));
-
-		if (!p)
-			return ms_ctx_error(ctx, MS_ENOMEM, "cantstop data set: out of memory");
-		ds->rec = p;
-		ds->cap = cap;
-	}
+	if (ms_vec_grow(ctx, (void **)&ds->rec, &ds->cap, (long long)ds->n + 1, sizeof *ds->rec) < 0)
+		return ms_ctx_error(ctx, MS_ENOMEM, "cantstop data set: out of memory");
 	ds->rec[ds->n++] = *r;
 	if (r->match + 1 > ds->matches)
 		ds->matches = r->match + 1;
@@ -86,7 +83,8 @@ int ms_cs_dataset_add(ms_ctx *ctx, ms_cs_dataset *ds, const ms_cs_record *r)
 typedef struct cs_recorder {
 	ms_cs_dataset *ds;
 	ms_cs_record *turn;
-	size_t n, cap;
+	size_t n;
+	int cap; /* ms_vec_grow's */
 	int match;
 	int rounds[3];
 } cs_recorder;
@@ -96,15 +94,8 @@ static int cs_rec_decision(ms_ctx *ctx, void *ud, const ms_cs_state *before, con
 	cs_recorder *rc = ud;
 	ms_cs_record *r;
 
-	if (rc->n == rc->cap) {
-		size_t cap = rc->cap ? rc->cap * 2 : 64;
-		ms_cs_record *p = ms_ctx_realloc(ctx, rc->turn, cap * sizeof(*p));
-
-		if (!p)
-			return ms_ctx_error(ctx, MS_ENOMEM, "cantstop data set: out of memory");
-		rc->turn = p;
-		rc->cap = cap;
-	}
+	if (ms_vec_grow(ctx, (void **)&rc->turn, &rc->cap, (long long)rc->n + 1, sizeof *rc->turn) < 0)
+		return ms_ctx_error(ctx, MS_ENOMEM, "cantstop data set: out of memory");
 	r = &rc->turn[rc->n++];
 	memset(r, 0, sizeof(*r));
 	r->state = *before;
@@ -320,39 +311,13 @@ fail:
 
 int ms_cs_dataset_load(ms_ctx *ctx, ms_cs_dataset **out, const char *path)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	int err;
 
 	*out = NULL;
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "%s: cannot open: %s", path, strerror(errno));
-	for (;;) {
-		size_t got;
-
-		if (cap - n < 65536) {
-			char *p = ms_ctx_realloc(ctx, buf, cap + 65536);
-
-			if (!p) {
-				fclose(f);
-				ms_ctx_mfree(ctx, buf);
-				return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", path);
-			}
-			buf = p;
-			cap += 65536;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		fclose(f);
-		ms_ctx_mfree(ctx, buf);
-		return ms_ctx_error(ctx, MS_EIO, "%s: read failed", path);
-	}
-	fclose(f);
+	if ((err = ms_read_file_upto(ctx, path, "cantstop data set", SIZE_MAX, &buf, &n)) < 0)
+		return err;
 	err = ms_cs_dataset_read(ctx, out, buf, n, path);
 	ms_ctx_mfree(ctx, buf);
 	return err;

@@ -15,6 +15,7 @@
 #include "core/internal.h"
 #include "dsl_internal.h"
 #include "dsl_runner.h"
+#include "core/vec.h"
 
 const char *csr_kind_name(const csr_val *v)
 {
@@ -152,14 +153,8 @@ int ms_cs_dsl_runner_load(ms_cs_dsl_runner *r, const ms_dsl_prog *p)
 	if (ms_dsl_hole_count(p) > 0)
 		return ms_ctx_error(r->ctx, MS_EINVAL, "cantstop dsl runner: the program has %d holes",
 				    ms_dsl_hole_count(p));
-	if (n > r->cap_code) {
-		csr_ins *c = ms_ctx_realloc(r->ctx, r->code, sizeof(*c) * (size_t)n);
-
-		if (!c)
-			return ms_ctx_error(r->ctx, MS_ENOMEM, "cantstop dsl runner: out of memory");
-		r->code = c;
-		r->cap_code = n;
-	}
+	if (ms_vec_grow(r->ctx, (void **)&r->code, &r->cap_code, n, sizeof *r->code) < 0)
+		return ms_ctx_error(r->ctx, MS_ENOMEM, "cantstop dsl runner: out of memory");
 	/*
 	 * One pass: each node but a wrapper's value becomes an instruction;
 	 * `stack` holds the open subtrees (their program end and instruction)

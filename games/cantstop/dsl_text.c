@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "dsl_internal.h"
+#include "core/buf.h"
+#include "core/vec.h"
 
 #define CSP_MAX_DEPTH 2000
 
@@ -130,15 +132,8 @@ static int csp_expect(csp *p, int tok, const char *word, const char *what)
 
 static int csp_emit(csp *p, int sym)
 {
-	if (p->n == p->cap) {
-		int cap = p->cap ? p->cap * 2 : 64;
-		ms_dsl_sym *o = ms_ctx_realloc(p->ctx, p->out, sizeof(*o) * (size_t)cap);
-
-		if (!o)
-			return ms_ctx_error(p->ctx, MS_ENOMEM, "%s: out of memory", p->what);
-		p->out = o;
-		p->cap = cap;
-	}
+	if (ms_vec_grow(p->ctx, (void **)&p->out, &p->cap, (long long)p->n + 1, sizeof *p->out) < 0)
+		return ms_ctx_error(p->ctx, MS_ENOMEM, "%s: out of memory", p->what);
 	p->out[p->n++] = (ms_dsl_sym)sym;
 	return p->n - 1;
 }
@@ -369,33 +364,10 @@ int ms_cs_dsl_parse(const ms_cs_dsl *d, ms_dsl_prog *prog, const char *text, siz
 int ms_cs_dsl_load(const ms_cs_dsl *d, ms_dsl_prog *prog, const char *path)
 {
 	ms_ctx *ctx = ms_dsl_prog_ctx(prog);
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	size_t len = 0;
+	int rc = ms_read_file_upto(ctx, path, "program", (size_t)64 << 20, &buf, &len);
 
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "%s: cannot open", path);
-	for (;;) {
-		if (len == cap) {
-			char *b = cap >= (size_t)64 << 20 ? NULL : ms_ctx_realloc(ctx, buf, cap ? cap * 2 : 4096);
-
-			if (!b) {
-				fclose(f);
-				ms_ctx_mfree(ctx, buf);
-				return ms_ctx_error(ctx, cap ? MS_ERANGE : MS_ENOMEM, "%s: too large or out of memory", path);
-			}
-			buf = b;
-			cap = cap ? cap * 2 : 4096;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-
-		len += got;
-		if (got == 0)
-			break;
-	}
-	rc = ferror(f) ? ms_ctx_error(ctx, MS_EIO, "%s: read error", path) : MS_OK;
-	fclose(f);
 	if (rc == 0)
 		rc = ms_cs_dsl_parse(d, prog, buf, len, MS_CS_NT_START, path);
 	ms_ctx_mfree(ctx, buf);

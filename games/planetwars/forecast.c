@@ -31,6 +31,7 @@
 #include <errno.h>
 
 #include "games/planetwars/pw_internal.h"
+#include "core/vec.h"
 
 /*
  * The hand-weighted original (ours; the report's weights are not given).
@@ -66,6 +67,7 @@ typedef struct fc_bot {
 	pw_gain_fn gain; /* NULL: the weights of p */
 	void *gain_ud;
 	int cap_np, cap_h;
+	int cap_arr, cap_fc, cap_spare; /* ms_vec_grow's, in ints */
 	int *arr;   /* arrivals: [(q * (H + 1) + t) * 3 + owner] */
 	int *fc;    /* forecast: [q * (H + 1) + t] */
 	int *spare;
@@ -95,16 +97,10 @@ static int fc_reserve(ms_ctx *ctx, fc_bot *b, int np, int H)
 	if (np <= b->cap_np && H <= b->cap_h)
 		return MS_OK;
 	int cn = np > b->cap_np ? np : b->cap_np, ch = H > b->cap_h ? H : b->cap_h;
-	int *arr = ms_ctx_realloc(ctx, b->arr, (size_t)cn * (ch + 1) * 3 * sizeof(int));
-	if (arr)
-		b->arr = arr;
-	int *fc = ms_ctx_realloc(ctx, b->fc, (size_t)cn * (ch + 1) * sizeof(int));
-	if (fc)
-		b->fc = fc;
-	int *sp = ms_ctx_realloc(ctx, b->spare, (size_t)cn * sizeof(int));
-	if (sp)
-		b->spare = sp;
-	if (!arr || !fc || !sp)
+	/* the three tables' contents are made anew every turn: only their room is kept */
+	if (ms_vec_grow(ctx, (void **)&b->arr, &b->cap_arr, (long long)cn * (ch + 1) * 3, sizeof *b->arr) < 0 ||
+	    ms_vec_grow(ctx, (void **)&b->fc, &b->cap_fc, (long long)cn * (ch + 1), sizeof *b->fc) < 0 ||
+	    ms_vec_grow(ctx, (void **)&b->spare, &b->cap_spare, cn, sizeof *b->spare) < 0)
 		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory for the forecast");
 	b->cap_np = cn;
 	b->cap_h = ch;

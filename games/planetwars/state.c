@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "games/planetwars/pw_internal.h"
+#include "core/buf.h"
+#include "core/vec.h"
 
 int pw_trip(double ax, double ay, double bx, double by)
 {
@@ -120,14 +122,8 @@ static int fleet_reserve(ms_ctx *ctx, ms_pw_state *s, int need)
 {
 	if (need <= s->fcap)
 		return MS_OK;
-	int cap = s->fcap ? s->fcap : 16;
-	while (cap < need)
-		cap *= 2;
-	ms_pw_fleet *f = ms_ctx_realloc(ctx, s->fleets, (size_t)cap * sizeof *f);
-	if (!f)
-		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory for %d fleets", cap);
-	s->fleets = f;
-	s->fcap = cap;
+	if (ms_vec_grow(ctx, (void **)&s->fleets, &s->fcap, need, sizeof *s->fleets) < 0)
+		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory for %d fleets", need);
 	return MS_OK;
 }
 
@@ -233,13 +229,8 @@ static int pw_parse_planet(pw_parser *ps, char **tok, int nt)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s:%d: planet after a fleet line", what, lineno);
 	if (s->np == PW_MAX_PLANETS)
 		return ms_ctx_error(ctx, MS_ERANGE, "%s:%d: more than %d planets", what, lineno, PW_MAX_PLANETS);
-	if (s->np == ps->pcap) {
-		ps->pcap = ps->pcap ? ps->pcap * 2 : 32;
-		ms_pw_planet *np = ms_ctx_realloc(ctx, s->planets, (size_t)ps->pcap * sizeof *np);
-		if (!np)
-			return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
-		s->planets = np;
-	}
+	if (ms_vec_grow(ctx, (void **)&s->planets, &ps->pcap, s->np + 1, sizeof *s->planets) < 0)
+		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
 	ms_pw_planet *pl = &s->planets[s->np];
 	if ((rc = parse_double_tok(ctx, tok[1], what, lineno, "x", &pl->x)) ||
 	    (rc = parse_double_tok(ctx, tok[2], what, lineno, "y", &pl->y)) ||
@@ -268,13 +259,8 @@ static int pw_parse_fleet(pw_parser *ps, char **tok, int nt)
 			what, lineno, 7, nt);
 	if ((rc = fleet_reserve(ctx, s, s->nf + 1)))
 		return rc;
-	if (s->nf == ps->flcap) {
-		ps->flcap = ps->flcap ? ps->flcap * 2 : 16;
-		int *fl = ms_ctx_realloc(ctx, ps->fleet_line, (size_t)ps->flcap * sizeof *fl);
-		if (!fl)
-			return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
-		ps->fleet_line = fl;
-	}
+	if (ms_vec_grow(ctx, (void **)&ps->fleet_line, &ps->flcap, s->nf + 1, sizeof *ps->fleet_line) < 0)
+		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
 	ms_pw_fleet *f = &s->fleets[s->nf];
 	if ((rc = parse_int_tok(ctx, tok[1], what, lineno, "owner", 1, 2, &f->owner)) ||
 	    (rc = parse_int_tok(ctx, tok[2], what, lineno, "ships", 0, PW_INT_MAX, &f->ships)) ||
@@ -360,42 +346,11 @@ int ms_pw_state_parse(ms_ctx *ctx, ms_pw_state **out, const char *text, const ch
 int ms_pw_state_load(ms_ctx *ctx, ms_pw_state **out, const char *path)
 {
 	*out = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "%s: cannot open: %s", path, strerror(errno));
-	size_t cap = 4096, n = 0;
-	char *buf = ms_ctx_malloc(ctx, cap);
-	int rc = MS_OK;
-	while (buf) {
-		if (n + 1 >= cap) {
-			if (cap > (64u << 20)) {
-				rc = ms_ctx_error(ctx, MS_EINVAL, "%s: larger than 64 MiB", path);
-				break;
-			}
-			char *nb = ms_ctx_realloc(ctx, buf, cap * 2);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	int err = ferror(f);
-	fclose(f);
-	if (!buf)
-		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", path);
-	if (rc) {
-		ms_ctx_mfree(ctx, buf);
+	char *buf = NULL;
+	size_t n = 0;
+	int rc = ms_read_file_upto(ctx, path, "map", (size_t)64 << 20, &buf, &n);
+	if (rc < 0)
 		return rc;
-	}
-	if (err) {
-		ms_ctx_mfree(ctx, buf);
-		return ms_ctx_error(ctx, MS_EIO, "%s: read error", path);
-	}
-	buf[n] = 0;
 	if (memchr(buf, 0, n)) {
 		ms_ctx_mfree(ctx, buf);
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: contains a NUL byte", path);
@@ -677,14 +632,8 @@ const ms_pw_order *ms_pw_orders_at(const ms_pw_orders *o, int i) { return &o->v[
 
 int ms_pw_orders_add(ms_pw_orders *o, int source, int dest, int ships)
 {
-	if (o->n == o->cap) {
-		int cap = o->cap ? o->cap * 2 : 16;
-		ms_pw_order *v = ms_ctx_realloc(o->ctx, o->v, (size_t)cap * sizeof *v);
-		if (!v)
-			return ms_ctx_error(o->ctx, MS_ENOMEM, "planetwars: out of memory for orders");
-		o->v = v;
-		o->cap = cap;
-	}
+	if (ms_vec_grow(o->ctx, (void **)&o->v, &o->cap, (long long)o->n + 1, sizeof *o->v) < 0)
+		return ms_ctx_error(o->ctx, MS_ENOMEM, "planetwars: out of memory for orders");
 	o->v[o->n++] = (ms_pw_order){ source, dest, ships };
 	return MS_OK;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kit.h"
+#include "core/vec.h"
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/server.h"
@@ -427,14 +428,9 @@ int srv_script_make(ms_ctx *ctx, srv_script *out, int lang, const char *map_path
 	while (!over && out->n < max_cycles) {
 		int n[2], want = ms_rts_state_unit_count(s) + 1;
 		ms_rts_pair *p1s;
-		if (want * 2 > cap) {
-			ms_rts_pair *np = ms_ctx_realloc(ctx, pairs, (size_t)want * 2 * sizeof(*np));
-			if (!np) {
-				rc = MS_ENOMEM;
-				goto done;
-			}
-			pairs = np;
-			cap = want * 2;
+		if (ms_vec_grow(ctx, (void **)&pairs, &cap, (long long)want * 2, sizeof *pairs) < 0) {
+			rc = MS_ENOMEM;
+			goto done;
 		}
 		p1s = pairs + want;
 		if ((rc = state_text(ctx, lang, s, &out->states[out->n])))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bots_internal.h"
+#include "core/vec.h"
 
 void bot_al_init(bot_al *al, ms_ctx *ctx)
 {
@@ -52,14 +53,8 @@ int bot_al_set(bot_al *al, const al_entry *a)
 		*old = *a;
 		return MS_OK;
 	}
-	if (al->n == al->cap) {
-		int cap = al->cap ? al->cap * 2 : 32;
-		al_entry *e = ms_ctx_realloc(al->ctx, al->e, sizeof(al_entry) * (size_t)cap);
-		if (!e)
-			return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory for abstract actions");
-		al->e = e;
-		al->cap = cap;
-	}
+	if (ms_vec_grow(al->ctx, (void **)&al->e, &al->cap, (long long)al->n + 1, sizeof *al->e) < 0)
+		return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory for abstract actions");
 	al->ent[a->ui] = al->n;
 	al->e[al->n++] = *a;
 	return MS_OK;
@@ -459,14 +454,8 @@ static int execute(bot_al *al, al_entry *a, const ms_rts_unit *u, ms_rts_action 
 
 static int push_ru(bot_al *al, int cell)
 {
-	if (al->n_ru == al->cap_ru) {
-		int cap = al->cap_ru ? al->cap_ru * 2 : 64;
-		int *v = ms_ctx_realloc(al->ctx, al->ru, sizeof(int) * (size_t)cap);
-		if (!v)
-			return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory");
-		al->ru = v;
-		al->cap_ru = cap;
-	}
+	if (ms_vec_grow(al->ctx, (void **)&al->ru, &al->cap_ru, (long long)al->n_ru + 1, sizeof *al->ru) < 0)
+		return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory");
 	al->ru[al->n_ru++] = cell;
 	return MS_OK;
 }
@@ -482,15 +471,12 @@ int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n)
 	al->n_ru = 0;
 	al->random_moves = 0;
 	if (al->cap_desires < al->n) {
-		ms_rts_pair *d = ms_ctx_realloc(al->ctx, al->desires, sizeof(ms_rts_pair) * (size_t)al->n);
-		int *du = d ? ms_ctx_realloc(al->ctx, al->desire_unit, sizeof(int) * (size_t)al->n) : NULL;
-		if (d)
-			al->desires = d;
-		if (du)
-			al->desire_unit = du;
-		if (!d || !du)
+		/* two arrays, one capacity: each grows on its own and cap_desires is what both have */
+		int cap_d = al->cap_desires, cap_u = al->cap_desires;
+		if (ms_vec_grow(al->ctx, (void **)&al->desires, &cap_d, al->n, sizeof *al->desires) < 0 ||
+		    ms_vec_grow(al->ctx, (void **)&al->desire_unit, &cap_u, al->n, sizeof *al->desire_unit) < 0)
 			return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory");
-		al->cap_desires = al->n;
+		al->cap_desires = cap_d;
 	}
 	for (int i = 0; i < al->n; i++) {
 		al_entry *a = &al->e[i];

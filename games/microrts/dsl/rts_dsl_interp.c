@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rts_dsl_internal.h"
+#include "core/vec.h"
 
 typedef struct rd_node {
 	int op;
@@ -98,15 +99,12 @@ static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL interpreter: the program has holes (node %d)",
 				    ms_dsl_first_hole(p));
 	if (n > it->cap_code) {
-		rd_node *c = ms_ctx_realloc(it->ctx, it->code, sizeof(rd_node) * (size_t)n);
-		rd_for *f;
-		if (!c)
+		/* two arrays, one capacity: each grows on its own and cap_code is what both have */
+		int cap_c = it->cap_code, cap_f = it->cap_code;
+		if (ms_vec_grow(it->ctx, (void **)&it->code, &cap_c, n, sizeof *it->code) < 0 ||
+		    ms_vec_grow(it->ctx, (void **)&it->fors, &cap_f, n, sizeof *it->fors) < 0)
 			return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL interpreter: out of memory");
-		it->code = c;
-		if (!(f = ms_ctx_realloc(it->ctx, it->fors, sizeof(rd_for) * (size_t)n)))
-			return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL interpreter: out of memory");
-		it->fors = f;
-		it->cap_code = n;
+		it->cap_code = cap_c;
 	}
 	for (int i = 0; i < n; i++) {
 		rd_node *c = &it->code[i];
@@ -792,13 +790,8 @@ static int publish(ms_rts_dsl_interp *it)
 {
 	const rd_layer *L = &it->L;
 
-	if (L->n_aa > it->cap_pub) {
-		ms_rts_dsl_assignment *v = ms_ctx_realloc(it->ctx, it->pub, sizeof(*v) * (size_t)L->n_aa);
-		if (!v)
-			return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL: out of memory");
-		it->pub = v;
-		it->cap_pub = L->n_aa;
-	}
+	if (ms_vec_grow(it->ctx, (void **)&it->pub, &it->cap_pub, L->n_aa, sizeof *it->pub) < 0)
+		return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL: out of memory");
 	for (int k = 0; k < L->n_aa; k++) {
 		const rd_aa *a = &L->aa[k];
 		ms_rts_dsl_assignment *o = &it->pub[k];
@@ -820,16 +813,15 @@ static int publish(ms_rts_dsl_interp *it)
  * eight int arrays and the stamps (nothing in it outlives a decision). */
 static int grow_index(ms_rts_dsl_interp *it, int n)
 {
-	int *blk;
-
 	if (n <= it->cap_ix)
 		return MS_OK;
 	if (n > INT_MAX / 16)
 		return ms_ctx_error(it->ctx, MS_ERANGE, "DSL: %d units are too many", n);
-	n = n < 64 ? 64 : n + n / 2;
-	if (!(blk = ms_ctx_realloc(it->ctx, it->live, (sizeof(int) * 8 + sizeof(uint32_t)) * (size_t)n)))
+	/* the block's element is a unit's row: eight ints and a stamp */
+	int cap = it->cap_ix;
+	if (ms_vec_grow(it->ctx, (void **)&it->live, &cap, n < 64 ? 64 : n, sizeof(int) * 8 + sizeof(uint32_t)) < 0)
 		return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL: out of memory for %d units", n);
-	it->live = blk;
+	n = cap;
 	it->own = it->live + n;
 	it->enemy = it->own + n;
 	it->res = it->enemy + n;

@@ -17,6 +17,7 @@
 
 #include "core/buf.h"
 #include "rts_dsl_internal.h"
+#include "core/vec.h"
 
 /* ---- lexer ---------------------------------------------------------------- */
 
@@ -156,14 +157,8 @@ static int new_node(parser *ps, int sym, int line, int col)
 	if (ps->n >= MAX_PARSE_NODES)
 		return ms_ctx_error(ps->ctx, MS_ERANGE, "%s: line %d, column %d: program larger than %d nodes", ps->what,
 				    line, col, MAX_PARSE_NODES);
-	if (ps->n == ps->cap) {
-		int cap = ps->cap ? ps->cap * 2 : 64;
-		pnode *v = ms_ctx_realloc(ps->ctx, ps->pool, sizeof(pnode) * (size_t)cap);
-		if (!v)
-			return ms_ctx_error(ps->ctx, MS_ENOMEM, "%s: out of memory", ps->what);
-		ps->pool = v;
-		ps->cap = cap;
-	}
+	if (ms_vec_grow(ps->ctx, (void **)&ps->pool, &ps->cap, (long long)ps->n + 1, sizeof *ps->pool) < 0)
+		return ms_ctx_error(ps->ctx, MS_ENOMEM, "%s: out of memory", ps->what);
 	ps->pool[ps->n].sym = sym;
 	ps->pool[ps->n].nk = 0;
 	ps->pool[ps->n].line = line;
@@ -550,14 +545,9 @@ static int parse_stmts(parser *ps, int closing, int *out)
 		}
 		if ((rc = parse_stmt(ps, &s)) || s < 0)
 			continue;
-		if (n == list_cap) {
-			int *v = ms_ctx_realloc(ps->ctx, list, sizeof(int) * (size_t)(list_cap * 2));
-			if (!v) {
-				rc = ms_ctx_error(ps->ctx, MS_ENOMEM, "%s: out of memory", ps->what);
-				break;
-			}
-			list = v;
-			list_cap *= 2;
+		if (ms_vec_grow(ps->ctx, (void **)&list, &list_cap, (long long)n + 1, sizeof *list) < 0) {
+			rc = ms_ctx_error(ps->ctx, MS_ENOMEM, "%s: out of memory", ps->what);
+			break;
 		}
 		list[n++] = s;
 	}
@@ -860,42 +850,12 @@ done:
 int ms_rts_dsl_parse_file(ms_dsl_prog *p, const char *path, unsigned flags)
 {
 	ms_ctx *ctx = ms_dsl_prog_ctx(p);
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t len = 0;
 	int rc;
 
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "program file %s: %s", path, strerror(errno));
-	for (;;) {
-		size_t got;
-		if (len + 4096 > cap) {
-			size_t ncap = cap ? cap * 2 : 8192;
-			char *v;
-			if (ncap > ((size_t)64 << 20)) {
-				fclose(f);
-				ms_ctx_mfree(ctx, buf);
-				return ms_ctx_error(ctx, MS_ERANGE, "program file %s: larger than 64 MiB", path);
-			}
-			if (!(v = ms_ctx_realloc(ctx, buf, ncap))) {
-				fclose(f);
-				ms_ctx_mfree(ctx, buf);
-				return ms_ctx_error(ctx, MS_ENOMEM, "program file %s: out of memory", path);
-			}
-			buf = v;
-			cap = ncap;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		fclose(f);
-		ms_ctx_mfree(ctx, buf);
-		return ms_ctx_error(ctx, MS_EIO, "program file %s: read error", path);
-	}
-	fclose(f);
+	if ((rc = ms_read_file_upto(ctx, path, "program file", (size_t)64 << 20, &buf, &len)) < 0)
+		return rc;
 	rc = ms_rts_dsl_parse(p, path, buf, len, flags);
 	ms_ctx_mfree(ctx, buf);
 	return rc;

@@ -9,6 +9,7 @@
 
 #include <zip.h>
 
+#include "core/buf.h"
 #include "core/xml.h"
 #include "games/microrts/engine/rts_xml.h"
 
@@ -236,41 +237,7 @@ done:
 
 static int read_file(ms_ctx *ctx, const char *path, char **out, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	*out = NULL;
-	if (!f)
-		return ms_ctx_error(ctx, MS_EIO, "%s: cannot open: %s", path, strerror(errno));
-	for (;;) {
-		size_t got;
-		if (cap - n < 65536) {
-			char *nb;
-			if (cap > TRACE_MAX_BYTES) {
-				fclose(f);
-				ms_ctx_mfree(ctx, buf);
-				return ms_ctx_error(ctx, MS_ERANGE, "%s: file is too large", path);
-			}
-			cap = cap ? cap * 2 : 1 << 20;
-			nb = ms_ctx_realloc(ctx, buf, cap + 1);
-			if (!nb) {
-				fclose(f);
-				ms_ctx_mfree(ctx, buf);
-				return MS_ENOMEM;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (!got)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return MS_OK;
+	return ms_read_file_upto(ctx, path, "trace", TRACE_MAX_BYTES, out, len);
 }
 
 int ms_rts_trace_load(ms_ctx *ctx, ms_rts_trace **out, const char *path)

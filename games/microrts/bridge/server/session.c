@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/vec.h"
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "server_internal.h"
@@ -252,13 +253,8 @@ static int decide(ms_server_session *s, const ms_rts_state *st, int *n)
 {
 	int want = ms_rts_state_unit_count(st) + 1;
 
-	if (want > s->pairs_cap) {
-		ms_rts_pair *p = ms_ctx_realloc(s->ctx, s->pairs, (size_t)want * sizeof(*p));
-		if (!p)
-			return ms_ctx_error(s->ctx, MS_ENOMEM, "out of memory for %d actions", want);
-		s->pairs = p;
-		s->pairs_cap = want;
-	}
+	if (ms_vec_grow(s->ctx, (void **)&s->pairs, &s->pairs_cap, want, sizeof *s->pairs) < 0)
+		return ms_ctx_error(s->ctx, MS_ENOMEM, "out of memory for %d actions", want);
 	if (s->forget) {
 		int rc = ms_bot_reset(s->bot);
 		if (rc)
