@@ -18,6 +18,12 @@
 /* Makes *cap >= need (elements of `elem` bytes) by doubling; 0 or MS_ENOMEM. */
 int ms_vec_grow(ms_ctx *ctx, void **v, int *cap, long long need, size_t elem);
 
+/*
+ * The same growth on the C library's realloc, for code that has no context
+ * (the command-line tools' own lists; free them with free()); 0 or
+ * MS_ENOMEM, the array unchanged on failure.
+ */
+int ms_vec_grow_plain(void **v, int *cap, long long need, size_t elem);
 /* Room for `need` elements in total; 0 or MS_ENOMEM (the array is unchanged). */
 #define ms_vec_reserve(ctx, vec, need)                                                      \
 	((long long)(need) <= (long long)(vec)->cap                                         \

@@ -123,12 +123,37 @@ static void test_pool__no_memory_for_the_workers_runs_no_job(void **state)
 	ms_ctx_free(ctx);
 }
 
+static void *set_flag(void *arg)
+{
+	*(int *)arg = 42;
+	return arg;
+}
+
+static void test_pool__a_started_thread_runs_and_joins(void **state)
+{
+	ms_ctx *ctx;
+	pthread_t tid;
+	int flag = 0;
+	void *ret = NULL;
+
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_thread_start(ctx, &tid, set_flag, &flag, "a test thread"), MS_OK);
+	assert_int_equal(pthread_join(tid, &ret), 0);
+	assert_ptr_equal(ret, &flag);
+	assert_int_equal(flag, 42);
+	assert_int_equal(ms_thread_start(NULL, &tid, set_flag, &flag, NULL), MS_OK); /* no context: no message */
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool__every_index_runs_once_on_any_number_of_threads),
 		cmocka_unit_test(test_pool__the_lowest_failed_index_is_reported_whatever_the_threads),
 		cmocka_unit_test(test_pool__no_memory_for_the_workers_runs_no_job),
+		cmocka_unit_test(test_pool__a_started_thread_runs_and_joins),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

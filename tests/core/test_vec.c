@@ -76,9 +76,31 @@ static void test_vec__overflowing_size_is_refused_without_allocating(void **stat
 	ms_ctx_free(ctx);
 }
 
+static void test_vec__plain_growth_doubles_keeps_the_elements_and_refuses_overflow(void **state)
+{
+	long *v = NULL;
+	int cap = 0;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		assert_int_equal(ms_vec_grow_plain((void **)&v, &cap, i + 1, sizeof *v), MS_OK);
+		v[i] = 3L * i;
+	}
+	assert_int_equal(cap, 128); /* 16, doubled until it holds 100 */
+	for (int i = 0; i < 100; i++)
+		assert_true(v[i] == 3L * i);
+	assert_int_equal(ms_vec_grow_plain((void **)&v, &cap, 50, sizeof *v), MS_OK); /* room already */
+	assert_int_equal(cap, 128);
+	assert_int_equal(ms_vec_grow_plain((void **)&v, &cap, (long long)INT_MAX + 1, sizeof *v), MS_ENOMEM);
+	assert_int_equal(cap, 128);
+	assert_true(v[99] == 297);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vec__plain_growth_doubles_keeps_the_elements_and_refuses_overflow),
 		cmocka_unit_test(test_vec__push_keeps_every_element_in_order),
 		cmocka_unit_test(test_vec__failed_growth_leaves_the_array_intact_with_a_message),
 		cmocka_unit_test(test_vec__overflowing_size_is_refused_without_allocating),

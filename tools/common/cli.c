@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/vec.h"
 #include "cli.h"
 #include "kit/proc.h"
 
@@ -27,19 +28,14 @@ int cli_is_file(const char *p)
 
 typedef struct paths {
 	char **v;
-	size_t n, cap;
+	size_t n;
+	int cap;
 } paths;
 
 static int add_path(paths *p, const char *s)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		char **v = realloc(p->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		p->v = v;
-		p->cap = cap;
-	}
+	if (ms_vec_grow_plain((void **)&p->v, &p->cap, (long long)p->n + 1, sizeof *p->v) < 0)
+		return -1;
 	p->v[p->n] = strdup(s);
 	return p->v[p->n++] ? 0 : -1;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "cli.h"
 #include "svg.h"
 #include "synth_front.h"
@@ -64,21 +65,16 @@ static int read_csv(const char *path, int use_evals, series *se)
 		ec = atoll(fields[4]);
 		(void)ec;
 		if (se->n == se->cap) {
-			int cap = se->cap ? 2 * se->cap : 64;
-			double *x = realloc(se->x, sizeof *x * (size_t)cap), *ps, *cs;
-			if (x)
-				se->x = x;
-			ps = x ? realloc(se->psi, sizeof *ps * (size_t)cap) : NULL;
-			if (ps)
-				se->psi = ps;
-			cs = ps ? realloc(se->c, sizeof *cs * (size_t)cap) : NULL;
-			if (!cs) {
+			/* three columns, one capacity: each grows on its own and cap is what all have */
+			int cx = se->cap, cp = se->cap, cc = se->cap;
+			if (ms_vec_grow_plain((void **)&se->x, &cx, se->n + 1, sizeof *se->x) < 0 ||
+			    ms_vec_grow_plain((void **)&se->psi, &cp, se->n + 1, sizeof *se->psi) < 0 ||
+			    ms_vec_grow_plain((void **)&se->c, &cc, se->n + 1, sizeof *se->c) < 0) {
 				fclose(f);
 				fprintf(stderr, "microsynth synth plot: out of memory\n");
 				return CLI_FAIL;
 			}
-			se->c = cs;
-			se->cap = cap;
+			se->cap = cx;
 		}
 		se->x[se->n] = use_evals ? (double)ep : t;
 		se->psi[se->n] = p;

@@ -133,20 +133,18 @@ static int fill(srv_client *c, int timeout_ms)
 		c->len -= c->off;
 		c->off = 0;
 	}
-	if (c->cap - c->len < 65536) {
-		size_t cap = c->cap ? c->cap * 2 : 131072;
-		char *nb = realloc(c->buf, cap);
-		if (!nb)
+	if ((size_t)c->cap - c->len < 65536) {
+		if (!c->ctx && ms_ctx_new(&c->ctx, NULL) < 0)
 			return -1;
-		c->buf = nb;
-		c->cap = cap;
+		if (ms_vec_grow(c->ctx, (void **)&c->buf, &c->cap, (long long)c->len + 131072, 1) < 0)
+			return -1;
 	}
 	do
 		r = poll(&p, 1, timeout_ms);
 	while (r < 0 && errno == EINTR);
 	if (r <= 0)
 		return -1;
-	n = recv(c->fd, c->buf + c->len, c->cap - c->len, 0);
+	n = recv(c->fd, c->buf + c->len, (size_t)c->cap - c->len, 0);
 	if (n < 0)
 		return -1;
 	c->len += (size_t)n;
@@ -193,7 +191,10 @@ void srv_client_close(srv_client *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
-	free(c->buf);
+	if (c->ctx) {
+		ms_ctx_mfree(c->ctx, c->buf);
+		ms_ctx_free(c->ctx);
+	}
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 }

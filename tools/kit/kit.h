@@ -15,8 +15,10 @@
 
 typedef struct srv_client {
 	int fd;
+	ms_ctx *ctx; /* the receive buffer's allocator, made at the first read */
 	char *buf;
-	size_t len, off, cap;
+	size_t len, off;
+	int cap;
 } srv_client;
 
 /* Connects to host:port, retrying refused connections for up to

@@ -115,22 +115,14 @@ static int spawn(char **argv, const char *out, const char *err)
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0;
-	char *s = malloc(cap);
-	for (size_t got; s && (got = fread(s + n, 1, cap - n - 1, f)) > 0;) {
-		n += got;
-		if (n + 1 == cap) {
-			char *t = realloc(s, cap *= 2);
-			if (!t)
-				free(s);
-			s = t;
-		}
-	}
-	fclose(f);
-	if (s)
-		s[n] = 0;
+	char *s = NULL;
+	long n;
+
+	if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (s = malloc((size_t)n + 1)))
+		s[fread(s, 1, (size_t)n, f)] = 0;
+	if (f)
+		fclose(f);
 	return s;
 }
 

@@ -18,6 +18,7 @@
 
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
+#include "core/buf.h"
 #include "cli.h"
 #include "synth_front.h"
 
@@ -131,21 +132,20 @@ static int run_bot(int argc, char **argv)
 		ms_ctx_free(ctx);
 		return CLI_USAGE;
 	}
-	size_t cap = 1 << 14, len = 0;
-	char *msg = malloc(cap);
+	ms_buf msg;
 	char line[4096];
-	int ret = msg ? CLI_OK : pw_out_of_memory("the state buffer"), turn = 0;
-	while (msg && fgets(line, sizeof line, stdin)) {
+	int ret = CLI_OK, turn = 0;
+	ms_buf_init(&msg, ctx);
+	while (fgets(line, sizeof line, stdin)) {
 		size_t l = strlen(line);
 		char *t = line;
 		while (*t == ' ' || *t == '\t')
 			t++;
 		if (!strncmp(t, "go", 2) && (t[2] == '\n' || t[2] == '\r' || t[2] == 0 || t[2] == ' ')) {
-			msg[len] = 0;
 			ms_pw_state *s = NULL;
 			char what[64];
 			snprintf(what, sizeof what, "state of turn %d", ++turn);
-			if (ms_pw_state_parse(ctx, &s, msg, what)) {
+			if (ms_pw_state_parse(ctx, &s, msg.data ? msg.data : "", what)) {
 				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 				ret = CLI_USAGE;
 				break;
@@ -164,23 +164,17 @@ static int run_bot(int argc, char **argv)
 			printf("go\n");
 			fflush(stdout);
 			ms_pw_state_free(ctx, s);
-			len = 0;
+			msg.len = 0;
+			if (msg.data)
+				msg.data[0] = '\0';
 			continue;
 		}
-		if (len + l + 1 > cap) {
-			while (len + l + 1 > cap)
-				cap *= 2;
-			char *nm = realloc(msg, cap);
-			if (!nm) {
-				ret = pw_out_of_memory("a state of more than 16 MiB");
-				break;
-			}
-			msg = nm;
+		if (ms_buf_append(&msg, line, l) < 0) {
+			ret = pw_out_of_memory("a state");
+			break;
 		}
-		memcpy(msg + len, line, l);
-		len += l;
 	}
-	free(msg);
+	ms_buf_dispose(&msg);
 	ms_pw_orders_free(ctx, ord);
 	ms_pw_bot_release(ctx, &bot);
 	ms_ctx_free(ctx);

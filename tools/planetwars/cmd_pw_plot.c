@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "microsynth/planetwars.h"
 #include "cli.h"
 #include "pw_common.h"
@@ -49,18 +50,16 @@ int cmd_pw_plot(int argc, char **argv)
 			return CLI_USAGE;
 		}
 		if (n == cap) {
-			double *col[3] = { gx, vs, br };
-			for (int k = 0; k < 3; k++) {
-				double *nc = realloc(col[k], (size_t)cap * 2 * sizeof(double));
-				if (nc)
-					col[k] = nc;
-				else
-					free(col[k]), col[k] = NULL;
-			}
-			gx = col[0], vs = col[1], br = col[2];
-			if (!gx || !vs || !br)
+			/* three columns, one capacity: each grows on its own and cap is what all have */
+			int cg = cap, cv = cap, cb = cap;
+			if (ms_vec_grow_plain((void **)&gx, &cg, n + 1, sizeof *gx) < 0 ||
+			    ms_vec_grow_plain((void **)&vs, &cv, n + 1, sizeof *vs) < 0 ||
+			    ms_vec_grow_plain((void **)&br, &cb, n + 1, sizeof *br) < 0) {
+				free(gx), free(vs), free(br);
+				gx = vs = br = NULL;
 				break;
-			cap *= 2;
+			}
+			cap = cg;
 		}
 		gx[n] = g;
 		vs[n] = v;

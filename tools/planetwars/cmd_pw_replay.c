@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/vec.h"
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
 #include "cli.h"
@@ -71,17 +72,14 @@ static int replay_list(const char *dir, char ***out, size_t *nout, int *oom)
 	*oom = 0;
 	if (!d)
 		return -1;
-	size_t n = 0, cap = 64;
-	char **names = malloc(cap * sizeof *names);
+	size_t n = 0;
+	int cap = 64;
+	char **names = malloc((size_t)cap * sizeof *names);
 	*oom = !names;
 	for (struct dirent *e; !*oom && (e = readdir(d));) {
 		size_t l = strlen(e->d_name);
 		if (l > 12 && !strcmp(e->d_name + l - 12, ".playback.gz")) {
-			if (n == cap) {
-				char **nn = realloc(names, cap * 2 * sizeof *names);
-				if (!(*oom = !nn))
-					names = nn, cap *= 2;
-			}
+			*oom = ms_vec_grow_plain((void **)&names, &cap, (long long)n + 1, sizeof *names) < 0;
 			if (!*oom && !(*oom = !(names[n] = strdup(e->d_name))))
 				n++;
 		}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/vec.h"
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
 #include "cli.h"
@@ -131,14 +132,9 @@ int pw_load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n)
 		snprintf(path, sizeof path, "%s/map%d.txt", dir, i);
 		if (!cli_is_file(path))
 			break;
-		if (k == cap) {
-			cap *= 2;
-			ms_pw_state **nv = realloc(v, (size_t)cap * sizeof *nv);
-			if (!nv) {
-				pw_free_maps(ctx, v, k);
-				return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for %d maps", dir, cap);
-			}
-			v = nv;
+		if (ms_vec_grow_plain((void **)&v, &cap, k + 1, sizeof *v) < 0) {
+			pw_free_maps(ctx, v, k);
+			return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for %d maps", dir, k + 1);
 		}
 		if (ms_pw_state_load(ctx, &v[k], path)) {
 			for (int j = 0; j < k; j++)

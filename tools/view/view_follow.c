@@ -128,14 +128,8 @@ void view_follow_free(view_follow *f)
 
 static int add_point(view_follow *f, int k, double t, double best, double evals)
 {
-	if (f->n_pts[k] == f->cap_pts[k]) {
-		int cap = f->cap_pts[k] ? 2 * f->cap_pts[k] : 64;
-		double(*v)[3] = realloc(f->pts[k], sizeof(*v) * (size_t)cap);
-		if (!v)
-			return MS_ENOMEM;
-		f->pts[k] = v;
-		f->cap_pts[k] = cap;
-	}
+	if (ms_vec_grow_plain((void **)&f->pts[k], &f->cap_pts[k], (long long)f->n_pts[k] + 1, sizeof *f->pts[k]) < 0)
+		return MS_ENOMEM;
 	f->pts[k][f->n_pts[k]][0] = t;
 	f->pts[k][f->n_pts[k]][1] = best;
 	f->pts[k][f->n_pts[k]][2] = evals;

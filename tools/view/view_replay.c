@@ -24,6 +24,7 @@
 
 #include <zip.h>
 
+#include "core/vec.h"
 #include "core/xml.h"
 #include "games/microrts/engine/rts_xml.h"
 #include "recording.h"
@@ -59,14 +60,8 @@ struct view_replay {
 
 static rp_event *push_event(view_replay *r, int time)
 {
-	if (r->n_ev == r->cap_ev) {
-		int cap = r->cap_ev ? 2 * r->cap_ev : 256;
-		rp_event *v = realloc(r->ev, sizeof(*v) * (size_t)cap);
-		if (!v)
-			return NULL;
-		r->ev = v;
-		r->cap_ev = cap;
-	}
+	if (ms_vec_grow_plain((void **)&r->ev, &r->cap_ev, (long long)r->n_ev + 1, sizeof *r->ev) < 0)
+		return NULL;
 	memset(&r->ev[r->n_ev], 0, sizeof(rp_event));
 	r->ev[r->n_ev].time = time;
 	return &r->ev[r->n_ev++];

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/vec.h"
 #include "core/json.h"
 #include "microsynth/bots.h"
 #include "view.h"
@@ -134,14 +135,8 @@ typedef struct name_list {
 
 static int name_push(name_list *l, const char *s)
 {
-	if (l->n == l->cap) {
-		int cap = l->cap ? 2 * l->cap : 64;
-		char **v = realloc(l->v, sizeof(char *) * (size_t)cap);
-		if (!v)
-			return MS_ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (ms_vec_grow_plain((void **)&l->v, &l->cap, (long long)l->n + 1, sizeof *l->v) < 0)
+		return MS_ENOMEM;
 	return (l->v[l->n] = strdup(s)) ? (l->n++, 0) : MS_ENOMEM;
 }
 
