@@ -26,6 +26,7 @@ void cmd_dsl_usage(FILE *out)
 		"       microsynth dsl random [--seed S] [--count N] [--budget B] [--form FORM]\n"
 		"       microsynth dsl mutate [--seed S] [--count N] FILE\n"
 		"       microsynth dsl simplify FILE --map MAP... --opponent BOT... [MATCH OPTIONS] [-o OUT] [--verbose]\n"
+		"       microsynth dsl simplify --static FILE [--utt U] [-o OUT]\n"
 		"       microsynth dsl equal A B --map MAP... --opponent BOT... [MATCH OPTIONS]\n"
 		"       microsynth dsl explain FILE --map MAP... --opponent BOT... [MATCH OPTIONS] [--html OUT]\n\n"
 		"The MicroRTS strategy DSL (dialect A of spec/dsl.md). Programs are read in\n"
@@ -53,6 +54,10 @@ void cmd_dsl_usage(FILE *out)
 		"(indented form; -o OUT writes it under a '#' header with the proof's figures; --verbose\n"
 		"prints every refused change with the first cycle, unit and the two actions) and last\n"
 		"  lines_before=L lines_after=L nodes_before=N nodes_after=N matches=M cycles_compared=C ...\n"
+		"simplify --static applies only the rules that need no match: exact by the DSL's semantics,\n"
+		"the program then issues the same unit actions as before in every state of any map against\n"
+		"any opponent (the unit type table --utt aside); last line lines_before= lines_after=\n"
+		"nodes_before= nodes_after= static=1.\n"
 		"equal plays A's matches, then B's, comparing the actions at every cycle: exit 0 and\n"
 		"equal=1 when every match is the same, exit 1 with the first cycle, unit and the two\n"
 		"actions where they differ (equal=0 last).\n"
@@ -147,7 +152,7 @@ static int print_form(ms_ctx *ctx, const ms_dsl_prog *p, int form)
 
 typedef struct proof_args {
 	const char *maps[MAX_LIST], *opps[MAX_LIST], *files[2];
-	int n_maps, n_opps, n_files, verbose;
+	int n_maps, n_opps, n_files, verbose, static_only;
 	long max_cycles, seeds, utt, conflict;
 	int edition;
 	unsigned flags;
@@ -163,6 +168,10 @@ static int proof_parse(int argc, char **argv, proof_args *a, int want_files)
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(o, "--verbose") && !strcmp(sub, "simplify")) {
 			a->verbose = 1;
+			continue;
+		}
+		if (!strcmp(o, "--static") && !strcmp(sub, "simplify")) {
+			a->static_only = 1;
 			continue;
 		}
 		if (!strcmp(o, "--not")) {
@@ -211,6 +220,13 @@ static int proof_parse(int argc, char **argv, proof_args *a, int want_files)
 	}
 	if (a->n_files != want_files)
 		return cli_usage_error("dsl", "%s takes %s", sub, want_files == 1 ? "one program file" : "two program files");
+	if (a->static_only) {
+		/* no matches: nothing but the unit type table may be given */
+		if (a->n_maps || a->n_opps || a->max_cycles || a->seeds || a->conflict || a->edition >= 0 || a->verbose)
+			return cli_usage_error("dsl", "simplify --static plays no match: it takes no --map, --opponent, "
+						      "--max-cycles, --opponent-seeds, --conflict, --edition or --verbose");
+		return CLI_OK;
+	}
 	if (!a->n_maps)
 		return cli_usage_error("dsl", "%s needs --map (the evaluation's maps)", sub);
 	if (!a->n_opps)
@@ -325,6 +341,43 @@ static int write_simplified(ms_ctx *ctx, const ms_dsl_prog *p, const char *path,
 	return ok ? 0 : ms_ctx_error(ctx, MS_EIO, "-o %s: write failed", path);
 }
 
+/* The simplified program: to -o's file under its header, then on stdout; a CLI code. */
+static int emit_simplified(ms_ctx *ctx, const ms_dsl_prog *p, const char *out, const char *header)
+{
+	if (out && write_simplified(ctx, p, out, header))
+		return proof_fail(ctx);
+	return print_form(ctx, p, MS_RTS_DSL_FORM_PRETTY) ? CLI_FAIL : CLI_OK;
+}
+
+/* simplify --static: the rules that need no match, on the unit type table alone. */
+static int cmd_simplify_static(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
+{
+	ms_rts_utt *utt = NULL;
+	int lines_before = 0, lines_after = 0, nodes_before, utt_v = a->utt ? (int)a->utt : 2, rc = CLI_OK;
+	char header[2048];
+
+	if (ms_rts_dsl_parse_file(p, a->files[0], a->flags) || ms_rts_utt_new(ctx, &utt, utt_v, 1) ||
+	    ms_rts_dsl_line_map(p, NULL, &lines_before))
+		return proof_fail(ctx);
+	nodes_before = ms_dsl_prog_len(p);
+	if (ms_rts_dsl_simplify_static(p, utt) || ms_rts_dsl_line_map(p, NULL, &lines_after)) {
+		rc = proof_fail(ctx);
+		goto done;
+	}
+	snprintf(header, sizeof header,
+		 "simplified by microsynth dsl simplify --static from %s: %d of %d program lines, %d of %d nodes\n"
+		 "proof: only the rules that need no match (docs/readable-programs.md), exact by the DSL's semantics:\n"
+		 "the same unit actions as the original in every state of any map against any opponent (unit type table %d)",
+		 a->files[0], lines_after, lines_before, ms_dsl_prog_len(p), nodes_before, utt_v);
+	if ((rc = emit_simplified(ctx, p, a->out, header)))
+		goto done;
+	printf("lines_before=%d lines_after=%d nodes_before=%d nodes_after=%d static=1\n", lines_before, lines_after,
+	       nodes_before, ms_dsl_prog_len(p));
+done:
+	ms_rts_utt_free(utt);
+	return rc;
+}
+
 static int cmd_simplify(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
 {
 	ms_rts_proof *pr = NULL;
@@ -349,14 +402,8 @@ static int cmd_simplify(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
 		 "proof: every match replayed with this program issues the same unit actions on every cycle and ends\n"
 		 "the same (%ld cycles compared); %s",
 		 a->files[0], st.lines_after, st.lines_before, st.nodes_after, st.nodes_before, st.cycles_compared, desc);
-	if (a->out && write_simplified(ctx, p, a->out, header)) {
-		rc = proof_fail(ctx);
+	if ((rc = emit_simplified(ctx, p, a->out, header)))
 		goto done;
-	}
-	if (print_form(ctx, p, MS_RTS_DSL_FORM_PRETTY)) {
-		rc = CLI_FAIL;
-		goto done;
-	}
 	printf("lines_before=%d lines_after=%d nodes_before=%d nodes_after=%d matches=%d cycles_compared=%ld "
 	       "static_nodes=%d candidates=%ld kept=%ld seconds=%.1f\n",
 	       st.lines_before, st.lines_after, st.nodes_before, st.nodes_after, st.matches, st.cycles_compared,
@@ -643,7 +690,7 @@ static int cmd_dsl_proof(const char *sub, int argc, char **argv)
 		fprintf(stderr, "microsynth dsl: %s\n", ctx ? ms_ctx_last_error(ctx) : "out of memory");
 		rc = CLI_FAIL;
 	} else if (!strcmp(sub, "simplify"))
-		rc = cmd_simplify(ctx, p, &a);
+		rc = a.static_only ? cmd_simplify_static(ctx, p, &a) : cmd_simplify(ctx, p, &a);
 	else if (!strcmp(sub, "equal"))
 		rc = cmd_equal(ctx, p, q, &a);
 	else
