@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/spec.h"
 #include "catan_internal.h"
 #include "catan_agents.h"
 
@@ -90,33 +91,42 @@ static int parse_search(ms_ctx *ctx, const char *spec, search_spec *o)
 	return MS_OK;
 }
 
+/* The agents' spec forms (core/spec.h), in the order of their kinds below. */
+static const ms_spec_form agent_forms[] = {
+	{ "random", MS_SPEC_NONE }, { "simple", MS_SPEC_OPTIONAL }, { "mcts", MS_SPEC_NEEDED },
+	{ "uct", MS_SPEC_NEEDED },  { "alphabeta", MS_SPEC_OPTIONAL },
+};
+
 int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint64_t seed)
 {
 	ms_catan_agent *a;
-	int rc = MS_OK;
+	const char *arg;
+	int rc = MS_OK, form = ms_spec_find(agent_forms, (int)(sizeof agent_forms / sizeof agent_forms[0]),
+					    sizeof agent_forms[0], spec, &arg);
 	*out = NULL;
 	if (!(a = ms_ctx_calloc(ctx, 1, sizeof *a)))
 		return ms_ctx_error(ctx, MS_ENOMEM, "catan agent: out of memory");
 	a->rng = seed;
 	ms_catan_simple_defaults(&a->simple);
-	if (!strcmp(spec, "random")) {
+	/* the parsers read the whole spec (their messages quote it) */
+	if (form == 0) {
 		a->kind = AG_RANDOM;
-	} else if (!strncmp(spec, "simple", 6) && (spec[6] == 0 || spec[6] == ':')) {
+	} else if (form == 1) {
 		a->kind = AG_SIMPLE;
 		rc = parse_simple(ctx, spec, &a->simple);
-	} else if (!strncmp(spec, "mcts:", 5) || !strncmp(spec, "uct:", 4)) {
+	} else if (form == 2 || form == 3) {
 		a->kind = AG_SEARCH;
 		search_spec o;
 		if ((rc = parse_search(ctx, spec, &o)) == MS_OK)
 			rc = catan__search_init(ctx, &a->search, o.n, o.rule, o.c, seed);
 		a->search.preselect = o.preselect;
 		a->search.discard_samples = o.discard_samples;
-	} else if (!strncmp(spec, "alphabeta", 9) && (spec[9] == 0 || spec[9] == ':')) {
+	} else if (form == 4) {
 		char *end = NULL;
 		a->kind = AG_ALPHABETA;
 		a->ab.ctx = ctx;
 		a->ab.rng = seed;
-		a->ab.depth = spec[9] ? (int)strtol(spec + 10, &end, 10) : 2;
+		a->ab.depth = arg ? (int)strtol(arg, &end, 10) : 2;
 		a->ab.node_limit = 20000;
 		ms_catan_simple_defaults(&a->ab.simple);
 		if ((end && *end) || a->ab.depth < 1 || a->ab.depth > 8)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/spec.h"
 #include "core/vec.h"
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
@@ -94,11 +95,15 @@ static int pw_program_bot(ms_ctx *ctx, const char *path, ms_pw_bot *out)
 /* A bot by name, Forecast:FILE (32 parameters) or program:FILE (a DSL program). */
 int pw_make_bot(ms_ctx *ctx, const char *spec, uint64_t seed, ms_pw_bot *out)
 {
-	if (!strncmp(spec, "program:", 8))
-		return pw_program_bot(ctx, spec + 8, out);
-	if (!strncmp(spec, "Forecast:", 9)) {
+	static const ms_spec_form forms[] = { { "program", MS_SPEC_NEEDED }, { "Forecast", MS_SPEC_NEEDED } };
+	const char *arg;
+	int form = ms_spec_find(forms, 2, sizeof forms[0], spec, &arg);
+
+	if (form == 0)
+		return pw_program_bot(ctx, arg, out);
+	if (form == 1) {
 		double p[MS_PW_FORECAST_PARAMS];
-		int rc = ms_pw_forecast_load(ctx, spec + 9, p);
+		int rc = ms_pw_forecast_load(ctx, arg, p);
 		if (rc)
 			return rc;
 		return ms_pw_bot_forecast(ctx, out, p);

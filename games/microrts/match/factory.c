@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/spec.h"
 #include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
 #include "core/internal.h"
@@ -83,30 +84,42 @@ static int make_fail_at(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rt
 	return MS_OK;
 }
 
+/* The spec forms with an argument (core/spec.h); any other spec is a native bot's name. */
+static const struct bot_form {
+	ms_spec_form f;
+	int (*make)(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed);
+} bot_forms[] = {
+	{ { "fail-at", MS_SPEC_NEEDED }, make_fail_at },
+	{ { "switch", MS_SPEC_NEEDED }, ms_rts_switch_bot_from_spec },
+	{ { "switch-text", MS_SPEC_NEEDED }, ms_rts_switch_bot_from_spec },
+	{ { "portfolio", MS_SPEC_NEEDED }, ms_rts_portfolio_bot_from_spec },
+	{ { "portfolio-text", MS_SPEC_NEEDED }, ms_rts_portfolio_bot_from_spec },
+	{ { "program", MS_SPEC_NEEDED }, ms_rts_dsl_bot_from_spec },
+	{ { "program-text", MS_SPEC_NEEDED }, ms_rts_dsl_bot_from_spec },
+};
+
+static int bot_form_of(const char *spec)
+{
+	const char *arg;
+	return ms_spec_find(bot_forms, (int)(sizeof bot_forms / sizeof bot_forms[0]), sizeof bot_forms[0], spec, &arg);
+}
+
 int ms_bot_make(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
 {
+	int form;
+
 	*out = NULL;
 	if (!spec || !utt)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_bot_make: no spec or no unit type table");
-	if (!strncmp(spec, "fail-at:", 8))
-		return make_fail_at(ctx, out, spec, utt, seed);
-	if (!strncmp(spec, "switch:", 7) || !strncmp(spec, "switch-text:", 12))
-		return ms_rts_switch_bot_from_spec(ctx, out, spec, utt, seed);
-	if (!strncmp(spec, "portfolio:", 10) || !strncmp(spec, "portfolio-text:", 15))
-		return ms_rts_portfolio_bot_from_spec(ctx, out, spec, utt, seed);
-	if (!strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13))
-		return ms_rts_dsl_bot_from_spec(ctx, out, spec, utt, seed);
+	/* the makers read the whole spec (their messages quote it) */
+	if ((form = bot_form_of(spec)) >= 0)
+		return bot_forms[form].make(ctx, out, spec, utt, seed);
 	return ms_bot_new(ctx, out, spec, utt, seed);
 }
 
 int ms_bot_spec_native(const char *spec)
 {
-	static const char *const forms[] = { "program:", "program-text:", "switch:", "switch-text:", "portfolio:",
-					     "portfolio-text:", "fail-at:" };
 	if (!spec)
 		return 0;
-	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
-		if (!strncmp(spec, forms[i], strlen(forms[i])))
-			return 1;
-	return ms_bot_for_java_class(spec) != NULL;
+	return bot_form_of(spec) >= 0 || ms_bot_for_java_class(spec) != NULL;
 }
