@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "core/spec.h"
 #include "cs_internal.h"
 
 /* ---- domain functions ------------------------------------------------------- */
@@ -377,20 +378,34 @@ const char *const *ms_cs_player_names(void)
 	return cs_player_names;
 }
 
+/* The players' spec forms (core/spec.h), in the order of cs_player_names. */
+static const ms_spec_form cs_player_forms[] = {
+	{ "ga", MS_SPEC_NONE }, { "ga-sorted", MS_SPEC_NONE }, { "rule28", MS_SPEC_NONE },
+	{ "random", MS_SPEC_NONE }, { "couto", MS_SPEC_NONE },
+};
+
 int ms_cs_player_by_name(ms_ctx *ctx, ms_cs_player *out, const char *name)
 {
-	if (!strcmp(name, "ga"))
+	const char *arg;
+
+	switch (ms_spec_find(cs_player_forms, 5, sizeof cs_player_forms[0], name, &arg)) {
+	case 0:
 		ms_cs_player_ga(out, NULL, 0);
-	else if (!strcmp(name, "ga-sorted"))
+		return MS_OK;
+	case 1:
 		ms_cs_player_ga(out, NULL, 1);
-	else if (!strcmp(name, "rule28"))
+		return MS_OK;
+	case 2:
 		ms_cs_player_ga(out, &cs_rule28, 0);
-	else if (!strcmp(name, "random"))
+		return MS_OK;
+	case 3:
 		ms_cs_player_random(out);
-	else if (!strcmp(name, "couto"))
+		return MS_OK;
+	case 4:
 		ms_cs_player_couto(out);
-	else
+		return MS_OK;
+	default:
 		return ctx ? ms_ctx_error(ctx, MS_ENOTFOUND, "cantstop: no player named '%s' (ga, ga-sorted, "
 					  "rule28, random, couto)", name) : MS_ENOTFOUND;
-	return MS_OK;
+	}
 }
