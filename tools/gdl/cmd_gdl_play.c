@@ -17,8 +17,8 @@
 
 #define CMD "gdl"
 
-enum { AGENT_NONE = 0, AGENT_RANDOM, AGENT_UCT, AGENT_GUCT, AGENT_SGUCT };
-static const char *const agent_names[] = { "", "random", "uct", "guct", "sguct" };
+/* a seat's player: 0 none yet, else MS_GDL_PLAYER_* */
+enum { AGENT_NONE = 0 };
 
 typedef struct play_args {
 	const char *kif;
@@ -58,11 +58,9 @@ static int parse_agent(play_args *a, const char *opt, const char *val)
 		cli_usage_error(CMD, "%s needs an agent (uct or random)", opt);
 		return -1;
 	}
-	for (int i = AGENT_RANDOM; i <= AGENT_SGUCT; i++)
-		if (!strcmp(val, agent_names[i])) {
-			a->agent[k] = i;
-			return 1;
-		}
+	if ((a->agent[k] = ms_gdl_player_kind(val)) > 0)
+		return 1;
+	a->agent[k] = AGENT_NONE;
 	cli_usage_error(CMD, "%s: unknown agent '%s' (uct, guct, sguct or random)", opt, val);
 	return -1;
 }
@@ -187,7 +185,7 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 		ms_gdl_uct_options uo = a->ag.uo;
 		uo.seed = ((uint64_t)a->seed << 32) ^ ((uint64_t)gi << 8) ^ (uint64_t)k;
 		pl[k].rng = uo.seed * MS_SPLITMIX_GAMMA + 1;
-		if (pl[k].agent == AGENT_SGUCT && a->ag.online > 0) {
+		if (pl[k].agent == MS_GDL_PLAYER_SGUCT && a->ag.online > 0) {
 			pl[k].sgo_online = a->ag.sgo;
 			pl[k].sgo_online.generations = a->ag.online;
 			pl[k].sgo_online.seed = uo.seed;
@@ -195,7 +193,7 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 				goto out;
 		}
 		uo.eval = pl[k].game_eval ? pl[k].game_eval : pl[k].eval;
-		if (pl[k].agent >= AGENT_UCT && (rc = ms_gdl_uct_new(ctx, &pl[k].uct, g, &uo)) < 0)
+		if (pl[k].agent >= MS_GDL_PLAYER_UCT && (rc = ms_gdl_uct_new(ctx, &pl[k].uct, g, &uo)) < 0)
 			goto out;
 	}
 	ms_gdl_initial(g, st);
@@ -237,11 +235,11 @@ out:
 static int prepare(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p, int k)
 {
 	int rc;
-	if (p->agent < AGENT_GUCT)
+	if (p->agent < MS_GDL_PLAYER_GUCT)
 		return MS_OK;
 	ms_gdl_stat_options so = a->ag.so;
 	so.seed = ((uint64_t)a->seed << 16) ^ (uint64_t)k ^ 0x5ca1ab1eull;
-	if ((rc = ms_gdl_stat_build(ctx, &p->eval, g, &so)) < 0 || p->agent != AGENT_SGUCT)
+	if ((rc = ms_gdl_stat_build(ctx, &p->eval, g, &so)) < 0 || p->agent != MS_GDL_PLAYER_SGUCT)
 		return rc;
 	ms_gdl_uct_options uo = a->ag.uo;
 	uo.simulations = a->ag.sguct_sims, uo.seed = so.seed;
@@ -294,7 +292,7 @@ int cmd_gdl_play(int argc, char **argv)
 			pl[k].agent = a.agent[k];
 			if (rc == CLI_OK && prepare(ctx, g, &a, &pl[k], k) < 0) {
 				fprintf(stderr, "microsynth gdl: play: %s: player %d (%s): %s\n", a.kif, k,
-					agent_names[pl[k].agent], ms_ctx_last_error(ctx));
+					ms_gdl_player_name(pl[k].agent), ms_ctx_last_error(ctx));
 				rc = CLI_FAIL;
 			}
 		}

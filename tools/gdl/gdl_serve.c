@@ -246,12 +246,12 @@ typedef struct serve_args {
 
 static int parse_player(serve_args *a, const char *v)
 {
-	static const char *const names[] = { "uct", "guct", "sguct" };
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(v, names[i])) {
-			a->o.player = MS_GDL_GGP_UCT + i;
-			return CLI_OK;
-		}
+	int kind = ms_gdl_player_kind(v);
+
+	if (kind >= MS_GDL_PLAYER_UCT) { /* a GGP player searches: random is no choice here */
+		a->o.player = MS_GDL_GGP_UCT + (kind - MS_GDL_PLAYER_UCT);
+		return CLI_OK;
+	}
 	return cli_usage_error(CMD, "serve: unknown player '%s' (uct, guct or sguct)", v);
 }
 

@@ -233,6 +233,13 @@ typedef struct ms_gdl_uct_options {
 
 MS_EXTERN void ms_gdl_uct_options_default(ms_gdl_uct_options *o);
 
+/** The players GDL's commands offer, by name (random, uct, guct, sguct). */
+enum { MS_GDL_PLAYER_RANDOM = 1, MS_GDL_PLAYER_UCT, MS_GDL_PLAYER_GUCT, MS_GDL_PLAYER_SGUCT };
+/** The MS_GDL_PLAYER_* kind `name` names (the library's one spec decoder reads it), or -1. */
+MS_EXTERN int ms_gdl_player_kind(const char *name);
+/** A kind's name, or "?" for one that is not. */
+MS_EXTERN const char *ms_gdl_player_name(int kind);
+
 /** Creates a UCT player on `g` (which must outlive it). MS_EINVAL on bad options. */
 MS_EXTERN int ms_gdl_uct_new(ms_ctx *ctx, ms_gdl_uct **out, const ms_gdl *g, const ms_gdl_uct_options *o);
 MS_EXTERN void ms_gdl_uct_free(ms_gdl_uct *u);
