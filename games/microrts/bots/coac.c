@@ -655,24 +655,32 @@ static int workers(coac *c)
 static int separated(coac *c, int b)
 {
 	const ms_rts_state *s = c->al.f.s;
-	int w = s->width, n = 0, top = 0;
+	int w = s->width, h = s->height, n = 0, top = 0;
 
 	if (w >= 10)
 		return 0;
-	memset(c->seen, 0, (size_t)s->cells);
-	c->stack[n++] = U(c, b)->x + U(c, b)->y * w;
-	c->seen[c->stack[0]] = 1;
+	/* in locals: stores to seen (uint8_t) may alias anything, and this runs every decision */
+	const uint16_t *grid = rts_cgrid(s);
+	const uint8_t *terrain = rts_cterrain(s);
+	const rts_unit *us = rts_cunits(s);
+	const ms_rts_unit_type *types = s->utt->types;
+	uint8_t *seen = c->seen;
+	int *stack = c->stack, player = c->player;
+	memset(seen, 0, (size_t)s->cells);
+	stack[n++] = U(c, b)->x + U(c, b)->y * w;
+	seen[stack[0]] = 1;
 	while (top < n) {
-		int cell = c->stack[top++], x = cell % w, y = cell / w, ui = rts_unit_at(s, x, y);
-		if (ui >= 0 && U(c, ui)->player >= 0 && U(c, ui)->player != c->player)
+		int cell = stack[top++], x = cell % w, y = cell / w, ui = (int)grid[cell] - 1;
+		const ms_rts_unit *u = ui >= 0 ? &us[ui].u : NULL;
+		if (u && u->player >= 0 && u->player != player)
 			return 0;
-		if (rts_cterrain(s)[cell] == 1 || (ui >= 0 && T(c, ui)->is_resource))
+		if (terrain[cell] == 1 || (u && types[u->type].is_resource))
 			continue;
 		for (int d = 0; d < 4; d++) {
 			int nx = x + rts_dx[d], ny = y + rts_dy[d];
-			if (rts_inside(s, nx, ny) && !c->seen[nx + ny * w]) {
-				c->seen[nx + ny * w] = 1;
-				c->stack[n++] = nx + ny * w;
+			if (nx >= 0 && ny >= 0 && nx < w && ny < h && !seen[nx + ny * w]) {
+				seen[nx + ny * w] = 1;
+				stack[n++] = nx + ny * w;
 			}
 		}
 	}

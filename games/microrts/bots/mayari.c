@@ -812,8 +812,13 @@ static int mayari_decide(ms_bot *bot, int player, const ms_rts_state *s, ms_rts_
 	m->player = player;
 	m->astar.memo = bot->memo;
 	m->n_pa = 0;
-	for (int c = 0; c < s->cells; c++)
-		m->occ[c] = (uint8_t)(rts_cterrain(s)[c] != 0 || rts_cgrid(s)[c] != 0);
+	/* the pointers in locals: a store through occ (uint8_t) may alias anything, so they would be
+	 * reloaded every cell and the loop not vectorized (a fifth of mayari's time on 64x64) */
+	const uint8_t *terrain = rts_cterrain(s);
+	const uint16_t *grid = rts_cgrid(s);
+	uint8_t *occ = m->occ;
+	for (int c = 0, cells = s->cells; c < cells; c++)
+		occ[c] = (uint8_t)((terrain[c] != 0) | (grid[c] != 0));
 	classify(m);
 	attack_nearby(m);
 	build_barracks(m);
