@@ -77,6 +77,7 @@ struct ms_rts_synth {
 	pthread_mutex_t fc_mu;
 	int fc_mu_ok;           /* fc_mu initialised */
 	fcache_entry *fc;       /* [FCACHE_SLOTS] */
+	atomic_int features_asked; /* features() ran: from then on native matches fill fc (before, none reads it) */
 	rts_reach_memo *memo;   /* the match memo (rts_reach.h), or NULL when off */
 	int memo_check;         /* play every match it answers too, and compare */
 	int memo_replay;        /* try replays (rts_reach.h) */
