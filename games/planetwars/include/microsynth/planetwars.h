@@ -228,8 +228,11 @@ typedef struct ms_pw_ga_options {
 	uint64_t seed;
 } ms_pw_ga_options;
 
-/** Fills the seed report's settings. */
-MS_EXTERN void ms_pw_ga_defaults(ms_pw_ga_options *o);
+/**
+ * Fills the seed report's settings (version: MS_PW_GA_OPTIONS_VERSION); 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_pw_ga_options_init(ms_pw_ga_options *opts, unsigned int version);
 
 /** What one generation produced (handed to the callback). */
 typedef struct ms_pw_ga_generation {
