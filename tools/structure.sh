@@ -37,8 +37,11 @@
 # `[MS_EXTERN] int ms_X_opts_init(ms_X_opts *opts, unsigned int version)`
 # (the struct's name and `_init`), and no public function fills options
 # under another name (`_default`, `_defaults`): opts_init counts the
-# breaches, held at 0.
+# breaches, held at 0. Objects remember their context: free_ctx counts the
+# public `void ms_X_free(ms_ctx *ctx, ms_X *x)` still taking one (objects
+# that do not keep their context yet); it may only go down.
 MAX_OUT_PARAM=0
+MAX_FREE_CTX=6
 MAX_OPTS_INIT=0
 MAX_RAW_ALLOC=104
 MAX_RAW_GROWTH=0
@@ -175,6 +178,13 @@ for f in sys.argv[1:]:
 PY
 )
 nout=$(printf '%s' "$out_sites" | grep -c . || true)
+free_sites=$(grep -HnE 'MS_EXTERN[[:space:]]+void[[:space:]]+ms_[A-Za-z0-9_]+_free[[:space:]]*\([[:space:]]*ms_ctx[[:space:]]*\*[[:space:]]*[A-Za-z_]+[[:space:]]*,' \
+	native/include/microsynth/*.h games/*/include/microsynth/*.h | sed 's/^/free_ctx /' || true)
+nfree=$(printf '%s' "$free_sites" | grep -c . || true)
+if [ "$nfree" -gt "$MAX_FREE_CTX" ] || [ "${MS_STRUCTURE_VERBOSE:-0}" = 1 ]; then
+	[ -n "$free_sites" ] && echo "$free_sites"
+fi
+[ "$nfree" -gt "$MAX_FREE_CTX" ] && echo "free_ctx: $nfree public free functions take a context, more than the $MAX_FREE_CTX allowed (the object remembers its context)"
 if [ "$nout" -gt "$MAX_OUT_PARAM" ] || [ "${MS_STRUCTURE_VERBOSE:-0}" = 1 ]; then
 	[ -n "$out_sites" ] && echo "$out_sites"
 fi
@@ -243,6 +253,6 @@ ngame=$(printf '%s\n' "$layer_sites" | grep -c '^game_header' || true)
 nunmapped=$(printf '%s\n' "$layer_sites" | grep -c '^unmapped' || true)
 [ -n "$layer_sites" ] && echo "$layer_sites"
 
-echo "files_over_1000=$big functions_over_120=$nlong include_cycles=$ncyc $kit_counts out_param=$nout opts_init=$nopts game_headers_in_native=$ngame unmapped=$nunmapped"
+echo "files_over_1000=$big functions_over_120=$nlong include_cycles=$ncyc $kit_counts out_param=$nout opts_init=$nopts free_ctx=$nfree game_headers_in_native=$ngame unmapped=$nunmapped"
 [ "$big" = 0 ] && [ "$nlong" -le "${MS_STRUCTURE_LONG_FUNCTIONS:-0}" ] && [ "$ncyc" = 0 ] && [ "$kit_over" = 0 ] &&
-	[ "$nout" -le "$MAX_OUT_PARAM" ] && [ "$nopts" -le "$MAX_OPTS_INIT" ] && [ "$ngame" = 0 ] && [ "$nunmapped" = 0 ]
+	[ "$nout" -le "$MAX_OUT_PARAM" ] && [ "$nopts" -le "$MAX_OPTS_INIT" ] && [ "$nfree" -le "$MAX_FREE_CTX" ] && [ "$ngame" = 0 ] && [ "$nunmapped" = 0 ]

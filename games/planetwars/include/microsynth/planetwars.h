@@ -111,10 +111,10 @@ typedef struct ms_pw_order {
 	int source, dest, ships;
 } ms_pw_order;
 
-/** A growable list of orders. */
+/** A growable list of orders; it remembers its context, so it is freed without one. */
 typedef struct ms_pw_orders ms_pw_orders;
 MS_EXTERN int ms_pw_orders_new(ms_ctx *ctx, ms_pw_orders **out);
-MS_EXTERN void ms_pw_orders_free(ms_ctx *ctx, ms_pw_orders *o);
+MS_EXTERN void ms_pw_orders_free(ms_pw_orders *o);
 MS_EXTERN void ms_pw_orders_clear(ms_pw_orders *o);
 MS_EXTERN int ms_pw_orders_add(ms_pw_orders *o, int source, int dest, int ships);
 MS_EXTERN int ms_pw_orders_count(const ms_pw_orders *o);
