@@ -30,8 +30,19 @@
 # One public convention (issue 42, libgit2's): a function of the public
 # headers that takes the context first and makes an object or a text
 # through an `**out` parameter has it right after the context. The count of
-# those that do not may only go down too.
+# those that do not may only go down too. Options start one way: every
+# ms_X_opts / ms_X_options struct of a header under native/ or games/ (the
+# public ones and a game's own, such as gdl_ggp.h) has a `version` field, its
+# MS_X_OPTS_VERSION (MS_X_OPTIONS_VERSION) and, in the same header,
+# `[MS_EXTERN] int ms_X_opts_init(ms_X_opts *opts, unsigned int version)`
+# (the struct's name and `_init`), and no public function fills options
+# under another name (`_default`, `_defaults`): opts_init counts the
+# breaches, held at 0. Objects remember their context: free_ctx counts the
+# public `void ms_X_free(ms_ctx *ctx, ms_X *x)` still taking one (objects
+# that do not keep their context yet); it may only go down.
 MAX_OUT_PARAM=0
+MAX_FREE_CTX=6
+MAX_OPTS_INIT=0
 MAX_RAW_ALLOC=104
 MAX_RAW_GROWTH=0
 MAX_RAW_THREADS=0
@@ -167,10 +178,41 @@ for f in sys.argv[1:]:
 PY
 )
 nout=$(printf '%s' "$out_sites" | grep -c . || true)
+free_sites=$(grep -HnE 'MS_EXTERN[[:space:]]+void[[:space:]]+ms_[A-Za-z0-9_]+_free[[:space:]]*\([[:space:]]*ms_ctx[[:space:]]*\*[[:space:]]*[A-Za-z_]+[[:space:]]*,' \
+	native/include/microsynth/*.h games/*/include/microsynth/*.h | sed 's/^/free_ctx /' || true)
+nfree=$(printf '%s' "$free_sites" | grep -c . || true)
+if [ "$nfree" -gt "$MAX_FREE_CTX" ] || [ "${MS_STRUCTURE_VERBOSE:-0}" = 1 ]; then
+	[ -n "$free_sites" ] && echo "$free_sites"
+fi
+[ "$nfree" -gt "$MAX_FREE_CTX" ] && echo "free_ctx: $nfree public free functions take a context, more than the $MAX_FREE_CTX allowed (the object remembers its context)"
 if [ "$nout" -gt "$MAX_OUT_PARAM" ] || [ "${MS_STRUCTURE_VERBOSE:-0}" = 1 ]; then
 	[ -n "$out_sites" ] && echo "$out_sites"
 fi
 [ "$nout" -gt "$MAX_OUT_PARAM" ] && echo "out_param: $nout public functions take their **out parameter elsewhere than after the context, more than the $MAX_OUT_PARAM allowed"
+
+# options structs without the one init spelling, and init functions with another
+opts_sites=$(python3 - $(echo "$files" | grep -E '^(native|games)/.*\.h$') <<'PY'
+import re, sys
+for f in sys.argv[1:]:
+    code = re.sub(r"/\*.*?\*/", "", open(f, encoding="utf-8").read(), flags=re.S)
+    for m in re.finditer(r"typedef\s+struct\s+(ms_\w+_(?:opts|options))\s*\{(.*?)\}\s*(\w+)\s*;", code, re.S):
+        name, body = m.group(1), m.group(2)
+        if not re.search(r"^\s*(?:unsigned\s+)?int\s+version\s*;", body, re.M):
+            print("opts_init %s %s: no `version` field" % (f, name))
+        if not re.search(r"#\s*define\s+%s_VERSION\b" % name.upper(), code):
+            print("opts_init %s %s: no %s_VERSION" % (f, name, name.upper()))
+        if not re.search(r"(?:MS_EXTERN\s+)?\bint\s+%s_init\s*\(\s*%s\s*\*\s*\w+\s*,\s*unsigned\s+int\s+\w+\s*\)\s*;"
+                         % (name, name), code):
+            print("opts_init %s %s: no `MS_EXTERN int %s_init(%s *opts, unsigned int version);`" % (f, name, name, name))
+    for m in re.finditer(r"(?:MS_EXTERN\s+)?\b(?:void|int)\s+(ms_\w+_defaults?)\s*\(\s*(?:const\s+)?ms_\w+_(?:opts|options)\s*\*", code):
+        print("opts_init %s %s: options filled under another name than <struct>_init" % (f, m.group(1)))
+PY
+)
+nopts=$(printf '%s' "$opts_sites" | grep -c . || true)
+if [ "$nopts" -gt "$MAX_OPTS_INIT" ] || [ "${MS_STRUCTURE_VERBOSE:-0}" = 1 ]; then
+	[ -n "$opts_sites" ] && echo "$opts_sites"
+fi
+[ "$nopts" -gt "$MAX_OPTS_INIT" ] && echo "opts_init: $nopts options structs or init functions break the one spelling, more than the $MAX_OPTS_INIT allowed"
 
 # native/ including a game's header; source files HACKING.md does not map
 layer_sites=$(python3 - $files <<'PY'
@@ -211,6 +253,6 @@ ngame=$(printf '%s\n' "$layer_sites" | grep -c '^game_header' || true)
 nunmapped=$(printf '%s\n' "$layer_sites" | grep -c '^unmapped' || true)
 [ -n "$layer_sites" ] && echo "$layer_sites"
 
-echo "files_over_1000=$big functions_over_120=$nlong include_cycles=$ncyc $kit_counts out_param=$nout game_headers_in_native=$ngame unmapped=$nunmapped"
+echo "files_over_1000=$big functions_over_120=$nlong include_cycles=$ncyc $kit_counts out_param=$nout opts_init=$nopts free_ctx=$nfree game_headers_in_native=$ngame unmapped=$nunmapped"
 [ "$big" = 0 ] && [ "$nlong" -le "${MS_STRUCTURE_LONG_FUNCTIONS:-0}" ] && [ "$ncyc" = 0 ] && [ "$kit_over" = 0 ] &&
-	[ "$nout" -le "$MAX_OUT_PARAM" ] && [ "$ngame" = 0 ] && [ "$nunmapped" = 0 ]
+	[ "$nout" -le "$MAX_OUT_PARAM" ] && [ "$nopts" -le "$MAX_OPTS_INIT" ] && [ "$nfree" -le "$MAX_FREE_CTX" ] && [ "$ngame" = 0 ] && [ "$nunmapped" = 0 ]

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dsl_internal.h"
+#include "core/opts.h"
 
 /*
  * Sizes follow the reference's Node.size: wrappers, LocalList and
@@ -302,4 +303,9 @@ const char *ms_cs_dsl_builtin(const char *name)
 	if (!strcmp(name, "couto"))
 		return csd_couto_text;
 	return NULL;
+}
+
+int ms_cs_dsl_options_init(ms_cs_dsl_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_CS_DSL_OPTIONS_VERSION);
 }

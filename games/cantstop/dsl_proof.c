@@ -16,6 +16,7 @@
 
 #include "core/vec.h"
 #include "dsl_proof.h"
+#include "core/opts.h"
 
 /* A decision as kept: its kind (MS_CS_DIFF_YES_NO, _COLUMN, or CSP_ERROR) and the value returned. */
 enum { CSP_ERROR = 8 };
@@ -440,4 +441,9 @@ int ms_cs_dsl_equal(ms_ctx *ctx, const ms_cs_dsl *d, const ms_dsl_prog *a, const
 		rc = csp__compare(pr, b, out);
 	csp__free(pr);
 	return rc;
+}
+
+int ms_cs_dsl_proof_options_init(ms_cs_dsl_proof_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_CS_DSL_PROOF_OPTIONS_VERSION);
 }

@@ -8,6 +8,7 @@
 
 #include "cs_internal.h"
 #include "core/hash.h"
+#include "core/opts.h"
 
 int cs__decide(ms_ctx *ctx, const ms_cs_player *p, const ms_cs_state *s, ms_cs_rng *prng, ms_cs_move *out)
 {
@@ -194,4 +195,9 @@ int ms_cs_evaluate(ms_ctx *ctx, const ms_cs_match_options *opts, const ms_cs_pla
 			acc->wins_b++;
 	}
 	return MS_OK;
+}
+
+int ms_cs_match_options_init(ms_cs_match_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_CS_MATCH_OPTIONS_VERSION);
 }

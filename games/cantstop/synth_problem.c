@@ -9,6 +9,7 @@
 
 #include "microsynth/cantstop_synth.h"
 #include "core/hash.h"
+#include "core/opts.h"
 
 /* What one problem's eval needs; the search and final problems differ only in `matches`. */
 typedef struct cs_half {
@@ -47,10 +48,12 @@ struct ms_cs_synth {
 	ms_cs_dsl_runner *probe; /* probe_matches > 0: the generator's and mutation's check */
 };
 
-void ms_cs_synth_options_init(ms_cs_synth_options *o)
+int ms_cs_synth_options_init(ms_cs_synth_options *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_CS_SYNTH_OPTIONS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_CS_SYNTH_OPTIONS_VERSION;
+	o->version = version;
 	o->era = MS_CS_ERA_A;
 	o->matches = 1000;
 	o->shard_matches = 100;
@@ -59,6 +62,7 @@ void ms_cs_synth_options_init(ms_cs_synth_options *o)
 	o->score = MS_CS_SCORE_OBSERVATION;
 	o->data_matches = 3;
 	o->data_seed = 1;
+	return MS_OK;
 }
 
 const char *ms_cs_synth_oracle_name(int oracle)

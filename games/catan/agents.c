@@ -24,7 +24,7 @@ int catan__turns_after_setup(const ms_catan_state *s)
 
 static int parse_simple(ms_ctx *ctx, const char *spec, ms_catan_simple_opts *o)
 {
-	ms_catan_simple_defaults(o);
+	ms_catan_simple_opts_init(o, MS_CATAN_SIMPLE_OPTS_VERSION);
 	for (const char *p = strchr(spec, ':'); p; p = strchr(p + 1, ':')) {
 		size_t len = strcspn(p + 1, ":");
 		if (len == 5 && !strncmp(p + 1, "-port", 5))
@@ -107,7 +107,7 @@ int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint
 	if (!(a = ms_ctx_calloc(ctx, 1, sizeof *a)))
 		return ms_ctx_error(ctx, MS_ENOMEM, "catan agent: out of memory");
 	a->rng = seed;
-	ms_catan_simple_defaults(&a->simple);
+	ms_catan_simple_opts_init(&a->simple, MS_CATAN_SIMPLE_OPTS_VERSION);
 	/* the parsers read the whole spec (their messages quote it) */
 	if (form == 0) {
 		a->kind = AG_RANDOM;
@@ -128,7 +128,7 @@ int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint
 		a->ab.rng = seed;
 		a->ab.depth = arg ? (int)strtol(arg, &end, 10) : 2;
 		a->ab.node_limit = 20000;
-		ms_catan_simple_defaults(&a->ab.simple);
+		ms_catan_simple_opts_init(&a->ab.simple, MS_CATAN_SIMPLE_OPTS_VERSION);
 		if ((end && *end) || a->ab.depth < 1 || a->ab.depth > 8)
 			rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': depth must be 1-8", spec);
 	} else {

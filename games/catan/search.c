@@ -226,14 +226,14 @@ int catan__search_init(ms_ctx *ctx, catan__search *cs, long iterations, int rule
 	ms_mcts_options o;
 	memset(&g, 0, sizeof g);
 	cs->ctx = ctx;
-	ms_catan_simple_defaults(&cs->simple);
+	ms_catan_simple_opts_init(&cs->simple, MS_CATAN_SIMPLE_OPTS_VERSION);
 	g.state_size = sizeof(ms_catan_state);
 	g.move_size = sizeof(ms_catan_action);
 	g.n_players = MS_CATAN_MAX_PLAYERS;
 	g.ud = cs;
 	g.legal = g_legal, g.apply = g_apply, g.terminal = g_terminal, g.rewards = g_rewards, g.to_move = g_to_move;
 	g.prior = g_prior, g.playout = g_playout;
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	o.iterations = iterations;
 	o.rule = rule;
 	o.c = c;

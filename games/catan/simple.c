@@ -3,14 +3,20 @@
  * code is an option, on by default. */
 #include <string.h>
 #include "catan_internal.h"
+#include "core/opts.h"
 
-void ms_catan_simple_defaults(ms_catan_simple_opts *o)
+int ms_catan_simple_opts_init(ms_catan_simple_opts *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_CATAN_SIMPLE_OPTS_VERSION))
+		return MS_EINVAL;
+	memset(o, 0, sizeof *o);
+	o->version = version;
 	o->port_clause = 1;
 	o->yop_lumber_bug = 1;
 	o->army_blocks_cards = 1;
 	o->forced_knight = 1;
 	o->tree_variants = 0;
+	return MS_OK;
 }
 
 static int producing_hexes(const ms_catan_board *b, int node)

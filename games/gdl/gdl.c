@@ -8,6 +8,7 @@
 #include "core/buf.h"
 #include "gdl_internal.h"
 #include "gdl_net.h"
+#include "core/opts.h"
 
 void ms_gdl_free(ms_gdl *g)
 {
@@ -290,4 +291,9 @@ int ms_gdl_move_text(const ms_gdl *g, int mv, char *buf, size_t size)
 	if (mv < 0 || mv >= g->move_term.n)
 		return -1;
 	return gdl_term_text(&g->terms, &g->syms, g->move_term.v[mv], buf, size);
+}
+
+int ms_gdl_options_init(ms_gdl_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_GDL_OPTIONS_VERSION);
 }

@@ -39,7 +39,7 @@ enum { MS_GDL_GGP_UCT = 1, MS_GDL_GGP_GUCT, MS_GDL_GGP_SGUCT };
 
 #define MS_GDL_GGP_OPTIONS_VERSION 1
 
-/** Options for ms_gdl_ggp_new; ms_gdl_ggp_options_default fills them. */
+/** Options for ms_gdl_ggp_new; ms_gdl_ggp_options_init fills them. */
 typedef struct ms_gdl_ggp_options {
 	unsigned int version; /**< MS_GDL_GGP_OPTIONS_VERSION */
 	int player;           /**< MS_GDL_GGP_UCT (default), _GUCT or _SGUCT */
@@ -64,7 +64,11 @@ typedef struct ms_gdl_ggp_options {
 	void *ud;
 } ms_gdl_ggp_options;
 
-void ms_gdl_ggp_options_default(ms_gdl_ggp_options *o);
+/**
+ * Fills the defaults above (version: MS_GDL_GGP_OPTIONS_VERSION); 0, or MS_EINVAL for a version
+ * this build does not know.
+ */
+int ms_gdl_ggp_options_init(ms_gdl_ggp_options *opts, unsigned int version);
 
 /** Creates a player on `ctx` (used on the caller's thread only). MS_EINVAL on bad options. */
 int ms_gdl_ggp_new(ms_ctx *ctx, const ms_gdl_ggp_options *o, ms_gdl_ggp **out);

@@ -14,22 +14,26 @@
 #include <strings.h>
 
 #include "ggp_internal.h"
+#include "core/opts.h"
 
 #define GGP_MOVES_MAX 64 /* moves in a PLAY or STOP at most (the searcher plays up to 16 roles) */
 
-void ms_gdl_ggp_options_default(ms_gdl_ggp_options *o)
+int ms_gdl_ggp_options_init(ms_gdl_ggp_options *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_GDL_GGP_OPTIONS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_GDL_GGP_OPTIONS_VERSION;
+	o->version = version;
 	o->player = MS_GDL_GGP_UCT;
-	ms_gdl_uct_options_default(&o->uct);
-	ms_gdl_stat_options_default(&o->stat);
-	ms_gdl_sguct_options_default(&o->sguct);
+	ms_gdl_uct_options_init(&o->uct, MS_GDL_UCT_OPTIONS_VERSION);
+	ms_gdl_stat_options_init(&o->stat, MS_GDL_STAT_OPTIONS_VERSION);
+	ms_gdl_sguct_options_init(&o->sguct, MS_GDL_SGUCT_OPTIONS_VERSION);
 	o->sguct_sims = 10000;
 	o->margin = 1.0;
 	o->ponder = 1;
 	o->max_nodes = 1000000;
 	o->name = "microsynth";
+	return MS_OK;
 }
 
 void ggp_log(ms_gdl_ggp *p, const char *fmt, ...)

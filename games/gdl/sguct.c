@@ -13,13 +13,16 @@
 #include "gdl_eval.h"
 #include "microsynth/mcts.h"
 #include "core/hash.h"
+#include "core/opts.h"
 
 #define MAX_TERMS 256
 
-void ms_gdl_sguct_options_default(ms_gdl_sguct_options *o)
+int ms_gdl_sguct_options_init(ms_gdl_sguct_options *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_GDL_SGUCT_OPTIONS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_GDL_SGUCT_OPTIONS_VERSION;
+	o->version = version;
 	o->population = 10;
 	o->generations = 5;
 	o->epochs = 100;
@@ -34,6 +37,7 @@ void ms_gdl_sguct_options_default(ms_gdl_sguct_options *o)
 	o->max_terms = 30;
 	o->min_visits = 10;
 	o->seed = 1;
+	return MS_OK;
 }
 
 /* An individual: terms over candidate indices (columns of the data), weights on the goal scale. */

@@ -12,16 +12,19 @@
 #include "gdl_eval.h"
 #include "microsynth/mcts.h"
 #include "core/hash.h"
+#include "core/opts.h"
 
 /* Ranked candidates kept beside each function, for SGUCT's new features. */
 #define CANDIDATES 300
 /* A random game longer than this is taken for rules that never end. */
 #define MAX_GAME 100000
 
-void ms_gdl_stat_options_default(ms_gdl_stat_options *o)
+int ms_gdl_stat_options_init(ms_gdl_stat_options *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_GDL_STAT_OPTIONS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_GDL_STAT_OPTIONS_VERSION;
+	o->version = version;
 	o->sequences = 100;
 	o->positions = 5;
 	o->gap = 2;
@@ -31,6 +34,7 @@ void ms_gdl_stat_options_default(ms_gdl_stat_options *o)
 	o->differences = 1;
 	o->max_features = 20000;
 	o->seed = 1;
+	return MS_OK;
 }
 
 typedef struct sampler {

@@ -17,6 +17,7 @@
 #include "microsynth/mcts.h"
 #include "gdl_guct.h"
 #include "core/hash.h"
+#include "core/opts.h"
 
 struct ms_gdl_uct {
 	ms_ctx *ctx;
@@ -49,16 +50,19 @@ struct ms_gdl_uct {
 	double *pe;         /* GUCT: one role's reward after each of its distinct moves at a node */
 };
 
-void ms_gdl_uct_options_default(ms_gdl_uct_options *o)
+int ms_gdl_uct_options_init(ms_gdl_uct_options *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_GDL_UCT_OPTIONS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_GDL_UCT_OPTIONS_VERSION;
+	o->version = version;
 	o->simulations = 1000;
 	o->c = 0.5;
 	o->keep_tree = 1;
 	o->history_tau = 0.1;
 	o->seed = 1;
 	o->cutoff = 0.1;
+	return MS_OK;
 }
 
 static int fail(ms_gdl_uct *u, int rc, const char *fmt, ...) MS_PRINTF(3, 4);
@@ -507,7 +511,7 @@ int ms_gdl_uct_new(ms_ctx *ctx, ms_gdl_uct **out, const ms_gdl *g, const ms_gdl_
 			      .on_backup = c_backup,
 			      .choose = c_choose };
 	ms_mcts_options mo;
-	ms_mcts_options_default(&mo);
+	ms_mcts_options_init(&mo, MS_MCTS_OPTIONS_VERSION);
 	mo.iterations = o->simulations, mo.c = o->c, mo.seed = o->seed;
 	if ((rc = ms_mcts_new(ctx, &u->m, &game, &mo)) < 0) {
 		ms_gdl_uct_free(u);

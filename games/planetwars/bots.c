@@ -268,8 +268,8 @@ done:
 	}
 	ms_pw_state_free(ctx, view[0]);
 	ms_pw_state_free(ctx, view[1]);
-	ms_pw_orders_free(ctx, ord[0]);
-	ms_pw_orders_free(ctx, ord[1]);
+	ms_pw_orders_free(ord[0]);
+	ms_pw_orders_free(ord[1]);
 	ms_pw_state_free(ctx, s);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "games/planetwars/pw_internal.h"
 #include "microsynth/planetwars_synth.h"
 #include "core/hash.h"
+#include "core/opts.h"
 
 enum {
 	OP_ROOT, OP_ADD, OP_SUB, OP_MUL, OP_MAX, OP_IF_ENEMY, OP_WRAP,
@@ -332,4 +333,9 @@ int ms_pw_synth_final(ms_ctx *ctx, const ms_dsl_prog *prog, const ms_pw_state *c
 					return rc;
 			}
 	return MS_OK;
+}
+
+int ms_pw_synth_options_init(ms_pw_synth_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_PW_SYNTH_OPTIONS_VERSION);
 }

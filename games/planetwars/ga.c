@@ -28,6 +28,7 @@
 #include "games/planetwars/pw_internal.h"
 #include "core/hash.h"
 #include "core/pool.h"
+#include "core/opts.h"
 
 /* ---- xoshiro256** with splitmix64 seeding ---- */
 
@@ -65,10 +66,12 @@ static int below(uint64_t s[4], int n)
 	return (int)(((next64(s) >> 32) * (uint64_t)n) >> 32);
 }
 
-void ms_pw_ga_defaults(ms_pw_ga_options *o)
+int ms_pw_ga_options_init(ms_pw_ga_options *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_PW_GA_OPTIONS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_PW_GA_OPTIONS_VERSION;
+	o->version = version;
 	o->population = 60;
 	o->players = 6;
 	o->maps_per_pair = 10;
@@ -81,6 +84,7 @@ void ms_pw_ga_defaults(ms_pw_ga_options *o)
 	o->threads = 1;
 	o->eval_maps = 20;
 	o->seed = 1;
+	return MS_OK;
 }
 
 void ms_pw_ga_init_population(const ms_pw_ga_options *opts, uint64_t rng[4], double *population)

@@ -618,12 +618,12 @@ int ms_pw_orders_new(ms_ctx *ctx, ms_pw_orders **out)
 	return MS_OK;
 }
 
-void ms_pw_orders_free(ms_ctx *ctx, ms_pw_orders *o)
+void ms_pw_orders_free(ms_pw_orders *o)
 {
 	if (!o)
 		return;
-	ms_ctx_mfree(ctx, o->v);
-	ms_ctx_mfree(ctx, o);
+	ms_ctx_mfree(o->ctx, o->v);
+	ms_ctx_mfree(o->ctx, o);
 }
 
 void ms_pw_orders_clear(ms_pw_orders *o) { o->n = 0; }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/opts.h"
 
 static void *std_malloc(void *ud, size_t size) { (void)ud; return malloc(size); }
 static void *std_realloc(void *ud, void *p, size_t size) { (void)ud; return realloc(p, size); }
@@ -158,4 +159,9 @@ char *ms_ctx_strdup(ms_ctx *ctx, const char *s)
 	if (p)
 		memcpy(p, s, n);
 	return p;
+}
+
+int ms_ctx_options_init(ms_ctx_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_CTX_OPTIONS_VERSION);
 }

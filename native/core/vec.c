@@ -19,33 +19,38 @@ static long long next_cap(int cap, long long need, size_t elem)
 	return need > INT_MAX || (elem && (size_t)c > SIZE_MAX / elem) ? -1 : c;
 }
 
-int ms_vec_grow_plain(void **v, int *cap, long long need, size_t elem)
+/* A block of `size` bytes in place of p: the context's allocator, or C's without a context. */
+static void *grow_block(ms_ctx *ctx, void *p, size_t size)
 {
-	long long c;
-	void *p;
-
-	if (need <= *cap)
-		return MS_OK;
-	if ((c = next_cap(*cap, need, elem)) < 0 || !(p = realloc(*v, (size_t)c * elem)))
-		return MS_ENOMEM;
-	*v = p;
-	*cap = (int)c;
-	return MS_OK;
+	return ctx ? ms_ctx_realloc(ctx, p, size) : realloc(p, size ? size : 1);
 }
 
 int ms_vec_grow(ms_ctx *ctx, void **v, int *cap, long long need, size_t elem)
 {
-	long long c;
-	void *p;
+	ms_vec_col col = {v, elem};
+
+	return ms_vec_grow_cols(ctx, cap, need, &col, 1);
+}
+
+int ms_vec_grow_cols(ms_ctx *ctx, int *cap, long long need, const ms_vec_col *cols, int n)
+{
+	long long c = 0;
 
 	if (need <= *cap)
 		return MS_OK;
-	if ((c = next_cap(*cap, need, elem)) < 0)
-		return ms_ctx_error(ctx, MS_ENOMEM, "array of %lld elements of %zu bytes overflows", need, elem);
-	p = ms_ctx_realloc(ctx, *v, (size_t)c * elem);
-	if (!p)
-		return MS_ENOMEM;
-	*v = p;
+	for (int k = 0; k < n; k++) {
+		long long ck = next_cap(*cap, need, cols[k].elem);
+		if (ck < 0)
+			return ms_ctx_error(ctx, MS_ENOMEM, "array of %lld elements of %zu bytes overflows", need,
+					    cols[k].elem);
+		c = ck; /* the same for every column: only the overflow test depends on the size */
+	}
+	for (int k = 0; k < n; k++) {
+		void *p = grow_block(ctx, *cols[k].v, (size_t)c * cols[k].elem);
+		if (!p)
+			return MS_ENOMEM;
+		*cols[k].v = p;
+	}
 	*cap = (int)c;
 	return MS_OK;
 }

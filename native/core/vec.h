@@ -3,8 +3,9 @@
  * git_array_t and Lua's luaM_growvector): MS_VEC(T) is { T *v; int n, cap; }.
  * Growth doubles, is overflow-checked, and leaves the message in the
  * context. Arrays whose entries belong together are one MS_VEC of a
- * struct; where an API needs parallel arrays, each has its own capacity,
- * so a failed growth leaves every array valid.
+ * struct; where an API needs parallel arrays (columns), ms_vec_grow_cols
+ * grows them all to one shared capacity. A NULL context means the C
+ * library's realloc, for the tools' code that has none (free with free()).
  */
 #ifndef MS_CORE_VEC_H
 #define MS_CORE_VEC_H
@@ -15,15 +16,29 @@
 
 #define MS_VEC(T) struct { T *v; int n, cap; }
 
-/* Makes *cap >= need (elements of `elem` bytes) by doubling; 0 or MS_ENOMEM. */
+/*
+ * Makes *cap >= need (elements of `elem` bytes) by doubling; 0 or MS_ENOMEM,
+ * the array unchanged on failure. ctx NULL: the C library's realloc.
+ */
 int ms_vec_grow(ms_ctx *ctx, void **v, int *cap, long long need, size_t elem);
 
+/* One column of parallel arrays: where its pointer is, and its element's size. */
+typedef struct ms_vec_col {
+	void **v;
+	size_t elem;
+} ms_vec_col;
+
+/* The column of array `p` (an lvalue of pointer type), for ms_vec_grow_cols. */
+#define MS_VEC_COL(p) { (void **)&(p), sizeof *(p) }
+
 /*
- * The same growth on the C library's realloc, for code that has no context
- * (the command-line tools' own lists; free them with free()); 0 or
- * MS_ENOMEM, the array unchanged on failure.
+ * Makes the shared capacity *cap >= need for every one of the `n` columns,
+ * by doubling; 0 or MS_ENOMEM. On failure *cap is unchanged and every
+ * column still holds at least *cap elements (those already grown keep
+ * their larger block), so all stay valid. ctx NULL: the C library's realloc.
  */
-int ms_vec_grow_plain(void **v, int *cap, long long need, size_t elem);
+int ms_vec_grow_cols(ms_ctx *ctx, int *cap, long long need, const ms_vec_col *cols, int n);
+
 /* Room for `need` elements in total; 0 or MS_ENOMEM (the array is unchanged). */
 #define ms_vec_reserve(ctx, vec, need)                                                      \
 	((long long)(need) <= (long long)(vec)->cap                                         \

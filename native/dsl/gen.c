@@ -4,6 +4,7 @@
  * non-terminal; everything else uses the default below.
  */
 #include "dsl_internal.h"
+#include "core/opts.h"
 
 struct ms_dsl_gen {
 	ms_dsl_prog *p;
@@ -140,4 +141,9 @@ int ms_dsl_mutate(ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_opts *opts, 
 	if (at)
 		*at = i;
 	return ms_dsl_regenerate(p, i, rng, opts);
+}
+
+int ms_dsl_gen_opts_init(ms_dsl_gen_opts *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_DSL_GEN_OPTS_VERSION);
 }

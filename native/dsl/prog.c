@@ -15,12 +15,9 @@ int dsl_prog_reserve(ms_dsl_prog *p, int need)
 		return 0;
 	if (need > (1 << 24))
 		return ms_ctx_error(p->ctx, MS_ERANGE, "program: more than %d nodes", 1 << 24);
-	/* two arrays, one capacity: each grows on its own and cap is what both have */
-	int cap_node = p->cap, cap_end = p->cap;
-	if (ms_vec_grow(p->ctx, (void **)&p->node, &cap_node, need, sizeof *p->node) < 0 ||
-	    ms_vec_grow(p->ctx, (void **)&p->end, &cap_end, need, sizeof *p->end) < 0)
+	const ms_vec_col cols[] = {MS_VEC_COL(p->node), MS_VEC_COL(p->end)};
+	if (ms_vec_grow_cols(p->ctx, &p->cap, need, cols, 2) < 0)
 		return ms_ctx_error(p->ctx, MS_ENOMEM, "program: out of memory");
-	p->cap = cap_node;
 	return 0;
 }
 

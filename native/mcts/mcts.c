@@ -6,6 +6,7 @@
 #include "microsynth/mcts.h"
 #include "core/hash.h"
 #include "core/vec.h"
+#include "core/opts.h"
 
 typedef struct node {
 	int parent, first_child, last_child, next;
@@ -49,14 +50,17 @@ static double rand_unit(uint64_t *rng)
 	return ms_mcts_rand(rng, 1u << 30) / (double)(1u << 30);
 }
 
-void ms_mcts_options_default(ms_mcts_options *o)
+int ms_mcts_options_init(ms_mcts_options *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_MCTS_OPTIONS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_MCTS_OPTIONS_VERSION;
+	o->version = version;
 	o->iterations = 1000;
 	o->rule = MS_MCTS_UCB1;
 	o->c = 1.0;
 	o->seed = 1;
+	return MS_OK;
 }
 
 int ms_mcts_new(ms_ctx *ctx, ms_mcts **out, const ms_mcts_game *g, const ms_mcts_options *o)

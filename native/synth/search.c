@@ -17,13 +17,17 @@
 #include <time.h>
 
 #include "synth_internal.h"
+#include "core/opts.h"
 
-void ms_synth_opts_init(ms_synth_opts *o)
+int ms_synth_opts_init(ms_synth_opts *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_SYNTH_OPTS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_SYNTH_OPTS_VERSION;
+	o->version = version;
 	o->threads = 1;
 	syn_opts_defaults(o);
+	return MS_OK;
 }
 
 static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o, int start_nt)

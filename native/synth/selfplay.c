@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "synth_internal.h"
+#include "core/opts.h"
 
 /* "2l_judge" in ASCII: mixed into the seed so 2L's judging games draw apart from the search's. */
 #define JUDGE_SEED_TAG UINT64_C(0x326c5f6a75646765)
@@ -39,15 +40,18 @@ int ms_synth_loop_from_name(const char *name)
 	return MS_ENOTFOUND;
 }
 
-void ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *o)
+int ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_SYNTH_SELFPLAY_OPTS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_SYNTH_SELFPLAY_OPTS_VERSION;
+	o->version = version;
 	o->loop = MS_SYNTH_LOOP_IBR;
 	o->iterations = 5;
-	ms_synth_opts_init(&o->br);
+	ms_synth_opts_init(&o->br, MS_SYNTH_OPTS_VERSION);
 	o->l2_programs = 20;
 	o->l2_tolerance = 0.02;
+	return MS_OK;
 }
 
 /* The sample of a search's programs: every `stride`-th fresh, non-failed Psi score. */

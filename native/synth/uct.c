@@ -360,9 +360,9 @@ static int reserve_fill(uct *u, int n)
 	if (n <= u->cap_fill)
 		return 0;
 	/* cap_fill counts the programs made: both arrays grow from there, alike */
-	int cap = u->cap_fill, cap_h = u->cap_fill;
-	if (ms_vec_grow(s->ctx, (void **)&u->fill, &cap, n, sizeof *u->fill) < 0 ||
-	    ms_vec_grow(s->ctx, (void **)&u->holes, &cap_h, n, sizeof *u->holes) < 0)
+	int cap = u->cap_fill;
+	const ms_vec_col cols[] = {MS_VEC_COL(u->fill), MS_VEC_COL(u->holes)};
+	if (ms_vec_grow_cols(s->ctx, &cap, n, cols, 2) < 0)
 		return ms_ctx_error(s->ctx, MS_ENOMEM, "UCT: out of memory");
 	for (int i = u->cap_fill; i < cap; i++)
 		u->fill[i] = NULL;

@@ -368,7 +368,7 @@ static void test_cs_synth_typed__option_generates_bounded_typed_programs_and_nam
 	ms_dsl_prog *p;
 	ms_jrandom rng;
 
-	ms_cs_synth_options_init(&o);
+	ms_cs_synth_options_init(&o, MS_CS_SYNTH_OPTIONS_VERSION);
 	assert_int_equal(ms_cs_synth_new(f->ctx, &cs, &o), 0);
 	assert_null(strstr(ms_cs_synth_problem(cs)->fingerprint, "typed"));
 	ms_cs_synth_free(cs);

@@ -1,6 +1,7 @@
 #include "support/testutil.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "microsynth/common.h"
 
@@ -117,6 +118,22 @@ static void test_ctx__status_names_and_version(void **state)
 	assert_string_equal(ms_version(), MS_VERSION_STRING);
 }
 
+static void test_ctx__options_init_zeroes_keeps_the_version_and_refuses_unknown_ones(void **state)
+{
+	ms_ctx_options o;
+	ms_ctx *ctx;
+
+	(void)state;
+	memset(&o, 0xab, sizeof o);
+	assert_int_equal(ms_ctx_options_init(&o, MS_CTX_OPTIONS_VERSION), MS_OK);
+	assert_int_equal(o.version, MS_CTX_OPTIONS_VERSION);
+	assert_null(o.allocator);
+	assert_int_equal(ms_ctx_new(&ctx, &o), MS_OK);
+	ms_ctx_free(ctx);
+	assert_int_equal(ms_ctx_options_init(&o, 0), MS_EINVAL);
+	assert_int_equal(ms_ctx_options_init(&o, MS_CTX_OPTIONS_VERSION + 1), MS_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_ctx__contexts_are_independent),
 		cmocka_unit_test(test_ctx__failed_allocation_reports_enomem),
 		cmocka_unit_test(test_ctx__status_names_and_version),
+		cmocka_unit_test(test_ctx__options_init_zeroes_keeps_the_version_and_refuses_unknown_ones),
 	};
 	return cmocka_run_group_tests_name("core_ctx", tests, NULL, NULL);
 }

@@ -76,34 +76,68 @@ static void test_vec__overflowing_size_is_refused_without_allocating(void **stat
 	ms_ctx_free(ctx);
 }
 
-static void test_vec__plain_growth_doubles_keeps_the_elements_and_refuses_overflow(void **state)
+static void test_vec__growth_without_a_context_doubles_keeps_the_elements_and_refuses_overflow(void **state)
 {
 	long *v = NULL;
 	int cap = 0;
 
 	(void)state;
 	for (int i = 0; i < 100; i++) {
-		assert_int_equal(ms_vec_grow_plain((void **)&v, &cap, i + 1, sizeof *v), MS_OK);
+		assert_int_equal(ms_vec_grow(NULL, (void **)&v, &cap, i + 1, sizeof *v), MS_OK);
 		v[i] = 3L * i;
 	}
 	assert_int_equal(cap, 128); /* 16, doubled until it holds 100 */
 	for (int i = 0; i < 100; i++)
 		assert_true(v[i] == 3L * i);
-	assert_int_equal(ms_vec_grow_plain((void **)&v, &cap, 50, sizeof *v), MS_OK); /* room already */
+	assert_int_equal(ms_vec_grow(NULL, (void **)&v, &cap, 50, sizeof *v), MS_OK); /* room already */
 	assert_int_equal(cap, 128);
-	assert_int_equal(ms_vec_grow_plain((void **)&v, &cap, (long long)INT_MAX + 1, sizeof *v), MS_ENOMEM);
+	assert_int_equal(ms_vec_grow(NULL, (void **)&v, &cap, (long long)INT_MAX + 1, sizeof *v), MS_ENOMEM);
 	assert_int_equal(cap, 128);
 	assert_true(v[99] == 297);
 	free(v);
 }
 
+static void test_vec__columns_share_one_capacity_and_a_failed_growth_keeps_it(void **state)
+{
+	ms_test_alloc t = {0};
+	ms_allocator al;
+	ms_ctx *ctx = ms_test_ctx_with(&t, &al);
+	int *a = NULL, cap = 0;
+	double *b = NULL;
+	const ms_vec_col cols[] = {MS_VEC_COL(a), MS_VEC_COL(b)};
+
+	(void)state;
+	assert_non_null(ctx);
+	assert_int_equal(ms_vec_grow_cols(ctx, &cap, 20, cols, 2), MS_OK);
+	assert_int_equal(cap, 32); /* 16, doubled once */
+	for (int i = 0; i < cap; i++)
+		a[i] = i, b[i] = i * 0.25;
+	t.fail_at = t.calls + 2; /* the first column grows, the second does not */
+	assert_int_equal(ms_vec_grow_cols(ctx, &cap, 33, cols, 2), MS_ENOMEM);
+	assert_int_equal(ms_ctx_last_status(ctx), MS_ENOMEM);
+	assert_int_equal(cap, 32);
+	for (int i = 0; i < cap; i++)
+		assert_true(a[i] == i && b[i] == i * 0.25);
+	t.fail_at = 0;
+	assert_int_equal(ms_vec_grow_cols(ctx, &cap, 33, cols, 2), MS_OK);
+	assert_int_equal(cap, 64);
+	b[63] = 1.5;
+	assert_int_equal(ms_vec_grow_cols(ctx, &cap, (long long)INT_MAX + 1, cols, 2), MS_ENOMEM);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "overflows"));
+	assert_int_equal(cap, 64);
+	ms_ctx_mfree(ctx, a);
+	ms_ctx_mfree(ctx, b);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vec__plain_growth_doubles_keeps_the_elements_and_refuses_overflow),
+		cmocka_unit_test(test_vec__growth_without_a_context_doubles_keeps_the_elements_and_refuses_overflow),
 		cmocka_unit_test(test_vec__push_keeps_every_element_in_order),
 		cmocka_unit_test(test_vec__failed_growth_leaves_the_array_intact_with_a_message),
 		cmocka_unit_test(test_vec__overflowing_size_is_refused_without_allocating),
+		cmocka_unit_test(test_vec__columns_share_one_capacity_and_a_failed_growth_keeps_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,7 +166,7 @@ static void test_gdl_ggp__a_busy_worker_still_answers_by_the_deadline(void **sta
 	late_case lc = { 0 };
 	(void)state;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_gdl_ggp_options_default(&o);
+	ms_gdl_ggp_options_init(&o, MS_GDL_GGP_OPTIONS_VERSION);
 	assert_int_equal(ms_gdl_ggp_new(ctx, &o, &lc.p), MS_OK);
 	assert_int_equal(ms_pool_for(ctx, 2, 2, late_job, &lc, NULL), MS_OK);
 	ms_gdl_ggp_counts c;

@@ -35,7 +35,7 @@ static void open_game(fixture *f, const char *name, uint64_t seed)
 	snprintf(path, sizeof path, "%s/data/gdl/kif/rulesheets-2010/%s.kif", shared, name);
 	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION };
 	ms_gdl_stat_options so;
-	ms_gdl_stat_options_default(&so);
+	ms_gdl_stat_options_init(&so, MS_GDL_STAT_OPTIONS_VERSION);
 	so.seed = seed;
 	assert_int_equal(ms_ctx_new(&f->ctx, NULL), MS_OK);
 	assert_int_equal(ms_gdl_load(f->ctx, &f->g, path, &o), MS_OK);
@@ -171,7 +171,7 @@ static ms_gdl_uct *guct(const fixture *f, long sims, double cutoff, double repla
 	ms_gdl_uct *u;
 	uint64_t st[4];
 	int joint[2];
-	ms_gdl_uct_options_default(&o);
+	ms_gdl_uct_options_init(&o, MS_GDL_UCT_OPTIONS_VERSION);
 	o.eval = f->e, o.simulations = sims, o.cutoff = cutoff, o.replace = replace, o.order = order, o.prior = prior;
 	assert_int_equal(ms_gdl_uct_new(f->ctx, &u, f->g, &o), MS_OK);
 	ms_gdl_initial(f->g, st);
@@ -241,8 +241,8 @@ static void test_gdl_sguct__learning_lowers_the_error_on_uct_values(void **state
 	ms_gdl_sguct_report a, b;
 	open_game(&f, "connectFour", 1);
 	open_game(&g, "connectFour", 1);
-	ms_gdl_uct_options_default(&uo);
-	ms_gdl_sguct_options_default(&so);
+	ms_gdl_uct_options_init(&uo, MS_GDL_UCT_OPTIONS_VERSION);
+	ms_gdl_sguct_options_init(&so, MS_GDL_SGUCT_OPTIONS_VERSION);
 	uo.simulations = 3000;
 	assert_int_equal(ms_gdl_sguct_offline(f.ctx, f.g, f.e, &uo, &so, &a), MS_OK);
 	assert_int_equal(ms_gdl_sguct_offline(g.ctx, g.g, g.e, &uo, &so, &b), MS_OK);
@@ -268,11 +268,11 @@ static void test_gdl_guct__bad_options_are_refused(void **state)
 	ms_gdl_uct *u = NULL;
 	ms_gdl_eval *e = NULL;
 	open_game(&f, "tictactoe", 1);
-	ms_gdl_uct_options_default(&o);
+	ms_gdl_uct_options_init(&o, MS_GDL_UCT_OPTIONS_VERSION);
 	o.eval = f.e, o.cutoff = 1.5;
 	assert_int_equal(ms_gdl_uct_new(f.ctx, &u, f.g, &o), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f.ctx), "cutoff"));
-	ms_gdl_stat_options_default(&so);
+	ms_gdl_stat_options_init(&so, MS_GDL_STAT_OPTIONS_VERSION);
 	so.sequences = 1;
 	assert_int_equal(ms_gdl_stat_build(f.ctx, &e, f.g, &so), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f.ctx), "sequences"));

@@ -64,7 +64,7 @@ static ms_gdl_uct *new_uct(fixture *f, long sims, uint64_t seed, int variant)
 {
 	ms_gdl_uct_options o;
 	ms_gdl_uct *u = NULL;
-	ms_gdl_uct_options_default(&o);
+	ms_gdl_uct_options_init(&o, MS_GDL_UCT_OPTIONS_VERSION);
 	o.simulations = sims, o.seed = seed, o.history = variant == 1, o.transpositions = variant == 2 ? 4096 : 0;
 	assert_int_equal(ms_gdl_uct_new(f->ctx, &u, f->g, &o), MS_OK);
 	return u;
@@ -226,7 +226,7 @@ static void test_gdl_uct__the_played_subtree_is_kept(void **state)
 		open_rules(&f, "trap.kif");
 		ms_gdl_uct_options o;
 		ms_gdl_uct *u = NULL;
-		ms_gdl_uct_options_default(&o);
+		ms_gdl_uct_options_init(&o, MS_GDL_UCT_OPTIONS_VERSION);
 		o.simulations = 500, o.keep_tree = keep;
 		assert_int_equal(ms_gdl_uct_new(f.ctx, &u, f.g, &o), MS_OK);
 		int white = ms_gdl_role_index(f.g, "white"), joint[2];
@@ -252,7 +252,7 @@ static void test_gdl_uct__transpositions_pool_equal_states(void **state)
 	open_rules(&f, "switches.kif");
 	ms_gdl_uct_options o;
 	ms_gdl_uct *u = NULL;
-	ms_gdl_uct_options_default(&o);
+	ms_gdl_uct_options_init(&o, MS_GDL_UCT_OPTIONS_VERSION);
 	o.simulations = 200, o.transpositions = 64;
 	assert_int_equal(ms_gdl_uct_new(f.ctx, &u, f.g, &o), MS_OK);
 	int joint[1];
@@ -270,7 +270,7 @@ static void expect_option_error(fixture *f, ms_gdl_uct_options *o, const char *n
 	assert_null(u);
 	if (!strstr(ms_ctx_last_error(f->ctx), needle))
 		fail_msg("'%s' lacks '%s'", ms_ctx_last_error(f->ctx), needle);
-	ms_gdl_uct_options_default(o);
+	ms_gdl_uct_options_init(o, MS_GDL_UCT_OPTIONS_VERSION);
 }
 
 static void test_gdl_uct__bad_options_and_terminal_states_are_refused(void **state)
@@ -279,7 +279,7 @@ static void test_gdl_uct__bad_options_and_terminal_states_are_refused(void **sta
 	fixture f;
 	open_rules(&f, "dominant.kif");
 	ms_gdl_uct_options o;
-	ms_gdl_uct_options_default(&o);
+	ms_gdl_uct_options_init(&o, MS_GDL_UCT_OPTIONS_VERSION);
 	o.simulations = 0;
 	expect_option_error(&f, &o, "simulations");
 	o.c = -1;

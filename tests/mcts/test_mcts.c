@@ -81,7 +81,7 @@ static int best_nim_move(int pile, int rule, long iterations, uint64_t seed, int
 	ms_mcts_game g = nim_game();
 	nim root = { pile, 0, -1 };
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	o.iterations = iterations;
 	o.rule = rule;
 	o.seed = seed;
@@ -190,7 +190,7 @@ static int gamble_choice(double p, int *chance_visits, int *win_visits)
 	g.legal = g_legal, g.apply = g_apply, g.terminal = g_terminal, g.rewards = g_rewards, g.to_move = g_to_move;
 	g.chance_weights = g_weights;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	o.iterations = 4000;
 	o.c = 0.3;
 	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
@@ -242,7 +242,7 @@ static void test_mcts_prior__adds_once_to_the_new_child(void **st)
 	nim root = { 1000, 0, -1 };
 	g.prior = nim_prior;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	o.iterations = 3;
 	o.rule = MS_MCTS_MAX_CHILD;
 	o.max_playout_steps = 1; /* a cut-off: the rewards of an unfinished game are 0 */
@@ -266,7 +266,7 @@ static void test_mcts_new__rejects_a_game_without_callbacks_or_a_bad_rule(void *
 	ms_mcts_game g = nim_game();
 	g.apply = NULL;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_EINVAL);
 	assert_null(m);
 	g = nim_game();
@@ -298,7 +298,7 @@ static void test_mcts_advance__keeps_the_subtree_below_the_move(void **st)
 	ms_mcts_game g = nim_game();
 	nim root = { 10, 0, -1 };
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	o.iterations = 2000;
 	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
 	assert_int_equal(ms_mcts_search(m, &root), MS_OK);
@@ -345,7 +345,7 @@ static void test_mcts_choose__the_game_picks_every_move(void **st)
 	g.choose = take_last;
 	nim root = { 10, 0, -1 };
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	o.iterations = 50;
 	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
 	assert_int_equal(ms_mcts_search(m, &root), MS_OK);
@@ -433,7 +433,7 @@ static int lure_choice(int rule, int *visits0)
 	g.legal = lure_legal, g.apply = lure_apply, g.terminal = lure_terminal, g.rewards = lure_rewards;
 	g.to_move = lure_to_move, g.prior = lure_prior;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	o.iterations = 50;
 	o.rule = rule;
 	assert_int_equal(ms_mcts_new(ctx, &m, &g, &o), MS_OK);
@@ -480,7 +480,7 @@ static void test_mcts__a_failing_callback_ends_the_search_with_its_error(void **
 	ms_mcts_options o;
 	nim root = { 5, 0, -1 };
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	ms_mcts_options_default(&o);
+	ms_mcts_options_init(&o, MS_MCTS_OPTIONS_VERSION);
 	o.iterations = 50;
 	for (int which = 0; which < 2; which++) {
 		ms_mcts_game g = nim_game();

@@ -46,7 +46,7 @@ static void decide(const char *name, const char *text, char *out, size_t size)
 		const ms_pw_order *x = ms_pw_orders_at(o, i);
 		len += (size_t)snprintf(out + len, size - len, "%d %d %d;", x->source, x->dest, x->ships);
 	}
-	ms_pw_orders_free(ctx, o);
+	ms_pw_orders_free(o);
 	ms_pw_bot_release(ctx, &b);
 	ms_pw_state_free(ctx, s);
 }
@@ -185,7 +185,7 @@ static void protocol_game(const ms_pw_state *map, const char *a, const char *b)
 				if (ms_pw_issue(ctx, s, k + 1, x->source, x->dest, x->ships))
 					fail_msg("%s: %s", k ? b : a, ms_ctx_last_error(ctx));
 			}
-			ms_pw_orders_free(ctx, keep[k]);
+			ms_pw_orders_free(keep[k]);
 		}
 		ms_pw_step(s);
 	}
@@ -194,8 +194,8 @@ static void protocol_game(const ms_pw_state *map, const char *a, const char *b)
 		ms_pw_bot_release(ctx, &bot[k]);
 		ms_pw_bot_release(ctx, &twin[k]);
 	}
-	ms_pw_orders_free(ctx, o1);
-	ms_pw_orders_free(ctx, o2);
+	ms_pw_orders_free(o1);
+	ms_pw_orders_free(o2);
 	ms_pw_state_free(ctx, v);
 	ms_pw_state_free(ctx, s);
 }

@@ -128,7 +128,7 @@ static char *search(int algo, int threads, uint64_t seed, double *score)
 	ms_pw_synth_options po = { MS_PW_SYNTH_OPTIONS_VERSION, (const ms_pw_state *const *)maps, 3, NULL, 120, "t" };
 	assert_int_equal(ms_pw_synth_new(ctx, &pws, &po), MS_OK);
 	ms_synth_opts so;
-	ms_synth_opts_init(&so);
+	ms_synth_opts_init(&so, MS_SYNTH_OPTS_VERSION);
 	so.algo = algo;
 	so.seed = seed;
 	so.threads = threads;

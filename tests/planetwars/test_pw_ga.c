@@ -50,7 +50,7 @@ static int teardown(void **state)
 
 static void small(ms_pw_ga_options *o, int threads, uint64_t seed)
 {
-	ms_pw_ga_defaults(o);
+	ms_pw_ga_options_init(o, MS_PW_GA_OPTIONS_VERSION);
 	o->population = 8;
 	o->players = 3;
 	o->maps_per_pair = 2;

@@ -27,7 +27,7 @@ static int measure(ms_ctx *ctx, const ms_synth_problem *pb, int algo, int thread
 		   uint64_t *best_hash, const char *checkpoint)
 {
 	ms_synth_opts o;
-	ms_synth_opts_init(&o);
+	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
 	o.algo = algo;
 	o.seed = 1;
 	o.threads = threads;

@@ -30,7 +30,7 @@ static ms_cs_synth *make(fixture *f, int oracle, int score, long matches)
 {
 	ms_cs_synth_options o;
 	ms_cs_synth *cs;
-	ms_cs_synth_options_init(&o);
+	ms_cs_synth_options_init(&o, MS_CS_SYNTH_OPTIONS_VERSION);
 	o.oracle = oracle;
 	o.score = score;
 	o.matches = matches;
@@ -167,7 +167,7 @@ static void test_cs_synth__common_matches_ignore_the_evaluation_seed(void **stat
 	double psi[2][2];
 
 	for (int k = 0; k < 2; k++) {
-		ms_cs_synth_options_init(&o);
+		ms_cs_synth_options_init(&o, MS_CS_SYNTH_OPTIONS_VERSION);
 		o.matches = 400;
 		o.common_matches = k;
 		o.common_seed = 9;
@@ -198,18 +198,18 @@ static void test_cs_synth__bad_options_are_refused_with_a_message(void **state)
 	ms_cs_synth_options o;
 	ms_cs_synth *cs = NULL;
 
-	ms_cs_synth_options_init(&o);
+	ms_cs_synth_options_init(&o, MS_CS_SYNTH_OPTIONS_VERSION);
 	o.era = 7;
 	assert_int_equal(ms_cs_synth_new(f->ctx, &cs, &o), MS_EINVAL);
 	assert_null(cs);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "era"));
 
-	ms_cs_synth_options_init(&o);
+	ms_cs_synth_options_init(&o, MS_CS_SYNTH_OPTIONS_VERSION);
 	o.matches = 0;
 	assert_int_equal(ms_cs_synth_new(f->ctx, &cs, &o), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "matches"));
 
-	ms_cs_synth_options_init(&o);
+	ms_cs_synth_options_init(&o, MS_CS_SYNTH_OPTIONS_VERSION);
 	o.oracle = MS_CS_ORACLE_FILE;
 	o.data_path = "no/such/dataset.txt";
 	assert_int_equal(ms_cs_synth_new(f->ctx, &cs, &o), MS_EIO);
@@ -230,7 +230,7 @@ static void search(fixture *f, ms_cs_synth *cs, int algo, uint64_t seed, long lo
 	ms_synth *s;
 	char *text;
 
-	ms_synth_opts_init(&o);
+	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
 	o.algo = algo;
 	o.seed = seed;
 	o.max_evals = evals;

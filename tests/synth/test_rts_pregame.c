@@ -94,7 +94,7 @@ static void test_rts_pregame__a_state_in_memory_plays_as_its_map_file(void **sta
 static void opts(ms_rts_pregame_opts *o, const char *const *field, int n_field, long long evals, int neighbours,
 		 const char *const *cands, int n_cands)
 {
-	ms_rts_pregame_opts_init(o);
+	ms_rts_pregame_opts_init(o, MS_RTS_PREGAME_OPTS_VERSION);
 	o->field = field;
 	o->n_field = n_field;
 	o->max_evals = evals;
@@ -273,7 +273,7 @@ static void test_rts_pregame__bad_settings_name_what_is_wrong(void **state)
 	ms_rts_pregame_opts o;
 	ms_rts_pregame_result r;
 
-	ms_rts_pregame_opts_init(&o);
+	ms_rts_pregame_opts_init(&o, MS_RTS_PREGAME_OPTS_VERSION);
 	assert_int_equal(ms_rts_pregame(f->ctx, f->first, &o, &r), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "no budget"));
 	o.max_evals = 5;

@@ -100,7 +100,7 @@ static int record_progress(void *ud, const ms_synth_stats *st)
 static ms_synth_opts base_opts(int algo, uint64_t seed, long long evals)
 {
 	ms_synth_opts o;
-	ms_synth_opts_init(&o);
+	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
 	o.algo = algo;
 	o.seed = seed;
 	o.max_evals = evals;
@@ -589,7 +589,7 @@ static void test_synth_search__options_of_an_older_version_are_refused(void **st
 	ms_synth_opts o;
 	ms_synth *s = NULL;
 
-	ms_synth_opts_init(&o);
+	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
 	assert_int_equal(o.version, 2);
 	o.version = 1;
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);

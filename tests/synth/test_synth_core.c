@@ -175,7 +175,7 @@ static void test_synth_population__searches_follow_their_population(void **state
 			ms_synth_population pop = { 1, &target, NULL };
 			ms_synth_opts o;
 			ms_synth *s;
-			ms_synth_opts_init(&o);
+			ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
 			o.algo = MS_SYNTH_SA;
 			o.seed = 11;
 			o.max_evals = 400;
@@ -193,7 +193,7 @@ static void test_synth_population__searches_follow_their_population(void **state
 		ms_synth_population pop = { 1, &other, NULL };
 		ms_synth_opts o;
 		ms_synth *s;
-		ms_synth_opts_init(&o);
+		ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
 		o.algo = MS_SYNTH_SA;
 		o.seed = 11;
 		o.max_evals = 400;
@@ -218,7 +218,7 @@ static void test_synth_sa_step__runs_passes_for_another_algorithm(void **state)
 	ms_synth_population pop = { 1, &target, NULL };
 	ms_synth_stats st;
 
-	ms_synth_opts_init(&o);
+	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
 	o.seed = 5;
 	o.max_evals = 100000;
 	o.population = &pop;

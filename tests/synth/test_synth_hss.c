@@ -72,7 +72,7 @@ static int teardown(void **state)
 
 static void hss_opts(ms_synth_opts *o, long long evals, int threads)
 {
-	ms_synth_opts_init(o);
+	ms_synth_opts_init(o, MS_SYNTH_OPTS_VERSION);
 	o->algo = MS_SYNTH_HSS;
 	o->seed = 11;
 	o->max_evals = evals;
@@ -136,7 +136,7 @@ static void test_hss__needs_features_and_sane_settings(void **state)
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
 	/* version 2 still runs SA */
 	f->pb.version = 2;
-	ms_synth_opts_init(&o);
+	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
 	o.max_evals = 50;
 	assert_true(run(f, &o, 0, NULL) >= 0);
 	f->pb.version = MS_SYNTH_PROBLEM_VERSION;
@@ -316,7 +316,7 @@ static void run_loop(fixture *f, int loop, int threads, double fixed_weight, con
 	ms_synth_selfplay_opts o;
 	ms_dsl_prog *progs[5];
 	memset(lp, 0, sizeof *lp);
-	ms_synth_selfplay_opts_init(&o);
+	ms_synth_selfplay_opts_init(&o, MS_SYNTH_SELFPLAY_OPTS_VERSION);
 	o.loop = loop;
 	o.iterations = 5;
 	o.fixed_weight = fixed_weight;
@@ -393,7 +393,7 @@ static void test_cs_features__are_in_range_deterministic_and_fail_with_the_progr
 	ms_dsl_prog *p;
 	int a[MS_CS_FEATURES], b[MS_CS_FEATURES];
 	assert_int_equal(ms_ctx_new(&ctx, NULL), 0);
-	ms_cs_synth_options_init(&po);
+	ms_cs_synth_options_init(&po, MS_CS_SYNTH_OPTIONS_VERSION);
 	po.matches = 100;
 	assert_int_equal(ms_cs_synth_new(ctx, &cs, &po), 0);
 	const ms_synth_problem *pb = ms_cs_synth_problem(cs);
@@ -460,7 +460,7 @@ static int count_failing(ms_ctx *ctx, long probe)
 	ms_dsl_prog *p;
 	ms_jrandom rng;
 	int failing = 0;
-	ms_cs_synth_options_init(&po);
+	ms_cs_synth_options_init(&po, MS_CS_SYNTH_OPTIONS_VERSION);
 	po.matches = 20;
 	po.probe_matches = probe;
 	assert_int_equal(ms_cs_synth_new(ctx, &cs, &po), 0);
@@ -494,7 +494,7 @@ static void test_cs_probe__generation_and_mutation_avoid_failing_programs(void *
 	int plain = count_failing(ctx, 0), probed = count_failing(ctx, 4);
 	assert_true(plain >= 15); /* most programs of the grammar fail */
 	assert_true(probed <= 5);
-	ms_cs_synth_options_init(&po);
+	ms_cs_synth_options_init(&po, MS_CS_SYNTH_OPTIONS_VERSION);
 	po.probe_matches = -1;
 	assert_int_equal(ms_cs_synth_new(ctx, &cs, &po), MS_EINVAL);
 	ms_ctx_free(ctx);

@@ -165,7 +165,7 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 	if ((a->hss_library || a->hss_passes || a->have_confirm) && *algo != MS_SYNTH_HSS)
 		return cli_usage_error(CMD, "--hss-library, --hss-passes and --hss-confirm apply to hss only");
 
-	ms_cs_synth_options_init(po);
+	ms_cs_synth_options_init(po, MS_CS_SYNTH_OPTIONS_VERSION);
 	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
 	if (!sketch && (a->score || a->oracle || a->data || a->sketch_evals))
 		return cli_usage_error(CMD, "--score, --oracle, --data and --sketch-evals apply to sketch-sa and "
@@ -553,7 +553,7 @@ static int cs_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *ou
 {
 	cs_sp *c = g;
 	ms_cs_synth_options po;
-	ms_cs_synth_options_init(&po);
+	ms_cs_synth_options_init(&po, MS_CS_SYNTH_OPTIONS_VERSION);
 	if (c->matches)
 		po.matches = c->matches;
 	if (c->final_matches)

@@ -34,7 +34,7 @@ typedef struct paths {
 
 static int add_path(paths *p, const char *s)
 {
-	if (ms_vec_grow_plain((void **)&p->v, &p->cap, (long long)p->n + 1, sizeof *p->v) < 0)
+	if (ms_vec_grow(NULL, (void **)&p->v, &p->cap, (long long)p->n + 1, sizeof *p->v) < 0)
 		return -1;
 	p->v[p->n] = strdup(s);
 	return p->v[p->n++] ? 0 : -1;

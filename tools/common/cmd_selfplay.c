@@ -274,7 +274,7 @@ static int sp_on_search(void *ud, ms_synth *s, const ms_synth_problem *pb, const
 /* The loop's and the best responses' options. */
 static void sp_options(ms_synth_selfplay_opts *so, const sp_args *a, sp_run *run, int algo)
 {
-	ms_synth_selfplay_opts_init(so);
+	ms_synth_selfplay_opts_init(so, MS_SYNTH_SELFPLAY_OPTS_VERSION);
 	so->loop = ms_synth_loop_from_name(a->loop);
 	so->iterations = (int)a->iterations;
 	so->fixed_weight = a->fixed_weight;

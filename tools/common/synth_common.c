@@ -219,7 +219,7 @@ int synth_search_check(const char *cmd, const char *algo_opt, const synth_search
 
 void synth_search_opts(ms_synth_opts *so, const synth_search_args *s, int algo, synth_run_ud *ud)
 {
-	ms_synth_opts_init(so);
+	ms_synth_opts_init(so, MS_SYNTH_OPTS_VERSION);
 	so->algo = algo;
 	so->seed = (uint64_t)s->seed;
 	so->threads = (int)s->threads;

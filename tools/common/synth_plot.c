@@ -65,16 +65,12 @@ static int read_csv(const char *path, int use_evals, series *se)
 		ec = atoll(fields[4]);
 		(void)ec;
 		if (se->n == se->cap) {
-			/* three columns, one capacity: each grows on its own and cap is what all have */
-			int cx = se->cap, cp = se->cap, cc = se->cap;
-			if (ms_vec_grow_plain((void **)&se->x, &cx, se->n + 1, sizeof *se->x) < 0 ||
-			    ms_vec_grow_plain((void **)&se->psi, &cp, se->n + 1, sizeof *se->psi) < 0 ||
-			    ms_vec_grow_plain((void **)&se->c, &cc, se->n + 1, sizeof *se->c) < 0) {
+			const ms_vec_col cols[] = {MS_VEC_COL(se->x), MS_VEC_COL(se->psi), MS_VEC_COL(se->c)};
+			if (ms_vec_grow_cols(NULL, &se->cap, se->n + 1, cols, 3) < 0) {
 				fclose(f);
 				fprintf(stderr, "microsynth synth plot: out of memory\n");
 				return CLI_FAIL;
 			}
-			se->cap = cx;
 		}
 		se->x[se->n] = use_evals ? (double)ep : t;
 		se->psi[se->n] = p;

@@ -31,8 +31,8 @@ static int sguct(ms_ctx *ctx, const ms_gdl *g, ms_gdl_eval *e, long sims, long g
 	ms_gdl_uct_options uo;
 	ms_gdl_sguct_options so;
 	ms_gdl_sguct_report rep;
-	ms_gdl_uct_options_default(&uo);
-	ms_gdl_sguct_options_default(&so);
+	ms_gdl_uct_options_init(&uo, MS_GDL_UCT_OPTIONS_VERSION);
+	ms_gdl_sguct_options_init(&so, MS_GDL_SGUCT_OPTIONS_VERSION);
 	uo.simulations = sims, uo.seed = seed, so.seed = seed, so.generations = (int)gens;
 	int rc = ms_gdl_sguct_offline(ctx, g, e, &uo, &so, &rep);
 	if (rc == MS_OK && rep.samples > 0)
@@ -46,7 +46,7 @@ static int sguct(ms_ctx *ctx, const ms_gdl *g, ms_gdl_eval *e, long sims, long g
 int cmd_gdl_features(int argc, char **argv)
 {
 	ms_gdl_stat_options so;
-	ms_gdl_stat_options_default(&so);
+	ms_gdl_stat_options_init(&so, MS_GDL_STAT_OPTIONS_VERSION);
 	const char *kif = NULL, *role = NULL;
 	long seed = 1, sims = 0, gens = 5;
 	for (int i = 2; i < argc; i++) {

@@ -44,9 +44,9 @@ int gdl_stat_option(ms_gdl_stat_options *o, const char *opt, const char *val)
 void gdl_agent_opts_default(gdl_agent_opts *a)
 {
 	memset(a, 0, sizeof *a);
-	ms_gdl_uct_options_default(&a->uo);
-	ms_gdl_stat_options_default(&a->so);
-	ms_gdl_sguct_options_default(&a->sgo);
+	ms_gdl_uct_options_init(&a->uo, MS_GDL_UCT_OPTIONS_VERSION);
+	ms_gdl_stat_options_init(&a->so, MS_GDL_STAT_OPTIONS_VERSION);
+	ms_gdl_sguct_options_init(&a->sgo, MS_GDL_SGUCT_OPTIONS_VERSION);
 	a->sguct_sims = 10000;
 }
 

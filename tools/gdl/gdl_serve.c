@@ -294,7 +294,7 @@ static int parse_serve_option(serve_args *a, gserve *srv, const char *o, const c
 static int serve_parse(int argc, char **argv, serve_args *a, gserve *srv)
 {
 	gdl_agent_opts_default(&a->ag);
-	ms_gdl_ggp_options_default(&a->o);
+	ms_gdl_ggp_options_init(&a->o, MS_GDL_GGP_OPTIONS_VERSION);
 	a->port = 9147;
 	a->workers = 8;
 	srv->host = "127.0.0.1";

@@ -228,7 +228,7 @@ int cmd_pregame(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", CMD, ms_ctx_last_error(ctx));
 		goto done;
 	}
-	ms_rts_pregame_opts_init(&o);
+	ms_rts_pregame_opts_init(&o, MS_RTS_PREGAME_OPTS_VERSION);
 	o.seconds = a.seconds;
 	o.max_evals = a.evals;
 	o.threads = (int)a.threads;

@@ -175,7 +175,7 @@ static int run_bot(int argc, char **argv)
 		}
 	}
 	ms_buf_dispose(&msg);
-	ms_pw_orders_free(ctx, ord);
+	ms_pw_orders_free(ord);
 	ms_pw_bot_release(ctx, &bot);
 	ms_ctx_free(ctx);
 	return ret;

@@ -130,7 +130,7 @@ static int evolve_int(const char *a, const char *val, evolve_opts *eo)
 static int evolve_args(int argc, char **argv, evolve_opts *eo)
 {
 	*eo = (evolve_opts){ .generations = -1 };
-	ms_pw_ga_defaults(&eo->o);
+	ms_pw_ga_options_init(&eo->o, MS_PW_GA_OPTIONS_VERSION);
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = CLI_OK;

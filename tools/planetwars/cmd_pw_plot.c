@@ -50,16 +50,12 @@ int cmd_pw_plot(int argc, char **argv)
 			return CLI_USAGE;
 		}
 		if (n == cap) {
-			/* three columns, one capacity: each grows on its own and cap is what all have */
-			int cg = cap, cv = cap, cb = cap;
-			if (ms_vec_grow_plain((void **)&gx, &cg, n + 1, sizeof *gx) < 0 ||
-			    ms_vec_grow_plain((void **)&vs, &cv, n + 1, sizeof *vs) < 0 ||
-			    ms_vec_grow_plain((void **)&br, &cb, n + 1, sizeof *br) < 0) {
+			const ms_vec_col cols[] = {MS_VEC_COL(gx), MS_VEC_COL(vs), MS_VEC_COL(br)};
+			if (ms_vec_grow_cols(NULL, &cap, n + 1, cols, 3) < 0) {
 				free(gx), free(vs), free(br);
 				gx = vs = br = NULL;
 				break;
 			}
-			cap = cg;
 		}
 		gx[n] = g;
 		vs[n] = v;

@@ -79,7 +79,7 @@ static int replay_list(const char *dir, char ***out, size_t *nout, int *oom)
 	for (struct dirent *e; !*oom && (e = readdir(d));) {
 		size_t l = strlen(e->d_name);
 		if (l > 12 && !strcmp(e->d_name + l - 12, ".playback.gz")) {
-			*oom = ms_vec_grow_plain((void **)&names, &cap, (long long)n + 1, sizeof *names) < 0;
+			*oom = ms_vec_grow(NULL, (void **)&names, &cap, (long long)n + 1, sizeof *names) < 0;
 			if (!*oom && !(*oom = !(names[n] = strdup(e->d_name))))
 				n++;
 		}

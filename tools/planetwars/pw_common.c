@@ -137,7 +137,7 @@ int pw_load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n)
 		snprintf(path, sizeof path, "%s/map%d.txt", dir, i);
 		if (!cli_is_file(path))
 			break;
-		if (ms_vec_grow_plain((void **)&v, &cap, k + 1, sizeof *v) < 0) {
+		if (ms_vec_grow(NULL, (void **)&v, &cap, k + 1, sizeof *v) < 0) {
 			pw_free_maps(ctx, v, k);
 			return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for %d maps", dir, k + 1);
 		}

@@ -128,7 +128,7 @@ void view_follow_free(view_follow *f)
 
 static int add_point(view_follow *f, int k, double t, double best, double evals)
 {
-	if (ms_vec_grow_plain((void **)&f->pts[k], &f->cap_pts[k], (long long)f->n_pts[k] + 1, sizeof *f->pts[k]) < 0)
+	if (ms_vec_grow(NULL, (void **)&f->pts[k], &f->cap_pts[k], (long long)f->n_pts[k] + 1, sizeof *f->pts[k]) < 0)
 		return MS_ENOMEM;
 	f->pts[k][f->n_pts[k]][0] = t;
 	f->pts[k][f->n_pts[k]][1] = best;

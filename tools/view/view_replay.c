@@ -60,7 +60,7 @@ struct view_replay {
 
 static rp_event *push_event(view_replay *r, int time)
 {
-	if (ms_vec_grow_plain((void **)&r->ev, &r->cap_ev, (long long)r->n_ev + 1, sizeof *r->ev) < 0)
+	if (ms_vec_grow(NULL, (void **)&r->ev, &r->cap_ev, (long long)r->n_ev + 1, sizeof *r->ev) < 0)
 		return NULL;
 	memset(&r->ev[r->n_ev], 0, sizeof(rp_event));
 	r->ev[r->n_ev].time = time;

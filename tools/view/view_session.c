@@ -135,7 +135,7 @@ typedef struct name_list {
 
 static int name_push(name_list *l, const char *s)
 {
-	if (ms_vec_grow_plain((void **)&l->v, &l->cap, (long long)l->n + 1, sizeof *l->v) < 0)
+	if (ms_vec_grow(NULL, (void **)&l->v, &l->cap, (long long)l->n + 1, sizeof *l->v) < 0)
 		return MS_ENOMEM;
 	return (l->v[l->n] = strdup(s)) ? (l->n++, 0) : MS_ENOMEM;
 }

@@ -471,12 +471,9 @@ int bot_al_translate(bot_al *al, ms_rts_pair *out, int max, int *n)
 	al->n_ru = 0;
 	al->random_moves = 0;
 	if (al->cap_desires < al->n) {
-		/* two arrays, one capacity: each grows on its own and cap_desires is what both have */
-		int cap_d = al->cap_desires, cap_u = al->cap_desires;
-		if (ms_vec_grow(al->ctx, (void **)&al->desires, &cap_d, al->n, sizeof *al->desires) < 0 ||
-		    ms_vec_grow(al->ctx, (void **)&al->desire_unit, &cap_u, al->n, sizeof *al->desire_unit) < 0)
+		const ms_vec_col cols[] = {MS_VEC_COL(al->desires), MS_VEC_COL(al->desire_unit)};
+		if (ms_vec_grow_cols(al->ctx, &al->cap_desires, al->n, cols, 2) < 0)
 			return ms_ctx_error(al->ctx, MS_ENOMEM, "bot: out of memory");
-		al->cap_desires = cap_d;
 	}
 	for (int i = 0; i < al->n; i++) {
 		al_entry *a = &al->e[i];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rts_dsl_internal.h"
+#include "core/opts.h"
 
 typedef struct prog_bot {
 	ms_dsl_grammar *g; /* owned when the bot parsed the program itself */
@@ -133,4 +134,9 @@ int ms_rts_bot_from_spec_text(ms_ctx *ctx, ms_bot **out, const char *spec, const
 int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
 {
 	return ms_rts_bot_from_spec_text(ctx, out, spec, "program", ms_rts_dsl_bot_from_text, utt, seed);
+}
+
+int ms_rts_dsl_opts_init(ms_rts_dsl_opts *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_DSL_OPTS_VERSION);
 }

@@ -99,12 +99,9 @@ static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL interpreter: the program has holes (node %d)",
 				    ms_dsl_first_hole(p));
 	if (n > it->cap_code) {
-		/* two arrays, one capacity: each grows on its own and cap_code is what both have */
-		int cap_c = it->cap_code, cap_f = it->cap_code;
-		if (ms_vec_grow(it->ctx, (void **)&it->code, &cap_c, n, sizeof *it->code) < 0 ||
-		    ms_vec_grow(it->ctx, (void **)&it->fors, &cap_f, n, sizeof *it->fors) < 0)
+		const ms_vec_col cols[] = {MS_VEC_COL(it->code), MS_VEC_COL(it->fors)};
+		if (ms_vec_grow_cols(it->ctx, &it->cap_code, n, cols, 2) < 0)
 			return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL interpreter: out of memory");
-		it->cap_code = cap_c;
 	}
 	for (int i = 0; i < n; i++) {
 		rd_node *c = &it->code[i];

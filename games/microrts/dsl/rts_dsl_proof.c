@@ -18,6 +18,7 @@
 #include "core/vec.h"
 #include "rts_dsl_internal.h"
 #include "rts_dsl_proof.h"
+#include "core/opts.h"
 
 /* ---- the proof's matches -------------------------------------------------- */
 
@@ -660,4 +661,9 @@ int ms_rts_proof_explain(ms_rts_proof *pr, const ms_dsl_prog *p, long *counts)
 		}
 	}
 	return MS_OK;
+}
+
+int ms_rts_proof_opts_init(ms_rts_proof_opts *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_PROOF_OPTS_VERSION);
 }

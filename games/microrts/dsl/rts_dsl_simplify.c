@@ -24,6 +24,7 @@
 #include "core/vec.h"
 #include "rts_dsl_internal.h"
 #include "rts_dsl_proof.h"
+#include "core/opts.h"
 
 /* ---- lines of the indented form ------------------------------------------- */
 
@@ -566,4 +567,9 @@ done:
 	ms_dsl_prog_free(cand);
 	ms_dsl_prog_free(empty);
 	return rc;
+}
+
+int ms_rts_simplify_opts_init(ms_rts_simplify_opts *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_SIMPLIFY_OPTS_VERSION);
 }

@@ -22,6 +22,7 @@
 #include "microsynth/jvm.h"
 #include "microsynth/rts_dsl.h"
 #include "core/internal.h"
+#include "core/opts.h"
 
 struct ms_match {
 	ms_ctx *ctx;
@@ -430,4 +431,9 @@ const ms_rts_state *ms_match_final_state(const ms_match *m)
 const ms_rts_utt *ms_match_utt(const ms_match *m)
 {
 	return m ? m->table : NULL;
+}
+
+int ms_match_opts_init(ms_match_opts *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_MATCH_OPTS_VERSION);
 }

@@ -38,6 +38,7 @@
 #include "microsynth/match.h"
 #include "core/buf.h"
 #include "core/internal.h"
+#include "core/opts.h"
 
 #define MAX_CASES 8
 #define MAX_CHECK 64 /* check games (field bots x seats x seeds): a switch holds 64 cases */
@@ -54,10 +55,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o)
+int ms_rts_pregame_opts_init(ms_rts_pregame_opts *o, unsigned int version)
 {
+	if (!MS_OPTS_VERSION_OK(version, MS_RTS_PREGAME_OPTS_VERSION))
+		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
-	o->version = MS_RTS_PREGAME_OPTS_VERSION;
+	o->version = version;
 	o->edition = MS_PATH_EDITION_2023;
 	o->threads = 1;
 	o->seed = 1;
@@ -68,6 +71,7 @@ void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o)
 	o->max_cases = 4;
 	o->switch_cycle = 150;
 	o->archetypes = 1;
+	return MS_OK;
 }
 
 static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o)
@@ -304,7 +308,7 @@ static int sa_stage(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_op
 	*out = NULL;
 	*psi = -1;
 	*made = 0;
-	ms_synth_opts_init(&so);
+	ms_synth_opts_init(&so, MS_SYNTH_OPTS_VERSION);
 	so.algo = MS_SYNTH_SA;
 	so.seed = seed;
 	so.threads = o->threads;
@@ -753,7 +757,7 @@ static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_opts *given, ms_rts_pr
 	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: options missing or of an unknown version");
 	/* the fields each version has, over the defaults; then what the older versions did not do */
-	ms_rts_pregame_opts_init(o);
+	ms_rts_pregame_opts_init(o, MS_RTS_PREGAME_OPTS_VERSION);
 	memcpy(o, given, given->version == 1   ? offsetof(ms_rts_pregame_opts, case_share)
 			 : given->version == 2 ? offsetof(ms_rts_pregame_opts, archetypes)
 					       : sizeof *o);

@@ -12,6 +12,7 @@
 #include "core/internal.h"
 #include "games/microrts/synth/rts_synth_internal.h"
 #include "games/microrts/synth/rts_ascore.h"
+#include "core/opts.h"
 
 /* ---- construction --------------------------------------------------------------- */
 
@@ -439,4 +440,9 @@ void ms_rts_synth_memo_counts(const ms_rts_synth *rs, ms_rts_synth_memo_stats *o
 const char *ms_rts_synth_fingerprint(const ms_rts_synth *rs)
 {
 	return rs->fingerprint;
+}
+
+int ms_rts_synth_options_init(ms_rts_synth_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_SYNTH_OPTIONS_VERSION);
 }

@@ -78,6 +78,12 @@ typedef struct ms_ctx_options {
 } ms_ctx_options;
 
 /**
+ * Zero-initialises `opts` and sets its version (MS_CTX_OPTIONS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_ctx_options_init(ms_ctx_options *opts, unsigned int version);
+
+/**
  * Creates a context. `opts` may be NULL for defaults.
  * Returns MS_OK, MS_EINVAL (unknown options version) or MS_ENOMEM.
  */

@@ -231,6 +231,12 @@ typedef struct ms_dsl_gen_opts {
 	int max_nodes; /**< hard cap on the generated subtree's nodes (0: 10,000) */
 } ms_dsl_gen_opts;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_DSL_GEN_OPTS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_dsl_gen_opts_init(ms_dsl_gen_opts *opts, unsigned int version);
+
 #define MS_DSL_GEN_OPTS_VERSION 1
 
 /**

@@ -141,8 +141,11 @@ typedef struct ms_mcts_options {
 	uint64_t seed;         /**< seeds the search's generator at ms_mcts_new */
 } ms_mcts_options;
 
-/** Default options: 1000 iterations, UCB1, c = 1, no cut-off, seed 1. */
-MS_EXTERN void ms_mcts_options_default(ms_mcts_options *o);
+/**
+ * Default options: 1000 iterations, UCB1, c = 1, no cut-off, seed 1 (version:
+ * MS_MCTS_OPTIONS_VERSION); 0, or MS_EINVAL for a version this build does not know.
+ */
+MS_EXTERN int ms_mcts_options_init(ms_mcts_options *opts, unsigned int version);
 
 /** Creates a search for `game` (copied). Returns MS_OK, MS_EINVAL or MS_ENOMEM. */
 MS_EXTERN int ms_mcts_new(ms_ctx *ctx, ms_mcts **out, const ms_mcts_game *game, const ms_mcts_options *o);

@@ -426,8 +426,11 @@ typedef struct ms_synth_opts {
 	int hss_confirm;
 } ms_synth_opts;
 
-/** Fills the defaults above. */
-MS_EXTERN void ms_synth_opts_init(ms_synth_opts *o);
+/**
+ * Fills the defaults above (version: MS_SYNTH_OPTS_VERSION); 0, or MS_EINVAL for a version this
+ * build does not know.
+ */
+MS_EXTERN int ms_synth_opts_init(ms_synth_opts *opts, unsigned int version);
 
 typedef struct ms_synth ms_synth;
 
@@ -538,7 +541,11 @@ typedef struct ms_synth_selfplay_opts {
 	int (*on_search)(void *ud, ms_synth *s, const ms_synth_problem *pb, const ms_dsl_prog *const *progs, int n);
 } ms_synth_selfplay_opts;
 
-MS_EXTERN void ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *o);
+/**
+ * Fills the defaults above (version: MS_SYNTH_SELFPLAY_OPTS_VERSION); 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *opts, unsigned int version);
 
 /**
  * Runs the loop. progs[0 .. iterations) are programs of the game's grammar

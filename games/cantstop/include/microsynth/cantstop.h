@@ -334,6 +334,12 @@ typedef struct ms_cs_match_options {
 	int max_decisions;    /**< 0: the evaluation's 300; -1: no cap; else that cap */
 } ms_cs_match_options;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_CS_MATCH_OPTIONS_VERSION): 0, or MS_EINVAL for
+ * a version this build does not know.
+ */
+MS_EXTERN int ms_cs_match_options_init(ms_cs_match_options *opts, unsigned int version);
+
 /** One match. */
 typedef struct ms_cs_match_result {
 	int winner;    /**< 1 or 2; 0 if stopped at the decision cap (a draw) */

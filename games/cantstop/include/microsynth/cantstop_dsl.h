@@ -134,6 +134,12 @@ typedef struct ms_cs_dsl_options {
 	int ragged;
 } ms_cs_dsl_options;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_CS_DSL_OPTIONS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_cs_dsl_options_init(ms_cs_dsl_options *opts, unsigned int version);
+
 /** A Can't Stop grammar with its sampler. Read-only once made. */
 typedef struct ms_cs_dsl ms_cs_dsl;
 
@@ -401,6 +407,12 @@ typedef struct ms_cs_dsl_proof_options {
 	ms_cs_dsl_simplify_log log;   /**< ms_cs_dsl_simplify only; NULL: none */
 	void *ud;                     /**< passed to `log` */
 } ms_cs_dsl_proof_options;
+
+/**
+ * Zero-initialises `opts` and sets its version (MS_CS_DSL_PROOF_OPTIONS_VERSION): 0, or MS_EINVAL
+ * for a version this build does not know.
+ */
+MS_EXTERN int ms_cs_dsl_proof_options_init(ms_cs_dsl_proof_options *opts, unsigned int version);
 
 /** What a decision of a difference was. */
 enum {

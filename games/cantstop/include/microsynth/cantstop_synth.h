@@ -114,7 +114,11 @@ typedef struct ms_cs_synth_options {
  */
 #define MS_CS_FEATURES 6
 
-MS_EXTERN void ms_cs_synth_options_init(ms_cs_synth_options *o);
+/**
+ * Fills the defaults above (version: MS_CS_SYNTH_OPTIONS_VERSION); 0, or MS_EINVAL for a version
+ * this build does not know.
+ */
+MS_EXTERN int ms_cs_synth_options_init(ms_cs_synth_options *opts, unsigned int version);
 
 /** Oracle names: "none", "random", "ga", "file"; NULL for other values. */
 MS_EXTERN const char *ms_cs_synth_oracle_name(int oracle);

@@ -238,7 +238,10 @@ MS_EXTERN uint32_t ms_catan_rand(uint64_t *rng, uint32_t n);
  * choice when one resource is scarcest, the Largest-Army checks that stop
  * buying and using cards, the forced Knight before the roll.
  */
+#define MS_CATAN_SIMPLE_OPTS_VERSION 1
+
 typedef struct ms_catan_simple_opts {
+	unsigned int version; /**< MS_CATAN_SIMPLE_OPTS_VERSION */
 	int port_clause;
 	int yop_lumber_bug;
 	int army_blocks_cards;
@@ -248,7 +251,11 @@ typedef struct ms_catan_simple_opts {
 	int tree_variants;
 } ms_catan_simple_opts;
 
-MS_EXTERN void ms_catan_simple_defaults(ms_catan_simple_opts *o);
+/**
+ * Every quirk on, tree_variants off (version: MS_CATAN_SIMPLE_OPTS_VERSION); 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_catan_simple_opts_init(ms_catan_simple_opts *opts, unsigned int version);
 
 /**
  * The Simple agent's choice for the seat to move (spec 5.1), drawing from

@@ -51,6 +51,12 @@ typedef struct ms_gdl_options {
 } ms_gdl_options;
 
 /**
+ * Zero-initialises `opts` and sets its version (MS_GDL_OPTIONS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_gdl_options_init(ms_gdl_options *opts, unsigned int version);
+
+/**
  * Parses `len` bytes of KIF text (`name` is used in messages) and builds the
  * reasoner. Errors (MS_EPARSE, MS_EINVAL) name the file and line.
  */
@@ -148,7 +154,7 @@ typedef struct ms_gdl_eval ms_gdl_eval;
 
 #define MS_GDL_STAT_OPTIONS_VERSION 1
 
-/** Options for ms_gdl_stat_build; ms_gdl_stat_options_default fills them. */
+/** Options for ms_gdl_stat_build; ms_gdl_stat_options_init fills them. */
 typedef struct ms_gdl_stat_options {
 	unsigned int version; /**< MS_GDL_STAT_OPTIONS_VERSION */
 	int sequences;        /**< sample sequences (default 100) */
@@ -163,7 +169,11 @@ typedef struct ms_gdl_stat_options {
 	uint64_t seed;        /**< default 1 */
 } ms_gdl_stat_options;
 
-MS_EXTERN void ms_gdl_stat_options_default(ms_gdl_stat_options *o);
+/**
+ * Fills the defaults above (version: MS_GDL_STAT_OPTIONS_VERSION); 0, or MS_EINVAL for a version
+ * this build does not know.
+ */
+MS_EXTERN int ms_gdl_stat_options_init(ms_gdl_stat_options *opts, unsigned int version);
 
 /**
  * Builds the function of every role from random play on `g` (which must
@@ -204,7 +214,7 @@ typedef struct ms_gdl_uct ms_gdl_uct;
 
 #define MS_GDL_UCT_OPTIONS_VERSION 1
 
-/** Options for ms_gdl_uct_new; ms_gdl_uct_options_default fills them. */
+/** Options for ms_gdl_uct_new; ms_gdl_uct_options_init fills them. */
 typedef struct ms_gdl_uct_options {
 	unsigned int version; /**< MS_GDL_UCT_OPTIONS_VERSION */
 	long simulations;     /**< new simulations per search (default 1000) */
@@ -231,7 +241,11 @@ typedef struct ms_gdl_uct_options {
 	int prior;      /**< n: a role's move starts with eval of its position worth n visits (default 0: off) */
 } ms_gdl_uct_options;
 
-MS_EXTERN void ms_gdl_uct_options_default(ms_gdl_uct_options *o);
+/**
+ * Fills the defaults above (version: MS_GDL_UCT_OPTIONS_VERSION); 0, or MS_EINVAL for a version
+ * this build does not know.
+ */
+MS_EXTERN int ms_gdl_uct_options_init(ms_gdl_uct_options *opts, unsigned int version);
 
 /** The players GDL's commands offer, by name (random, uct, guct, sguct). */
 enum { MS_GDL_PLAYER_RANDOM = 1, MS_GDL_PLAYER_UCT, MS_GDL_PLAYER_GUCT, MS_GDL_PLAYER_SGUCT };
@@ -291,7 +305,7 @@ MS_EXTERN int ms_gdl_eval_clone(ms_ctx *ctx, ms_gdl_eval **out, const ms_gdl_eva
 
 #define MS_GDL_SGUCT_OPTIONS_VERSION 1
 
-/** Options for SGUCT's evolution; ms_gdl_sguct_options_default fills them. */
+/** Options for SGUCT's evolution; ms_gdl_sguct_options_init fills them. */
 typedef struct ms_gdl_sguct_options {
 	unsigned int version;      /**< MS_GDL_SGUCT_OPTIONS_VERSION */
 	int population;            /**< individuals (default 10) */
@@ -310,7 +324,11 @@ typedef struct ms_gdl_sguct_options {
 	uint64_t seed;             /**< default 1 */
 } ms_gdl_sguct_options;
 
-MS_EXTERN void ms_gdl_sguct_options_default(ms_gdl_sguct_options *o);
+/**
+ * Fills the defaults above (version: MS_GDL_SGUCT_OPTIONS_VERSION); 0, or MS_EINVAL for a version
+ * this build does not know.
+ */
+MS_EXTERN int ms_gdl_sguct_options_init(ms_gdl_sguct_options *opts, unsigned int version);
 
 /** What a learning step did: samples, and the mean squared error over all of
  * them (goal scale) of the function before and after (-1 if none). */

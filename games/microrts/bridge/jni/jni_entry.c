@@ -399,7 +399,7 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, 
 	}
 	jsize n_set = (*env)->GetArrayLength(env, settings), n_fig = (*env)->GetArrayLength(env, figures);
 	(*env)->GetLongArrayRegion(env, settings, 0, n_set >= 11 ? 11 : 8, set);
-	ms_rts_pregame_opts_init(&o);
+	ms_rts_pregame_opts_init(&o, MS_RTS_PREGAME_OPTS_VERSION);
 	o.case_share = 0;
 	if (n_set >= 11) {
 		o.case_share = set[8] >= 0 && set[8] < 1000 ? (double)set[8] / 1000.0 : 0;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "microsynth/jvm.h"
+#include "core/opts.h"
 
 struct ms_jvm {
 	ms_ctx *ctx;
@@ -325,4 +326,14 @@ out:
 	if (attached)
 		(*j->vm)->DetachCurrentThread(j->vm);
 	return rc;
+}
+
+int ms_jvm_opts_init(ms_jvm_opts *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_JVM_OPTS_VERSION);
+}
+
+int ms_jvm_match_opts_init(ms_jvm_match_opts *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_JVM_MATCH_OPTS_VERSION);
 }

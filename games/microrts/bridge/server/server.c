@@ -24,6 +24,7 @@
 
 #include "core/internal.h"
 #include "server_internal.h"
+#include "core/opts.h"
 
 #define WS_PROTOCOL "microrts.v1"
 #define OUT_HIGH ((size_t)8 << 20) /* pause reading past this many queued reply bytes */
@@ -495,4 +496,9 @@ void ms_server_free(ms_server *s)
 	ms_ctx_mfree(s->ctx, s->bind);
 	ms_ctx_mfree(s->ctx, s->bot);
 	ms_ctx_mfree(s->ctx, s);
+}
+
+int ms_server_options_init(ms_server_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_SERVER_OPTIONS_VERSION);
 }

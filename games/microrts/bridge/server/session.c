@@ -19,6 +19,7 @@
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "server_internal.h"
+#include "core/opts.h"
 
 enum { PEND_NONE, PEND_UTT, PEND_PREGAME, PEND_ACTION };
 
@@ -627,4 +628,9 @@ int ms_server_session_closing(const ms_server_session *s)
 void ms_server_session_get_stats(const ms_server_session *s, ms_server_session_stats *out)
 {
 	*out = s->stats;
+}
+
+int ms_server_session_options_init(ms_server_session_options *opts, unsigned int version)
+{
+	return MS_OPTS_INIT_ZERO(opts, version, MS_SERVER_SESSION_OPTIONS_VERSION);
 }

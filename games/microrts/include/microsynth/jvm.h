@@ -39,6 +39,12 @@ typedef struct ms_jvm_opts {
 	int n_vm_options;
 } ms_jvm_opts;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_JVM_OPTS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_jvm_opts_init(ms_jvm_opts *opts, unsigned int version);
+
 #define MS_JVM_OPTS_VERSION 1
 
 /**
@@ -65,6 +71,12 @@ typedef struct ms_jvm_match_opts {
 	const char *trace;   /**< write the official trace here (NULL: none) */
 	int hang_ms;         /**< a getAction still running after this many ms loses as timed out (0: no limit) */
 } ms_jvm_match_opts;
+
+/**
+ * Zero-initialises `opts` and sets its version (MS_JVM_MATCH_OPTS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_jvm_match_opts_init(ms_jvm_match_opts *opts, unsigned int version);
 
 #define MS_JVM_MATCH_OPTS_VERSION 1
 

@@ -195,6 +195,12 @@ typedef struct ms_match_opts {
 	const ms_rts_state *initial;
 } ms_match_opts;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_MATCH_OPTS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_match_opts_init(ms_match_opts *opts, unsigned int version);
+
 /** The end of one match. */
 typedef struct ms_match_result {
 	int winner;    /**< 0, 1, or -1 for a draw */

@@ -187,6 +187,12 @@ typedef struct ms_rts_dsl_opts {
 			     MS_RTS_DSL_REACH_* into as it runs (the caller owns and clears it) */
 } ms_rts_dsl_opts;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_RTS_DSL_OPTS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_rts_dsl_opts_init(ms_rts_dsl_opts *opts, unsigned int version);
+
 #define MS_RTS_DSL_OPTS_VERSION 3
 
 /**
@@ -385,6 +391,12 @@ typedef struct ms_rts_proof_opts {
 	int opponent_seeds;           /**< K >= 2: opponents that draw unseeded numbers play seeds 1..K (synth's --opponent-seeds) */
 } ms_rts_proof_opts;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_RTS_PROOF_OPTS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_rts_proof_opts_init(ms_rts_proof_opts *opts, unsigned int version);
+
 #define MS_RTS_PROOF_OPTS_VERSION 1
 
 typedef struct ms_rts_proof ms_rts_proof;
@@ -479,6 +491,12 @@ typedef struct ms_rts_simplify_opts {
 	ms_rts_simplify_log log; /**< NULL: none */
 	void *ud;
 } ms_rts_simplify_opts;
+
+/**
+ * Zero-initialises `opts` and sets its version (MS_RTS_SIMPLIFY_OPTS_VERSION): 0, or MS_EINVAL for
+ * a version this build does not know.
+ */
+MS_EXTERN int ms_rts_simplify_opts_init(ms_rts_simplify_opts *opts, unsigned int version);
 
 #define MS_RTS_SIMPLIFY_OPTS_VERSION 1
 

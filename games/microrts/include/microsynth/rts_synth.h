@@ -95,6 +95,12 @@ typedef struct ms_rts_synth_options {
 	const char *dataset;
 } ms_rts_synth_options;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_RTS_SYNTH_OPTIONS_VERSION): 0, or MS_EINVAL for
+ * a version this build does not know.
+ */
+MS_EXTERN int ms_rts_synth_options_init(ms_rts_synth_options *opts, unsigned int version);
+
 /** The cloning score C of sketch learning (needs an oracle). */
 enum {
 	MS_RTS_C_SCORE_O = 0, /**< the observable outcome of the program's match beside the oracle's */
@@ -265,7 +271,11 @@ typedef struct ms_rts_pregame_result {
 	} bot[MS_RTS_PREGAME_BOTS];
 } ms_rts_pregame_result;
 
-MS_EXTERN void ms_rts_pregame_opts_init(ms_rts_pregame_opts *o);
+/**
+ * Fills the defaults of ms_rts_pregame_opts (version: MS_RTS_PREGAME_OPTS_VERSION); 0, or
+ * MS_EINVAL for a version this build does not know.
+ */
+MS_EXTERN int ms_rts_pregame_opts_init(ms_rts_pregame_opts *opts, unsigned int version);
 
 
 /**

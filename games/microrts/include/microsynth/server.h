@@ -77,6 +77,12 @@ typedef struct ms_server_session_options {
 	int edition;
 } ms_server_session_options;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_SERVER_SESSION_OPTIONS_VERSION): 0, or
+ * MS_EINVAL for a version this build does not know.
+ */
+MS_EXTERN int ms_server_session_options_init(ms_server_session_options *opts, unsigned int version);
+
 typedef struct ms_server_session ms_server_session;
 
 /**
@@ -181,6 +187,12 @@ typedef struct ms_server_options {
 	ms_server_event_fn on_event;       /**< may be NULL */
 	void *event_ud;
 } ms_server_options;
+
+/**
+ * Zero-initialises `opts` and sets its version (MS_SERVER_OPTIONS_VERSION): 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_server_options_init(ms_server_options *opts, unsigned int version);
 
 typedef struct ms_server ms_server;
 

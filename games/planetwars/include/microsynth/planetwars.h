@@ -111,10 +111,10 @@ typedef struct ms_pw_order {
 	int source, dest, ships;
 } ms_pw_order;
 
-/** A growable list of orders. */
+/** A growable list of orders; it remembers its context, so it is freed without one. */
 typedef struct ms_pw_orders ms_pw_orders;
 MS_EXTERN int ms_pw_orders_new(ms_ctx *ctx, ms_pw_orders **out);
-MS_EXTERN void ms_pw_orders_free(ms_ctx *ctx, ms_pw_orders *o);
+MS_EXTERN void ms_pw_orders_free(ms_pw_orders *o);
 MS_EXTERN void ms_pw_orders_clear(ms_pw_orders *o);
 MS_EXTERN int ms_pw_orders_add(ms_pw_orders *o, int source, int dest, int ships);
 MS_EXTERN int ms_pw_orders_count(const ms_pw_orders *o);
@@ -228,8 +228,11 @@ typedef struct ms_pw_ga_options {
 	uint64_t seed;
 } ms_pw_ga_options;
 
-/** Fills the seed report's settings. */
-MS_EXTERN void ms_pw_ga_defaults(ms_pw_ga_options *o);
+/**
+ * Fills the seed report's settings (version: MS_PW_GA_OPTIONS_VERSION); 0, or MS_EINVAL for a
+ * version this build does not know.
+ */
+MS_EXTERN int ms_pw_ga_options_init(ms_pw_ga_options *opts, unsigned int version);
 
 /** What one generation produced (handed to the callback). */
 typedef struct ms_pw_ga_generation {

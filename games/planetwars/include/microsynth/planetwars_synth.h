@@ -45,6 +45,12 @@ typedef struct ms_pw_synth_options {
 	const char *maps_label;              /**< recorded in the fingerprint (e.g. "1,11,21") */
 } ms_pw_synth_options;
 
+/**
+ * Zero-initialises `opts` and sets its version (MS_PW_SYNTH_OPTIONS_VERSION): 0, or MS_EINVAL for
+ * a version this build does not know.
+ */
+MS_EXTERN int ms_pw_synth_options_init(ms_pw_synth_options *opts, unsigned int version);
+
 /** The problem: Psi = (wins + draws / 2) / games against the opponent. */
 MS_EXTERN int ms_pw_synth_new(ms_ctx *ctx, ms_pw_synth **out, const ms_pw_synth_options *o);
 MS_EXTERN const ms_synth_problem *ms_pw_synth_problem(const ms_pw_synth *s);
