@@ -60,9 +60,9 @@ void cmd_bench_field_usage(FILE *out)
 		     "(e.g. the round's base, built apart) running the same search beside it; the two\n"
 		     "checkpoints must hold the same records. A search starts from PROGRAM (--initial) when it\n"
 		     "is given. Without maps: 8x8, 16x16, 24x24, 32x32 and 64x64 maps of the harness, each from\n"
-		     "the shipped program of a similar map (programs/microrts of the checkout this executable\n"
-		     "was built in), 1500, 600, 200, 100 and 30 evaluations; --evals N sets every budget not\n"
-		     "given by @N (default 300). Last line:\n"
+		     "the shipped program of a similar map (programs/microrts of the checkout it runs in, or\n"
+		     "of the one this executable was built in), 1500, 600, 200, 100 and 30 evaluations;\n"
+		     "--evals N sets every budget not given by @N (default 300). Last line:\n"
 		     "speedup=X (new / old evaluations per CPU second, smallest over maps; 0 without --old)\n"
 		     "records_equal=0|1 maps=M\n");
 }
@@ -163,10 +163,14 @@ static int same_records(const char *a, const char *b)
 	return same && n > 0;
 }
 
-/* The shipped program `name`: programs/microrts of the checkout this executable was built in (build/bin). */
+/* The shipped program `name`: programs/microrts of the checkout the command runs in, else of the one this
+ * executable was built in (build/bin; a build directory elsewhere finds it only from the checkout). */
 static int shipped(const char *name, char *out, size_t size)
 {
 	char dir[4096];
+	snprintf(out, size, "programs/microrts/%s", name);
+	if (!access(out, R_OK))
+		return 0;
 	if (cli_exe_dir(dir, sizeof dir))
 		return -1;
 	snprintf(out, size, "%s/../../programs/microrts/%s", dir, name);
