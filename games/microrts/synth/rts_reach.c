@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "microsynth/microrts.h"
 #include "core/vec.h"
@@ -36,10 +37,27 @@ typedef struct entry {
 	int n_dec, cap_dec;
 } entry;
 
+/*
+ * A replay that fails costs its cycles up to where the match parts; one
+ * that answers saves a match. When the entry nearest the program fails,
+ * the next nearest is replayed while such second tries have saved at least
+ * the time they lost (CPU seconds, per slot): on most maps they answer
+ * often, on some (long replays of costly programs) they lose. Only time
+ * depends on it; every answer is a replayed match.
+ */
+enum {
+	SECOND_TRIAL = 8,   /* second tries made before their account decides */
+	SECOND_PROBE = 16   /* while it says no, one in this many is tried anyway: programs change */
+};
+
 typedef struct slot {
 	pthread_mutex_t mu;
 	entry *w;            /* [ways] */
 	rts_reach_counts k;
+	double match_s;      /* CPU seconds of the slot's last match played */
+	double saved_s, lost_s; /* second tries: matches saved minus their replays; failed ones */
+	long second;         /* second tries made */
+	int passed;          /* second tries passed over since the last one */
 } slot;
 
 struct rts_reach_memo {
@@ -376,43 +394,86 @@ static void to_front(slot *s, int k)
 	s->w[0] = t;
 }
 
+double rts_reach_cpu_seconds(void)
+{
+	struct timespec t;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
+		return 0;
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The entry nearest q's program (fewest places to replay) but those in `skip`: its index, or -1; *hit
+ * when one needs no replay at all. */
+static int nearest(slot *s, int ways, rts_reach_prog *q, int replay_on, unsigned skip, diff_at *best, int *nbest,
+		   int *hit)
+{
+	diff_at d[MAX_DIFF];
+	int kbest = -1;
+
+	*nbest = -1;
+	for (int k = 0; k < ways && s->w[k].n > 0 && !*hit; k++) {
+		int nd = 0;
+		if (skip & (1u << k))
+			continue;
+		if (!replay_on) {
+			*hit = diff(&s->w[k], 0, q, 0, d, &nd, 1) == 0;
+		} else if (diff(&s->w[k], 0, q, 0, d, &nd, 0) == 0) {
+			*hit = nd == 0;
+			if (!*hit && (*nbest < 0 || nd < *nbest)) {
+				*nbest = nd;
+				kbest = k;
+				memcpy(best, d, sizeof *d * (size_t)nd);
+			}
+		}
+		if (*hit)
+			kbest = k;
+	}
+	return kbest;
+}
+
 int rts_reach_get(rts_reach_memo *m, int slot_ix, rts_reach_prog *q, int replay_on, rts_reach_result *out)
 {
-	diff_at d[MAX_DIFF], best[MAX_DIFF];
-	int hit = 0, nbest = -1, kbest = -1, rc = 0;
+	diff_at best[MAX_DIFF];
+	int hit = 0, nbest, k, rc = 0;
+	unsigned tried = 0;
 
 	if (q->random || slot_ix < 0 || slot_ix >= m->slots)
 		return 0;
 	slot *s = &m->s[slot_ix];
 	pthread_mutex_lock(&s->mu);
 	s->k.lookups++;
-	for (int k = 0; k < m->ways && s->w[k].n > 0 && !hit; k++) {
-		int nd = 0;
-		if (!replay_on) {
-			hit = diff(&s->w[k], 0, q, 0, d, &nd, 1) == 0;
-		} else if (diff(&s->w[k], 0, q, 0, d, &nd, 0) == 0) {
-			hit = nd == 0;
-			if (!hit && (nbest < 0 || nd < nbest)) {
-				nbest = nd;
-				kbest = k;
-				memcpy(best, d, sizeof *d * (size_t)nd);
+	k = nearest(s, m->ways, q, replay_on, 0, best, &nbest, &hit);
+	if (hit) {
+		s->k.hits++;
+	} else if (k >= 0) {
+		s->k.replays++;
+		if ((rc = replay(&s->w[k], q, best, nbest)) == 1) {
+			hit = 1;
+			s->k.replay_hits++;
+		} else if (rc == 0 && (s->second < SECOND_TRIAL || s->saved_s >= s->lost_s || ++s->passed >= SECOND_PROBE)) {
+			s->passed = 0;
+			tried = 1u << k;
+			int k2 = nearest(s, m->ways, q, replay_on, tried, best, &nbest, &hit);
+			if (k2 >= 0 && !hit) {
+				double t0 = rts_reach_cpu_seconds();
+				s->k.replays++;
+				s->second++;
+				rc = replay(&s->w[k2], q, best, nbest);
+				double dt = rts_reach_cpu_seconds() - t0;
+				if (rc == 1) {
+					s->k.replay_hits++;
+					s->saved_s += s->match_s - dt;
+				} else {
+					s->lost_s += dt;
+				}
 			}
-		}
-		if (hit) {
-			*out = s->w[k].r;
-			to_front(s, k);
-			s->k.hits++;
+			hit = rc == 1 || hit;
+			k = k2;
 		}
 	}
-	if (!hit && kbest >= 0) {
-		s->k.replays++;
-		rc = replay(&s->w[kbest], q, best, nbest);
-		if (rc == 1) {
-			*out = s->w[kbest].r;
-			to_front(s, kbest);
-			s->k.replay_hits++;
-			hit = 1;
-		}
+	if (hit) {
+		*out = s->w[k].r;
+		to_front(s, k);
 	}
 	pthread_mutex_unlock(&s->mu);
 	return rc < 0 ? rc : hit;
@@ -446,14 +507,20 @@ static int entry_set(ms_ctx *ctx, entry *e, const rts_reach_prog *q, const rts_r
 }
 
 int rts_reach_put(rts_reach_memo *m, int slot_ix, const rts_reach_prog *q, const rts_reach_rec *r,
-		  const rts_reach_result *res)
+		  const rts_reach_result *res, double seconds)
 {
 	int rc;
 
-	if (q->random || r->lost || r->n != ms_dsl_prog_len(q->p) || slot_ix < 0 || slot_ix >= m->slots)
+	if (slot_ix < 0 || slot_ix >= m->slots)
 		return MS_OK;
 	slot *s = &m->s[slot_ix];
 	pthread_mutex_lock(&s->mu);
+	if (seconds > 0)
+		s->match_s = seconds;
+	if (q->random || r->lost || r->n != ms_dsl_prog_len(q->p)) {
+		pthread_mutex_unlock(&s->mu);
+		return MS_OK;
+	}
 	/* the least recently used entry's buffers take the new one, which goes first */
 	to_front(s, m->ways - 1);
 	entry *e = &s->w[0];

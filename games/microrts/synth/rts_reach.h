@@ -102,9 +102,13 @@ int rts_reach_record(void *ud, const ms_rts_state *s, const ms_rts_pair *const p
  */
 int rts_reach_get(rts_reach_memo *m, int slot, rts_reach_prog *q, int replay, rts_reach_result *out);
 
-/* Keeps the result of q's program in `slot` with what match recording `r` holds. */
+/* Keeps the result of q's program in `slot` with what match recording `r` holds; `seconds`, the
+ * match's CPU time (0: unknown), is what an answer in the slot saves. */
 int rts_reach_put(rts_reach_memo *m, int slot, const rts_reach_prog *q, const rts_reach_rec *r,
-		  const rts_reach_result *res);
+		  const rts_reach_result *res, double seconds);
+
+/* This thread's CPU seconds (0 without the clock): how matches and replays are timed for the memo. */
+double rts_reach_cpu_seconds(void);
 
 /* Lookups, answers without a replay, replays tried and replays that answered. */
 typedef struct rts_reach_counts {

@@ -328,6 +328,7 @@ static int memo_one(ms_rts_synth *rs, worker *w, const ms_dsl_prog *prog, int ki
 			return 0;
 		}
 	}
+	double t0 = memo ? rts_reach_cpu_seconds() : 0;
 	if ((rc = play_one(rs, w, prog, kind, opponent, shard, observed, memo ? &w->rec : NULL, r, &keep)))
 		return rc;
 	if (hit && !same_result(&got, r))
@@ -337,7 +338,7 @@ static int memo_one(ms_rts_synth *rs, worker *w, const ms_dsl_prog *prog, int ki
 				    slot, opponent, map, shard % 2, seed, got.sum, r->sum);
 	/* a failed put only loses time later */
 	if (memo && keep && !hit)
-		(void)rts_reach_put(rs->memo, slot, &w->rp, &w->rec, r);
+		(void)rts_reach_put(rs->memo, slot, &w->rp, &w->rec, r, rts_reach_cpu_seconds() - t0);
 	return 0;
 }
 
