@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -180,17 +181,21 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 {
 	if (!ctx || !out || (!text && len))
 		return ctx ? ms_ctx_error(ctx, MS_EINVAL, "ms_gdl_parse: NULL argument") : MS_EINVAL;
-	if (opts && opts->version != MS_GDL_OPTIONS_VERSION)
-		return ms_ctx_error(ctx, MS_EINVAL, "ms_gdl_parse: options version %u, expected %d", opts->version,
-				    MS_GDL_OPTIONS_VERSION);
+	if (opts && (opts->version < 1 || opts->version > MS_GDL_OPTIONS_VERSION))
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_gdl_parse: options version %u, expected 1 to %d",
+				    opts->version, MS_GDL_OPTIONS_VERSION);
 	*out = NULL;
 	ms_gdl *g = ms_ctx_calloc(ctx, 1, sizeof *g);
 	if (!g)
 		return MS_ENOMEM;
 	g->ctx = ctx;
 	snprintf(g->name, sizeof g->name, "%s", name ? name : "<rules>");
+	/* version 1 callers' structs end before max_terms */
 	if (opts)
-		g->opts = *opts;
+		memcpy(&g->opts, opts, opts->version == 1 ? offsetof(ms_gdl_options, max_terms) : sizeof *opts);
+	g->opts.version = MS_GDL_OPTIONS_VERSION;
+	if (g->opts.max_terms <= 0)
+		g->opts.max_terms = 50000000L;
 	if (g->opts.ground_bound <= 0)
 		g->opts.ground_bound = 4000000;
 	if (g->opts.relax_bound <= 0)

@@ -2,6 +2,7 @@
  * literal first, semi-naive components, and the relaxation that finds every
  * relation's domain (and, while grounding, records each ground rule). */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gdl_internal.h"
@@ -166,28 +167,59 @@ static int record_ground(join *J, int head)
 }
 
 /* The analysis of rules with an unbounded domain would not end: count its steps
- * and its terms (about 40 bytes each). */
-enum { GDL_MAX_TERMS = 50000000, GDL_ABANDON = 1 };
+ * and its terms (about 40 bytes each; at most opts.max_terms). */
+enum { GDL_ABANDON = 1 };
+
+/*
+ * What made the terms run out, for the refusal: the relation the rule being
+ * evaluated derives, its facts so far, and the most its rule can derive
+ * from the facts of its positive literals (their product: a large finite
+ * relation such as hex's adjacency stays below it, one that recurses on
+ * function terms grows with each round).
+ */
+static void blame_relation(const join *J, char *out, size_t size)
+{
+	const ms_gdl *g = J->g;
+	const gdl_rule *r = J->r;
+	int head = r->head_rel;
+	double bound = 1;
+
+	for (int k = 0; k < r->nlits; k++) {
+		const gdl_lit *l = &J->lits[k];
+		if (l->kind != LIT_POS || l->rel < 0)
+			continue;
+		const gdl_store *st = store_of(J, l->rel);
+		bound *= l->rel < st->nrels ? (double)st->atoms[l->rel].n : 0;
+	}
+	const gdl_store *hs = store_of(J, head);
+	snprintf(out, size, "; relation %s/%d holds %d facts, its rule derives at most %.3g from its literals' facts",
+		 g->syms.name[g->rels[head].sym], g->rels[head].arity, head < hs->nrels ? hs->atoms[head].n : 0,
+		 bound);
+}
+
 static int relax_step(join *J)
 {
 	ms_gdl *g = J->g;
 	if (!J->relaxed) {
 		/* the fallback can recurse on function terms too: with a state, rules the
 		 * analysis abandoned (or let through under its bound) may never end */
-		if (++J->steps <= g->opts.relax_bound && g->terms.n <= GDL_MAX_TERMS)
+		if (++J->steps <= g->opts.relax_bound && g->terms.n <= g->opts.max_terms)
 			return MS_OK;
 		return ms_ctx_error(g->ctx, MS_ERANGE,
-				    "%s:%d: evaluating a state exceeded %ld join steps or %d terms (a relation "
+				    "%s:%d: evaluating a state exceeded %ld join steps or %ld terms (a relation "
 				    "whose domain is unbounded, through recursion on function terms?)",
-				    g->name, J->r->line, g->opts.relax_bound, GDL_MAX_TERMS);
+				    g->name, J->r->line, g->opts.relax_bound, g->opts.max_terms);
 	}
 	if (g->overflow && g->rels[J->r->head_rel].needed == 2)
 		return GDL_ABANDON; /* only a network reads it, and there will be none */
-	if (g->terms.n > GDL_MAX_TERMS)
+	if (g->terms.n > g->opts.max_terms) {
+		char why[300];
+		blame_relation(J, why, sizeof why);
 		return ms_ctx_error(g->ctx, MS_ERANGE,
-				    "%s:%d: the domain analysis made more than %d terms (a relation whose domain is "
-				    "unbounded, through recursion on function terms?)",
-				    g->name, J->r->line, GDL_MAX_TERMS);
+				    "%s:%d: the domain analysis made more than %ld terms%s (a large finite relation, or "
+				    "one whose domain is unbounded through recursion on function terms)",
+				    g->name, J->r->line, g->opts.max_terms, why);
+	}
 	if (++g->relax_steps <= g->opts.relax_bound)
 		return MS_OK;
 	return ms_ctx_error(g->ctx, MS_ERANGE,

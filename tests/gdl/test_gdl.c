@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "microsynth/gdl.h"
+#include "core/buf.h"
 #include "microsynth/jrandom.h"
 
 static ms_gdl *load_text(ms_ctx *ctx, const char *text, int strict, int fallback, int *rc)
@@ -73,6 +74,30 @@ static void test_gdl__an_unbounded_domain_is_rejected_naming_the_rule(void **sta
 	assert_null(g);
 	if (!strstr(ms_ctx_last_error(ctx), "t.kif:3: the domain analysis exceeded 100000 steps"))
 		fail_msg("%s", ms_ctx_last_error(ctx));
+	ms_ctx_free(ctx);
+}
+
+/* A large finite static relation (hex's adjacency is 2.4e8 facts) is refused by the terms bound with
+ * its name and a size estimate, not taken for recursion: here 20 x 20 x 20 triples, 1,000 terms allowed. */
+static void test_gdl__a_large_relation_is_refused_naming_it_and_its_size(void **state)
+{
+	(void)state;
+	ms_buf b;
+	ms_ctx *ctx;
+	ms_gdl *g = NULL;
+	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .max_terms = 1000 };
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	ms_buf_init(&b, ctx);
+	ms_buf_puts(&b, "(role a)\n(<= (legal a x) (true (q 0)))\n");
+	for (int i = 0; i < 20; i++)
+		ms_buf_printf(&b, "(v %d)\n", i);
+	ms_buf_puts(&b, "(<= (cube ?x ?y ?z) (v ?x) (v ?y) (v ?z))\n");
+	assert_int_equal(ms_gdl_parse(ctx, &g, b.data, b.len, "t.kif", &o), MS_ERANGE);
+	assert_null(g);
+	const char *e = ms_ctx_last_error(ctx);
+	if (!strstr(e, "more than 1000 terms; relation cube/3 holds ") || !strstr(e, "derives at most 8e+03"))
+		fail_msg("%s", e);
+	ms_buf_dispose(&b);
 	ms_ctx_free(ctx);
 }
 
@@ -291,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_gdl__parse_errors_name_file_and_line),
 		cmocka_unit_test(test_gdl__strict_mode_rejects_an_unsafe_rule_naming_its_variable),
 		cmocka_unit_test(test_gdl__an_unbounded_domain_is_rejected_naming_the_rule),
+		cmocka_unit_test(test_gdl__a_large_relation_is_refused_naming_it_and_its_size),
 		cmocka_unit_test(test_gdl__an_unbounded_fallback_evaluation_is_an_error),
 		cmocka_unit_test(test_gdl__ill_defined_goals_are_errors_naming_role_and_state),
 		cmocka_unit_test(test_gdl__counter_game_legal_next_terminal_goal),

@@ -28,7 +28,7 @@ typedef struct ms_gdl ms_gdl;
 /** Scratch space for reasoning about one state at a time (one per thread). */
 typedef struct ms_gdl_machine ms_gdl_machine;
 
-#define MS_GDL_OPTIONS_VERSION 1
+#define MS_GDL_OPTIONS_VERSION 2
 
 /** Options for ms_gdl_load; zero-initialise then set `version`. */
 typedef struct ms_gdl_options {
@@ -48,6 +48,10 @@ typedef struct ms_gdl_options {
 	 * first-order evaluation of a state (MS_ERANGE from the machine's calls).
 	 * 0: 1,000,000,000. */
 	long relax_bound;
+	/** Terms (about 40 bytes each) the domain analysis may make before the
+	 * rules are rejected (MS_ERANGE, naming the relation with the most facts
+	 * and an estimate of its size); 0: 50,000,000. Since version 2. */
+	long max_terms;
 } ms_gdl_options;
 
 /**
