@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "core/spec.h"
+#include "microsynth/spec.h"
 #include "cs_internal.h"
 
 /* ---- domain functions ------------------------------------------------------- */
@@ -371,41 +371,75 @@ void ms_cs_player_couto(ms_cs_player *out)
 	out->name = "couto";
 }
 
-static const char *const cs_player_names[] = { "ga", "ga-sorted", "rule28", "random", "couto", NULL };
+/* The built-in players' makers (a Can't Stop player holds nothing to free; none draws from the seed). */
+static int make_ga(ms_ctx *ctx, ms_cs_player *out, const char *spec, const char *arg, uint64_t seed)
+{
+	(void)ctx, (void)spec, (void)arg, (void)seed;
+	ms_cs_player_ga(out, NULL, 0);
+	return MS_OK;
+}
+
+static int make_ga_sorted(ms_ctx *ctx, ms_cs_player *out, const char *spec, const char *arg, uint64_t seed)
+{
+	(void)ctx, (void)spec, (void)arg, (void)seed;
+	ms_cs_player_ga(out, NULL, 1);
+	return MS_OK;
+}
+
+static int make_rule28(ms_ctx *ctx, ms_cs_player *out, const char *spec, const char *arg, uint64_t seed)
+{
+	(void)ctx, (void)spec, (void)arg, (void)seed;
+	ms_cs_player_ga(out, &cs_rule28, 0);
+	return MS_OK;
+}
+
+static int make_random(ms_ctx *ctx, ms_cs_player *out, const char *spec, const char *arg, uint64_t seed)
+{
+	(void)ctx, (void)spec, (void)arg, (void)seed;
+	ms_cs_player_random(out);
+	return MS_OK;
+}
+
+static int make_couto(ms_ctx *ctx, ms_cs_player *out, const char *spec, const char *arg, uint64_t seed)
+{
+	(void)ctx, (void)spec, (void)arg, (void)seed;
+	ms_cs_player_couto(out);
+	return MS_OK;
+}
+
+/* The agent table (microsynth/spec.h); ms_cs_player_names() is expanded from the same rows. */
+#define CS_AGENTS(X)                                                                                           \
+	X("ga", make_ga, "GA: the Rule-of-28 player with Glenn & Aloi's weights (spec 3)")                    \
+	X("ga-sorted", make_ga_sorted, "GA breaking column ties in ascending order (spec 8.3)")                \
+	X("rule28", make_rule28, "the Rule-of-28 player with its parent's default weights")                    \
+	X("random", make_random, "uniform over the legal moves (spec 4)")                                      \
+	X("couto", make_couto, "the strongest published program (spec 5.10) through the program wrapper")
+
+#define CS_AGENT_ROW(name, make, help) { { name, MS_SPEC_NONE, NULL, help }, make },
+#define CS_AGENT_NAME(name, make, help) name,
+static const ms_cs_agent_row cs_agents[] = { CS_AGENTS(CS_AGENT_ROW) };
+static const char *const cs_player_names[] = { CS_AGENTS(CS_AGENT_NAME) NULL };
+enum { CS_N_AGENTS = (int)(sizeof cs_agents / sizeof cs_agents[0]) };
+
+const ms_cs_agent_row *ms_cs_agents(int *n)
+{
+	*n = CS_N_AGENTS;
+	return cs_agents;
+}
 
 const char *const *ms_cs_player_names(void)
 {
 	return cs_player_names;
 }
 
-/* The players' spec forms (core/spec.h), in the order of cs_player_names. */
-static const ms_spec_form cs_player_forms[] = {
-	{ "ga", MS_SPEC_NONE }, { "ga-sorted", MS_SPEC_NONE }, { "rule28", MS_SPEC_NONE },
-	{ "random", MS_SPEC_NONE }, { "couto", MS_SPEC_NONE },
-};
-
 int ms_cs_player_by_name(ms_ctx *ctx, ms_cs_player *out, const char *name)
 {
 	const char *arg;
+	char list[160];
+	int i = ms_spec_find(cs_agents, CS_N_AGENTS, sizeof cs_agents[0], name, &arg);
 
-	switch (ms_spec_find(cs_player_forms, 5, sizeof cs_player_forms[0], name, &arg)) {
-	case 0:
-		ms_cs_player_ga(out, NULL, 0);
-		return MS_OK;
-	case 1:
-		ms_cs_player_ga(out, NULL, 1);
-		return MS_OK;
-	case 2:
-		ms_cs_player_ga(out, &cs_rule28, 0);
-		return MS_OK;
-	case 3:
-		ms_cs_player_random(out);
-		return MS_OK;
-	case 4:
-		ms_cs_player_couto(out);
-		return MS_OK;
-	default:
-		return ctx ? ms_ctx_error(ctx, MS_ENOTFOUND, "cantstop: no player named '%s' (ga, ga-sorted, "
-					  "rule28, random, couto)", name) : MS_ENOTFOUND;
-	}
+	if (i >= 0)
+		return cs_agents[i].make(ctx, out, name, arg, 0);
+	ms_spec_list(list, sizeof list, cs_agents, CS_N_AGENTS, sizeof cs_agents[0], ", ", NULL);
+	return ctx ? ms_ctx_error(ctx, MS_ENOTFOUND, "cantstop: no player named '%s' (%s)", name, list) : MS_ENOTFOUND;
 }

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/spec.h"
+#include "microsynth/spec.h"
 #include "catan_internal.h"
 #include "catan_agents.h"
 
@@ -91,56 +91,107 @@ static int parse_search(ms_ctx *ctx, const char *spec, search_spec *o)
 	return MS_OK;
 }
 
-/* The agents' spec forms (core/spec.h), in the order of their kinds below. */
-static const ms_spec_form agent_forms[] = {
-	{ "random", MS_SPEC_NONE }, { "simple", MS_SPEC_OPTIONAL }, { "mcts", MS_SPEC_NEEDED },
-	{ "uct", MS_SPEC_NEEDED },  { "alphabeta", MS_SPEC_OPTIONAL },
-};
-
-int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint64_t seed)
+/* A new agent of `kind`, its generator seeded (every maker starts so). */
+static int agent_begin(ms_ctx *ctx, ms_catan_agent **a, int kind, uint64_t seed)
 {
-	ms_catan_agent *a;
-	const char *arg;
-	int rc = MS_OK, form = ms_spec_find(agent_forms, (int)(sizeof agent_forms / sizeof agent_forms[0]),
-					    sizeof agent_forms[0], spec, &arg);
-	*out = NULL;
-	if (!(a = ms_ctx_calloc(ctx, 1, sizeof *a)))
+	if (!(*a = ms_ctx_calloc(ctx, 1, sizeof **a)))
 		return ms_ctx_error(ctx, MS_ENOMEM, "catan agent: out of memory");
-	a->rng = seed;
-	ms_catan_simple_opts_init(&a->simple, MS_CATAN_SIMPLE_OPTS_VERSION);
-	/* the parsers read the whole spec (their messages quote it) */
-	if (form == 0) {
-		a->kind = AG_RANDOM;
-	} else if (form == 1) {
-		a->kind = AG_SIMPLE;
-		rc = parse_simple(ctx, spec, &a->simple);
-	} else if (form == 2 || form == 3) {
-		a->kind = AG_SEARCH;
-		search_spec o;
-		if ((rc = parse_search(ctx, spec, &o)) == MS_OK)
-			rc = catan__search_init(ctx, &a->search, o.n, o.rule, o.c, seed);
-		a->search.preselect = o.preselect;
-		a->search.discard_samples = o.discard_samples;
-	} else if (form == 4) {
-		char *end = NULL;
-		a->kind = AG_ALPHABETA;
-		a->ab.ctx = ctx;
-		a->ab.rng = seed;
-		a->ab.depth = arg ? (int)strtol(arg, &end, 10) : 2;
-		a->ab.node_limit = 20000;
-		ms_catan_simple_opts_init(&a->ab.simple, MS_CATAN_SIMPLE_OPTS_VERSION);
-		if ((end && *end) || a->ab.depth < 1 || a->ab.depth > 8)
-			rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': depth must be 1-8", spec);
-	} else {
-		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (random, simple, mcts:N[:mean][:all][:onehalf], uct:N[:c][:all][:onehalf], alphabeta[:d])",
-				  spec);
-	}
+	(*a)->kind = kind;
+	(*a)->rng = seed;
+	ms_catan_simple_opts_init(&(*a)->simple, MS_CATAN_SIMPLE_OPTS_VERSION);
+	return MS_OK;
+}
+
+/* The maker's end: the agent handed over, or freed when rc says it failed. */
+static int agent_end(ms_ctx *ctx, ms_catan_agent **out, ms_catan_agent *a, int rc)
+{
 	if (rc < 0) {
 		ms_catan_agent_free(ctx, a);
 		return rc;
 	}
 	*out = a;
 	return MS_OK;
+}
+
+static int make_random(ms_ctx *ctx, ms_catan_agent **out, const char *spec, const char *arg, uint64_t seed)
+{
+	ms_catan_agent *a;
+	int rc = agent_begin(ctx, &a, AG_RANDOM, seed);
+	(void)spec, (void)arg;
+	return rc < 0 ? rc : agent_end(ctx, out, a, MS_OK);
+}
+
+/* The parsers read the whole spec (their messages quote it). */
+static int make_simple(ms_ctx *ctx, ms_catan_agent **out, const char *spec, const char *arg, uint64_t seed)
+{
+	ms_catan_agent *a;
+	int rc = agent_begin(ctx, &a, AG_SIMPLE, seed);
+	(void)arg;
+	return rc < 0 ? rc : agent_end(ctx, out, a, parse_simple(ctx, spec, &a->simple));
+}
+
+static int make_search(ms_ctx *ctx, ms_catan_agent **out, const char *spec, const char *arg, uint64_t seed)
+{
+	ms_catan_agent *a;
+	search_spec o;
+	int rc = agent_begin(ctx, &a, AG_SEARCH, seed);
+	(void)arg;
+	if (rc < 0)
+		return rc;
+	if ((rc = parse_search(ctx, spec, &o)) == MS_OK)
+		rc = catan__search_init(ctx, &a->search, o.n, o.rule, o.c, seed);
+	a->search.preselect = o.preselect;
+	a->search.discard_samples = o.discard_samples;
+	return agent_end(ctx, out, a, rc);
+}
+
+static int make_alphabeta(ms_ctx *ctx, ms_catan_agent **out, const char *spec, const char *arg, uint64_t seed)
+{
+	ms_catan_agent *a;
+	char *end = NULL;
+	int rc = agent_begin(ctx, &a, AG_ALPHABETA, seed);
+	if (rc < 0)
+		return rc;
+	a->ab.ctx = ctx;
+	a->ab.rng = seed;
+	a->ab.depth = arg ? (int)strtol(arg, &end, 10) : 2;
+	a->ab.node_limit = 20000;
+	ms_catan_simple_opts_init(&a->ab.simple, MS_CATAN_SIMPLE_OPTS_VERSION);
+	if ((end && *end) || a->ab.depth < 1 || a->ab.depth > 8)
+		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': depth must be 1-8", spec);
+	return agent_end(ctx, out, a, rc);
+}
+
+/* The agent table (microsynth/spec.h). */
+static const ms_catan_agent_row agent_rows[] = {
+	{ { "random", MS_SPEC_NONE, NULL, "uniform over the legal actions" }, make_random },
+	{ { "simple", MS_SPEC_OPTIONAL, "simple", "the thesis's Simple agent; :-port :-yop :-army :-knight drop a quirk" },
+	  make_simple },
+	{ { "mcts", MS_SPEC_NEEDED, "mcts:N[:mean][:all][:onehalf]",
+	    "the thesis's MCTS, N playouts; children ranked by Q sum (mean: by mean Q)" },
+	  make_search },
+	{ { "uct", MS_SPEC_NEEDED, "uct:N[:c][:all][:onehalf]", "UCT, N playouts, exploration c (1)" }, make_search },
+	{ { "alphabeta", MS_SPEC_OPTIONAL, "alphabeta[:d]", "alpha-beta to depth d (2), 2 players" }, make_alphabeta },
+};
+enum { N_AGENT_ROWS = (int)(sizeof agent_rows / sizeof agent_rows[0]) };
+
+const ms_catan_agent_row *ms_catan_agents(int *n)
+{
+	*n = N_AGENT_ROWS;
+	return agent_rows;
+}
+
+int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint64_t seed)
+{
+	const char *arg;
+	char list[200];
+	int form = ms_spec_find(agent_rows, N_AGENT_ROWS, sizeof agent_rows[0], spec, &arg);
+
+	*out = NULL;
+	if (form >= 0)
+		return agent_rows[form].make(ctx, out, spec, arg, seed);
+	ms_spec_list(list, sizeof list, agent_rows, N_AGENT_ROWS, sizeof agent_rows[0], ", ", NULL);
+	return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (%s)", spec, list);
 }
 
 void ms_catan_agent_free(ms_ctx *ctx, ms_catan_agent *a)

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/spec.h"
 #include "core/vec.h"
 #include "microsynth/gdl.h"
 #include "microsynth/mcts.h"
@@ -639,21 +638,4 @@ int ms_gdl_uct_expanded(ms_gdl_uct *u, int r, long min_visits, int (*fn)(void *u
 			return rc;
 	}
 	return MS_OK;
-}
-
-/* GDL's players, in the order of MS_GDL_PLAYER_* from 1 (core/spec.h). */
-static const ms_spec_form gdl_player_forms[] = {
-	{ "random", MS_SPEC_NONE }, { "uct", MS_SPEC_NONE }, { "guct", MS_SPEC_NONE }, { "sguct", MS_SPEC_NONE },
-};
-
-int ms_gdl_player_kind(const char *name)
-{
-	const char *arg;
-	int i = ms_spec_find(gdl_player_forms, 4, sizeof gdl_player_forms[0], name, &arg);
-	return i >= 0 ? i + MS_GDL_PLAYER_RANDOM : -1;
-}
-
-const char *ms_gdl_player_name(int kind)
-{
-	return kind >= MS_GDL_PLAYER_RANDOM && kind <= MS_GDL_PLAYER_SGUCT ? gdl_player_forms[kind - 1].name : "?";
 }

@@ -18,6 +18,7 @@
 
 #include "games/planetwars/pw_internal.h"
 #include "microsynth/jrandom.h"
+#include "microsynth/spec.h"
 
 static int my_fleets(const ms_pw_state *v)
 {
@@ -167,39 +168,101 @@ static void random_release(ms_ctx *ctx, void *ud)
 	ms_ctx_mfree(ctx, ud);
 }
 
-static const char *const bot_names[] = { "BullyBot", "DualBot", "ProspectorBot", "RageBot", "RandomBot",
-					  "Forecast", NULL };
+/* The makers of the agent table's rows, from the whole spec, its argument and a seed; the example bots
+ * hold nothing and draw nothing. */
+#define PW_FIXED_MAKER(fn, bot, turn_fn)                                                             \
+	static int fn(ms_ctx *ctx, ms_pw_bot *out, const char *spec, const char *arg, uint64_t seed) \
+	{                                                                                            \
+		(void)ctx, (void)spec, (void)arg, (void)seed;                                        \
+		*out = (ms_pw_bot){ bot, NULL, turn_fn, NULL };                                      \
+		return MS_OK;                                                                        \
+	}
+PW_FIXED_MAKER(make_bully, "BullyBot", bully_turn)
+PW_FIXED_MAKER(make_dual, "DualBot", dual_turn)
+PW_FIXED_MAKER(make_prospector, "ProspectorBot", prospector_turn)
+PW_FIXED_MAKER(make_rage, "RageBot", rage_turn)
+
+static int make_random(ms_ctx *ctx, ms_pw_bot *out, const char *spec, const char *arg, uint64_t seed)
+{
+	ms_jrandom *r = ms_ctx_malloc(ctx, sizeof *r);
+	(void)spec, (void)arg;
+	if (!r)
+		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
+	ms_jrandom_init(r, (int64_t)seed);
+	*out = (ms_pw_bot){ "RandomBot", r, random_turn, random_release };
+	return MS_OK;
+}
+
+/* Forecast: the hand-weighted original; Forecast:FILE: 32 parameters from a file. */
+static int make_forecast(ms_ctx *ctx, ms_pw_bot *out, const char *spec, const char *arg, uint64_t seed)
+{
+	double p[MS_PW_FORECAST_PARAMS];
+	int rc;
+	(void)spec, (void)seed;
+	if (!arg)
+		return pw_forecast_new(ctx, out, ms_pw_forecast_original());
+	if ((rc = ms_pw_forecast_load(ctx, arg, p)))
+		return rc;
+	return ms_pw_bot_forecast(ctx, out, p);
+}
+
+static int make_program(ms_ctx *ctx, ms_pw_bot *out, const char *spec, const char *arg, uint64_t seed)
+{
+	(void)spec, (void)seed;
+	return pw_program_file_bot(ctx, out, arg);
+}
+
+/* The agent table (microsynth/spec.h): the named bots first (ms_pw_bot_names, and the list an unknown
+ * name is answered with), then the forms with a file. */
+#define PW_NAMED(X)                                                                                            \
+	X("BullyBot", MS_SPEC_NONE, make_bully, "the starter package's BullyBot")                              \
+	X("DualBot", MS_SPEC_NONE, make_dual, "the starter package's DualBot")                                 \
+	X("ProspectorBot", MS_SPEC_NONE, make_prospector, "the starter package's ProspectorBot")               \
+	X("RageBot", MS_SPEC_NONE, make_rage, "the starter package's RageBot")                                 \
+	X("RandomBot", MS_SPEC_NONE, make_random, "random orders, seeded")                                     \
+	X("Forecast", MS_SPEC_OPTIONAL, make_forecast, "the forecasting bot (Forecast:FILE: 32 parameters)")
+
+#define PW_ROW(name, arg, make, help) { { name, arg, NULL, help }, make },
+#define PW_NAME(name, arg, make, help) name,
+static const ms_pw_agent_row pw_agents[] = {
+	PW_NAMED(PW_ROW){ { "program", MS_SPEC_NEEDED, "program:FILE", "a gain program (planetwars DSL)" }, make_program },
+};
+static const char *const bot_names[] = { PW_NAMED(PW_NAME) NULL };
+enum { PW_N_AGENTS = (int)(sizeof pw_agents / sizeof pw_agents[0]), PW_N_NAMED = PW_N_AGENTS - 1 };
+
+const ms_pw_agent_row *ms_pw_agents(int *n)
+{
+	*n = PW_N_AGENTS;
+	return pw_agents;
+}
 
 const char *const *ms_pw_bot_names(void)
 {
 	return bot_names;
 }
 
+/* An unknown spec, answered with the named bots. */
+static int unknown_bot(ms_ctx *ctx, const char *spec)
+{
+	char list[160];
+	ms_spec_list(list, sizeof list, pw_agents, PW_N_NAMED, sizeof pw_agents[0], ", ", NULL);
+	return ms_ctx_error(ctx, MS_ENOTFOUND, "unknown Planet Wars bot '%s' (%s)", spec, list);
+}
+
+int ms_pw_bot_make(ms_ctx *ctx, ms_pw_bot *out, const char *spec, uint64_t seed)
+{
+	const char *arg;
+	int i = ms_spec_find(pw_agents, PW_N_AGENTS, sizeof pw_agents[0], spec, &arg);
+
+	memset(out, 0, sizeof *out);
+	return i >= 0 ? pw_agents[i].make(ctx, out, spec, arg, seed) : unknown_bot(ctx, spec);
+}
+
 int ms_pw_bot_by_name(ms_ctx *ctx, ms_pw_bot *out, const char *name, uint64_t seed)
 {
 	memset(out, 0, sizeof *out);
-	if (!strcmp(name, "BullyBot")) {
-		*out = (ms_pw_bot){ "BullyBot", NULL, bully_turn, NULL };
-	} else if (!strcmp(name, "DualBot")) {
-		*out = (ms_pw_bot){ "DualBot", NULL, dual_turn, NULL };
-	} else if (!strcmp(name, "ProspectorBot")) {
-		*out = (ms_pw_bot){ "ProspectorBot", NULL, prospector_turn, NULL };
-	} else if (!strcmp(name, "RageBot")) {
-		*out = (ms_pw_bot){ "RageBot", NULL, rage_turn, NULL };
-	} else if (!strcmp(name, "RandomBot")) {
-		ms_jrandom *r = ms_ctx_malloc(ctx, sizeof *r);
-		if (!r)
-			return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
-		ms_jrandom_init(r, (int64_t)seed);
-		*out = (ms_pw_bot){ "RandomBot", r, random_turn, random_release };
-	} else if (!strcmp(name, "Forecast")) {
-		return pw_forecast_new(ctx, out, ms_pw_forecast_original());
-	} else {
-		return ms_ctx_error(ctx, MS_ENOTFOUND,
-				    "unknown Planet Wars bot '%s' (BullyBot, DualBot, ProspectorBot, RageBot, RandomBot, Forecast)",
-				    name);
-	}
-	return MS_OK;
+	/* a name only: the forms with a file are ms_pw_bot_make's */
+	return strchr(name, ':') ? unknown_bot(ctx, name) : ms_pw_bot_make(ctx, out, name, seed);
 }
 
 void ms_pw_bot_release(ms_ctx *ctx, ms_pw_bot *bot)

@@ -123,6 +123,8 @@ static double prog_gain_fn(void *ud, const pw_gain_in *in)
 typedef struct prog_bot {
 	ms_pw_bot inner;
 	prog_gain pg;
+	ms_dsl_prog *own_prog;  /* program:FILE: the program read, and its grammar, the bot's own */
+	ms_dsl_grammar *own_g;
 } prog_bot;
 
 static int prog_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *out)
@@ -135,6 +137,8 @@ static void prog_release(ms_ctx *ctx, void *ud)
 {
 	prog_bot *b = ud;
 	ms_pw_bot_release(ctx, &b->inner);
+	ms_dsl_prog_free(b->own_prog);
+	ms_dsl_grammar_free(b->own_g);
 	ms_ctx_mfree(ctx, b);
 }
 
@@ -338,4 +342,27 @@ int ms_pw_synth_final(ms_ctx *ctx, const ms_dsl_prog *prog, const ms_pw_state *c
 int ms_pw_synth_options_init(ms_pw_synth_options *opts, unsigned int version)
 {
 	return MS_OPTS_INIT_ZERO(opts, version, MS_PW_SYNTH_OPTIONS_VERSION);
+}
+
+/* ---- a program file as an agent (Planet Wars' agent table, bots.c) ---- */
+
+int pw_program_file_bot(ms_ctx *ctx, ms_pw_bot *out, const char *path)
+{
+	ms_dsl_grammar *g = NULL;
+	ms_dsl_prog *prog = NULL;
+	int rc = ms_pw_dsl_grammar_new(ctx, &g);
+	if (!rc)
+		rc = ms_dsl_prog_new(ctx, &prog, g);
+	if (!rc)
+		rc = ms_pw_dsl_load(ctx, prog, path);
+	if (!rc)
+		rc = ms_pw_bot_program(ctx, out, prog);
+	if (rc) {
+		ms_dsl_prog_free(prog);
+		ms_dsl_grammar_free(g);
+		return rc;
+	}
+	((prog_bot *)out->ud)->own_prog = prog;
+	((prog_bot *)out->ud)->own_g = g;
+	return MS_OK;
 }

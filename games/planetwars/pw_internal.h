@@ -89,6 +89,8 @@ typedef double (*pw_gain_fn)(void *ud, const pw_gain_in *in);
 
 /* The forecasting bot with weights `p` (MS_PW_FORECAST_PARAMS of them; forecast.c). */
 int pw_forecast_new(ms_ctx *ctx, ms_pw_bot *out, const double *p);
+/* program:FILE of the agent table: a gain program read from `path`, as a bot that owns it (dsl.c). */
+int pw_program_file_bot(ms_ctx *ctx, ms_pw_bot *out, const char *path);
 
 /* The forecasting bot with its target gain computed by `gain` instead of the 32 weights. */
 int pw_forecast_new_gain(ms_ctx *ctx, ms_pw_bot *out, pw_gain_fn gain, void *gain_ud, const char *name);

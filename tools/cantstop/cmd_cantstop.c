@@ -15,7 +15,8 @@
 
 void cmd_cantstop_usage(FILE *out)
 {
-	const char *const *names = ms_cs_player_names();
+	int n;
+	const ms_cs_agent_row *rows = ms_cs_agents(&n);
 
 	fprintf(out,
 		"Usage: microsynth cantstop play --p0 PLAYER --p1 PLAYER [--matches N] [--seed S]\n"
@@ -67,8 +68,8 @@ void cmd_cantstop_usage(FILE *out)
 		"--ragged  sum/argmax of ragged lists: error (numpy >= 1.24, the spec's choice; default)\n"
 		"        or object (numpy 1.23.3 as the reference pins it: object arrays).\n\n"
 		"Players:");
-	for (int i = 0; names[i]; i++)
-		fprintf(out, " %s", names[i]);
+	for (int i = 0; i < n; i++)
+		fprintf(out, " %s", rows[i].form.name);
 	fprintf(out, "\nEra A is the reference's (default); era B the later engine.\n");
 }
 

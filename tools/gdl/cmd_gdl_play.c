@@ -13,7 +13,6 @@
 #include "microsynth/mcts.h"
 #include "cli.h"
 #include "gdl_common.h"
-#include "core/hash.h"
 
 #define CMD "gdl"
 
@@ -32,11 +31,7 @@ typedef struct play_args {
 
 typedef struct player {
 	int agent;
-	ms_gdl_uct *uct;
-	ms_gdl_eval *eval;      /* guct, sguct: built once for the run (the analysis time) */
-	ms_gdl_eval *game_eval; /* sguct online: this game's copy, refined during the game */
-	ms_gdl_sguct_options sgo_online;
-	uint64_t rng;
+	ms_gdl_player *p;
 	double goal_sum, goal_sq;
 	long wins;
 } player;
@@ -142,34 +137,6 @@ static int check_players(const play_args *a, int nr)
 	return CLI_OK;
 }
 
-/* One move for role r by player p in the machine's current state `st`; with
- * a time budget, searches of --sims simulations grow the tree until it ends. */
-static int pick_move(ms_ctx *ctx, player *p, double seconds, ms_gdl_machine *mm, const uint64_t *st, int r,
-		     int *joint)
-{
-	if (p->uct) {
-		int want[MS_MCTS_MAX_PLAYERS];
-		double t0 = cli_now();
-		do {
-			if (ms_gdl_uct_search(p->uct, st, want) < 0)
-				return MS_ERROR;
-		} while (cli_now() - t0 < seconds);
-		if (p->game_eval) { /* SGUCT online: learn from this tree before the next move */
-			if (ms_gdl_sguct_learn(ctx, p->game_eval, p->uct, &p->sgo_online, NULL) < 0)
-				return MS_ERROR;
-			ms_gdl_uct_eval_changed(p->uct);
-		}
-		joint[r] = want[r];
-		return MS_OK;
-	}
-	const int *mv;
-	int n = ms_gdl_legal(mm, r, &mv);
-	if (n <= 0)
-		return ms_ctx_error(ctx, MS_EINVAL, "role %d has no legal move in a non-terminal state", r);
-	joint[r] = mv[ms_mcts_rand(&p->rng, (uint32_t)n)];
-	return MS_OK;
-}
-
 /* Plays game `gi` with player k on role (k + shift) mod nr; goals by role into goals[]. */
 static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *pl, long gi, int *goals)
 {
@@ -181,21 +148,9 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 		rc = rc < 0 ? rc : ms_ctx_error(ctx, MS_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (int k = 0; k < nr; k++) {
-		ms_gdl_uct_options uo = a->ag.uo;
-		uo.seed = ((uint64_t)a->seed << 32) ^ ((uint64_t)gi << 8) ^ (uint64_t)k;
-		pl[k].rng = uo.seed * MS_SPLITMIX_GAMMA + 1;
-		if (pl[k].agent == MS_GDL_PLAYER_SGUCT && a->ag.online > 0) {
-			pl[k].sgo_online = a->ag.sgo;
-			pl[k].sgo_online.generations = a->ag.online;
-			pl[k].sgo_online.seed = uo.seed;
-			if ((rc = ms_gdl_eval_clone(ctx, &pl[k].game_eval, pl[k].eval)) < 0)
-				goto out;
-		}
-		uo.eval = pl[k].game_eval ? pl[k].game_eval : pl[k].eval;
-		if (pl[k].agent >= MS_GDL_PLAYER_UCT && (rc = ms_gdl_uct_new(ctx, &pl[k].uct, g, &uo)) < 0)
+	for (int k = 0; k < nr; k++)
+		if ((rc = ms_gdl_player_start(pl[k].p, ((uint64_t)a->seed << 32) ^ ((uint64_t)gi << 8) ^ (uint64_t)k)) < 0)
 			goto out;
-	}
 	ms_gdl_initial(g, st);
 	for (;;) {
 		int joint[MS_MCTS_MAX_PLAYERS];
@@ -203,24 +158,22 @@ static int play_game(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p
 			goto out;
 		if (ms_gdl_terminal(mm))
 			break;
-		for (int k = 0; k < nr; k++)
-			if ((rc = pick_move(ctx, &pl[k], a->seconds, mm, st, (k + shift) % nr, joint)) < 0)
+		for (int k = 0; k < nr; k++) {
+			int r = (k + shift) % nr;
+			if ((rc = ms_gdl_player_move(pl[k].p, mm, st, r, &joint[r])) < 0)
 				goto out;
+		}
 		if ((rc = ms_gdl_next(mm, joint, nx)) < 0)
 			goto out;
 		for (int k = 0; k < nr; k++)
-			if (pl[k].uct)
-				ms_gdl_uct_played(pl[k].uct, joint);
+			ms_gdl_player_played(pl[k].p, joint);
 		memcpy(st, nx, w * sizeof *st);
 	}
 	for (int r = 0; r < nr && rc == MS_OK; r++)
 		rc = ms_gdl_goal(mm, r, &goals[r]);
 out:
-	for (int k = 0; k < nr; k++) {
-		ms_gdl_uct_free(pl[k].uct);
-		ms_gdl_eval_free(pl[k].game_eval);
-		pl[k].uct = NULL, pl[k].game_eval = NULL;
-	}
+	for (int k = 0; k < nr; k++)
+		ms_gdl_player_end(pl[k].p);
 	ms_gdl_machine_free(mm);
 	free(st);
 	free(nx);
@@ -234,18 +187,9 @@ out:
  */
 static int prepare(ms_ctx *ctx, const ms_gdl *g, const play_args *a, player *p, int k)
 {
-	int rc;
-	if (p->agent < MS_GDL_PLAYER_GUCT)
-		return MS_OK;
-	ms_gdl_stat_options so = a->ag.so;
-	so.seed = ((uint64_t)a->seed << 16) ^ (uint64_t)k ^ 0x5ca1ab1eull;
-	if ((rc = ms_gdl_stat_build(ctx, &p->eval, g, &so)) < 0 || p->agent != MS_GDL_PLAYER_SGUCT)
-		return rc;
-	ms_gdl_uct_options uo = a->ag.uo;
-	uo.simulations = a->ag.sguct_sims, uo.seed = so.seed;
-	ms_gdl_sguct_options sgo = a->ag.sgo;
-	sgo.seed = so.seed;
-	return ms_gdl_sguct_offline(ctx, g, p->eval, &uo, &sgo, NULL);
+	gdl_agent_opts o = a->ag;
+	o.seconds = a->seconds;
+	return ms_gdl_player_new(ctx, &p->p, g, p->agent, &o, ((uint64_t)a->seed << 16) ^ (uint64_t)k ^ 0x5ca1ab1eull);
 }
 
 /* Goals by role to player k's score and win (strictly above every other player; alone: 100). */
@@ -318,7 +262,7 @@ int cmd_gdl_play(int argc, char **argv)
 		printf("\n");
 	}
 	for (int k = 0; k < MS_MCTS_MAX_PLAYERS; k++)
-		ms_gdl_eval_free(pl[k].eval);
+		ms_gdl_player_free(pl[k].p);
 	ms_gdl_free(g);
 	ms_ctx_free(ctx);
 	return rc;

@@ -43,11 +43,7 @@ int gdl_stat_option(ms_gdl_stat_options *o, const char *opt, const char *val)
 
 void gdl_agent_opts_default(gdl_agent_opts *a)
 {
-	memset(a, 0, sizeof *a);
-	ms_gdl_uct_options_init(&a->uo, MS_GDL_UCT_OPTIONS_VERSION);
-	ms_gdl_stat_options_init(&a->so, MS_GDL_STAT_OPTIONS_VERSION);
-	ms_gdl_sguct_options_init(&a->sgo, MS_GDL_SGUCT_OPTIONS_VERSION);
-	a->sguct_sims = 10000;
+	ms_gdl_player_opts_init(a, MS_GDL_PLAYER_OPTS_VERSION);
 }
 
 static int parse_double(const char *opt, const char *val, double min, double *out)

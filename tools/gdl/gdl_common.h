@@ -4,14 +4,8 @@
 
 #include "microsynth/gdl.h"
 
-/* A UCT, GUCT or SGUCT player's knobs, as the command line sets them. */
-typedef struct gdl_agent_opts {
-	ms_gdl_uct_options uo;
-	ms_gdl_stat_options so;   /* guct, sguct: the statistical analysis */
-	ms_gdl_sguct_options sgo; /* sguct: the evolution */
-	long sguct_sims;          /* sguct: simulations of the offline search from the initial state */
-	int online;               /* sguct: generations after each of its searches (0: offline only) */
-} gdl_agent_opts;
+/* A UCT, GUCT or SGUCT player's knobs, as the command line sets them: the library's (gdl.h). */
+typedef ms_gdl_player_opts gdl_agent_opts;
 
 void gdl_agent_opts_default(gdl_agent_opts *a);
 

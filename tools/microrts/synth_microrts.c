@@ -714,60 +714,37 @@ static int rts_sp_option(void *g, int argc, char **argv, int *i)
 	return CLI_OK;
 }
 
-/* The opponents' names (opp[n_opps + n]): the fixed opponents, then each program as "program-text:" in its
- * exact-tree form (the texts in text[n]); both freed by rts_sp_names_free. */
-static int rts_sp_names(const rts_sp *g, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const char ***opp_out,
-			char ***text_out)
+/* The opponents as players (n_opps + n, free()d by the caller): the fixed opponents, then each program
+ * as it is in memory. */
+static int rts_sp_players(const rts_sp *g, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, ms_match_player **out)
 {
-	int nf = g->n_opps, rc = 0;
-	const char **opp = calloc((size_t)(nf + n), sizeof *opp);
-	char **text = calloc((size_t)(n ? n : 1), sizeof *text);
-	*opp_out = opp;
-	*text_out = text;
-	if (!opp || !text)
+	int nf = g->n_opps;
+	ms_match_player *pl = calloc((size_t)(nf + n), sizeof *pl);
+	*out = pl;
+	if (!pl)
 		return ms_ctx_error(ctx, MS_ENOMEM, "selfplay: out of memory");
 	for (int i = 0; i < nf; i++)
-		opp[i] = g->opps[i];
-	for (int j = 0; j < n && rc == 0; j++) {
-		char *salve = NULL;
-		size_t len = 0;
-		if ((rc = ms_rts_dsl_print(progs[j], MS_RTS_DSL_FORM_SALVE, &salve, &len)) < 0)
-			break;
-		text[j] = malloc(len + 16);
-		if (!text[j])
-			rc = ms_ctx_error(ctx, MS_ENOMEM, "selfplay: out of memory");
-		else
-			snprintf(text[j], len + 16, "program-text:%s", salve);
-		ms_ctx_mfree(ms_dsl_prog_ctx(progs[j]), salve);
-		opp[nf + j] = text[j];
-	}
-	return rc;
+		pl[i] = ms_match_player_spec(g->opps[i]);
+	for (int j = 0; j < n; j++)
+		pl[nf + j] = ms_match_player_program(progs[j]);
+	return 0;
 }
 
-static void rts_sp_names_free(const char **opp, char **text, int n)
-{
-	for (int j = 0; text && j < n; j++)
-		free(text[j]);
-	free(text);
-	free(opp);
-}
-
-/* A new problem: the fixed opponents, then each program as "program-text:" in its exact-tree form. */
+/* A new problem: the fixed opponents, then each program. */
 static int rts_sp_make(void *ud, ms_ctx *ctx, const ms_dsl_prog *const *progs, int n, const ms_synth_problem **pb,
 		       void **handle)
 {
 	rts_sp *g = ud;
-	const char **opp;
-	char **text;
+	ms_match_player *pl;
 	ms_rts_synth *rs = NULL;
-	int rc = rts_sp_names(g, ctx, progs, n, &opp, &text);
+	int rc = rts_sp_players(g, ctx, progs, n, &pl);
 	if (rc == 0) {
 		ms_rts_synth_options o = g->base;
-		o.opponents = opp;
+		o.players = pl;
 		o.n_opponents = g->n_opps + n;
 		rc = ms_rts_synth_new(ctx, &rs, &o);
 	}
-	rts_sp_names_free(opp, text, n);
+	free(pl);
 	if (rc < 0)
 		return rc;
 	*pb = ms_rts_synth_problem(rs);
@@ -846,8 +823,8 @@ static void rts_sp_simplify(void *g, ms_ctx *ctx, ms_dsl_prog *p, const ms_dsl_p
 			    synth_simplified *out)
 {
 	rts_sp *r = g;
-	const char **opp;
-	char **text, earlier[96] = "";
+	ms_match_player *pl;
+	char earlier[96] = "";
 	ms_rts_proof *pr = NULL;
 	ms_dsl_prog *work = NULL;
 	ms_rts_simplify_stats ss;
@@ -855,8 +832,8 @@ static void rts_sp_simplify(void *g, ms_ctx *ctx, ms_dsl_prog *p, const ms_dsl_p
 				 .n_opponents = r->n_opps + n_pop, .utt = r->base.utt, .conflict = r->base.conflict,
 				 .max_cycles = (int)r->max_cycles, .edition = r->base.edition };
 	double t0 = cli_now();
-	int rc = rts_sp_names(r, ctx, pop, n_pop, &opp, &text);
-	po.opponents = opp;
+	int rc = rts_sp_players(r, ctx, pop, n_pop, &pl);
+	po.players = pl;
 	for (int k = 0; k < r->n_opps && !out->why[0]; k++)
 		if (!ms_bot_spec_native(r->opps[k]))
 			snprintf(out->why, sizeof out->why,
@@ -887,7 +864,7 @@ static void rts_sp_simplify(void *g, ms_ctx *ctx, ms_dsl_prog *p, const ms_dsl_p
 done:
 	ms_dsl_prog_free(work);
 	ms_rts_proof_free(pr);
-	rts_sp_names_free(opp, text, n_pop);
+	free(pl);
 }
 
 static const synth_selfplay_row rts_selfplay = {

@@ -82,8 +82,8 @@ static int run_play(int argc, char **argv)
 	ms_pw_state *m = NULL;
 	ms_pw_bot p1 = { 0 }, p2 = { 0 };
 	int ret = CLI_USAGE;
-	if (pw_load_map(ctx, maps, map, &m) || pw_make_bot(ctx, a, (uint64_t)seed, &p1) ||
-	    pw_make_bot(ctx, b, (uint64_t)seed + 1, &p2)) {
+	if (pw_load_map(ctx, maps, map, &m) || ms_pw_bot_make(ctx, &p1, a, (uint64_t)seed) ||
+	    ms_pw_bot_make(ctx, &p2, b, (uint64_t)seed + 1)) {
 		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 	} else {
 		ms_pw_result r;
@@ -127,7 +127,7 @@ static int run_bot(int argc, char **argv)
 		return CLI_FAIL;
 	ms_pw_bot bot;
 	ms_pw_orders *ord = NULL;
-	if (pw_make_bot(ctx, name, (uint64_t)seed, &bot) || ms_pw_orders_new(ctx, &ord)) {
+	if (ms_pw_bot_make(ctx, &bot, name, (uint64_t)seed) || ms_pw_orders_new(ctx, &ord)) {
 		fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 		ms_ctx_free(ctx);
 		return CLI_USAGE;

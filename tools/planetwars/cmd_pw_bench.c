@@ -109,7 +109,7 @@ int cmd_pw_bench(int argc, char **argv)
 			int m = official ? (int)((1 + 4 * (g / 16)) - 1) % nm : (int)(g % nm);
 			ms_pw_bot x = { 0 }, y = { 0 };
 			ms_pw_result r;
-			if (pw_make_bot(ctx, x_name, (uint64_t)g, &x) || pw_make_bot(ctx, y_name, (uint64_t)g + 1, &y) ||
+			if (ms_pw_bot_make(ctx, &x, x_name, (uint64_t)g) || ms_pw_bot_make(ctx, &y, y_name, (uint64_t)g + 1) ||
 			    ms_pw_play(ctx, mv[m], &x, &y, MS_PW_MAX_TURNS, NULL, NULL, &r)) {
 				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 				ret = CLI_USAGE;
@@ -144,8 +144,8 @@ int cmd_pw_bench(int argc, char **argv)
 			osecs += s1;
 			ms_pw_bot x = { 0 }, y = { 0 };
 			ms_pw_result r;
-			pw_make_bot(ctx, x_name, 0, &x);
-			pw_make_bot(ctx, y_name, 0, &y);
+			ms_pw_bot_make(ctx, &x, x_name, 0);
+			ms_pw_bot_make(ctx, &y, y_name, 0);
 			ms_pw_play(ctx, mv[(mapno - 1) % nm], &x, &y, MS_PW_MAX_TURNS, NULL, NULL, &r);
 			ms_pw_bot_release(ctx, &x);
 			ms_pw_bot_release(ctx, &y);

@@ -102,7 +102,7 @@ static void replay_play(ms_ctx *ctx, const ms_pw_state *map, const char *base, c
 {
 	ms_pw_bot p1, p2;
 	ms_pw_result res;
-	if (pw_make_bot(ctx, a, 1, &p1) || pw_make_bot(ctx, b, 2, &p2)) {
+	if (ms_pw_bot_make(ctx, &p1, a, 1) || ms_pw_bot_make(ctx, &p2, b, 2)) {
 		fprintf(stderr, "%s: %s\n", base, ms_ctx_last_error(ctx));
 		st->bad_input++;
 		return;

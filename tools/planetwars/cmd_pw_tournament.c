@@ -34,7 +34,8 @@ int cmd_pw_tournament(int argc, char **argv)
 		for (int seat = 0; seat < 2; seat++) {
 			ms_pw_bot x = { 0 }, y = { 0 };
 			ms_pw_result r;
-			if (pw_make_bot(ctx, a, (uint64_t)seed + 2 * m, &x) || pw_make_bot(ctx, b, (uint64_t)seed + 2 * m + 1, &y)) {
+			if (ms_pw_bot_make(ctx, &x, a, (uint64_t)seed + 2 * m) ||
+			    ms_pw_bot_make(ctx, &y, b, (uint64_t)seed + 2 * m + 1)) {
 				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 				ms_pw_bot_release(ctx, &x);
 				ret = CLI_USAGE;

@@ -11,7 +11,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/spec.h"
 #include "core/vec.h"
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
@@ -46,69 +45,6 @@ int pw_data_dir(const char *sub, char *out, size_t size)
 	char rel[256];
 	snprintf(rel, sizeof rel, "data/planetwars/%s", sub);
 	return cli_shared_path(rel, out, size);
-}
-
-/* A DSL program as a bot that owns its grammar and program. */
-typedef struct owned_prog {
-	ms_dsl_grammar *g;
-	ms_dsl_prog *prog;
-	ms_pw_bot inner;
-} owned_prog;
-
-static int pw_owned_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *out)
-{
-	owned_prog *o = ud;
-	return o->inner.turn(ctx, o->inner.ud, v, out);
-}
-
-static void pw_owned_release(ms_ctx *ctx, void *ud)
-{
-	owned_prog *o = ud;
-	ms_pw_bot_release(ctx, &o->inner);
-	ms_dsl_prog_free(o->prog);
-	ms_dsl_grammar_free(o->g);
-	free(o);
-}
-
-static int pw_program_bot(ms_ctx *ctx, const char *path, ms_pw_bot *out)
-{
-	owned_prog *o = calloc(1, sizeof *o);
-	if (!o)
-		return ms_ctx_error(ctx, MS_ENOMEM, "out of memory");
-	int rc = ms_pw_dsl_grammar_new(ctx, &o->g);
-	if (!rc)
-		rc = ms_dsl_prog_new(ctx, &o->prog, o->g);
-	if (!rc)
-		rc = ms_pw_dsl_load(ctx, o->prog, path);
-	if (!rc)
-		rc = ms_pw_bot_program(ctx, &o->inner, o->prog);
-	if (rc) {
-		ms_dsl_prog_free(o->prog);
-		ms_dsl_grammar_free(o->g);
-		free(o);
-		return rc;
-	}
-	*out = (ms_pw_bot){ "program", o, pw_owned_turn, pw_owned_release };
-	return MS_OK;
-}
-
-/* A bot by name, Forecast:FILE (32 parameters) or program:FILE (a DSL program). */
-int pw_make_bot(ms_ctx *ctx, const char *spec, uint64_t seed, ms_pw_bot *out)
-{
-	static const ms_spec_form forms[] = { { "program", MS_SPEC_NEEDED }, { "Forecast", MS_SPEC_NEEDED } };
-	const char *arg;
-	int form = ms_spec_find(forms, 2, sizeof forms[0], spec, &arg);
-
-	if (form == 0)
-		return pw_program_bot(ctx, arg, out);
-	if (form == 1) {
-		double p[MS_PW_FORECAST_PARAMS];
-		int rc = ms_pw_forecast_load(ctx, arg, p);
-		if (rc)
-			return rc;
-		return ms_pw_bot_forecast(ctx, out, p);
-	}
-	return ms_pw_bot_by_name(ctx, out, spec, seed);
 }
 
 int pw_load_map(ms_ctx *ctx, const char *maps_dir, const char *map, ms_pw_state **out)

@@ -22,7 +22,6 @@ int pw_load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n);
 /* A new context and the maps of dir in it; a CLI status, the error printed as
  * command cmd's (the context is freed then). */
 int pw_open_maps(const char *cmd, const char *dir, ms_ctx **ctx, ms_pw_state ***mv, int *nm);
-int pw_make_bot(ms_ctx *ctx, const char *spec, uint64_t seed, ms_pw_bot *out);
 const char *pw_maps_default(const char *maps, char *buf, size_t size);
 ms_ctx *pw_new_ctx(void);
 int pw_out_of_memory(const char *what);

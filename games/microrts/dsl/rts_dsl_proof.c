@@ -48,6 +48,7 @@ struct ms_rts_proof {
 	ms_rts_state **s; /* per map: the match being replayed */
 	int *max_cycles;
 	char **maps, **opps;
+	ms_dsl_prog **oprog; /* per opponent: a program given in memory (its copy), or NULL: opps[k] is a spec */
 	int edition;
 	pf_match *match;
 	pf_log *ref;
@@ -308,8 +309,10 @@ void ms_rts_proof_free(ms_rts_proof *pr)
 		if (pr->maps)
 			ms_ctx_mfree(ctx, pr->maps[i]);
 	}
-	for (int k = 0; pr->opps && k < pr->n_opps; k++)
+	for (int k = 0; pr->opps && k < pr->n_opps; k++) {
 		ms_ctx_mfree(ctx, pr->opps[k]);
+		ms_dsl_prog_free(pr->oprog[k]);
+	}
 	for (int k = 0; pr->ref && k < pr->n_matches; k++)
 		log_dispose(ctx, &pr->ref[k]);
 	ms_memo_free(pr->memo);
@@ -317,11 +320,45 @@ void ms_rts_proof_free(ms_rts_proof *pr)
 	ms_ctx_mfree(ctx, pr->s);
 	ms_ctx_mfree(ctx, pr->maps);
 	ms_ctx_mfree(ctx, pr->opps);
+	ms_ctx_mfree(ctx, pr->oprog);
 	ms_ctx_mfree(ctx, pr->max_cycles);
 	ms_ctx_mfree(ctx, pr->match);
 	ms_ctx_mfree(ctx, pr->ref);
 	ms_ctx_mfree(ctx, pr->order);
 	ms_ctx_mfree(ctx, pr);
+}
+
+/* The options' players (version 2), or NULL. */
+static const ms_match_player *players(const ms_rts_proof_opts *o)
+{
+	return o->version >= 2 ? o->players : NULL;
+}
+
+/* Opponent k's spec (NULL for a program in memory) and program in memory (NULL for a spec). */
+static const char *opp_spec(const ms_rts_proof_opts *o, int k)
+{
+	return players(o) ? players(o)[k].spec : o->opponents[k];
+}
+
+static const ms_dsl_prog *opp_program(const ms_rts_proof_opts *o, int k)
+{
+	return players(o) && !players(o)[k].spec ? players(o)[k].program : NULL;
+}
+
+/* Opponent k kept: its spec, or a copy of its program named by its hash. */
+static int add_opponent(ms_rts_proof *pr, const ms_rts_proof_opts *o, int k)
+{
+	const ms_dsl_prog *p = opp_program(o, k);
+	char name[40];
+	int rc;
+	if (p) {
+		snprintf(name, sizeof name, "program %016llx", (unsigned long long)ms_dsl_hash(p));
+		if ((rc = ms_dsl_prog_clone(&pr->oprog[k], p)))
+			return rc;
+	}
+	if (!(pr->opps[k] = ms_ctx_strdup(pr->ctx, p ? name : opp_spec(o, k))))
+		return ms_ctx_error(pr->ctx, MS_ENOMEM, "proof: out of memory");
+	return MS_OK;
 }
 
 int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *o)
@@ -330,23 +367,23 @@ int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *o
 	int rc = MS_OK, n = 0, cells = 0;
 
 	*out = NULL;
-	if (!o || o->version != MS_RTS_PROOF_OPTS_VERSION)
+	if (!o || o->version < 1 || o->version > MS_RTS_PROOF_OPTS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "proof: unknown options version %d", o ? o->version : -1);
 	if (o->n_maps < 1 || !o->maps)
 		return ms_ctx_error(ctx, MS_EINVAL, "proof: no map");
-	if (o->n_opponents < 1 || !o->opponents)
+	if (o->n_opponents < 1 || (!o->opponents && !players(o)))
 		return ms_ctx_error(ctx, MS_EINVAL, "proof: no opponent");
 	if (o->opponent_seeds < 0 || o->opponent_seeds > 1000)
 		return ms_ctx_error(ctx, MS_EINVAL, "proof: opponent seeds %d (0..1000)", o->opponent_seeds);
 	if (o->max_cycles < 0)
 		return ms_ctx_error(ctx, MS_EINVAL, "proof: max cycles %d", o->max_cycles);
 	for (int k = 0; k < o->n_opponents; k++)
-		if (!o->opponents[k] || !ms_bot_spec_native(o->opponents[k]))
+		if (!opp_program(o, k) && (!opp_spec(o, k) || !ms_bot_spec_native(opp_spec(o, k))))
 			return ms_ctx_error(ctx, MS_ENOTFOUND,
 					    "opponent '%s': not a native bot or program; a proof replays its matches in the "
 					    "native engine (native bots: WorkerRush, LightRush, HeavyRush, RangedRush, "
 					    "PassiveAI, RandomBiasedAI, CoacAI, mayari; or program:FILE)",
-					    o->opponents[k] ? o->opponents[k] : "(null)");
+					    opp_spec(o, k) ? opp_spec(o, k) : "(null)");
 	if (!(pr = ms_ctx_calloc(ctx, 1, sizeof *pr)))
 		return ms_ctx_error(ctx, MS_ENOMEM, "proof: out of memory");
 	pr->ctx = ctx;
@@ -358,15 +395,14 @@ int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *o
 	pr->maps = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *pr->maps);
 	pr->max_cycles = ms_ctx_calloc(ctx, (size_t)o->n_maps, sizeof *pr->max_cycles);
 	pr->opps = ms_ctx_calloc(ctx, (size_t)o->n_opponents, sizeof *pr->opps);
-	if (!pr->m || !pr->s || !pr->maps || !pr->max_cycles || !pr->opps) {
+	pr->oprog = ms_ctx_calloc(ctx, (size_t)o->n_opponents, sizeof *pr->oprog);
+	if (!pr->m || !pr->s || !pr->maps || !pr->max_cycles || !pr->opps || !pr->oprog) {
 		rc = ms_ctx_error(ctx, MS_ENOMEM, "proof: out of memory");
 		goto fail;
 	}
 	for (int k = 0; k < o->n_opponents; k++)
-		if (!(pr->opps[k] = ms_ctx_strdup(ctx, o->opponents[k]))) {
-			rc = ms_ctx_error(ctx, MS_ENOMEM, "proof: out of memory");
+		if ((rc = add_opponent(pr, o, k)))
 			goto fail;
-		}
 	for (int i = 0; i < o->n_maps; i++) {
 		ms_match_opts mo = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = o->maps[i],
 				     .utt = o->utt, .conflict = o->conflict, .edition = o->edition };
@@ -395,7 +431,7 @@ int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *o
 	}
 	/* the evaluation's matches, in ms_rts_synth_score's order */
 	for (int k = 0; k < o->n_opponents; k++)
-		n += 2 * (o->opponent_seeds >= 2 && ms_bot_draws_unseeded(o->opponents[k]) ? o->opponent_seeds : 1);
+		n += 2 * (o->opponent_seeds >= 2 && ms_bot_draws_unseeded(opp_spec(o, k)) ? o->opponent_seeds : 1);
 	n *= o->n_maps;
 	pr->match = ms_ctx_calloc(ctx, (size_t)n, sizeof *pr->match);
 	pr->ref = ms_ctx_calloc(ctx, (size_t)n, sizeof *pr->ref);
@@ -406,7 +442,7 @@ int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *o
 	}
 	for (int i = 0; i < o->n_maps; i++)
 		for (int k = 0; k < o->n_opponents; k++) {
-			int seeds = o->opponent_seeds >= 2 && ms_bot_draws_unseeded(o->opponents[k]) ? o->opponent_seeds : 1;
+			int seeds = o->opponent_seeds >= 2 && ms_bot_draws_unseeded(opp_spec(o, k)) ? o->opponent_seeds : 1;
 			for (int run = 0; run < 2 * seeds; run++) {
 				pf_match *mt = &pr->match[pr->n_matches];
 				mt->map = i;
@@ -507,7 +543,8 @@ static int play_one(ms_rts_proof *pr, int k, const ms_dsl_prog *p, int mode, pf_
 	pb->log = log;
 	pb->counts = counts;
 	pb->diff = diff;
-	if ((rc = ms_bot_make(ctx, &bot[1 - seat], pr->opps[mt->opp], utt, bot_seed)) ||
+	if ((rc = pr->oprog[mt->opp] ? ms_rts_dsl_bot_new(ctx, &bot[1 - seat], pr->oprog[mt->opp], utt, bot_seed)
+				     : ms_bot_make(ctx, &bot[1 - seat], pr->opps[mt->opp], utt, bot_seed)) ||
 	    (rc = ms_bot_set_memo(bot[1 - seat], pr->memo)))
 		goto done;
 	for (int q = 0; q < 2; q++)
@@ -564,7 +601,8 @@ int ms_rts_proof_record(ms_rts_proof *pr, const ms_dsl_prog *p)
 		L->cycles = end.cycles;
 		/* the same match through the interface the synthesis scores with must end the same */
 		pl[mt->seat] = ms_match_player_program(p);
-		pl[1 - mt->seat] = ms_match_player_spec(pr->opps[mt->opp]);
+		pl[1 - mt->seat] = pr->oprog[mt->opp] ? ms_match_player_program(pr->oprog[mt->opp])
+						       : ms_match_player_spec(pr->opps[mt->opp]);
 		rc = ms_match_play(pr->m[mt->map], pl, NULL, &res);
 		if (rc && res.crashed < 0) {
 			match_name(pr, k, name, sizeof name);

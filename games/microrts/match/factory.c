@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/spec.h"
+#include "microsynth/spec.h"
 #include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
 #include "core/internal.h"
@@ -84,18 +84,21 @@ static int make_fail_at(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rt
 	return MS_OK;
 }
 
-/* The spec forms with an argument (core/spec.h); any other spec is a native bot's name. */
+/* The spec forms with an argument (microsynth/spec.h); any other spec is a native bot's name. */
 static const struct bot_form {
 	ms_spec_form f;
 	int (*make)(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed);
 } bot_forms[] = {
-	{ { "fail-at", MS_SPEC_NEEDED }, make_fail_at },
-	{ { "switch", MS_SPEC_NEEDED }, ms_rts_switch_bot_from_spec },
-	{ { "switch-text", MS_SPEC_NEEDED }, ms_rts_switch_bot_from_spec },
-	{ { "portfolio", MS_SPEC_NEEDED }, ms_rts_portfolio_bot_from_spec },
-	{ { "portfolio-text", MS_SPEC_NEEDED }, ms_rts_portfolio_bot_from_spec },
-	{ { "program", MS_SPEC_NEEDED }, ms_rts_dsl_bot_from_spec },
-	{ { "program-text", MS_SPEC_NEEDED }, ms_rts_dsl_bot_from_spec },
+	{ { "fail-at", MS_SPEC_NEEDED, "fail-at:N:SPEC", "SPEC failing every decision from cycle N on (fault injection)" },
+	  make_fail_at },
+	{ { "switch", MS_SPEC_NEEDED, "switch:FILE", "an opponent switch (docs/switch.md)" }, ms_rts_switch_bot_from_spec },
+	{ { "switch-text", MS_SPEC_NEEDED, "switch-text:TEXT", "an opponent switch's text" }, ms_rts_switch_bot_from_spec },
+	{ { "portfolio", MS_SPEC_NEEDED, "portfolio:FILE", "a portfolio bot (docs/portfolio.md)" },
+	  ms_rts_portfolio_bot_from_spec },
+	{ { "portfolio-text", MS_SPEC_NEEDED, "portfolio-text:TEXT", "a portfolio bot's text" },
+	  ms_rts_portfolio_bot_from_spec },
+	{ { "program", MS_SPEC_NEEDED, "program:FILE", "a DSL program (rts_dsl.h)" }, ms_rts_dsl_bot_from_spec },
+	{ { "program-text", MS_SPEC_NEEDED, "program-text:TEXT", "a DSL program's text" }, ms_rts_dsl_bot_from_spec },
 };
 
 static int bot_form_of(const char *spec)

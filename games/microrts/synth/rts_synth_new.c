@@ -134,7 +134,7 @@ static int check_options(ms_ctx *ctx, const ms_rts_synth_options *o)
 	}
 	if (o->n_maps < 1 || (!o->maps && (o->version < 3 || !o->states)))
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no map (--map)");
-	if (o->n_opponents < 1 || !o->opponents)
+	if (o->n_opponents < 1 || (!o->opponents && (o->version < 6 || !o->players)))
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no opponent (--opponent)");
 	if (o->tiebreak == MS_RTS_TIEBREAK_O && !o->oracle)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: breaking ties by O needs an oracle");
@@ -195,13 +195,43 @@ static int parse_program_opponent(ms_rts_synth *rs, ms_ctx *ctx, rts_opponent *o
 	return rc;
 }
 
+/* A program opponent given in memory: copied, and its bot built once now as a spec's would be. */
+static int add_program_opponent(ms_rts_synth *rs, ms_ctx *ctx, int i, const ms_dsl_prog *prog)
+{
+	rts_opponent *op = &rs->opp[i];
+	ms_rts_utt *utt = NULL;
+	ms_bot *b = NULL;
+	int rc = ms_dsl_prog_clone(&op->prog, prog);
+	if (rc == MS_OK && (rc = ms_rts_utt_new(ctx, &utt, rs->utt, rs->conflict)) == MS_OK)
+		rc = ms_rts_dsl_bot_new(ctx, &b, op->prog, utt, 0);
+	ms_bot_free(b);
+	ms_rts_utt_free(utt);
+	if (rc)
+		return ms_ctx_error(ctx, rc, "--opponent %d (a program in memory): %s", i + 1, ms_ctx_last_error(ctx));
+	return MS_OK;
+}
+
+/* Opponent i as given: a spec (`opponents`, or a player's) or a program in memory (*prog). */
+static const char *opponent_given(const ms_rts_synth_options *o, int i, const ms_dsl_prog **prog)
+{
+	const ms_match_player *pl = o->version >= 6 && o->players ? &o->players[i] : NULL;
+	*prog = pl && !pl->spec ? pl->program : NULL;
+	return pl ? pl->spec : o->opponents[i];
+}
+
 /* Each opponent: a native one (or a program) built once now; *java: one of them is a Java class. */
 static int add_opponents(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o, int *java)
 {
 	int rc;
 	for (int i = 0; i < o->n_opponents; i++) {
-		const char *spec = o->opponents[i];
+		const ms_dsl_prog *prog;
+		const char *spec = opponent_given(o, i, &prog);
 		rts_opponent *op = &rs->opp[i];
+		if (prog) {
+			if ((rc = add_program_opponent(rs, ctx, i, prog)))
+				return rc;
+			continue;
+		}
 		if (!spec || !*spec)
 			return ms_ctx_error(ctx, MS_EINVAL, "--opponent %d: empty", i + 1);
 		if (!(op->spec = ms_ctx_strdup(ctx, spec)))

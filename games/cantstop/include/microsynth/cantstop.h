@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "microsynth/common.h"
+#include "microsynth/spec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -295,8 +296,21 @@ MS_EXTERN void ms_cs_player_random(ms_cs_player *out);
 MS_EXTERN void ms_cs_player_couto(ms_cs_player *out);
 
 /**
- * Built-in players by name: "ga", "ga-sorted", "rule28", "random", "couto".
- * Returns MS_ENOTFOUND for other names.
+ * A row of Can't Stop's agent table (microsynth/spec.h): the form, and its
+ * maker from the whole spec, its argument and a seed. A program is a player
+ * through ms_cs_player_program (in memory) or ms_cs_dsl_runner_player.
+ */
+typedef struct ms_cs_agent_row {
+	ms_spec_form form;
+	int (*make)(ms_ctx *ctx, ms_cs_player *out, const char *spec, const char *arg, uint64_t seed);
+} ms_cs_agent_row;
+
+/** The built-in players' rows (*n of them): ga, ga-sorted, rule28, random, couto. */
+MS_EXTERN const ms_cs_agent_row *ms_cs_agents(int *n);
+
+/**
+ * Built-in players by name: "ga", "ga-sorted", "rule28", "random", "couto"
+ * (ms_cs_agents). Returns MS_ENOTFOUND for other names.
  */
 MS_EXTERN int ms_cs_player_by_name(ms_ctx *ctx, ms_cs_player *out, const char *name);
 /** The names ms_cs_player_by_name knows, NULL-terminated. */

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "microsynth/common.h"
+#include "microsynth/spec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -278,6 +279,16 @@ typedef struct ms_catan_agent ms_catan_agent;
  * and deterministic. Returns MS_OK or MS_EINVAL with a message.
  */
 MS_EXTERN int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint64_t seed);
+
+/** A row of Catan's agent table (microsynth/spec.h): the form, and its maker from the whole spec, its
+ *  argument and a seed (what ms_catan_agent_new calls). */
+typedef struct ms_catan_agent_row {
+	ms_spec_form form;
+	int (*make)(ms_ctx *ctx, ms_catan_agent **out, const char *spec, const char *arg, uint64_t seed);
+} ms_catan_agent_row;
+
+/** The agents' rows (*n of them): random, simple, mcts, uct, alphabeta. */
+MS_EXTERN const ms_catan_agent_row *ms_catan_agents(int *n);
 MS_EXTERN void ms_catan_agent_free(ms_ctx *ctx, ms_catan_agent *a);
 /** The agent's action for the seat to move in `s`. */
 MS_EXTERN int ms_catan_agent_act(ms_ctx *ctx, ms_catan_agent *a, const ms_catan_state *s, ms_catan_action *out);

@@ -18,6 +18,7 @@
 #define MICROSYNTH_GDL_H
 
 #include "microsynth/common.h"
+#include "microsynth/spec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -251,12 +252,6 @@ typedef struct ms_gdl_uct_options {
  */
 MS_EXTERN int ms_gdl_uct_options_init(ms_gdl_uct_options *opts, unsigned int version);
 
-/** The players GDL's commands offer, by name (random, uct, guct, sguct). */
-enum { MS_GDL_PLAYER_RANDOM = 1, MS_GDL_PLAYER_UCT, MS_GDL_PLAYER_GUCT, MS_GDL_PLAYER_SGUCT };
-/** The MS_GDL_PLAYER_* kind `name` names (the library's one spec decoder reads it), or -1. */
-MS_EXTERN int ms_gdl_player_kind(const char *name);
-/** A kind's name, or "?" for one that is not. */
-MS_EXTERN const char *ms_gdl_player_name(int kind);
 
 /** Creates a UCT player on `g` (which must outlive it). MS_EINVAL on bad options. */
 MS_EXTERN int ms_gdl_uct_new(ms_ctx *ctx, ms_gdl_uct **out, const ms_gdl *g, const ms_gdl_uct_options *o);
@@ -368,6 +363,53 @@ MS_EXTERN int ms_gdl_sguct_learn(ms_ctx *ctx, ms_gdl_eval *e, ms_gdl_uct *u, con
  */
 MS_EXTERN int ms_gdl_sguct_offline(ms_ctx *ctx, const ms_gdl *g, ms_gdl_eval *e, const ms_gdl_uct_options *uo,
 				   const ms_gdl_sguct_options *o, ms_gdl_sguct_report *rep);
+
+/* ---- players (games/gdl/player.c) ---------------------------------------- */
+
+/** The players GDL's commands offer, by name (random, uct, guct, sguct). */
+enum { MS_GDL_PLAYER_RANDOM = 1, MS_GDL_PLAYER_UCT, MS_GDL_PLAYER_GUCT, MS_GDL_PLAYER_SGUCT };
+/** The MS_GDL_PLAYER_* kind `name` names (the library's one spec decoder reads it), or -1. */
+MS_EXTERN int ms_gdl_player_kind(const char *name);
+/** A kind's name, or "?" for one that is not. */
+MS_EXTERN const char *ms_gdl_player_name(int kind);
+/** GDL's agent table (microsynth/spec.h), *n rows in the order of MS_GDL_PLAYER_* from 1. */
+MS_EXTERN const ms_spec_form *ms_gdl_players(int *n);
+
+#define MS_GDL_PLAYER_OPTS_VERSION 1
+
+/** A player's knobs; ms_gdl_player_opts_init fills the defaults given here. */
+typedef struct ms_gdl_player_opts {
+	int version;              /**< MS_GDL_PLAYER_OPTS_VERSION */
+	ms_gdl_uct_options uo;    /**< uct, guct, sguct: the search (its seed is each game's) */
+	ms_gdl_stat_options so;   /**< guct, sguct: the statistical analysis (its seed is the player's) */
+	ms_gdl_sguct_options sgo; /**< sguct: the evolution */
+	long sguct_sims;          /**< sguct: simulations of the offline search from the initial state (10000) */
+	int online;               /**< sguct: generations after each of its searches (0: offline only) */
+	double seconds;           /**< per move, searches of uo.simulations grow one tree this long (0: one search) */
+} ms_gdl_player_opts;
+
+/** Fills the defaults (each family's own init); 0, or MS_EINVAL for a version this build does not know. */
+MS_EXTERN int ms_gdl_player_opts_init(ms_gdl_player_opts *opts, unsigned int version);
+
+typedef struct ms_gdl_player ms_gdl_player;
+
+/**
+ * A player of `kind` (MS_GDL_PLAYER_*) on `g` (which must outlive it), made
+ * once for any number of games: guct and sguct build StatGUCT's function now
+ * (seeded by `seed`), sguct refines it on an offline search. Errors name
+ * what failed.
+ */
+MS_EXTERN int ms_gdl_player_new(ms_ctx *ctx, ms_gdl_player **out, const ms_gdl *g, int kind,
+				const ms_gdl_player_opts *o, uint64_t seed);
+/** A new game: a fresh search seeded by `seed` (random: its generator; sguct online: a copy of its function). */
+MS_EXTERN int ms_gdl_player_start(ms_gdl_player *p, uint64_t seed);
+/** Role `role`'s move in the machine's current state `st` (the machine set to it). */
+MS_EXTERN int ms_gdl_player_move(ms_gdl_player *p, ms_gdl_machine *mm, const uint64_t *st, int role, int *move);
+/** Tells the player the joint move played (its tree follows it). */
+MS_EXTERN void ms_gdl_player_played(ms_gdl_player *p, const int *joint);
+/** The game's search freed (ms_gdl_player_start frees the last one too). */
+MS_EXTERN void ms_gdl_player_end(ms_gdl_player *p);
+MS_EXTERN void ms_gdl_player_free(ms_gdl_player *p);
 
 #ifdef __cplusplus
 }

@@ -377,6 +377,8 @@ MS_EXTERN int ms_rts_dsl_line_map(const ms_dsl_prog *p, int *line_of, int *n_lin
  */
 MS_EXTERN int ms_rts_dsl_simplify_static(ms_dsl_prog *p, const ms_rts_utt *utt);
 
+struct ms_match_player;
+
 /** The matches of one evaluation, as `synth --game microrts` plays them; zero-initialise, set version. */
 typedef struct ms_rts_proof_opts {
 	int version;                  /**< MS_RTS_PROOF_OPTS_VERSION */
@@ -389,6 +391,10 @@ typedef struct ms_rts_proof_opts {
 	int max_cycles;               /**< 0: the competition's length for each map's size */
 	int edition;                  /**< native bots' edition (MS_PATH_EDITION_*) */
 	int opponent_seeds;           /**< K >= 2: opponents that draw unseeded numbers play seeds 1..K (synth's --opponent-seeds) */
+	/* ---- version 2 ---- */
+	/** NULL, or the n_opponents opponents as players (match.h), read instead of `opponents`: a spec, or a
+	 *  program in memory (copied; named "program HASH" in messages); prefix and reach are not read. */
+	const struct ms_match_player *players;
 } ms_rts_proof_opts;
 
 /**
@@ -397,7 +403,8 @@ typedef struct ms_rts_proof_opts {
  */
 MS_EXTERN int ms_rts_proof_opts_init(ms_rts_proof_opts *opts, unsigned int version);
 
-#define MS_RTS_PROOF_OPTS_VERSION 1
+/* Version 2 adds `players`; version 1 is still accepted. */
+#define MS_RTS_PROOF_OPTS_VERSION 2
 
 typedef struct ms_rts_proof ms_rts_proof;
 

@@ -45,8 +45,10 @@
 extern "C" {
 #endif
 
-/* Version 3 adds `states`, 4 `match_memo`, 5 `c_score`; versions 2-4 are still accepted. */
-#define MS_RTS_SYNTH_OPTIONS_VERSION 5
+/* Version 3 adds `states`, 4 `match_memo`, 5 `c_score`, 6 `players`; versions 2-5 are still accepted. */
+#define MS_RTS_SYNTH_OPTIONS_VERSION 6
+
+struct ms_match_player;
 
 /** Tie-breaks of Psi. */
 enum {
@@ -62,7 +64,7 @@ typedef struct ms_rts_synth_options {
 	int version;                    /**< MS_RTS_SYNTH_OPTIONS_VERSION */
 	const char *const *maps;        /**< map files (or names inside the harness's maps/) */
 	int n_maps;
-	const char *const *opponents;   /**< native bot names, program:FILE, or Java classes */
+	const char *const *opponents;   /**< native bot names, program:FILE, or Java classes (or `players`) */
 	int n_opponents;
 	int utt;                        /**< unit type table 1..3 (0: 2) */
 	int conflict;                   /**< move conflict policy 1..3 (0: 1) */
@@ -93,6 +95,12 @@ typedef struct ms_rts_synth_options {
 	/** A: a data set file (ms_rts_synth_dataset_save's format) to compare with instead of recording the
 	 *  oracle's matches (then no oracle is needed); NULL: record them. */
 	const char *dataset;
+	/* ---- version 6 ---- */
+	/** NULL, or the n_opponents opponents as players (match.h), read instead of `opponents`: a spec as
+	 *  `opponents` holds them, or a program in memory (copied), so a self-play loop hands its earlier
+	 *  programs over as they are, never as text to read again. A program enters the fingerprint as its
+	 *  hash, as a program:FILE opponent does; prefix and reach are not read. */
+	const struct ms_match_player *players;
 } ms_rts_synth_options;
 
 /**

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "microsynth/common.h"
+#include "microsynth/spec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -148,6 +149,20 @@ typedef struct ms_pw_bot {
  * MS_ENOTFOUND for other names. Free with ms_pw_bot_release.
  */
 MS_EXTERN int ms_pw_bot_by_name(ms_ctx *ctx, ms_pw_bot *out, const char *name, uint64_t seed);
+
+/** A row of Planet Wars' agent table (microsynth/spec.h): the form, and its maker from the whole spec,
+ *  its argument and a seed. */
+typedef struct ms_pw_agent_row {
+	ms_spec_form form;
+	int (*make)(ms_ctx *ctx, ms_pw_bot *out, const char *spec, const char *arg, uint64_t seed);
+} ms_pw_agent_row;
+
+/** The agents' rows (*n of them): the named bots of ms_pw_bot_by_name (Forecast also as Forecast:FILE,
+ *  32 parameters), then program:FILE (a gain program, planetwars_synth.h; one in memory is a bot through
+ *  ms_pw_bot_program). */
+MS_EXTERN const ms_pw_agent_row *ms_pw_agents(int *n);
+/** A bot from any spec of the table; MS_ENOTFOUND (naming the bots) for others. Free with ms_pw_bot_release. */
+MS_EXTERN int ms_pw_bot_make(ms_ctx *ctx, ms_pw_bot *out, const char *spec, uint64_t seed);
 /** The forecasting bot with parameters `p` (copied). */
 MS_EXTERN int ms_pw_bot_forecast(ms_ctx *ctx, ms_pw_bot *out, const double p[MS_PW_FORECAST_PARAMS]);
 /** The hand-weighted parameters ("original"; documented in games/planetwars/forecast.c). */
