@@ -13,6 +13,33 @@
 
 static const char *maps_dir, *program_file;
 
+/* One table: its native rows are the registry's names, its forms decode as ms_bot_make reads them. */
+static void test_match__agent_table_is_the_registry_and_the_forms(void **state)
+{
+	int n, n_native, k = 0;
+	const ms_rts_agent_row *rows = ms_rts_agents(&n, &n_native);
+	const char *const *names = ms_bot_names();
+	const char *arg;
+	(void)state;
+
+	for (; names[k]; k++) {
+		assert_true(k < n_native);
+		assert_string_equal(rows[k].form.name, names[k]);
+		assert_int_equal(rows[k].form.arg, MS_SPEC_NONE);
+	}
+	assert_int_equal(k, n_native);
+	assert_true(n > n_native);
+	assert_string_equal(ms_bot_spec_form("program-text:x:y", &arg), "program-text");
+	assert_string_equal(arg, "x:y");
+	assert_string_equal(ms_bot_spec_form("program:f.ms", &arg), "program");
+	assert_string_equal(arg, "f.ms");
+	assert_string_equal(ms_bot_spec_form("TMA", &arg), "TMA");
+	assert_null(arg);
+	assert_null(ms_bot_spec_form("ai.abstraction.LightRush", &arg));
+	assert_null(ms_bot_spec_form("WorkerRush:x", &arg));
+	assert_null(arg);
+}
+
 /* Every kind of spec makes a bot; the bots' own registry knows no programs. */
 static void test_match__factory_makes_every_kind_of_spec(void **state)
 {
@@ -233,6 +260,7 @@ static void test_match__competition_table_is_complete(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_match__agent_table_is_the_registry_and_the_forms),
 		cmocka_unit_test(test_match__factory_makes_every_kind_of_spec),
 		cmocka_unit_test(test_match__factory_errors_name_the_spec),
 		cmocka_unit_test(test_match__native_program_in_memory_plays_as_ms_bot_play),

@@ -24,7 +24,9 @@
 
 void cmd_play_usage(FILE *out)
 {
-	const char *const *names = ms_bot_names();
+	int n, n_native;
+	const ms_rts_agent_row *rows = ms_rts_agents(&n, &n_native);
+	char list[512];
 
 	fprintf(out, "Usage: microsynth play --map MAP --p0 BOT --p1 BOT [--utt 1|2|3] [--conflict 1|2|3]\n"
 		     "                       [--max-cycles N] [--seed S] [--trace FILE] [--partially-observable]\n"
@@ -41,9 +43,8 @@ void cmd_play_usage(FILE *out)
 		     "build's scripted bots to reproduce (default: the harness's, as `microsynth\n"
 		     "harness` prints it; 2022 without a harness). --stochastic: CoacAI and mayari draw,\n"
 		     "from the bots' generator, where the jars draw unseeded numbers (else the first choice).\nBots:");
-	for (int i = 0; names[i]; i++)
-		fprintf(out, " %s", names[i]);
-	fprintf(out, "\nLast line: winner=W cycles=C (W = 0, 1, or -1 for a draw).\n");
+	ms_spec_list(list, sizeof list, rows, n_native, sizeof rows[0], " ", NULL);
+	fprintf(out, " %s\nLast line: winner=W cycles=C (W = 0, 1, or -1 for a draw).\n", list);
 }
 
 /* --final-json: the final state as GameState.toJSON writes it. */

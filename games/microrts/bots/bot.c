@@ -6,22 +6,13 @@
 #include "bots_internal.h"
 
 /*
- * The registry, written once: each row is a bot's name, the Java class it
- * reproduces, its constructor and the constructor's argument, and whether
- * the jar draws unseeded numbers (CoacAI's and mayari's shuffles; TMA draws
- * none). The name list ms_bot_names() returns is expanded from the same rows.
+ * The registry, written once (bot_rows.h): each row is a bot's name, the
+ * Java class it reproduces, its constructor and the constructor's argument,
+ * and whether the jar draws unseeded numbers. The name list ms_bot_names()
+ * returns, and the native rows of the agent table (ms_rts_agents), are
+ * expanded from the same rows.
  */
-#define BOT_ROWS(X)                                                              \
-	X("WorkerRush", "ai.abstraction.WorkerRush", bot_rush_new, NULL, 0)      \
-	X("LightRush", "ai.abstraction.LightRush", bot_rush_new, "Light", 0)     \
-	X("HeavyRush", "ai.abstraction.HeavyRush", bot_rush_new, "Heavy", 0)     \
-	X("RangedRush", "ai.abstraction.RangedRush", bot_rush_new, "Ranged", 0)  \
-	X("PassiveAI", "ai.PassiveAI", bot_passive_new, NULL, 0)                 \
-	X("RandomBiasedAI", "ai.RandomBiasedAI", bot_random_biased_new, NULL, 0) \
-	X("RandomAI", "ai.RandomAI", bot_random_new, NULL, 0)                    \
-	X("CoacAI", "ai.coac.CoacAI", bot_coac_new, NULL, 1)                     \
-	X("mayari", "mayariBot.mayari", bot_mayari_new, NULL, 1)                 \
-	X("TMA", "ai.tma.TMA", bot_tma_new, NULL, 0)
+#include "games/microrts/bots/bot_rows.h"
 
 typedef struct bot_row {
 	const char *name, *java;
@@ -64,6 +55,27 @@ int ms_bot_draws_unseeded(const char *name)
 	return r && r->draws_unseeded;
 }
 
+int ms_bot_alloc(ms_ctx *ctx, ms_bot **out, const ms_bot_ops *ops, size_t impl_size, const ms_rts_utt *utt,
+		 int64_t seed, const char *what)
+{
+	ms_bot *b = ms_ctx_calloc(ctx, 1, sizeof(*b));
+	void *impl = impl_size ? ms_ctx_calloc(ctx, 1, impl_size) : NULL;
+
+	*out = NULL;
+	if (!b || (impl_size && !impl)) {
+		ms_ctx_mfree(ctx, b);
+		ms_ctx_mfree(ctx, impl);
+		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", what);
+	}
+	b->ops = ops;
+	b->ctx = ctx;
+	b->utt = utt;
+	b->seed = seed;
+	b->impl = impl;
+	*out = b;
+	return MS_OK;
+}
+
 int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *utt, int64_t seed)
 {
 	const bot_row *row;
@@ -75,11 +87,8 @@ int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *ut
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_bot_new: no name or no unit type table");
 	if (!(row = lookup(name)))
 		return ms_ctx_error(ctx, MS_ENOTFOUND, "no native bot called \"%s\"", name);
-	if (!(b = ms_ctx_calloc(ctx, 1, sizeof(*b))))
-		return ms_ctx_error(ctx, MS_ENOMEM, "ms_bot_new: out of memory");
-	b->ctx = ctx;
-	b->utt = utt;
-	b->seed = seed;
+	if ((rc = ms_bot_alloc(ctx, &b, NULL, 0, utt, seed, "ms_bot_new")))
+		return rc;
 	if ((rc = row->make(b, row->arg))) {
 		ms_bot_free(b);
 		return rc;

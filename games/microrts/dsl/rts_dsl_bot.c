@@ -54,19 +54,11 @@ static int make(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, ms_dsl_grammar 
 		ms_dsl_grammar_free(g);
 		return ms_ctx_error(ctx, MS_EINVAL, "program bot: no unit type table");
 	}
-	b = ms_ctx_calloc(ctx, 1, sizeof(*b));
-	pb = ms_ctx_calloc(ctx, 1, sizeof(*pb));
-	if (!b || !pb) {
-		ms_ctx_mfree(ctx, b);
-		ms_ctx_mfree(ctx, pb);
+	if ((rc = ms_bot_alloc(ctx, &b, &prog_ops, sizeof(*pb), utt, seed, "program bot"))) {
 		ms_dsl_grammar_free(g);
-		return ms_ctx_error(ctx, MS_ENOMEM, "program bot: out of memory");
+		return rc;
 	}
-	b->ops = &prog_ops;
-	b->ctx = ctx;
-	b->utt = utt;
-	b->seed = seed;
-	b->impl = pb;
+	pb = b->impl;
 	pb->g = g;
 	if ((rc = ms_rts_dsl_interp_new(ctx, &pb->it, p, seed, opts))) {
 		ms_bot_free(b);

@@ -160,18 +160,12 @@ static const ms_bot_ops sw_ops = { "Switch", "ai.microsynth.Switch", sw_reset, s
 
 static int sw_new(ms_ctx *ctx, ms_bot **out, const ms_rts_utt *utt, int64_t seed, sw_bot **swp)
 {
-	ms_bot *b = ms_ctx_calloc(ctx, 1, sizeof(*b));
-	sw_bot *sw = ms_ctx_calloc(ctx, 1, sizeof(*sw));
-	if (!b || !sw) {
-		ms_ctx_mfree(ctx, b);
-		ms_ctx_mfree(ctx, sw);
-		return ms_ctx_error(ctx, MS_ENOMEM, "switch: out of memory");
-	}
-	b->ops = &sw_ops;
-	b->ctx = ctx;
-	b->utt = utt;
-	b->seed = seed;
-	b->impl = sw;
+	ms_bot *b;
+	sw_bot *sw;
+	int rc = ms_bot_alloc(ctx, &b, &sw_ops, sizeof(*sw), utt, seed, "switch");
+	if (rc)
+		return rc;
+	sw = b->impl;
 	sw->chosen = sw->chosen_case = -1;
 	*out = b;
 	*swp = sw;

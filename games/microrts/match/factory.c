@@ -11,6 +11,7 @@
 #include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
 #include "core/internal.h"
+#include "games/microrts/bots/bot_rows.h"
 
 /* "fail-at:N:SPEC": SPEC, failing every decision from cycle N on, so tests
  * can show what a failing opponent does to a match, a synthesis, a server. */
@@ -62,18 +63,9 @@ static int make_fail_at(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rt
 
 	if (end == rest || *end != ':' || cycle < 0 || !*(colon = end + 1))
 		return ms_ctx_error(ctx, MS_EINVAL, "\"%s\": expected fail-at:CYCLE:SPEC", spec);
-	b = ms_ctx_calloc(ctx, 1, sizeof(*b));
-	f = ms_ctx_calloc(ctx, 1, sizeof(*f));
-	if (!b || !f) {
-		ms_ctx_mfree(ctx, b);
-		ms_ctx_mfree(ctx, f);
-		return ms_ctx_error(ctx, MS_ENOMEM, "fail-at: out of memory");
-	}
-	b->ops = &fail_at_ops;
-	b->ctx = ctx;
-	b->utt = utt;
-	b->seed = seed;
-	b->impl = f;
+	if ((rc = ms_bot_alloc(ctx, &b, &fail_at_ops, sizeof(*f), utt, seed, "fail-at")))
+		return rc;
+	f = b->impl;
 	f->cycle = cycle;
 	snprintf(f->spec, sizeof(f->spec), "%s", colon);
 	if ((rc = ms_bot_make(ctx, &f->inner, colon, utt, seed))) {
@@ -84,11 +76,16 @@ static int make_fail_at(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rt
 	return MS_OK;
 }
 
-/* The spec forms with an argument (microsynth/spec.h); any other spec is a native bot's name. */
-static const struct bot_form {
-	ms_spec_form f;
-	int (*make)(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed);
-} bot_forms[] = {
+/* A native bot (the rows of bots/bot_rows.h), by the registry's constructor. */
+static int make_native(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
+{
+	return ms_bot_new(ctx, out, spec, utt, seed);
+}
+
+/* The agent table (microsynth/spec.h): the native bots, then the forms with an argument. */
+#define RTS_NATIVE_ROW(name, java, make, arg, unseeded) { { name, MS_SPEC_NONE, NULL, "reproduces " java }, make_native },
+static const ms_rts_agent_row rts_agents[] = {
+	BOT_ROWS(RTS_NATIVE_ROW)
 	{ { "fail-at", MS_SPEC_NEEDED, "fail-at:N:SPEC", "SPEC failing every decision from cycle N on (fault injection)" },
 	  make_fail_at },
 	{ { "switch", MS_SPEC_NEEDED, "switch:FILE", "an opponent switch (docs/switch.md)" }, ms_rts_switch_bot_from_spec },
@@ -100,29 +97,49 @@ static const struct bot_form {
 	{ { "program", MS_SPEC_NEEDED, "program:FILE", "a DSL program (rts_dsl.h)" }, ms_rts_dsl_bot_from_spec },
 	{ { "program-text", MS_SPEC_NEEDED, "program-text:TEXT", "a DSL program's text" }, ms_rts_dsl_bot_from_spec },
 };
+#define RTS_NATIVE_ONE(name, java, make, arg, unseeded) +1
+enum { RTS_N_AGENTS = (int)(sizeof rts_agents / sizeof rts_agents[0]), RTS_N_NATIVE = 0 BOT_ROWS(RTS_NATIVE_ONE) };
 
-static int bot_form_of(const char *spec)
+const ms_rts_agent_row *ms_rts_agents(int *n, int *n_native)
 {
-	const char *arg;
-	return ms_spec_find(bot_forms, (int)(sizeof bot_forms / sizeof bot_forms[0]), sizeof bot_forms[0], spec, &arg);
+	*n = RTS_N_AGENTS;
+	if (n_native)
+		*n_native = RTS_N_NATIVE;
+	return rts_agents;
+}
+
+static int bot_form_of(const char *spec, const char **arg)
+{
+	return ms_spec_find(rts_agents, RTS_N_AGENTS, sizeof rts_agents[0], spec, arg);
 }
 
 int ms_bot_make(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
 {
+	const char *arg;
 	int form;
 
 	*out = NULL;
 	if (!spec || !utt)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_bot_make: no spec or no unit type table");
-	/* the makers read the whole spec (their messages quote it) */
-	if ((form = bot_form_of(spec)) >= 0)
-		return bot_forms[form].make(ctx, out, spec, utt, seed);
+	/* the makers read the whole spec (their messages quote it); other names (a
+	 * Java class, another case) are the registry's to find or refuse */
+	if ((form = bot_form_of(spec, &arg)) >= 0)
+		return rts_agents[form].make(ctx, out, spec, utt, seed);
 	return ms_bot_new(ctx, out, spec, utt, seed);
+}
+
+const char *ms_bot_spec_form(const char *spec, const char **arg)
+{
+	int form = spec ? bot_form_of(spec, arg) : -1;
+	if (form < 0)
+		*arg = NULL;
+	return form >= 0 ? rts_agents[form].form.name : NULL;
 }
 
 int ms_bot_spec_native(const char *spec)
 {
+	const char *arg;
 	if (!spec)
 		return 0;
-	return bot_form_of(spec) >= 0 || ms_bot_for_java_class(spec) != NULL;
+	return bot_form_of(spec, &arg) >= 0 || ms_bot_for_java_class(spec) != NULL;
 }

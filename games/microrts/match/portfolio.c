@@ -695,18 +695,9 @@ int ms_rts_portfolio_bot_new(ms_ctx *ctx, ms_bot **out, const char *what, const 
 	*out = NULL;
 	if (!utt || !text)
 		return ms_ctx_error(ctx, MS_EINVAL, "portfolio: no text or no unit type table");
-	b = ms_ctx_calloc(ctx, 1, sizeof(*b));
-	pf = ms_ctx_calloc(ctx, 1, sizeof(*pf));
-	if (!b || !pf) {
-		ms_ctx_mfree(ctx, b);
-		ms_ctx_mfree(ctx, pf);
-		return ms_ctx_error(ctx, MS_ENOMEM, "portfolio: out of memory");
-	}
-	b->ops = &pf_ops;
-	b->ctx = ctx;
-	b->utt = utt;
-	b->seed = seed;
-	b->impl = pf;
+	if ((rc = ms_bot_alloc(ctx, &b, &pf_ops, sizeof(*pf), utt, seed, "portfolio")))
+		return rc;
+	pf = b->impl;
 	pf->cycle = pf->cycle_cfg = 150;
 	pf->choose_opening = 1;
 	pf->restart = 1;

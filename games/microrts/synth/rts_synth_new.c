@@ -182,15 +182,15 @@ static int add_maps(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_options *o
  * parses it (the same reader, names and errors). */
 static int parse_program_opponent(ms_rts_synth *rs, ms_ctx *ctx, rts_opponent *o)
 {
-	const char *spec = o->spec;
+	const char *arg;
 	char *text = NULL;
 	size_t len;
-	int rc, inline_text = !strncmp(spec, "program-text:", 13);
-	if (!inline_text && (rc = ms_read_text_file(ctx, spec + 8, "program file", &text, &len)))
+	int rc, inline_text = !strcmp(ms_bot_spec_form(o->spec, &arg), "program-text");
+	if (!inline_text && (rc = ms_read_text_file(ctx, arg, "program file", &text, &len)))
 		return rc;
 	if ((rc = ms_dsl_prog_new(ctx, &o->prog, rs->g)) == MS_OK)
-		rc = inline_text ? ms_rts_dsl_parse(o->prog, "program text", spec + 13, strlen(spec + 13), 0)
-				 : ms_rts_dsl_parse(o->prog, spec + 8, text, len, 0);
+		rc = inline_text ? ms_rts_dsl_parse(o->prog, "program text", arg, strlen(arg), 0)
+				 : ms_rts_dsl_parse(o->prog, arg, text, len, 0);
 	ms_ctx_mfree(ctx, text);
 	return rc;
 }
@@ -244,7 +244,8 @@ static int add_opponents(ms_rts_synth *rs, ms_ctx *ctx, const ms_rts_synth_optio
 		if (!op->java) {
 			/* a native opponent (or program) must build now, not in the middle of a search;
 			 * a program is parsed once, and its bot built from what was parsed */
-			int program = !strncmp(spec, "program:", 8) || !strncmp(spec, "program-text:", 13);
+			const char *arg, *form = ms_bot_spec_form(spec, &arg);
+			int program = form && (!strcmp(form, "program") || !strcmp(form, "program-text"));
 			ms_rts_utt *utt = NULL;
 			ms_bot *b = NULL;
 			rc = program ? parse_program_opponent(rs, ctx, op) : MS_OK;

@@ -97,6 +97,15 @@ struct ms_bot {
 MS_EXTERN int ms_bot_new(ms_ctx *ctx, ms_bot **out, const char *name, const ms_rts_utt *utt, int64_t seed);
 
 /**
+ * The one way a bot is built: an ms_bot with `ops`, `ctx`, `utt`, `seed` and
+ * `impl_size` zeroed bytes of private data in impl (none for 0), freed by
+ * ms_bot_free (ops->free releases what impl points to). On failure *out is
+ * NULL and MS_ENOMEM is reported as "WHAT: out of memory".
+ */
+MS_EXTERN int ms_bot_alloc(ms_ctx *ctx, ms_bot **out, const ms_bot_ops *ops, size_t impl_size, const ms_rts_utt *utt,
+			   int64_t seed, const char *what);
+
+/**
  * Selects the edition of the official bots `bot` reproduces (an
  * MS_PATH_EDITION_* value); bots without a scripted counterpart that
  * changed (PassiveAI, the random bots, programs) ignore it. Takes effect at

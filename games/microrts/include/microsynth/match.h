@@ -29,6 +29,7 @@
 #include "microsynth/bots.h"
 #include "microsynth/dsl.h"
 #include "microsynth/memo.h"
+#include "microsynth/spec.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,12 +51,38 @@ extern "C" {
 MS_EXTERN int ms_bot_make(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed);
 
 /**
+ * A row of MicroRTS's agent table (microsynth/spec.h): the form, and its
+ * maker from the whole spec (its messages quote it), a unit type table and a
+ * seed.
+ */
+typedef struct ms_rts_agent_row {
+	ms_spec_form form;
+	int (*make)(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed);
+} ms_rts_agent_row;
+
+/**
+ * The agent table ms_bot_make decodes specs with (*n rows): first the
+ * native bots (*n_native rows, the names of ms_bot_names, MS_SPEC_NONE), then
+ * the forms with an argument (fail-at:, switch:, switch-text:, portfolio:,
+ * portfolio-text:, program:, program-text:). n_native may be NULL.
+ */
+MS_EXTERN const ms_rts_agent_row *ms_rts_agents(int *n, int *n_native);
+
+/**
  * 1 when ms_bot_make can build `spec` in the native engine: a native bot's
  * name, or one of the forms program:, program-text:, switch:, switch-text:,
  * portfolio:, portfolio-text:, fail-at: (their files and texts are read
  * only when the bot is made).
  */
 MS_EXTERN int ms_bot_spec_native(const char *spec);
+
+/**
+ * The name of the row of ms_rts_agents that `spec` names as written
+ * ("program", "program-text", "switch", ..., or a native bot's name), with
+ * *arg the text after its ':' (NULL without one); NULL (and *arg NULL) for
+ * anything else (a Java class name, a name in another case).
+ */
+MS_EXTERN const char *ms_bot_spec_form(const char *spec, const char **arg);
 
 /**
  * The game length the MicroRTS competitions play on a map of this size:
