@@ -599,7 +599,7 @@ def run_one(args, host, port, index, results, lock):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--microsynth", required=True, help="path of the microsynth executable")
+    ap.add_argument("--microsynth", help="path of the microsynth executable")
     ap.add_argument("--agent", default="uct:1000")
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
@@ -611,7 +611,14 @@ def main():
     ap.add_argument("--log", help="append one JSON line per game here")
     ap.add_argument("--trace", help="write each game's messages to a file in this folder")
     ap.add_argument("--strict", action="store_true", help="exit 1 if any request was declined")
+    ap.add_argument("--summarize", metavar="LOG", help="only print the summary line of a --log file")
     args = ap.parse_args()
+    if args.summarize:
+        with open(args.summarize) as f:
+            summary([json.loads(line) for line in f if line.strip()], 0.0)
+        return 0
+    if not args.microsynth:
+        ap.error("--microsynth is needed to play")
     procs = []
     # a stop (TERM or INT) still stops the server, the robots and the engines (the finally below)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -646,16 +653,24 @@ def main():
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
+    summary(results, time.time() - t0)
+    done = [r for r in results if "broken" not in r]
+    declined = sum(r.get("declined", 0) for r in done)
+    return 0 if len(done) == args.games and not (args.strict and declined) else 1
+
+
+def summary(results, secs):
+    """The run's line: wins over the games that finished, the 95 % Wilson interval, broken games."""
     done = [r for r in results if "broken" not in r]
     wins = sum(1 for r in done if r["won"])
     lo, hi = wilson(wins, len(done))
-    secs = time.time() - t0
-    print("games=%d finished=%d wins=%d win_rate=%.3f ci95=%.3f-%.3f broken=%d declined=%d seconds=%.1f "
-          "seconds_per_game=%.1f" % (args.games, len(done), wins, wins / len(done) if done else 0.0, lo, hi,
-                                     args.games - len(done), sum(r.get("declined", 0) for r in done), secs,
-                                     sum(r["seconds"] for r in results) / max(1, len(results))))
-    declined = sum(r.get("declined", 0) for r in done)
-    return 0 if len(done) == args.games and not (args.strict and declined) else 1
+    won = [r["turns"] for r in done if r["won"]]
+    print("games=%d finished=%d wins=%d win_rate=%.3f ci95=%.3f-%.3f broken=%d declined=%d mismatches=%d "
+          "mean_vp=%.2f mean_turns_to_win=%.1f seconds=%.1f seconds_per_game=%.1f"
+          % (len(results), len(done), wins, wins / len(done) if done else 0.0, lo, hi, len(results) - len(done),
+             sum(r.get("declined", 0) for r in done), sum(r.get("mismatches", 0) for r in done),
+             sum(r["vp"][r["me"]] for r in done) / max(1, len(done)), sum(won) / max(1, len(won)), secs,
+             sum(r["seconds"] for r in results) / max(1, len(results))))
 
 
 if __name__ == "__main__":
