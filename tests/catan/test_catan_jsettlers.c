@@ -82,53 +82,59 @@ static void test_catan_jsettlers__nodes_are_the_servers_land_nodes(void **st)
 }
 
 #define EMPTY_PLAYER "{\"settlements\":[],\"cities\":[],\"roads\":[]}"
-#define FOUR_EMPTY "[" EMPTY_PLAYER "," EMPTY_PLAYER "," EMPTY_PLAYER "," EMPTY_PLAYER "]"
+
+/* The layout line, then a snapshot: `head` fields, our seat 0 as `seat0`, three empty seats. */
+static char *snapshot(const char *head, const char *seat0)
+{
+	static char text[2048];
+	snprintf(text, sizeof text, "{%s,\"robber\":183,\"players\":[%s,%s,%s,%s]}", head, seat0, EMPTY_PLAYER,
+		 EMPTY_PLAYER, EMPTY_PLAYER);
+	return with_layout(text);
+}
+
+/* The answer of `agent` to a snapshot, which must be a `what`; the caller deletes it. */
+static cJSON *answer_of(const char *agent, const char *lines, const char *what)
+{
+	cJSON *out[2] = { 0 };
+	assert_int_equal(serve(agent, lines, out, 2, NULL, 0), 2);
+	cJSON_Delete(out[0]);
+	assert_string_equal(cJSON_GetObjectItem(out[1], "do")->valuestring, what);
+	return out[1];
+}
 
 /* Setup: JSettlers's first player is seat 2 and we are seat 0, last of the round. */
 static void test_catan_jsettlers__setup_places_on_a_land_node_then_a_road_beside_it(void **st)
 {
 	(void)st;
-	cJSON *out[2] = { 0 };
-	char snap[2048];
-	snprintf(snap, sizeof snap,
-		 "{\"first\":2,\"me\":0,\"current\":0,\"state\":5,\"robber\":183,\"deck\":[14,2,2,2,5],\"players\":%s}",
-		 FOUR_EMPTY);
-	assert_int_equal(serve("uct:50", with_layout(snap), out, 2, NULL, 0), 2);
-	assert_string_equal(cJSON_GetObjectItem(out[1], "do")->valuestring, "settlement");
-	int node = cJSON_GetObjectItem(out[1], "coord")->valueint;
+	char seat0[256], head[256];
+	cJSON *a = answer_of("uct:50", snapshot("\"first\":2,\"me\":0,\"current\":0,\"state\":5", EMPTY_PLAYER),
+			     "settlement");
+	int node = cJSON_GetObjectItem(a, "coord")->valueint;
 	assert_true(in_list(server_nodes, 54, node));
-	cJSON_Delete(out[0]);
-	cJSON_Delete(out[1]);
+	cJSON_Delete(a);
 	/* the road: an edge at that node (SOCBoard: edge e joins e and e+0x11, or e+0x01 and e+0x10) */
-	snprintf(snap, sizeof snap,
-		 "{\"first\":2,\"me\":0,\"current\":0,\"state\":6,\"robber\":183,\"last_settlement\":%d,"
-		 "\"deck\":[14,2,2,2,5],\"players\":[{\"settlements\":[%d],\"cities\":[],\"roads\":[]},%s,%s,%s]}",
-		 node, node, EMPTY_PLAYER, EMPTY_PLAYER, EMPTY_PLAYER);
-	assert_int_equal(serve("simple", with_layout(snap), out, 2, NULL, 0), 2);
-	assert_string_equal(cJSON_GetObjectItem(out[1], "do")->valuestring, "road");
-	int e = cJSON_GetObjectItem(out[1], "coord")->valueint;
+	snprintf(head, sizeof head, "\"first\":2,\"me\":0,\"current\":0,\"state\":6,\"last_settlement\":%d", node);
+	snprintf(seat0, sizeof seat0, "{\"settlements\":[%d],\"cities\":[],\"roads\":[]}", node);
+	a = answer_of("simple", snapshot(head, seat0), "road");
+	int e = cJSON_GetObjectItem(a, "coord")->valueint;
 	int odd = ((e & 0x0F) + (e >> 4)) % 2;
 	assert_true(odd ? (node == e || node == e + 0x11) : (node == e + 0x01 || node == e + 0x10));
-	cJSON_Delete(out[0]);
-	cJSON_Delete(out[1]);
+	cJSON_Delete(a);
 }
 
 /* A seven: we hold 9 (clay, ore, sheep, wheat, wood = 3, 0, 2, 4, 0) and must give 4 of them. */
 static void test_catan_jsettlers__a_discard_gives_half_of_what_we_hold(void **st)
 {
 	(void)st;
-	cJSON *out[2] = { 0 };
-	char snap[2048];
-	snprintf(snap, sizeof snap,
-		 "{\"first\":1,\"me\":0,\"current\":3,\"state\":50,\"rolled\":1,\"robber\":183,\"turns\":12,"
-		 "\"deck\":[10,2,2,2,5],\"players\":[{\"settlements\":[131,90],\"cities\":[],\"roads\":[114,90],"
-		 "\"res\":[3,0,2,4,0]},%s,%s,%s]}",
-		 EMPTY_PLAYER, EMPTY_PLAYER, EMPTY_PLAYER);
-	for (const char *agent = "simple"; agent; agent = strcmp(agent, "simple") ? NULL : "uct:100") {
-		assert_int_equal(serve(agent, with_layout(snap), out, 2, NULL, 0), 2);
-		assert_string_equal(cJSON_GetObjectItem(out[1], "do")->valuestring, "discard");
-		cJSON *res = cJSON_GetObjectItem(out[1], "res");
-		static const int held[5] = { 3, 0, 2, 4, 0 };
+	static const char *const agents[2] = { "simple", "uct:100" };
+	static const int held[5] = { 3, 0, 2, 4, 0 };
+	for (int i = 0; i < 2; i++) {
+		cJSON *a = answer_of(agents[i],
+				     snapshot("\"first\":1,\"me\":0,\"current\":3,\"state\":50,\"rolled\":1,\"turns\":12,"
+					      "\"deck\":[10,2,2,2,5]",
+					      "{\"settlements\":[131,90],\"cities\":[],\"roads\":[114,90],\"res\":[3,0,2,4,0]}"),
+				     "discard");
+		cJSON *res = cJSON_GetObjectItem(a, "res");
 		int total = 0;
 		for (int r = 0; r < 5; r++) {
 			int k = cJSON_GetArrayItem(res, r)->valueint;
@@ -136,8 +142,7 @@ static void test_catan_jsettlers__a_discard_gives_half_of_what_we_hold(void **st
 			total += k;
 		}
 		assert_int_equal(total, 4);
-		cJSON_Delete(out[0]);
-		cJSON_Delete(out[1]);
+		cJSON_Delete(a);
 	}
 }
 
@@ -148,12 +153,9 @@ static void test_catan_jsettlers__bad_snapshots_are_named_errors(void **st)
 	char err[256];
 	assert_true(serve("simple", "{\"state\":5}\n", out, 2, err, sizeof err) < 0);
 	assert_non_null(strstr(err, "before the board"));
-	char snap[2048];
-	snprintf(snap, sizeof snap,
-		 "{\"first\":0,\"me\":0,\"current\":0,\"state\":20,\"robber\":183,\"deck\":[14,2,2,2,5],"
-		 "\"players\":[{\"settlements\":[17],\"cities\":[],\"roads\":[]},%s,%s,%s]}",
-		 EMPTY_PLAYER, EMPTY_PLAYER, EMPTY_PLAYER);
-	assert_true(serve("simple", with_layout(snap), out, 2, err, sizeof err) < 0);
+	const char *lines = snapshot("\"first\":0,\"me\":0,\"current\":0,\"state\":20",
+				     "{\"settlements\":[17],\"cities\":[],\"roads\":[]}");
+	assert_true(serve("simple", lines, out, 2, err, sizeof err) < 0);
 	assert_non_null(strstr(err, "settlements coordinate 17"));
 	cJSON_Delete(out[0]);
 }
