@@ -181,8 +181,9 @@ class Game:
         self.known[pn] = [max(0, c - amount) for c in self.known[pn]]
         self.unknown[pn] = max(0, total - sum(self.known[pn]))
 
-    def set_res(self, pn, r, amount):
-        if pn == self.me and 1 <= r <= 5 and self.known[pn][r - 1] != amount:
+    def set_res(self, pn, r, amount, news=False):
+        # a SET with news is a change (Monopoly taking a type), not a statement of what we held
+        if pn == self.me and 1 <= r <= 5 and self.known[pn][r - 1] != amount and not news:
             self.mismatches += 1
         if r == 6:
             self.unknown[pn] = amount
@@ -371,13 +372,15 @@ class Client:
 
     def elements(self, mtype, f):
         g = self.g
-        pn, action = int(f[1]), abs(int(f[2]))
+        pn, news, action = int(f[1]), int(f[2]) < 0, abs(int(f[2]))
         pairs = [(int(f[3]), int(f[4]))] if mtype == PLAYERELEMENT else \
             [(int(f[i]), int(f[i + 1])) for i in range(3, len(f) - 1, 2)]
         for etype, amount in pairs:
             for p in (range(g.n) if pn < 0 else [pn]):
-                if 1 <= etype <= 6:
-                    {100: g.set_res, 101: g.gain, 102: g.lose}[action](p, etype, amount)
+                if 1 <= etype <= 6 and action == 100:
+                    g.set_res(p, etype, amount, news)
+                elif 1 <= etype <= 6:
+                    {101: g.gain, 102: g.lose}[action](p, etype, amount)
                 elif etype == 17 and action == 100:
                     g.total(p, amount)
                 elif etype == 19:
