@@ -253,7 +253,7 @@ class Client:
         self.victim = -1
         self.pick = None           # year of plenty or monopoly choice, sent when asked
         self.declined = 0
-        self.started = time.time()
+        self.started = self.last_news = time.time()
         self.trace = open(os.path.join(args.trace, self.gname + ".txt"), "w") if args.trace else None
 
     def send(self, *fields):
@@ -274,6 +274,11 @@ class Client:
                 self.trace.write("< %s\n" % msg)
             bar = msg.find("|")
             mtype, data = (int(msg[:bar]), msg[bar + 1:]) if bar > 0 else (int(msg), "")
+            # the server's pings keep a connection alive, not a game: a hang is measured without them
+            if mtype != SERVERPING:
+                self.last_news = time.time()
+            elif time.time() - self.last_news > a.idle:
+                raise Broken("no game message for %d s (a hang)" % a.idle)
             self.handle(mtype, data)
         self.send(LEAVEGAME, self.nick, "-", self.gname)
         scores = g.scores
