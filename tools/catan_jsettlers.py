@@ -274,8 +274,8 @@ class Client:
                 self.trace.write("< %s\n" % msg)
             bar = msg.find("|")
             mtype, data = (int(msg[:bar]), msg[bar + 1:]) if bar > 0 else (int(msg), "")
-            # the server's pings keep a connection alive, not a game: a hang is measured without them
-            if mtype != SERVERPING:
+            # pings and news of other games keep a connection alive, not our game: a hang is measured without them
+            if data.split("|", 1)[0].split(",", 1)[0] == self.gname:
                 self.last_news = time.time()
             elif time.time() - self.last_news > a.idle:
                 raise Broken("no game message for %d s (a hang)" % a.idle)
