@@ -582,13 +582,22 @@ def start_server(classpath, robots, workdir):
     raise SystemExit("catan_jsettlers: the robots did not arrive; see %s" % workdir)
 
 
+STOP = threading.Event()
+
+
+def stop(*_):
+    STOP.set()
+    sys.exit(143)
+
+
 def run_one(args, host, port, index, results, lock):
     client = None
     try:
         client = Client(args, host, port, index)
         res = client.play()
     except (Broken, OSError, ValueError, IndexError, KeyError) as e:
-        res = {"broken": "%s: %s" % (type(e).__name__, e)}
+        # a game cut by the user's stop is not a broken game: it is reported apart
+        res = {"stopped" if STOP.is_set() else "broken": "%s: %s" % (type(e).__name__, e)}
     finally:
         if client:
             client.conn.close()
@@ -629,7 +638,7 @@ def main():
         ap.error("--microsynth is needed to play")
     procs = []
     # a stop (TERM or INT) still stops the server, the robots and the engines (the finally below)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGTERM, stop)
     if args.server:
         host, port = args.server.rsplit(":", 1)
         port = int(port)
@@ -645,6 +654,8 @@ def main():
         next_game = iter(range(args.games))
         def worker():
             for i in next_game:
+                if STOP.is_set():
+                    break
                 run_one(args, host, port, i, results, lock)
         threads = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, args.parallel))]
         for t in threads:
@@ -653,7 +664,11 @@ def main():
         for t in threads:
             while t.is_alive():
                 t.join(1)
+    except KeyboardInterrupt:
+        STOP.set()
+        raise
     finally:
+        STOP.set()
         for p in reversed(procs):
             p.terminate()
         for p in procs:
@@ -662,23 +677,25 @@ def main():
             except subprocess.TimeoutExpired:
                 p.kill()
     summary(results, time.time() - t0)
-    done = [r for r in results if "broken" not in r]
+    done = [r for r in results if "won" in r]
     declined = sum(r.get("declined", 0) for r in done)
     return 0 if len(done) == args.games and not (args.strict and declined) else 1
 
 
 def summary(results, secs):
     """The run's line: wins over the games that finished, the 95 % Wilson interval, broken games."""
-    done = [r for r in results if "broken" not in r]
+    done = [r for r in results if "won" in r]
     wins = sum(1 for r in done if r["won"])
     lo, hi = wilson(wins, len(done))
     won = [r["turns"] for r in done if r["won"]]
-    print("games=%d finished=%d wins=%d win_rate=%.3f ci95=%.3f-%.3f broken=%d declined=%d mismatches=%d "
+    stopped = sum(1 for r in results if "stopped" in r)
+    print("games=%d finished=%d wins=%d win_rate=%.3f ci95=%.3f-%.3f broken=%d stopped=%d declined=%d mismatches=%d "
           "mean_vp=%.2f mean_turns_to_win=%.1f seconds=%.1f seconds_per_game=%.1f"
-          % (len(results), len(done), wins, wins / len(done) if done else 0.0, lo, hi, len(results) - len(done),
+          % (len(results), len(done), wins, wins / len(done) if done else 0.0, lo, hi,
+             len(results) - len(done) - stopped, stopped,
              sum(r.get("declined", 0) for r in done), sum(r.get("mismatches", 0) for r in done),
              sum(r["vp"][r["me"]] for r in done) / max(1, len(done)), sum(won) / max(1, len(won)), secs,
-             sum(r["seconds"] for r in results) / max(1, len(results))))
+             sum(r["seconds"] for r in done) / max(1, len(done))))
 
 
 if __name__ == "__main__":
