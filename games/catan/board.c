@@ -387,6 +387,29 @@ int ms_catan_board_from_layout(ms_ctx *ctx, ms_catan_board **out, const char *te
 	return MS_OK;
 }
 
+/* JSettlers v1 coordinates of a board on the standard frame (tc2, random,
+ * BOARDLAYOUT): each land hex's coordinate byte and each node's, a hex's
+ * corners N, NE, SE, S, SW, NW being coord + 0x01, 0x12, 0x21, 0x10, -0x01,
+ * -0x10 (SOCBoard's node offsets, clockwise from the top). */
+int catan__js_coords(const ms_catan_board *b, int hex_coord[MS_CATAN_HEXES], int node_coord[MS_CATAN_NODES])
+{
+	static const int corner[6] = { 0x01, 0x12, 0x21, 0x10, -0x01, -0x10 };
+	int found = 0;
+	for (int i = 0; i < 37; i++) {
+		int cube[3], coord;
+		layout_position(i, cube, &coord);
+		for (int h = 0; h < MS_CATAN_HEXES; h++) {
+			if (b->cube[h][0] != cube[0] || b->cube[h][2] != cube[2])
+				continue;
+			hex_coord[h] = coord;
+			for (int c = 0; c < 6; c++)
+				node_coord[b->hex_node[h][c]] = coord + corner[c];
+			found++;
+		}
+	}
+	return found == MS_CATAN_HEXES ? MS_OK : MS_EINVAL;
+}
+
 static const char tc2_message[] =
 	"1014|TestGame,9,6,10,6,6,1,3,3,67,8,3,5,4,1,6,6,2,0,2,3,4,85,8,4,5,1,5,6,6,2,4,5,97,18,6,100,6,"
 	"-1,-1,-1,-1,-1,8,9,6,-1,-1,2,1,4,7,-1,-1,5,-1,8,3,5,-1,-1,7,6,2,1,-1,-1,3,0,4,-1,-1,-1,-1,-1,85";

@@ -34,6 +34,9 @@ typedef struct catan__hexdef {
 /* Builds the topology from hex definitions; `n` entries. */
 int catan__board_build(ms_ctx *ctx, ms_catan_board *b, const catan__hexdef *defs, int n, const char *what);
 
+/* JSettlers v1 coordinate bytes of the land hexes and nodes (board.c); MS_EINVAL off the standard frame. */
+int catan__js_coords(const ms_catan_board *b, int hex_coord[MS_CATAN_HEXES], int node_coord[MS_CATAN_NODES]);
+
 extern const char *const catan__res_name[5];
 extern const char *const catan__dev_name[5];
 

@@ -142,7 +142,9 @@ static int discard_actions(catan__search *cs, const ms_catan_state *s, ms_catan_
 /* The tree's actions: the generator above, and sampled discards. */
 static int search_actions(catan__search *cs, const ms_catan_state *s, ms_catan_action *out)
 {
-	if (s->prompt == MS_CATAN_P_DISCARD && s->rules.discard_by_roller && cs->discard_samples > 1 &&
+	/* thesis rules: the roller's discards (TC2's local loop), or each player's (a JSettlers server) */
+	if (s->prompt == MS_CATAN_P_DISCARD &&
+	    (s->rules.discard_by_roller || s->rules.profile == MS_CATAN_PROFILE_THESIS) && cs->discard_samples > 1 &&
 	    ms_catan_hand(s, s->cur) > s->rules.discard_limit)
 		return discard_actions(cs, s, out);
 	return catan__tree_actions(s, &cs->simple, cs->preselect, out);

@@ -23,6 +23,7 @@ void cmd_catan_usage(FILE *out)
 		     "                             [--rules thesis|catanatron]\n"
 		     "       microsynth catan bench [--games N] [--py-games M] [--seed S]\n"
 		     "       microsynth catan serve [--agent AGENT] [--seed S]   (for tools/catan_bridge.py)\n"
+		     "       microsynth catan jsettlers [--agent AGENT] [--seed S]   (for tools/catan_jsettlers.py)\n"
 		     "  replay: replays catanatron 3.2.1 recordings (*.jsonl.gz): at every step the legal set and\n"
 		     "          the state digest must equal the recording. Last line:\n"
 		     "          games=G steps=S divergences=D legal_mismatches=L failed=F; with several files,\n"
@@ -422,8 +423,9 @@ static int cmd_bench_games(int argc, char **argv)
 	return CLI_OK;
 }
 
-/* The engine side of tools/catan_bridge.py (JSON lines on stdin/stdout). */
-static int cmd_serve_agent(int argc, char **argv)
+/* The engine side of tools/catan_bridge.py and, with `jsettlers`, of
+ * tools/catan_jsettlers.py (JSON lines on stdin/stdout). */
+static int cmd_serve_agent(int argc, char **argv, int jsettlers)
 {
 	const char *agent = "uct:1000";
 	long seed = 1, fallbacks = 0;
@@ -441,7 +443,8 @@ static int cmd_serve_agent(int argc, char **argv)
 	}
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
-	int rc = ms_catan_serve(ctx, agent, (uint64_t)seed, stdin, stdout, &fallbacks);
+	int rc = jsettlers ? ms_catan_js_serve(ctx, agent, (uint64_t)seed, stdin, stdout)
+			   : ms_catan_serve(ctx, agent, (uint64_t)seed, stdin, stdout, &fallbacks);
 	if (rc < 0)
 		fprintf(stderr, "microsynth catan: %s\n", ms_ctx_last_error(ctx));
 	ms_ctx_free(ctx);
@@ -451,7 +454,7 @@ static int cmd_serve_agent(int argc, char **argv)
 int cmd_catan(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(CMD, "needs a subcommand: replay, play, bench, serve");
+		return cli_usage_error(CMD, "needs a subcommand: replay, play, bench, serve, jsettlers");
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay_files(argc, argv);
 	if (!strcmp(argv[1], "play"))
@@ -459,6 +462,8 @@ int cmd_catan(int argc, char **argv)
 	if (!strcmp(argv[1], "bench"))
 		return cmd_bench_games(argc, argv);
 	if (!strcmp(argv[1], "serve"))
-		return cmd_serve_agent(argc, argv);
-	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bench, serve)", argv[1]);
+		return cmd_serve_agent(argc, argv, 0);
+	if (!strcmp(argv[1], "jsettlers"))
+		return cmd_serve_agent(argc, argv, 1);
+	return cli_usage_error(CMD, "unknown subcommand '%s' (replay, play, bench, serve, jsettlers)", argv[1]);
 }

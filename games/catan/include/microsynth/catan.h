@@ -338,6 +338,30 @@ MS_EXTERN int ms_catan_replay_file(ms_ctx *ctx, const char *path, ms_catan_repla
 MS_EXTERN int ms_catan_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in, FILE *out,
 			     long *fallbacks);
 
+/* ---- a JSettlers server's games (tools/catan_jsettlers.py) ---------------- */
+
+/**
+ * The engine side of the JSettlers client: reads JSON lines from `in`. A line
+ * {"layout": "1014|game,37 hexes,37 numbers,robber"} (JSettlers v1
+ * BOARDLAYOUT) sets the board and is answered with {"nodes": [the JSettlers
+ * coordinate of each node]}. Every other line is a snapshot of the game at
+ * one of our decisions, in JSettlers's terms: "first" (its first player),
+ * "me", "current", "state" (SOCGame's), "rolled", "played_dev", "robber"
+ * (hex coordinate), "turns" (turns ended after the setup), "longest" and
+ * "largest" (seats or -1), "last_settlement" (setup roads), "deck" (cards left
+ * by our type order), and "players": per seat "settlements", "cities" (node
+ * coordinates), "roads" (edge coordinates), "res" (clay, ore, sheep, wheat,
+ * wood), "dev", "dev_new" (bought this turn), "played" (by our type order).
+ * Cards the client cannot see must be filled in (determinized) by it. The
+ * answer: {"do": roll|end|buy|road|settlement|city|robber|discard|knight|yop|
+ * monopoly|roadbuilding|trade|none, "coord", "victim", "res", "give", "get"}
+ * with coordinates, seats and resources in JSettlers's terms ("res" of
+ * monopoly: its resource code 1-5). The state is played under the thesis
+ * profile with each player over the limit discarding (the server asks each)
+ * and Longest Road from the first road on (as the server awards it).
+ */
+MS_EXTERN int ms_catan_js_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif
