@@ -14,6 +14,7 @@ static const cli_cmd commands[] = {
 	{ "replay", "replay official traces in the native engine and compare every state", cmd_replay, cmd_replay_usage },
 	{ "diff", "play recordings of official matches natively and compare every cycle", cmd_diff, cmd_diff_usage },
 	{ "botdiff", "compare native scripted bots' decisions with recorded official ones", cmd_botdiff, cmd_botdiff_usage },
+	{ "refdiff", "compare the DSL interpreter's decisions with the reference interpreter's recorded ones", cmd_refdiff, cmd_refdiff_usage },
 	{ "json", "print a map and unit type table as the official engine's JSON", cmd_json, cmd_json_usage },
 	{ "bench", "benchmarks: native engine vs the official Java engine", cmd_bench, cmd_bench_usage },
 	{ "play", "play one match between native bots in the native engine", cmd_play, cmd_play_usage },

@@ -330,6 +330,40 @@ static void test_rts_dsl_text__dissertation_listing_form(void **state)
 	env_free(&e);
 }
 
+/* LLD Synthesis2's uncapped commands: build(T,D), train(T,D), harvest() and their salve tokens
+ * without N are the N value inf (a grammar with MS_RTS_DSL_GRAMMAR_LLD); the salve-lld form drops
+ * every cap, whatever its value, and reads back as inf. */
+static void test_rts_dsl_text__lld_commands_without_a_cap(void **state)
+{
+	env e;
+	char *s;
+	(void)state;
+	env_init(&e, MS_RTS_DSL_GRAMMAR_LLD);
+	expect_java(&e, "for(Unit u){u.build(Barracks,Right) u.train(Worker,EnemyDir) u.harvest() u.harvest}", 0,
+		    "for(Unit u){u.build(Barracks,Right,inf) u.train(Worker,EnemyDir,inf) u.harvest(inf) u.harvest(inf)}");
+	s = parse_print(&e, "for(Unit u){u.build(Barracks,Right,2) u.harvest(inf) if(HasNumberOfUnits(Worker,3)) "
+			    "then {u.train(Worker,Up,5)}}",
+			0, MS_RTS_DSL_FORM_SALVE_LLD);
+	assert_string_equal(s, "S;For_S;S;S_S;S;C;Build;Barracks;Right;S;S_S;S;C;Harvest;S;If_B_then_S;B;"
+			       "HasNumberOfUnits;Worker;3;S;C;Train;Worker;Up");
+	expect_java(&e, s, 0,
+		    "for(Unit u){u.build(Barracks,Right,inf) u.harvest(inf) if(HasNumberOfUnits(Worker,3)) then "
+		    "{u.train(Worker,Up,inf)}}");
+	ms_ctx_mfree(e.ctx, s);
+	/* the SL tokens still read, N given; a program ending in Harvest reads inf */
+	expect_java(&e, "S;For_S;S;S_S;S;C;Harvest;4;S;C;Harvest", 0, "for(Unit u){u.harvest(4) u.harvest(inf)}");
+	/* a condition's N is never optional */
+	expect_error(&e, "for(Unit u){if(HasNumberOfUnits(Worker)) then {u.idle()}}", 0, "expected ','");
+	env_free(&e);
+	/* without the flag neither form reads, and inf is no number */
+	env_init(&e, 0);
+	expect_error(&e, "for(Unit u){u.harvest()}", 0, "expected a number");
+	expect_error(&e, "S;For_S;S;C;Harvest", 0, "expected a token of N");
+	expect_error(&e, "for(Unit u){u.harvest(inf)}", 0, "expected a number");
+	assert_int_equal(ms_dsl_prod_find(e.g, "inf"), MS_ENOTFOUND);
+	env_free(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_rts_dsl_text__random_programs_round_trip_in_every_form),
 		cmocka_unit_test(test_rts_dsl_text__paper_programs_parse_and_print_back_unchanged),
 		cmocka_unit_test(test_rts_dsl_text__dissertation_listing_form),
+		cmocka_unit_test(test_rts_dsl_text__lld_commands_without_a_cap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,6 +77,8 @@ void cmd_match_usage(FILE *out);
 int cmd_record(int argc, char **argv);
 int cmd_botdiff(int argc, char **argv);
 void cmd_botdiff_usage(FILE *out);
+int cmd_refdiff(int argc, char **argv);
+void cmd_refdiff_usage(FILE *out);
 void cmd_record_usage(FILE *out);
 
 int cmd_play(int argc, char **argv);

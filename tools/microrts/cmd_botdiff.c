@@ -236,34 +236,35 @@ static int bd_line(bd_replay *r, char *l)
 	return CLI_OK;
 }
 
-static int bd_one(ms_ctx *ctx, const char *path, const char *want[2], int edition, bd_stats *st)
-{
-	gzFile f = gzopen(path, "rb");
-	ms_buf line;
-	int rc = CLI_OK;
+/* What every recording of a run shares. */
+typedef struct bd_run {
+	const char *const *want;
+	int edition;
+	bd_stats *st;
+} bd_run;
 
-	if (!f) {
-		fprintf(stderr, "microsynth botdiff: %s: cannot open\n", path);
-		return CLI_USAGE;
-	}
-	bd_replay r = { .ctx = ctx, .path = path, .want = want, .edition = edition, .st = st };
+static int bd_line_cb(void *user, char *l)
+{
+	return bd_line(user, l);
+}
+
+static int bd_one(ms_ctx *ctx, const char *path, void *user)
+{
+	const bd_run *run = user;
+	int rc;
+
+	bd_replay r = { .ctx = ctx, .path = path, .want = run->want, .edition = run->edition, .st = run->st };
 	r.rec[0] = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
 	r.rec[1] = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
 	r.mine = calloc(BD_MAX_PAIRS, sizeof(ms_rts_pair));
-	ms_buf_init(&line, ctx);
 	ms_buf_init(&r.msg, ctx);
-	while (rc == CLI_OK && rec_read_line(f, &line) >= 0) {
-		r.lineno++;
-		rc = bd_line(&r, line.data);
-	}
-	gzclose(f);
+	rc = rec_for_each_line(ctx, "botdiff", path, &r.lineno, bd_line_cb, &r);
 	if (rc == CLI_OK && !r.s) {
 		fprintf(stderr, "microsynth botdiff: %s: no initial state\n", path);
 		rc = CLI_USAGE;
 	}
 	ms_bot_free(r.bot[0]);
 	ms_bot_free(r.bot[1]);
-	ms_buf_dispose(&line);
 	ms_buf_dispose(&r.msg);
 	ms_rts_state_free(ctx, r.view);
 	ms_rts_state_free(ctx, r.s);
@@ -297,11 +298,8 @@ void cmd_botdiff_usage(FILE *out)
 int cmd_botdiff(int argc, char **argv)
 {
 	const char *want[2] = { NULL, NULL };
-	char **files = NULL;
-	size_t nfiles = 0;
 	bd_stats st = { 0 };
-	ms_ctx *ctx;
-	int rc = CLI_OK, i = 1, edition = edition_of_harness(NULL);
+	int rc, i = 1, edition = edition_of_harness(NULL);
 
 	for (; i < argc && argv[i][0] == '-'; i += 2) {
 		int p = !strcmp(argv[i], "--p0") ? 0 : !strcmp(argv[i], "--p1") ? 1 : -1;
@@ -327,20 +325,8 @@ int cmd_botdiff(int argc, char **argv)
 		return cli_usage_error("botdiff", "name a bot with --p0 or --p1");
 	if (i >= argc)
 		return cli_usage_error("botdiff", "no recording given");
-	if (cli_collect_files(&files, &nfiles, argc, argv, i, ".rec.gz", ".rec"))
-		return CLI_USAGE;
-	if (ms_ctx_new(&ctx, NULL))
-		return CLI_FAIL;
-	for (size_t k = 0; k < nfiles; k++) {
-		int r = bd_one(ctx, files[k], want, edition, &st);
-		if (r == CLI_USAGE)
-			rc = CLI_USAGE;
-		else if (r && !rc)
-			rc = r;
-		free(files[k]);
-	}
-	free(files);
-	ms_ctx_free(ctx);
+	bd_run run = { .want = want, .edition = edition, .st = &st };
+	rc = rec_for_each_file(argc, argv, i, bd_one, &run);
 	if (st.random)
 		printf("random: decisions=%ld differ=%ld (the Java bot drew a move from an unseeded generator)\n",
 		       st.random, st.random_differ);

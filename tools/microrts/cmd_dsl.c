@@ -21,8 +21,8 @@
 void cmd_dsl_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: microsynth dsl check [--not] [--holes] [--unbound] FILE...\n"
-		"       microsynth dsl convert --to java|pretty|salve [--not] [--holes] [--unbound] FILE\n"
+		"Usage: microsynth dsl check [--not] [--lld] [--holes] [--unbound] FILE...\n"
+		"       microsynth dsl convert --to java|pretty|salve|salve-lld [--not] [--lld] [--holes] [--unbound] FILE\n"
 		"       microsynth dsl random [--seed S] [--count N] [--budget B] [--form FORM]\n"
 		"       microsynth dsl mutate [--seed S] [--count N] FILE\n"
 		"       microsynth dsl simplify FILE --map MAP... --opponent BOT... [MATCH OPTIONS] [-o OUT] [--verbose]\n"
@@ -36,7 +36,11 @@ void cmd_dsl_usage(FILE *out)
 		"error with its line and column. --not accepts the `not B` extension (not\n"
 		"runnable by the Java reference); --holes accepts sketch holes (S, C, B, T, N,\n"
 		"D, Op, Tp); --unbound accepts commands outside any for loop (the reference\n"
-		"interpreter throws there at run time).\n"
+		"interpreter throws there at run time). --lld reads LLD Synthesis2's\n"
+		"commands without a cap (build(T,D), train(T,D), harvest(), and their salve\n"
+		"tokens without N) as the N value inf; --to salve-lld prints the tokens LLD's\n"
+		"Control.load reads: no N after Build, Train and Harvest, whatever it was\n"
+		"(docs/dsl-reference.md).\n"
 		"random prints N programs of the reference sampler (budget B, default drawn\n"
 		"in 1..9 per program, as the synthesizers do); mutate prints N successive\n"
 		"simulated-annealing neighbours of FILE (SL's mutation).\n"
@@ -77,11 +81,14 @@ static int form_of(const char *s)
 		return MS_RTS_DSL_FORM_PRETTY;
 	if (!strcmp(s, "salve") || !strcmp(s, "tokens"))
 		return MS_RTS_DSL_FORM_SALVE;
+	if (!strcmp(s, "salve-lld"))
+		return MS_RTS_DSL_FORM_SALVE_LLD;
 	return -1;
 }
 
 typedef struct dsl_args {
 	unsigned flags;
+	int lld; /* --lld: the grammar with LLD's inf */
 	long seed, count, budget;
 	int form;
 	int first; /* first operand */
@@ -90,6 +97,7 @@ typedef struct dsl_args {
 static int parse_args(int argc, char **argv, dsl_args *a)
 {
 	a->flags = 0;
+	a->lld = 0;
 	a->seed = 0;
 	a->count = 10;
 	a->budget = 0;
@@ -103,6 +111,8 @@ static int parse_args(int argc, char **argv, dsl_args *a)
 			a->flags |= MS_RTS_DSL_PARSE_HOLES;
 		else if (!strcmp(o, "--unbound"))
 			a->flags |= MS_RTS_DSL_PARSE_UNBOUND;
+		else if (!strcmp(o, "--lld"))
+			a->lld = 1;
 		else if (!strcmp(o, "--seed")) {
 			if (cli_parse_int("dsl", o, i + 1 < argc ? argv[++i] : NULL, -2147483647L, 2147483647L, &a->seed))
 				return -1;
@@ -114,7 +124,7 @@ static int parse_args(int argc, char **argv, dsl_args *a)
 				return -1;
 		} else if (!strcmp(o, "--to") || !strcmp(o, "--form")) {
 			if (i + 1 >= argc || (a->form = form_of(argv[++i])) < 0) {
-				cli_usage_error("dsl", "%s expects java, pretty or salve", o);
+				cli_usage_error("dsl", "%s expects java, pretty, salve or salve-lld", o);
 				return -1;
 			}
 		} else if (o[0] == '-' && o[1]) {
@@ -726,7 +736,9 @@ int cmd_dsl(int argc, char **argv)
 	if (!strcmp(sub, "random") && a.first < argc)
 		return cli_usage_error("dsl", "random takes no file");
 	if (ms_ctx_new(&ctx, NULL) ||
-	    ms_rts_dsl_grammar_new(ctx, &g, (a.flags & MS_RTS_DSL_PARSE_NOT) ? MS_RTS_DSL_GRAMMAR_NOT : 0) ||
+	    ms_rts_dsl_grammar_new(ctx, &g,
+				   ((a.flags & MS_RTS_DSL_PARSE_NOT) ? MS_RTS_DSL_GRAMMAR_NOT : 0) |
+					   (a.lld ? MS_RTS_DSL_GRAMMAR_LLD : 0)) ||
 	    ms_dsl_prog_new(ctx, &p, g)) {
 		fprintf(stderr, "microsynth dsl: %s\n", ctx ? ms_ctx_last_error(ctx) : "out of memory");
 		rc = CLI_FAIL;

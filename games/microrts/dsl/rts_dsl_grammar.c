@@ -69,6 +69,11 @@ static const ms_dsl_prod_def prods[] = {
 };
 #define N_PRODS ((int)(sizeof(prods) / sizeof(prods[0])))
 
+/* LLD's Synthesis2 has no N on Build, Train and Harvest (spec 11): the value
+ * that stands for it, appended after the others (and after Not when there),
+ * so the default grammars keep their production ids and hashes. */
+static const ms_dsl_prod_def prod_inf = { "inf", "inf", NULL, MS_RTS_DSL_VAL_N | RD_N_INF, 1, 0 };
+
 #define S_ALTS "C S_S For_S If_B_then_S If_B_then_S_else_S Empty"
 #define C_ALTS "Attack Build Harvest Idle MoveAway MoveToUnit Train"
 #define B_ALTS                                                                                                 \
@@ -76,17 +81,24 @@ static const ms_dsl_prod_def prods[] = {
 	"HasUnitInOpponentRange HasUnitThatKillsInOneAttack HasUnitWithinDistanceFromOpponent "               \
 	"HaveQtdUnitsAttacking IsBuilder is_Type OpponentHasNumberOfUnits OpponentHasUnitInPlayerRange "      \
 	"OpponentHasUnitThatKillsUnitInOneAttack"
-#define PARAM_NTS                                                                                              \
-	{ "T", "Base Barracks Worker Ranged Light Heavy" },                                                    \
-	{ "N", "100 50 0 1 2 3 4 5 6 7 8 9 15 20 10 25" }, { "D", "Right Left Up Down EnemyDir" },             \
+#define N_ALTS "100 50 0 1 2 3 4 5 6 7 8 9 15 20 10 25"
+#define PARAM_NTS(n_alts)                                                                                      \
+	{ "T", "Base Barracks Worker Ranged Light Heavy" }, { "N", n_alts },                                   \
+	{ "D", "Right Left Up Down EnemyDir" },                                                                \
 	{ "Op", "Strongest Weakest Closest Farthest LessHealthy MostHealthy Random" }, { "Tp", "Ally Enemy" }
 
-static const ms_dsl_nt_def nts_plain[RD_NT_COUNT] = { { "S", S_ALTS }, { "C", C_ALTS }, { "B", B_ALTS }, PARAM_NTS };
-static const ms_dsl_nt_def nts_not[RD_NT_COUNT] = { { "S", S_ALTS }, { "C", C_ALTS }, { "B", B_ALTS " Not" },
-						     PARAM_NTS };
+/* [with Not][with inf] */
+static const ms_dsl_nt_def nts[2][2][RD_NT_COUNT] = {
+	{ { { "S", S_ALTS }, { "C", C_ALTS }, { "B", B_ALTS }, PARAM_NTS(N_ALTS) },
+	  { { "S", S_ALTS }, { "C", C_ALTS }, { "B", B_ALTS }, PARAM_NTS(N_ALTS " inf") } },
+	{ { { "S", S_ALTS }, { "C", C_ALTS }, { "B", B_ALTS " Not" }, PARAM_NTS(N_ALTS) },
+	  { { "S", S_ALTS }, { "C", C_ALTS }, { "B", B_ALTS " Not" }, PARAM_NTS(N_ALTS " inf") } },
+};
 
-static const char *const grammar_names[4] = { "microrts-A", "microrts-A+not", "microrts-A+random",
-					       "microrts-A+not+random" };
+/* By flags: Not (1), Random drawn (2), LLD's inf (4). */
+static const char *const grammar_names[8] = { "microrts-A", "microrts-A+not", "microrts-A+random",
+					       "microrts-A+not+random", "microrts-A+lld", "microrts-A+not+lld",
+					       "microrts-A+random+lld", "microrts-A+not+random+lld" };
 
 /* What each sampler needs beyond the grammar: how many leading
  * alternatives of its non-terminal it draws among. */
@@ -163,19 +175,24 @@ static int sample_uniform(ms_dsl_gen *gen, int nt, int b, int depth, void *user)
 int ms_rts_dsl_grammar_new(ms_ctx *ctx, ms_dsl_grammar **out, unsigned flags)
 {
 	ms_dsl_grammar_def def;
+	ms_dsl_prod_def all[N_PRODS + 1];
 	int with_not = (flags & MS_RTS_DSL_GRAMMAR_NOT) != 0, rc;
 	int with_random = (flags & MS_RTS_DSL_GRAMMAR_GEN_RANDOM) != 0;
+	int with_inf = (flags & MS_RTS_DSL_GRAMMAR_LLD) != 0;
 	const int *limit = with_random ? draw_random : draw_plain;
 
 	*out = NULL;
-	if (flags & ~(unsigned)(MS_RTS_DSL_GRAMMAR_NOT | MS_RTS_DSL_GRAMMAR_GEN_RANDOM))
+	if (flags & ~(unsigned)(MS_RTS_DSL_GRAMMAR_NOT | MS_RTS_DSL_GRAMMAR_GEN_RANDOM | MS_RTS_DSL_GRAMMAR_LLD))
 		return ms_ctx_error(ctx, MS_EINVAL, "MicroRTS DSL grammar: unknown flags 0x%x", flags);
 	memset(&def, 0, sizeof(def));
 	def.version = MS_DSL_GRAMMAR_DEF_VERSION;
-	def.name = grammar_names[with_not + 2 * with_random];
-	def.prods = prods;
+	def.name = grammar_names[with_not + 2 * with_random + 4 * with_inf];
+	memcpy(all, prods, sizeof(prods));
 	def.n_prods = with_not ? N_PRODS : N_PRODS - 1;
-	def.nts = with_not ? nts_not : nts_plain;
+	if (with_inf)
+		all[def.n_prods++] = prod_inf;
+	def.prods = all;
+	def.nts = nts[with_not][with_inf];
 	def.n_nts = RD_NT_COUNT;
 	def.start = RD_NT_S;
 	if ((rc = ms_dsl_grammar_new(ctx, out, &def)))
@@ -195,7 +212,7 @@ int ms_rts_dsl_grammar_is(const ms_dsl_grammar *g)
 
 	if (!name)
 		return 0;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 8; i++)
 		if (name == grammar_names[i] || !strcmp(name, grammar_names[i]))
 			return ms_dsl_nt_count(g) == RD_NT_COUNT;
 	return 0;

@@ -17,6 +17,10 @@ enum { RD_D_RIGHT = 0, RD_D_LEFT, RD_D_UP, RD_D_DOWN, RD_D_ENEMYDIR, RD_D_COUNT 
 enum { RD_OP_STRONGEST = 0, RD_OP_WEAKEST, RD_OP_CLOSEST, RD_OP_FARTHEST, RD_OP_LESSHEALTHY, RD_OP_MOSTHEALTHY,
        RD_OP_RANDOM, RD_OP_COUNT };
 enum { RD_TP_ALLY = 0, RD_TP_ENEMY, RD_TP_COUNT };
+/* LLD's uncapped Build/Train/Harvest: the N value "inf" (MS_RTS_DSL_VAL_N | RD_N_INF), which the
+ * interpreter reads as RD_N_INF_VALUE, more than any count or distance a map of MS_RTS_MAX_SIDE
+ * cells a side can hold (products with it are taken in 64 bits). */
+enum { RD_N_INF = 0x0FFF, RD_N_INF_VALUE = 1 << 20 };
 
 extern const char *const rd_type_names[RD_T_COUNT];
 

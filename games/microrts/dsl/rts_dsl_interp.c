@@ -120,7 +120,7 @@ static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 				c->at = ch;
 				break;
 			case MS_RTS_DSL_VAL_N:
-				c->n = MS_RTS_DSL_VAL_INDEX(op);
+				c->n = MS_RTS_DSL_VAL_INDEX(op) == RD_N_INF ? RD_N_INF_VALUE : MS_RTS_DSL_VAL_INDEX(op);
 				c->an = ch;
 				break;
 			case MS_RTS_DSL_VAL_D:
@@ -442,7 +442,7 @@ static int eval_cond(ms_rts_dsl_interp *it, int i, int ui, int *value)
 		if (!u)
 			return it->any_opponent ? no_unit(it, i) : (*value = 0, MS_OK);
 		FACTS(it, ui);
-		v = it->opp_d2[ui] <= c->n * c->n;
+		v = it->opp_d2[ui] <= (int64_t)c->n * c->n;
 		break;
 	case MS_RTS_DSL_HASUNITINOPPONENTRANGE:
 		if (!u)

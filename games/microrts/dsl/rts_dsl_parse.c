@@ -172,15 +172,23 @@ static void add_kid(parser *ps, int parent, int kid)
 }
 
 /* Production ids the parser needs by name. */
-enum { ID_C, ID_SEQ, ID_FOR, ID_IF, ID_IFELSE, ID_EMPTY, ID_NOT, ID_ISTYPE, ID_WORKER, ID_COUNT };
+enum { ID_C, ID_SEQ, ID_FOR, ID_IF, ID_IFELSE, ID_EMPTY, ID_NOT, ID_ISTYPE, ID_WORKER, ID_INF, ID_COUNT };
 
 static int load_ids(parser *ps)
 {
 	static const char *const names[ID_COUNT] = { "C", "S_S", "For_S", "If_B_then_S", "If_B_then_S_else_S",
-						     "Empty", "Not", "is_Type", "Worker" };
+						     "Empty", "Not", "is_Type", "Worker", "inf" };
 	for (int i = 0; i < ID_COUNT; i++)
 		ps->id[i] = ms_dsl_prod_find(ps->g, names[i]);
 	return MS_OK;
+}
+
+/* 1 when the grammar has LLD's inf and `prod` is a command whose last argument, its cap N, LLD leaves
+ * out (Build(T,D), Train(T,D), Harvest()). */
+static int cap_optional(const parser *ps, int prod)
+{
+	int op = ms_dsl_prod_op(ps->g, prod);
+	return ps->id[ID_INF] >= 0 && (op == MS_RTS_DSL_BUILD || op == MS_RTS_DSL_TRAIN || op == MS_RTS_DSL_HARVEST);
 }
 
 /* Spellings accepted for commands and conditions: printed, salve and paper. */
@@ -290,7 +298,7 @@ static int parse_value(parser *ps, int nt, int *out)
  * (isWorker = is_Type(Worker)). */
 static int parse_call(parser *ps, int prod, int line, int col, int preset, int *out)
 {
-	int node, arity = ms_dsl_prod_arity(ps->g, prod), rc;
+	int node, arity = ms_dsl_prod_arity(ps->g, prod), rc, v_inf;
 	const char *name = ms_dsl_prod_name(ps->g, prod);
 	char what[128];
 
@@ -303,6 +311,12 @@ static int parse_call(parser *ps, int prod, int line, int col, int preset, int *
 		arity = 0;
 	}
 	if (!is_punct(ps, '(')) {
+		if (arity == 1 && cap_optional(ps, prod)) { /* LLD's harvest */
+			if ((v_inf = new_node(ps, ps->id[ID_INF], line, col)) < 0)
+				return v_inf;
+			add_kid(ps, node, v_inf);
+			return MS_OK;
+		}
 		if (arity == 0)
 			return MS_OK;
 		snprintf(what, sizeof(what), "'(' and the %d argument%s of %s", arity, arity > 1 ? "s" : "", name);
@@ -311,6 +325,12 @@ static int parse_call(parser *ps, int prod, int line, int col, int preset, int *
 	next(ps);
 	for (int k = 0; k < arity; k++) {
 		int v;
+		if (k == arity - 1 && is_punct(ps, ')') && cap_optional(ps, prod)) { /* LLD: no N */
+			if ((v_inf = new_node(ps, ps->id[ID_INF], line, col)) < 0)
+				return v_inf;
+			add_kid(ps, node, v_inf);
+			break;
+		}
 		if (k > 0) {
 			snprintf(what, sizeof(what), "',' before argument %d of %s", k + 1, name);
 			if ((rc = expect_punct(ps, ',', what)))
@@ -697,6 +717,20 @@ static int salve_error(salve *sv, const char *what)
 			    sv->tok ? (sv->tlen > 40 ? 40 : sv->tlen) : 0, sv->tok ? sv->tok : "", sv->tok ? "'" : "");
 }
 
+/* 1 when the current token is a value of `nt` (or its hole). */
+static int salve_has_value(const salve *sv, int nt)
+{
+	int n;
+	const uint16_t *alts = ms_dsl_nt_alts(sv->ps->g, nt, &n);
+
+	if (sv->tok && sv->tlen > 1 && sv->tok[0] == '?')
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (salve_is(sv, ms_dsl_prod_name(sv->ps->g, alts[i])))
+			return 1;
+	return 0;
+}
+
 static int salve_nt(salve *sv, int nt)
 {
 	parser *ps = sv->ps;
@@ -733,9 +767,15 @@ static int salve_nt(salve *sv, int nt)
 		if ((rc = ms_dsl_prog_push(ps->p, (ms_dsl_sym)prod)))
 			return rc;
 		salve_next(sv);
-		for (int k = 0; k < ms_dsl_prod_arity(ps->g, prod); k++)
-			if ((rc = salve_nt(sv, ms_dsl_prod_child_nt(ps->g, prod, k))))
+		for (int k = 0; k < ms_dsl_prod_arity(ps->g, prod); k++) {
+			int cnt = ms_dsl_prod_child_nt(ps->g, prod, k);
+			if (cnt == RD_NT_N && cap_optional(ps, prod) && !salve_has_value(sv, RD_NT_N))
+				rc = ms_dsl_prog_push(ps->p, (ms_dsl_sym)ps->id[ID_INF]); /* LLD: no N token */
+			else
+				rc = salve_nt(sv, cnt);
+			if (rc)
 				return rc;
+		}
 		ps->depth--;
 		return MS_OK;
 	}

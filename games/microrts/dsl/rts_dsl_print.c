@@ -74,14 +74,22 @@ static int pretty(ms_buf *b, const ms_dsl_prog *p, int i, int k, ms_dsl_prog *tm
 	}
 }
 
-static int print_salve(ms_buf *b, const ms_dsl_prog *p)
+/* `lld`: LLD Synthesis2's tokens, which have no N after Build, Train and Harvest (whatever its value). */
+static int print_salve(ms_buf *b, const ms_dsl_prog *p, int lld)
 {
 	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
 	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
-	int rc = MS_OK, n = ms_dsl_prog_len(p);
+	int rc = MS_OK, n = ms_dsl_prog_len(p), skip = -1;
 
 	for (int i = 0; i < n && !rc; i++) {
 		int nt = ms_dsl_node_nt(p, i);
+		if (i == skip)
+			continue;
+		if (lld && !ms_dsl_is_hole(nodes[i])) {
+			int op = ms_dsl_prod_op(g, nodes[i]);
+			if (op == MS_RTS_DSL_BUILD || op == MS_RTS_DSL_TRAIN || op == MS_RTS_DSL_HARVEST)
+				skip = ms_dsl_child(p, i, ms_dsl_prod_arity(g, nodes[i]) - 1);
+		}
 		if (i > 0)
 			rc = ms_buf_append(b, ";", 1);
 		if (!rc && (nt == RD_NT_S || nt == RD_NT_B))
@@ -106,13 +114,13 @@ int ms_rts_dsl_print(const ms_dsl_prog *p, int form, char **out, size_t *len)
 	*out = NULL;
 	if (form == MS_RTS_DSL_FORM_JAVA)
 		return ms_dsl_print(p, out, len);
-	if (form != MS_RTS_DSL_FORM_PRETTY && form != MS_RTS_DSL_FORM_SALVE)
+	if (form != MS_RTS_DSL_FORM_PRETTY && form != MS_RTS_DSL_FORM_SALVE && form != MS_RTS_DSL_FORM_SALVE_LLD)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_rts_dsl_print: unknown form %d", form);
 	if (!ms_rts_dsl_grammar_is(ms_dsl_prog_grammar(p)) || ms_dsl_prog_nt(p) != RD_NT_S)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_rts_dsl_print: not a finished MicroRTS DSL program");
 	ms_buf_init(&b, ctx);
-	if (form == MS_RTS_DSL_FORM_SALVE) {
-		rc = print_salve(&b, p);
+	if (form == MS_RTS_DSL_FORM_SALVE || form == MS_RTS_DSL_FORM_SALVE_LLD) {
+		rc = print_salve(&b, p, form == MS_RTS_DSL_FORM_SALVE_LLD);
 	} else if ((rc = ms_dsl_prog_new(ctx, &tmp, ms_dsl_prog_grammar(p))) == MS_OK) {
 		rc = pretty(&b, p, 0, 0, tmp);
 		ms_dsl_prog_free(tmp);

@@ -49,13 +49,15 @@ extern "C" {
 /** Grammar flags. */
 enum {
 	MS_RTS_DSL_GRAMMAR_NOT = 1u << 0,       /**< add the Not(B) extension to B */
-	MS_RTS_DSL_GRAMMAR_GEN_RANDOM = 1u << 1 /**< samplers may draw Op = Random (as LLD does) */
+	MS_RTS_DSL_GRAMMAR_GEN_RANDOM = 1u << 1, /**< samplers may draw Op = Random (as LLD does) */
+	MS_RTS_DSL_GRAMMAR_LLD = 1u << 2 /**< the N value `inf` (never drawn): LLD Synthesis2's Build(T,D),
+					      Train(T,D) and Harvest(), which have no cap (spec 11) */
 };
 
 /**
- * Builds the dialect-A grammar ("microrts-A", or "microrts-A+not" with the
- * Not extension) and installs the reference samplers (spec 13.2): S by its
- * size budget, C uniformly among 7 commands, B among 14 conditions, each
+ * Builds the dialect-A grammar ("microrts-A", "microrts-A+not" with the
+ * Not extension; "+random", "+lld" with the N value inf) and installs the
+ * reference samplers (spec 13.2): S by its size budget, C uniformly among 7 commands, B among 14 conditions, each
  * parameter uniformly over its list (Op without Random unless
  * MS_RTS_DSL_GRAMMAR_GEN_RANDOM). Free with ms_dsl_grammar_free.
  */
@@ -136,7 +138,10 @@ MS_EXTERN int ms_rts_dsl_parse_file(ms_dsl_prog *p, const char *path, unsigned f
 enum {
 	MS_RTS_DSL_FORM_JAVA = 0,   /**< translate(): one line, the default */
 	MS_RTS_DSL_FORM_PRETTY = 1, /**< translateIndentation(0): one statement per line, tab indents */
-	MS_RTS_DSL_FORM_SALVE = 2   /**< Control.salve: exact-tree tokens joined by ';' */
+	MS_RTS_DSL_FORM_SALVE = 2,  /**< Control.salve: exact-tree tokens joined by ';' */
+	MS_RTS_DSL_FORM_SALVE_LLD = 3 /**< the same as LLD Synthesis2 writes it: no N after Build, Train and
+					   Harvest (their caps dropped; read back with MS_RTS_DSL_GRAMMAR_LLD they are
+					   inf) */
 };
 
 /**

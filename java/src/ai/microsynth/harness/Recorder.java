@@ -20,6 +20,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.zip.GZIPOutputStream;
 
 import ai.core.AI;
+import ai.microsynth.harness.RecordingLines.TrackedRandom;
 import rts.GameState;
 import rts.PartiallyObservableGameState;
 import rts.PhysicalGameState;
@@ -27,10 +28,8 @@ import rts.PlayerAction;
 import rts.Trace;
 import rts.TraceEntry;
 import rts.UnitAction;
-import rts.UnitActionAssignment;
 import rts.units.Unit;
 import rts.units.UnitTypeTable;
-import util.Pair;
 import util.XMLWriter;
 
 /**
@@ -79,35 +78,6 @@ public final class Recorder {
             }
             out.flush();
             System.exit(rc);
-        }
-
-        static final class TrackedRandom extends Random {
-            private static final long serialVersionUID = 1L;
-            private static final long MULT = 0x5DEECE66DL, ADD = 0xBL, MASK = (1L << 48) - 1;
-            private long state;
-
-            TrackedRandom(long seed) {
-                super(seed);
-                state = (seed ^ MULT) & MASK;
-            }
-
-            @Override
-            public synchronized void setSeed(long seed) {
-                super.setSeed(seed);
-                state = (seed ^ MULT) & MASK;
-            }
-
-            @Override
-            protected int next(int bits) {
-                synchronized (this) {
-                    state = (state * MULT + ADD) & MASK;
-                    return (int) (state >>> (48 - bits));
-                }
-            }
-
-            synchronized long state() {
-                return state;
-            }
         }
 
         static final String[] MAPS = {
@@ -253,12 +223,6 @@ public final class Recorder {
             }
         }
 
-        private static Field field(Class<?> c, String name) throws NoSuchFieldException {
-            Field f = c.getDeclaredField(name);
-            f.setAccessible(true);
-            return f;
-        }
-
         static void record(String job, File harness, String extraMaps, Harness.Env env, File dir, int timeBudget,
                 boolean traces, PrintStream out) throws Exception {
             String[] w = job.trim().split("\\s+");
@@ -276,11 +240,11 @@ public final class Recorder {
             // Seeded, readable generators in place of the engine's static ones.
             TrackedRandom damage = new TrackedRandom(seed * 2 + 1), conflicts = new TrackedRandom(seed * 2 + 2);
             UnitAction.r = damage;
-            field(GameState.class, "r").set(null, conflicts);
-            Field parameter = field(UnitAction.class, "parameter");
+            RecordingLines.field(GameState.class, "r").set(null, conflicts);
+            Field parameter = RecordingLines.field(UnitAction.class, "parameter");
             // RandomBiasedAI draws from util.Sampler's static generator: seed it
             // as `microsynth match --seed` does, so native bots can follow it.
-            field(Class.forName("util.Sampler"), "generator").set(null, new Random(seed * 1000003L + 3));
+            RecordingLines.field(Class.forName("util.Sampler"), "generator").set(null, new Random(seed * 1000003L + 3));
 
             UnitTypeTable table = new UnitTypeTable(utt, conflict);
             GameState gs = new GameState(PhysicalGameState.load(mapFile.getPath(), table), table);
@@ -331,22 +295,12 @@ public final class Recorder {
                         trace.addEntry(te);
                     }
                     for (int p = 0; p < 2; p++) {
-                        line.setLength(0);
-                        List<Pair<Unit, UnitAction>> acts = pa[p].getActions();
-                        line.append("P ").append(p).append(' ').append(acts.size());
-                        for (Pair<Unit, UnitAction> ua : acts) {
-                            Unit u = ua.m_a;
-                            line.append(' ').append(u.getID()).append(',').append(u.getType().ID).append(',')
-                                .append(u.getPlayer()).append(',').append(u.getX()).append(',').append(u.getY())
-                                .append(',').append(u.getResources()).append(',').append(u.getHitPoints()).append(',');
-                            action(line, ua.m_b, parameter);
-                        }
-                        rec.write(line.append('\n').toString());
+                        rec.write(RecordingLines.pairs(p, pa[p], line, parameter).append('\n').toString());
                     }
                     gs.issueSafe(pa[0]);
                     gs.issueSafe(pa[1]);
                     gameover = gs.cycle();
-                    rec.write(state(gs, line, parameter).append('\n').toString());
+                    rec.write(RecordingLines.state(gs, line, parameter).append('\n').toString());
                 }
                 rec.write("end " + gs.winner() + " " + gs.getTime() + "\n");
             }
@@ -367,36 +321,6 @@ public final class Recorder {
             // A bot that crashed or hung cuts the match; what was recorded stands.
             out.println("recorded " + name + " winner=" + gs.winner() + " cycles=" + gs.getTime()
                     + (crashed >= 0 ? " cut=player" + crashed : ""));
-        }
-
-        /** "T:P:UT", or "5:X:Y" for attacks: the fields the rules read. */
-        static void action(StringBuilder b, UnitAction a, Field parameter) throws IllegalAccessException {
-            if (a.getType() == UnitAction.TYPE_ATTACK_LOCATION) {
-                b.append(a.getType()).append(':').append(a.getLocationX()).append(':').append(a.getLocationY());
-            } else {
-                b.append(a.getType()).append(':').append(parameter.getInt(a)).append(':')
-                 .append(a.getUnitType() == null ? -1 : a.getUnitType().ID);
-            }
-        }
-
-        /** The canonical state line (same as microsynth diff builds). */
-        static StringBuilder state(GameState gs, StringBuilder b, Field parameter) throws IllegalAccessException {
-            PhysicalGameState pgs = gs.getPhysicalGameState();
-            List<Unit> units = pgs.getUnits();
-            b.setLength(0);
-            b.append("S ").append(gs.getTime()).append(' ').append(gs.getPlayer(0).getResources()).append(' ')
-             .append(gs.getPlayer(1).getResources()).append(" U ").append(units.size());
-            for (Unit u : units) {
-                b.append(' ').append(u.getID()).append(',').append(u.getType().ID).append(',').append(u.getPlayer())
-                 .append(',').append(u.getX()).append(',').append(u.getY()).append(',').append(u.getResources())
-                 .append(',').append(u.getHitPoints());
-            }
-            b.append(" A ").append(gs.getUnitActions().size());
-            for (UnitActionAssignment uaa : gs.getUnitActions().values()) {
-                b.append(' ').append(uaa.unit.getID()).append(',').append(uaa.time).append(',');
-                action(b, uaa.action, parameter);
-            }
-            return b;
         }
     }
 }
