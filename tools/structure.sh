@@ -38,16 +38,15 @@
 # (the struct's name and `_init`), and no public function fills options
 # under another name (`_default`, `_defaults`): opts_init counts the
 # breaches, held at 0. Objects remember their context: free_ctx counts the
-# public `void ms_X_free(ms_ctx *ctx, ms_X *x)` still taking one (objects
-# that do not keep their context yet); it may only go down.
+# public `void ms_X_free(ms_ctx *ctx, ms_X *x)` taking one, held at 0.
 MAX_OUT_PARAM=0
-MAX_FREE_CTX=6
+MAX_FREE_CTX=0
 MAX_OPTS_INIT=0
-MAX_RAW_ALLOC=104
+MAX_RAW_ALLOC=94
 MAX_RAW_GROWTH=0
 MAX_RAW_THREADS=0
 MAX_HASH_CONSTANTS=0
-MAX_CTX_REALLOC=3
+MAX_CTX_REALLOC=0
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=$(find native games tools -name '*.c' -o -name '*.h' | sort)
@@ -138,12 +137,17 @@ checks = [
 lex = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 sites = {name: [] for name, _ in checks}
 for f in files:
-    if f.startswith(("native/core/", "games/microrts/bridge/jni/")):
+    if f.startswith("native/core/"):
         continue
+    # the JNI entry's tables are built before any context exists (C's malloc);
+    # its growth still goes through the kit
+    jni = f.startswith("games/microrts/bridge/jni/")
     code = lex.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), open(f, encoding="utf-8", errors="replace").read())
     for name, rx in checks:
         if name == "ctx_realloc" and f.startswith("native/include/"):
             continue  # its declaration
+        if jni and name != "ctx_realloc":
+            continue
         for m in rx.finditer(code):
             sites[name].append("%s:%d" % (f, code.count("\n", 0, m.start()) + 1))
 over = 0

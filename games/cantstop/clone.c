@@ -15,6 +15,7 @@
 #include "core/vec.h"
 
 struct ms_cs_dataset {
+	ms_ctx *ctx; /* its allocator: ms_cs_dataset_free needs no context */
 	ms_cs_record *rec;
 	size_t n;
 	int cap; /* ms_vec_grow's */
@@ -23,16 +24,18 @@ struct ms_cs_dataset {
 
 int ms_cs_dataset_new(ms_ctx *ctx, ms_cs_dataset **out)
 {
-	*out = ms_ctx_calloc(ctx, 1, sizeof(**out));
-	return *out ? MS_OK : ms_ctx_error(ctx, MS_ENOMEM, "cantstop data set: out of memory");
+	if (!(*out = ms_ctx_calloc(ctx, 1, sizeof(**out))))
+		return ms_ctx_error(ctx, MS_ENOMEM, "cantstop data set: out of memory");
+	(*out)->ctx = ctx;
+	return MS_OK;
 }
 
-void ms_cs_dataset_free(ms_ctx *ctx, ms_cs_dataset *ds)
+void ms_cs_dataset_free(ms_cs_dataset *ds)
 {
 	if (!ds)
 		return;
-	ms_ctx_mfree(ctx, ds->rec);
-	ms_ctx_mfree(ctx, ds);
+	ms_ctx_mfree(ds->ctx, ds->rec);
+	ms_ctx_mfree(ds->ctx, ds);
 }
 
 size_t ms_cs_dataset_size(const ms_cs_dataset *ds)
@@ -167,7 +170,7 @@ int ms_cs_dataset_generate(ms_ctx *ctx, ms_cs_dataset **out, const ms_cs_player 
 	return MS_OK;
 fail:
 	ms_ctx_mfree(ctx, rc.turn);
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	return err;
 }
 
@@ -305,7 +308,7 @@ int ms_cs_dataset_read(ms_ctx *ctx, ms_cs_dataset **out, const char *text, size_
 	*out = ds;
 	return MS_OK;
 fail:
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	return err;
 }
 

@@ -207,15 +207,11 @@ static int csr_grow(ms_cs_dsl_runner *r, int pc, uint32_t n, uint32_t *off)
 	if (n > CSR_MAX_CELLS - r->top)
 		return csr_fail(r, pc, "lists of more than %u values in one decision", (unsigned)CSR_MAX_CELLS);
 	if (r->top + n > r->cap) {
-		uint32_t cap = r->cap;
-		csr_val *c;
-
-		while (cap < r->top + n)
-			cap = cap > CSR_MAX_CELLS / 2 ? CSR_MAX_CELLS : cap * 2;
-		if (!(c = ms_ctx_realloc(r->ctx, r->cells, sizeof(*c) * cap)))
+		size_t cap = r->cap; /* bounded by CSR_MAX_CELLS, so it fits back in the runner's uint32_t */
+		if (ms_vec_grow_big(r->ctx, (void **)&r->cells, &cap, (size_t)r->top + n, sizeof *r->cells, 0,
+				    CSR_MAX_CELLS) < 0)
 			return ms_ctx_error(r->ectx, MS_ENOMEM, "cantstop dsl runner: out of memory");
-		r->cells = c;
-		r->cap = cap;
+		r->cap = (uint32_t)cap;
 	}
 	*off = r->top;
 	r->top += n;

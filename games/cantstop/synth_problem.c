@@ -565,7 +565,7 @@ void ms_cs_synth_free(ms_cs_synth *cs)
 	if (!cs)
 		return;
 	if (cs->ds)
-		ms_cs_dataset_free(cs->ctx, cs->ds);
+		ms_cs_dataset_free(cs->ds);
 	ms_cs_dsl_runner_free(cs->probe);
 	ms_cs_dsl_free(cs->dsl);
 	ms_ctx_mfree(cs->ctx, cs);

@@ -9,6 +9,7 @@
 enum { AG_RANDOM, AG_SIMPLE, AG_SEARCH, AG_ALPHABETA };
 
 struct ms_catan_agent {
+	ms_ctx *ctx; /* its allocator: ms_catan_agent_free needs no context */
 	int kind;
 	uint64_t rng;
 	ms_catan_simple_opts simple;
@@ -96,6 +97,7 @@ static int agent_begin(ms_ctx *ctx, ms_catan_agent **a, int kind, uint64_t seed)
 {
 	if (!(*a = ms_ctx_calloc(ctx, 1, sizeof **a)))
 		return ms_ctx_error(ctx, MS_ENOMEM, "catan agent: out of memory");
+	(*a)->ctx = ctx;
 	(*a)->kind = kind;
 	(*a)->rng = seed;
 	ms_catan_simple_opts_init(&(*a)->simple, MS_CATAN_SIMPLE_OPTS_VERSION);
@@ -106,7 +108,7 @@ static int agent_begin(ms_ctx *ctx, ms_catan_agent **a, int kind, uint64_t seed)
 static int agent_end(ms_ctx *ctx, ms_catan_agent **out, ms_catan_agent *a, int rc)
 {
 	if (rc < 0) {
-		ms_catan_agent_free(ctx, a);
+		ms_catan_agent_free(a);
 		return rc;
 	}
 	*out = a;
@@ -194,12 +196,12 @@ int ms_catan_agent_new(ms_ctx *ctx, ms_catan_agent **out, const char *spec, uint
 	return ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': unknown (%s)", spec, list);
 }
 
-void ms_catan_agent_free(ms_ctx *ctx, ms_catan_agent *a)
+void ms_catan_agent_free(ms_catan_agent *a)
 {
 	if (!a)
 		return;
 	ms_mcts_free(a->search.m);
-	ms_ctx_mfree(ctx, a);
+	ms_ctx_mfree(a->ctx, a);
 }
 
 int ms_catan_agent_act(ms_ctx *ctx, ms_catan_agent *a, const ms_catan_state *s, ms_catan_action *out)

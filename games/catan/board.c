@@ -183,6 +183,7 @@ static int new_board(ms_ctx *ctx, const catan__hexdef *defs, int n, const char *
 		ms_ctx_mfree(ctx, b);
 		return rc;
 	}
+	b->ctx = ctx; /* after the build, which clears the board */
 	*out = b;
 	return MS_OK;
 }
@@ -465,10 +466,10 @@ int ms_catan_board_random(ms_ctx *ctx, ms_catan_board **out, uint64_t seed)
 	return new_board(ctx, defs, 37, "random board", out);
 }
 
-void ms_catan_board_free(ms_ctx *ctx, ms_catan_board *b)
+void ms_catan_board_free(ms_catan_board *b)
 {
 	if (b)
-		ms_ctx_mfree(ctx, b);
+		ms_ctx_mfree(b->ctx, b);
 }
 
 int ms_catan_board_hex(const ms_catan_board *b, int hex, int *resource, int *number, int cube[3])

@@ -5,6 +5,7 @@
 #include "microsynth/catan.h"
 
 struct ms_catan_board {
+	ms_ctx *ctx; /* its allocator: ms_catan_board_free needs no context */
 	int8_t hex_res[MS_CATAN_HEXES];       /* -1 desert */
 	int8_t hex_num[MS_CATAN_HEXES];       /* 0 desert */
 	int8_t cube[MS_CATAN_HEXES][3];

@@ -385,7 +385,7 @@ static int serve_line(js_view *v, ms_catan_board **board, ms_catan_agent *agent,
 	const cJSON *layout = cJSON_GetObjectItemCaseSensitive(j, "layout");
 	int rc;
 	if (cJSON_IsString(layout)) {
-		ms_catan_board_free(v->ctx, *board);
+		ms_catan_board_free(*board);
 		*board = NULL;
 		if ((rc = ms_catan_board_from_layout(v->ctx, board, layout->valuestring, strlen(layout->valuestring))) < 0)
 			return rc;
@@ -432,7 +432,7 @@ int ms_catan_js_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *
 		cJSON_Delete(j);
 	}
 	ms_buf_dispose(&line);
-	ms_catan_board_free(ctx, board);
-	ms_catan_agent_free(ctx, agent);
+	ms_catan_board_free(board);
+	ms_catan_agent_free(agent);
 	return rc;
 }

@@ -522,7 +522,7 @@ int ms_catan_replay_file(ms_ctx *ctx, const char *path, ms_catan_replay_stats *s
 	rc = replay_text(&r, text, stats);
 	if (rc == MS_OK)
 		stats->games++;
-	ms_catan_board_free(ctx, r.board);
+	ms_catan_board_free(r.board);
 	ms_ctx_mfree(ctx, text);
 	return rc;
 }
@@ -638,7 +638,7 @@ int ms_catan_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in,
 			break;
 		}
 		if (cJSON_GetObjectItemCaseSensitive(j, "start")) {
-			ms_catan_board_free(ctx, r.board);
+			ms_catan_board_free(r.board);
 			r.board = NULL;
 		}
 		rc = serve_line(&r, agent, j, &pick, fallbacks);
@@ -649,7 +649,7 @@ int ms_catan_serve(ms_ctx *ctx, const char *agent_spec, uint64_t seed, FILE *in,
 		}
 	}
 	ms_buf_dispose(&line);
-	ms_catan_board_free(ctx, r.board);
-	ms_catan_agent_free(ctx, agent);
+	ms_catan_board_free(r.board);
+	ms_catan_agent_free(agent);
 	return rc;
 }

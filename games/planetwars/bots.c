@@ -329,10 +329,10 @@ done:
 		if (out->forfeit)
 			ms_ctx_error(ctx, MS_EILLEGAL, "%s", reason);
 	}
-	ms_pw_state_free(ctx, view[0]);
-	ms_pw_state_free(ctx, view[1]);
+	ms_pw_state_free(view[0]);
+	ms_pw_state_free(view[1]);
 	ms_pw_orders_free(ord[0]);
 	ms_pw_orders_free(ord[1]);
-	ms_pw_state_free(ctx, s);
+	ms_pw_state_free(s);
 	return rc;
 }

@@ -18,6 +18,7 @@ typedef struct pb_fleet {
 } pb_fleet;
 
 struct ms_pw_playback {
+	ms_ctx *ctx; /* its allocator: ms_pw_playback_free needs no context */
 	int np;
 	MS_VEC(int) planets;   /* turn k's planet i: [(k * np + i) * 2] owner, then ships */
 	MS_VEC(int) first;     /* turn k's fleets: fleets.v[first.v[k] .. first.v[k + 1]) */
@@ -135,6 +136,8 @@ int ms_pw_playback_parse(ms_ctx *ctx, ms_pw_playback **out, const char *text, si
 	ms_pw_playback *pb = ms_ctx_calloc(ctx, 1, sizeof *pb);
 	char *copy = ms_ctx_malloc(ctx, len + 1);
 	int rc = MS_ENOMEM;
+	if (pb)
+		pb->ctx = ctx;
 	if (pb && copy) {
 		memcpy(copy, text, len);
 		copy[len] = 0; /* a NUL inside ends the text, as it ended the file's reading */
@@ -145,17 +148,18 @@ int ms_pw_playback_parse(ms_ctx *ctx, ms_pw_playback **out, const char *text, si
 	}
 	ms_ctx_mfree(ctx, copy);
 	if (rc < 0) {
-		ms_pw_playback_free(ctx, pb);
+		ms_pw_playback_free(pb);
 		return rc;
 	}
 	*out = pb;
 	return MS_OK;
 }
 
-void ms_pw_playback_free(ms_ctx *ctx, ms_pw_playback *pb)
+void ms_pw_playback_free(ms_pw_playback *pb)
 {
 	if (!pb)
 		return;
+	ms_ctx *ctx = pb->ctx;
 	ms_ctx_mfree(ctx, pb->planets.v);
 	ms_ctx_mfree(ctx, pb->first.v);
 	ms_ctx_mfree(ctx, pb->fleets.v);

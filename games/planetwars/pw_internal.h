@@ -11,6 +11,7 @@
  * answers ms_pw_distance from `vdist`; every other state from `dist`.
  */
 struct ms_pw_state {
+	ms_ctx *ctx; /* its allocator: ms_pw_state_free needs no context */
 	int np, nf, fcap;
 	int turn;
 	int is_view;

@@ -113,9 +113,10 @@ static void free_parts(ms_ctx *ctx, ms_pw_state *s)
 	ms_ctx_mfree(ctx, s);
 }
 
-void ms_pw_state_free(ms_ctx *ctx, ms_pw_state *s)
+void ms_pw_state_free(ms_pw_state *s)
 {
-	free_parts(ctx, s);
+	if (s)
+		free_parts(s->ctx, s);
 }
 
 static int fleet_reserve(ms_ctx *ctx, ms_pw_state *s, int need)
@@ -328,6 +329,7 @@ int ms_pw_state_parse(ms_ctx *ctx, ms_pw_state **out, const char *text, const ch
 	ms_pw_state *s = ms_ctx_calloc(ctx, 1, sizeof *s);
 	if (!s)
 		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
+	s->ctx = ctx;
 	pw_parser ps = { ctx, s, what, 0, 0, NULL, 0 };
 	int rc = pw_parse_lines(&ps, text);
 	if (!rc)
@@ -367,6 +369,7 @@ int ms_pw_state_clone(ms_ctx *ctx, ms_pw_state **out, const ms_pw_state *src)
 	if (!s)
 		return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
 	*s = *src;
+	s->ctx = ctx;
 	s->planets = NULL;
 	s->fleets = NULL;
 	s->fcap = 0;
@@ -567,13 +570,14 @@ int ms_pw_make_view(ms_ctx *ctx, const ms_pw_state *s, int pov, ms_pw_state **vi
 {
 	ms_pw_state *v = *view;
 	if (v && (v->np != s->np || v->vdist != s->vdist)) {
-		ms_pw_state_free(ctx, v);
+		ms_pw_state_free(v);
 		v = *view = NULL;
 	}
 	if (!v) {
 		v = ms_ctx_calloc(ctx, 1, sizeof *v);
 		if (!v)
 			return ms_ctx_error(ctx, MS_ENOMEM, "planetwars: out of memory");
+		v->ctx = ctx;
 		v->np = s->np;
 		v->planets = ms_ctx_malloc(ctx, (size_t)s->np * sizeof *v->planets);
 		if (!v->planets) {

@@ -54,3 +54,25 @@ int ms_vec_grow_cols(ms_ctx *ctx, int *cap, long long need, const ms_vec_col *co
 	*cap = (int)c;
 	return MS_OK;
 }
+
+int ms_vec_grow_big(ms_ctx *ctx, void **v, size_t *cap, size_t need, size_t elem, size_t min, size_t max)
+{
+	size_t c = *cap > min ? *cap : (min ? min : 1);
+	void *p;
+
+	if (need <= *cap)
+		return MS_OK;
+	if (max && need > max)
+		return ms_ctx_error(ctx, MS_EINVAL, "a block of %zu elements is over its bound of %zu", need, max);
+	while (c < need)
+		c = c > SIZE_MAX / 2 ? need : c * 2;
+	if (max && c > max)
+		c = max;
+	if (elem && c > SIZE_MAX / elem)
+		return ms_ctx_error(ctx, MS_ENOMEM, "a block of %zu elements of %zu bytes overflows", c, elem);
+	if (!(p = grow_block(ctx, *v, c * elem)))
+		return ms_ctx_error(ctx, MS_ENOMEM, "out of memory for %zu elements of %zu bytes", c, elem);
+	*v = p;
+	*cap = c;
+	return MS_OK;
+}

@@ -39,6 +39,13 @@ typedef struct ms_vec_col {
  */
 int ms_vec_grow_cols(ms_ctx *ctx, int *cap, long long need, const ms_vec_col *cols, int n);
 
+/*
+ * For blocks whose size may pass an int's (a byte buffer, a pool of
+ * symbols): makes *cap >= need by doubling from at least `min`, never past
+ * `max` (0: no bound; the last step stops at max). 0, MS_EINVAL when need is
+ * over max, or MS_ENOMEM; the block and *cap unchanged on failure.
+ */
+int ms_vec_grow_big(ms_ctx *ctx, void **v, size_t *cap, size_t need, size_t elem, size_t min, size_t max);
 /* Room for `need` elements in total; 0 or MS_ENOMEM (the array is unchanged). */
 #define ms_vec_reserve(ctx, vec, need)                                                      \
 	((long long)(need) <= (long long)(vec)->cap                                         \

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "core/vec.h"
 #include "synth_internal.h"
 
 void syn_cache_init(syn_cache *c, ms_ctx *ctx)
@@ -91,16 +92,9 @@ int syn_cache_put(syn_cache *c, const ms_dsl_prog *p, double score)
 	if (2 * (c->n + 1) > c->cap && (rc = grow(c)) < 0)
 		return rc;
 	size_t n = (size_t)ms_dsl_prog_len(p);
-	if (c->pool_n + n > c->pool_cap) {
-		size_t cap = c->pool_cap ? c->pool_cap : 4096;
-		while (cap < c->pool_n + n)
-			cap *= 2;
-		ms_dsl_sym *pool = ms_ctx_realloc(c->ctx, c->pool, cap * sizeof *pool);
-		if (!pool)
-			return ms_ctx_error(c->ctx, MS_ENOMEM, "search cache: out of memory");
-		c->pool = pool;
-		c->pool_cap = cap;
-	}
+	if (c->pool_n + n > c->pool_cap &&
+	    ms_vec_grow_big(c->ctx, (void **)&c->pool, &c->pool_cap, c->pool_n + n, sizeof *c->pool, 4096, 0) < 0)
+		return ms_ctx_error(c->ctx, MS_ENOMEM, "search cache: out of memory");
 	uint64_t h = key_of(p);
 	size_t i = h & (c->cap - 1);
 	for (; c->hash[i]; i = (i + 1) & (c->cap - 1))

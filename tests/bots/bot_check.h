@@ -93,7 +93,7 @@ static int bot_play_checked(const char *bot, const char *xml, const char *opp, i
 	ms_bot_free(b[1]);
 	free(pa[0]);
 	free(pa[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return winner;

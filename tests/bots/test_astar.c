@@ -63,7 +63,7 @@ static void test_astar__worked_examples_of_the_java_class(void **state)
 	assert_int_equal(step(ctx, s, 1, 0, 0, NULL, 0), MS_RTS_UP);
 	assert_int_equal(step(ctx, s, 2, 1, 1, NULL, 0), -1); /* adjacent already */
 	assert_int_equal(step(ctx, s, 0, 0, 3, NULL, 0), -1); /* within range */
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -81,12 +81,12 @@ static void test_astar__walls_units_and_reserved_cells_block(void **state)
 	/* a unit on (0,1) hides the left tie: the path goes up first */
 	s = map(ctx, utt, EMPTY, 0, 1);
 	assert_int_equal(step(ctx, s, 0, 0, 0, NULL, 0), MS_RTS_UP);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	/* a reserved (1,2) turns the way to (1,4) aside */
 	s = map(ctx, utt, EMPTY, -1, -1);
 	assert_int_equal(step(ctx, s, 1, 4, 0, NULL, 0), MS_RTS_DOWN);
 	assert_int_not_equal(step(ctx, s, 1, 4, 0, reserved, 1), MS_RTS_DOWN);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	/* walled in on row 2 and column 2: (3,3) is unreachable */
 	s = map(ctx, utt,
 		"00100000"
@@ -100,7 +100,7 @@ static void test_astar__walls_units_and_reserved_cells_block(void **state)
 		-1, -1);
 	assert_int_equal(step(ctx, s, 3, 3, 0, NULL, 0), -1);
 	assert_int_equal(step(ctx, s, 0, 0, 0, NULL, 0), MS_RTS_LEFT);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -329,7 +329,7 @@ static void test_astar__a_memo_answers_only_the_same_search(void **state)
 										 q[k][3]));
 						searches++;
 					}
-				ms_rts_state_free(ctx, s);
+				ms_rts_state_free(s);
 			}
 		}
 		free(blocked);
@@ -373,7 +373,7 @@ static void test_astar__same_steps_as_the_ordered_open_list_on_random_maps(void 
 			none += a.type < 0;
 		}
 		free(blocked);
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 	}
 	/* the maps exercise both outcomes */
 	assert_true(moves > searches / 10);

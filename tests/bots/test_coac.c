@@ -122,7 +122,7 @@ static ms_rts_action light_decision(const char *t, int lx, int ly, int *random)
 	assert_true(found);
 	*random = b->random_moves;
 	ms_bot_free(b);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return a;

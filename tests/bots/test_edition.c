@@ -63,7 +63,7 @@ static ms_rts_action worker_action(const char *bot_name, int edition, int load, 
 		}
 	assert_int_equal(found, 1);
 	ms_bot_free(b);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return a;

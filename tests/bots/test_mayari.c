@@ -46,7 +46,7 @@ static int decide_once(const char *xml, int64_t id, ms_rts_action *a, int *rando
 	*clock = b->clock_bound;
 	ms_bot_free(b);
 	free(pa);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return n;

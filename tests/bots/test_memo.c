@@ -67,7 +67,7 @@ static long lockstep(ms_ctx *ctx, const ms_rts_utt *utt, const char *map, const 
 		ms_bot_free(ref[p]);
 		ms_bot_free(mem[p]);
 	}
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return compared;
 }
 

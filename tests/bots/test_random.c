@@ -92,7 +92,7 @@ static uint64_t play(const char *bot, int64_t seed, int cycles)
 	digest = digest * 31 + (uint64_t)ms_rts_state_time(s);
 	ms_bot_free(b[0]);
 	ms_bot_free(b[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return digest;

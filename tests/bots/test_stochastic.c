@@ -35,7 +35,7 @@ static int play(ms_ctx *ctx, const ms_rts_utt *utt, const char *bot, int64_t see
 	end = ms_rts_state_time(s);
 	ms_bot_free(b[0]);
 	ms_bot_free(b[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return end * 4 + winner + 1;
 }
 

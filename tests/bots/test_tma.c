@@ -83,13 +83,13 @@ static void test_tma__weights_pick_the_strategy(void **state)
 	ms_rts_action a = decide(&f, s, 1);
 	assert_int_equal(a.type, MS_RTS_MOVE);
 	assert_int_equal(a.parameter, MS_RTS_DOWN);
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	assert_int_equal(ms_bot_reset(f.bot), MS_OK);
 	s = state_of(&f, 8, 8, light_and_worker, 6, 0, 20);
 	a = decide(&f, s, 1);
 	assert_int_equal(a.type, MS_RTS_MOVE);
 	assert_int_equal(a.parameter, MS_RTS_RIGHT);
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	fixture_close(&f);
 }
 
@@ -102,7 +102,7 @@ static void test_tma__weights_are_retuned_every_500_cycles(void **state)
 	fixture_open(&f);
 	ms_rts_state *s = state_of(&f, 8, 8, light_and_worker, 6, 0, 20);
 	assert_int_equal(decide(&f, s, 1).parameter, MS_RTS_RIGHT);
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	s = state_of(&f, 8, 8, lone_light, 4, 499, 20);
 	assert_int_equal(decide(&f, s, 1).parameter, MS_RTS_RIGHT); /* weights kept */
 	s->time = 500;
@@ -110,7 +110,7 @@ static void test_tma__weights_are_retuned_every_500_cycles(void **state)
 	assert_int_equal(ms_bot_reset(f.bot), MS_OK);
 	s->time = 499;
 	assert_int_equal(decide(&f, s, 1).parameter, MS_RTS_DOWN); /* a fresh start */
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	fixture_close(&f);
 }
 
@@ -124,7 +124,7 @@ static void test_tma__a_cycle_with_no_free_unit_is_not_seen(void **state)
 	fixture_open(&f);
 	ms_rts_state *s = state_of(&f, 8, 8, light_and_worker, 6, 0, 20);
 	assert_int_equal(decide(&f, s, 1).parameter, MS_RTS_RIGHT);
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	s = state_of(&f, 8, 8, lone_light, 4, 500, 20);
 	ms_rts_state_unit(s, 0, &p.unit);
 	p.action = bot_act(MS_RTS_NONE, 5, -1);
@@ -132,10 +132,10 @@ static void test_tma__a_cycle_with_no_free_unit_is_not_seen(void **state)
 	assert_false(ms_rts_state_unit_idle(s, 0));
 	decide(&f, s, 1);
 	assert_int_equal(f.n, 0);
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	s = state_of(&f, 8, 8, lone_light, 4, 501, 20);
 	assert_int_equal(decide(&f, s, 1).parameter, MS_RTS_RIGHT);
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	fixture_close(&f);
 }
 
@@ -156,7 +156,7 @@ static void test_tma__second_worker_into_one_cell_waits(void **state)
 	assert_int_equal(a.parameter, MS_RTS_DOWN);
 	assert_int_equal(b.type, MS_RTS_NONE);
 	assert_int_equal(b.parameter, 10);
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	fixture_close(&f);
 }
 
@@ -175,7 +175,7 @@ static void test_tma__scout_harvests_its_way_through_resources(void **state)
 	ms_rts_action a = decide(&f, s, 1);
 	assert_int_equal(a.type, MS_RTS_HARVEST);
 	assert_int_equal(a.parameter, MS_RTS_RIGHT);
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	fixture_close(&f);
 }
 
@@ -197,7 +197,7 @@ static void test_tma__chokepoint_uses_the_jars_distance(void **state)
 	rts_terrain(s)[5 + 4 * 16] = rts_terrain(s)[6 + 4 * 16] = 0;
 	rts_terrain(s)[4 + 4 * 16] = rts_terrain(s)[6 + 6 * 16] = 1;
 	assert_false(tma_chokepoint(&t, 5, 5));
-	ms_rts_state_free(f.ctx, s);
+	ms_rts_state_free(s);
 	fixture_close(&f);
 }
 
@@ -215,14 +215,14 @@ static void test_tma__a_bot_not_reset_keeps_a_base_off_the_new_map(void **state)
 	for (int k = 0; k < 2; k++) {
 		ms_rts_state *s = state_of(&f, 16, 16, big[k], 3, 0, 20);
 		decide(&f, s, 2);
-		ms_rts_state_free(f.ctx, s);
+		ms_rts_state_free(s);
 		s = state_of(&f, 8, 8, small, 5, 0, 20);
 		for (int t = 0; t < 3; t++) {
 			s->time = t;
 			decide(&f, s, 2);
 			assert_true(f.n > 0);
 		}
-		ms_rts_state_free(f.ctx, s);
+		ms_rts_state_free(s);
 		assert_int_equal(ms_bot_reset(f.bot), MS_OK);
 	}
 	fixture_close(&f);

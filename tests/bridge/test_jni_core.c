@@ -43,7 +43,7 @@ static void fixture_init(fixture *f, int version, const char *map)
 static void fixture_dispose(fixture *f)
 {
 	free(f->table);
-	ms_rts_state_free(f->ctx, f->s);
+	ms_rts_state_free(f->s);
 	ms_rts_utt_free(f->utt);
 	ms_ctx_free(f->ctx);
 }

@@ -178,8 +178,8 @@ static void test_import__states_rebuild_to_the_same_json_and_play_on_identically
 				assert_int_equal(ms_rts_cycle(ctx, a, NULL), MS_OK);
 				assert_int_equal(ms_rts_cycle(ctx, b, NULL), MS_OK);
 			}
-			ms_rts_state_free(ctx, a);
-			ms_rts_state_free(ctx, b);
+			ms_rts_state_free(a);
+			ms_rts_state_free(b);
 			compared++;
 		}
 		assert_int_equal(ms_rts_cycle(ctx, s, &over), MS_OK);
@@ -196,8 +196,8 @@ static void test_import__states_rebuild_to_the_same_json_and_play_on_identically
 	assert_int_equal(ms_rts_state_resources(c, 1), 2);
 	ms_bot_free(bot[0]);
 	ms_bot_free(bot[1]);
-	ms_rts_state_free(ctx, c);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(c);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -248,7 +248,7 @@ static void test_import__bad_units_and_pending_actions_are_refused(void **state)
 	assert_int_equal(ms_rts_state_add_pending(ctx, c, 0, 5, &move), MS_OK);
 	expect_error(ctx, ms_rts_state_add_pending(ctx, c, 0, 5, &move), "already has one");
 	assert_int_equal(ms_rts_state_unit_idle(c, 0), 0);
-	ms_rts_state_free(ctx, c);
+	ms_rts_state_free(c);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }

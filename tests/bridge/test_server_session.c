@@ -104,8 +104,8 @@ static int teardown(void **state)
 	ms_ctx_mfree(F.ctx, F.map8_json);
 	ms_ctx_mfree(F.ctx, F.duel_reply_json);
 	ms_ctx_mfree(F.ctx, F.duel_reply_xml);
-	ms_rts_state_free(F.ctx, F.duel);
-	ms_rts_state_free(F.ctx, F.map8);
+	ms_rts_state_free(F.duel);
+	ms_rts_state_free(F.map8);
 	ms_rts_utt_free(F.utt);
 	ms_ctx_free(F.ctx);
 	return 0;
@@ -510,7 +510,7 @@ static void test_server_session__json_and_xml_sessions_decide_alike(void **state
 		assert_int_equal(srv_player_action_xml(&b, st, pairs, n), 0);
 		assert_string_equal(b.data, rx.line[i + 1]);
 		ms_buf_dispose(&b);
-		ms_rts_state_free(F.ctx, st);
+		ms_rts_state_free(st);
 	}
 	assert_true(nonempty > 10);
 	assert_int_equal(rj.errors + rx.errors, 0);
@@ -556,7 +556,7 @@ static void test_server_session__replies_play_a_game_to_the_end(void **state)
 	assert_string_equal(r.line[r.n - 1], "ack");
 	assert_int_equal(r.errors, 0);
 	ms_bot_free(passive);
-	ms_rts_state_free(F.ctx, g);
+	ms_rts_state_free(g);
 	ms_server_session_free(s);
 	replies_clear(&r);
 }

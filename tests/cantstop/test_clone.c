@@ -119,7 +119,7 @@ static void test_score__hand_made_data_set(void **state)
 	scores(ctx, ds, &ga, &obs, &act);
 	assert_float_equal(obs, 0.0, 1e-12);
 	assert_float_equal(act, 0.7, 1e-12);
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	ms_ctx_free(ctx);
 }
 
@@ -142,7 +142,7 @@ static void test_score__pending_claim_carries_over_to_the_next_stop(void **state
 	scores(ctx, ds, &p, &obs, &act);
 	assert_float_equal(obs, 1.0, 1e-12);
 	assert_float_equal(act, 5.0 / 6.0, 1e-12);
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	ms_ctx_free(ctx);
 }
 
@@ -162,16 +162,16 @@ static void test_score__errors_score_zero(void **state)
 	score = 1;
 	assert_int_equal(ms_cs_score_action(ctx, ds, &p, 1, &score), MS_ERANGE);
 	assert_float_equal(score, 0.0, 0);
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	ds = read_text(ctx, "cantstop-dataset 1\n0 2 0 n p=2 phase=yesno neutral=3:0\n");
 	assert_int_equal(ms_cs_score_observation(ctx, ds, &s, 1, &score), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(ctx), "no recorded turn of player 1"));
 	assert_int_equal(ms_cs_score_action(ctx, ds, &s, 1, &score), MS_EINVAL);
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	ds = read_text(ctx, "cantstop-dataset 1\n0 1 0 n p=1 phase=yesno\n");
 	assert_int_equal(ms_cs_score_observation(ctx, ds, &s, 1, &score), MS_ERANGE);
 	assert_float_equal(score, 0.0, 0);
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	ms_ctx_free(ctx);
 }
 
@@ -261,9 +261,9 @@ static void test_dataset__recorded_from_oracles(void **state)
 	scores(ctx, rnd, &ga, &obs, &act);
 	assert_true(obs > 0 && obs < 1);
 	assert_true(act > 0.2 && act < 0.9);
-	ms_cs_dataset_free(ctx, rnd);
-	ms_cs_dataset_free(ctx, again);
-	ms_cs_dataset_free(ctx, gads);
+	ms_cs_dataset_free(rnd);
+	ms_cs_dataset_free(again);
+	ms_cs_dataset_free(gads);
 	ms_ctx_free(ctx);
 }
 
@@ -303,8 +303,8 @@ static void test_dataset__text_round_trip(void **state)
 	scores(ctx, back, &ga, &o2, &a2);
 	assert_float_equal(o1, o2, 0);
 	assert_float_equal(a1, a2, 0);
-	ms_cs_dataset_free(ctx, ds);
-	ms_cs_dataset_free(ctx, back);
+	ms_cs_dataset_free(ds);
+	ms_cs_dataset_free(back);
 	ms_ctx_free(ctx);
 }
 
@@ -354,7 +354,7 @@ static void test_dataset__allocation_failures_are_reported(void **state)
 			assert_null(ds);
 		failed += rc != MS_OK;
 		passed += rc == MS_OK;
-		ms_cs_dataset_free(ctx, ds);
+		ms_cs_dataset_free(ds);
 		ms_ctx_free(ctx);
 		assert_int_equal(t.live, 0);
 	}

@@ -250,8 +250,8 @@ static void test_cs_dsl_clone_score__equals_the_native_policies(void **state)
 	assert_int_equal(ms_cs_dsl_clone_score(f->r, data[0], MS_CS_SCORE_ACTION, 1, &s), MS_ERANGE);
 	assert_true(s == 0);
 	assert_int_equal(ms_cs_dsl_clone_score(f->r, data[0], 7, 1, &s), MS_EINVAL);
-	ms_cs_dataset_free(f->ctx, data[0]);
-	ms_cs_dataset_free(f->ctx, data[1]);
+	ms_cs_dataset_free(data[0]);
+	ms_cs_dataset_free(data[1]);
 }
 
 static void test_cs_dsl_player__program_errors_end_the_evaluation(void **state)

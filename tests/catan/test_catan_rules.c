@@ -55,7 +55,7 @@ static void test_catan_board__tc2_decodes_as_the_thesis_board(void **st)
 	}
 	assert_int_equal(ports, 18);
 	assert_int_equal(three, 8);
-	ms_catan_board_free(ctx, b);
+	ms_catan_board_free(b);
 	ms_ctx_free(ctx);
 }
 
@@ -132,7 +132,7 @@ static void run_random_games(int games)
 		assert_int_equal(ms_catan_board_random(ctx, &b, (uint64_t)g), MS_OK);
 		int profile = g % 2, n = 2 + g % 3;
 		random_game(ctx, b, profile, n, 1000u + (uint64_t)g);
-		ms_catan_board_free(ctx, b);
+		ms_catan_board_free(b);
 		wins++;
 	}
 	assert_int_equal(wins, games);
@@ -237,7 +237,7 @@ static void test_catan_board__tc2_nodes_match_the_thesis_code(void **st)
 		got[prod][port < 0 ? 6 : port]++;
 	}
 	assert_memory_equal(want, got, sizeof want);
-	ms_catan_board_free(ctx, b);
+	ms_catan_board_free(b);
 	ms_ctx_free(ctx);
 }
 
@@ -294,7 +294,7 @@ static void test_catan_agents__estimate_and_reward_rows(void **st)
 	catan__reward(&s, r);
 	assert_true(r[0] > 3.4999 && r[0] < 3.5001);
 	assert_true(r[1] > 0.6999 && r[1] < 0.7001);
-	ms_catan_board_free(ctx, b);
+	ms_catan_board_free(b);
 	ms_ctx_free(ctx);
 }
 
@@ -318,7 +318,7 @@ static void test_catan_apply__out_of_range_actions_are_refused(void **st)
 	assert_int_equal(ms_catan_apply(ctx, &s, &a, &rng, NULL), MS_OK);
 	a.seat = 1;
 	assert_int_equal(ms_catan_apply(ctx, &s, &a, &rng, NULL), MS_EILLEGAL); /* not seat 1's turn */
-	ms_catan_board_free(ctx, b);
+	ms_catan_board_free(b);
 	ms_ctx_free(ctx);
 }
 
@@ -385,7 +385,7 @@ static void test_catan_search__discard_nodes_sample_up_to_100_halves(void **st)
 	assert_int_equal(cs.searches, 0);
 	assert_true(out.type == MS_CATAN_DISCARD && out.v[0] == -1);
 	ms_mcts_free(cs.m);
-	ms_catan_board_free(ctx, b);
+	ms_catan_board_free(b);
 	ms_ctx_free(ctx);
 }
 

@@ -1,6 +1,8 @@
 #include "support/testutil.h"
 
 #include <limits.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "core/vec.h"
 
@@ -130,6 +132,40 @@ static void test_vec__columns_share_one_capacity_and_a_failed_growth_keeps_it(vo
 	ms_ctx_free(ctx);
 }
 
+static void test_vec__big_blocks_double_from_min_stop_at_max_and_keep_the_block_on_failure(void **state)
+{
+	ms_test_alloc t = {0};
+	ms_allocator al;
+	ms_ctx *ctx = ms_test_ctx_with(&t, &al);
+	char *b = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	assert_non_null(ctx);
+	long base = t.live;
+	assert_int_equal(ms_vec_grow_big(ctx, (void **)&b, &cap, 10, 1, 64, 0), MS_OK);
+	assert_int_equal(cap, 64); /* from min */
+	memset(b, 'x', cap);
+	assert_int_equal(ms_vec_grow_big(ctx, (void **)&b, &cap, 65, 1, 64, 100), MS_OK);
+	assert_int_equal(cap, 100); /* the doubling to 128 stops at the bound */
+	assert_int_equal(b[63], 'x');
+	memset(b, 'y', cap);
+	assert_int_equal(ms_vec_grow_big(ctx, (void **)&b, &cap, 101, 1, 64, 100), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(ctx), "bound of 100"));
+	assert_int_equal(cap, 100);
+	t.fail_at = t.calls + 1;
+	assert_int_equal(ms_vec_grow_big(ctx, (void **)&b, &cap, 150, 1, 64, 0), MS_ENOMEM);
+	assert_int_equal(cap, 100);
+	assert_int_equal(b[99], 'y');
+	size_t huge = 0;
+	void *h = NULL;
+	assert_int_equal(ms_vec_grow_big(ctx, &h, &huge, SIZE_MAX / 2, 8, 0, 0), MS_ENOMEM);
+	assert_null(h);
+	ms_ctx_mfree(ctx, b);
+	assert_int_equal(t.live, base);
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_vec__failed_growth_leaves_the_array_intact_with_a_message),
 		cmocka_unit_test(test_vec__overflowing_size_is_refused_without_allocating),
 		cmocka_unit_test(test_vec__columns_share_one_capacity_and_a_failed_growth_keeps_it),
+		cmocka_unit_test(test_vec__big_blocks_double_from_min_stop_at_max_and_keep_the_block_on_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,7 +212,7 @@ static void test_rts_dsl_astar__the_search_is_the_jar_search(void **state)
 		L.full_paths = k % 2; /* with and without the region test */
 		assert_int_equal(rd_layer_begin(&L, s, k % 2), MS_OK);
 		found += compare_decision(&L, s, &rng, budget);
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 	}
 	/* the comparison saw paths, not only failures */
 	assert_true(found > 300);

@@ -200,7 +200,7 @@ static void load_map(fx *f, FILE *in, int w, int h, int r0, int r1)
 			       "<rts.Player ID=\"0\" resources=\"%d\"></rts.Player><rts.Player ID=\"1\" resources=\"%d\">"
 			       "</rts.Player></players><units>%s</units></rts.PhysicalGameState>",
 			       w, h, terrain, r0, r1, units);
-	ms_rts_state_free(f->ctx, f->s);
+	ms_rts_state_free(f->s);
 	f->s = NULL;
 	if (ms_rts_state_from_map_xml(f->ctx, &f->s, f->utt, f->file, xml, len, 0))
 		FAIL(f, "map: %s", ms_ctx_last_error(f->ctx));
@@ -425,7 +425,7 @@ static void run_file(const char *name)
 	ms_rts_dsl_interp_free(f.it);
 	ms_dsl_prog_free(f.prog);
 	ms_dsl_grammar_free(f.g);
-	ms_rts_state_free(f.ctx, f.s);
+	ms_rts_state_free(f.s);
 	ms_rts_utt_free(f.utt);
 	ms_ctx_free(f.ctx);
 }
@@ -540,12 +540,12 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	assert_true(compared > 1000);
 	assert_true(nested > 20);
 	for (int i = 0; i < nstates; i++)
-		ms_rts_state_free(ctx, states[i]);
+		ms_rts_state_free(states[i]);
 	ms_dsl_prog_free(p);
 	ms_dsl_grammar_free(g);
 	ms_bot_free(bots[0]);
 	ms_bot_free(bots[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -614,7 +614,7 @@ static void test_rts_dsl_interp__no_unit_free_answers_empty(void **state)
 			assert_int_equal(na, 2);
 		}
 		ms_rts_dsl_interp_free(it);
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 	}
 	ms_dsl_prog_free(p);
 	ms_dsl_grammar_free(g);
@@ -772,7 +772,7 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 			if (go)
 				break;
 		}
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 		for (int pl = 0; pl < 2; pl++) {
 			repeats += ms_rts_dsl_repeats(fast[pl]);
 			assert_int_equal(ms_rts_dsl_repeats(full[pl]), 0);
@@ -796,7 +796,7 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 	ms_dsl_prog_free(p[0]);
 	ms_dsl_prog_free(p[1]);
 	ms_dsl_grammar_free(g);
-	ms_rts_state_free(ctx, start);
+	ms_rts_state_free(start);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }

@@ -48,7 +48,7 @@ static void play(ms_ctx *ctx, const ms_rts_utt *utt, const char *map, const char
 	assert_true(*winner >= 0 || *cycles >= max_cycles);
 	ms_bot_free(bots[0]);
 	ms_bot_free(bots[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 }
 
 static void test_rts_dsl_play__paper_programs_play_full_matches_against_the_rushes(void **state)
@@ -126,7 +126,7 @@ static void test_rts_dsl_play__program_text_bots(void **state)
 	assert_null(bad);
 	ms_bot_free(bots[0]);
 	ms_bot_free(bots[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }

@@ -116,7 +116,7 @@ static void test_rts_dsl_reach__a_decision_marks_what_it_read(void **state)
 	ms_dsl_prog_free(p);
 	ms_dsl_prog_free(q);
 	ms_dsl_grammar_free(g);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }

@@ -43,7 +43,7 @@ static void play(ms_ctx *ctx, const ms_rts_utt *utt, ms_bot *p0, ms_bot *p1, int
 	if (ms_bot_reset(p0) || ms_bot_reset(p1) || ms_bot_play(ctx, s, bots, cycles, 0, NULL, winner))
 		fail_msg("%s", ms_ctx_last_error(ctx));
 	*end = ms_rts_state_time(s);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	if (p0 != keep)
 		ms_bot_free(p0);
 	if (p1 != keep)

@@ -41,10 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					}
 				ms_bot_free(b[0]);
 				ms_bot_free(b[1]);
-				ms_rts_state_free(ctx, s);
+				ms_rts_state_free(s);
 			}
 			free(pa);
-			ms_rts_state_free(ctx, s0);
+			ms_rts_state_free(s0);
 		}
 		ms_rts_utt_free(utt);
 	}

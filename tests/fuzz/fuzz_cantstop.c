@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ms_cs_score_observation(ctx, ds, &rnd, 1, &score);
 		ms_cs_score_action(ctx, ds, &rnd, 1, &score);
 	}
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	ms_ctx_free(ctx);
 	return 0;
 }

@@ -33,11 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (ms_catan_board_from_layout(ctx, &b, (const char *)data, size) == MS_OK) {
 		play(ctx, b);
-		ms_catan_board_free(ctx, b);
+		ms_catan_board_free(b);
 	}
 	if (ms_catan_board_from_json(ctx, &b, (const char *)data, size) == MS_OK) {
 		play(ctx, b);
-		ms_catan_board_free(ctx, b);
+		ms_catan_board_free(b);
 	}
 	ms_ctx_free(ctx);
 	return 0;

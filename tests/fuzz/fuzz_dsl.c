@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 done:
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_dsl_prog_free(q);
 	ms_dsl_prog_free(p);

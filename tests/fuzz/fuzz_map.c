@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (ms_rts_cycle(ctx, s, NULL) || ms_rts_gameover(s))
 				break;
 		}
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 	}
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		view[n - 3] = 0;
 		ms_pw_state *v = NULL;
 		ms_pw_state_parse(ctx, &v, view, "view");
-		ms_pw_state_free(ctx, v);
+		ms_pw_state_free(v);
 		free(view);
 		if (ms_pw_bot_by_name(ctx, &a, "Forecast", 0) == MS_OK) {
 			if (ms_pw_bot_by_name(ctx, &b, "RageBot", 0) == MS_OK) {
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			ms_pw_bot_release(ctx, &a);
 		}
-		ms_pw_state_free(ctx, s);
+		ms_pw_state_free(s);
 	}
 	free(text);
 	ms_ctx_free(ctx);

@@ -24,9 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (ms_pw_playback_check(ctx, pb, k, s, msg, sizeof msg))
 					break;
 			}
-			ms_pw_state_free(ctx, s);
+			ms_pw_state_free(s);
 		}
-		ms_pw_playback_free(ctx, pb);
+		ms_pw_playback_free(pb);
 	}
 	ms_ctx_free(ctx);
 	return 0;

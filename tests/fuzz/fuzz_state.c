@@ -30,11 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					__builtin_trap();
 				ms_ctx_mfree(ctx, b);
 			}
-			ms_rts_state_free(ctx, t);
+			ms_rts_state_free(t);
 			ms_ctx_mfree(ctx, a);
 		}
 		ms_rts_cycle(ctx, s, NULL);
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 	}
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);

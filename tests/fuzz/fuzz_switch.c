@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 done:
 	ms_bot_free(b[0]);
 	ms_bot_free(b[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	free(text);

@@ -110,7 +110,7 @@ static void play_direct(ms_ctx *ctx, const char *map, const char *p0, const char
 	*cycles = ms_rts_state_time(s);
 	ms_bot_free(bots[0]);
 	ms_bot_free(bots[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 }
 

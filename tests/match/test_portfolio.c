@@ -55,7 +55,7 @@ static int play(ms_ctx *ctx, const ms_rts_utt *utt, ms_bot *me, int seat, const 
 	if (ms_bot_reset(me) || ms_bot_reset(o) || ms_bot_play(ctx, s, bots, cycles, 0, NULL, &w))
 		fail_msg("%s", ms_ctx_last_error(ctx));
 	ms_bot_free(o);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return w;
 }
 
@@ -160,7 +160,7 @@ static void test_portfolio__a_decision_simulates_no_more_than_its_slice(void **s
 		assert_non_null(in.opponent);
 		ms_bot_free(b);
 	}
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -390,8 +390,8 @@ static void test_portfolio__simulations_leave_the_played_programs_generators_alo
 		assert_int_equal(ms_rts_state_unit_count(s0), ms_rts_state_unit_count(s1));
 		ms_bot_free(o0);
 		ms_bot_free(o1);
-		ms_rts_state_free(ctx, s0);
-		ms_rts_state_free(ctx, s1);
+		ms_rts_state_free(s0);
+		ms_rts_state_free(s1);
 	}
 	ms_bot_free(pf);
 	ms_bot_free(plain);

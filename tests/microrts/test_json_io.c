@@ -117,7 +117,7 @@ static void test_json__state_reads_and_writes_the_same_bytes(void **state)
 	assert_int_equal(ms_rts_state_to_json(ctx, &out, s, 0), MS_OK);
 	assert_non_null(strstr(out, "\"pgs\":{\"players\":"));
 	ms_ctx_mfree(ctx, out);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -205,8 +205,8 @@ static void test_json__player_actions_parse_print_and_reject(void **state)
 	assert_string_equal(a, b);
 	ms_ctx_mfree(ctx, a);
 	ms_ctx_mfree(ctx, b);
-	ms_rts_state_free(ctx, before);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(before);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }

@@ -109,7 +109,7 @@ static void read_map(fixture *f, FILE *in, int w, int h, int r0, int r1)
 		 "<rts.Player ID=\"0\" resources=\"%d\"/><rts.Player ID=\"1\" resources=\"%d\"/></players>"
 		 "<units>%s</units></rts.PhysicalGameState>",
 		 w, h, terrain, r0, r1, units);
-	ms_rts_state_free(f->ctx, f->s);
+	ms_rts_state_free(f->s);
 	if (ms_rts_state_from_map_xml(f->ctx, &f->s, f->utt, f->path, xml, strlen(xml), f->seed))
 		FAIL(f, "map: %s", ms_ctx_last_error(f->ctx));
 }
@@ -287,7 +287,7 @@ static void run_fixture(void **state)
 				FAIL(&f, "badmap needs a line of XML");
 			f.line++;
 			if (ms_rts_state_from_map_xml(f.ctx, &bad, f.utt, "badmap", xml, strlen(xml), 0) == MS_OK) {
-				ms_rts_state_free(f.ctx, bad);
+				ms_rts_state_free(bad);
 				FAIL(&f, "map was accepted");
 			}
 			if (!strstr(ms_ctx_last_error(f.ctx), w[1]))
@@ -317,7 +317,7 @@ static void run_fixture(void **state)
 		}
 	}
 	fclose(in);
-	ms_rts_state_free(f.ctx, f.s);
+	ms_rts_state_free(f.s);
 	ms_rts_utt_free(f.utt);
 	ms_ctx_free(f.ctx);
 }

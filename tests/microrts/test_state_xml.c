@@ -61,8 +61,8 @@ static void test_state_xml__reads_the_state_the_json_reader_reads(void **state)
 	assert_string_equal(ja, jb);
 	ms_ctx_mfree(ctx, ja);
 	ms_ctx_mfree(ctx, jb);
-	ms_rts_state_free(ctx, a);
-	ms_rts_state_free(ctx, b);
+	ms_rts_state_free(a);
+	ms_rts_state_free(b);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -91,11 +91,11 @@ static void test_state_xml__constants_and_short_terrain(void **state)
 	assert_non_null(strstr(ms_ctx_last_error(ctx), "no width, height"));
 	assert_int_equal(ms_rts_state_from_xml(ctx, &s, utt, "state", bare, sizeof bare - 1, &c, 0), MS_OK);
 	assert_int_equal(ms_rts_state_terrain(s, 3, 3), 1);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	assert_int_equal(ms_rts_state_from_xml(ctx, &s, utt, "state", rle, sizeof rle - 1, NULL, 0), MS_OK);
 	assert_int_equal(ms_rts_state_terrain(s, 3, 3), 1);
 	assert_int_equal(ms_rts_state_terrain(s, 2, 3), 0);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	assert_int_equal(ms_rts_terrain_complete(ctx, &fixed, "A15", 16), MS_OK);
 	assert_string_equal(fixed, "A15B");
 	ms_ctx_mfree(ctx, fixed);

@@ -72,7 +72,7 @@ static void test_trace_write__zip_round_trip_replays_exactly(void **state)
 	assert_int_equal(r.cycles, 120);
 	ms_rts_trace_free(t);
 	unlink(zip);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -92,7 +92,7 @@ static void test_trace_write__unwritable_path_is_an_error(void **state)
 	assert_int_equal(ms_rts_trace_writer_finish(w, s, "/nonexistent/dir/t.xml"), MS_EIO);
 	assert_non_null(strstr(ms_ctx_last_error(ctx), "/nonexistent/dir/t.xml"));
 	ms_rts_trace_writer_free(w);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }

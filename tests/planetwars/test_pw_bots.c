@@ -48,7 +48,7 @@ static void decide(const char *name, const char *text, char *out, size_t size)
 	}
 	ms_pw_orders_free(o);
 	ms_pw_bot_release(ctx, &b);
-	ms_pw_state_free(ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_bots__bully_strongest_to_fewest_ships_first_on_ties(void **state)
@@ -121,7 +121,7 @@ static void test_pw_bots__random_is_seeded_and_never_targets_its_source(void **s
 		ms_pw_bot_release(ctx, &c);
 	}
 	assert_true(diffs > 5);
-	ms_pw_state_free(ctx, map);
+	ms_pw_state_free(map);
 }
 
 static void test_pw_bots__forecast_defends_a_planet_it_would_lose(void **state)
@@ -169,7 +169,7 @@ static void protocol_game(const ms_pw_state *map, const char *a, const char *b)
 			text[n - 3] = 0; /* drop "go\n" */
 			ms_pw_state *p = parse(text);
 			assert_int_equal(twin[k].turn(ctx, twin[k].ud, p, o2), MS_OK);
-			ms_pw_state_free(ctx, p);
+			ms_pw_state_free(p);
 			assert_int_equal(ms_pw_orders_count(o1), ms_pw_orders_count(o2));
 			for (int i = 0; i < ms_pw_orders_count(o1); i++)
 				assert_memory_equal(ms_pw_orders_at(o1, i), ms_pw_orders_at(o2, i), sizeof(ms_pw_order));
@@ -196,8 +196,8 @@ static void protocol_game(const ms_pw_state *map, const char *a, const char *b)
 	}
 	ms_pw_orders_free(o1);
 	ms_pw_orders_free(o2);
-	ms_pw_state_free(ctx, v);
-	ms_pw_state_free(ctx, s);
+	ms_pw_state_free(v);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_bots__same_orders_from_the_protocol_text_and_legal_all_game(void **state)
@@ -218,7 +218,7 @@ static void test_pw_bots__same_orders_from_the_protocol_text_and_legal_all_game(
 			protocol_game(map, names[0], names[i]);
 			protocol_game(map, names[i], names[0]);
 		}
-		ms_pw_state_free(ctx, map);
+		ms_pw_state_free(map);
 	}
 }
 

@@ -43,7 +43,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	for (int m = 0; m < nmaps; m++)
-		ms_pw_state_free(ctx, maps[m]);
+		ms_pw_state_free(maps[m]);
 	ms_ctx_free(ctx);
 	return 0;
 }

@@ -42,7 +42,7 @@ static void test_pw_playback__checks_every_turn_and_names_the_first_difference(v
 	s = two_steps(ctx, 0);
 	assert_int_equal(ms_pw_playback_check(ctx, pb, 1, s, msg, sizeof msg), 1);
 	assert_string_equal(msg, "turn 2: planet 0 official 1.40 native 1.50");
-	ms_pw_state_free(ctx, s);
+	ms_pw_state_free(s);
 
 	s = two_steps(ctx, 1);
 	assert_int_equal(ms_pw_playback_check(ctx, pb, 1, s, msg, sizeof msg), 0);
@@ -52,9 +52,9 @@ static void test_pw_playback__checks_every_turn_and_names_the_first_difference(v
 	assert_int_equal(ms_pw_playback_check(ctx, other, 1, s, msg, sizeof msg), 1);
 	assert_string_equal(msg, "turn 2: fleets differ (official 1, native 1); first difference: official "
 				 "1.10.0.1.5.3 native 1.10.0.1.5.4");
-	ms_pw_playback_free(ctx, other);
-	ms_pw_state_free(ctx, s);
-	ms_pw_playback_free(ctx, pb);
+	ms_pw_playback_free(other);
+	ms_pw_state_free(s);
+	ms_pw_playback_free(pb);
 	ms_ctx_free(ctx);
 }
 
@@ -98,7 +98,7 @@ static void test_pw_playback__failed_allocation_anywhere_is_an_error_without_lea
 		assert_true(rc == MS_OK || rc == MS_ENOMEM);
 		if (rc == MS_OK)
 			assert_int_equal(ms_pw_playback_turns(pb), 2);
-		ms_pw_playback_free(ctx, pb);
+		ms_pw_playback_free(pb);
 		ms_ctx_free(ctx);
 		assert_int_equal(t.live, 0);
 	}

@@ -55,7 +55,7 @@ static void battle(fx *f, const char *p0, int f1, int f2, int *owner, int *ships
 	*owner = OWNER(s, 0);
 	*ships = SHIPS(s, 0);
 	assert_int_equal(ms_pw_num_fleets(s), 0);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_battle__three_forces_largest_keeps_margin_over_second(void **state)
@@ -102,7 +102,7 @@ static void test_pw_step__growth_before_battle_and_only_for_players(void **state
 	assert_int_equal(SHIPS(s, 1), 4);
 	assert_int_equal(SHIPS(s, 2), 4); /* neutral does not grow */
 	assert_int_equal(ms_pw_turn(s), 1);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_issue__fleet_takes_ceil_distance_and_lands_after_it(void **state)
@@ -126,7 +126,7 @@ static void test_pw_issue__fleet_takes_ceil_distance_and_lands_after_it(void **s
 	assert_int_equal(ms_pw_issue(f->ctx, s, 1, 0, 1, 0), MS_OK);
 	assert_int_equal(ms_pw_num_fleets(s), 1);
 	assert_int_equal(ms_pw_fleet_at(s, 0)->ships, 0);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_issue__bad_orders_are_refused_with_reason(void **state)
@@ -147,7 +147,7 @@ static void test_pw_issue__bad_orders_are_refused_with_reason(void **state)
 	/* the sum of a turn's orders from a planet may not exceed it */
 	assert_int_equal(ms_pw_issue(f->ctx, s, 1, 0, 2, 6), MS_OK);
 	assert_int_equal(ms_pw_issue(f->ctx, s, 1, 0, 1, 5), MS_EILLEGAL);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_parse__bad_lines_name_the_input_and_line(void **state)
@@ -194,7 +194,7 @@ static void test_pw_parse__comments_blanks_tabs_and_crlf(void **state)
 	assert_int_equal(ms_pw_num_fleets(s), 2);
 	assert_int_equal(ms_pw_fleet_at(s, 1)->ships, 28);
 	assert_int_equal(ms_pw_planet_at(s, 2)->growth, 5);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_orders__lines_and_go(void **state)
@@ -229,12 +229,12 @@ static void test_pw_winner__turn_limit_is_more_than_max_steps(void **state)
 	assert_int_equal(ms_pw_winner(s, 3), 0);
 	assert_int_equal(ms_pw_issue(f->ctx, s, 2, 1, 0, 1), MS_OK); /* the fleet still counts */
 	assert_int_equal(ms_pw_winner(s, 3), 0);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 	s = parse(f, "P 0 0 1 10 1\nP 3 4 2 9 1\n");
 	for (int t = 0; t < 4; t++)
 		ms_pw_step(s);
 	assert_int_equal(ms_pw_winner(s, 3), 1);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_winner__elimination_ends_the_game(void **state)
@@ -242,13 +242,13 @@ static void test_pw_winner__elimination_ends_the_game(void **state)
 	fx *f = *state;
 	ms_pw_state *s = parse(f, "P 0 0 1 10 1\nP 3 4 0 10 1\n");
 	assert_int_equal(ms_pw_winner(s, 200), 1);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 	s = parse(f, "P 0 0 0 10 1\nP 3 4 0 10 1\nF 2 0 0 1 5 3\n"); /* an empty fleet keeps player 2 alive */
 	assert_int_equal(ms_pw_winner(s, 200), 2);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 	s = parse(f, "P 0 0 0 10 1\nP 3 4 0 10 1\n");
 	assert_int_equal(ms_pw_winner(s, 200), 0);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_view__owners_swapped_and_coordinates_as_java_prints(void **state)
@@ -277,9 +277,9 @@ static void test_pw_view__owners_swapped_and_coordinates_as_java_prints(void **s
 		for (int j = 0; j < 3; j++)
 			assert_int_equal(ms_pw_distance(p, i, j), ms_pw_distance(v, i, j));
 	}
-	ms_pw_state_free(f->ctx, p);
-	ms_pw_state_free(f->ctx, v);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(p);
+	ms_pw_state_free(v);
+	ms_pw_state_free(s);
 }
 
 static int bad_turn(ms_ctx *ctx, void *ud, const ms_pw_state *v, ms_pw_orders *out)
@@ -315,7 +315,7 @@ static void test_pw_play__illegal_order_forfeits(void **state)
 	assert_int_equal(ms_pw_play(f->ctx, s, &idle, &idle, 5, NULL, NULL, &r), MS_OK);
 	assert_int_equal(r.turns, 6);
 	assert_int_equal(r.winner, 0);
-	ms_pw_state_free(f->ctx, s);
+	ms_pw_state_free(s);
 }
 
 static void test_pw_alloc__failures_are_reported_not_fatal(void **state)
@@ -333,8 +333,8 @@ static void test_pw_alloc__failures_are_reported_not_fatal(void **state)
 		if (!rc)
 			rc = ms_pw_issue(ctx, c, 1, 0, 1, 3);
 		assert_true(rc == MS_OK || rc == MS_ENOMEM);
-		ms_pw_state_free(ctx, c);
-		ms_pw_state_free(ctx, s);
+		ms_pw_state_free(c);
+		ms_pw_state_free(s);
 		ms_ctx_free(ctx);
 		assert_int_equal(t.live, 0);
 	}

@@ -44,7 +44,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	fixture *f = *state;
-	ms_rts_state_free(f->ctx, f->first);
+	ms_rts_state_free(f->first);
 	ms_rts_utt_free(f->utt);
 	ms_ctx_free(f->ctx);
 	free(f->program);

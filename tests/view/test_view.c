@@ -175,7 +175,7 @@ static void play_reference(const char *p0, const char *p1, int *winner, int *cyc
 	*cycles = ms_rts_state_time(s);
 	ms_bot_free(bot[0]);
 	ms_bot_free(bot[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -524,7 +524,7 @@ static void played_trace(const char *trace, cycles_seen *cs)
 	ms_rts_trace_writer_free(tw);
 	ms_bot_free(bot[0]);
 	ms_bot_free(bot[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }
@@ -771,7 +771,7 @@ static void test_view_frame__units_carry_their_actions_in_progress(void **state)
 	assert_true(found);
 	cJSON_Delete(m);
 	ms_buf_dispose(&b);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 }

@@ -473,13 +473,13 @@ static int cs_cmd_record(ms_ctx *ctx, const cs_args *a)
 	if ((rc = cs_make_data(ctx, a, &ds)))
 		return rc;
 	if (a->out ? ms_cs_dataset_save(ctx, ds, a->out) : ms_cs_dataset_write(ctx, ds, stdout)) {
-		ms_cs_dataset_free(ctx, ds);
+		ms_cs_dataset_free(ds);
 		return cs_fail(ctx, "record");
 	}
 	cs_counts(ds, &p1, &turns1);
 	fprintf(a->out ? stdout : stderr, "matches=%d records=%zu records_p1=%ld turns_p1=%ld\n",
 		ms_cs_dataset_matches(ds), ms_cs_dataset_size(ds), p1, turns1);
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	return CLI_OK;
 }
 
@@ -503,13 +503,13 @@ static int cs_cmd_score(ms_ctx *ctx, const cs_args *a)
 	}
 	if (ms_cs_score_observation(ctx, ds, &policy, (uint64_t)a->seed, &obs) ||
 	    ms_cs_score_action(ctx, ds, &policy, (uint64_t)a->seed, &act)) {
-		ms_cs_dataset_free(ctx, ds);
+		ms_cs_dataset_free(ds);
 		return cs_fail(ctx, "score");
 	}
 	cs_counts(ds, &p1, &turns1);
 	printf("matches=%d records_p1=%ld turns_p1=%ld observation=%.6f action=%.6f\n", ms_cs_dataset_matches(ds), p1,
 	       turns1, obs, act);
-	ms_cs_dataset_free(ctx, ds);
+	ms_cs_dataset_free(ds);
 	return CLI_OK;
 }
 

@@ -141,9 +141,9 @@ static int play_one(void *ud, ms_ctx *ctx, long g, int worker)
 		if (seats[i])
 			ms_catan_agent_counters(seats[i], &s1, &n1);
 		out->searches += s1, out->nodes += n1;
-		ms_catan_agent_free(ctx, seats[i]);
+		ms_catan_agent_free(seats[i]);
 	}
-	ms_catan_board_free(ctx, own);
+	ms_catan_board_free(own);
 	if (rc < 0)
 		return ms_ctx_error(ctx, rc, "game %ld: %s", g, ms_ctx_last_error(ctx));
 	out->r = r;
@@ -270,7 +270,7 @@ static int cmd_play_games(int argc, char **argv)
 			ms_ctx_free(ctx);
 			return rc;
 		}
-		ms_catan_agent_free(ctx, probe);
+		ms_catan_agent_free(probe);
 	}
 	if (load_board(ctx, a.board, &board) < 0) {
 		rc = cli_usage_error(CMD, "%s", ms_ctx_last_error(ctx));
@@ -302,7 +302,7 @@ static int cmd_play_games(int argc, char **argv)
 		printf("\n");
 	}
 	ms_ctx_mfree(ctx, j.games);
-	ms_catan_board_free(ctx, board);
+	ms_catan_board_free(board);
 	ms_ctx_free(ctx);
 	return rc;
 }
@@ -380,8 +380,8 @@ static int bench_native(ms_ctx *ctx, long games, long seed, long *steps, double 
 		if (rc == MS_OK && (rc = ms_catan_play(ctx, b, &rules, 4, ag, mix((uint64_t)(seed + g)), &r)) == MS_OK)
 			*steps += r.steps;
 		for (int i = 0; i < 4; i++)
-			ms_catan_agent_free(ctx, ag[i]), ag[i] = NULL;
-		ms_catan_board_free(ctx, b);
+			ms_catan_agent_free(ag[i]), ag[i] = NULL;
+		ms_catan_board_free(b);
 	}
 	*secs = cli_now() - t0;
 	return rc;

@@ -449,7 +449,7 @@ done:
 	ms_ctx_mfree(ctx, pairs);
 	ms_bot_free(bots[0]);
 	ms_bot_free(bots[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	return rc;
 }

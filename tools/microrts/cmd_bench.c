@@ -217,7 +217,7 @@ static void state_size(ms_ctx *ctx, int side, int units)
 	if (ms_rts_state_from_map_xml(ctx, &s, utt, "size", xml, n, 0) == MS_OK) {
 		printf("state %dx%d: block %zu bytes, a clone with %d units copies %zu bytes\n", side, side,
 		       ms_rts_state_bytes(s), units, ms_rts_state_copied_bytes(s));
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 	}
 	ms_rts_utt_free(utt);
 	free(xml);
@@ -554,12 +554,12 @@ static int bench_native(int argc, char **argv, const bench_bots_opts *o, bench_p
 		}
 		maps[m] = strdup(path);
 		if (ms_rts_state_clone(ctx, &s, initial)) {
-			ms_rts_state_free(ctx, initial);
+			ms_rts_state_free(initial);
 			return CLI_FAIL;
 		}
 		rc = bench_native_map(ctx, utt, o, pp, initial, s, m, bt);
-		ms_rts_state_free(ctx, s);
-		ms_rts_state_free(ctx, initial);
+		ms_rts_state_free(s);
+		ms_rts_state_free(initial);
 	}
 	return rc;
 }

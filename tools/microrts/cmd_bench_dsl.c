@@ -112,7 +112,7 @@ done:
 	free(pa);
 	ms_bot_free(b[0]);
 	ms_bot_free(b[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return rc;
 }
 
@@ -285,7 +285,7 @@ static int bench_dsl_map(const bench_dsl_run *br, const bench_dsl_opts *opt, int
 	}
 	free(pa);
 	for (int k = 0; k < nstates; k++)
-		ms_rts_state_free(br->ctx, states[k]);
+		ms_rts_state_free(states[k]);
 	if (rc == CLI_OK) {
 		*map_us = median(per_prog, br->nprogs);
 		printf("%-34s %-28s %7s %7s %12s %9.2f  ratio %.1f\n", map, "(median over programs)", "", "", "", *map_us,

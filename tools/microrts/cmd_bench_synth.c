@@ -77,7 +77,7 @@ static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, 
 				rc = ms_bot_play(ctx, s, b, ms_match_competition_cycles(w, h), 0, NULL, &winner);
 			if (!rc)
 				*sig = *sig * 31 + winner * 7 + ms_rts_state_time(s);
-			ms_rts_state_free(ctx, s);
+			ms_rts_state_free(s);
 			ms_bot_free(b[0]);
 			ms_bot_free(b[1]);
 			if (rc)

@@ -266,8 +266,8 @@ static int bd_one(ms_ctx *ctx, const char *path, void *user)
 	ms_bot_free(r.bot[0]);
 	ms_bot_free(r.bot[1]);
 	ms_buf_dispose(&r.msg);
-	ms_rts_state_free(ctx, r.view);
-	ms_rts_state_free(ctx, r.s);
+	ms_rts_state_free(r.view);
+	ms_rts_state_free(r.s);
 	ms_rts_utt_free(r.utt);
 	free(r.rec[0]);
 	free(r.rec[1]);

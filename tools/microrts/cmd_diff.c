@@ -179,7 +179,7 @@ static int diff_one(ms_ctx *ctx, const char *path, const char *trace_dir, diff_s
 	}
 	ms_buf_dispose(&line);
 	ms_buf_dispose(&mine);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	free(pairs[0]);
 	free(pairs[1]);

@@ -76,9 +76,9 @@ int cmd_json(int argc, char **argv)
 			}
 			ms_ctx_mfree(ctx, text);
 			text = NULL;
-			ms_rts_state_free(ctx, v);
+			ms_rts_state_free(v);
 		}
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 	}
 done:
 	ms_rts_utt_free(utt);

@@ -188,7 +188,7 @@ cleanup:
 	ms_rts_trace_writer_free(tw);
 	ms_bot_free(bot[0]);
 	ms_bot_free(bot[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return rc;

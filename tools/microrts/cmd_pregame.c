@@ -260,7 +260,7 @@ done:
 	for (int i = 0; i < MAX_FILES; i++)
 		free(texts[i]);
 	free_args(&a);
-	ms_rts_state_free(ctx, first);
+	ms_rts_state_free(first);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
 	return ret;

@@ -348,7 +348,7 @@ static int rf_one_file(ms_ctx *ctx, const char *path, void *user)
 	ms_buf_dispose(&r.x);
 	ms_buf_dispose(&r.text);
 	ms_buf_dispose(&r.msg);
-	ms_rts_state_free(ctx, r.s);
+	ms_rts_state_free(r.s);
 	ms_rts_utt_free(r.utt);
 	ms_ctx_mfree(ctx, r.ids);
 	ms_ctx_mfree(ctx, r.rec);

@@ -86,7 +86,7 @@ static int play_one(ms_ctx *ctx, const ms_rts_utt *utt, const sw_args *a, const 
 done:
 	ms_bot_free(b[0]);
 	ms_bot_free(b[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return rc;
 }
 

@@ -223,7 +223,7 @@ static int play(ms_ctx *ctx, ms_rts_state *s, ms_bot *b[2], const int program[2]
 done:
 	free(pa[0]);
 	free(pa[1]);
-	ms_rts_state_free(ctx, view);
+	ms_rts_state_free(view);
 	return rc;
 }
 
@@ -308,7 +308,7 @@ int ms_session_play(const uint8_t *data, size_t size, ms_session_stats *st)
 			budget -= st->cycles - before + 1;
 			unit_budget -= (st->cycles - before + 1) * per;
 		}
-		ms_rts_state_free(ctx, s);
+		ms_rts_state_free(s);
 	}
 done:
 	ms_bot_free(b[0]);

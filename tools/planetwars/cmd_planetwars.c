@@ -100,7 +100,7 @@ static int run_play(int argc, char **argv)
 	}
 	ms_pw_bot_release(ctx, &p1);
 	ms_pw_bot_release(ctx, &p2);
-	ms_pw_state_free(ctx, m);
+	ms_pw_state_free(m);
 	ms_ctx_free(ctx);
 	return ret;
 }
@@ -153,7 +153,7 @@ static int run_bot(int argc, char **argv)
 			ms_pw_orders_clear(ord);
 			if (bot.turn(ctx, bot.ud, s, ord)) {
 				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
-				ms_pw_state_free(ctx, s);
+				ms_pw_state_free(s);
 				ret = CLI_FAIL;
 				break;
 			}
@@ -163,7 +163,7 @@ static int run_bot(int argc, char **argv)
 			}
 			printf("go\n");
 			fflush(stdout);
-			ms_pw_state_free(ctx, s);
+			ms_pw_state_free(s);
 			msg.len = 0;
 			if (msg.data)
 				msg.data[0] = '\0';

@@ -170,10 +170,10 @@ static void replay_one(ms_ctx *ctx, const char *dir, const char *maps, const cha
 	} else {
 		replay_ud ud = { .ctx = ctx, .pb = pb };
 		replay_play(ctx, map, base, a, b, max_turns, rturns, rwinner, &ud, st);
-		ms_pw_playback_free(ctx, pb);
+		ms_pw_playback_free(pb);
 	}
 	ms_ctx_mfree(ctx, text);
-	ms_pw_state_free(ctx, map);
+	ms_pw_state_free(map);
 }
 
 int cmd_pw_replay(int argc, char **argv)

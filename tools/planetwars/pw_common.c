@@ -79,7 +79,7 @@ int pw_load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n)
 		}
 		if (ms_pw_state_load(ctx, &v[k], path)) {
 			for (int j = 0; j < k; j++)
-				ms_pw_state_free(ctx, v[j]);
+				ms_pw_state_free(v[j]);
 			free(v);
 			return -1;
 		}
@@ -98,7 +98,7 @@ int pw_load_maps(ms_ctx *ctx, const char *dir, ms_pw_state ***out, int *n)
 void pw_free_maps(ms_ctx *ctx, ms_pw_state **v, int n)
 {
 	for (int i = 0; i < n; i++)
-		ms_pw_state_free(ctx, v[i]);
+		ms_pw_state_free(v[i]);
 	free(v);
 }
 

@@ -249,7 +249,7 @@ static int synth_planetwars_main(int argc, char **argv)
 	ms_dsl_prog_free(r->init);
 	ms_pw_synth_free(r->pws);
 	for (int i = 0; i < r->nall; i++)
-		ms_pw_state_free(r->ctx, r->all[i]);
+		ms_pw_state_free(r->all[i]);
 	ms_ctx_free(r->ctx);
 out:
 	free(r);

@@ -14,7 +14,6 @@
  * the busy counts cover every cycle.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "microsynth/jrandom.h"
@@ -96,13 +95,12 @@ static void prog_free(ms_bot *b)
 	ms_rts_dsl_interp_free(vp->it);
 	ms_dsl_prog_free(vp->p);
 	ms_dsl_grammar_free(vp->g);
-	if (vp->text)
-		ms_ctx_mfree(b->ctx, vp->text);
-	free(vp->line_of);
-	free(vp->fired);
-	free(vp->busy);
-	free(vp->now);
-	free(vp);
+	ms_ctx_mfree(b->ctx, vp->text);
+	ms_ctx_mfree(b->ctx, vp->line_of);
+	ms_ctx_mfree(b->ctx, vp->fired);
+	ms_ctx_mfree(b->ctx, vp->busy);
+	ms_ctx_mfree(b->ctx, vp->now);
+	ms_ctx_mfree(b->ctx, vp);
 	b->impl = NULL;
 }
 
@@ -118,52 +116,29 @@ static int prog_load(ms_ctx *ctx, view_prog *vp, const char *what, const char *t
 	    (rc = ms_rts_dsl_parse(vp->p, what, text, len, 0)))
 		return rc;
 	vp->n_nodes = ms_dsl_prog_len(vp->p);
-	if (!(vp->line_of = calloc((size_t)vp->n_nodes + 1, sizeof(int))))
-		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", what);
+	if (!(vp->line_of = ms_ctx_calloc(ctx, (size_t)vp->n_nodes + 1, sizeof(int))))
+		return MS_ENOMEM;
 	if ((rc = ms_rts_dsl_line_map(vp->p, vp->line_of, &vp->n_lines)) ||
 	    (rc = ms_rts_dsl_print(vp->p, MS_RTS_DSL_FORM_PRETTY, &vp->text, NULL)))
 		return rc;
-	vp->fired = calloc((size_t)vp->n_lines + 1, sizeof(long));
-	vp->busy = calloc((size_t)vp->n_lines + 1, sizeof(long));
-	vp->now = calloc((size_t)vp->n_lines + 1, sizeof(int));
+	vp->fired = ms_ctx_calloc(ctx, (size_t)vp->n_lines + 1, sizeof(long));
+	vp->busy = ms_ctx_calloc(ctx, (size_t)vp->n_lines + 1, sizeof(long));
+	vp->now = ms_ctx_calloc(ctx, (size_t)vp->n_lines + 1, sizeof(int));
 	if (!vp->fired || !vp->busy || !vp->now)
-		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory", what);
+		return MS_ENOMEM;
 	return ms_rts_dsl_interp_new(ctx, &vp->it, vp->p, seed, &o);
 }
 
-/* A program player from "program:FILE" or "program-text:TEXT"; MS_ENOTFOUND for other specs. */
-static int prog_bot_new(ms_ctx *ctx, ms_bot **out, const char *spec, const ms_rts_utt *utt, int64_t seed)
+/* The view's program bot from a program's text (an ms_rts_text_bot_fn: the library reads specs and files). */
+static int prog_bot_from_text(ms_ctx *ctx, ms_bot **out, const char *what, const char *text, size_t len,
+			      const ms_rts_utt *utt, int64_t seed)
 {
-	const char *what = "program text", *text = NULL;
-	char *file_text = NULL;
-	size_t len = 0;
 	ms_bot *b;
 	int rc;
 
-	*out = NULL;
-	if (!strncmp(spec, "program-text:", 13)) {
-		text = spec + 13;
-		len = strlen(text);
-	} else if (!strncmp(spec, "program:", 8)) {
-		what = spec + 8;
-		if ((rc = ms_read_text_file(ctx, what, "program file", &file_text, &len)))
-			return rc;
-		text = file_text;
-	} else
-		return MS_ENOTFOUND;
-	b = ms_ctx_calloc(ctx, 1, sizeof(*b));
-	if (!b || !(b->impl = calloc(1, sizeof(view_prog)))) {
-		ms_ctx_mfree(ctx, b);
-		ms_ctx_mfree(ctx, file_text);
-		return ms_ctx_error(ctx, MS_ENOMEM, "program player: out of memory");
-	}
-	b->ops = &prog_ops;
-	b->ctx = ctx;
-	b->utt = utt;
-	b->seed = seed;
-	rc = prog_load(ctx, b->impl, what, text, len, seed);
-	ms_ctx_mfree(ctx, file_text);
-	if (rc) {
+	if ((rc = ms_bot_alloc(ctx, &b, &prog_ops, sizeof(view_prog), utt, seed, "program player")))
+		return rc;
+	if ((rc = prog_load(ctx, b->impl, what, text, len, seed))) {
 		ms_bot_free(b);
 		return rc;
 	}
@@ -179,13 +154,13 @@ void view_match_free(view_match *m)
 		return;
 	for (int p = 0; p < 2; p++) {
 		ms_bot_free(m->bot[p]);
-		free(m->pairs[p]);
-		free(m->name[p]);
+		ms_ctx_mfree(m->ctx, m->pairs[p]);
+		ms_ctx_mfree(m->ctx, m->name[p]);
 	}
-	ms_rts_state_free(m->ctx, m->view);
-	ms_rts_state_free(m->ctx, m->s);
+	ms_rts_state_free(m->view);
+	ms_rts_state_free(m->s);
 	ms_rts_utt_free(m->utt);
-	free(m);
+	ms_ctx_mfree(m->ctx, m);
 }
 
 /* Player p as play makes it: seeded from the match's seed, edition set, no draws, reset. */
@@ -199,28 +174,31 @@ static int make_player(view_match *m, int p, const view_match_opts *o)
 		return ms_ctx_error(m->ctx, MS_EINVAL, "player %d: no player given", p);
 	if (!ms_bot_spec_native(spec))
 		return ms_ctx_error(m->ctx, MS_ENOTFOUND, "player %d: no native bot called '%s'", p, spec);
-	rc = prog_bot_new(m->ctx, &m->bot[p], spec, m->utt, seed);
-	if (rc == MS_ENOTFOUND)
+	/* a program is told by the agent table's one decoder; the library reads its file or text */
+	const char *arg, *form = ms_bot_spec_form(spec, &arg);
+	if (form && (!strcmp(form, "program") || !strcmp(form, "program-text"))) {
+		if (!(rc = ms_rts_bot_from_spec_text(m->ctx, &m->bot[p], spec, "program", prog_bot_from_text, m->utt,
+						     seed)))
+			m->prog[p] = m->bot[p]->impl;
+	} else
 		rc = ms_bot_make(m->ctx, &m->bot[p], spec, m->utt, seed);
-	else if (!rc)
-		m->prog[p] = m->bot[p]->impl;
 	if (!rc && !(rc = ms_bot_set_edition(m->bot[p], o->edition)) && !(rc = ms_bot_set_stochastic(m->bot[p], 0)))
 		rc = ms_bot_reset(m->bot[p]);
 	if (rc)
 		return rc;
 	/* a native bot by its own name; programs and other specs as given */
-	m->name[p] = strdup(m->prog[p] || strchr(spec, ':') ? spec : m->bot[p]->ops->name);
-	return m->name[p] ? MS_OK : ms_ctx_error(m->ctx, MS_ENOMEM, "out of memory");
+	m->name[p] = ms_ctx_strdup(m->ctx, m->prog[p] || strchr(spec, ':') ? spec : m->bot[p]->ops->name);
+	return m->name[p] ? MS_OK : MS_ENOMEM;
 }
 
 int view_match_new(ms_ctx *ctx, view_match **out, const view_match_opts *o)
 {
-	view_match *m = calloc(1, sizeof(*m));
+	view_match *m = ms_ctx_calloc(ctx, 1, sizeof(*m));
 	int rc;
 
 	*out = NULL;
 	if (!m)
-		return ms_ctx_error(ctx, MS_ENOMEM, "out of memory");
+		return MS_ENOMEM;
 	m->ctx = ctx;
 	m->max_cycles = o->max_cycles > 0 ? o->max_cycles : 5000;
 	m->po = o->po;
@@ -233,8 +211,8 @@ int view_match_new(ms_ctx *ctx, view_match **out, const view_match_opts *o)
 	/* at most one unit per cell, so one pair per cell */
 	m->max_pairs = ms_rts_state_width(m->s) * ms_rts_state_height(m->s) + 1;
 	for (int p = 0; p < 2; p++) {
-		if (!(m->pairs[p] = malloc(sizeof(ms_rts_pair) * (size_t)m->max_pairs))) {
-			rc = ms_ctx_error(ctx, MS_ENOMEM, "out of memory");
+		if (!(m->pairs[p] = ms_ctx_malloc(ctx, sizeof(ms_rts_pair) * (size_t)m->max_pairs))) {
+			rc = MS_ENOMEM;
 			goto fail;
 		}
 		if ((rc = make_player(m, p, o)))

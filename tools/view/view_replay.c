@@ -78,11 +78,11 @@ void view_replay_free(view_replay *r)
 	}
 	free(r->ev);
 	for (int i = 0; i < r->n_ckpt; i++)
-		ms_rts_state_free(r->ctx, r->ckpt[i]);
+		ms_rts_state_free(r->ckpt[i]);
 	free(r->ckpt);
 	free(r->ckpt_ev);
-	ms_rts_state_free(r->ctx, r->cur);
-	ms_rts_state_free(r->ctx, r->initial);
+	ms_rts_state_free(r->cur);
+	ms_rts_state_free(r->initial);
 	ms_rts_utt_free(r->utt);
 	free(r->names[0]);
 	free(r->names[1]);
@@ -185,7 +185,7 @@ static int trace_entry(view_replay *r, const char *what, xmlNodePtr e)
 			ev->pairs[pr.unit.player][ev->np[pr.unit.player]++] = pr;
 	}
 done:
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return rc;
 }
 

@@ -183,6 +183,6 @@ int ms_bot_play_hooked(ms_ctx *ctx, ms_rts_state *s, ms_bot *const bots[2], int 
 done:
 	ms_ctx_mfree(ctx, pa[0]);
 	ms_ctx_mfree(ctx, pa[1]);
-	ms_rts_state_free(ctx, view);
+	ms_rts_state_free(view);
 	return rc;
 }

@@ -305,7 +305,7 @@ void ms_rts_proof_free(ms_rts_proof *pr)
 		if (pr->m)
 			ms_match_free(pr->m[i]);
 		if (pr->s)
-			ms_rts_state_free(ctx, pr->s[i]);
+			ms_rts_state_free(pr->s[i]);
 		if (pr->maps)
 			ms_ctx_mfree(ctx, pr->maps[i]);
 	}

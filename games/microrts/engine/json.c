@@ -387,7 +387,7 @@ int ms_rts_state_from_json(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *ut
 	*out = s;
 	s = NULL;
 done:
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	cJSON_Delete(root);
 	return rc;
 }

@@ -101,7 +101,7 @@ int rts_state_from_pgs(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, c
 	*out = s;
 	return MS_OK;
 fail:
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return rc;
 }
 

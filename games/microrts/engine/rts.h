@@ -45,6 +45,7 @@ typedef struct rts_assign {
  */
 struct ms_rts_state {
 	size_t bytes;
+	ms_ctx *ctx; /* its allocator (ms_rts_state_free needs no context); a copy keeps its own */
 	const ms_rts_utt *utt;
 	int width, height, cells;
 	int time;

@@ -36,6 +36,7 @@ int rts_state_alloc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, int 
 		return MS_ENOMEM;
 	memset(s, 0, off_units); /* the arrays are read only below their counts */
 	s->bytes = bytes;
+	s->ctx = ctx;
 	s->utt = utt;
 	s->width = w;
 	s->height = h;
@@ -57,7 +58,10 @@ int rts_state_alloc(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt, int 
 /* Header, grid and terrain, then the used units and pending actions. */
 static void copy_used(ms_rts_state *dst, const ms_rts_state *src)
 {
+	ms_ctx *own = dst->ctx;
+
 	memcpy(dst, src, src->off_units);
+	dst->ctx = own;
 	memcpy((char *)dst + src->off_units, (const char *)src + src->off_units,
 	       (size_t)src->n_units * sizeof(rts_unit));
 	memcpy((char *)dst + src->off_assign, (const char *)src + src->off_assign,
@@ -71,6 +75,7 @@ int ms_rts_state_clone(ms_ctx *ctx, ms_rts_state **out, const ms_rts_state *s)
 	*out = NULL;
 	if (!c)
 		return MS_ENOMEM;
+	c->ctx = ctx;
 	copy_used(c, s);
 	*out = c;
 	return MS_OK;
@@ -91,9 +96,10 @@ size_t ms_rts_state_copied_bytes(const ms_rts_state *s)
 	return s->off_units + (size_t)s->n_units * sizeof(rts_unit) + (size_t)s->n_assign * sizeof(rts_assign);
 }
 
-void ms_rts_state_free(ms_ctx *ctx, ms_rts_state *s)
+void ms_rts_state_free(ms_rts_state *s)
 {
-	ms_ctx_mfree(ctx, s);
+	if (s)
+		ms_ctx_mfree(s->ctx, s);
 }
 
 size_t ms_rts_state_bytes(const ms_rts_state *s) { return s->bytes; }

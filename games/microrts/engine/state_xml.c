@@ -123,7 +123,7 @@ int ms_rts_state_from_xml(ms_ctx *ctx, ms_rts_state **out, const ms_rts_utt *utt
 	*out = s;
 	s = NULL;
 done:
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	xmlFreeDoc(doc);
 	return rc;
 }

@@ -48,7 +48,7 @@ void ms_rts_trace_free(ms_rts_trace *t)
 		ms_ctx_mfree(t->ctx, t->entries[i].actions);
 	}
 	ms_ctx_mfree(t->ctx, t->entries);
-	ms_rts_state_free(t->ctx, t->initial);
+	ms_rts_state_free(t->initial);
 	ms_rts_utt_free(t->utt);
 	ms_ctx_mfree(t->ctx, t);
 }
@@ -148,7 +148,7 @@ static int read_entry(ms_ctx *ctx, ms_rts_trace *t, const char *what, xmlNodePtr
 		te->n_actions++;
 	}
 done:
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return rc;
 }
 
@@ -372,6 +372,6 @@ int ms_rts_trace_replay(ms_ctx *ctx, const ms_rts_trace *t, ms_rts_replay_result
 done:
 	ms_ctx_mfree(ctx, pairs[0]);
 	ms_ctx_mfree(ctx, pairs[1]);
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	return rc;
 }

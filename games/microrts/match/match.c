@@ -170,8 +170,8 @@ void ms_match_free(ms_match *m)
 	ms_jvm_close(m->jvm);
 #endif
 	ms_memo_free(m->memo);
-	ms_rts_state_free(m->ctx, m->s);
-	ms_rts_state_free(m->ctx, m->initial);
+	ms_rts_state_free(m->s);
+	ms_rts_state_free(m->initial);
 	ms_rts_utt_free(m->utt);
 	ms_ctx_mfree(m->ctx, m->map);
 	ms_ctx_mfree(m->ctx, m->harness_jar);

@@ -122,7 +122,7 @@ static int64_t now_ns(void)
 static void end_sim(ms_bot *b)
 {
 	pf_bot *pf = b->impl;
-	ms_rts_state_free(b->ctx, pf->sim);
+	ms_rts_state_free(pf->sim);
 	pf->sim = NULL;
 }
 
@@ -131,7 +131,7 @@ static int pf_reset(ms_bot *b)
 	pf_bot *pf = b->impl;
 
 	end_sim(b);
-	ms_rts_state_free(b->ctx, pf->init);
+	ms_rts_state_free(pf->init);
 	pf->init = NULL;
 	pf->me = -1;
 	pf->job = pf->n_a = pf->n_b = 0;
@@ -432,7 +432,7 @@ static int pf_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *
 		pf->fixed = 1;
 		end_sim(b);
 		if (pf->restart || t >= pf->cycle) {
-			ms_rts_state_free(b->ctx, pf->init);
+			ms_rts_state_free(pf->init);
 			pf->init = NULL;
 			if ((rc = ms_rts_state_clone(b->ctx, &pf->init, s)))
 				pf->sim_failures++;
@@ -442,7 +442,7 @@ static int pf_decide(ms_bot *b, int player, const ms_rts_state *s, ms_rts_pair *
 	if (pf->init && (!pf->stop_cycle || t < pf->stop_cycle) && (rc = simulate(b))) {
 		pf->sim_failures++;
 		end_sim(b);
-		ms_rts_state_free(b->ctx, pf->init);
+		ms_rts_state_free(pf->init);
 		pf->init = NULL;
 	}
 	if (t >= pf->cycle) {
@@ -460,7 +460,7 @@ static void pf_free(ms_bot *b)
 	if (!pf)
 		return;
 	end_sim(b);
-	ms_rts_state_free(b->ctx, pf->init);
+	ms_rts_state_free(pf->init);
 	for (int p = 0; p < pf->n_progs; p++) {
 		ms_bot_free(pf->progs[p]);
 		ms_bot_free(pf->sims[p]);

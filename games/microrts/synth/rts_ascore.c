@@ -59,7 +59,7 @@ void rts_ascore_free(rts_ascore *a)
 		return;
 	for (int k = 0; k < a->n; k++) {
 		for (int i = 0; i < a->sh[k].n_e; i++)
-			ms_rts_state_free(a->ctx, a->sh[k].e[i].s);
+			ms_rts_state_free(a->sh[k].e[i].s);
 		ms_ctx_mfree(a->ctx, a->sh[k].e);
 		ms_ctx_mfree(a->ctx, a->sh[k].pairs);
 	}
@@ -93,7 +93,7 @@ static int add_entry(rts_ascore *a, shard *sh, ms_rts_state *s, const ms_rts_pai
 				sh->pairs[sh->n_p++] = pairs[i];
 		return MS_OK;
 	}
-	ms_rts_state_free(a->ctx, s);
+	ms_rts_state_free(s);
 	return rc;
 }
 
@@ -341,7 +341,7 @@ static int load_entry(rts_ascore *a, const char *path, long lineno, const char *
 		rc = add_entry(a, sh, s, buf, n);
 		s = NULL; /* adopted (or freed) */
 	}
-	ms_rts_state_free(ctx, s);
+	ms_rts_state_free(s);
 	cJSON_free(st);
 	cJSON_free(acts);
 	cJSON_Delete(j);

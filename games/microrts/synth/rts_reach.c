@@ -178,7 +178,7 @@ int rts_reach_prog_set(rts_reach_prog *q, const ms_dsl_prog *p, const ms_rts_sta
 	q->random = ms_rts_dsl_draws_random(p);
 	/* a replay's scratch state and interpreter belong to one map */
 	if (initial != q->initial) {
-		ms_rts_state_free(q->ctx, q->s);
+		ms_rts_state_free(q->s);
 		q->s = NULL;
 	}
 	if (memo != q->memo || initial != q->initial) {
@@ -194,7 +194,7 @@ void rts_reach_prog_dispose(rts_reach_prog *q)
 {
 	ms_ctx_mfree(q->ctx, q->fors);
 	ms_ctx_mfree(q->ctx, q->buf);
-	ms_rts_state_free(q->ctx, q->s);
+	ms_rts_state_free(q->s);
 	ms_rts_dsl_interp_free(q->it);
 	ms_ctx *ctx = q->ctx;
 	memset(q, 0, sizeof *q);

@@ -414,7 +414,7 @@ typedef struct ms_cs_record {
 typedef struct ms_cs_dataset ms_cs_dataset;
 
 MS_EXTERN int ms_cs_dataset_new(ms_ctx *ctx, ms_cs_dataset **out);
-MS_EXTERN void ms_cs_dataset_free(ms_ctx *ctx, ms_cs_dataset *ds);
+MS_EXTERN void ms_cs_dataset_free(ms_cs_dataset *ds);
 /** Appends a record (copied). Matches must come in order 0, 1, ... */
 MS_EXTERN int ms_cs_dataset_add(ms_ctx *ctx, ms_cs_dataset *ds, const ms_cs_record *r);
 MS_EXTERN size_t ms_cs_dataset_size(const ms_cs_dataset *ds);

@@ -142,7 +142,7 @@ MS_EXTERN int ms_catan_board_tc2(ms_ctx *ctx, ms_catan_board **out);
 /** A standard board with terrains, numbers and ports shuffled from `seed`. */
 MS_EXTERN int ms_catan_board_random(ms_ctx *ctx, ms_catan_board **out, uint64_t seed);
 
-MS_EXTERN void ms_catan_board_free(ms_ctx *ctx, ms_catan_board *b);
+MS_EXTERN void ms_catan_board_free(ms_catan_board *b);
 
 /** Hex facts: resource (-1 desert), dice number (0 desert), cube coordinate. */
 MS_EXTERN int ms_catan_board_hex(const ms_catan_board *b, int hex, int *resource, int *number, int cube[3]);
@@ -289,7 +289,7 @@ typedef struct ms_catan_agent_row {
 
 /** The agents' rows (*n of them): random, simple, mcts, uct, alphabeta. */
 MS_EXTERN const ms_catan_agent_row *ms_catan_agents(int *n);
-MS_EXTERN void ms_catan_agent_free(ms_ctx *ctx, ms_catan_agent *a);
+MS_EXTERN void ms_catan_agent_free(ms_catan_agent *a);
 /** The agent's action for the seat to move in `s`. */
 MS_EXTERN int ms_catan_agent_act(ms_ctx *ctx, ms_catan_agent *a, const ms_catan_state *s, ms_catan_action *out);
 /** Decisions that ran a search, and tree nodes built, since creation. */

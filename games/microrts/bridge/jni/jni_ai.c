@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/vec.h"
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/rts_import.h"
@@ -152,7 +153,7 @@ void ms_jni_ai_free(ms_jni_ai *ai)
 		return;
 	ctx = ai->ctx;
 	ms_bot_free(ai->bot);
-	ms_rts_state_free(ctx, ai->state);
+	ms_rts_state_free(ai->state);
 	ms_rts_utt_free(ai->utt);
 	ms_ctx_mfree(ctx, ai->spec);
 	ms_ctx_mfree(ctx, ai->terrain);
@@ -225,7 +226,7 @@ int ms_jni_ai_set_table(ms_jni_ai *ai, const int32_t *utt, int utt_len, const ch
 		return rc;
 	}
 	/* The state points at the old table: rebuilt on the next decision. */
-	ms_rts_state_free(ai->ctx, ai->state);
+	ms_rts_state_free(ai->state);
 	ai->state = NULL;
 	ms_bot_free(ai->bot);
 	ms_rts_utt_free(ai->utt);
@@ -253,7 +254,7 @@ int ms_jni_ai_set_map(ms_jni_ai *ai, int w, int h, const int8_t *terrain)
 	for (size_t i = 0; i < cells; i++)
 		t[i] = terrain && terrain[i] != 0;
 	if (ai->state && (ai->w != w || ai->h != h)) {
-		ms_rts_state_free(ai->ctx, ai->state);
+		ms_rts_state_free(ai->state);
 		ai->state = NULL;
 	}
 	if (ai->state)
@@ -418,7 +419,7 @@ int ms_jni_ai_decide(ms_jni_ai *ai, int player, const int32_t *state, int len, i
 int ms_jni_ai_game_over(ms_jni_ai *ai, int winner)
 {
 	(void)winner;
-	ms_rts_state_free(ai->ctx, ai->state);
+	ms_rts_state_free(ai->state);
 	ai->state = NULL;
 	ms_ctx_mfree(ai->ctx, ai->terrain);
 	ai->terrain = NULL;
@@ -438,20 +439,12 @@ void ms_jni_ai_counters(const ms_jni_ai *ai, int64_t *decisions, int64_t *droppe
 		*dropped = ai->dropped;
 }
 
-/* Grows *buf to `need` ints (with room to spare, so states that grow by a
- * few units do not reallocate every cycle). */
+/* Grows *buf to `need` ints; doubling, so states that grow by a few units
+ * do not reallocate every cycle. */
 static int grow(ms_ctx *ctx, int32_t **buf, int *cap, int need)
 {
-	int32_t *b;
-	int n;
-
-	if (need <= *cap)
-		return MS_OK;
-	n = need < (1 << 28) ? need + need / 2 + 64 : need;
-	if (!(b = ms_ctx_realloc(ctx, *buf, (size_t)n * sizeof(*b))))
+	if (ms_vec_grow(ctx, (void **)buf, cap, need, sizeof **buf) < 0)
 		return ms_ctx_error(ctx, MS_ENOMEM, "out of memory for %d ints", need);
-	*buf = b;
-	*cap = n;
 	return MS_OK;
 }
 
@@ -481,6 +474,6 @@ int ms_jni_ai_pregame(ms_jni_ai *ai, const int32_t *state, int len, const ms_rts
 	    (rc = ms_rts_state_clone(ai->ctx, &first, ai->state)))
 		return rc;
 	rc = ms_rts_pregame(ai->ctx, first, o, res);
-	ms_rts_state_free(ai->ctx, first);
+	ms_rts_state_free(first);
 	return rc;
 }

@@ -218,12 +218,12 @@ static int on_pregame(ms_server_session *s, const char *text, size_t len, ms_ser
 	    srv_constants_keep(s->ctx, &s->consts, st)) {
 		snprintf(err, sizeof(err), "preGameAnalysis: %s", ms_ctx_last_error(s->ctx));
 		report(s, "%s", err);
-		ms_rts_state_free(s->ctx, st);
+		ms_rts_state_free(st);
 		return ack(s, emit, ud, err);
 	}
 	/* The native bots have no pre-game analysis; the state's constants
 	 * are what later states without them need. */
-	ms_rts_state_free(s->ctx, st);
+	ms_rts_state_free(st);
 	return ack(s, emit, ud, NULL);
 }
 
@@ -287,12 +287,12 @@ static int on_get_action(ms_server_session *s, const char *text, size_t len, ms_
 	}
 	if (!s->bot) {
 		report(s, "getAction: no bot (%s)", s->bot_err);
-		ms_rts_state_free(s->ctx, st);
+		ms_rts_state_free(st);
 		return empty_action(s, emit, ud, reply_lang);
 	}
 	if (srv_constants_keep(s->ctx, &s->consts, st) || decide(s, st, &n)) {
 		report(s, "getAction: %s", ms_ctx_last_error(s->ctx));
-		ms_rts_state_free(s->ctx, st);
+		ms_rts_state_free(st);
 		return empty_action(s, emit, ud, reply_lang);
 	}
 	n = keep_valid_pairs(s, st, s->player, n);
@@ -308,7 +308,7 @@ static int on_get_action(ms_server_session *s, const char *text, size_t len, ms_
 		if (!rc)
 			rc = emit_text(s, emit, ud, s->out.data, s->out.len);
 	}
-	ms_rts_state_free(s->ctx, st);
+	ms_rts_state_free(st);
 	return rc;
 }
 
@@ -449,19 +449,10 @@ static void release_line(ms_server_session *s)
 
 static int append(ms_server_session *s, const char *data, size_t n)
 {
-	if (s->len + n > s->cap) {
-		size_t cap = s->cap ? s->cap : 4096;
-		char *p;
-		while (cap < s->len + n)
-			cap *= 2;
-		if (cap > s->max_line)
-			cap = s->max_line;
-		p = ms_ctx_realloc(s->ctx, s->line, cap);
-		if (!p)
-			return ms_ctx_error(s->ctx, MS_ENOMEM, "out of memory buffering a line of %zu bytes", s->len + n);
-		s->line = p;
-		s->cap = cap;
-	}
+	/* the caller keeps a line within max_line, so the bound only trims the last doubling */
+	if (s->len + n > s->cap &&
+	    ms_vec_grow_big(s->ctx, (void **)&s->line, &s->cap, s->len + n, 1, 4096, s->max_line) < 0)
+		return ms_ctx_error(s->ctx, MS_ENOMEM, "out of memory buffering a line of %zu bytes", s->len + n);
 	memcpy(s->line + s->len, data, n);
 	s->len += n;
 	return MS_OK;

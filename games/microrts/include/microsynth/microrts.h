@@ -147,7 +147,7 @@ MS_EXTERN int ms_rts_state_clone(ms_ctx *ctx, ms_rts_state **out, const ms_rts_s
 /** Copies `src` into `dst`, which must have been made from the same map size. */
 MS_EXTERN int ms_rts_state_copy(ms_rts_state *dst, const ms_rts_state *src);
 
-MS_EXTERN void ms_rts_state_free(ms_ctx *ctx, ms_rts_state *s);
+MS_EXTERN void ms_rts_state_free(ms_rts_state *s);
 
 /**
  * PartiallyObservableGameState: makes `dst` (same map size as `src`) the

@@ -53,7 +53,7 @@ MS_EXTERN int ms_pw_state_load(ms_ctx *ctx, ms_pw_state **out, const char *path)
 /** A deep copy. */
 MS_EXTERN int ms_pw_state_clone(ms_ctx *ctx, ms_pw_state **out, const ms_pw_state *s);
 /** Frees a state; NULL is ignored. */
-MS_EXTERN void ms_pw_state_free(ms_ctx *ctx, ms_pw_state *s);
+MS_EXTERN void ms_pw_state_free(ms_pw_state *s);
 
 MS_EXTERN int ms_pw_num_planets(const ms_pw_state *s);
 MS_EXTERN const ms_pw_planet *ms_pw_planet_at(const ms_pw_state *s, int i);
@@ -211,7 +211,7 @@ typedef struct ms_pw_playback ms_pw_playback;
  */
 MS_EXTERN int ms_pw_playback_parse(ms_ctx *ctx, ms_pw_playback **out, const char *text, size_t len, int np,
 				   const char *what);
-MS_EXTERN void ms_pw_playback_free(ms_ctx *ctx, ms_pw_playback *pb);
+MS_EXTERN void ms_pw_playback_free(ms_pw_playback *pb);
 /** Turns the playback holds. */
 MS_EXTERN int ms_pw_playback_turns(const ms_pw_playback *pb);
 /**
