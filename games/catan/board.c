@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include "catan_internal.h"
 #include "microsynth/mcts.h"
+#include "microsynth/rng.h"
 
 const char *const catan__res_name[5] = { "WOOD", "BRICK", "SHEEP", "WHEAT", "ORE" };
 const char *const catan__dev_name[5] = { "KNIGHT", "YEAR_OF_PLENTY", "MONOPOLY", "ROAD_BUILDING", "VICTORY_POINT" };
@@ -422,7 +423,7 @@ int ms_catan_board_tc2(ms_ctx *ctx, ms_catan_board **out)
 
 uint32_t ms_catan_rand(uint64_t *rng, uint32_t n)
 {
-	return ms_mcts_rand(rng, n);
+	return ms_rng_below(rng, n);
 }
 
 static void shuffle(int *v, int n, uint64_t *rng)

@@ -227,7 +227,7 @@ int ms_gdl_load(ms_ctx *ctx, ms_gdl **out, const char *path, const ms_gdl_option
 {
 	char *buf;
 	size_t n;
-	int rc = ms_read_text_file(ctx, path, "rule file", &buf, &n);
+	int rc = ms_read_text_file(ctx, &buf, &n, path, "rule file");
 	if (rc)
 		return rc;
 	const char *base = strrchr(path, '/');

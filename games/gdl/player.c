@@ -15,6 +15,7 @@
 #include "core/hash.h"
 #include "core/internal.h"
 #include "core/opts.h"
+#include "microsynth/rng.h"
 
 struct ms_gdl_player {
 	ms_ctx *ctx;
@@ -157,7 +158,7 @@ int ms_gdl_player_move(ms_gdl_player *p, ms_gdl_machine *mm, const uint64_t *st,
 	int n = ms_gdl_legal(mm, role, &mv);
 	if (n <= 0)
 		return ms_ctx_error(p->ctx, MS_EINVAL, "role %d has no legal move in a non-terminal state", role);
-	*move = mv[ms_mcts_rand(&p->rng, (uint32_t)n)];
+	*move = mv[ms_rng_below(&p->rng, (uint32_t)n)];
 	return MS_OK;
 }
 

@@ -14,6 +14,7 @@
 #include "microsynth/mcts.h"
 #include "core/hash.h"
 #include "core/opts.h"
+#include "microsynth/rng.h"
 
 #define MAX_TERMS 256
 
@@ -60,11 +61,6 @@ typedef struct learner {
 	long ntest;
 	uint64_t rng;
 } learner;
-
-static double unif(uint64_t *rng)
-{
-	return ms_mcts_rand(rng, 1u << 30) / (double)(1u << 30);
-}
 
 static double predict(const learner *l, const indiv *in, long s)
 {
@@ -134,7 +130,7 @@ static int draw_candidate(learner *l, const indiv *in)
 	for (int c = 0; c < l->nc; c++)
 		if (!has_col(in, c))
 			total += l->fn->cand[c].score;
-	double x = unif(&l->rng) * total;
+	double x = ms_rng_unit(&l->rng) * total;
 	int last = -1;
 	for (int c = 0; c < l->nc; c++) {
 		if (has_col(in, c))
@@ -157,9 +153,9 @@ static void add_term(learner *l, indiv *in)
 static void mutate_weights(learner *l, indiv *in)
 {
 	for (int i = 0; i < in->n; i++)
-		if (unif(&l->rng) < l->o->p_weight) {
+		if (ms_rng_unit(&l->rng) < l->o->p_weight) {
 			double d = fmax(1.0, fabs(in->w[i]));
-			in->w[i] += (2 * unif(&l->rng) - 1) * d;
+			in->w[i] += (2 * ms_rng_unit(&l->rng) - 1) * d;
 		}
 }
 
@@ -176,10 +172,10 @@ static void mutate_features(learner *l, indiv *in)
 		inv += sens[i] > 0 ? 1 / sens[i] : 0;
 	}
 	int remove = in->n > l->o->max_terms || (in->n && lo > 0 && hi / lo > l->o->max_ratio) ||
-		     unif(&l->rng) < l->o->p_remove;
+		     ms_rng_unit(&l->rng) < l->o->p_remove;
 	if (remove && in->n > 0) {
 		int k = zero;
-		double x = unif(&l->rng) * inv;
+		double x = ms_rng_unit(&l->rng) * inv;
 		for (int i = 0; k < 0 && i < in->n; i++)
 			if ((x -= 1 / sens[i]) < 0 || i == in->n - 1)
 				k = i;
@@ -190,9 +186,9 @@ static void mutate_features(learner *l, indiv *in)
 
 static void mutate(learner *l, indiv *in, int force_weights)
 {
-	if (force_weights || unif(&l->rng) < l->o->p_weight_mutation)
+	if (force_weights || ms_rng_unit(&l->rng) < l->o->p_weight_mutation)
 		mutate_weights(l, in);
-	if (unif(&l->rng) < l->o->p_feature_mutation)
+	if (ms_rng_unit(&l->rng) < l->o->p_feature_mutation)
 		mutate_features(l, in);
 }
 
@@ -224,7 +220,7 @@ static void seed_population(learner *l, indiv *pop, int np, const gdl_rolefn *fn
 static void shuffle(learner *l)
 {
 	for (long i = l->ns - 1; i > 0; i--) {
-		long j = (long)ms_mcts_rand(&l->rng, (uint32_t)(i + 1)), t = l->order[i];
+		long j = (long)ms_rng_below(&l->rng, (uint32_t)(i + 1)), t = l->order[i];
 		l->order[i] = l->order[j], l->order[j] = t;
 	}
 }

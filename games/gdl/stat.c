@@ -13,6 +13,7 @@
 #include "microsynth/mcts.h"
 #include "core/hash.h"
 #include "core/opts.h"
+#include "microsynth/rng.h"
 
 /* Ranked candidates kept beside each function, for SGUCT's new features. */
 #define CANDIDATES 300
@@ -59,7 +60,7 @@ static int random_joint(sampler *s, int *joint)
 		if (n <= 0)
 			return ms_ctx_error(s->ctx, MS_EINVAL, "gdl stat: %s: role %s has no legal move in a non-terminal state",
 					    s->g->name, ms_gdl_role_name(s->g, r));
-		joint[r] = mv[ms_mcts_rand(&s->rng, (uint32_t)n)];
+		joint[r] = mv[ms_rng_below(&s->rng, (uint32_t)n)];
 	}
 	return MS_OK;
 }
@@ -131,7 +132,7 @@ static int start_position(sampler *s, uint64_t *out)
 	}
 	if (n == 0)
 		return ms_ctx_error(s->ctx, MS_EINVAL, "gdl stat: %s: the initial state is terminal", s->g->name);
-	long ply = (long)ms_mcts_rand(&s->rng, (uint32_t)n);
+	long ply = (long)ms_rng_below(&s->rng, (uint32_t)n);
 	memcpy(out, s->path + (size_t)ply * s->words, s->words * sizeof *out);
 	return MS_OK;
 }
@@ -156,7 +157,7 @@ static int sequence(sampler *s, uint64_t *seq, double *res)
 	while (n < s->o->positions) {
 		uint64_t *cur = seq + (size_t)n * s->words;
 		memcpy(cur, cur - s->words, s->words * sizeof *cur);
-		int gap = 1 + (int)ms_mcts_rand(&s->rng, (uint32_t)s->o->gap);
+		int gap = 1 + (int)ms_rng_below(&s->rng, (uint32_t)s->o->gap);
 		for (int k = 0; k < gap; k++) {
 			if ((rc = set(s, cur, &term)) < 0)
 				return rc;

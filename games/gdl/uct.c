@@ -17,6 +17,7 @@
 #include "gdl_guct.h"
 #include "core/hash.h"
 #include "core/opts.h"
+#include "microsynth/rng.h"
 
 struct ms_gdl_uct {
 	ms_ctx *ctx;
@@ -88,11 +89,6 @@ static int set_state(ms_gdl_uct *u, const uint64_t *st)
 		return fail(u, rc, "%s", ms_ctx_last_error(u->ctx));
 	memcpy(u->cur, st, u->words * sizeof *st);
 	return MS_OK;
-}
-
-static double unit(uint64_t *rng)
-{
-	return ms_mcts_rand(rng, 1u << 30) / (double)(1u << 30);
 }
 
 static double history_mean(const ms_gdl_uct *u, int mv)
@@ -235,7 +231,7 @@ static int gibbs(ms_gdl_uct *u, const int *mv, int n, uint64_t *rng)
 		top = fmax(top, history_mean(u, mv[i]));
 	for (int i = 0; i < n; i++)
 		total += u->w[i] = exp((history_mean(u, mv[i]) - top) / u->o.history_tau);
-	double x = unit(rng) * total;
+	double x = ms_rng_unit(rng) * total;
 	int k = 0;
 	for (; k < n - 1; k++)
 		if ((x -= u->w[k]) < 0)
@@ -257,7 +253,7 @@ static int c_playout(void *ud, void *state, uint64_t *rng, double *r)
 	int joint[MS_MCTS_MAX_PLAYERS], rc;
 	u->n_trace = 0;
 	const ms_gdl_eval *e = u->o.eval;
-	if (e && u->o.replace > 0 && unit(rng) < u->o.replace) {
+	if (e && u->o.replace > 0 && ms_rng_unit(rng) < u->o.replace) {
 		gdl_guct_rewards(e, u->nr, state, r);
 		return MS_OK;
 	}
@@ -266,7 +262,7 @@ static int c_playout(void *ud, void *state, uint64_t *rng, double *r)
 			return rc;
 		if (ms_gdl_terminal(u->mach) || (u->o.playout_limit > 0 && steps >= u->o.playout_limit))
 			break;
-		if (e && u->o.cutoff > 0 && unit(rng) < u->o.cutoff) {
+		if (e && u->o.cutoff > 0 && ms_rng_unit(rng) < u->o.cutoff) {
 			gdl_guct_rewards(e, u->nr, state, r);
 			return u->err;
 		}
@@ -276,7 +272,7 @@ static int c_playout(void *ud, void *state, uint64_t *rng, double *r)
 			if (n <= 0)
 				return fail(u, MS_EINVAL, "gdl uct: role %s has no legal move in a non-terminal state",
 					    ms_gdl_role_name(u->g, k));
-			joint[k] = u->o.history ? gibbs(u, mv, n, rng) : mv[ms_mcts_rand(rng, (uint32_t)n)];
+			joint[k] = u->o.history ? gibbs(u, mv, n, rng) : mv[ms_rng_below(rng, (uint32_t)n)];
 			if (u->o.history && (rc = trace_push(u, joint[k])) < 0)
 				return rc;
 		}
@@ -364,7 +360,7 @@ static int pick_untried(ms_gdl_uct *u, int d, uint64_t *rng)
 		double v = u->o.eval && u->o.order ? u->pe[a] : u->o.history ? history_mean(u, u->own[a]) : 0.0;
 		if (v > best)
 			best = v, ties = 0;
-		if (v >= best && ms_mcts_rand(rng, (uint32_t)++ties) == 0)
+		if (v >= best && ms_rng_below(rng, (uint32_t)++ties) == 0)
 			pick = a;
 	}
 	return pick;
@@ -391,7 +387,7 @@ static int c_choose(void *ud, ms_mcts *m, int nd, const void *moves, int n, uint
 			double v = u->qs[i] / (double)u->vis[i] + u->o.c * sqrt(2.0 * logn / (double)u->vis[i]);
 			if (v > best)
 				best = v, ties = 0;
-			if (v >= best && ms_mcts_rand(rng, (uint32_t)++ties) == 0)
+			if (v >= best && ms_rng_below(rng, (uint32_t)++ties) == 0)
 				a = i;
 		}
 		want[r] = u->own[a];

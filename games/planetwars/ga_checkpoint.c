@@ -146,7 +146,7 @@ int ms_pw_ga_checkpoint_load(ms_ctx *ctx, const char *path, int population, int 
 {
 	char *text;
 	size_t len;
-	int rc = ms_read_text_file(ctx, path, "GA checkpoint", &text, &len);
+	int rc = ms_read_text_file(ctx, &text, &len, path, "GA checkpoint");
 	if (rc)
 		return rc;
 	rc = ms_pw_ga_checkpoint_parse(ctx, text, len, path, population, gen, pop, rng);

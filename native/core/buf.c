@@ -177,7 +177,7 @@ int ms_read_file_upto(ms_ctx *ctx, const char *path, const char *what, size_t ma
 	return rc;
 }
 
-int ms_read_text_file(ms_ctx *ctx, const char *path, const char *what, char **out, size_t *len)
+int ms_read_text_file(ms_ctx *ctx, char **out, size_t *len, const char *path, const char *what)
 {
 	return ms_read_file_upto(ctx, path, what, (size_t)16 << 20, out, len);
 }

@@ -5,6 +5,7 @@
 #include "microsynth/common.h"
 #include "microsynth/arena.h"
 #include "microsynth/jrandom.h"
+#include "microsynth/rng.h"
 #include "microsynth/spec.h"
 #include "microsynth/microrts.h"
 #include "microsynth/bots.h"

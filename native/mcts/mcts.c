@@ -7,6 +7,7 @@
 #include "core/hash.h"
 #include "core/vec.h"
 #include "core/opts.h"
+#include "microsynth/rng.h"
 
 typedef struct node {
 	int parent, first_child, last_child, next;
@@ -35,20 +36,6 @@ struct ms_mcts {
 	unsigned char own[MS_MCTS_MAX_MOVE_SIZE];
 	int have_own;
 };
-
-uint32_t ms_mcts_rand(uint64_t *rng, uint32_t n)
-{
-	uint64_t z, lim = UINT64_MAX - UINT64_MAX % n;
-	do
-		z = ms_splitmix64_next(rng);
-	while (z >= lim);
-	return (uint32_t)(z % n);
-}
-
-static double rand_unit(uint64_t *rng)
-{
-	return ms_mcts_rand(rng, 1u << 30) / (double)(1u << 30);
-}
 
 int ms_mcts_options_init(ms_mcts_options *o, unsigned int version)
 {
@@ -279,7 +266,7 @@ static int chance_step(ms_mcts *m, int nd, int *created, int *out)
 		return cb_failed(m, k, "chance_weights");
 	for (int i = 0; i < n->untried_n; i++)
 		total += w[i] > 0 ? w[i] : 0;
-	double x = rand_unit(&m->rng) * total;
+	double x = ms_rng_unit(&m->rng) * total;
 	for (k = 0; k < n->untried_n - 1; k++) {
 		x -= w[k] > 0 ? w[k] : 0;
 		if (x < 0)
@@ -321,7 +308,7 @@ static void take_untried(ms_mcts *m, int nd, unsigned char *move)
 {
 	node *n = &m->nodes[nd];
 	size_t ms = m->g.move_size;
-	int k = (int)ms_mcts_rand(&m->rng, (uint32_t)n->untried_n);
+	int k = (int)ms_rng_below(&m->rng, (uint32_t)n->untried_n);
 	unsigned char *base = m->upool + (size_t)n->untried_off * ms;
 	memcpy(move, base + (size_t)k * ms, ms);
 	memmove(base + (size_t)k * ms, base + (size_t)(k + 1) * ms, (size_t)(n->untried_n - k - 1) * ms);
@@ -382,12 +369,12 @@ static int default_playout(ms_mcts *m, void *s, double *r)
 				return cb_failed(m, rc, "chance_weights");
 			for (k = 0; k < n; k++)
 				total += w[k] > 0 ? w[k] : 0;
-			double x = rand_unit(&m->rng) * total;
+			double x = ms_rng_unit(&m->rng) * total;
 			for (k = 0; k < n - 1; k++)
 				if ((x -= w[k] > 0 ? w[k] : 0) < 0)
 					break;
 		} else {
-			k = (int)ms_mcts_rand(&m->rng, (uint32_t)n);
+			k = (int)ms_rng_below(&m->rng, (uint32_t)n);
 		}
 		if (m->g.apply(m->g.ud, s, m->legal_buf + (size_t)k * m->g.move_size, &m->rng) < 0)
 			return ms_ctx_error(m->ctx, MS_ERROR, "mcts: the game's apply() failed in a playout");

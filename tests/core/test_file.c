@@ -31,7 +31,7 @@ static void test_file__gzip_and_plain_files_read_alike(void **state)
 	assert_int_equal(ms_read_file(ctx, "test_file.txt", "recording", 1 << 20, &got, &len), MS_OK);
 	assert_string_equal(got, text);
 	ms_ctx_mfree(ctx, got);
-	assert_int_equal(ms_read_text_file(ctx, "test_file.txt", "recording", &got, &len), MS_OK);
+	assert_int_equal(ms_read_text_file(ctx, &got, &len, "test_file.txt", "recording"), MS_OK);
 	assert_string_equal(got, text);
 	ms_ctx_mfree(ctx, got);
 	/* over the bound, once uncompressed */

@@ -39,6 +39,7 @@
 #include "games/gdl/gdl_ggp.h"
 #include "microsynth/gdl.h"
 #include "microsynth/mcts.h"
+#include "microsynth/rng.h"
 
 #define MAX_LINES 512
 #define MAX_BATCH 16
@@ -274,7 +275,7 @@ static int goes_on(driver *d, xmatch *x)
 		for (int r = 0; r < x->nr; r++) {
 			const int *mv;
 			int n = ms_gdl_legal(x->m, r, &mv);
-			x->joint[r] = r == x->role ? legal_move(x, r, x->answer) : n > 0 ? mv[ms_mcts_rand(&d->rng, (uint32_t)n)] : -1;
+			x->joint[r] = r == x->role ? legal_move(x, r, x->answer) : n > 0 ? mv[ms_rng_below(&d->rng, (uint32_t)n)] : -1;
 			if (x->joint[r] < 0)
 				return 0;
 		}

@@ -8,7 +8,7 @@
 
 #include "microsynth/catan.h"
 #include "cli.h"
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "core/hash.h"
 #include "core/pool.h"
 #include "kit/proc.h"
@@ -226,7 +226,7 @@ static int load_board(ms_ctx *ctx, const char *name, ms_catan_board **b)
 	int rc;
 	if (!cli_is_file(name))
 		return ms_ctx_error(ctx, MS_EIO, "board '%s': no such file (tc2, random or a file)", name);
-	if ((rc = ms_read_text_file(ctx, name, "board", &text, &len)) < 0)
+	if ((rc = ms_read_text_file(ctx, &text, &len, name, "board")) < 0)
 		return rc;
 	while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
 		i++;

@@ -13,7 +13,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "microsynth/gdl.h"
 #include "microsynth/jrandom.h"
 #include "cli.h"

@@ -21,7 +21,7 @@
 
 #include <libwebsockets.h>
 
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "core/pool.h"
 #include "games/gdl/gdl_ggp.h"
 #include "cli.h"

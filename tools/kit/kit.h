@@ -8,7 +8,7 @@
 #ifndef MS_BRIDGE_SERVER_KIT_H
 #define MS_BRIDGE_SERVER_KIT_H
 
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "microsynth/microrts.h"
 
 /* ---- TCP line client ---------------------------------------------------------- */

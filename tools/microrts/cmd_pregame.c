@@ -10,7 +10,7 @@
 
 #include "microsynth/microrts.h"
 #include "microsynth/rts_synth.h"
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "cli.h"
 #include "edition.h"
 

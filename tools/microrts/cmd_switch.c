@@ -14,7 +14,7 @@
 #include "microsynth/match.h"
 #include "microsynth/microrts.h"
 #include "microsynth/rts_dsl.h"
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "cli.h"
 #include "edition.h"
 

@@ -5,7 +5,7 @@
 
 #include <zlib.h>
 
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "microsynth/microrts.h"
 
 /* Reads one line of any length, without its newline; its length or -1 at end. */

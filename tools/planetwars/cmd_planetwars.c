@@ -18,7 +18,7 @@
 
 #include "microsynth/planetwars.h"
 #include "microsynth/planetwars_synth.h"
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "cli.h"
 #include "synth_front.h"
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/buf.h"
+#include "microsynth/buf.h"
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 

@@ -221,7 +221,7 @@ static int trace_load(view_replay *r, const char *path)
 
 	if (rc == MS_ENOTFOUND) {
 		char *text = NULL;
-		if ((rc = ms_read_text_file(r->ctx, path, "trace", &text, &len)))
+		if ((rc = ms_read_text_file(r->ctx, &text, &len, path, "trace")))
 			return rc;
 		rc = trace_parse(r, path, text, len);
 		ms_ctx_mfree(r->ctx, text);

@@ -116,7 +116,7 @@ int ms_rts_bot_from_spec_text(ms_ctx *ctx, ms_bot **out, const char *spec, const
 		return ms_ctx_error(ctx, MS_ENOTFOUND, "\"%s\" names no %s (%s:FILE or %s-text:TEXT)", spec ? spec : "(null)",
 				    kind, kind, kind);
 	snprintf(what, sizeof(what), "%s file", kind);
-	if ((rc = ms_read_text_file(ctx, spec + k + 1, what, &text, &len)))
+	if ((rc = ms_read_text_file(ctx, &text, &len, spec + k + 1, what)))
 		return rc;
 	rc = build(ctx, out, spec + k + 1, text, len, utt, seed);
 	ms_ctx_mfree(ctx, text);

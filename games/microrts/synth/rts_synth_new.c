@@ -186,7 +186,7 @@ static int parse_program_opponent(ms_rts_synth *rs, ms_ctx *ctx, rts_opponent *o
 	char *text = NULL;
 	size_t len;
 	int rc, inline_text = !strcmp(ms_bot_spec_form(o->spec, &arg), "program-text");
-	if (!inline_text && (rc = ms_read_text_file(ctx, arg, "program file", &text, &len)))
+	if (!inline_text && (rc = ms_read_text_file(ctx, &text, &len, arg, "program file")))
 		return rc;
 	if ((rc = ms_dsl_prog_new(ctx, &o->prog, rs->g)) == MS_OK)
 		rc = inline_text ? ms_rts_dsl_parse(o->prog, "program text", arg, strlen(arg), 0)

@@ -174,10 +174,8 @@ MS_EXTERN int ms_mcts_has_tree(const ms_mcts *m);
  */
 MS_EXTERN int ms_mcts_search_more(ms_mcts *m);
 
-/** The generator (callbacks and agents may draw from it between searches). */
+/** The generator (callbacks and agents may draw from it between searches, with microsynth/rng.h). */
 MS_EXTERN uint64_t *ms_mcts_rng(ms_mcts *m);
-/** Uniform integer in [0, n) from a SplitMix64 state; n >= 1. */
-MS_EXTERN uint32_t ms_mcts_rand(uint64_t *rng, uint32_t n);
 
 /* ---- reading the tree (node ids; the root is 0; -1 = none) -------------- */
 
