@@ -52,18 +52,12 @@ static void synth_cantstop_usage(FILE *out)
 		"continues and ends as an uninterrupted run. Ctrl-C stops cleanly (resume later).\n"
 		"Last stdout line: psi=X search_psi=Y evals=N evals_c=M seconds=T.\n\n"
 		"More options: --matches N (Psi matches, 1000), --data-matches N (3), --data-seed S (1),\n"
-		"--data FILE (a data set file instead of --oracle), --era A|B (A), --sketch-evals N\n"
-		"(C evaluations of the sketch phase; default: the algorithm's own), --uct-c X (10),\n"
+		"--data FILE (a data set file instead of --oracle), --era A|B (A),\n"
 		"--initial FILE|couto (sa, uct: start from this program, e.g. the published one;\n"
-		"SA then restarts from it, as the reference code does), --restart code|best|pass\n"
-		"(where SA passes restart: as the reference code (default), from the best program\n"
-		"so far, or from the previous pass's best, the paper's wording), --common-matches\n"
+		"SA then restarts from it, as the reference code does), --common-matches\n"
 		"(every Psi evaluation plays the same matches, drawn from --seed: paired comparisons,\n"
 		"not the reference's protocol; the final evaluation still plays fresh matches).\n"
 		"HSS (hierarchical synthesis search over behavioural features, cantstop_synth.h):\n"
-		"--hss-library FILE (program library read at the start if present and rewritten at the\n"
-		"end: later runs start from it), --hss-passes N (SA passes per iteration, 1), --hss-confirm N\n"
-		"(an iteration's best is scored N more times; the reported program is the best mean, 2),\n"
 		"--feature-matches N (matches behind a program's features, 20).\n"
 		"--probe-matches N (any algorithm: random programs and mutations are drawn again until they\n"
 		"play N probe matches against GA without a run-time error; most programs of the grammar\n"
@@ -80,29 +74,24 @@ static void synth_cantstop_usage(FILE *out)
 
 typedef struct synth_args {
 	synth_search_args s;
-	const char *score, *oracle, *data, *era, *restart, *hss_library, *progress_json;
-	long feature_matches, hss_passes, probe_matches, hss_confirm, max_nodes;
-	long matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
-	double uct_c;
-	int have_uct_c, common, have_confirm, typed, keep_raw, no_simplify;
+	const char *score, *oracle, *data, *era, *progress_json;
+	long feature_matches, probe_matches, max_nodes;
+	long matches, final_matches, final_seed, data_matches, data_seed;
+	int common, typed, keep_raw, no_simplify;
 } synth_args;
 
 /* One of Can't Stop's own options (opt at argv[*i]); CLI_OK or the exit code after a usage error. */
 static int cs_option(int argc, char **argv, int *i, synth_args *a)
 {
-	static const char *const strings[] = { "--game", "--score", "--oracle", "--data", "--era", "--restart",
-					      "--hss-library", "--progress-json" };
-	const char **string_dst[] = { NULL, &a->score, &a->oracle, &a->data, &a->era, &a->restart, &a->hss_library,
-				      &a->progress_json };
+	static const char *const strings[] = { "--game", "--score", "--oracle", "--data", "--era", "--progress-json" };
+	const char **string_dst[] = { NULL, &a->score, &a->oracle, &a->data, &a->era, &a->progress_json };
 	static const char *const ints[] = { "--matches", "--final-matches", "--final-seed", "--data-matches",
-					   "--data-seed", "--sketch-evals", "--feature-matches", "--hss-passes",
-					   "--probe-matches", "--hss-confirm", "--max-nodes" };
+					   "--data-seed", "--feature-matches", "--probe-matches", "--max-nodes" };
 	long *int_dst[] = { &a->matches, &a->final_matches, &a->final_seed, &a->data_matches, &a->data_seed,
-			    &a->sketch_evals, &a->feature_matches, &a->hss_passes, &a->probe_matches,
-			    &a->hss_confirm, &a->max_nodes };
-	static const long int_min[] = { 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1 };
+			    &a->feature_matches, &a->probe_matches, &a->max_nodes };
+	static const long int_min[] = { 1, 1, 0, 1, 0, 1, 1, 1 };
 	static const long int_max[] = { 100000000L, 100000000L, 0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL,
-					1000000000L, 100000, 1000, 1000, 1000, 100000 };
+					100000, 1000, 100000 };
 	static const char *const flags[] = { "--common-matches", "--typed", "--keep-raw", "--no-simplify" };
 	int *flag_dst[] = { &a->common, &a->typed, &a->keep_raw, &a->no_simplify };
 	const char *opt = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -124,17 +113,9 @@ static int cs_option(int argc, char **argv, int *i, synth_args *a)
 		}
 	for (k = 0; k < sizeof ints / sizeof ints[0]; k++)
 		if (!strcmp(opt, ints[k])) {
-			if (cli_parse_int(CMD, opt, val, int_min[k], int_max[k], int_dst[k]))
-				return CLI_USAGE;
-			a->have_confirm |= int_dst[k] == &a->hss_confirm;
-			return CLI_OK;
+			return cli_parse_int(CMD, opt, val, int_min[k], int_max[k], int_dst[k]) ? CLI_USAGE : CLI_OK;
 		}
-	if (strcmp(opt, "--uct-c"))
-		return cli_usage_error(CMD, "unknown option '%s'", opt);
-	if (cli_parse_real(CMD, opt, val, 0, 1e9, 0, &a->uct_c))
-		return CLI_USAGE;
-	a->have_uct_c = 1;
-	return CLI_OK;
+	return cli_usage_error(CMD, "unknown option '%s'", opt);
 }
 
 static int parse_args(int argc, char **argv, synth_args *a)
@@ -157,19 +138,14 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 		return rc;
 	if (a->s.initial && *algo != MS_SYNTH_SA && *algo != MS_SYNTH_UCT)
 		return cli_usage_error(CMD, "--initial applies to sa and uct only (a sketch search starts from its sketch)");
-	if (a->restart && strcmp(a->restart, "code") && strcmp(a->restart, "best") && strcmp(a->restart, "pass"))
-		return cli_usage_error(CMD, "--restart is code, best or pass, not '%s'", a->restart);
 	if (a->common && a->s.seed == a->final_seed)
 		return cli_usage_error(CMD, "--common-matches plays the matches of --seed %ld: the final evaluation "
 				       "needs another --final-seed to play fresh ones", a->s.seed);
-	if ((a->hss_library || a->hss_passes || a->have_confirm) && *algo != MS_SYNTH_HSS)
-		return cli_usage_error(CMD, "--hss-library, --hss-passes and --hss-confirm apply to hss only");
 
 	ms_cs_synth_options_init(po, MS_CS_SYNTH_OPTIONS_VERSION);
 	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
-	if (!sketch && (a->score || a->oracle || a->data || a->sketch_evals))
-		return cli_usage_error(CMD, "--score, --oracle, --data and --sketch-evals apply to sketch-sa and "
-				       "sketch-uct only");
+	if (!sketch && (a->score || a->oracle || a->data))
+		return cli_usage_error(CMD, "--score, --oracle and --data apply to sketch-sa and sketch-uct only");
 	if (a->score && strcmp(a->score, "A") && strcmp(a->score, "O"))
 		return cli_usage_error(CMD, "--score is A (action-based) or O (observation-based), not '%s'", a->score);
 	if (a->oracle && strcmp(a->oracle, "random") && strcmp(a->oracle, "ga"))
@@ -242,18 +218,7 @@ static void cs_search_options(ms_synth_opts *so, const synth_args *a, int algo, 
 	memset(ud, 0, sizeof *ud);
 	synth_search_opts(so, &a->s, algo, &ud->run);
 	so->initial = initial;
-	if (a->restart)
-		so->sa_restart = !strcmp(a->restart, "best")   ? MS_SYNTH_RESTART_BEST
-				 : !strcmp(a->restart, "pass") ? MS_SYNTH_RESTART_PASS
-							       : MS_SYNTH_RESTART_CODE;
-	so->sketch_evals = a->sketch_evals;
-	if (a->have_uct_c)
-		so->uct_c = a->uct_c;
-	so->hss_library = a->hss_library;
-	if (a->hss_passes)
-		so->hss_passes = (int)a->hss_passes;
-	if (a->have_confirm)
-		so->hss_confirm = (int)a->hss_confirm;
+	synth_search_knobs(so, &a->s);
 	so->progress = cs_on_progress;
 	so->progress_ud = ud;
 }
@@ -344,6 +309,7 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 	const ms_cs_synth_options *po = f->po;
 	const ms_synth_stats *st = &f->st;
 	char budget[96], simp[2048];
+	const char *restart = synth_search_knob(&a->s, "--restart");
 	synth_simplified_header(&f->sim, a->keep_raw, CS_RAW_SUFFIX, simp, sizeof simp);
 	if (a->s.evals && a->s.seconds > 0)
 		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->s.evals, a->s.seconds);
@@ -369,7 +335,7 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 		 po->oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po->matches, a->common ? "common (always the same) " : "",
 		 po->era == MS_CS_ERA_B ? 'B' : 'A', a->s.seed,
 		 a->s.threads, budget, a->s.initial ? a->s.initial : "none (from scratch)",
-		 a->restart ? a->restart : "code", st->evals_psi, st->evals_c, st->cache_hits, st->elapsed, f->search_psi,
+		 restart ? restart : "code", st->evals_psi, st->evals_c, st->cache_hits, st->elapsed, f->search_psi,
 		 f->algo == MS_SYNTH_HSS && f->so->hss_confirm > 0 ? "the best mean of a few" : "the best single one",
 		 po->matches,
 		 st->timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"

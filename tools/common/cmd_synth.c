@@ -24,7 +24,9 @@ void cmd_synth_usage(FILE *out)
 		games[i]->synth_usage(out);
 		fputc('\n', out);
 	}
-	fprintf(out, "plot    draws best Psi (solid) and best C (dashed) over time, one colour per CSV log.\n");
+	fprintf(out, "---- every game ----\n");
+	synth_knobs_usage(out);
+	fprintf(out, "\nplot    draws best Psi (solid) and best C (dashed) over time, one colour per CSV log.\n");
 }
 
 int cmd_synth(int argc, char **argv)
@@ -39,9 +41,11 @@ int cmd_synth(int argc, char **argv)
 		if (!strcmp(argv[i], "--game") && i + 1 < argc)
 			game = argv[i + 1];
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			if ((row = synth_game_find(game)))
+			if ((row = synth_game_find(game))) {
 				row->synth_usage(stdout);
-			else
+				fputc('\n', stdout);
+				synth_knobs_usage(stdout);
+			} else
 				cmd_synth_usage(stdout);
 			return CLI_OK;
 		}

@@ -92,6 +92,8 @@ typedef struct synth_run_ud {
 	int bar_on;
 } synth_run_ud;
 
+#define SYNTH_MAX_KNOBS 64
+
 /*
  * The options every search command takes (synth for each game, selfplay),
  * parsed and checked in one place so each error has one text.
@@ -103,6 +105,9 @@ typedef struct synth_search_args {
 	long evals, seed, threads;
 	double seconds;
 	int have_seed, resume, progress;
+	/* the algorithms' knobs (synth.h's table) in command-line order, each checked when parsed */
+	const char *knob_name[SYNTH_MAX_KNOBS], *knob_value[SYNTH_MAX_KNOBS];
+	int n_knobs;
 } synth_search_args;
 
 /* Defaults (1 thread, the progress bar on) and the command line. */
@@ -110,7 +115,7 @@ void synth_search_args_init(synth_search_args *s, int argc, char **argv);
 /* synth_search_option's answer for an option that is not a shared one. */
 #define SYNTH_OPT_OTHER (-1)
 /*
- * argv[*i] if it is a shared option (algo_opt names --algo's spelling):
+ * argv[*i] if it is a shared option or a knob (algo_opt names --algo's spelling):
  * CLI_OK with *i past its value, CLI_USAGE after a usage error, or
  * SYNTH_OPT_OTHER (nothing consumed) for the command's own options.
  */
@@ -118,12 +123,19 @@ int synth_search_option(const char *cmd, const char *algo_opt, int argc, char **
 			synth_search_args *s);
 /*
  * The checks all commands make: the algorithm (one of algos[0..n), or any
- * with n == 0) into *algo, --seed, a budget, -o, --resume's --checkpoint.
+ * with n == 0) into *algo, --seed, a budget, -o, --resume's --checkpoint,
+ * then that each knob given applies to the algorithm.
  */
 int synth_search_check(const char *cmd, const char *algo_opt, const synth_search_args *s, const int *algos,
 		       int n, int *algo);
 /* so initialised with s's shared settings and the progress bar in ud. */
 void synth_search_opts(ms_synth_opts *so, const synth_search_args *s, int algo, synth_run_ud *ud);
+/* The knobs of the command line set in so, over the game's own defaults (so they are applied last). */
+void synth_search_knobs(ms_synth_opts *so, const synth_search_args *s);
+/* The last value given to knob `name` (e.g. "--restart"), or NULL. */
+const char *synth_search_knob(const synth_search_args *s, const char *name);
+/* The paragraph on the knobs, from the library's table (every game's and selfplay's help). */
+void synth_knobs_usage(FILE *out);
 
 /* 90, 90s, 1.5m, 15m, 2h into seconds (> 0); usage error naming --time otherwise. */
 int synth_parse_duration(const char *val, double *out);

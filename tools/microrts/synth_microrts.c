@@ -66,8 +66,7 @@ static void synth_microrts_usage(FILE *out)
 		"(F: matches an opponent lost by failing: a Java AI that threw or timed out, a native bot whose\n"
 		"decision failed; each scored as the harness scores a crash).\n\n"
 		"More options: --utt 1|2|3 (2), --conflict 1|2|3 (1), --edition 2022|2023 (native bots'\n"
-		"path finding; default: the harness's), --neighbours K (SA: mutations per step, the best\n"
-		"competes; 20 as the MicroRTS references), --initial FILE (sa, uct: start from a program),\n"
+		"path finding; default: the harness's), --initial FILE (sa, uct: start from a program),\n"
 		"--opponent-seeds K (native CoacAI and mayari draw where the jars draw unseeded numbers:\n"
 		"K matches per seat with seeds 1..K, Psi their mean; reproducible),\n"
 		"--prefix FILE --switch-cycle K (a case of an opponent switch: FILE plays cycles < K, the\n"
@@ -75,16 +74,14 @@ static void synth_microrts_usage(FILE *out)
 		"--match-memo on|off|check|no-replay (native matches answered from earlier ones that the\n"
 		"program would play alike: it agrees wherever they read, or decides alike, replayed, where\n"
 		"it differs; exact: check plays them too and fails on a difference; on),\n"
-		"--uct-c X (10), --sketch-evals N, --sketch-share X (with --time: the sketch phase's share of\n"
-		"it, 0 < X <= 1; Sketch-UCT's default 0.2; Sketch-SA's none: its 5 x 10 passes on C, as the\n"
-		"reference, which on large maps can take the whole budget), --no-progress.\n\n"
+		"--no-progress. MicroRTS's own knob defaults: --neighbours 20 (as the MicroRTS references),\n"
+		"--hss-confirm 0 (matches are deterministic). Sketch-SA's 5 x 10 passes on C (the reference's)\n"
+		"can take the whole budget on large maps: --sketch-share bounds them under --time.\n\n"
 		"HSS (hierarchical synthesis search over behavioural features, docs/hss-selfplay.md): the\n"
 		"features (units trained per type, buildings built, resources harvested, units lost and\n"
 		"destroyed, attacks, cycle of the first attack) come from native matches against\n"
 		"--feature-opponent K (the K-th --opponent, 1 by default; a Java one is replaced by the first\n"
-		"native opponent, else WorkerRush). --hss-library FILE (program library read at the start if\n"
-		"present and rewritten at the end), --hss-passes N (SA passes per iteration, 1),\n"
-		"--hss-confirm N (re-scorings of an iteration's best; 0 by default, matches are deterministic).\n"
+		"native opponent, else WorkerRush).\n"
 		"--java-hang-ms MS: a Java opponent's decision still running after MS ms loses its match as\n"
 		"timed out, counted in faults (default 10000).\n"
 		"--progress-json FILE appends JSON lines for `microsynth view --follow`: the budget, maps and\n"
@@ -96,11 +93,9 @@ typedef struct args {
 	synth_search_args s;
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	const char *score, *oracle, *c_opp, *hss_library, *prefix, *progress_json, *dataset, *save_dataset;
-	long max_cycles, utt, conflict, neighbours, sketch_evals;
-	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
-	double uct_c, sketch_share;
-	int edition, harness, tiebreak, have_uct_c, have_confirm, keep_raw, no_simplify, match_memo;
+	const char *score, *oracle, *c_opp, *prefix, *progress_json, *dataset, *save_dataset;
+	long max_cycles, utt, conflict, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
+	int edition, harness, tiebreak, keep_raw, no_simplify, match_memo;
 } args;
 
 static int parse(int argc, char **argv, args *a)
@@ -157,8 +152,6 @@ static int parse(int argc, char **argv, args *a)
 			a->save_dataset = v;
 		else if (!strcmp(o, "--prefix"))
 			a->prefix = v;
-		else if (!strcmp(o, "--hss-library"))
-			a->hss_library = v;
 		else if (!strcmp(o, "--match-memo")) {
 			if (!strcmp(v, "on") || !strcmp(v, "off") || !strcmp(v, "check") || !strcmp(v, "no-replay"))
 				a->match_memo = v[1] == 'n' ? MS_RTS_MATCH_MEMO_ON
@@ -170,24 +163,13 @@ static int parse(int argc, char **argv, args *a)
 		else if (!strcmp(o, "--edition")) {
 			if (edition_arg(CMD, v, &a->edition))
 				return CLI_USAGE;
-		} else if (!strcmp(o, "--uct-c")) {
-			if (cli_parse_real(CMD, o, v, 0, 1e9, 0, &a->uct_c))
-				return CLI_USAGE;
-			a->have_uct_c = 1;
-		} else if (!strcmp(o, "--sketch-share")) {
-			if (cli_parse_real(CMD, o, v, 0, 1, 1, &a->sketch_share))
-				return CLI_USAGE;
 		} else {
-			static const char *const names[] = { "--max-cycles", "--utt", "--conflict", "--neighbours",
-							     "--sketch-evals", "--hss-passes", "--hss-confirm",
-							     "--feature-opponent", "--switch-cycle", "--opponent-seeds",
-							     "--java-hang-ms" };
-			static const long lo[] = { 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1 };
-			static const long hi[] = { 100000000L, 3, 3, 65536, 1000000000L,
-						   1000, 1000, MAX_LIST, 100000000L, 1000, 86400000L };
-			long *dst[] = { &a->max_cycles, &a->utt, &a->conflict, &a->neighbours, &a->sketch_evals,
-					&a->hss_passes, &a->hss_confirm, &a->feature_opp, &a->switch_cycle, &a->opp_seeds,
-					&a->java_hang_ms };
+			static const char *const names[] = { "--max-cycles", "--utt", "--conflict", "--feature-opponent",
+							     "--switch-cycle", "--opponent-seeds", "--java-hang-ms" };
+			static const long lo[] = { 1, 1, 1, 1, 0, 1, 1 };
+			static const long hi[] = { 100000000L, 3, 3, MAX_LIST, 100000000L, 1000, 86400000L };
+			long *dst[] = { &a->max_cycles, &a->utt, &a->conflict, &a->feature_opp, &a->switch_cycle,
+					&a->opp_seeds, &a->java_hang_ms };
 			size_t k = 0;
 			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
 				k++;
@@ -195,8 +177,6 @@ static int parse(int argc, char **argv, args *a)
 				return cli_usage_error(CMD, "unknown option '%s'", o);
 			if (cli_parse_int(CMD, o, v, lo[k], hi[k], dst[k]))
 				return CLI_USAGE;
-			if (dst[k] == &a->hss_confirm)
-				a->have_confirm = 1;
 		}
 	}
 	return CLI_OK;
@@ -211,8 +191,8 @@ static int check(const args *a, int *algo)
 	int rc = synth_search_check(CMD, "--algo", &a->s, NULL, 0, algo);
 	if (rc)
 		return rc;
-	if ((a->hss_library || a->hss_passes || a->have_confirm || a->feature_opp) && *algo != MS_SYNTH_HSS)
-		return cli_usage_error(CMD, "--hss-library, --hss-passes, --hss-confirm and --feature-opponent apply to hss only");
+	if (a->feature_opp && *algo != MS_SYNTH_HSS)
+		return cli_usage_error(CMD, "--feature-opponent applies to hss only");
 	if (a->feature_opp > a->n_opps)
 		return cli_usage_error(CMD, "--feature-opponent %ld: there are %d --opponent options", a->feature_opp,
 				       a->n_opps);
@@ -281,7 +261,6 @@ static int rts_args(int argc, char **argv, args *a, int *algo)
 	synth_search_args_init(&a->s, argc, argv);
 	a->harness = 1;
 	a->tiebreak = -1;
-	a->neighbours = 20;
 	a->edition = -1;
 	if ((rc = parse(argc, argv, a)) || (rc = check(a, algo)))
 		return rc;
@@ -375,19 +354,13 @@ static void rts_search_options(ms_synth_opts *so, const rts_run *r, synth_run_ud
 {
 	const args *a = &r->a;
 	synth_search_opts(so, &a->s, r->algo, ud);
-	so->sketch_evals = a->sketch_evals;
-	so->sketch_share = a->sketch_share;
-	so->sa_neighbours = (int)a->neighbours;
-	so->sa_cache = 1; /* matches are deterministic: a program seen before scores as it did */
+	so->sa_neighbours = 20; /* as the MicroRTS references */
+	so->sa_cache = 1;	/* matches are deterministic: a program seen before scores as it did */
 	so->initial = r->initial;
-	if (a->have_uct_c)
-		so->uct_c = a->uct_c;
-	so->hss_library = a->hss_library;
 	so->hss_feature_opponent = a->feature_opp ? (int)a->feature_opp - 1 : 0;
-	if (a->hss_passes)
-		so->hss_passes = (int)a->hss_passes;
 	/* a program's matches are deterministic: re-scoring the iteration's best would repeat its score */
-	so->hss_confirm = a->have_confirm ? (int)a->hss_confirm : 0;
+	so->hss_confirm = 0;
+	synth_search_knobs(so, &a->s);
 }
 
 /* The final scores: ours without tie-breaks, the official harness's (if played), the opponents' faults. */
@@ -681,15 +654,15 @@ out:
 typedef struct rts_sp {
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	long neighbours, max_cycles;
+	long max_cycles;
 	ms_rts_synth_options base;
 } rts_sp;
 
 static void rts_sp_usage(FILE *out)
 {
 	fprintf(out, "MicroRTS options: --map MAP (repeatable, required), --opponent AI (repeatable, required: the\n"
-		     "fixed opponents, native bots or program:FILE), --neighbours K (SA mutations per step, 20),\n"
-		     "--max-cycles N, --hss-library FILE (as for Can't Stop). With --br hss, behavioural features\n"
+		     "fixed opponents, native bots or program:FILE), --max-cycles N; the knobs' MicroRTS defaults\n"
+		     "are synth's (--neighbours 20, --hss-confirm 0). With --br hss, behavioural features\n"
 		     "are measured against the population's first opponent, from the counts of its Psi matches.\n");
 }
 
@@ -698,15 +671,14 @@ static int rts_sp_option(void *g, int argc, char **argv, int *i)
 	rts_sp *r = g;
 	const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
 	int is_map = !strcmp(o, "--map"), is_opp = !strcmp(o, "--opponent");
-	int is_nb = !strcmp(o, "--neighbours"), is_mc = !strcmp(o, "--max-cycles");
-	if (!is_map && !is_opp && !is_nb && !is_mc)
+	int is_mc = !strcmp(o, "--max-cycles");
+	if (!is_map && !is_opp && !is_mc)
 		return SYNTH_OPT_OTHER;
 	if (!v)
 		return cli_usage_error("selfplay", "%s needs a value", o);
 	++*i;
-	if (is_nb || is_mc)
-		return cli_parse_int("selfplay", o, v, 1, is_nb ? 65536 : 100000000L,
-				     is_nb ? &r->neighbours : &r->max_cycles) ? CLI_USAGE : CLI_OK;
+	if (is_mc)
+		return cli_parse_int("selfplay", o, v, 1, 100000000L, &r->max_cycles) ? CLI_USAGE : CLI_OK;
 	int *n = is_map ? &r->n_maps : &r->n_opps;
 	if (*n >= MAX_LIST)
 		return cli_usage_error("selfplay", "more than %d %s options", MAX_LIST, o);
@@ -776,8 +748,8 @@ static int rts_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *o
 
 static void rts_sp_br_options(void *g, ms_synth_opts *br)
 {
-	rts_sp *r = g;
-	br->sa_neighbours = r->neighbours ? (int)r->neighbours : 20;
+	(void)g;
+	br->sa_neighbours = 20;
 	/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing;
 	 * F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
 	 * opponent outside the population would cost two matches per map for every program scored */
