@@ -81,8 +81,9 @@ typedef struct synth_args {
 } synth_args;
 
 /* One of Can't Stop's own options (opt at argv[*i]); CLI_OK or the exit code after a usage error. */
-static int cs_option(int argc, char **argv, int *i, synth_args *a)
+static int cs_option(void *g, int argc, char **argv, int *i)
 {
+	synth_args *a = g;
 	static const char *const strings[] = { "--game", "--score", "--oracle", "--data", "--era", "--progress-json" };
 	const char **string_dst[] = { NULL, &a->score, &a->oracle, &a->data, &a->era, &a->progress_json };
 	static const char *const ints[] = { "--matches", "--final-matches", "--final-seed", "--data-matches",
@@ -118,24 +119,9 @@ static int cs_option(int argc, char **argv, int *i, synth_args *a)
 	return cli_usage_error(CMD, "unknown option '%s'", opt);
 }
 
-static int parse_args(int argc, char **argv, synth_args *a)
-{
-	for (int i = 1; i < argc; i++) {
-		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, &a->s);
-		if (rc == SYNTH_OPT_OTHER)
-			rc = cs_option(argc, argv, &i, a);
-		if (rc != CLI_OK)
-			return rc;
-	}
-	return CLI_OK;
-}
-
 /* Checks what needs the whole command line; fills the problem's options. */
-static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
+static int check_args(const synth_args *a, const int *algo, ms_cs_synth_options *po)
 {
-	int rc = synth_search_check(CMD, "--algo", &a->s, NULL, 0, algo);
-	if (rc)
-		return rc;
 	if (a->s.initial && *algo != MS_SYNTH_SA && *algo != MS_SYNTH_UCT)
 		return cli_usage_error(CMD, "--initial applies to sa and uct only (a sketch search starts from its sketch)");
 	if (a->common && a->s.seed == a->final_seed)
@@ -184,7 +170,7 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 
 /* The progress bar plus a count of Psi evaluations that scored 0 (most are run-time errors). */
 typedef struct cs_progress {
-	synth_run_ud run;
+	synth_run_ud *run;
 	long long psi, zero;
 } cs_progress;
 
@@ -195,7 +181,7 @@ static int cs_on_progress(void *ud, const ms_synth_stats *st)
 		p->psi++;
 		p->zero += st->last_score == 0;
 	}
-	return synth_on_progress(&p->run, st);
+	return synth_on_progress(p->run, st);
 }
 
 /* --initial FILE|couto read into *initial; a CLI code. */
@@ -209,18 +195,6 @@ static int cs_initial(ms_ctx *ctx, const ms_cs_synth *cs, const char *name, ms_d
 			     ? ms_cs_dsl_parse(d, *initial, builtin, strlen(builtin), MS_CS_NT_START, "couto")
 			     : ms_cs_dsl_load(d, *initial, name);
 	return rc < 0 ? synth_fail(ctx, "--initial") : CLI_OK;
-}
-
-/* The search's options from the command line. */
-static void cs_search_options(ms_synth_opts *so, const synth_args *a, int algo, const ms_dsl_prog *initial,
-			      cs_progress *ud)
-{
-	memset(ud, 0, sizeof *ud);
-	synth_search_opts(so, &a->s, algo, &ud->run);
-	so->initial = initial;
-	synth_search_knobs(so, &a->s);
-	so->progress = cs_on_progress;
-	so->progress_ud = ud;
 }
 
 /* ---- the written program, simplified -------------------------------------- */
@@ -408,64 +382,84 @@ done:
 	return rc;
 }
 
-/* Status to exit code: bad input (options, files) is usage, the rest a failure. */
-static int run_search(const synth_args *a)
-{
-	ms_ctx *ctx = NULL;
-	ms_cs_synth *cs = NULL;
-	ms_synth *s = NULL;
-	ms_synth_opts so;
+/* ---- the row synth_main runs ---------------------------------------------- */
+
+/* A run: the command line, the problem and what watches the search. */
+typedef struct cs_run {
+	synth_args a; /* first: synth_main's */
+	int algo;
 	ms_cs_synth_options po;
+	ms_cs_synth *cs;
+	ms_dsl_prog *initial;
+	const ms_synth_opts *so; /* the search's, read by the report */
 	cs_progress ud;
-	synth_progress pj = { 0 };
-	ms_dsl_prog *initial = NULL;
-	int algo, rc, ret = CLI_FAIL;
+	synth_progress pj;
+} cs_run;
 
-	if ((rc = check_args(a, &algo, &po)) != CLI_OK)
-		return rc;
-	if (ms_ctx_new(&ctx, NULL) != MS_OK) {
-		fprintf(stderr, "microsynth synth: out of memory\n");
-		return CLI_FAIL;
-	}
-	if (ms_cs_synth_new(ctx, &cs, &po) < 0) {
-		ret = synth_fail(ctx, "problem");
-		goto done;
-	}
-	if (a->s.initial && (ret = cs_initial(ctx, cs, a->s.initial, &initial)) != CLI_OK)
-		goto done;
-	cs_search_options(&so, a, algo, initial, &ud);
-	synth_progress_head h = { "cantstop", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, NULL, NULL, 0, 0, NULL, NULL };
-	if ((ret = synth_progress_open(&pj, CMD, a->progress_json, &h, &so, &s)) != CLI_OK)
-		goto done;
-	ret = CLI_FAIL;
-	cs_final f = { .a = a, .algo = algo, .po = &po, .so = &so };
-	if (synth_new(ctx, &s, ms_cs_synth_problem(cs), &so, &ret) < 0 || !s)
-		goto done;
-	if ((ret = synth_run(ctx, s, &ud.run, a->s.checkpoint, &f.st)) != CLI_OK)
-		goto done;
-	ret = cs_report(ctx, cs, s, &f, &ud);
-done:
-	synth_progress_close(&pj);
-	ms_synth_free(s);
-	ms_dsl_prog_free(initial);
-	ms_cs_synth_free(cs);
-	ms_ctx_free(ctx);
-	return ret;
-}
-
-static int synth_cantstop_main(int argc, char **argv)
+static void cs_defaults(void *g)
 {
-	synth_args a;
-
-	memset(&a, 0, sizeof a);
-	synth_search_args_init(&a.s, argc, argv);
-	a.data_seed = 1;
-	a.final_seed = 777;
-	int rc = parse_args(argc, argv, &a);
-	if (rc != CLI_OK)
-		return rc;
-	return run_search(&a);
+	synth_args *a = g;
+	a->data_seed = 1;
+	a->final_seed = 777;
 }
+
+static int cs_check(void *g, int algo)
+{
+	cs_run *r = g;
+	r->algo = algo;
+	return check_args(&r->a, &r->algo, &r->po);
+}
+
+static int cs_problem(void *g, ms_ctx *ctx, int algo, const ms_synth_problem **pb)
+{
+	cs_run *r = g;
+	int rc;
+	(void)algo;
+	if (ms_cs_synth_new(ctx, &r->cs, &r->po) < 0)
+		return synth_fail(ctx, "problem");
+	*pb = ms_cs_synth_problem(r->cs);
+	if (r->a.s.initial && (rc = cs_initial(ctx, r->cs, r->a.s.initial, &r->initial)) != CLI_OK)
+		return rc;
+	return CLI_OK;
+}
+
+static void cs_search(void *g, ms_synth_opts *so, synth_run_ud *ud)
+{
+	cs_run *r = g;
+	so->initial = r->initial;
+	r->so = so;
+	r->ud.run = ud;
+	so->progress = cs_on_progress;
+	so->progress_ud = &r->ud;
+}
+
+static int cs_attach(void *g, ms_synth_opts *so, ms_synth *const *s)
+{
+	cs_run *r = g;
+	const synth_search_args *a = &r->a.s;
+	synth_progress_head h = { "cantstop", a->algo, a->seed, a->evals, a->seconds, NULL, NULL, 0, 0, NULL, NULL };
+	return synth_progress_open(&r->pj, CMD, r->a.progress_json, &h, so, s);
+}
+
+static int cs_row_report(void *g, ms_ctx *ctx, ms_synth *s, const ms_synth_stats *st)
+{
+	cs_run *r = g;
+	cs_final f = { .a = &r->a, .algo = r->algo, .po = &r->po, .so = r->so, .st = *st };
+	return cs_report(ctx, r->cs, s, &f, &r->ud);
+}
+
+static void cs_release(void *g)
+{
+	cs_run *r = g;
+	synth_progress_close(&r->pj);
+	ms_dsl_prog_free(r->initial);
+	ms_cs_synth_free(r->cs);
+}
+
+static const synth_row cs_row = {
+	sizeof(cs_run), synth_cantstop_usage, cs_defaults, cs_option,	   NULL,       0,
+	cs_check,	cs_problem,	      cs_search,   cs_attach, cs_row_report, cs_release,
+};
 
 /* ---- self-play: Can't Stop against GA and earlier programs ----------------- */
 
@@ -581,4 +575,4 @@ static const synth_selfplay_row cs_selfplay = {
 	cs_sp_release_state, cs_sp_simplify, CS_RAW_SUFFIX,
 };
 
-const synth_game synth_game_cantstop = { "cantstop", synth_cantstop_main, synth_cantstop_usage, &cs_selfplay };
+const synth_game synth_game_cantstop = { "cantstop", &cs_row, &cs_selfplay };

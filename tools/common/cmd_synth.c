@@ -21,7 +21,7 @@ void cmd_synth_usage(FILE *out)
 		     "                        [--title TEXT]\n\n");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "---- --game %s ----\n", games[i]->name);
-		games[i]->synth_usage(out);
+		games[i]->synth->usage(out);
 		fputc('\n', out);
 	}
 	fprintf(out, "---- every game ----\n");
@@ -42,7 +42,7 @@ int cmd_synth(int argc, char **argv)
 			game = argv[i + 1];
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			if ((row = synth_game_find(game))) {
-				row->synth_usage(stdout);
+				row->synth->usage(stdout);
 				fputc('\n', stdout);
 				synth_knobs_usage(stdout);
 			} else
@@ -55,5 +55,5 @@ int cmd_synth(int argc, char **argv)
 		return cli_usage_error("synth", "--game is required (%s)", names);
 	if (!(row = synth_game_find(game)))
 		return cli_usage_error("synth", "--game: unknown game '%s' (%s)", game, names);
-	return row->synth_main(argc, argv);
+	return synth_main(row, argc, argv);
 }

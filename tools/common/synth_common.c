@@ -358,3 +358,75 @@ void synth_game_names(char *out, size_t size, int selfplay)
 					 game_rows[i]->name);
 	}
 }
+
+/* The command line into the game's state g (its synth_search_args first); a CLI code. */
+static int synth_parse(const synth_row *row, void *g, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, g);
+		if (rc == SYNTH_OPT_OTHER)
+			rc = row->option(g, argc, argv, &i);
+		if (rc != CLI_OK)
+			return rc;
+	}
+	return CLI_OK;
+}
+
+/* The search of the game's problem on ctx, to its report; a CLI code. */
+static int synth_search(const synth_row *row, void *g, ms_ctx *ctx, int algo)
+{
+	const synth_search_args *a = g;
+	const ms_synth_problem *pb = NULL;
+	ms_synth *s = NULL;
+	ms_synth_opts so;
+	ms_synth_stats st;
+	synth_run_ud ud;
+	int ret;
+
+	if ((ret = row->problem(g, ctx, algo, &pb)) != CLI_OK)
+		return ret;
+	synth_search_opts(&so, a, algo, &ud);
+	if (row->search)
+		row->search(g, &so, &ud);
+	synth_search_knobs(&so, a);
+	if (row->attach && (ret = row->attach(g, &so, &s)) != CLI_OK)
+		return ret;
+	ret = CLI_FAIL;
+	/* under MPI a rank > 0 serves rank 0's tasks here and comes back without a search */
+	if (synth_new(ctx, &s, pb, &so, &ret) == 0 && s && (ret = synth_run(ctx, s, &ud, a->checkpoint, &st)) == CLI_OK)
+		ret = row->report(g, ctx, s, &st);
+	ms_synth_free(s);
+	return ret;
+}
+
+int synth_main(const synth_game *game, int argc, char **argv)
+{
+	const synth_row *row = game->synth;
+	void *g = calloc(1, row->size);
+	ms_ctx *ctx = NULL;
+	int algo, ret;
+
+	if (!g) {
+		fprintf(stderr, "microsynth synth: out of memory\n");
+		return CLI_FAIL;
+	}
+	synth_search_args_init(g, argc, argv);
+	if (row->defaults)
+		row->defaults(g);
+	if ((ret = synth_parse(row, g, argc, argv)) != CLI_OK ||
+	    (ret = synth_search_check(CMD, "--algo", g, row->algos, row->n_algos, &algo)) != CLI_OK ||
+	    (row->check && (ret = row->check(g, algo)) != CLI_OK))
+		goto done;
+	if (ms_ctx_new(&ctx, NULL) != MS_OK) {
+		fprintf(stderr, "microsynth synth: out of memory\n");
+		ret = CLI_FAIL;
+		goto done;
+	}
+	ret = synth_search(row, g, ctx, algo);
+done:
+	if (row->release)
+		row->release(g);
+	ms_ctx_free(ctx);
+	free(g);
+	return ret;
+}
