@@ -128,8 +128,8 @@ static int knob_choice_error(ms_ctx *ctx, const ms_synth_knob *k, const char *va
 	const char *c = k->choices;
 	for (size_t i = 0; i < n && used < sizeof list; i++) {
 		size_t len = strcspn(c, "|");
-		used += (size_t)snprintf(list + used, sizeof list - used, "%s%.*s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
-					 (int)len, c);
+		const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%.*s", sep, (int)len, c);
 		c += len + (c[len] == '|');
 	}
 	return ms_ctx_error(ctx, MS_EINVAL, "%s is %s, not '%s'", k->name, list, value);
@@ -162,8 +162,8 @@ int ms_synth_opts_set(ms_ctx *ctx, ms_synth_opts *o, const char *name, const cha
 	} else {
 		long long v = strtoll(value, &end, 10);
 		if (*end || errno || v < (long long)k->lo || v > (long long)k->hi)
-			return ms_ctx_error(ctx, MS_EINVAL, "%s: '%s' is not an integer in [%lld, %lld]", k->name, value,
-					    (long long)k->lo, (long long)k->hi);
+			return ms_ctx_error(ctx, MS_EINVAL, "%s: '%s' is not an integer in [%lld, %lld]", k->name,
+					    value, (long long)k->lo, (long long)k->hi);
 		if (k->type == MS_SYNTH_KNOB_LONG) {
 			memcpy(at, &v, sizeof v);
 		} else {
@@ -186,6 +186,7 @@ int ms_synth_knob_applies(ms_ctx *ctx, const char *name, int algo)
 		return 0;
 	for (size_t i = 0; i < sizeof table / sizeof *table && used < sizeof list; i++)
 		if (k->algos & SYN_ALGO(table[i].id))
-			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", table[i].name);
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+						 table[i].name);
 	return ms_ctx_error(ctx, MS_EINVAL, "%s applies to %s only", k->name, list);
 }

@@ -340,7 +340,8 @@ static const ms_synth_knob sa_knobs[] = {
 	  "where SA passes restart: as the reference code (default), the best so far, the last pass's best" },
 };
 
-const syn_opts_part syn_sa_part = { sa_defaults, sa_check, sa_header, NULL, sa_knobs, sizeof sa_knobs / sizeof *sa_knobs };
+const syn_opts_part syn_sa_part = { sa_defaults, sa_check, sa_header, NULL, sa_knobs,
+				    sizeof sa_knobs / sizeof *sa_knobs };
 
 static void sketch_defaults(ms_synth_opts *o)
 {

@@ -146,8 +146,7 @@ static int rts_option(void *g, int argc, char **argv, int *i)
 				      : v[0] == 'c' ? MS_RTS_MATCH_MEMO_CHECK : MS_RTS_MATCH_MEMO_NO_REPLAY;
 		else
 			return cli_usage_error(CMD, "--match-memo: '%s' is not on, off, check or no-replay", v);
-	}
-	else if (!strcmp(o, "--edition")) {
+	} else if (!strcmp(o, "--edition")) {
 		if (edition_arg(CMD, v, &a->edition))
 			return CLI_USAGE;
 	} else {
