@@ -31,6 +31,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,7 +370,18 @@ static int hss_trailer(ms_synth *s, ms_buf *b)
 			     (unsigned long long)digest);
 }
 
-const syn_opts_part syn_hss_part = { hss_defaults, hss_check, NULL, hss_trailer };
+static const ms_synth_knob hss_knobs[] = {
+	{ "--hss-library", MS_SYNTH_KNOB_STRING, 0, 0, 0, offsetof(ms_synth_opts, hss_library),
+	  SYN_ALGO(MS_SYNTH_HSS), NULL, "FILE",
+	  "program library, read at the start if present and rewritten at the end" },
+	{ "--hss-passes", MS_SYNTH_KNOB_INT, 1, 1000, 0, offsetof(ms_synth_opts, hss_passes), SYN_ALGO(MS_SYNTH_HSS),
+	  NULL, "N", "SA passes per iteration (1)" },
+	{ "--hss-confirm", MS_SYNTH_KNOB_INT, 0, 1000, 0, offsetof(ms_synth_opts, hss_confirm), SYN_ALGO(MS_SYNTH_HSS),
+	  NULL, "N", "re-scorings of an iteration's best; the reported program is the best mean (2)" },
+};
+
+const syn_opts_part syn_hss_part = { hss_defaults, hss_check, NULL, hss_trailer, hss_knobs,
+				     sizeof hss_knobs / sizeof *hss_knobs };
 
 static int lib_load(hss *h, const char *path)
 {

@@ -14,6 +14,7 @@
  * competes, as the MicroRTS references do (spec/dsl.md 13.3).
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "synth_internal.h"
@@ -329,7 +330,18 @@ static int sa_header(ms_synth *s, ms_buf *b)
 			     o->sa_neighbours, o->sa_restart, o->sa_cache);
 }
 
-const syn_opts_part syn_sa_part = { sa_defaults, sa_check, sa_header, NULL };
+/* SA's steps run in sa, sketch-sa's passes and hss's iterations; the restart rule only in the first two. */
+static const ms_synth_knob sa_knobs[] = {
+	{ "--neighbours", MS_SYNTH_KNOB_INT, 1, 1 << 16, 0, offsetof(ms_synth_opts, sa_neighbours),
+	  SYN_ALGO(MS_SYNTH_SA) | SYN_ALGO(MS_SYNTH_SKETCH_SA) | SYN_ALGO(MS_SYNTH_HSS), NULL, "K",
+	  "SA: mutations per step, the best one competes (1)" },
+	{ "--restart", MS_SYNTH_KNOB_CHOICE, 0, 0, 0, offsetof(ms_synth_opts, sa_restart),
+	  SYN_ALGO(MS_SYNTH_SA) | SYN_ALGO(MS_SYNTH_SKETCH_SA), "code|best|pass", "code|best|pass",
+	  "where SA passes restart: as the reference code (default), the best so far, the last pass's best" },
+};
+
+const syn_opts_part syn_sa_part = { sa_defaults, sa_check, sa_header, NULL, sa_knobs,
+				    sizeof sa_knobs / sizeof *sa_knobs };
 
 static void sketch_defaults(ms_synth_opts *o)
 {
@@ -355,7 +367,17 @@ static int sketch_header(ms_synth *s, ms_buf *b)
 			     s->sketch_c_budget, s->sketch_seconds);
 }
 
-const syn_opts_part syn_sketch_part = { sketch_defaults, sketch_check, sketch_header, NULL };
+static const ms_synth_knob sketch_knobs[] = {
+	{ "--sketch-evals", MS_SYNTH_KNOB_LONG, 1, 1e9, 0, offsetof(ms_synth_opts, sketch_evals),
+	  SYN_ALGO(MS_SYNTH_SKETCH_SA) | SYN_ALGO(MS_SYNTH_SKETCH_UCT), NULL, "N",
+	  "C evaluations of the sketch phase (default: the algorithm's own)" },
+	{ "--sketch-share", MS_SYNTH_KNOB_REAL, 0, 1, 1, offsetof(ms_synth_opts, sketch_share),
+	  SYN_ALGO(MS_SYNTH_SKETCH_SA) | SYN_ALGO(MS_SYNTH_SKETCH_UCT), NULL, "X",
+	  "with --time, the sketch phase's share of it (Sketch-UCT 0.2; Sketch-SA: its passes)" },
+};
+
+const syn_opts_part syn_sketch_part = { sketch_defaults, sketch_check, sketch_header, NULL, sketch_knobs,
+					sizeof sketch_knobs / sizeof *sketch_knobs };
 
 void syn_setup_sketch_sa(ms_synth *s)
 {

@@ -219,7 +219,12 @@ typedef struct syn_opts_part {
 	int (*check)(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o);
 	int (*header)(ms_synth *s, ms_buf *b);
 	int (*trailer)(ms_synth *s, ms_buf *b);
+	const ms_synth_knob *knobs; /* the family's settings by name (synth.h), n_knobs of them */
+	size_t n_knobs;
 } syn_opts_part;
+
+/* A knob's algorithm mask bit. */
+#define SYN_ALGO(a) (1u << (a))
 
 extern const syn_opts_part syn_sa_part, syn_uct_part, syn_sketch_part, syn_hss_part;
 

@@ -15,6 +15,7 @@
  * text; here by tree, which is exact).
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "microsynth/arena.h"
@@ -666,4 +667,10 @@ static int uct_header(ms_synth *s, ms_buf *b)
 			     o->uct_expansions, o->uct_rollout_sa);
 }
 
-const syn_opts_part syn_uct_part = { uct_defaults, uct_check, uct_header, NULL };
+static const ms_synth_knob uct_knobs[] = {
+	{ "--uct-c", MS_SYNTH_KNOB_REAL, 0, 1e9, 0, offsetof(ms_synth_opts, uct_c),
+	  SYN_ALGO(MS_SYNTH_UCT) | SYN_ALGO(MS_SYNTH_SKETCH_UCT), NULL, "X", "UCT's exploration constant (10)" },
+};
+
+const syn_opts_part syn_uct_part = { uct_defaults, uct_check, uct_header, NULL, uct_knobs,
+				     sizeof uct_knobs / sizeof *uct_knobs };

@@ -52,18 +52,12 @@ static void synth_cantstop_usage(FILE *out)
 		"continues and ends as an uninterrupted run. Ctrl-C stops cleanly (resume later).\n"
 		"Last stdout line: psi=X search_psi=Y evals=N evals_c=M seconds=T.\n\n"
 		"More options: --matches N (Psi matches, 1000), --data-matches N (3), --data-seed S (1),\n"
-		"--data FILE (a data set file instead of --oracle), --era A|B (A), --sketch-evals N\n"
-		"(C evaluations of the sketch phase; default: the algorithm's own), --uct-c X (10),\n"
+		"--data FILE (a data set file instead of --oracle), --era A|B (A),\n"
 		"--initial FILE|couto (sa, uct: start from this program, e.g. the published one;\n"
-		"SA then restarts from it, as the reference code does), --restart code|best|pass\n"
-		"(where SA passes restart: as the reference code (default), from the best program\n"
-		"so far, or from the previous pass's best, the paper's wording), --common-matches\n"
+		"SA then restarts from it, as the reference code does), --common-matches\n"
 		"(every Psi evaluation plays the same matches, drawn from --seed: paired comparisons,\n"
 		"not the reference's protocol; the final evaluation still plays fresh matches).\n"
 		"HSS (hierarchical synthesis search over behavioural features, cantstop_synth.h):\n"
-		"--hss-library FILE (program library read at the start if present and rewritten at the\n"
-		"end: later runs start from it), --hss-passes N (SA passes per iteration, 1), --hss-confirm N\n"
-		"(an iteration's best is scored N more times; the reported program is the best mean, 2),\n"
 		"--feature-matches N (matches behind a program's features, 20).\n"
 		"--probe-matches N (any algorithm: random programs and mutations are drawn again until they\n"
 		"play N probe matches against GA without a run-time error; most programs of the grammar\n"
@@ -80,29 +74,25 @@ static void synth_cantstop_usage(FILE *out)
 
 typedef struct synth_args {
 	synth_search_args s;
-	const char *score, *oracle, *data, *era, *restart, *hss_library, *progress_json;
-	long feature_matches, hss_passes, probe_matches, hss_confirm, max_nodes;
-	long matches, final_matches, final_seed, data_matches, data_seed, sketch_evals;
-	double uct_c;
-	int have_uct_c, common, have_confirm, typed, keep_raw, no_simplify;
+	const char *score, *oracle, *data, *era, *progress_json;
+	long feature_matches, probe_matches, max_nodes;
+	long matches, final_matches, final_seed, data_matches, data_seed;
+	int common, typed, keep_raw, no_simplify;
 } synth_args;
 
 /* One of Can't Stop's own options (opt at argv[*i]); CLI_OK or the exit code after a usage error. */
-static int cs_option(int argc, char **argv, int *i, synth_args *a)
+static int cs_option(void *g, int argc, char **argv, int *i)
 {
-	static const char *const strings[] = { "--game", "--score", "--oracle", "--data", "--era", "--restart",
-					      "--hss-library", "--progress-json" };
-	const char **string_dst[] = { NULL, &a->score, &a->oracle, &a->data, &a->era, &a->restart, &a->hss_library,
-				      &a->progress_json };
+	synth_args *a = g;
+	static const char *const strings[] = { "--game", "--score", "--oracle", "--data", "--era", "--progress-json" };
+	const char **string_dst[] = { NULL, &a->score, &a->oracle, &a->data, &a->era, &a->progress_json };
 	static const char *const ints[] = { "--matches", "--final-matches", "--final-seed", "--data-matches",
-					   "--data-seed", "--sketch-evals", "--feature-matches", "--hss-passes",
-					   "--probe-matches", "--hss-confirm", "--max-nodes" };
+					   "--data-seed", "--feature-matches", "--probe-matches", "--max-nodes" };
 	long *int_dst[] = { &a->matches, &a->final_matches, &a->final_seed, &a->data_matches, &a->data_seed,
-			    &a->sketch_evals, &a->feature_matches, &a->hss_passes, &a->probe_matches,
-			    &a->hss_confirm, &a->max_nodes };
-	static const long int_min[] = { 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1 };
+			    &a->feature_matches, &a->probe_matches, &a->max_nodes };
+	static const long int_min[] = { 1, 1, 0, 1, 0, 1, 1, 1 };
 	static const long int_max[] = { 100000000L, 100000000L, 0x7fffffffffffffffL, 1000, 0x7fffffffffffffffL,
-					1000000000L, 100000, 1000, 1000, 1000, 100000 };
+					100000, 1000, 100000 };
 	static const char *const flags[] = { "--common-matches", "--typed", "--keep-raw", "--no-simplify" };
 	int *flag_dst[] = { &a->common, &a->typed, &a->keep_raw, &a->no_simplify };
 	const char *opt = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -124,52 +114,24 @@ static int cs_option(int argc, char **argv, int *i, synth_args *a)
 		}
 	for (k = 0; k < sizeof ints / sizeof ints[0]; k++)
 		if (!strcmp(opt, ints[k])) {
-			if (cli_parse_int(CMD, opt, val, int_min[k], int_max[k], int_dst[k]))
-				return CLI_USAGE;
-			a->have_confirm |= int_dst[k] == &a->hss_confirm;
-			return CLI_OK;
+			return cli_parse_int(CMD, opt, val, int_min[k], int_max[k], int_dst[k]) ? CLI_USAGE : CLI_OK;
 		}
-	if (strcmp(opt, "--uct-c"))
-		return cli_usage_error(CMD, "unknown option '%s'", opt);
-	if (cli_parse_real(CMD, opt, val, 0, 1e9, 0, &a->uct_c))
-		return CLI_USAGE;
-	a->have_uct_c = 1;
-	return CLI_OK;
-}
-
-static int parse_args(int argc, char **argv, synth_args *a)
-{
-	for (int i = 1; i < argc; i++) {
-		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, &a->s);
-		if (rc == SYNTH_OPT_OTHER)
-			rc = cs_option(argc, argv, &i, a);
-		if (rc != CLI_OK)
-			return rc;
-	}
-	return CLI_OK;
+	return cli_usage_error(CMD, "unknown option '%s'", opt);
 }
 
 /* Checks what needs the whole command line; fills the problem's options. */
-static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
+static int check_args(const synth_args *a, const int *algo, ms_cs_synth_options *po)
 {
-	int rc = synth_search_check(CMD, "--algo", &a->s, NULL, 0, algo);
-	if (rc)
-		return rc;
 	if (a->s.initial && *algo != MS_SYNTH_SA && *algo != MS_SYNTH_UCT)
 		return cli_usage_error(CMD, "--initial applies to sa and uct only (a sketch search starts from its sketch)");
-	if (a->restart && strcmp(a->restart, "code") && strcmp(a->restart, "best") && strcmp(a->restart, "pass"))
-		return cli_usage_error(CMD, "--restart is code, best or pass, not '%s'", a->restart);
 	if (a->common && a->s.seed == a->final_seed)
 		return cli_usage_error(CMD, "--common-matches plays the matches of --seed %ld: the final evaluation "
 				       "needs another --final-seed to play fresh ones", a->s.seed);
-	if ((a->hss_library || a->hss_passes || a->have_confirm) && *algo != MS_SYNTH_HSS)
-		return cli_usage_error(CMD, "--hss-library, --hss-passes and --hss-confirm apply to hss only");
 
 	ms_cs_synth_options_init(po, MS_CS_SYNTH_OPTIONS_VERSION);
 	int sketch = *algo == MS_SYNTH_SKETCH_SA || *algo == MS_SYNTH_SKETCH_UCT;
-	if (!sketch && (a->score || a->oracle || a->data || a->sketch_evals))
-		return cli_usage_error(CMD, "--score, --oracle, --data and --sketch-evals apply to sketch-sa and "
-				       "sketch-uct only");
+	if (!sketch && (a->score || a->oracle || a->data))
+		return cli_usage_error(CMD, "--score, --oracle and --data apply to sketch-sa and sketch-uct only");
 	if (a->score && strcmp(a->score, "A") && strcmp(a->score, "O"))
 		return cli_usage_error(CMD, "--score is A (action-based) or O (observation-based), not '%s'", a->score);
 	if (a->oracle && strcmp(a->oracle, "random") && strcmp(a->oracle, "ga"))
@@ -208,7 +170,7 @@ static int check_args(const synth_args *a, int *algo, ms_cs_synth_options *po)
 
 /* The progress bar plus a count of Psi evaluations that scored 0 (most are run-time errors). */
 typedef struct cs_progress {
-	synth_run_ud run;
+	synth_run_ud *run;
 	long long psi, zero;
 } cs_progress;
 
@@ -219,7 +181,7 @@ static int cs_on_progress(void *ud, const ms_synth_stats *st)
 		p->psi++;
 		p->zero += st->last_score == 0;
 	}
-	return synth_on_progress(&p->run, st);
+	return synth_on_progress(p->run, st);
 }
 
 /* --initial FILE|couto read into *initial; a CLI code. */
@@ -233,29 +195,6 @@ static int cs_initial(ms_ctx *ctx, const ms_cs_synth *cs, const char *name, ms_d
 			     ? ms_cs_dsl_parse(d, *initial, builtin, strlen(builtin), MS_CS_NT_START, "couto")
 			     : ms_cs_dsl_load(d, *initial, name);
 	return rc < 0 ? synth_fail(ctx, "--initial") : CLI_OK;
-}
-
-/* The search's options from the command line. */
-static void cs_search_options(ms_synth_opts *so, const synth_args *a, int algo, const ms_dsl_prog *initial,
-			      cs_progress *ud)
-{
-	memset(ud, 0, sizeof *ud);
-	synth_search_opts(so, &a->s, algo, &ud->run);
-	so->initial = initial;
-	if (a->restart)
-		so->sa_restart = !strcmp(a->restart, "best")   ? MS_SYNTH_RESTART_BEST
-				 : !strcmp(a->restart, "pass") ? MS_SYNTH_RESTART_PASS
-							       : MS_SYNTH_RESTART_CODE;
-	so->sketch_evals = a->sketch_evals;
-	if (a->have_uct_c)
-		so->uct_c = a->uct_c;
-	so->hss_library = a->hss_library;
-	if (a->hss_passes)
-		so->hss_passes = (int)a->hss_passes;
-	if (a->have_confirm)
-		so->hss_confirm = (int)a->hss_confirm;
-	so->progress = cs_on_progress;
-	so->progress_ud = ud;
 }
 
 /* ---- the written program, simplified -------------------------------------- */
@@ -344,6 +283,7 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 	const ms_cs_synth_options *po = f->po;
 	const ms_synth_stats *st = &f->st;
 	char budget[96], simp[2048];
+	const char *restart = synth_search_knob(&a->s, "--restart");
 	synth_simplified_header(&f->sim, a->keep_raw, CS_RAW_SUFFIX, simp, sizeof simp);
 	if (a->s.evals && a->s.seconds > 0)
 		snprintf(budget, sizeof budget, "--evals %ld, --time %.0fs", a->s.evals, a->s.seconds);
@@ -369,7 +309,7 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 		 po->oracle == MS_CS_ORACLE_NONE ? "-" : oracle, po->matches, a->common ? "common (always the same) " : "",
 		 po->era == MS_CS_ERA_B ? 'B' : 'A', a->s.seed,
 		 a->s.threads, budget, a->s.initial ? a->s.initial : "none (from scratch)",
-		 a->restart ? a->restart : "code", st->evals_psi, st->evals_c, st->cache_hits, st->elapsed, f->search_psi,
+		 restart ? restart : "code", st->evals_psi, st->evals_c, st->cache_hits, st->elapsed, f->search_psi,
 		 f->algo == MS_SYNTH_HSS && f->so->hss_confirm > 0 ? "the best mean of a few" : "the best single one",
 		 po->matches,
 		 st->timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"
@@ -442,64 +382,84 @@ done:
 	return rc;
 }
 
-/* Status to exit code: bad input (options, files) is usage, the rest a failure. */
-static int run_search(const synth_args *a)
-{
-	ms_ctx *ctx = NULL;
-	ms_cs_synth *cs = NULL;
-	ms_synth *s = NULL;
-	ms_synth_opts so;
+/* ---- the row synth_main runs ---------------------------------------------- */
+
+/* A run: the command line, the problem and what watches the search. */
+typedef struct cs_run {
+	synth_args a; /* first: synth_main's */
+	int algo;
 	ms_cs_synth_options po;
+	ms_cs_synth *cs;
+	ms_dsl_prog *initial;
+	const ms_synth_opts *so; /* the search's, read by the report */
 	cs_progress ud;
-	synth_progress pj = { 0 };
-	ms_dsl_prog *initial = NULL;
-	int algo, rc, ret = CLI_FAIL;
+	synth_progress pj;
+} cs_run;
 
-	if ((rc = check_args(a, &algo, &po)) != CLI_OK)
-		return rc;
-	if (ms_ctx_new(&ctx, NULL) != MS_OK) {
-		fprintf(stderr, "microsynth synth: out of memory\n");
-		return CLI_FAIL;
-	}
-	if (ms_cs_synth_new(ctx, &cs, &po) < 0) {
-		ret = synth_fail(ctx, "problem");
-		goto done;
-	}
-	if (a->s.initial && (ret = cs_initial(ctx, cs, a->s.initial, &initial)) != CLI_OK)
-		goto done;
-	cs_search_options(&so, a, algo, initial, &ud);
-	synth_progress_head h = { "cantstop", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, NULL, NULL, 0, 0, NULL, NULL };
-	if ((ret = synth_progress_open(&pj, CMD, a->progress_json, &h, &so, &s)) != CLI_OK)
-		goto done;
-	ret = CLI_FAIL;
-	cs_final f = { .a = a, .algo = algo, .po = &po, .so = &so };
-	if (synth_new(ctx, &s, ms_cs_synth_problem(cs), &so, &ret) < 0 || !s)
-		goto done;
-	if ((ret = synth_run(ctx, s, &ud.run, a->s.checkpoint, &f.st)) != CLI_OK)
-		goto done;
-	ret = cs_report(ctx, cs, s, &f, &ud);
-done:
-	synth_progress_close(&pj);
-	ms_synth_free(s);
-	ms_dsl_prog_free(initial);
-	ms_cs_synth_free(cs);
-	ms_ctx_free(ctx);
-	return ret;
-}
-
-static int synth_cantstop_main(int argc, char **argv)
+static void cs_defaults(void *g)
 {
-	synth_args a;
-
-	memset(&a, 0, sizeof a);
-	synth_search_args_init(&a.s, argc, argv);
-	a.data_seed = 1;
-	a.final_seed = 777;
-	int rc = parse_args(argc, argv, &a);
-	if (rc != CLI_OK)
-		return rc;
-	return run_search(&a);
+	synth_args *a = g;
+	a->data_seed = 1;
+	a->final_seed = 777;
 }
+
+static int cs_check(void *g, int algo)
+{
+	cs_run *r = g;
+	r->algo = algo;
+	return check_args(&r->a, &r->algo, &r->po);
+}
+
+static int cs_problem(void *g, ms_ctx *ctx, int algo, const ms_synth_problem **pb)
+{
+	cs_run *r = g;
+	int rc;
+	(void)algo;
+	if (ms_cs_synth_new(ctx, &r->cs, &r->po) < 0)
+		return synth_fail(ctx, "problem");
+	*pb = ms_cs_synth_problem(r->cs);
+	if (r->a.s.initial && (rc = cs_initial(ctx, r->cs, r->a.s.initial, &r->initial)) != CLI_OK)
+		return rc;
+	return CLI_OK;
+}
+
+static void cs_search(void *g, ms_synth_opts *so, synth_run_ud *ud)
+{
+	cs_run *r = g;
+	so->initial = r->initial;
+	r->so = so;
+	r->ud.run = ud;
+	so->progress = cs_on_progress;
+	so->progress_ud = &r->ud;
+}
+
+static int cs_attach(void *g, ms_synth_opts *so, ms_synth *const *s)
+{
+	cs_run *r = g;
+	const synth_search_args *a = &r->a.s;
+	synth_progress_head h = { "cantstop", a->algo, a->seed, a->evals, a->seconds, NULL, NULL, 0, 0, NULL, NULL };
+	return synth_progress_open(&r->pj, CMD, r->a.progress_json, &h, so, s);
+}
+
+static int cs_row_report(void *g, ms_ctx *ctx, ms_synth *s, const ms_synth_stats *st)
+{
+	cs_run *r = g;
+	cs_final f = { .a = &r->a, .algo = r->algo, .po = &r->po, .so = r->so, .st = *st };
+	return cs_report(ctx, r->cs, s, &f, &r->ud);
+}
+
+static void cs_release(void *g)
+{
+	cs_run *r = g;
+	synth_progress_close(&r->pj);
+	ms_dsl_prog_free(r->initial);
+	ms_cs_synth_free(r->cs);
+}
+
+static const synth_row cs_row = {
+	sizeof(cs_run), synth_cantstop_usage, cs_defaults, cs_option,	   NULL,       0,
+	cs_check,	cs_problem,	      cs_search,   cs_attach, cs_row_report, cs_release,
+};
 
 /* ---- self-play: Can't Stop against GA and earlier programs ----------------- */
 
@@ -615,4 +575,4 @@ static const synth_selfplay_row cs_selfplay = {
 	cs_sp_release_state, cs_sp_simplify, CS_RAW_SUFFIX,
 };
 
-const synth_game synth_game_cantstop = { "cantstop", synth_cantstop_main, synth_cantstop_usage, &cs_selfplay };
+const synth_game synth_game_cantstop = { "cantstop", &cs_row, &cs_selfplay };

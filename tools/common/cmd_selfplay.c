@@ -57,11 +57,13 @@ void cmd_selfplay_usage(FILE *out)
 	for (size_t i = 0; i < n; i++)
 		if (games[i]->selfplay)
 			games[i]->selfplay->usage(out);
+	fprintf(out, "\n");
+	synth_knobs_usage(out);
 }
 
 typedef struct sp_args {
 	synth_search_args s; /* s.algo is --br */
-	const char *loop, *hss_library;
+	const char *loop;
 	const synth_game *game;
 	void *g; /* the game's state (its row's size) */
 	long iterations;
@@ -91,8 +93,6 @@ static int parse(int argc, char **argv, sp_args *a)
 		i++;
 		if (!strcmp(o, "--loop"))
 			a->loop = v;
-		else if (!strcmp(o, "--hss-library"))
-			a->hss_library = v;
 		else if (!strcmp(o, "--fixed-weight")) {
 			if (cli_parse_real(CMD, o, v, 0, 1e9, 0, &a->fixed_weight))
 				return CLI_USAGE;
@@ -115,9 +115,7 @@ static int check(const sp_args *a, int *algo)
 		return rc;
 	if (a->s.initial)
 		return cli_usage_error(CMD, "--initial: every iteration's search starts from scratch");
-	if (a->hss_library && *algo != MS_SYNTH_HSS)
-		return cli_usage_error(CMD, "--hss-library applies to --br hss only");
-	if (a->hss_library && a->s.resume)
+	if (synth_search_knob(&a->s, "--hss-library") && a->s.resume)
 		return cli_usage_error(CMD, "--resume cannot replay iterations whose shared --hss-library has changed since "
 				       "(each iteration rewrites it); resume without --hss-library is not possible either");
 	return CLI_OK;
@@ -283,9 +281,9 @@ static void sp_options(ms_synth_selfplay_opts *so, const sp_args *a, sp_run *run
 	so->br.threads = (int)a->s.threads;
 	so->br.max_evals = a->s.evals;
 	so->br.max_seconds = a->s.seconds > 0 ? a->s.seconds / (double)a->iterations : 0;
-	so->br.hss_library = a->hss_library;
 	if (a->game->selfplay->br_options)
 		a->game->selfplay->br_options(a->g, &so->br);
+	synth_search_knobs(&so->br, &a->s);
 	so->checkpoint_dir = a->s.checkpoint;
 	so->resume = a->s.resume;
 	so->on_iteration = on_iteration;

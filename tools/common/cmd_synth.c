@@ -21,10 +21,12 @@ void cmd_synth_usage(FILE *out)
 		     "                        [--title TEXT]\n\n");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "---- --game %s ----\n", games[i]->name);
-		games[i]->synth_usage(out);
+		games[i]->synth->usage(out);
 		fputc('\n', out);
 	}
-	fprintf(out, "plot    draws best Psi (solid) and best C (dashed) over time, one colour per CSV log.\n");
+	fprintf(out, "---- every game ----\n");
+	synth_knobs_usage(out);
+	fprintf(out, "\nplot    draws best Psi (solid) and best C (dashed) over time, one colour per CSV log.\n");
 }
 
 int cmd_synth(int argc, char **argv)
@@ -39,9 +41,11 @@ int cmd_synth(int argc, char **argv)
 		if (!strcmp(argv[i], "--game") && i + 1 < argc)
 			game = argv[i + 1];
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			if ((row = synth_game_find(game)))
-				row->synth_usage(stdout);
-			else
+			if ((row = synth_game_find(game))) {
+				row->synth->usage(stdout);
+				fputc('\n', stdout);
+				synth_knobs_usage(stdout);
+			} else
 				cmd_synth_usage(stdout);
 			return CLI_OK;
 		}
@@ -51,5 +55,5 @@ int cmd_synth(int argc, char **argv)
 		return cli_usage_error("synth", "--game is required (%s)", names);
 	if (!(row = synth_game_find(game)))
 		return cli_usage_error("synth", "--game: unknown game '%s' (%s)", game, names);
-	return row->synth_main(argc, argv);
+	return synth_main(row, argc, argv);
 }

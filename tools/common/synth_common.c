@@ -142,6 +142,71 @@ void synth_search_args_init(synth_search_args *s, int argc, char **argv)
 	synth_command_line(s->command, sizeof s->command, argc, argv);
 }
 
+/* Sets knob name in o; CLI_OK, or CLI_USAGE with the library's message. */
+static int knob_set(const char *cmd, ms_synth_opts *o, const char *name, const char *value)
+{
+	ms_ctx *ctx = NULL;
+	int rc = CLI_FAIL;
+	if (ms_ctx_new(&ctx, NULL) != MS_OK) {
+		fprintf(stderr, "microsynth %s: out of memory\n", cmd);
+		return rc;
+	}
+	rc = ms_synth_opts_set(ctx, o, name, value) < 0 ? cli_usage_error(cmd, "%s", ms_ctx_last_error(ctx)) : CLI_OK;
+	ms_ctx_free(ctx);
+	return rc;
+}
+
+/* A knob of the table at argv[*i]: checked on scratch options now, so errors come in command-line order. */
+static int knob_option(const char *cmd, int argc, char **argv, int *i, synth_search_args *s)
+{
+	const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	ms_synth_opts scratch;
+	int rc;
+	if (!v)
+		return cli_usage_error(cmd, "%s needs a value", o);
+	++*i;
+	ms_synth_opts_init(&scratch, MS_SYNTH_OPTS_VERSION);
+	if ((rc = knob_set(cmd, &scratch, o, v)) != CLI_OK)
+		return rc;
+	if (s->n_knobs == SYNTH_MAX_KNOBS)
+		return cli_usage_error(cmd, "more than %d search knobs", SYNTH_MAX_KNOBS);
+	s->knob_name[s->n_knobs] = o;
+	s->knob_value[s->n_knobs++] = v;
+	return CLI_OK;
+}
+
+void synth_search_knobs(ms_synth_opts *so, const synth_search_args *s)
+{
+	for (int k = 0; k < s->n_knobs; k++) /* checked when parsed */
+		knob_set("synth", so, s->knob_name[k], s->knob_value[k]);
+}
+
+const char *synth_search_knob(const synth_search_args *s, const char *name)
+{
+	for (int k = s->n_knobs; k-- > 0;)
+		if (!strcmp(s->knob_name[k], name))
+			return s->knob_value[k];
+	return NULL;
+}
+
+void synth_knobs_usage(FILE *out)
+{
+	const ms_synth_knob *k;
+	fprintf(out, "Search knobs (every game; each applies to the algorithms named, a game may set other "
+		     "defaults):\n");
+	for (size_t i = 0; (k = ms_synth_knob_at(i)); i++) {
+		char algos[128] = "";
+		size_t used = 0;
+		for (int a = 0; a < ms_synth_algo_count() && used < sizeof algos; a++) {
+			const char *name = ms_synth_algo_name_at(a);
+			if (k->algos & (1u << ms_synth_algo_from_name(name)))
+				used += (size_t)snprintf(algos + used, sizeof algos - used, "%s%s", used ? ", " : "",
+							 name);
+		}
+		fprintf(out, "  %s %s (%s)\n      %s\n", k->name, k->arg, algos, k->help);
+	}
+}
+
 int synth_search_option(const char *cmd, const char *algo_opt, int argc, char **argv, int *i,
 			synth_search_args *s)
 {
@@ -161,6 +226,8 @@ int synth_search_option(const char *cmd, const char *algo_opt, int argc, char **
 		s->progress = 0;
 		return CLI_OK;
 	}
+	if (ms_synth_knob_find(o))
+		return knob_option(cmd, argc, argv, i, s);
 	while (t < sizeof texts / sizeof *texts && strcmp(o, texts[t]))
 		t++;
 	while (k < sizeof ints / sizeof *ints && strcmp(o, ints[k]))
@@ -214,6 +281,17 @@ int synth_search_check(const char *cmd, const char *algo_opt, const synth_search
 		return cli_usage_error(cmd, "-o FILE is required");
 	if (s->resume && !s->checkpoint)
 		return cli_usage_error(cmd, "--resume needs --checkpoint");
+	for (int k = 0; k < s->n_knobs; k++) {
+		ms_ctx *ctx = NULL;
+		int rc = CLI_OK;
+		if (ms_ctx_new(&ctx, NULL) != MS_OK)
+			return CLI_FAIL;
+		if (ms_synth_knob_applies(ctx, s->knob_name[k], *algo) < 0)
+			rc = cli_usage_error(cmd, "%s", ms_ctx_last_error(ctx));
+		ms_ctx_free(ctx);
+		if (rc != CLI_OK)
+			return rc;
+	}
 	return CLI_OK;
 }
 
@@ -281,4 +359,76 @@ void synth_game_names(char *out, size_t size, int selfplay)
 		used += (size_t)snprintf(out + used, size - used, "%s%s", k == 1 ? "" : k == n ? " or " : ", ",
 					 game_rows[i]->name);
 	}
+}
+
+/* The command line into the game's state g (its synth_search_args first); a CLI code. */
+static int synth_parse(const synth_row *row, void *g, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, g);
+		if (rc == SYNTH_OPT_OTHER)
+			rc = row->option(g, argc, argv, &i);
+		if (rc != CLI_OK)
+			return rc;
+	}
+	return CLI_OK;
+}
+
+/* The search of the game's problem on ctx, to its report; a CLI code. */
+static int synth_search(const synth_row *row, void *g, ms_ctx *ctx, int algo)
+{
+	const synth_search_args *a = g;
+	const ms_synth_problem *pb = NULL;
+	ms_synth *s = NULL;
+	ms_synth_opts so;
+	ms_synth_stats st;
+	synth_run_ud ud;
+	int ret;
+
+	if ((ret = row->problem(g, ctx, algo, &pb)) != CLI_OK)
+		return ret;
+	synth_search_opts(&so, a, algo, &ud);
+	if (row->search)
+		row->search(g, &so, &ud);
+	synth_search_knobs(&so, a);
+	if (row->attach && (ret = row->attach(g, &so, &s)) != CLI_OK)
+		return ret;
+	ret = CLI_FAIL;
+	/* under MPI a rank > 0 serves rank 0's tasks here and comes back without a search */
+	if (synth_new(ctx, &s, pb, &so, &ret) == 0 && s && (ret = synth_run(ctx, s, &ud, a->checkpoint, &st)) == CLI_OK)
+		ret = row->report(g, ctx, s, &st);
+	ms_synth_free(s);
+	return ret;
+}
+
+int synth_main(const synth_game *game, int argc, char **argv)
+{
+	const synth_row *row = game->synth;
+	void *g = calloc(1, row->size);
+	ms_ctx *ctx = NULL;
+	int algo, ret;
+
+	if (!g) {
+		fprintf(stderr, "microsynth synth: out of memory\n");
+		return CLI_FAIL;
+	}
+	synth_search_args_init(g, argc, argv);
+	if (row->defaults)
+		row->defaults(g);
+	if ((ret = synth_parse(row, g, argc, argv)) != CLI_OK ||
+	    (ret = synth_search_check(CMD, "--algo", g, row->algos, row->n_algos, &algo)) != CLI_OK ||
+	    (row->check && (ret = row->check(g, algo)) != CLI_OK))
+		goto done;
+	if (ms_ctx_new(&ctx, NULL) != MS_OK) {
+		fprintf(stderr, "microsynth synth: out of memory\n");
+		ret = CLI_FAIL;
+		goto done;
+	}
+	ret = synth_search(row, g, ctx, algo);
+done:
+	if (row->release)
+		row->release(g);
+	ms_ctx_free(ctx);
+	free(g);
+	return ret;
 }

@@ -64,15 +64,48 @@ typedef struct synth_selfplay_row {
 	const char *raw_suffix; /* what --keep-raw appends to a program file's name for the search's text */
 } synth_selfplay_row;
 
+/* Progress callback state: a bar on stderr, and Ctrl-C / SIGTERM as a clean stop. */
+typedef struct synth_run_ud {
+	ms_synth_bar bar;
+	int bar_on;
+} synth_run_ud;
+
+/*
+ * What `synth --game NAME` needs of a game; synth_main runs them in this
+ * order: defaults, option (for each argument that is not a shared one),
+ * check, problem, search, attach, then, after the search, report, and
+ * release in every case. The state is `size` bytes, zeroed, and begins
+ * with the shared options (a synth_search_args), which synth_main fills.
+ * Every function but usage, option, problem and report may be NULL.
+ */
+typedef struct synth_row {
+	size_t size;
+	void (*usage)(FILE *out); /* the game's paragraphs (the knobs' follows) */
+	void (*defaults)(void *g);
+	/* argv[*i], an option of the game's: CLI_OK (*i past its value) or the exit code after a usage error */
+	int (*option)(void *g, int argc, char **argv, int *i);
+	const int *algos; /* the algorithms offered, n_algos of them (0: all) */
+	int n_algos;
+	/* what needs the whole command line, once the shared options are checked; a CLI code */
+	int (*check)(void *g, int algo);
+	/* the problem (and --initial) on ctx, which outlives the state's use of it; a CLI code */
+	int (*problem)(void *g, ms_ctx *ctx, int algo, const ms_synth_problem **pb);
+	/* the game's settings of so, applied before the command line's knobs (so->progress may wrap ud's) */
+	void (*search)(void *g, ms_synth_opts *so, synth_run_ud *ud);
+	/* what watches the search, *s once it exists (--progress-json); a CLI code */
+	int (*attach)(void *g, ms_synth_opts *so, ms_synth *const *s);
+	/* after a search that found a program: the final scores, -o, the summary on stdout; a CLI code */
+	int (*report)(void *g, ms_ctx *ctx, ms_synth *s, const ms_synth_stats *st);
+	void (*release)(void *g); /* after the search was freed, before ctx is */
+} synth_row;
+
 /*
  * A game's row: each game's front end (synth_<game>.c) defines one, and
  * synth_games() lists them; the commands name no game beyond this list.
  */
 typedef struct synth_game {
 	const char *name;
-	/* `microsynth synth --game NAME`: argv as synth got it (argv[0] is "synth") */
-	int (*synth_main)(int argc, char **argv);
-	void (*synth_usage)(FILE *out);
+	const synth_row *synth;             /* `microsynth synth --game NAME` */
 	const synth_selfplay_row *selfplay; /* NULL: no self-play for this game */
 } synth_game;
 
@@ -83,14 +116,12 @@ const synth_game *const *synth_games(size_t *n);
 const synth_game *synth_game_find(const char *name);
 /* "a, b or c": the games' names (with self-play only if selfplay is set). */
 void synth_game_names(char *out, size_t size, int selfplay);
+/* `microsynth synth --game NAME` for game's row: argv as synth got it (argv[0] is "synth"); a CLI code. */
+int synth_main(const synth_game *game, int argc, char **argv);
 /* `synth plot` (any game's CSV logs). */
 int synth_plot_main(int argc, char **argv);
 
-/* Progress callback state: a bar on stderr, and Ctrl-C / SIGTERM as a clean stop. */
-typedef struct synth_run_ud {
-	ms_synth_bar bar;
-	int bar_on;
-} synth_run_ud;
+#define SYNTH_MAX_KNOBS 64
 
 /*
  * The options every search command takes (synth for each game, selfplay),
@@ -103,6 +134,9 @@ typedef struct synth_search_args {
 	long evals, seed, threads;
 	double seconds;
 	int have_seed, resume, progress;
+	/* the algorithms' knobs (synth.h's table) in command-line order, each checked when parsed */
+	const char *knob_name[SYNTH_MAX_KNOBS], *knob_value[SYNTH_MAX_KNOBS];
+	int n_knobs;
 } synth_search_args;
 
 /* Defaults (1 thread, the progress bar on) and the command line. */
@@ -110,7 +144,7 @@ void synth_search_args_init(synth_search_args *s, int argc, char **argv);
 /* synth_search_option's answer for an option that is not a shared one. */
 #define SYNTH_OPT_OTHER (-1)
 /*
- * argv[*i] if it is a shared option (algo_opt names --algo's spelling):
+ * argv[*i] if it is a shared option or a knob (algo_opt names --algo's spelling):
  * CLI_OK with *i past its value, CLI_USAGE after a usage error, or
  * SYNTH_OPT_OTHER (nothing consumed) for the command's own options.
  */
@@ -118,12 +152,19 @@ int synth_search_option(const char *cmd, const char *algo_opt, int argc, char **
 			synth_search_args *s);
 /*
  * The checks all commands make: the algorithm (one of algos[0..n), or any
- * with n == 0) into *algo, --seed, a budget, -o, --resume's --checkpoint.
+ * with n == 0) into *algo, --seed, a budget, -o, --resume's --checkpoint,
+ * then that each knob given applies to the algorithm.
  */
 int synth_search_check(const char *cmd, const char *algo_opt, const synth_search_args *s, const int *algos,
 		       int n, int *algo);
 /* so initialised with s's shared settings and the progress bar in ud. */
 void synth_search_opts(ms_synth_opts *so, const synth_search_args *s, int algo, synth_run_ud *ud);
+/* The knobs of the command line set in so, over the game's own defaults (so they are applied last). */
+void synth_search_knobs(ms_synth_opts *so, const synth_search_args *s);
+/* The last value given to knob `name` (e.g. "--restart"), or NULL. */
+const char *synth_search_knob(const synth_search_args *s, const char *name);
+/* The paragraph on the knobs, from the library's table (every game's and selfplay's help). */
+void synth_knobs_usage(FILE *out);
 
 /* 90, 90s, 1.5m, 15m, 2h into seconds (> 0); usage error naming --time otherwise. */
 int synth_parse_duration(const char *val, double *out);

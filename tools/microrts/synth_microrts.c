@@ -66,8 +66,7 @@ static void synth_microrts_usage(FILE *out)
 		"(F: matches an opponent lost by failing: a Java AI that threw or timed out, a native bot whose\n"
 		"decision failed; each scored as the harness scores a crash).\n\n"
 		"More options: --utt 1|2|3 (2), --conflict 1|2|3 (1), --edition 2022|2023 (native bots'\n"
-		"path finding; default: the harness's), --neighbours K (SA: mutations per step, the best\n"
-		"competes; 20 as the MicroRTS references), --initial FILE (sa, uct: start from a program),\n"
+		"path finding; default: the harness's), --initial FILE (sa, uct: start from a program),\n"
 		"--opponent-seeds K (native CoacAI and mayari draw where the jars draw unseeded numbers:\n"
 		"K matches per seat with seeds 1..K, Psi their mean; reproducible),\n"
 		"--prefix FILE --switch-cycle K (a case of an opponent switch: FILE plays cycles < K, the\n"
@@ -75,16 +74,14 @@ static void synth_microrts_usage(FILE *out)
 		"--match-memo on|off|check|no-replay (native matches answered from earlier ones that the\n"
 		"program would play alike: it agrees wherever they read, or decides alike, replayed, where\n"
 		"it differs; exact: check plays them too and fails on a difference; on),\n"
-		"--uct-c X (10), --sketch-evals N, --sketch-share X (with --time: the sketch phase's share of\n"
-		"it, 0 < X <= 1; Sketch-UCT's default 0.2; Sketch-SA's none: its 5 x 10 passes on C, as the\n"
-		"reference, which on large maps can take the whole budget), --no-progress.\n\n"
+		"--no-progress. MicroRTS's own knob defaults: --neighbours 20 (as the MicroRTS references),\n"
+		"--hss-confirm 0 (matches are deterministic). Sketch-SA's 5 x 10 passes on C (the reference's)\n"
+		"can take the whole budget on large maps: --sketch-share bounds them under --time.\n\n"
 		"HSS (hierarchical synthesis search over behavioural features, docs/hss-selfplay.md): the\n"
 		"features (units trained per type, buildings built, resources harvested, units lost and\n"
 		"destroyed, attacks, cycle of the first attack) come from native matches against\n"
 		"--feature-opponent K (the K-th --opponent, 1 by default; a Java one is replaced by the first\n"
-		"native opponent, else WorkerRush). --hss-library FILE (program library read at the start if\n"
-		"present and rewritten at the end), --hss-passes N (SA passes per iteration, 1),\n"
-		"--hss-confirm N (re-scorings of an iteration's best; 0 by default, matches are deterministic).\n"
+		"native opponent, else WorkerRush).\n"
 		"--java-hang-ms MS: a Java opponent's decision still running after MS ms loses its match as\n"
 		"timed out, counted in faults (default 10000).\n"
 		"--progress-json FILE appends JSON lines for `microsynth view --follow`: the budget, maps and\n"
@@ -96,123 +93,88 @@ typedef struct args {
 	synth_search_args s;
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	const char *score, *oracle, *c_opp, *hss_library, *prefix, *progress_json, *dataset, *save_dataset;
-	long max_cycles, utt, conflict, neighbours, sketch_evals;
-	long hss_passes, hss_confirm, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
-	double uct_c, sketch_share;
-	int edition, harness, tiebreak, have_uct_c, have_confirm, keep_raw, no_simplify, match_memo;
+	const char *score, *oracle, *c_opp, *prefix, *progress_json, *dataset, *save_dataset;
+	long max_cycles, utt, conflict, feature_opp, switch_cycle, opp_seeds, java_hang_ms;
+	int edition, harness, tiebreak, keep_raw, no_simplify, match_memo;
 } args;
 
-static int parse(int argc, char **argv, args *a)
+/* One of MicroRTS's own options at argv[*i]; CLI_OK or the exit code after a usage error. */
+static int rts_option(void *g, int argc, char **argv, int *i)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, &a->s);
-		if (rc != SYNTH_OPT_OTHER) {
-			if (rc)
-				return rc;
-			continue;
+	args *a = g;
+	const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	if (!strcmp(o, "--no-harness")) {
+		a->harness = 0;
+		return CLI_OK;
+	}
+	if (!strcmp(o, "--keep-raw") || !strcmp(o, "--no-simplify")) {
+		*(o[2] == 'k' ? &a->keep_raw : &a->no_simplify) = 1;
+		return CLI_OK;
+	}
+	if (!v)
+		return cli_usage_error(CMD, "%s needs a value", o);
+	++*i;
+	static const char *const texts[] = { "--game", "--score", "--oracle", "--c-opponent", "--progress-json",
+					     "--dataset", "--save-dataset", "--prefix" };
+	const char *ignored, **text_dst[] = { &ignored, &a->score, &a->oracle, &a->c_opp, &a->progress_json,
+					      &a->dataset, &a->save_dataset, &a->prefix };
+	for (size_t k = 0; k < sizeof texts / sizeof *texts; k++)
+		if (!strcmp(o, texts[k])) {
+			*text_dst[k] = v;
+			return CLI_OK;
 		}
-		if (!strcmp(o, "--no-harness")) {
-			a->harness = 0;
-			continue;
-		}
-		if (!strcmp(o, "--keep-raw") || !strcmp(o, "--no-simplify")) {
-			*(o[2] == 'k' ? &a->keep_raw : &a->no_simplify) = 1;
-			continue;
-		}
-		if (!v)
-			return cli_usage_error(CMD, "%s needs a value", o);
-		i++;
-		if (!strcmp(o, "--game"))
-			continue;
-		if (!strcmp(o, "--map") || !strcmp(o, "--opponent")) {
-			int is_map = o[2] == 'm';
-			int *n = is_map ? &a->n_maps : &a->n_opps;
-			if (*n == MAX_LIST)
-				return cli_usage_error(CMD, "more than %d %s options", MAX_LIST, o);
-			(is_map ? a->maps : a->opps)[(*n)++] = v;
-		} else if (!strcmp(o, "--score"))
-			a->score = v;
-		else if (!strcmp(o, "--oracle"))
-			a->oracle = v;
-		else if (!strcmp(o, "--tiebreak")) {
-			if (!strcmp(v, "none"))
-				a->tiebreak = MS_RTS_TIEBREAK_NONE;
-			else if (!strcmp(v, "o") || !strcmp(v, "O"))
-				a->tiebreak = MS_RTS_TIEBREAK_O;
-			else if (!strcmp(v, "length"))
-				a->tiebreak = MS_RTS_TIEBREAK_LENGTH;
-			else if (!strcmp(v, "material"))
-				a->tiebreak = MS_RTS_TIEBREAK_MATERIAL;
-			else
-				return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length, material or none", v);
-		} else if (!strcmp(o, "--c-opponent"))
-			a->c_opp = v;
-		else if (!strcmp(o, "--progress-json"))
-			a->progress_json = v;
-		else if (!strcmp(o, "--dataset"))
-			a->dataset = v;
-		else if (!strcmp(o, "--save-dataset"))
-			a->save_dataset = v;
-		else if (!strcmp(o, "--prefix"))
-			a->prefix = v;
-		else if (!strcmp(o, "--hss-library"))
-			a->hss_library = v;
-		else if (!strcmp(o, "--match-memo")) {
-			if (!strcmp(v, "on") || !strcmp(v, "off") || !strcmp(v, "check") || !strcmp(v, "no-replay"))
-				a->match_memo = v[1] == 'n' ? MS_RTS_MATCH_MEMO_ON
-					      : v[1] == 'f' ? MS_RTS_MATCH_MEMO_OFF
-					      : v[0] == 'c' ? MS_RTS_MATCH_MEMO_CHECK : MS_RTS_MATCH_MEMO_NO_REPLAY;
-			else
-				return cli_usage_error(CMD, "--match-memo: '%s' is not on, off, check or no-replay", v);
-		}
-		else if (!strcmp(o, "--edition")) {
-			if (edition_arg(CMD, v, &a->edition))
-				return CLI_USAGE;
-		} else if (!strcmp(o, "--uct-c")) {
-			if (cli_parse_real(CMD, o, v, 0, 1e9, 0, &a->uct_c))
-				return CLI_USAGE;
-			a->have_uct_c = 1;
-		} else if (!strcmp(o, "--sketch-share")) {
-			if (cli_parse_real(CMD, o, v, 0, 1, 1, &a->sketch_share))
-				return CLI_USAGE;
-		} else {
-			static const char *const names[] = { "--max-cycles", "--utt", "--conflict", "--neighbours",
-							     "--sketch-evals", "--hss-passes", "--hss-confirm",
-							     "--feature-opponent", "--switch-cycle", "--opponent-seeds",
-							     "--java-hang-ms" };
-			static const long lo[] = { 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1 };
-			static const long hi[] = { 100000000L, 3, 3, 65536, 1000000000L,
-						   1000, 1000, MAX_LIST, 100000000L, 1000, 86400000L };
-			long *dst[] = { &a->max_cycles, &a->utt, &a->conflict, &a->neighbours, &a->sketch_evals,
-					&a->hss_passes, &a->hss_confirm, &a->feature_opp, &a->switch_cycle, &a->opp_seeds,
-					&a->java_hang_ms };
-			size_t k = 0;
-			while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
-				k++;
-			if (k == sizeof names / sizeof *names)
-				return cli_usage_error(CMD, "unknown option '%s'", o);
-			if (cli_parse_int(CMD, o, v, lo[k], hi[k], dst[k]))
-				return CLI_USAGE;
-			if (dst[k] == &a->hss_confirm)
-				a->have_confirm = 1;
-		}
+	if (!strcmp(o, "--map") || !strcmp(o, "--opponent")) {
+		int is_map = o[2] == 'm';
+		int *n = is_map ? &a->n_maps : &a->n_opps;
+		if (*n == MAX_LIST)
+			return cli_usage_error(CMD, "more than %d %s options", MAX_LIST, o);
+		(is_map ? a->maps : a->opps)[(*n)++] = v;
+	} else if (!strcmp(o, "--tiebreak")) {
+		static const char *const names[] = { "none", "o", "O", "length", "material" };
+		static const int rules[] = { MS_RTS_TIEBREAK_NONE, MS_RTS_TIEBREAK_O, MS_RTS_TIEBREAK_O,
+					     MS_RTS_TIEBREAK_LENGTH, MS_RTS_TIEBREAK_MATERIAL };
+		size_t k = 0;
+		while (k < sizeof names / sizeof *names && strcmp(v, names[k]))
+			k++;
+		if (k == sizeof names / sizeof *names)
+			return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length, material or none", v);
+		a->tiebreak = rules[k];
+	} else if (!strcmp(o, "--match-memo")) {
+		if (!strcmp(v, "on") || !strcmp(v, "off") || !strcmp(v, "check") || !strcmp(v, "no-replay"))
+			a->match_memo = v[1] == 'n' ? MS_RTS_MATCH_MEMO_ON
+				      : v[1] == 'f' ? MS_RTS_MATCH_MEMO_OFF
+				      : v[0] == 'c' ? MS_RTS_MATCH_MEMO_CHECK : MS_RTS_MATCH_MEMO_NO_REPLAY;
+		else
+			return cli_usage_error(CMD, "--match-memo: '%s' is not on, off, check or no-replay", v);
+	} else if (!strcmp(o, "--edition")) {
+		if (edition_arg(CMD, v, &a->edition))
+			return CLI_USAGE;
+	} else {
+		static const char *const names[] = { "--max-cycles", "--utt", "--conflict", "--feature-opponent",
+						     "--switch-cycle", "--opponent-seeds", "--java-hang-ms" };
+		static const long lo[] = { 1, 1, 1, 1, 0, 1, 1 };
+		static const long hi[] = { 100000000L, 3, 3, MAX_LIST, 100000000L, 1000, 86400000L };
+		long *dst[] = { &a->max_cycles, &a->utt, &a->conflict, &a->feature_opp, &a->switch_cycle,
+				&a->opp_seeds, &a->java_hang_ms };
+		size_t k = 0;
+		while (k < sizeof names / sizeof *names && strcmp(o, names[k]))
+			k++;
+		if (k == sizeof names / sizeof *names)
+			return cli_usage_error(CMD, "unknown option '%s'", o);
+		if (cli_parse_int(CMD, o, v, lo[k], hi[k], dst[k]))
+			return CLI_USAGE;
 	}
 	return CLI_OK;
 }
 
-static int check(const args *a, int *algo)
+static int check(const args *a, const int *algo)
 {
 	if (!a->n_maps)
 		return cli_usage_error(CMD, "--map is required");
 	if (!a->n_opps)
 		return cli_usage_error(CMD, "--opponent is required");
-	int rc = synth_search_check(CMD, "--algo", &a->s, NULL, 0, algo);
-	if (rc)
-		return rc;
-	if ((a->hss_library || a->hss_passes || a->have_confirm || a->feature_opp) && *algo != MS_SYNTH_HSS)
-		return cli_usage_error(CMD, "--hss-library, --hss-passes, --hss-confirm and --feature-opponent apply to hss only");
+	if (a->feature_opp && *algo != MS_SYNTH_HSS)
+		return cli_usage_error(CMD, "--feature-opponent applies to hss only");
 	if (a->feature_opp > a->n_opps)
 		return cli_usage_error(CMD, "--feature-opponent %ld: there are %d --opponent options", a->feature_opp,
 				       a->n_opps);
@@ -273,25 +235,6 @@ static int write_program(const ms_dsl_prog *p, const char *path, const char *hea
 	return ok ? 0 : ms_ctx_error(ctx, MS_EIO, "-o %s: write failed", path);
 }
 
-/* Defaults, the command line parsed and checked; CLI_OK or the exit code. */
-static int rts_args(int argc, char **argv, args *a, int *algo)
-{
-	int rc;
-	memset(a, 0, sizeof *a);
-	synth_search_args_init(&a->s, argc, argv);
-	a->harness = 1;
-	a->tiebreak = -1;
-	a->neighbours = 20;
-	a->edition = -1;
-	if ((rc = parse(argc, argv, a)) || (rc = check(a, algo)))
-		return rc;
-	if (a->edition < 0)
-		a->edition = edition_of_harness(NULL);
-	if (a->tiebreak < 0)
-		a->tiebreak = a->oracle ? MS_RTS_TIEBREAK_O : MS_RTS_TIEBREAK_LENGTH;
-	return CLI_OK;
-}
-
 /*
  * --progress-json (synth_progress.h): the W/D/L of each new best against
  * each opponent, which the search's score (one mean) does not keep. Its
@@ -306,8 +249,8 @@ typedef struct rts_progress {
 
 /* What a run holds: the problem, the programs it starts from, the search. */
 typedef struct rts_run {
+	args a; /* first: synth_main's */
 	ms_ctx *ctx;
-	args a;
 	int algo, have_jar;
 	char jar[4096];
 	ms_rts_synth *rs;
@@ -318,13 +261,39 @@ typedef struct rts_run {
 	rts_progress pj;
 } rts_run;
 
+static void rts_defaults(void *g)
+{
+	args *a = g;
+	a->harness = 1;
+	a->tiebreak = -1;
+	a->edition = -1;
+}
+
+/* The command line checked, then the defaults that depend on it; CLI_OK or the exit code. */
+static int rts_check(void *g, int algo)
+{
+	args *a = g;
+	int rc;
+	((rts_run *)g)->algo = algo;
+	if ((rc = check(a, &algo)))
+		return rc;
+	if (a->edition < 0)
+		a->edition = edition_of_harness(NULL);
+	if (a->tiebreak < 0)
+		a->tiebreak = a->oracle ? MS_RTS_TIEBREAK_O : MS_RTS_TIEBREAK_LENGTH;
+	return CLI_OK;
+}
+
 static void rts_problem_opts(const rts_run *r, ms_rts_synth_options *out);
 
 /* The switch case's opening (--prefix), the problem and --initial; a CLI code. */
-static int rts_problem(rts_run *r)
+static int rts_problem(void *g, ms_ctx *ctx, int algo, const ms_synth_problem **pb)
 {
-	ms_ctx *ctx = r->ctx;
+	rts_run *r = g;
 	args *a = &r->a;
+	(void)algo;
+	r->ctx = ctx;
+	r->have_jar = cli_find_tools_jar(r->jar, sizeof r->jar) == 0;
 	if (a->prefix) {
 		/* a switch case: the official harness cannot play an opening then the candidate */
 		a->harness = 0;
@@ -336,6 +305,7 @@ static int rts_problem(rts_run *r)
 	rts_problem_opts(r, &po);
 	if (ms_rts_synth_new(ctx, &r->rs, &po))
 		return synth_fail(ctx, "problem");
+	*pb = ms_rts_synth_problem(r->rs);
 	if (a->save_dataset && synth_mpi_rank() <= 0 && ms_rts_synth_dataset_save(r->rs, a->save_dataset))
 		return synth_fail(ctx, "--save-dataset");
 	if (a->s.initial && (ms_dsl_prog_new(ctx, &r->initial, ms_rts_synth_grammar(r->rs)) ||
@@ -371,23 +341,17 @@ static void rts_problem_opts(const rts_run *r, ms_rts_synth_options *out)
 	*out = po;
 }
 
-static void rts_search_options(ms_synth_opts *so, const rts_run *r, synth_run_ud *ud)
+static void rts_search(void *g, ms_synth_opts *so, synth_run_ud *ud)
 {
+	const rts_run *r = g;
 	const args *a = &r->a;
-	synth_search_opts(so, &a->s, r->algo, ud);
-	so->sketch_evals = a->sketch_evals;
-	so->sketch_share = a->sketch_share;
-	so->sa_neighbours = (int)a->neighbours;
-	so->sa_cache = 1; /* matches are deterministic: a program seen before scores as it did */
+	(void)ud;
+	so->sa_neighbours = 20; /* as the MicroRTS references */
+	so->sa_cache = 1;	/* matches are deterministic: a program seen before scores as it did */
 	so->initial = r->initial;
-	if (a->have_uct_c)
-		so->uct_c = a->uct_c;
-	so->hss_library = a->hss_library;
 	so->hss_feature_opponent = a->feature_opp ? (int)a->feature_opp - 1 : 0;
-	if (a->hss_passes)
-		so->hss_passes = (int)a->hss_passes;
 	/* a program's matches are deterministic: re-scoring the iteration's best would repeat its score */
-	so->hss_confirm = a->have_confirm ? (int)a->hss_confirm : 0;
+	so->hss_confirm = 0;
 }
 
 /* The final scores: ours without tie-breaks, the official harness's (if played), the opponents' faults. */
@@ -525,8 +489,12 @@ static int rts_final_scores(rts_run *r, const ms_dsl_prog *best, rts_final *f)
 }
 
 /* Scores the best program, writes -o and prints the summary; a CLI code. */
-static int rts_report(rts_run *r)
+static int rts_report(void *g, ms_ctx *ctx, ms_synth *s, const ms_synth_stats *stats)
 {
+	rts_run *r = g;
+	(void)ctx;
+	r->s = s;
+	r->st = *stats;
 	const args *a = &r->a;
 	const ms_synth_stats *st = &r->st;
 	const ms_dsl_prog *raw = ms_synth_best(r->s, MS_SYNTH_PSI);
@@ -595,15 +563,27 @@ static int rts_progress_vs(void *ud, const ms_dsl_prog *best, int k, int wdl[3])
 	return 0;
 }
 
-/* --progress-json FILE with a problem per opponent for the W/D/L; a CLI code. */
-static int rts_progress_open(rts_run *r, ms_synth_opts *so)
+/* A serving rank's opponent faults, for rank 0's header (synth_mpi_sum_counts). */
+static void rts_fault_counts(void *user, int64_t out[SYNTH_MPI_COUNTS])
 {
+	ms_rts_synth_faults fc;
+	ms_rts_synth_fault_counts(user, &fc);
+	out[0] = fc.crashes;
+	out[1] = fc.timeouts;
+	out[2] = fc.errors;
+}
+
+/* --progress-json FILE with a problem per opponent for the W/D/L, and the serving ranks' fault counts; a CLI code. */
+static int rts_attach(void *g, ms_synth_opts *so, ms_synth *const *s)
+{
+	rts_run *r = g;
 	const args *a = &r->a;
 	rts_progress *p = &r->pj;
 	ms_rts_synth_options po;
 	synth_progress_head h = { "microrts", a->s.algo, a->s.seed, a->s.evals, a->s.seconds,
 				  a->maps, a->opps, a->n_maps, a->n_opps, rts_progress_vs, p };
 
+	synth_mpi_set_counts(rts_fault_counts, r->rs);
 	if (!a->progress_json || synth_mpi_rank() > 0)
 		return CLI_OK;
 	if (ms_ctx_new(&p->ctx, NULL))
@@ -615,7 +595,7 @@ static int rts_progress_open(rts_run *r, ms_synth_opts *so)
 		if (ms_rts_synth_new(p->ctx, &p->rs[k], &po))
 			return synth_fail(p->ctx, "--progress-json");
 	}
-	return synth_progress_open(&p->base, "synth", a->progress_json, &h, so, &r->s);
+	return synth_progress_open(&p->base, "synth", a->progress_json, &h, so, s);
 }
 
 static void rts_progress_close(rts_progress *p)
@@ -626,70 +606,35 @@ static void rts_progress_close(rts_progress *p)
 	ms_ctx_free(p->ctx);
 }
 
-/* A serving rank's opponent faults, for rank 0's header (synth_mpi_sum_counts). */
-static void rts_fault_counts(void *user, int64_t out[SYNTH_MPI_COUNTS])
+static void rts_release(void *g)
 {
-	ms_rts_synth_faults fc;
-	ms_rts_synth_fault_counts(user, &fc);
-	out[0] = fc.crashes;
-	out[1] = fc.timeouts;
-	out[2] = fc.errors;
-}
-
-static int synth_microrts_main(int argc, char **argv)
-{
-	rts_run *r = calloc(1, sizeof *r);
-	ms_synth_opts so;
-	synth_run_ud ud;
-	int ret;
-
-	if (!r)
-		return CLI_FAIL;
-	if ((ret = rts_args(argc, argv, &r->a, &r->algo)))
-		goto out;
-	r->have_jar = cli_find_tools_jar(r->jar, sizeof r->jar) == 0;
-	ret = CLI_FAIL;
-	if (ms_ctx_new(&r->ctx, NULL))
-		goto out;
-	if ((ret = rts_problem(r)))
-		goto done;
-	rts_search_options(&so, r, &ud);
-	if ((ret = rts_progress_open(r, &so)))
-		goto done;
-	ret = CLI_FAIL;
-	synth_mpi_set_counts(rts_fault_counts, r->rs);
-	if (synth_new(r->ctx, &r->s, ms_rts_synth_problem(r->rs), &so, &ret) < 0 || !r->s)
-		goto done;
-	if ((ret = synth_run(r->ctx, r->s, &ud, r->a.s.checkpoint, &r->st)) != CLI_OK)
-		goto done;
-	ret = rts_report(r);
-done:
+	rts_run *r = g;
 	rts_progress_close(&r->pj);
-	ms_synth_free(r->s);
 	ms_dsl_prog_free(r->initial);
 	ms_rts_synth_free(r->rs);
 	ms_dsl_prog_free(r->prefix);
 	ms_dsl_grammar_free(r->prefix_g);
-	ms_ctx_free(r->ctx);
-out:
-	free(r);
-	return ret;
 }
+
+static const synth_row rts_row = {
+	sizeof(rts_run), synth_microrts_usage, rts_defaults, rts_option, NULL,	     0,
+	rts_check,	 rts_problem,	       rts_search,   rts_attach, rts_report, rts_release,
+};
 
 /* ---- self-play: MicroRTS against the given opponents and earlier programs -- */
 
 typedef struct rts_sp {
 	const char *maps[MAX_LIST], *opps[MAX_LIST];
 	int n_maps, n_opps;
-	long neighbours, max_cycles;
+	long max_cycles;
 	ms_rts_synth_options base;
 } rts_sp;
 
 static void rts_sp_usage(FILE *out)
 {
 	fprintf(out, "MicroRTS options: --map MAP (repeatable, required), --opponent AI (repeatable, required: the\n"
-		     "fixed opponents, native bots or program:FILE), --neighbours K (SA mutations per step, 20),\n"
-		     "--max-cycles N, --hss-library FILE (as for Can't Stop). With --br hss, behavioural features\n"
+		     "fixed opponents, native bots or program:FILE), --max-cycles N; the knobs' MicroRTS defaults\n"
+		     "are synth's (--neighbours 20, --hss-confirm 0). With --br hss, behavioural features\n"
 		     "are measured against the population's first opponent, from the counts of its Psi matches.\n");
 }
 
@@ -698,15 +643,14 @@ static int rts_sp_option(void *g, int argc, char **argv, int *i)
 	rts_sp *r = g;
 	const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
 	int is_map = !strcmp(o, "--map"), is_opp = !strcmp(o, "--opponent");
-	int is_nb = !strcmp(o, "--neighbours"), is_mc = !strcmp(o, "--max-cycles");
-	if (!is_map && !is_opp && !is_nb && !is_mc)
+	int is_mc = !strcmp(o, "--max-cycles");
+	if (!is_map && !is_opp && !is_mc)
 		return SYNTH_OPT_OTHER;
 	if (!v)
 		return cli_usage_error("selfplay", "%s needs a value", o);
 	++*i;
-	if (is_nb || is_mc)
-		return cli_parse_int("selfplay", o, v, 1, is_nb ? 65536 : 100000000L,
-				     is_nb ? &r->neighbours : &r->max_cycles) ? CLI_USAGE : CLI_OK;
+	if (is_mc)
+		return cli_parse_int("selfplay", o, v, 1, 100000000L, &r->max_cycles) ? CLI_USAGE : CLI_OK;
 	int *n = is_map ? &r->n_maps : &r->n_opps;
 	if (*n >= MAX_LIST)
 		return cli_usage_error("selfplay", "more than %d %s options", MAX_LIST, o);
@@ -776,8 +720,8 @@ static int rts_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *o
 
 static void rts_sp_br_options(void *g, ms_synth_opts *br)
 {
-	rts_sp *r = g;
-	br->sa_neighbours = r->neighbours ? (int)r->neighbours : 20;
+	(void)g;
+	br->sa_neighbours = 20;
 	/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing;
 	 * F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
 	 * opponent outside the population would cost two matches per map for every program scored */
@@ -873,4 +817,4 @@ static const synth_selfplay_row rts_selfplay = {
 	rts_sp_simplify, ".raw.ms",
 };
 
-const synth_game synth_game_microrts = { "microrts", synth_microrts_main, synth_microrts_usage, &rts_selfplay };
+const synth_game synth_game_microrts = { "microrts", &rts_row, &rts_selfplay };

@@ -35,46 +35,51 @@ static void synth_planetwars_usage(FILE *out)
 		"new best its Psi; under MPI each rank's work).\n");
 }
 
-/* The command line of 'synth --game planetwars'. */
-typedef struct pws_args {
-	synth_search_args s;
+/* A run: the command line, every map (map1.txt, map2.txt, ... of --maps), the training ones, the problem. */
+typedef struct pws_run {
+	synth_search_args s; /* first: synth_main's */
 	const char *maps, *progress_json;
 	long train;
-	int algo;
 	char mbuf[4096]; /* the default --maps */
-} pws_args;
+	ms_ctx *ctx;
+	int algo, nall;
+	ms_pw_state *all[1000];
+	ms_pw_state *train_maps[1000];
+	char label[4096]; /* the training maps' numbers */
+	ms_pw_synth *pws;
+	ms_dsl_prog *init;
+	ms_synth_stats st;
+	synth_progress pj;
+} pws_run;
 
-/* Parses and checks the command line (maps default to the shared data); CLI_OK or the exit code. */
-static int pws_parse(int argc, char **argv, pws_args *p)
+static void pws_defaults(void *g)
 {
-	static const int algos[] = { MS_SYNTH_SA, MS_SYNTH_UCT, MS_SYNTH_RANDOM }; /* no cloning score for sketches */
-	memset(p, 0, sizeof *p);
-	p->train = 10;
-	synth_search_args_init(&p->s, argc, argv);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int rc = synth_search_option(CMD, "--algo", argc, argv, &i, &p->s);
-		if (rc != SYNTH_OPT_OTHER) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (!v)
-			return cli_usage_error(CMD, "'%s' needs a value or is unknown", a);
-		i++;
-		if (!strcmp(a, "--maps"))
-			p->maps = v;
-		else if (!strcmp(a, "--progress-json"))
-			p->progress_json = v;
-		else if (!strcmp(a, "--train-maps")) {
-			if (cli_parse_int(CMD, a, v, 1, 1000, &p->train))
-				return CLI_USAGE;
-		} else if (strcmp(a, "--game"))
-			return cli_usage_error(CMD, "unknown option '%s'", a);
-	}
-	int rc = synth_search_check(CMD, "--algo", &p->s, algos, 3, &p->algo);
-	if (rc)
-		return rc;
+	((pws_run *)g)->train = 10;
+}
+
+static int pws_option(void *g, int argc, char **argv, int *i)
+{
+	pws_run *p = g;
+	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	if (!v)
+		return cli_usage_error(CMD, "'%s' needs a value or is unknown", a);
+	++*i;
+	if (!strcmp(a, "--maps"))
+		p->maps = v;
+	else if (!strcmp(a, "--progress-json"))
+		p->progress_json = v;
+	else if (!strcmp(a, "--train-maps"))
+		return cli_parse_int(CMD, a, v, 1, 1000, &p->train) ? CLI_USAGE : CLI_OK;
+	else if (strcmp(a, "--game"))
+		return cli_usage_error(CMD, "unknown option '%s'", a);
+	return CLI_OK;
+}
+
+/* The maps default to the shared data. */
+static int pws_check(void *g, int algo)
+{
+	pws_run *p = g;
+	p->algo = algo;
 	if (!p->maps) {
 		/* not found: the first place looked at, which the map reader's error names */
 		cli_shared_path("data/planetwars/maps", p->mbuf, sizeof p->mbuf);
@@ -83,24 +88,10 @@ static int pws_parse(int argc, char **argv, pws_args *p)
 	return CLI_OK;
 }
 
-/* A run: every map (map1.txt, map2.txt, ... of --maps), the training ones, the problem and the search. */
-typedef struct pws_run {
-	ms_ctx *ctx;
-	pws_args a;
-	int nall;
-	ms_pw_state *all[1000];
-	ms_pw_state *train_maps[1000];
-	char label[4096]; /* the training maps' numbers */
-	ms_pw_synth *pws;
-	ms_synth *s;
-	ms_dsl_prog *init;
-	ms_synth_stats st;
-} pws_run;
-
 /* Loads the maps and picks --train-maps of them, evenly spread; a CLI code. */
 static int pws_maps(pws_run *r)
 {
-	const char *maps = r->a.maps;
+	const char *maps = r->maps;
 	for (int i = 1; i <= 1000; i++) {
 		char path[4200];
 		snprintf(path, sizeof path, "%s/map%d.txt", maps, i);
@@ -114,9 +105,9 @@ static int pws_maps(pws_run *r)
 		fprintf(stderr, "microsynth %s: no map1.txt in %s (--maps DIR)\n", CMD, maps);
 		return CLI_USAGE;
 	}
-	if (r->a.train > r->nall)
-		r->a.train = r->nall;
-	long train = r->a.train;
+	if (r->train > r->nall)
+		r->train = r->nall;
+	long train = r->train;
 	size_t ll = 0;
 	for (int k = 0; k < train; k++) {
 		int m = (int)((long)k * r->nall / train);
@@ -128,42 +119,43 @@ static int pws_maps(pws_run *r)
 	return CLI_OK;
 }
 
-/* The problem and --initial FILE|original; a CLI code. */
-static int pws_problem(pws_run *r)
+/* The maps, the problem and --initial FILE|original; a CLI code. */
+static int pws_problem(void *g, ms_ctx *ctx, int algo, const ms_synth_problem **pb)
 {
-	ms_ctx *ctx = r->ctx;
+	pws_run *r = g;
+	int rc;
+	(void)algo;
+	r->ctx = ctx;
+	if ((rc = pws_maps(r)) != CLI_OK)
+		return rc;
 	ms_pw_synth_options po = { MS_PW_SYNTH_OPTIONS_VERSION, (const ms_pw_state *const *)r->train_maps,
-				   (int)r->a.train, NULL, MS_PW_MAX_TURNS, r->label };
+				   (int)r->train, NULL, MS_PW_MAX_TURNS, r->label };
 	if (ms_pw_synth_new(ctx, &r->pws, &po))
 		return synth_fail(ctx, "problem");
-	const char *initial = r->a.s.initial;
+	*pb = ms_pw_synth_problem(r->pws);
+	const char *initial = r->s.initial;
 	if (!initial)
 		return CLI_OK;
 	if (ms_dsl_prog_new(ctx, &r->init, ms_pw_synth_grammar(r->pws)))
 		return synth_fail(ctx, "--initial");
 	const char *orig = ms_pw_dsl_original_tokens();
-	int rc = !strcmp(initial, "original") ? ms_dsl_parse_tokens(r->init, orig, strlen(orig), ' ', 0)
-					      : ms_pw_dsl_load(ctx, r->init, initial);
+	rc = !strcmp(initial, "original") ? ms_dsl_parse_tokens(r->init, orig, strlen(orig), ' ', 0)
+					  : ms_pw_dsl_load(ctx, r->init, initial);
 	return rc ? synth_fail(ctx, "--initial") : CLI_OK;
 }
 
-/* Runs the search; a CLI code. */
-static int pws_search(pws_run *r)
+static void pws_search(void *g, ms_synth_opts *so, synth_run_ud *ud)
 {
-	const pws_args *a = &r->a;
-	ms_synth_opts so;
-	synth_run_ud ud;
-	synth_progress pj = { 0 };
+	(void)ud;
+	so->initial = ((pws_run *)g)->init;
+}
+
+static int pws_attach(void *g, ms_synth_opts *so, ms_synth *const *s)
+{
+	pws_run *r = g;
 	const char *maps[1] = { r->label };
-	synth_progress_head h = { "planetwars", a->s.algo, a->s.seed, a->s.evals, a->s.seconds, maps, NULL, 1, 0, NULL, NULL };
-	synth_search_opts(&so, &a->s, a->algo, &ud);
-	so.initial = r->init;
-	int ret = synth_progress_open(&pj, CMD, a->progress_json, &h, &so, &r->s);
-	/* under MPI a rank > 0 serves rank 0's tasks here and comes back without a search */
-	if (ret == CLI_OK && synth_new(r->ctx, &r->s, ms_pw_synth_problem(r->pws), &so, &ret) >= 0 && r->s)
-		ret = synth_run(r->ctx, r->s, &ud, a->s.checkpoint, &r->st);
-	synth_progress_close(&pj);
-	return ret;
+	synth_progress_head h = { "planetwars", r->s.algo, r->s.seed, r->s.evals, r->s.seconds, maps, NULL, 1, 0, NULL, NULL };
+	return synth_progress_open(&r->pj, CMD, r->progress_json, &h, so, s);
 }
 
 /* best against each bot of the final field on every map, both seats: wins, draws, losses; a CLI code. */
@@ -179,37 +171,40 @@ static int pws_write(const pws_run *r, const char *text, const char *tokens, int
 		     double psi,
 		     double search_psi)
 {
-	const pws_args *a = &r->a;
+	const synth_search_args *a = &r->s;
 	const ms_synth_stats *st = &r->st;
-	FILE *f = fopen(a->s.out, "w");
+	FILE *f = fopen(a->out, "w");
 	if (!f) {
-		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->s.out);
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->out);
 		return CLI_USAGE;
 	}
 	fprintf(f, "# microsynth synth: a Planet Wars gain program (planetwars-gain grammar, token form)\n");
-	fprintf(f, "# command: %s\n# %s\n", a->s.command, text);
+	fprintf(f, "# command: %s\n# %s\n", a->command, text);
 	fprintf(f, "# vs the original forecasting bot, %d maps x 2 seats: %d-%d-%d (W-D-L), score %.4f\n", r->nall,
 		wdl[0][0], wdl[0][1], wdl[0][2], psi);
 	for (int o = 1; o < MS_PW_FINAL_FIELD; o++)
 		fprintf(f, "# vs %s: %d-%d-%d\n", ms_pw_final_field()[o], wdl[o][0], wdl[o][1], wdl[o][2]);
 	fprintf(f, "# algorithm %s, seed %ld, evaluations %lld, %.1f s; search Psi %.4f on maps %s; %s\n",
-		ms_synth_algo_name(a->algo), a->s.seed, st->evals_psi, st->elapsed, search_psi, r->label,
+		ms_synth_algo_name(r->algo), a->seed, st->evals_psi, st->elapsed, search_psi, r->label,
 		st->timed ? "budgeted by time: NOT reproducible" : "reproducible for any --threads");
 	fprintf(f, "%s\n", tokens);
 	if (fclose(f)) {
-		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->s.out);
+		fprintf(stderr, "microsynth %s: cannot write %s\n", CMD, a->out);
 		return CLI_USAGE;
 	}
 	return CLI_OK;
 }
 
 /* Plays the final games, writes -o and prints the summary; a CLI code. */
-static int pws_report(pws_run *r)
+static int pws_report(void *g, ms_ctx *ctx, ms_synth *s, const ms_synth_stats *st)
 {
-	const ms_dsl_prog *best = ms_synth_best(r->s, MS_SYNTH_PSI);
-	double search_psi = ms_synth_best_score(r->s, MS_SYNTH_PSI);
+	pws_run *r = g;
+	const ms_dsl_prog *best = ms_synth_best(s, MS_SYNTH_PSI);
+	double search_psi = ms_synth_best_score(s, MS_SYNTH_PSI);
 	int wdl[MS_PW_FINAL_FIELD][3] = { { 0 } }, ret;
 	char *text = NULL, *tokens = NULL;
+	(void)ctx;
+	r->st = *st;
 	if ((ret = pws_final_games(r, best, wdl)))
 		return ret;
 	if (ms_dsl_print(best, &text, NULL) || ms_dsl_print_tokens(best, ' ', &tokens, NULL)) {
@@ -232,28 +227,21 @@ done:
 	return ret;
 }
 
-static int synth_planetwars_main(int argc, char **argv)
+static void pws_release(void *g)
 {
-	pws_run *r = calloc(1, sizeof *r);
-	int ret;
-	if (!r)
-		return CLI_FAIL;
-	if ((ret = pws_parse(argc, argv, &r->a)))
-		goto out;
-	ret = CLI_FAIL;
-	if (ms_ctx_new(&r->ctx, NULL))
-		goto out;
-	if (!(ret = pws_maps(r)) && !(ret = pws_problem(r)) && !(ret = pws_search(r)) && r->s)
-		ret = pws_report(r);
-	ms_synth_free(r->s);
+	pws_run *r = g;
+	synth_progress_close(&r->pj);
 	ms_dsl_prog_free(r->init);
 	ms_pw_synth_free(r->pws);
 	for (int i = 0; i < r->nall; i++)
 		ms_pw_state_free(r->all[i]);
-	ms_ctx_free(r->ctx);
-out:
-	free(r);
-	return ret;
 }
 
-const synth_game synth_game_planetwars = { "planetwars", synth_planetwars_main, synth_planetwars_usage, NULL };
+static const int pws_algos[] = { MS_SYNTH_SA, MS_SYNTH_UCT, MS_SYNTH_RANDOM }; /* no cloning score for sketches */
+
+static const synth_row pws_row = {
+	sizeof(pws_run), synth_planetwars_usage, pws_defaults, pws_option, pws_algos, 3, pws_check,
+	pws_problem,	 pws_search,		 pws_attach,   pws_report, pws_release,
+};
+
+const synth_game synth_game_planetwars = { "planetwars", &pws_row, NULL };

@@ -432,6 +432,50 @@ typedef struct ms_synth_opts {
  */
 MS_EXTERN int ms_synth_opts_init(ms_synth_opts *opts, unsigned int version);
 
+/* ---- knobs: the algorithms' settings by name ---------------------------------- */
+
+/** How a knob's value is read and stored. */
+typedef enum ms_synth_knob_type {
+	MS_SYNTH_KNOB_INT = 0,    /**< an int field, an integer in [lo, hi] */
+	MS_SYNTH_KNOB_LONG = 1,   /**< a long long field, an integer in [lo, hi] */
+	MS_SYNTH_KNOB_REAL = 2,   /**< a double field, a number in [lo, hi] ((lo, hi] if open_lo) */
+	MS_SYNTH_KNOB_STRING = 3, /**< a const char * field: the value itself (not copied, must outlive o) */
+	MS_SYNTH_KNOB_CHOICE = 4  /**< an int field: the index of the value among `choices` */
+} ms_synth_knob_type;
+
+/**
+ * One named setting of ms_synth_opts, published by the option family that
+ * owns it (SA, UCT, sketch learning, HSS), so front ends set any
+ * algorithm's settings from a name without knowing them.
+ */
+typedef struct ms_synth_knob {
+	const char *name;     /**< the command-line flag, e.g. "--uct-c" */
+	int type;             /**< ms_synth_knob_type */
+	double lo, hi;        /**< the range of INT, LONG and REAL values */
+	int open_lo;          /**< REAL: 1 excludes lo */
+	size_t offset;        /**< of the field in ms_synth_opts */
+	unsigned int algos;   /**< the algorithms it applies to: bit 1u << ms_synth_algo */
+	const char *choices;  /**< CHOICE: the values, '|'-separated ("code|best|pass") */
+	const char *arg;      /**< the value's placeholder in help ("N", "X", "FILE") */
+	const char *help;     /**< one line: what it sets, the library's default */
+} ms_synth_knob;
+
+/** The i-th knob of every family (NULL past the last), in the families' order. */
+MS_EXTERN const ms_synth_knob *ms_synth_knob_at(size_t i);
+/** The knob called name (its flag, "--uct-c"), or NULL. */
+MS_EXTERN const ms_synth_knob *ms_synth_knob_find(const char *name);
+/**
+ * Sets the knob `name` of o from its text `value`, range-checked; 0, or
+ * MS_EINVAL with a message naming the flag and the value (an unknown name,
+ * a value out of range or not of the knob's type).
+ */
+MS_EXTERN int ms_synth_opts_set(ms_ctx *ctx, ms_synth_opts *o, const char *name, const char *value);
+/**
+ * 0 if the knob `name` applies to algorithm `algo`; else MS_EINVAL with the
+ * one message "--X applies to A, B only" (MS_ENOTFOUND for an unknown name).
+ */
+MS_EXTERN int ms_synth_knob_applies(ms_ctx *ctx, const char *name, int algo);
+
 typedef struct ms_synth ms_synth;
 
 /**
