@@ -49,7 +49,8 @@ static void synth_microrts_usage(FILE *out)
 		"unit's cost times its hit points left, plus the stockpile), for maps where every game\n"
 		"reaches the limit. --score A instead compares actions: the oracle's matches against the\n"
 		"C opponent are recorded once (the states where it issued unit actions, and those\n"
-		"actions), and C(p) is the share of them p issues alike when run on those states.\n"
+		"actions), and C(p) is the share of them p issues alike when run on those states;\n"
+		"--tiebreak a (with --score A) breaks ties in Psi by it.\n"
 		"--save-dataset FILE writes that record (JSON lines, gzip for .gz: each state and the\n"
 		"oracle's actions, the official JSON); --dataset FILE reads one instead of --oracle.\n\n"
 		"Budget: --evals N (reproducible: the same seed gives the same program for any --threads)\n"
@@ -145,8 +146,10 @@ static int parse(int argc, char **argv, args *a)
 				a->tiebreak = MS_RTS_TIEBREAK_LENGTH;
 			else if (!strcmp(v, "material"))
 				a->tiebreak = MS_RTS_TIEBREAK_MATERIAL;
+			else if (!strcmp(v, "a") || !strcmp(v, "A"))
+				a->tiebreak = MS_RTS_TIEBREAK_A;
 			else
-				return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length, material or none", v);
+				return cli_usage_error(CMD, "--tiebreak: '%s' is not o, a, length, material or none", v);
 		} else if (!strcmp(o, "--c-opponent"))
 			a->c_opp = v;
 		else if (!strcmp(o, "--progress-json"))
@@ -233,6 +236,8 @@ static int check(const args *a, int *algo)
 		return cli_usage_error(CMD, "%s needs --oracle (a native bot or program:FILE)", a->s.algo);
 	if (a->tiebreak == MS_RTS_TIEBREAK_O && !a->oracle)
 		return cli_usage_error(CMD, "--tiebreak o needs --oracle");
+	if (a->tiebreak == MS_RTS_TIEBREAK_A && !score_a)
+		return cli_usage_error(CMD, "--tiebreak a needs --score A");
 	if (a->s.initial && sketch)
 		return cli_usage_error(CMD, "--initial: %s starts from its sketch", a->s.algo);
 	return CLI_OK;
@@ -241,6 +246,7 @@ static int check(const args *a, int *algo)
 static const char *tiebreak_name(int t)
 {
 	return t == MS_RTS_TIEBREAK_O	     ? "O"
+	       : t == MS_RTS_TIEBREAK_A	     ? "A"
 	       : t == MS_RTS_TIEBREAK_LENGTH   ? "match length"
 	       : t == MS_RTS_TIEBREAK_MATERIAL ? "match length, draws by material"
 					       : "none";
