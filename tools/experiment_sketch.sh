@@ -13,10 +13,12 @@
 # map (`synth plot --group`: mean and +-1 std band per method) into the output directory.
 #
 #   tools/experiment_sketch.sh [-b MICROSYNTH] [-d OUTDIR] [-t SECONDS] [-s "SEEDS"] [-m "MAPS"]
-#                              [-a "METHODS"] [-o ORACLE] [-j THREADS]
+#                              [-a "METHODS"] [-o ORACLE] [-u UTT] [-j THREADS]
 #
 # Defaults: 120 s a run, seeds "1 2 3", the four maps, methods "baseline O A", oracle RangedRush (the
-# paper's RR; A3N is not native; CoacAI gives the self-play data set), 1 thread. The paper ran 10 runs
+# paper's RR; A3N is not native; CoacAI gives the self-play data set), unit type table 1 (the reference
+# code's `new UnitTypeTable()`, which the paper's runs used; docs/microrts-synthesis.md; -u 2 is the
+# competitions'), 1 thread. The paper ran 10 runs
 # of hours each: -t 21600 -s "1 2 3 4 5 6 7 8 9 10" is its length. Seeds are the outer loop, so a grid
 # cut short still has every (map, method) at the same number of seeds.
 set -euo pipefail
@@ -27,13 +29,14 @@ budget=120
 seeds="1 2 3"
 methods="baseline O A"
 oracle=RangedRush
+utt=1
 threads=1
 shared=
 for d in "$here/../../shared/data/microrts/maps" "$here/../../../shared/data/microrts/maps"; do
 	[ -f "$d/basesWorkers32x32A.xml" ] && shared=$(cd "$d" && pwd) && break
 done
 maps="16x16/TwoBasesBarracks16x16.xml 24x24/basesWorkers24x24.xml ${shared:-.}/basesWorkers32x32A.xml BroodWar/(4)BloodBath.scmB.xml"
-while getopts "b:d:t:s:m:a:o:j:" o; do
+while getopts "b:d:t:s:m:a:o:u:j:" o; do
 	case $o in
 	b) bin=$OPTARG ;;
 	d) out=$OPTARG ;;
@@ -42,8 +45,9 @@ while getopts "b:d:t:s:m:a:o:j:" o; do
 	m) maps=$OPTARG ;;
 	a) methods=$OPTARG ;;
 	o) oracle=$OPTARG ;;
+	u) utt=$OPTARG ;;
 	j) threads=$OPTARG ;;
-	*) echo "usage: $0 [-b MICROSYNTH] [-d OUTDIR] [-t SECONDS] [-s SEEDS] [-m MAPS] [-a METHODS] [-o ORACLE] [-j THREADS]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-b MICROSYNTH] [-d OUTDIR] [-t SECONDS] [-s SEEDS] [-m MAPS] [-a METHODS] [-o ORACLE] [-u UTT] [-j THREADS]" >&2; exit 2 ;;
 	esac
 done
 mkdir -p "$out"
@@ -54,7 +58,7 @@ for seed in $seeds; do
 		for m in $methods; do
 			tag="$name-$m-$seed"
 			args=(synth --game microrts --map "$map" --opponent CoacAI --algo sa --seed "$seed" --time "$budget"
-				--threads "$threads" -o "$out/$tag.ms" --csv "$out/$tag.csv" --no-progress --no-harness)
+				--utt "$utt" --threads "$threads" -o "$out/$tag.ms" --csv "$out/$tag.csv" --no-progress --no-harness)
 			case $m in
 			baseline) args+=(--tiebreak none) ;;
 			O) args+=(--oracle "$oracle" --c-opponent CoacAI --tiebreak o) ;;
@@ -103,5 +107,5 @@ for map in $maps; do
 	done
 	[ ${#groups[@]} -gt 0 ] || continue
 	"$bin" synth plot "${groups[@]}" --until "$budget" --step 0.25 \
-		--title "$name vs CoacAI (L: $oracle vs CoacAI)" -o "$out/avo-$name.svg"
+		--title "$name vs CoacAI, table $utt (L: $oracle vs CoacAI)" -o "$out/avo-$name.svg"
 done
