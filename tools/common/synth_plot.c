@@ -135,6 +135,7 @@ static int draw_group(svg_chart *ch, const series *se, int n, double q, const ch
 		double sd = sqrt(fmax(0, s2 / n - mean[i] * mean[i]));
 		lo[i] = fmax(0, mean[i] - sd);
 		hi[i] = fmin(1, mean[i] + sd);
+		x[i] = fmin(x[i], ch->x1); /* a run's last line may come a moment past the budget */
 	}
 	svg_chart_band(ch, x, lo, hi, m, col, 0.2);
 	svg_chart_series(ch, x, mean, m, col, 1, "");
