@@ -15,17 +15,17 @@
 #   tools/experiment_sketch.sh [-b MICROSYNTH] [-d OUTDIR] [-t SECONDS] [-s "SEEDS"] [-m "MAPS"]
 #                              [-a "METHODS"] [-o ORACLE] [-u UTT] [-j THREADS]
 #
-# Defaults: 120 s a run, seeds "1 2 3", the four maps, methods "baseline O A", oracle RangedRush (the
+# Defaults: 100 s a run, seeds "1 2 3", the four maps, methods "baseline O A", oracle RangedRush (the
 # paper's RR; A3N is not native; CoacAI gives the self-play data set), unit type table 1 (the reference
 # code's `new UnitTypeTable()`, which the paper's runs used; docs/microrts-synthesis.md; -u 2 is the
-# competitions'), 1 thread. The paper ran 10 runs
-# of hours each: -t 21600 -s "1 2 3 4 5 6 7 8 9 10" is its length. Seeds are the outer loop, so a grid
-# cut short still has every (map, method) at the same number of seeds.
+# competitions'), 1 thread. The paper ran 10 runs of hours each: -t 21600 -s "1 2 3 4 5 6 7 8 9 10" is
+# its length. Seeds are the outer loop, so a grid cut short still has every (map, method) at the same
+# number of seeds, give or take one.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin="$here/../build/bin/microsynth"
 out="$here/../build/experiment-sketch"
-budget=120
+budget=100
 seeds="1 2 3"
 methods="baseline O A"
 oracle=RangedRush
