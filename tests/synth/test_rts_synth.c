@@ -400,7 +400,10 @@ static void test_rts_synth__bad_settings_name_what_is_wrong(void **state)
 	o.tiebreak = 1;
 	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "oracle"));
-	o.tiebreak = MS_RTS_TIEBREAK_MATERIAL + 1;
+	o.tiebreak = MS_RTS_TIEBREAK_A; /* without the action score */
+	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_EINVAL);
+	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "ties by A"));
+	o.tiebreak = MS_RTS_TIEBREAK_A + 1;
 	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "tie-break"));
 }

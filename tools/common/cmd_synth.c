@@ -18,7 +18,8 @@ void cmd_synth_usage(FILE *out)
 		fprintf(out, "%s%s", i ? "|" : "", games[i]->name);
 	fprintf(out, " [options of that game]\n"
 		     "       microsynth synth plot --csv FILE [--csv FILE ...] -o FILE.svg [--x seconds|evals]\n"
-		     "                        [--title TEXT]\n\n");
+		     "                        [--title TEXT] [--group LABEL=A.csv,B.csv,...] [--until X]\n"
+		     "                        [--step Q]\n\n");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "---- --game %s ----\n", games[i]->name);
 		games[i]->synth->usage(out);
@@ -26,7 +27,10 @@ void cmd_synth_usage(FILE *out)
 	}
 	fprintf(out, "---- every game ----\n");
 	synth_knobs_usage(out);
-	fprintf(out, "\nplot    draws best Psi (solid) and best C (dashed) over time, one colour per CSV log.\n");
+	fprintf(out, "\nplot    draws best Psi (solid) and best C (dashed) over time, one colour per CSV log;\n"
+		     "        --group: per group of runs, the mean best Psi and a +-1 std band (each run holds\n"
+		     "        its best until --until X, the budget); --step Q rounds Psi down to multiples of Q\n"
+		     "        (tie-breaks removed: 0.25 for one MicroRTS map and opponent).\n");
 }
 
 int cmd_synth(int argc, char **argv)

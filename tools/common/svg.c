@@ -109,6 +109,22 @@ void svg_chart_series(svg_chart *c, const double *x, const double *y, int n, con
 		fputs("\"/>\n", c->f);
 }
 
+void svg_chart_band(svg_chart *c, const double *x, const double *lo, const double *hi, int n, const char *color,
+		    double opacity)
+{
+	if (n < 1)
+		return;
+	/* along hi left to right, then back along lo: one closed path */
+	fprintf(c->f, "<path fill=\"%s\" fill-opacity=\"%.2f\" stroke=\"none\" d=\"M%.1f %.1f", color, opacity,
+		px(c, x[0]), py(c, hi[0]));
+	for (int i = 1; i < n; i++)
+		fprintf(c->f, " H%.1f V%.1f", px(c, x[i]), py(c, hi[i]));
+	fprintf(c->f, " H%.1f V%.1f", px(c, c->x1), py(c, lo[n - 1]));
+	for (int i = n - 1; i > 0; i--)
+		fprintf(c->f, " H%.1f V%.1f", px(c, x[i]), py(c, lo[i - 1]));
+	fprintf(c->f, " H%.1f Z\"/>\n", px(c, x[0]));
+}
+
 void svg_chart_legend(svg_chart *c, int row, const char *color, const char *text, const char *note)
 {
 	double ly = c->top + c->height + 56 + 18 * row;

@@ -29,6 +29,11 @@ void svg_chart_axes(svg_chart *c, int ticks, int ydigits, const char *xlabel, co
 void svg_chart_series(svg_chart *c, const double *x, const double *y, int n, const char *color, int step,
 		      const char *extra);
 
+/* A filled band between lo[i] and hi[i] (a step shape: each pair held until
+ * the next x, the last to x1), drawn under the lines that follow it. */
+void svg_chart_band(svg_chart *c, const double *x, const double *lo, const double *hi, int n, const char *color,
+		    double opacity);
+
 /* A legend entry on row `row` below the x axis label; `note` (may be NULL)
  * follows the escaped `text` unescaped. */
 void svg_chart_legend(svg_chart *c, int row, const char *color, const char *text, const char *note);

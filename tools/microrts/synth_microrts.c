@@ -42,14 +42,15 @@ static void synth_microrts_usage(FILE *out)
 		"units trained per type, resources harvested, units destroyed and lost, compared with the\n"
 		"matches of --oracle, a native bot or program:FILE, against --c-opponent, default the\n"
 		"first native opponent, else WorkerRush), then on Psi. Ties in Psi are broken (never\n"
-		"outweighing a better result) by --tiebreak o|length|material|none: o (the default with an\n"
+		"outweighing a better result) by --tiebreak o|a|length|material|none: o (the default with an\n"
 		"oracle) by O as in the paper; length (the default without) by match length, a loss later\n"
 		"and a win sooner being better, which also works against Java opponents; material as\n"
 		"length, and a draw against a native opponent by the share of the material left (each\n"
 		"unit's cost times its hit points left, plus the stockpile), for maps where every game\n"
 		"reaches the limit. --score A instead compares actions: the oracle's matches against the\n"
 		"C opponent are recorded once (the states where it issued unit actions, and those\n"
-		"actions), and C(p) is the share of them p issues alike when run on those states.\n"
+		"actions), and C(p) is the share of them p issues alike when run on those states;\n"
+		"--tiebreak a (with --score A) breaks ties in Psi by it.\n"
 		"--save-dataset FILE writes that record (JSON lines, gzip for .gz: each state and the\n"
 		"oracle's actions, the official JSON); --dataset FILE reads one instead of --oracle.\n\n"
 		"Budget: --evals N (reproducible: the same seed gives the same program for any --threads)\n"
@@ -130,14 +131,15 @@ static int rts_option(void *g, int argc, char **argv, int *i)
 			return cli_usage_error(CMD, "more than %d %s options", MAX_LIST, o);
 		(is_map ? a->maps : a->opps)[(*n)++] = v;
 	} else if (!strcmp(o, "--tiebreak")) {
-		static const char *const names[] = { "none", "o", "O", "length", "material" };
-		static const int rules[] = { MS_RTS_TIEBREAK_NONE, MS_RTS_TIEBREAK_O, MS_RTS_TIEBREAK_O,
-					     MS_RTS_TIEBREAK_LENGTH, MS_RTS_TIEBREAK_MATERIAL };
+		static const char *const names[] = { "none", "o", "O", "a", "A", "length", "material" };
+		static const int rules[] = { MS_RTS_TIEBREAK_NONE, MS_RTS_TIEBREAK_O,	   MS_RTS_TIEBREAK_O,
+					     MS_RTS_TIEBREAK_A,	   MS_RTS_TIEBREAK_A,	   MS_RTS_TIEBREAK_LENGTH,
+					     MS_RTS_TIEBREAK_MATERIAL };
 		size_t k = 0;
 		while (k < sizeof names / sizeof *names && strcmp(v, names[k]))
 			k++;
 		if (k == sizeof names / sizeof *names)
-			return cli_usage_error(CMD, "--tiebreak: '%s' is not o, length, material or none", v);
+			return cli_usage_error(CMD, "--tiebreak: '%s' is not o, a, length, material or none", v);
 		a->tiebreak = rules[k];
 	} else if (!strcmp(o, "--match-memo")) {
 		if (!strcmp(v, "on") || !strcmp(v, "off") || !strcmp(v, "check") || !strcmp(v, "no-replay"))
@@ -195,6 +197,8 @@ static int check(const args *a, const int *algo)
 		return cli_usage_error(CMD, "%s needs --oracle (a native bot or program:FILE)", a->s.algo);
 	if (a->tiebreak == MS_RTS_TIEBREAK_O && !a->oracle)
 		return cli_usage_error(CMD, "--tiebreak o needs --oracle");
+	if (a->tiebreak == MS_RTS_TIEBREAK_A && !score_a)
+		return cli_usage_error(CMD, "--tiebreak a needs --score A");
 	if (a->s.initial && sketch)
 		return cli_usage_error(CMD, "--initial: %s starts from its sketch", a->s.algo);
 	return CLI_OK;
@@ -203,6 +207,7 @@ static int check(const args *a, const int *algo)
 static const char *tiebreak_name(int t)
 {
 	return t == MS_RTS_TIEBREAK_O	     ? "O"
+	       : t == MS_RTS_TIEBREAK_A	     ? "A"
 	       : t == MS_RTS_TIEBREAK_LENGTH   ? "match length"
 	       : t == MS_RTS_TIEBREAK_MATERIAL ? "match length, draws by material"
 					       : "none";

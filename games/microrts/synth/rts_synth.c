@@ -342,15 +342,25 @@ static int memo_one(ms_rts_synth *rs, worker *w, const ms_dsl_prog *prog, int ki
 	return 0;
 }
 
-static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int opponent,
-		   int shard, uint64_t seed, double *sum, double *weight)
+/*
+ * eps times A on shard's recorded decisions (MS_RTS_TIEBREAK_A): it does not
+ * depend on the match, so it is added per evaluated match after the memo. A
+ * program that fails on those states breaks no tie (0), as its C scores 0.
+ */
+static double a_tiebreak(const ms_rts_synth *rs, worker *w, const ms_dsl_prog *prog, int shard)
 {
-	ms_rts_synth *rs = user;
-	worker *w = state;
+	double matched = 0, total = 0;
+	if (rs->tiebreak != MS_RTS_TIEBREAK_A || !rs->ascore ||
+	    rts_ascore_eval(rs->ascore, w->ctx, prog, shard, &matched, &total) || total <= 0)
+		return 0;
+	return rs->eps * matched / total;
+}
+
+static int eval_match(ms_rts_synth *rs, worker *w, const ms_dsl_prog *prog, int kind, int opponent, int shard,
+		      double *sum, double *weight)
+{
 	int map = shard / 2, seat = shard % 2, rc;
 	rts_reach_result r;
-	(void)seed;
-	(void)ctx;
 
 	*sum = *weight = 0;
 	if (kind == MS_SYNTH_C && rs->ascore) { /* A: no match is played; a failing program scores 0 */
@@ -402,6 +412,17 @@ static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog
 	*sum = r.sum;
 	*weight = 1;
 	return 0;
+}
+
+static int eval_vs(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int kind, int opponent,
+		   int shard, uint64_t seed, double *sum, double *weight)
+{
+	int rc = eval_match(user, state, prog, kind, opponent, shard, sum, weight);
+	if (rc == 0 && kind != MS_SYNTH_C)
+		*sum += *weight * a_tiebreak(user, state, prog, shard);
+	(void)ctx;
+	(void)seed;
+	return rc;
 }
 
 /*

@@ -138,7 +138,9 @@ static int check_options(ms_ctx *ctx, const ms_rts_synth_options *o)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: no opponent (--opponent)");
 	if (o->tiebreak == MS_RTS_TIEBREAK_O && !o->oracle)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: breaking ties by O needs an oracle");
-	if (o->tiebreak < MS_RTS_TIEBREAK_NONE || o->tiebreak > MS_RTS_TIEBREAK_MATERIAL)
+	if (o->tiebreak == MS_RTS_TIEBREAK_A && (o->version < 5 || o->c_score != MS_RTS_C_SCORE_A))
+		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: breaking ties by A needs the action score");
+	if (o->tiebreak < MS_RTS_TIEBREAK_NONE || o->tiebreak > MS_RTS_TIEBREAK_A)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: unknown tie-break %d", o->tiebreak);
 	if (o->opponent_seeds < 0 || o->opponent_seeds > 1000)
 		return ms_ctx_error(ctx, MS_EINVAL, "microrts problem: --opponent-seeds %d (0..1000)", o->opponent_seeds);

@@ -28,7 +28,9 @@
  *   sooner), which needs no oracle and works against Java opponents too;
  *   MS_RTS_TIEBREAK_MATERIAL as LENGTH, and draws by the material each side
  *   holds at the end (native opponents; draws against Java ones score 0.5),
- *   which ranks programs that draw where every game reaches the limit.
+ *   which ranks programs that draw where every game reaches the limit;
+ *   MS_RTS_TIEBREAK_A by the action score (c_score A), the paper's setup
+ *   with the action-based C.
  * Shards: one per (map, seat), so matches of one evaluation run in parallel.
  * Matches are seeded with 0: with the default table and conflict policy they
  * draw no random number, and a program's Psi is exact and reproducible.
@@ -55,8 +57,9 @@ enum {
 	MS_RTS_TIEBREAK_NONE = 0,
 	MS_RTS_TIEBREAK_O = 1,     /**< the O score against the oracle's matches (native opponents only) */
 	MS_RTS_TIEBREAK_LENGTH = 2, /**< per match: a loss scores its length, a win its shortness (cycles / limit) */
-	MS_RTS_TIEBREAK_MATERIAL = 3 /**< as LENGTH, and a native draw scores the program's share of the material
+	MS_RTS_TIEBREAK_MATERIAL = 3, /**< as LENGTH, and a native draw scores the program's share of the material
 				       left (each unit's cost times its hit points left, plus the stockpile) */
+	MS_RTS_TIEBREAK_A = 4         /**< the action score A on the oracle's recorded decisions (c_score A) */
 };
 
 /** Settings; zero-initialise, set version, maps and opponents. */
