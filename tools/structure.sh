@@ -31,10 +31,10 @@
 # headers that takes the context first and makes an object or a text
 # through an `**out` parameter has it right after the context. The count of
 # those that do not may only go down too. Options start one way: every
-# ms_X_opts / ms_X_options struct of a header under native/ or games/ (the
-# public ones and a game's own, such as gdl_ggp.h) has a `version` field, its
-# MS_X_OPTS_VERSION (MS_X_OPTIONS_VERSION) and, in the same header,
-# `[MS_EXTERN] int ms_X_opts_init(ms_X_opts *opts, unsigned int version)`
+# ms_X_options struct of a header under native/ or games/ (the public ones
+# and a game's own, such as gdl_ggp.h; an ms_X_opts spelling is a breach) has
+# a `version` field, its MS_X_OPTIONS_VERSION and, in the same header,
+# `[MS_EXTERN] int ms_X_options_init(ms_X_options *opts, unsigned int version)`
 # (the struct's name and `_init`), and no public function fills options
 # under another name (`_default`, `_defaults`): opts_init counts the
 # breaches, held at 0. Objects remember their context: free_ctx counts the
@@ -201,6 +201,8 @@ for f in sys.argv[1:]:
     code = re.sub(r"/\*.*?\*/", "", open(f, encoding="utf-8").read(), flags=re.S)
     for m in re.finditer(r"typedef\s+struct\s+(ms_\w+_(?:opts|options))\s*\{(.*?)\}\s*(\w+)\s*;", code, re.S):
         name, body = m.group(1), m.group(2)
+        if name.endswith("_opts"):
+            print("opts_init %s %s: options are spelled ms_X_options (libgit2's git_X_options)" % (f, name))
         if not re.search(r"^\s*(?:unsigned\s+)?int\s+version\s*;", body, re.M):
             print("opts_init %s %s: no `version` field" % (f, name))
         if not re.search(r"#\s*define\s+%s_VERSION\b" % name.upper(), code):

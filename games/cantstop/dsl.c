@@ -167,7 +167,7 @@ int ms_cs_dsl_new(ms_ctx *ctx, ms_cs_dsl **out, const ms_cs_dsl_options *opts)
 	d->opts.extended = d->opts.extended != 0;
 	if (d->opts.max_depth == 0)
 		d->opts.max_depth = 4;
-	d->gen.version = MS_DSL_GEN_OPTS_VERSION;
+	d->gen.version = MS_DSL_GEN_OPTIONS_VERSION;
 	d->gen.max_depth = d->opts.max_depth;
 	for (int i = 0; i < MS_CS_NT_COUNT; i++) {
 		char *t = d->alts_text[i];
@@ -208,7 +208,7 @@ const ms_dsl_grammar *ms_cs_dsl_grammar(const ms_cs_dsl *d)
 	return d->g;
 }
 
-const ms_dsl_gen_opts *ms_cs_dsl_gen_opts(const ms_cs_dsl *d)
+const ms_dsl_gen_options *ms_cs_dsl_gen_options(const ms_cs_dsl *d)
 {
 	return &d->gen;
 }

@@ -15,7 +15,7 @@ typedef struct csd__nt {
 struct ms_cs_dsl {
 	ms_ctx *ctx;
 	ms_cs_dsl_options opts;
-	ms_dsl_gen_opts gen;
+	ms_dsl_gen_options gen;
 	ms_dsl_grammar *g;
 	csd__nt nt[MS_CS_NT_COUNT];
 	/* The alternatives' text of each non-terminal, built for the options (the grammar keeps pointers). */

@@ -513,7 +513,7 @@ static void cs_fill_problem(ms_cs_synth *cs, int which)
 	pb->fingerprint = cs->fingerprint[which];
 	pb->grammar = ms_cs_dsl_grammar(cs->dsl);
 	pb->start = MS_CS_NT_START;
-	pb->gen = *ms_cs_dsl_gen_opts(cs->dsl);
+	pb->gen = *ms_cs_dsl_gen_options(cs->dsl);
 	pb->shards[MS_SYNTH_PSI] = (int)((h->matches + h->shard_matches - 1) / h->shard_matches);
 	pb->shards[MS_SYNTH_C] = 1;
 	pb->has_c = which == 0 && cs->ds != NULL;

@@ -12,7 +12,7 @@ struct ms_catan_agent {
 	ms_ctx *ctx; /* its allocator: ms_catan_agent_free needs no context */
 	int kind;
 	uint64_t rng;
-	ms_catan_simple_opts simple;
+	ms_catan_simple_options simple;
 	catan__search search;
 	catan__alphabeta ab;
 };
@@ -23,9 +23,9 @@ int catan__turns_after_setup(const ms_catan_state *s)
 	return t > 0 ? t : 0;
 }
 
-static int parse_simple(ms_ctx *ctx, const char *spec, ms_catan_simple_opts *o)
+static int parse_simple(ms_ctx *ctx, const char *spec, ms_catan_simple_options *o)
 {
-	ms_catan_simple_opts_init(o, MS_CATAN_SIMPLE_OPTS_VERSION);
+	ms_catan_simple_options_init(o, MS_CATAN_SIMPLE_OPTIONS_VERSION);
 	for (const char *p = strchr(spec, ':'); p; p = strchr(p + 1, ':')) {
 		size_t len = strcspn(p + 1, ":");
 		if (len == 5 && !strncmp(p + 1, "-port", 5))
@@ -100,7 +100,7 @@ static int agent_begin(ms_ctx *ctx, ms_catan_agent **a, int kind, uint64_t seed)
 	(*a)->ctx = ctx;
 	(*a)->kind = kind;
 	(*a)->rng = seed;
-	ms_catan_simple_opts_init(&(*a)->simple, MS_CATAN_SIMPLE_OPTS_VERSION);
+	ms_catan_simple_options_init(&(*a)->simple, MS_CATAN_SIMPLE_OPTIONS_VERSION);
 	return MS_OK;
 }
 
@@ -158,7 +158,7 @@ static int make_alphabeta(ms_ctx *ctx, ms_catan_agent **out, const char *spec, c
 	a->ab.rng = seed;
 	a->ab.depth = arg ? (int)strtol(arg, &end, 10) : 2;
 	a->ab.node_limit = 20000;
-	ms_catan_simple_opts_init(&a->ab.simple, MS_CATAN_SIMPLE_OPTS_VERSION);
+	ms_catan_simple_options_init(&a->ab.simple, MS_CATAN_SIMPLE_OPTIONS_VERSION);
 	if ((end && *end) || a->ab.depth < 1 || a->ab.depth > 8)
 		rc = ms_ctx_error(ctx, MS_EINVAL, "catan agent '%s': depth must be 1-8", spec);
 	return agent_end(ctx, out, a, rc);

@@ -11,7 +11,7 @@
 typedef struct catan__search {
 	ms_ctx *ctx;
 	ms_mcts *m;
-	ms_catan_simple_opts simple;
+	ms_catan_simple_options simple;
 	int seat;
 	int preselect; /* spec 5.3.b preSelect (default 1) */
 	int discard_samples; /* thesis-rule discards in the tree: 100, or 1 (the engine's one random half) */
@@ -22,7 +22,7 @@ typedef struct catan__search {
 
 typedef struct catan__alphabeta {
 	ms_ctx *ctx;
-	ms_catan_simple_opts simple;
+	ms_catan_simple_options simple;
 	int depth, root;
 	uint64_t rng;
 	long nodes, budget, node_limit;
@@ -33,7 +33,7 @@ int catan__alphabeta_act(catan__alphabeta *ab, const ms_catan_state *s, ms_catan
 
 int catan__search_init(ms_ctx *ctx, catan__search *cs, long iterations, int rule, double c, uint64_t seed);
 int catan__search_act(catan__search *cs, const ms_catan_state *s, ms_catan_action *out);
-int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, int preselect, ms_catan_action *out);
+int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_options *o, int preselect, ms_catan_action *out);
 void catan__reward(const ms_catan_state *s, double *r);
 int catan__turns_after_setup(const ms_catan_state *s);
 

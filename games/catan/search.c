@@ -73,7 +73,7 @@ static int robber_actions(const ms_catan_state *s, const ms_catan_action *legal,
 	return k;
 }
 
-int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_opts *o, int preselect, ms_catan_action *out)
+int catan__tree_actions(const ms_catan_state *s, const ms_catan_simple_options *o, int preselect, ms_catan_action *out)
 {
 	ms_catan_action legal[MS_CATAN_MAX_ACTIONS];
 	int n = ms_catan_legal(s, legal), seat = s->cur, nodes[MS_CATAN_NODES], k = 0;
@@ -208,7 +208,7 @@ static int g_playout(void *ud, void *state, uint64_t *rng, double *r)
 	ms_catan_state *s = state;
 	ms_catan_action a;
 	int self_army = s->p[cs->seat].has_army;
-	ms_catan_simple_opts own = cs->simple;
+	ms_catan_simple_options own = cs->simple;
 	own.tree_variants = 1;
 	while (!ms_catan_over(s)) {
 		ms_catan_simple_act(s, s->cur == cs->seat ? &own : &cs->simple, self_army, rng, &a);
@@ -228,7 +228,7 @@ int catan__search_init(ms_ctx *ctx, catan__search *cs, long iterations, int rule
 	ms_mcts_options o;
 	memset(&g, 0, sizeof g);
 	cs->ctx = ctx;
-	ms_catan_simple_opts_init(&cs->simple, MS_CATAN_SIMPLE_OPTS_VERSION);
+	ms_catan_simple_options_init(&cs->simple, MS_CATAN_SIMPLE_OPTIONS_VERSION);
 	g.state_size = sizeof(ms_catan_state);
 	g.move_size = sizeof(ms_catan_action);
 	g.n_players = MS_CATAN_MAX_PLAYERS;

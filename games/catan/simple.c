@@ -5,9 +5,9 @@
 #include "catan_internal.h"
 #include "core/opts.h"
 
-int ms_catan_simple_opts_init(ms_catan_simple_opts *o, unsigned int version)
+int ms_catan_simple_options_init(ms_catan_simple_options *o, unsigned int version)
 {
-	if (!MS_OPTS_VERSION_OK(version, MS_CATAN_SIMPLE_OPTS_VERSION))
+	if (!MS_OPTS_VERSION_OK(version, MS_CATAN_SIMPLE_OPTIONS_VERSION))
 		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
 	o->version = version;
@@ -104,7 +104,7 @@ static int bank_trade(const ms_catan_state *s, int seat, int tree, uint64_t *rng
 	return 1;
 }
 
-static void use_card(const ms_catan_state *s, int seat, const ms_catan_simple_opts *o, uint64_t *rng,
+static void use_card(const ms_catan_state *s, int seat, const ms_catan_simple_options *o, uint64_t *rng,
 		     ms_catan_action *out)
 {
 	const ms_catan_player *p = &s->p[seat];
@@ -142,7 +142,7 @@ static int settlement_nodes(const ms_catan_state *s, int seat, int *out)
 }
 
 /* After the roll (spec 5.1 step 4): city, settlement, else a random category. */
-static void after_roll(const ms_catan_state *s, const ms_catan_simple_opts *o, int self_army, uint64_t *rng,
+static void after_roll(const ms_catan_state *s, const ms_catan_simple_options *o, int self_army, uint64_t *rng,
 		       ms_catan_action *out)
 {
 	int seat = s->cur, nodes[MS_CATAN_NODES], k = 0;
@@ -196,7 +196,7 @@ static void robber(const ms_catan_state *s, uint64_t *rng, ms_catan_action *out)
 	*out = k ? here[ms_catan_rand(rng, (uint32_t)k)] : acts[ms_catan_rand(rng, (uint32_t)n)];
 }
 
-void ms_catan_simple_act(const ms_catan_state *s, const ms_catan_simple_opts *o, int self_has_army, uint64_t *rng,
+void ms_catan_simple_act(const ms_catan_state *s, const ms_catan_simple_options *o, int self_has_army, uint64_t *rng,
 			 ms_catan_action *out)
 {
 	ms_catan_action acts[MS_CATAN_MAX_ACTIONS];

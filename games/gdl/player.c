@@ -21,7 +21,7 @@ struct ms_gdl_player {
 	ms_ctx *ctx;
 	const ms_gdl *g;
 	int kind;
-	ms_gdl_player_opts o;
+	ms_gdl_player_options o;
 	ms_gdl_uct *uct;        /* this game's search (uct, guct, sguct) */
 	ms_gdl_eval *eval;      /* guct, sguct: built once, at ms_gdl_player_new */
 	ms_gdl_eval *game_eval; /* sguct online: this game's copy, refined during the game */
@@ -55,9 +55,9 @@ const ms_spec_form *ms_gdl_players(int *n)
 	return gdl_player_forms;
 }
 
-int ms_gdl_player_opts_init(ms_gdl_player_opts *opts, unsigned int version)
+int ms_gdl_player_options_init(ms_gdl_player_options *opts, unsigned int version)
 {
-	if (!MS_OPTS_VERSION_OK(version, MS_GDL_PLAYER_OPTS_VERSION))
+	if (!MS_OPTS_VERSION_OK(version, MS_GDL_PLAYER_OPTIONS_VERSION))
 		return MS_EINVAL;
 	memset(opts, 0, sizeof *opts);
 	opts->version = (int)version;
@@ -85,14 +85,14 @@ static int prepare(ms_gdl_player *p, uint64_t seed)
 	return ms_gdl_sguct_offline(p->ctx, p->g, p->eval, &uo, &sgo, NULL);
 }
 
-int ms_gdl_player_new(ms_ctx *ctx, ms_gdl_player **out, const ms_gdl *g, int kind, const ms_gdl_player_opts *o,
+int ms_gdl_player_new(ms_ctx *ctx, ms_gdl_player **out, const ms_gdl *g, int kind, const ms_gdl_player_options *o,
 		      uint64_t seed)
 {
 	ms_gdl_player *p;
 	int rc;
 
 	*out = NULL;
-	if (!o || !MS_OPTS_VERSION_OK((unsigned)o->version, MS_GDL_PLAYER_OPTS_VERSION) ||
+	if (!o || !MS_OPTS_VERSION_OK((unsigned)o->version, MS_GDL_PLAYER_OPTIONS_VERSION) ||
 	    kind < MS_GDL_PLAYER_RANDOM || kind > MS_GDL_PLAYER_SGUCT)
 		return ms_ctx_error(ctx, MS_EINVAL, "gdl player: unknown kind %d or options version", kind);
 	if (!(p = ms_ctx_calloc(ctx, 1, sizeof *p)))

@@ -272,7 +272,7 @@ int ms_pw_synth_new(ms_ctx *ctx, ms_pw_synth **out, const ms_pw_synth_options *o
 	s->pb.fingerprint = s->fingerprint;
 	s->pb.grammar = s->g;
 	s->pb.start = NT_S;
-	s->pb.gen.version = MS_DSL_GEN_OPTS_VERSION;
+	s->pb.gen.version = MS_DSL_GEN_OPTIONS_VERSION;
 	s->pb.gen.max_depth = 4;
 	s->pb.shards[0] = o->nmaps;
 	s->pb.shards[1] = 1;

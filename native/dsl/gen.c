@@ -9,7 +9,7 @@
 struct ms_dsl_gen {
 	ms_dsl_prog *p;
 	ms_jrandom *rng;
-	ms_dsl_gen_opts opts;
+	ms_dsl_gen_options opts;
 	int start; /* p->n when generation began, for the node cap */
 };
 
@@ -74,14 +74,14 @@ int ms_dsl_gen_sample(ms_dsl_gen *gen, int nt, int budget, int depth)
 	return ms_dsl_gen_default(gen, nt, budget, depth);
 }
 
-static void gen_init(ms_dsl_gen *gen, ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_opts *opts)
+static void gen_init(ms_dsl_gen *gen, ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_options *opts)
 {
 	gen->p = p;
 	gen->rng = rng;
-	if (opts && opts->version == MS_DSL_GEN_OPTS_VERSION)
+	if (opts && opts->version == MS_DSL_GEN_OPTIONS_VERSION)
 		gen->opts = *opts;
 	else
-		gen->opts = (ms_dsl_gen_opts){ .version = MS_DSL_GEN_OPTS_VERSION };
+		gen->opts = (ms_dsl_gen_options){ .version = MS_DSL_GEN_OPTIONS_VERSION };
 	if (gen->opts.max_depth <= 0)
 		gen->opts.max_depth = 4;
 	if (gen->opts.max_nodes <= 0)
@@ -89,9 +89,9 @@ static void gen_init(ms_dsl_gen *gen, ms_dsl_prog *p, ms_jrandom *rng, const ms_
 	gen->start = p->n;
 }
 
-int ms_dsl_generate(ms_dsl_prog *p, int nt, ms_jrandom *rng, const ms_dsl_gen_opts *opts)
+int ms_dsl_generate(ms_dsl_prog *p, int nt, ms_jrandom *rng, const ms_dsl_gen_options *opts)
 {
-	if (opts && opts->version != MS_DSL_GEN_OPTS_VERSION)
+	if (opts && opts->version != MS_DSL_GEN_OPTIONS_VERSION)
 		return ms_ctx_error(p->ctx, MS_EINVAL, "program generation: unknown options version");
 	if (nt < 0 || nt >= p->g->n_nts)
 		return ms_ctx_error(p->ctx, MS_EINVAL, "program generation: no non-terminal %d", nt);
@@ -106,7 +106,7 @@ int ms_dsl_generate(ms_dsl_prog *p, int nt, ms_jrandom *rng, const ms_dsl_gen_op
 	return rc;
 }
 
-int ms_dsl_regenerate(ms_dsl_prog *p, int i, ms_jrandom *rng, const ms_dsl_gen_opts *opts)
+int ms_dsl_regenerate(ms_dsl_prog *p, int i, ms_jrandom *rng, const ms_dsl_gen_options *opts)
 {
 	if (p->nt < 0 || i < 0 || i >= p->n)
 		return ms_ctx_error(p->ctx, MS_EINVAL, "program regenerate: node %d of an unfinished or shorter program",
@@ -121,7 +121,7 @@ int ms_dsl_regenerate(ms_dsl_prog *p, int i, ms_jrandom *rng, const ms_dsl_gen_o
 	return rc;
 }
 
-int ms_dsl_mutate(ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_opts *opts, int all_nodes, int *at)
+int ms_dsl_mutate(ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_options *opts, int all_nodes, int *at)
 {
 	if (p->nt < 0)
 		return ms_ctx_error(p->ctx, MS_EINVAL, "program mutate: program not finished");
@@ -143,7 +143,7 @@ int ms_dsl_mutate(ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_opts *opts, 
 	return ms_dsl_regenerate(p, i, rng, opts);
 }
 
-int ms_dsl_gen_opts_init(ms_dsl_gen_opts *opts, unsigned int version)
+int ms_dsl_gen_options_init(ms_dsl_gen_options *opts, unsigned int version)
 {
-	return MS_OPTS_INIT_ZERO(opts, version, MS_DSL_GEN_OPTS_VERSION);
+	return MS_OPTS_INIT_ZERO(opts, version, MS_DSL_GEN_OPTIONS_VERSION);
 }

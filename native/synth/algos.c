@@ -25,14 +25,14 @@ static const syn_algo table[] = {
 static const syn_opts_part *const parts[] = { &syn_sa_part, &syn_uct_part, &syn_sketch_part, &syn_hss_part };
 #define N_PARTS (sizeof parts / sizeof *parts)
 
-void syn_opts_defaults(ms_synth_opts *o)
+void syn_opts_defaults(ms_synth_options *o)
 {
 	o->algo = table[0].id;
 	for (size_t i = 0; i < N_PARTS; i++)
 		parts[i]->defaults(o);
 }
 
-int syn_opts_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+int syn_opts_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o)
 {
 	int rc;
 	for (size_t i = 0; i < N_PARTS; i++)
@@ -135,7 +135,7 @@ static int knob_choice_error(ms_ctx *ctx, const ms_synth_knob *k, const char *va
 	return ms_ctx_error(ctx, MS_EINVAL, "%s is %s, not '%s'", k->name, list, value);
 }
 
-int ms_synth_opts_set(ms_ctx *ctx, ms_synth_opts *o, const char *name, const char *value)
+int ms_synth_options_set(ms_ctx *ctx, ms_synth_options *o, const char *name, const char *value)
 {
 	const ms_synth_knob *k = ms_synth_knob_find(name);
 	char *at = (char *)o, *end;

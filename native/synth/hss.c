@@ -318,7 +318,7 @@ static int file_digest(ms_ctx *ctx, const char *path, uint64_t *digest)
 
 /* ---- HSS's options: read by HSS only, so checked and recorded only for it ---- */
 
-static void hss_defaults(ms_synth_opts *o)
+static void hss_defaults(ms_synth_options *o)
 {
 	o->hss_eps1[0] = 0.8;
 	o->hss_eps1[1] = 0.5;
@@ -333,7 +333,7 @@ static void hss_defaults(ms_synth_opts *o)
 	o->hss_confirm = 2;
 }
 
-static int hss_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+static int hss_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o)
 {
 	if (o->algo != MS_SYNTH_HSS)
 		return 0;
@@ -357,7 +357,7 @@ static int hss_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opt
 /* After the population line: the settings and the library's digest (a resume against another library is refused). */
 static int hss_trailer(ms_synth *s, ms_buf *b)
 {
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	uint64_t digest = 0;
 	int rc;
 	if (o->algo != MS_SYNTH_HSS)
@@ -371,12 +371,12 @@ static int hss_trailer(ms_synth *s, ms_buf *b)
 }
 
 static const ms_synth_knob hss_knobs[] = {
-	{ "--hss-library", MS_SYNTH_KNOB_STRING, 0, 0, 0, offsetof(ms_synth_opts, hss_library),
+	{ "--hss-library", MS_SYNTH_KNOB_STRING, 0, 0, 0, offsetof(ms_synth_options, hss_library),
 	  SYN_ALGO(MS_SYNTH_HSS), NULL, "FILE",
 	  "program library, read at the start if present and rewritten at the end" },
-	{ "--hss-passes", MS_SYNTH_KNOB_INT, 1, 1000, 0, offsetof(ms_synth_opts, hss_passes), SYN_ALGO(MS_SYNTH_HSS),
+	{ "--hss-passes", MS_SYNTH_KNOB_INT, 1, 1000, 0, offsetof(ms_synth_options, hss_passes), SYN_ALGO(MS_SYNTH_HSS),
 	  NULL, "N", "SA passes per iteration (1)" },
-	{ "--hss-confirm", MS_SYNTH_KNOB_INT, 0, 1000, 0, offsetof(ms_synth_opts, hss_confirm), SYN_ALGO(MS_SYNTH_HSS),
+	{ "--hss-confirm", MS_SYNTH_KNOB_INT, 0, 1000, 0, offsetof(ms_synth_options, hss_confirm), SYN_ALGO(MS_SYNTH_HSS),
 	  NULL, "N", "re-scorings of an iteration's best; the reported program is the best mean (2)" },
 };
 

@@ -111,7 +111,7 @@ static int sa_record(sa_search *a, const ms_dsl_prog *p, double score)
 static int sa_pass(sa_search *a)
 {
 	ms_synth *s = a->s;
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	int rc, n_done;
 	if ((rc = ms_dsl_prog_copy(a->cur, a->start)) < 0)
 		return rc;
@@ -233,7 +233,7 @@ int syn_run_sa(ms_synth *s)
  */
 int syn_run_sketch_sa(ms_synth *s)
 {
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	int runs = o->sketch_runs > 0 ? o->sketch_runs : 5;
 	int sketch_restart = o->sa_restart == MS_SYNTH_RESTART_PASS ? R_PASS : R_BEST;
 	ms_dsl_prog *sketch = NULL;
@@ -298,7 +298,7 @@ int syn_run_random(ms_synth *s)
 
 /* ---- SA's and sketch learning's options ---- */
 
-static void sa_defaults(ms_synth_opts *o)
+static void sa_defaults(ms_synth_options *o)
 {
 	o->sa_t1 = 100;
 	o->sa_alpha = 0.9;
@@ -308,7 +308,7 @@ static void sa_defaults(ms_synth_opts *o)
 	o->sa_restart = MS_SYNTH_RESTART_CODE;
 }
 
-static int sa_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+static int sa_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o)
 {
 	(void)pb;
 	if (!(o->sa_t1 > 0) || !(o->sa_eps > 0) || !(o->sa_alpha > 0) || !(o->sa_beta >= 0) || isinf(o->sa_t1))
@@ -325,17 +325,17 @@ static int sa_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts
 
 static int sa_header(ms_synth *s, ms_buf *b)
 {
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	return ms_buf_printf(b, "sa %.17g %.17g %.17g %.17g %d %d %d\n", o->sa_t1, o->sa_alpha, o->sa_beta, o->sa_eps,
 			     o->sa_neighbours, o->sa_restart, o->sa_cache);
 }
 
 /* SA's steps run in sa, sketch-sa's passes and hss's iterations; the restart rule only in the first two. */
 static const ms_synth_knob sa_knobs[] = {
-	{ "--neighbours", MS_SYNTH_KNOB_INT, 1, 1 << 16, 0, offsetof(ms_synth_opts, sa_neighbours),
+	{ "--neighbours", MS_SYNTH_KNOB_INT, 1, 1 << 16, 0, offsetof(ms_synth_options, sa_neighbours),
 	  SYN_ALGO(MS_SYNTH_SA) | SYN_ALGO(MS_SYNTH_SKETCH_SA) | SYN_ALGO(MS_SYNTH_HSS), NULL, "K",
 	  "SA: mutations per step, the best one competes (1)" },
-	{ "--restart", MS_SYNTH_KNOB_CHOICE, 0, 0, 0, offsetof(ms_synth_opts, sa_restart),
+	{ "--restart", MS_SYNTH_KNOB_CHOICE, 0, 0, 0, offsetof(ms_synth_options, sa_restart),
 	  SYN_ALGO(MS_SYNTH_SA) | SYN_ALGO(MS_SYNTH_SKETCH_SA), "code|best|pass", "code|best|pass",
 	  "where SA passes restart: as the reference code (default), the best so far, the last pass's best" },
 };
@@ -343,13 +343,13 @@ static const ms_synth_knob sa_knobs[] = {
 const syn_opts_part syn_sa_part = { sa_defaults, sa_check, sa_header, NULL, sa_knobs,
 				    sizeof sa_knobs / sizeof *sa_knobs };
 
-static void sketch_defaults(ms_synth_opts *o)
+static void sketch_defaults(ms_synth_options *o)
 {
 	o->sketch_passes = 10;
 	o->sketch_psi = MS_SYNTH_SKETCH_PSI_RUN_BEST;
 }
 
-static int sketch_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+static int sketch_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o)
 {
 	(void)pb;
 	if (o->sketch_evals < 0 || o->sketch_share < 0 || o->sketch_share > 1)
@@ -362,16 +362,16 @@ static int sketch_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_
 
 static int sketch_header(ms_synth *s, ms_buf *b)
 {
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	return ms_buf_printf(b, "sketch %d %d %d %lld %.17g\n", o->sketch_runs, o->sketch_passes, o->sketch_psi,
 			     s->sketch_c_budget, s->sketch_seconds);
 }
 
 static const ms_synth_knob sketch_knobs[] = {
-	{ "--sketch-evals", MS_SYNTH_KNOB_LONG, 1, 1e9, 0, offsetof(ms_synth_opts, sketch_evals),
+	{ "--sketch-evals", MS_SYNTH_KNOB_LONG, 1, 1e9, 0, offsetof(ms_synth_options, sketch_evals),
 	  SYN_ALGO(MS_SYNTH_SKETCH_SA) | SYN_ALGO(MS_SYNTH_SKETCH_UCT), NULL, "N",
 	  "C evaluations of the sketch phase (default: the algorithm's own)" },
-	{ "--sketch-share", MS_SYNTH_KNOB_REAL, 0, 1, 1, offsetof(ms_synth_opts, sketch_share),
+	{ "--sketch-share", MS_SYNTH_KNOB_REAL, 0, 1, 1, offsetof(ms_synth_options, sketch_share),
 	  SYN_ALGO(MS_SYNTH_SKETCH_SA) | SYN_ALGO(MS_SYNTH_SKETCH_UCT), NULL, "X",
 	  "with --time, the sketch phase's share of it (Sketch-UCT 0.2; Sketch-SA: its passes)" },
 };
@@ -387,7 +387,7 @@ void syn_setup_sketch_sa(ms_synth *s)
 
 void syn_setup_sketch_uct(ms_synth *s)
 {
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	s->sketch_c_budget = o->sketch_evals > 0 ? o->sketch_evals : o->max_evals;
 	s->sketch_seconds = o->max_seconds > 0 ? (o->sketch_share > 0 ? o->sketch_share : 0.2) * o->max_seconds : 0;
 }

@@ -19,9 +19,9 @@
 #include "synth_internal.h"
 #include "core/opts.h"
 
-int ms_synth_opts_init(ms_synth_opts *o, unsigned int version)
+int ms_synth_options_init(ms_synth_options *o, unsigned int version)
 {
-	if (!MS_OPTS_VERSION_OK(version, MS_SYNTH_OPTS_VERSION))
+	if (!MS_OPTS_VERSION_OK(version, MS_SYNTH_OPTIONS_VERSION))
 		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
 	o->version = version;
@@ -30,9 +30,9 @@ int ms_synth_opts_init(ms_synth_opts *o, unsigned int version)
 	return MS_OK;
 }
 
-static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o, int start_nt)
+static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o, int start_nt)
 {
-	if (!o || o->version != MS_SYNTH_OPTS_VERSION)
+	if (!o || o->version != MS_SYNTH_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: missing or of an unknown version");
 	if (!ms_synth_algo_name(o->algo))
 		return ms_ctx_error(ctx, MS_EINVAL, "search options: unknown algorithm %d", o->algo);
@@ -91,9 +91,9 @@ static int add_population(ms_synth *s)
 /* The settings that decide what a search does, as the checkpoint's header records them. */
 static int build_header(ms_synth *s)
 {
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	const ms_synth_problem *pb = s->pb;
-	const ms_dsl_gen_opts *g = syn_gen_opts(s);
+	const ms_dsl_gen_options *g = syn_gen_opts(s);
 	char *init = NULL;
 	ms_buf b;
 	int rc;
@@ -151,7 +151,7 @@ void ms_synth_free(ms_synth *s)
 	ms_ctx_mfree(s->ctx, s);
 }
 
-int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const ms_synth_opts *o)
+int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const ms_synth_options *o)
 {
 	*out = NULL;
 	if (!pb || !syn_problem_version_ok(pb) || !pb->grammar ||
@@ -161,7 +161,7 @@ int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const 
 	if (start_nt < 0 || start_nt >= ms_dsl_nt_count(pb->grammar))
 		return ms_ctx_error(ctx, MS_EINVAL, "search: problem %s: no non-terminal %d", pb->name ? pb->name : "?",
 				    start_nt);
-	if (pb->gen.version != 0 && pb->gen.version != MS_DSL_GEN_OPTS_VERSION)
+	if (pb->gen.version != 0 && pb->gen.version != MS_DSL_GEN_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "search: problem %s: generation options of an unknown version",
 				    pb->name ? pb->name : "?");
 	int rc = check_opts(ctx, pb, o, start_nt);

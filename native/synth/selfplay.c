@@ -40,15 +40,15 @@ int ms_synth_loop_from_name(const char *name)
 	return MS_ENOTFOUND;
 }
 
-int ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *o, unsigned int version)
+int ms_synth_selfplay_options_init(ms_synth_selfplay_options *o, unsigned int version)
 {
-	if (!MS_OPTS_VERSION_OK(version, MS_SYNTH_SELFPLAY_OPTS_VERSION))
+	if (!MS_OPTS_VERSION_OK(version, MS_SYNTH_SELFPLAY_OPTIONS_VERSION))
 		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
 	o->version = version;
 	o->loop = MS_SYNTH_LOOP_IBR;
 	o->iterations = 5;
-	ms_synth_opts_init(&o->br, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(&o->br, MS_SYNTH_OPTIONS_VERSION);
 	o->l2_programs = 20;
 	o->l2_tolerance = 0.02;
 	return MS_OK;
@@ -139,7 +139,7 @@ static int keep(ms_ctx *ctx, ms_dsl_prog *dst, const ms_dsl_prog *src)
  * how many: n - 1 first, then greedily the program that shrinks the gap
  * most (the first among equals) until it is within the tolerance.
  */
-static int choose_2l(ms_ctx *ctx, const ms_synth_problem *pb, int n_fixed, const ms_synth_selfplay_opts *o,
+static int choose_2l(ms_ctx *ctx, const ms_synth_problem *pb, int n_fixed, const ms_synth_selfplay_options *o,
 		     int iteration, const sample *sm, int n, int *chosen)
 {
 	int rows = sm->n < o->l2_programs ? sm->n : o->l2_programs, k = 1, rc = 0;
@@ -210,11 +210,11 @@ out:
 	return rc < 0 ? rc : k;
 }
 
-static int check(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_synth_selfplay_opts *o, ms_dsl_prog *const *progs)
+static int check(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_synth_selfplay_options *o, ms_dsl_prog *const *progs)
 {
 	if (!g || !g->make || !g->release)
 		return ms_ctx_error(ctx, MS_EINVAL, "self-play: no game (make and release are required)");
-	if (!o || o->version < 1 || o->version > MS_SYNTH_SELFPLAY_OPTS_VERSION)
+	if (!o || o->version < 1 || o->version > MS_SYNTH_SELFPLAY_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "self-play: options missing or of an unknown version");
 	if (!ms_synth_loop_name(o->loop))
 		return ms_ctx_error(ctx, MS_EINVAL, "self-play: unknown loop %d", o->loop);
@@ -233,7 +233,7 @@ static int check(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_synth_se
 	return 0;
 }
 
-int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_synth_selfplay_opts *o,
+int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_synth_selfplay_options *o,
 		      ms_dsl_prog *const *progs)
 {
 	int rc = check(ctx, g, o, progs);
@@ -290,7 +290,7 @@ int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *g, const ms_syn
 			}
 		}
 		ms_synth_population pop = { n, ids, w };
-		ms_synth_opts so = o->br;
+		ms_synth_options so = o->br;
 		so.seed = o->br.seed + (uint64_t)it;
 		so.population = &pop;
 		if (path) {

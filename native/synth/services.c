@@ -65,9 +65,9 @@ int syn_prog_new(ms_synth *s, ms_dsl_prog **out)
 	return ms_dsl_prog_new(s->ctx, out, s->pb->grammar);
 }
 
-const ms_dsl_gen_opts *syn_gen_opts(const ms_synth *s)
+const ms_dsl_gen_options *syn_gen_opts(const ms_synth *s)
 {
-	return s->pb->gen.version == MS_DSL_GEN_OPTS_VERSION ? &s->pb->gen : NULL;
+	return s->pb->gen.version == MS_DSL_GEN_OPTIONS_VERSION ? &s->pb->gen : NULL;
 }
 
 int syn_generate(ms_synth *s, ms_dsl_prog *p)

@@ -98,7 +98,7 @@ typedef struct syn_log {
 struct ms_synth {
 	ms_ctx *ctx;
 	const ms_synth_problem *pb;
-	ms_synth_opts o;
+	ms_synth_options o;
 	int start_nt;
 	ms_synth_eval *ev;
 	ms_jrandom rng;
@@ -159,7 +159,7 @@ double syn_now(void);
 /* Called when replay ends: live time continues from the log's last time. */
 void syn_start_live_clock(ms_synth *s);
 /* The problem's generation options (NULL: dsl.h defaults). */
-const ms_dsl_gen_opts *syn_gen_opts(const ms_synth *s);
+const ms_dsl_gen_options *syn_gen_opts(const ms_synth *s);
 /* One CSV line of the current bests. */
 int syn_csv_line(ms_synth *s, double elapsed);
 /* Elapsed seconds of the search (from the log while replaying). */
@@ -211,12 +211,12 @@ const syn_algo *syn_algo_get(int algo);
  * by the file of the algorithms that read them: its defaults, its check
  * (which may look at o->algo: HSS's fields matter to HSS only), and its
  * checkpoint header lines, in the settings block (`header`) and after the
- * population line (`trailer`). ms_synth_opts keeps every family's fields so
+ * population line (`trailer`). ms_synth_options keeps every family's fields so
  * the public layout stays one versioned struct.
  */
 typedef struct syn_opts_part {
-	void (*defaults)(ms_synth_opts *o);
-	int (*check)(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o);
+	void (*defaults)(ms_synth_options *o);
+	int (*check)(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o);
 	int (*header)(ms_synth *s, ms_buf *b);
 	int (*trailer)(ms_synth *s, ms_buf *b);
 	const ms_synth_knob *knobs; /* the family's settings by name (synth.h), n_knobs of them */
@@ -229,8 +229,8 @@ typedef struct syn_opts_part {
 extern const syn_opts_part syn_sa_part, syn_uct_part, syn_sketch_part, syn_hss_part;
 
 /* Every family in the table's order (algos.c). */
-void syn_opts_defaults(ms_synth_opts *o);
-int syn_opts_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o);
+void syn_opts_defaults(ms_synth_options *o);
+int syn_opts_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o);
 int syn_opts_header(ms_synth *s, ms_buf *b, int trailer);
 /* Sketch learning's budgets (sketch_c_budget, sketch_seconds) for sketch-sa and sketch-uct. */
 void syn_setup_sketch_sa(ms_synth *s);

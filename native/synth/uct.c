@@ -162,7 +162,7 @@ static int complete(uct *u, ms_dsl_prog *p, int *count)
 	ms_synth *s = u->s;
 	int rc, h;
 	if (s->o.uct_completion == MS_SYNTH_COMPLETE_GENERATOR) {
-		const ms_dsl_gen_opts *go = s->pb->gen.version == MS_DSL_GEN_OPTS_VERSION ? &s->pb->gen : NULL;
+		const ms_dsl_gen_options *go = s->pb->gen.version == MS_DSL_GEN_OPTIONS_VERSION ? &s->pb->gen : NULL;
 		while ((h = ms_dsl_first_hole(p)) >= 0)
 			if ((rc = ms_dsl_regenerate(p, h, &s->rng, go)) < 0)
 				return rc;
@@ -305,7 +305,7 @@ static int select_rule(const uct *u, const uct_node *n)
 			if (n->e[r].child < 0)
 				return r;
 	}
-	const ms_synth_opts *o = &u->s->o;
+	const ms_synth_options *o = &u->s->o;
 	double lnN = log((double)(n->n_total > 0 ? n->n_total : 1));
 	int best = -1;
 	double best_v = 0;
@@ -388,7 +388,7 @@ static int reserve_fill(uct *u, int n)
 static int rollout(uct *u, const uct_node *node, double *out)
 {
 	ms_synth *s = u->s;
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	const ms_dsl_prog *partial = node->prog;
 	const ms_dsl_sym *sym = ms_dsl_prog_nodes(partial);
 	int n = ms_dsl_prog_len(partial), rc, count = 0;
@@ -592,7 +592,7 @@ int syn_run_uct(ms_synth *s)
  */
 int syn_run_sketch_uct(ms_synth *s)
 {
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	int runs = o->sketch_runs > 0 ? o->sketch_runs : 3;
 	ms_dsl_prog *sketch = NULL;
 	double sketch_psi = -1;
@@ -640,7 +640,7 @@ int syn_run_sketch_uct(ms_synth *s)
 
 /* ---- UCT's options ---- */
 
-static void uct_defaults(ms_synth_opts *o)
+static void uct_defaults(ms_synth_options *o)
 {
 	o->uct_c = 10;
 	o->uct_ucb = MS_SYNTH_UCB_CODE;
@@ -650,7 +650,7 @@ static void uct_defaults(ms_synth_opts *o)
 	o->uct_rollout_sa = 1;
 }
 
-static int uct_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opts *o)
+static int uct_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o)
 {
 	(void)pb;
 	if (!(o->uct_c >= 0) || o->uct_ucb < 0 || o->uct_ucb > MS_SYNTH_UCB_PAPER || o->uct_hole < 0 ||
@@ -662,13 +662,13 @@ static int uct_check(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_opt
 
 static int uct_header(ms_synth *s, ms_buf *b)
 {
-	const ms_synth_opts *o = &s->o;
+	const ms_synth_options *o = &s->o;
 	return ms_buf_printf(b, "uct %.17g %d %d %d %d %d\n", o->uct_c, o->uct_ucb, o->uct_hole, o->uct_completion,
 			     o->uct_expansions, o->uct_rollout_sa);
 }
 
 static const ms_synth_knob uct_knobs[] = {
-	{ "--uct-c", MS_SYNTH_KNOB_REAL, 0, 1e9, 0, offsetof(ms_synth_opts, uct_c),
+	{ "--uct-c", MS_SYNTH_KNOB_REAL, 0, 1e9, 0, offsetof(ms_synth_options, uct_c),
 	  SYN_ALGO(MS_SYNTH_UCT) | SYN_ALGO(MS_SYNTH_SKETCH_UCT), NULL, "X", "UCT's exploration constant (10)" },
 };
 

@@ -41,7 +41,7 @@ typedef struct fixture {
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof *f);
-	ms_jvm_opts o = { .version = MS_JVM_OPTS_VERSION, .harness_jar = g_jar, .harness_dir = g_harness };
+	ms_jvm_options o = { .version = MS_JVM_OPTIONS_VERSION, .harness_jar = g_jar, .harness_dir = g_harness };
 	if (!f || ms_ctx_new(&f->ctx, NULL) != MS_OK)
 		return -1;
 	if (ms_jvm_open(f->ctx, &f->jvm, &o) != 0) {
@@ -61,9 +61,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static ms_jvm_match_opts rushes(void)
+static ms_jvm_match_options rushes(void)
 {
-	ms_jvm_match_opts m = { .version = MS_JVM_MATCH_OPTS_VERSION, .map = "8x8/basesWorkers8x8A.xml",
+	ms_jvm_match_options m = { .version = MS_JVM_MATCH_OPTIONS_VERSION, .map = "8x8/basesWorkers8x8A.xml",
 				.p0 = "WorkerRush", .p1 = "LightRush", .max_cycles = 3000 };
 	return m;
 }
@@ -73,7 +73,7 @@ static void test_jvm__plays_an_official_match_and_writes_its_trace(void **state)
 {
 	fixture *f = *state;
 	char trace[4096];
-	ms_jvm_match_opts m = rushes();
+	ms_jvm_match_options m = rushes();
 	ms_jvm_result r;
 	ms_rts_trace *t;
 	ms_rts_replay_result rr;
@@ -99,7 +99,7 @@ static void test_jvm__plays_an_official_match_and_writes_its_trace(void **state)
 static void test_jvm__serves_repeated_matches_against_coac(void **state)
 {
 	fixture *f = *state;
-	ms_jvm_match_opts m = rushes();
+	ms_jvm_match_options m = rushes();
 	ms_jvm_result r;
 
 	m.p1 = "CoacAI";
@@ -114,7 +114,7 @@ static void test_jvm__serves_repeated_matches_against_coac(void **state)
 static void test_jvm__bad_settings_are_reported_not_fatal(void **state)
 {
 	fixture *f = *state;
-	ms_jvm_match_opts m = rushes();
+	ms_jvm_match_options m = rushes();
 	ms_jvm_result r;
 
 	m.p1 = "NoSuchBot";
@@ -138,9 +138,9 @@ static int load_program(ms_ctx *ctx, ms_dsl_grammar **g, ms_dsl_prog **p)
 	return ms_rts_dsl_parse_file(*p, g_program, 0);
 }
 
-static ms_match_opts match_opts(int backend)
+static ms_match_options match_opts(int backend)
 {
-	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .backend = backend, .map = "8x8/basesWorkers8x8A.xml",
+	ms_match_options o = { .version = MS_MATCH_OPTIONS_VERSION, .backend = backend, .map = "8x8/basesWorkers8x8A.xml",
 			    .max_cycles = 3000, .harness_jar = g_jar, .harness_dir = g_harness };
 	return o;
 }
@@ -156,7 +156,7 @@ static void test_match__program_from_memory_plays_alike_on_both_backends(void **
 	ms_dsl_grammar *g = NULL;
 	ms_dsl_prog *p = NULL;
 	ms_match *off = NULL, *nat = NULL;
-	ms_match_opts oo = match_opts(MS_MATCH_OFFICIAL), no = match_opts(MS_MATCH_NATIVE);
+	ms_match_options oo = match_opts(MS_MATCH_OFFICIAL), no = match_opts(MS_MATCH_NATIVE);
 	char file_spec[4200];
 	int ok = 0;
 
@@ -168,7 +168,7 @@ static void test_match__program_from_memory_plays_alike_on_both_backends(void **
 	for (int seat = 0; seat < 2; seat++) {
 		ms_match_player mem[2], nat_p[2];
 		ms_match_result a, b, c;
-		ms_jvm_match_opts jm = rushes();
+		ms_jvm_match_options jm = rushes();
 		ms_jvm_result r;
 
 		mem[seat] = ms_match_player_program(p);
@@ -207,7 +207,7 @@ static void test_jvm__a_missing_jar_is_a_clear_error(void **state)
 {
 	ms_ctx *ctx;
 	ms_jvm *j;
-	ms_jvm_opts o = { .version = MS_JVM_OPTS_VERSION, .harness_jar = "/no/such/microsynth-harness.jar" };
+	ms_jvm_options o = { .version = MS_JVM_OPTIONS_VERSION, .harness_jar = "/no/such/microsynth-harness.jar" };
 	(void)state;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 	assert_int_equal(ms_jvm_open(ctx, &j, &o), MS_ENOTFOUND);

@@ -234,7 +234,7 @@ static void test_dsl_generate__valid_bounded_and_reproducible(void **state)
 	fixture *f = *state;
 	ms_dsl_prog *q;
 	ms_jrandom r1, r2;
-	ms_dsl_gen_opts o = { MS_DSL_GEN_OPTS_VERSION, 3, 0, 0 };
+	ms_dsl_gen_options o = { MS_DSL_GEN_OPTIONS_VERSION, 3, 0, 0 };
 	char a[4096], b[4096];
 	int kinds[9] = { 0 };
 
@@ -276,7 +276,7 @@ static void test_dsl_mutate__keeps_programs_valid_and_picks_sized_nodes(void **s
 {
 	fixture *f = *state;
 	ms_jrandom r;
-	ms_dsl_gen_opts o = { MS_DSL_GEN_OPTS_VERSION, 2, 0, 0 };
+	ms_dsl_gen_options o = { MS_DSL_GEN_OPTIONS_VERSION, 2, 0, 0 };
 	const char *start = "Plus;Num;1;x";
 	ms_jrandom_init(&r, 7);
 	assert_int_equal(ms_dsl_parse_tokens(f->p, start, strlen(start), ';', E), 0);

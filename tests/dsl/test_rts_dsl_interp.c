@@ -324,7 +324,7 @@ static void run_line(fx *f, FILE *in, char *line)
 		unsigned flags = !strcmp(w[0], "program!") ? MS_RTS_DSL_PARSE_UNBOUND
 				 : !strcmp(w[0], "program+not") ? MS_RTS_DSL_PARSE_NOT : 0;
 		/* every decision run: the fixtures check the abstract-action map of busy units too */
-		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = f->for_order, .check_regions = 1,
+		ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .for_order = f->for_order, .check_regions = 1,
 				       .check_cells = 1, .every_decision = 1 };
 		rest = strstr(copy, w[0]) + strlen(w[0]);
 		if (ms_rts_dsl_parse(f->prog, f->file, rest, strlen(rest), flags))
@@ -499,10 +499,10 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_jrandom_init(&rng, 77);
 	for (int k = 0; k < 400; k++) {
 		ms_rts_dsl_interp *fast, *full;
-		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .full_loops = 1,
+		ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .full_loops = 1,
 				       .every_decision = 1, .check_cells = 1 };
 		/* the loops' shortcut alone (the abstract actions of a decision with no unit free are compared too) */
-		ms_rts_dsl_opts of = { .version = MS_RTS_DSL_OPTS_VERSION, .every_decision = 1 };
+		ms_rts_dsl_options of = { .version = MS_RTS_DSL_OPTIONS_VERSION, .every_decision = 1 };
 		char *text = NULL;
 		assert_int_equal(ms_rts_dsl_generate(p, &rng, 9), MS_OK);
 		for (int m = 0; m < k % 4; m++)
@@ -703,9 +703,9 @@ static void test_rts_dsl_interp__region_test_and_repeated_views_change_no_decisi
 		ms_rts_dsl_interp *fast[2], *full[2];
 		/* every third match with a budget small enough to run out */
 		long budget = k % 3 == 2 ? 600 + 50 * k : 0;
-		ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .full_paths = 1,
+		ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .full_paths = 1,
 				       .path_budget = budget, .every_decision = 1, .check_cells = 1 };
-		ms_rts_dsl_opts of = { .version = MS_RTS_DSL_OPTS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .path_budget = budget,
+		ms_rts_dsl_options of = { .version = MS_RTS_DSL_OPTIONS_VERSION, .for_order = MS_RTS_DSL_FOR_LIST, .path_budget = budget,
 				        .check_regions = 1, .check_cells = 1, .path_memo = memo,
 					.check_memo = k % 2 }; /* every other match checks each answer against its search */
 		ms_rts_state *s;

@@ -1,5 +1,5 @@
 /*
- * Reach marks (rts_dsl.h, ms_rts_dsl_opts.reach): what one decision of a
+ * Reach marks (rts_dsl.h, ms_rts_dsl_options.reach): what one decision of a
  * program reads, on the first state of basesWorkers8x8A (player 0: a Base
  * and a Worker). The Worker harvests, so the rest of the loop body runs for
  * it as for a busy unit; the Base cannot harvest or attack and fails the
@@ -50,7 +50,7 @@ static int node_of(const ms_dsl_prog *p, const char *name)
 static int decide(ms_ctx *ctx, ms_dsl_grammar *g, const ms_rts_state *s, const char *text, uint8_t *reach,
 		  ms_dsl_prog **prog, ms_rts_pair *out, int max)
 {
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .reach = reach };
+	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .reach = reach };
 	ms_rts_dsl_interp *it;
 	int n;
 
@@ -129,12 +129,12 @@ static void test_rts_dsl_reach__old_options_version_still_works(void **state)
 	ms_rts_dsl_interp *it;
 	/* a version-2 caller's struct ends before `reach`: what follows it must not be read */
 	struct {
-		ms_rts_dsl_opts o;
+		ms_rts_dsl_options o;
 	} v2;
 	(void)state;
 
 	memset(&v2, 0xAB, sizeof v2);
-	memset(&v2.o, 0, offsetof(ms_rts_dsl_opts, reach));
+	memset(&v2.o, 0, offsetof(ms_rts_dsl_options, reach));
 	v2.o.version = 2;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 	assert_int_equal(ms_rts_dsl_grammar_new(ctx, &g, 0), MS_OK);

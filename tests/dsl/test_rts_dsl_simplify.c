@@ -60,7 +60,7 @@ static const char *pretty(env *e, const ms_dsl_prog *p, char *buf, size_t size)
 static ms_rts_proof *proof(env *e, const char *const *opps, int n_opps, int max_cycles)
 {
 	const char *maps[1] = { e->map };
-	ms_rts_proof_opts o = { .version = MS_RTS_PROOF_OPTS_VERSION,
+	ms_rts_proof_options o = { .version = MS_RTS_PROOF_OPTIONS_VERSION,
 				.maps = maps,
 				.n_maps = 1,
 				.opponents = opps,
@@ -212,7 +212,7 @@ static void test_rts_dsl_simplify__equality_is_checked_cycle_by_cycle_not_by_out
 	parse(&e, e.q, "for(Unit u){u.train(Worker,Down,4) u.harvest(2) u.attack(Closest)}");
 	pr = proof(&e, opps, 1, 1500);
 	/* against PassiveAI, as player 0, both win at the same cycle */
-	ms_match_opts mo = { .version = MS_MATCH_OPTS_VERSION, .map = e.map, .max_cycles = 1500 };
+	ms_match_options mo = { .version = MS_MATCH_OPTIONS_VERSION, .map = e.map, .max_cycles = 1500 };
 	ms_match *m;
 	ms_match_result ra, rb;
 	assert_int_equal(ms_match_new(e.ctx, &m, &mo), MS_OK);
@@ -351,7 +351,7 @@ static void test_rts_dsl_simplify__java_opponents_and_unknown_maps_are_named(voi
 	(void)state;
 	env_open(&e);
 	const char *maps[1] = { e.map };
-	ms_rts_proof_opts o = { .version = MS_RTS_PROOF_OPTS_VERSION, .maps = maps, .n_maps = 1, .opponents = java,
+	ms_rts_proof_options o = { .version = MS_RTS_PROOF_OPTIONS_VERSION, .maps = maps, .n_maps = 1, .opponents = java,
 				.n_opponents = 2 };
 	assert_int_equal(ms_rts_proof_new(e.ctx, &pr, &o), MS_ENOTFOUND);
 	assert_null(pr);
@@ -365,7 +365,7 @@ static void test_rts_dsl_simplify__java_opponents_and_unknown_maps_are_named(voi
 	o.version = 0;
 	assert_int_equal(ms_rts_proof_new(e.ctx, &pr, &o), MS_EINVAL);
 	/* comparing before recording is refused */
-	o.version = MS_RTS_PROOF_OPTS_VERSION;
+	o.version = MS_RTS_PROOF_OPTIONS_VERSION;
 	assert_int_equal(ms_rts_proof_new(e.ctx, &pr, &o), MS_OK);
 	int equal = 1;
 	parse(&e, e.p, "for(Unit u){u.attack(Closest)}");

@@ -126,7 +126,7 @@ static void test_match__native_program_in_memory_plays_as_ms_bot_play(void **sta
 	ms_dsl_prog *p;
 	ms_match *m;
 	char map[2100], spec[4200];
-	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .max_cycles = 3000 };
+	ms_match_options o = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_NATIVE, .max_cycles = 3000 };
 	(void)state;
 
 	if (!ms_test_have_maps(maps_dir))
@@ -181,7 +181,7 @@ static void test_match__bad_settings_and_players_are_errors(void **state)
 	ms_match_player pl[2] = { ms_match_player_spec(NULL), ms_match_player_spec("WorkerRush") };
 	ms_match_result res;
 	char map[2100];
-	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE,
+	ms_match_options o = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_NATIVE,
 			    .map = "no/such/map.xml" };
 	(void)state;
 
@@ -190,7 +190,7 @@ static void test_match__bad_settings_and_players_are_errors(void **state)
 	assert_non_null(strstr(ms_ctx_last_error(ctx), "no/such/map.xml"));
 	o.version = 99;
 	assert_int_equal(ms_match_new(ctx, &m, &o), MS_EINVAL);
-	o.version = MS_MATCH_OPTS_VERSION;
+	o.version = MS_MATCH_OPTIONS_VERSION;
 	o.utt = 7;
 	assert_int_equal(ms_match_new(ctx, &m, &o), MS_EINVAL);
 	o.utt = 0;

@@ -127,8 +127,8 @@ static char *search(int algo, int threads, uint64_t seed, double *score)
 	ms_pw_synth *pws;
 	ms_pw_synth_options po = { MS_PW_SYNTH_OPTIONS_VERSION, (const ms_pw_state *const *)maps, 3, NULL, 120, "t" };
 	assert_int_equal(ms_pw_synth_new(ctx, &pws, &po), MS_OK);
-	ms_synth_opts so;
-	ms_synth_opts_init(&so, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options so;
+	ms_synth_options_init(&so, MS_SYNTH_OPTIONS_VERSION);
 	so.algo = algo;
 	so.seed = seed;
 	so.threads = threads;

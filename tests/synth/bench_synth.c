@@ -26,8 +26,8 @@ static double now(void)
 static int measure(ms_ctx *ctx, const ms_synth_problem *pb, int algo, int threads, long long evals, double *rate,
 		   uint64_t *best_hash, const char *checkpoint)
 {
-	ms_synth_opts o;
-	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options o;
+	ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
 	o.algo = algo;
 	o.seed = 1;
 	o.threads = threads;

@@ -226,11 +226,11 @@ typedef struct result {
 
 static void search(fixture *f, ms_cs_synth *cs, int algo, uint64_t seed, long long evals, int threads, result *out)
 {
-	ms_synth_opts o;
+	ms_synth_options o;
 	ms_synth *s;
 	char *text;
 
-	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
 	o.algo = algo;
 	o.seed = seed;
 	o.max_evals = evals;

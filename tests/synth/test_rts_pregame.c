@@ -91,10 +91,10 @@ static void test_rts_pregame__a_state_in_memory_plays_as_its_map_file(void **sta
 }
 
 /* Defaults, then a field, an evaluation budget, SA's neighbours and the candidates. */
-static void opts(ms_rts_pregame_opts *o, const char *const *field, int n_field, long long evals, int neighbours,
+static void opts(ms_rts_pregame_options *o, const char *const *field, int n_field, long long evals, int neighbours,
 		 const char *const *cands, int n_cands)
 {
-	ms_rts_pregame_opts_init(o, MS_RTS_PREGAME_OPTS_VERSION);
+	ms_rts_pregame_options_init(o, MS_RTS_PREGAME_OPTIONS_VERSION);
 	o->field = field;
 	o->n_field = n_field;
 	o->max_evals = evals;
@@ -104,7 +104,7 @@ static void opts(ms_rts_pregame_opts *o, const char *const *field, int n_field, 
 	o->archetypes = 0; /* the tests that screen them say so */
 }
 
-static void run(fixture *f, ms_rts_pregame_opts *o, ms_rts_pregame_result *res)
+static void run(fixture *f, ms_rts_pregame_options *o, ms_rts_pregame_result *res)
 {
 	int rc = ms_rts_pregame(f->ctx, f->first, o, res);
 	if (rc)
@@ -123,7 +123,7 @@ static void test_rts_pregame__starts_from_the_best_candidate_and_is_reproducible
 	fixture *f = *state;
 	const char *cands[3] = { "for(Unit u){ u.idle() }", "this is not a program", f->program };
 	const char *field[2] = { "WorkerRush", "LightRush" };
-	ms_rts_pregame_opts o;
+	ms_rts_pregame_options o;
 	ms_rts_pregame_result a, b;
 
 	opts(&o, field, 2, 40, 5, cands, 3);
@@ -156,7 +156,7 @@ static void test_rts_pregame__a_drawing_bot_gets_the_stochastic_stage(void **sta
 	fixture *f = *state;
 	const char *cands[1] = { f->program };
 	const char *field[2] = { "CoacAI", "WorkerRush" };
-	ms_rts_pregame_opts o;
+	ms_rts_pregame_options o;
 	ms_rts_pregame_result a;
 
 	opts(&o, field, 2, 12, 3, cands, 1);
@@ -179,7 +179,7 @@ static void test_rts_pregame__cases_make_a_switch_only_when_it_wins_more(void **
 	fixture *f = *state;
 	const char *cands[1] = { "for(Unit u){ u.idle() }" };
 	const char *field[2] = { "WorkerRush", "HeavyRush" };
-	ms_rts_pregame_opts o;
+	ms_rts_pregame_options o;
 	ms_rts_pregame_result a, b;
 
 	opts(&o, field, 2, 400, 5, cands, 1);
@@ -235,7 +235,7 @@ static void test_rts_pregame__archetypes_are_screened_after_the_candidates(void 
 	fixture *f = *state;
 	const char *cands[1] = { "for(Unit u){ u.idle() }" };
 	const char *field[2] = { "WorkerRush", "LightRush" };
-	ms_rts_pregame_opts o;
+	ms_rts_pregame_options o;
 	ms_rts_pregame_result a, b;
 	ms_dsl_grammar *g;
 	ms_dsl_prog *p;
@@ -270,10 +270,10 @@ static void test_rts_pregame__archetypes_are_screened_after_the_candidates(void 
 static void test_rts_pregame__bad_settings_name_what_is_wrong(void **state)
 {
 	fixture *f = *state;
-	ms_rts_pregame_opts o;
+	ms_rts_pregame_options o;
 	ms_rts_pregame_result r;
 
-	ms_rts_pregame_opts_init(&o, MS_RTS_PREGAME_OPTS_VERSION);
+	ms_rts_pregame_options_init(&o, MS_RTS_PREGAME_OPTIONS_VERSION);
 	assert_int_equal(ms_rts_pregame(f->ctx, f->first, &o, &r), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "no budget"));
 	o.max_evals = 5;

@@ -48,7 +48,7 @@ static int teardown(void **state)
 
 static double match_score(fixture *f, const char *map, const char *opp, int seat)
 {
-	ms_match_opts o = { .version = MS_MATCH_OPTS_VERSION, .map = map, .max_cycles = strstr(map, "8x8/") ? 3000 : 4000 };
+	ms_match_options o = { .version = MS_MATCH_OPTIONS_VERSION, .map = map, .max_cycles = strstr(map, "8x8/") ? 3000 : 4000 };
 	ms_match *m;
 	ms_match_player pl[2];
 	ms_match_result r;

@@ -97,10 +97,10 @@ static int record_progress(void *ud, const ms_synth_stats *st)
 	return o->stop_after > 0 && o->reported >= o->stop_after;
 }
 
-static ms_synth_opts base_opts(int algo, uint64_t seed, long long evals)
+static ms_synth_options base_opts(int algo, uint64_t seed, long long evals)
 {
-	ms_synth_opts o;
-	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options o;
+	ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
 	o.algo = algo;
 	o.seed = seed;
 	o.max_evals = evals;
@@ -109,7 +109,7 @@ static ms_synth_opts base_opts(int algo, uint64_t seed, long long evals)
 	return o;
 }
 
-static void run(fixture *f, ms_synth_opts *o, outcome *out)
+static void run(fixture *f, ms_synth_options *o, outcome *out)
 {
 	ms_synth *s;
 	long long stop = out->stop_after, trace_n = out->trace_n;
@@ -254,7 +254,7 @@ static double mean_best(fixture *f, int algo, long long evals, int n)
 {
 	double sum = 0;
 	for (int seed = 1; seed <= n; seed++) {
-		ms_synth_opts o = base_opts(algo, (uint64_t)seed, evals);
+		ms_synth_options o = base_opts(algo, (uint64_t)seed, evals);
 		outcome out = { 0 };
 		run(f, &o, &out);
 		assert_int_equal(out.rc, 0);
@@ -381,7 +381,7 @@ static void test_synth_search__same_seed_same_result_for_any_thread_count(void *
 	fixture *f = *state;
 	for (int algo = MS_SYNTH_SA; algo <= MS_SYNTH_RANDOM; algo++) {
 		outcome a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
-		ms_synth_opts o = base_opts(algo, 42, 700);
+		ms_synth_options o = base_opts(algo, 42, 700);
 		run(f, &o, &a);
 		run(f, &o, &b);
 		o.threads = 2;
@@ -450,7 +450,7 @@ static void test_synth_checkpoint__stopped_and_resumed_ends_as_uninterrupted(voi
 	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
 		char whole[512], parts[512];
 		outcome ref = { 0 }, part = { 0 }, rest = { 0 };
-		ms_synth_opts o = base_opts(cases[k].algo, 2024, cases[k].evals);
+		ms_synth_options o = base_opts(cases[k].algo, 2024, cases[k].evals);
 		snprintf(whole, sizeof whole, "%s", file_in(f, "whole.ckpt"));
 		snprintf(parts, sizeof parts, "%s", file_in(f, "parts.ckpt"));
 		remove(whole);
@@ -504,7 +504,7 @@ static void test_synth_checkpoint__cached_batches_with_duplicates_replay_exactly
 	snprintf(whole, sizeof whole, "%s", file_in(f, "cw.ckpt"));
 	snprintf(parts, sizeof parts, "%s", file_in(f, "cp.ckpt"));
 	outcome ref = { 0 }, part = { 0 }, rest = { 0 };
-	ms_synth_opts o = base_opts(MS_SYNTH_SA, 31, 300);
+	ms_synth_options o = base_opts(MS_SYNTH_SA, 31, 300);
 	o.sa_neighbours = 6;
 	o.sa_cache = 1;
 	o.checkpoint = whole;
@@ -550,7 +550,7 @@ static void test_synth_checkpoint__a_damaged_last_line_costs_one_evaluation(void
 	char path[512];
 	snprintf(path, sizeof path, "%s", file_in(f, "kill.ckpt"));
 	outcome ref = { 0 }, part = { 0 }, rest = { 0 };
-	ms_synth_opts o = base_opts(MS_SYNTH_SA, 7, 400);
+	ms_synth_options o = base_opts(MS_SYNTH_SA, 7, 400);
 	run(f, &o, &ref);
 
 	o.checkpoint = path;
@@ -586,10 +586,10 @@ static void test_synth_checkpoint__a_damaged_last_line_costs_one_evaluation(void
 static void test_synth_search__options_of_an_older_version_are_refused(void **state)
 {
 	fixture *f = *state;
-	ms_synth_opts o;
+	ms_synth_options o;
 	ms_synth *s = NULL;
 
-	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
 	assert_int_equal(o.version, 2);
 	o.version = 1;
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
@@ -604,7 +604,7 @@ static void test_synth_checkpoint__other_settings_are_refused(void **state)
 	char path[512];
 	snprintf(path, sizeof path, "%s", file_in(f, "settings.ckpt"));
 	outcome out = { 0 };
-	ms_synth_opts o = base_opts(MS_SYNTH_SA, 7, 50);
+	ms_synth_options o = base_opts(MS_SYNTH_SA, 7, 50);
 	o.checkpoint = path;
 	run(f, &o, &out);
 
@@ -640,7 +640,7 @@ static void test_synth_checkpoint__time_shares_replay_where_they_ended(void **st
 	snprintf(path, sizeof path, "%s", file_in(f, "timed.ckpt"));
 	/* Sketch-UCT's runs end on the clock: where they ended is logged, and a resume ends them there again */
 	outcome part = { 0 }, rest = { 0 };
-	ms_synth_opts o = base_opts(MS_SYNTH_SKETCH_UCT, 17, 0);
+	ms_synth_options o = base_opts(MS_SYNTH_SKETCH_UCT, 17, 0);
 	o.max_seconds = 0.6;
 	o.sketch_evals = 0;
 	o.sketch_share = 0.5;
@@ -677,7 +677,7 @@ static void test_synth_sketch__clones_with_c_then_searches_psi(void **state)
 	fixture *f = *state;
 	for (int algo = MS_SYNTH_SKETCH_SA; algo <= MS_SYNTH_SKETCH_UCT; algo++) {
 		outcome code = { 0 }, paper = { 0 };
-		ms_synth_opts o = base_opts(algo, 3, 400);
+		ms_synth_options o = base_opts(algo, 3, 400);
 		run(f, &o, &code);
 		int runs = algo == MS_SYNTH_SKETCH_SA ? 5 : 3;
 		/* all C evaluations first (the sketch phase), none in the BR search */
@@ -707,7 +707,7 @@ static void test_synth_sketch__the_sketch_helps_the_br_search(void **state)
 	double sketch = 0, plain = 0;
 	for (int seed = 1; seed <= 5; seed++) {
 		outcome a = { 0 }, b = { 0 };
-		ms_synth_opts o = base_opts(MS_SYNTH_SKETCH_SA, (uint64_t)seed, 120);
+		ms_synth_options o = base_opts(MS_SYNTH_SKETCH_SA, (uint64_t)seed, 120);
 		o.sketch_evals = 1500;
 		run(f, &o, &a);
 		o.algo = MS_SYNTH_SA;
@@ -723,7 +723,7 @@ static void test_synth_search__every_variant_is_deterministic_and_spends_its_bud
 {
 	fixture *f = *state;
 	for (int v = 0; v < 10; v++) {
-		ms_synth_opts o = base_opts(v < 4 ? MS_SYNTH_UCT : v < 8 ? MS_SYNTH_SA : MS_SYNTH_SKETCH_SA, 23, 400);
+		ms_synth_options o = base_opts(v < 4 ? MS_SYNTH_UCT : v < 8 ? MS_SYNTH_SA : MS_SYNTH_SKETCH_SA, 23, 400);
 		switch (v) {
 		case 0: o.uct_ucb = MS_SYNTH_UCB_PAPER; break;
 		case 1: o.uct_hole = MS_SYNTH_HOLE_LEFTMOST; break;
@@ -761,7 +761,7 @@ static void test_synth_uct__a_finite_space_explored_ends_the_search(void **state
 	f->pb.grammar = g;
 	for (int algo = MS_SYNTH_UCT; algo <= MS_SYNTH_SKETCH_UCT; algo += 2) {
 		outcome out = { 0 };
-		ms_synth_opts o = base_opts(algo, 1, 1000);
+		ms_synth_options o = base_opts(algo, 1, 1000);
 		o.sketch_evals = 100;
 		run(f, &o, &out);
 		assert_int_equal(out.rc, 0);
@@ -779,7 +779,7 @@ static void test_synth_opts__bad_settings_are_refused_with_a_message(void **stat
 {
 	fixture *f = *state;
 	ms_synth *s;
-	ms_synth_opts o = base_opts(MS_SYNTH_SA, 1, 0);
+	ms_synth_options o = base_opts(MS_SYNTH_SA, 1, 0);
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "no budget"));
 	o.max_evals = 10;
@@ -823,7 +823,7 @@ static void test_synth_search__initial_program_starts_sa_and_uct(void **state)
 	assert_int_equal(ms_dsl_prog_finish(p, TOY_E), 0);
 	for (int algo = MS_SYNTH_SA; algo <= MS_SYNTH_UCT; algo++) {
 		outcome out = { 0 };
-		ms_synth_opts o = base_opts(algo, 11, 60);
+		ms_synth_options o = base_opts(algo, 11, 60);
 		o.initial = p;
 		run(f, &o, &out);
 		assert_true(out.psi == 1.0);
@@ -837,7 +837,7 @@ static void test_synth_search__time_budget_ends_and_says_so(void **state)
 	fixture *f = *state;
 	for (int algo = MS_SYNTH_SA; algo <= MS_SYNTH_SKETCH_UCT; algo++) {
 		outcome out = { 0 };
-		ms_synth_opts o = base_opts(algo, 5, 0);
+		ms_synth_options o = base_opts(algo, 5, 0);
 		o.max_seconds = 0.3;
 		o.sketch_evals = 0;
 		o.threads = 2;
@@ -855,7 +855,7 @@ static void test_synth_outputs__csv_log_and_progress_bar(void **state)
 	char csv[512], bar_path[512];
 	snprintf(csv, sizeof csv, "%s", file_in(f, "log.csv"));
 	snprintf(bar_path, sizeof bar_path, "%s", file_in(f, "bar.txt"));
-	ms_synth_opts o = base_opts(MS_SYNTH_SKETCH_SA, 9, 300);
+	ms_synth_options o = base_opts(MS_SYNTH_SKETCH_SA, 9, 300);
 	o.csv = csv;
 	ms_synth_bar bar = { 0 };
 	bar.out = fopen(bar_path, "w");

@@ -173,9 +173,9 @@ static void test_synth_population__searches_follow_their_population(void **state
 		for (int rep = 0; rep < 2; rep++) {
 			int target = k ? 2 : 0;
 			ms_synth_population pop = { 1, &target, NULL };
-			ms_synth_opts o;
+			ms_synth_options o;
 			ms_synth *s;
-			ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
+			ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
 			o.algo = MS_SYNTH_SA;
 			o.seed = 11;
 			o.max_evals = 400;
@@ -191,9 +191,9 @@ static void test_synth_population__searches_follow_their_population(void **state
 	{
 		int other = 2;
 		ms_synth_population pop = { 1, &other, NULL };
-		ms_synth_opts o;
+		ms_synth_options o;
 		ms_synth *s;
-		ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
+		ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
 		o.algo = MS_SYNTH_SA;
 		o.seed = 11;
 		o.max_evals = 400;
@@ -210,7 +210,7 @@ static void test_synth_population__searches_follow_their_population(void **state
 static void test_synth_sa_step__runs_passes_for_another_algorithm(void **state)
 {
 	fixture *f = *state;
-	ms_synth_opts o;
+	ms_synth_options o;
 	ms_synth *s;
 	ms_dsl_prog *start = five_x_plus_one(f), *best;
 	double score = -1, check;
@@ -218,7 +218,7 @@ static void test_synth_sa_step__runs_passes_for_another_algorithm(void **state)
 	ms_synth_population pop = { 1, &target, NULL };
 	ms_synth_stats st;
 
-	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
 	o.seed = 5;
 	o.max_evals = 100000;
 	o.population = &pop;

@@ -70,9 +70,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void hss_opts(ms_synth_opts *o, long long evals, int threads)
+static void hss_opts(ms_synth_options *o, long long evals, int threads)
 {
-	ms_synth_opts_init(o, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(o, MS_SYNTH_OPTIONS_VERSION);
 	o->algo = MS_SYNTH_HSS;
 	o->seed = 11;
 	o->max_evals = evals;
@@ -81,7 +81,7 @@ static void hss_opts(ms_synth_opts *o, long long evals, int threads)
 }
 
 /* Runs a search; its best program's tokens into *tokens (caller frees with free()), its score returned. */
-static double run(fixture *f, const ms_synth_opts *o, int want_rc, char **tokens)
+static double run(fixture *f, const ms_synth_options *o, int want_rc, char **tokens)
 {
 	ms_synth *s;
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, o), 0);
@@ -119,7 +119,7 @@ static void test_hss__is_in_the_table(void **state)
 static void test_hss__needs_features_and_sane_settings(void **state)
 {
 	fixture *f = *state;
-	ms_synth_opts o;
+	ms_synth_options o;
 	ms_synth *s;
 	hss_opts(&o, 100, 1);
 	f->pb.n_features = 0;
@@ -136,7 +136,7 @@ static void test_hss__needs_features_and_sane_settings(void **state)
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
 	/* version 2 still runs SA */
 	f->pb.version = 2;
-	ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
 	o.max_evals = 50;
 	assert_true(run(f, &o, 0, NULL) >= 0);
 	f->pb.version = MS_SYNTH_PROBLEM_VERSION;
@@ -146,7 +146,7 @@ static void test_hss__needs_features_and_sane_settings(void **state)
 static void test_hss__is_deterministic_across_thread_counts(void **state)
 {
 	fixture *f = *state;
-	ms_synth_opts o;
+	ms_synth_options o;
 	char *a, *b;
 	hss_opts(&o, 3000, 1);
 	double sa = run(f, &o, 0, &a);
@@ -163,7 +163,7 @@ static void test_hss__is_deterministic_across_thread_counts(void **state)
 static void test_hss__library_transfers_between_calls(void **state)
 {
 	fixture *f = *state;
-	ms_synth_opts o;
+	ms_synth_options o;
 	hss_opts(&o, 1500, 1);
 	o.hss_library = f->lib;
 	run(f, &o, 0, NULL);
@@ -203,7 +203,7 @@ static int stop_at(void *ud, const ms_synth_stats *st)
 static void test_hss__resumes_from_its_checkpoint(void **state)
 {
 	fixture *f = *state;
-	ms_synth_opts o;
+	ms_synth_options o;
 	char *whole, *resumed;
 	long long at = 700;
 	hss_opts(&o, 2000, 1);
@@ -313,10 +313,10 @@ static int pool_iteration(void *ud, const ms_synth_selfplay_iter *it)
 static void run_loop(fixture *f, int loop, int threads, double fixed_weight, const char *dir, int resume, log_pop *lp)
 {
 	ms_synth_selfplay_game g = { f, 1, pool_make, pool_release };
-	ms_synth_selfplay_opts o;
+	ms_synth_selfplay_options o;
 	ms_dsl_prog *progs[5];
 	memset(lp, 0, sizeof *lp);
-	ms_synth_selfplay_opts_init(&o, MS_SYNTH_SELFPLAY_OPTS_VERSION);
+	ms_synth_selfplay_options_init(&o, MS_SYNTH_SELFPLAY_OPTIONS_VERSION);
 	o.loop = loop;
 	o.iterations = 5;
 	o.fixed_weight = fixed_weight;

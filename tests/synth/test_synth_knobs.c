@@ -18,7 +18,7 @@ static void test_synth_knobs__every_knob_is_found_by_its_flag_and_applies_somewh
 		assert_ptr_equal(ms_synth_knob_find(k->name), k);
 		assert_true(!strncmp(k->name, "--", 2));
 		assert_true(k->algos != 0);
-		assert_true(k->offset < sizeof(ms_synth_opts));
+		assert_true(k->offset < sizeof(ms_synth_options));
 		assert_non_null(k->help);
 		assert_non_null(k->arg);
 	}
@@ -29,23 +29,23 @@ static void test_synth_knobs__every_knob_is_found_by_its_flag_and_applies_somewh
 static void test_synth_knobs__good_values_land_in_their_fields(void **state)
 {
 	ms_ctx *ctx = NULL;
-	ms_synth_opts o;
+	ms_synth_options o;
 	(void)state;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	assert_int_equal(ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION), 0);
-	assert_int_equal(ms_synth_opts_set(ctx, &o, "--uct-c", "2.5"), 0);
+	assert_int_equal(ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION), 0);
+	assert_int_equal(ms_synth_options_set(ctx, &o, "--uct-c", "2.5"), 0);
 	assert_true(o.uct_c == 2.5);
-	assert_int_equal(ms_synth_opts_set(ctx, &o, "--neighbours", "65536"), 0);
+	assert_int_equal(ms_synth_options_set(ctx, &o, "--neighbours", "65536"), 0);
 	assert_int_equal(o.sa_neighbours, 65536);
-	assert_int_equal(ms_synth_opts_set(ctx, &o, "--sketch-evals", "1000000000"), 0);
+	assert_int_equal(ms_synth_options_set(ctx, &o, "--sketch-evals", "1000000000"), 0);
 	assert_true(o.sketch_evals == 1000000000LL);
-	assert_int_equal(ms_synth_opts_set(ctx, &o, "--sketch-share", "1"), 0);
+	assert_int_equal(ms_synth_options_set(ctx, &o, "--sketch-share", "1"), 0);
 	assert_true(o.sketch_share == 1);
-	assert_int_equal(ms_synth_opts_set(ctx, &o, "--restart", "pass"), 0);
+	assert_int_equal(ms_synth_options_set(ctx, &o, "--restart", "pass"), 0);
 	assert_int_equal(o.sa_restart, MS_SYNTH_RESTART_PASS);
-	assert_int_equal(ms_synth_opts_set(ctx, &o, "--hss-library", "lib.txt"), 0);
+	assert_int_equal(ms_synth_options_set(ctx, &o, "--hss-library", "lib.txt"), 0);
 	assert_string_equal(o.hss_library, "lib.txt");
-	assert_int_equal(ms_synth_opts_set(ctx, &o, "--hss-confirm", "0"), 0);
+	assert_int_equal(ms_synth_options_set(ctx, &o, "--hss-confirm", "0"), 0);
 	assert_int_equal(o.hss_confirm, 0);
 	ms_ctx_free(ctx);
 }
@@ -63,17 +63,17 @@ static void test_synth_knobs__bad_names_and_values_are_refused_naming_flag_and_v
 		"--hss-library||--hss-library needs a value",
 	};
 	ms_ctx *ctx = NULL;
-	ms_synth_opts o, before;
+	ms_synth_options o, before;
 	(void)state;
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
-	assert_int_equal(ms_synth_opts_init(&o, MS_SYNTH_OPTS_VERSION), 0);
+	assert_int_equal(ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION), 0);
 	before = o;
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char name[32], value[8];
 		const char *bar = strchr(cases[i], '|'), *bar2 = strchr(bar + 1, '|');
 		snprintf(name, sizeof name, "%.*s", (int)(bar - cases[i]), cases[i]);
 		snprintf(value, sizeof value, "%.*s", (int)(bar2 - bar - 1), bar + 1);
-		assert_int_equal(ms_synth_opts_set(ctx, &o, name, value), MS_EINVAL);
+		assert_int_equal(ms_synth_options_set(ctx, &o, name, value), MS_EINVAL);
 		assert_string_equal(ms_ctx_last_error(ctx), bar2 + 1);
 	}
 	/* a refused value leaves the options as they were */

@@ -270,7 +270,7 @@ typedef struct cs_final {
 	const synth_args *a;
 	int algo;
 	const ms_cs_synth_options *po;
-	const ms_synth_opts *so;
+	const ms_synth_options *so;
 	ms_synth_stats st;
 	double psi, search_psi;
 	int failed;
@@ -391,7 +391,7 @@ typedef struct cs_run {
 	ms_cs_synth_options po;
 	ms_cs_synth *cs;
 	ms_dsl_prog *initial;
-	const ms_synth_opts *so; /* the search's, read by the report */
+	const ms_synth_options *so; /* the search's, read by the report */
 	cs_progress ud;
 	synth_progress pj;
 } cs_run;
@@ -423,7 +423,7 @@ static int cs_problem(void *g, ms_ctx *ctx, int algo, const ms_synth_problem **p
 	return CLI_OK;
 }
 
-static void cs_search(void *g, ms_synth_opts *so, synth_run_ud *ud)
+static void cs_search(void *g, ms_synth_options *so, synth_run_ud *ud)
 {
 	cs_run *r = g;
 	so->initial = r->initial;
@@ -433,7 +433,7 @@ static void cs_search(void *g, ms_synth_opts *so, synth_run_ud *ud)
 	so->progress_ud = &r->ud;
 }
 
-static int cs_attach(void *g, ms_synth_opts *so, ms_synth *const *s)
+static int cs_attach(void *g, ms_synth_options *so, ms_synth *const *s)
 {
 	cs_run *r = g;
 	const synth_search_args *a = &r->a.s;

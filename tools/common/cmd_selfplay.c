@@ -270,9 +270,9 @@ static int sp_on_search(void *ud, ms_synth *s, const ms_synth_problem *pb, const
 }
 
 /* The loop's and the best responses' options. */
-static void sp_options(ms_synth_selfplay_opts *so, const sp_args *a, sp_run *run, int algo)
+static void sp_options(ms_synth_selfplay_options *so, const sp_args *a, sp_run *run, int algo)
 {
-	ms_synth_selfplay_opts_init(so, MS_SYNTH_SELFPLAY_OPTS_VERSION);
+	ms_synth_selfplay_options_init(so, MS_SYNTH_SELFPLAY_OPTIONS_VERSION);
 	so->loop = ms_synth_loop_from_name(a->loop);
 	so->iterations = (int)a->iterations;
 	so->fixed_weight = a->fixed_weight;
@@ -297,7 +297,7 @@ static void sp_options(ms_synth_selfplay_opts *so, const sp_args *a, sp_run *run
 
 /* Runs the loop and prints the summary line; a CLI code. */
 static int sp_loop(sp_run *run, const sp_args *a, const ms_synth_selfplay_game *game,
-		   const ms_synth_selfplay_opts *so, ms_dsl_prog **progs)
+		   const ms_synth_selfplay_options *so, ms_dsl_prog **progs)
 {
 	char extra[256];
 	run->t0 = cli_now();
@@ -344,7 +344,7 @@ static int sp_game_row(int argc, char **argv, sp_args *a)
 static int sp_main(sp_args *a, sp_run *run, int algo, ms_synth_selfplay_game *game, ms_dsl_prog ***progs)
 {
 	ms_ctx *ctx = run->ctx;
-	ms_synth_selfplay_opts so;
+	ms_synth_selfplay_options so;
 	const ms_synth_problem *probe_pb = NULL;
 	struct stat st;
 	int ret, rank = synth_mpi_rank(); /* > 0: a rank that serves rank 0's searches (only rank 0 writes) */

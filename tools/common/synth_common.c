@@ -61,7 +61,7 @@ int synth_on_progress(void *ud, const ms_synth_stats *st)
 	return synth_interrupted != 0;
 }
 
-void synth_progress_init(ms_synth_opts *so, synth_run_ud *ud, int on)
+void synth_progress_init(ms_synth_options *so, synth_run_ud *ud, int on)
 {
 	memset(ud, 0, sizeof *ud);
 	ud->bar.out = stderr;
@@ -95,7 +95,7 @@ int synth_fail(ms_ctx *ctx, const char *what)
 	return synth_fail_as(CMD, ctx, what);
 }
 
-int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_synth_opts *o, int *exit_rc)
+int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_synth_options *o, int *exit_rc)
 {
 	*s = NULL;
 	if (synth_mpi_rank() > 0) {
@@ -143,7 +143,7 @@ void synth_search_args_init(synth_search_args *s, int argc, char **argv)
 }
 
 /* Sets knob name in o; CLI_OK, or CLI_USAGE with the library's message. */
-static int knob_set(const char *cmd, ms_synth_opts *o, const char *name, const char *value)
+static int knob_set(const char *cmd, ms_synth_options *o, const char *name, const char *value)
 {
 	ms_ctx *ctx = NULL;
 	int rc = CLI_FAIL;
@@ -151,7 +151,7 @@ static int knob_set(const char *cmd, ms_synth_opts *o, const char *name, const c
 		fprintf(stderr, "microsynth %s: out of memory\n", cmd);
 		return rc;
 	}
-	rc = ms_synth_opts_set(ctx, o, name, value) < 0 ? cli_usage_error(cmd, "%s", ms_ctx_last_error(ctx)) : CLI_OK;
+	rc = ms_synth_options_set(ctx, o, name, value) < 0 ? cli_usage_error(cmd, "%s", ms_ctx_last_error(ctx)) : CLI_OK;
 	ms_ctx_free(ctx);
 	return rc;
 }
@@ -160,12 +160,12 @@ static int knob_set(const char *cmd, ms_synth_opts *o, const char *name, const c
 static int knob_option(const char *cmd, int argc, char **argv, int *i, synth_search_args *s)
 {
 	const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	ms_synth_opts scratch;
+	ms_synth_options scratch;
 	int rc;
 	if (!v)
 		return cli_usage_error(cmd, "%s needs a value", o);
 	++*i;
-	ms_synth_opts_init(&scratch, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(&scratch, MS_SYNTH_OPTIONS_VERSION);
 	if ((rc = knob_set(cmd, &scratch, o, v)) != CLI_OK)
 		return rc;
 	if (s->n_knobs == SYNTH_MAX_KNOBS)
@@ -175,7 +175,7 @@ static int knob_option(const char *cmd, int argc, char **argv, int *i, synth_sea
 	return CLI_OK;
 }
 
-void synth_search_knobs(ms_synth_opts *so, const synth_search_args *s)
+void synth_search_knobs(ms_synth_options *so, const synth_search_args *s)
 {
 	for (int k = 0; k < s->n_knobs; k++) /* checked when parsed */
 		knob_set("synth", so, s->knob_name[k], s->knob_value[k]);
@@ -295,9 +295,9 @@ int synth_search_check(const char *cmd, const char *algo_opt, const synth_search
 	return CLI_OK;
 }
 
-void synth_search_opts(ms_synth_opts *so, const synth_search_args *s, int algo, synth_run_ud *ud)
+void synth_search_opts(ms_synth_options *so, const synth_search_args *s, int algo, synth_run_ud *ud)
 {
-	ms_synth_opts_init(so, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(so, MS_SYNTH_OPTIONS_VERSION);
 	so->algo = algo;
 	so->seed = (uint64_t)s->seed;
 	so->threads = (int)s->threads;
@@ -380,7 +380,7 @@ static int synth_search(const synth_row *row, void *g, ms_ctx *ctx, int algo)
 	const synth_search_args *a = g;
 	const ms_synth_problem *pb = NULL;
 	ms_synth *s = NULL;
-	ms_synth_opts so;
+	ms_synth_options so;
 	ms_synth_stats st;
 	synth_run_ud ud;
 	int ret;

@@ -42,7 +42,7 @@ typedef struct synth_selfplay_row {
 	/* checks the game's options, then the loop's game (the fixed opponents, a population's problems); a CLI code */
 	int (*game)(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *out);
 	/* the game's settings of every best response's search (NULL: none) */
-	void (*br_options)(void *g, ms_synth_opts *br);
+	void (*br_options)(void *g, ms_synth_options *br);
 	/* p's score against the fixed opponents; probe is the loop's problem without earlier programs */
 	int (*vs_fixed)(void *g, ms_ctx *ctx, void *probe, const ms_dsl_prog *p, int threads, double *out);
 	/* p in the game's program file format under a '#' header; 0 or a negative status (on p's context) */
@@ -91,9 +91,9 @@ typedef struct synth_row {
 	/* the problem (and --initial) on ctx, which outlives the state's use of it; a CLI code */
 	int (*problem)(void *g, ms_ctx *ctx, int algo, const ms_synth_problem **pb);
 	/* the game's settings of so, applied before the command line's knobs (so->progress may wrap ud's) */
-	void (*search)(void *g, ms_synth_opts *so, synth_run_ud *ud);
+	void (*search)(void *g, ms_synth_options *so, synth_run_ud *ud);
 	/* what watches the search, *s once it exists (--progress-json); a CLI code */
-	int (*attach)(void *g, ms_synth_opts *so, ms_synth *const *s);
+	int (*attach)(void *g, ms_synth_options *so, ms_synth *const *s);
 	/* after a search that found a program: the final scores, -o, the summary on stdout; a CLI code */
 	int (*report)(void *g, ms_ctx *ctx, ms_synth *s, const ms_synth_stats *st);
 	void (*release)(void *g); /* after the search was freed, before ctx is */
@@ -158,9 +158,9 @@ int synth_search_option(const char *cmd, const char *algo_opt, int argc, char **
 int synth_search_check(const char *cmd, const char *algo_opt, const synth_search_args *s, const int *algos,
 		       int n, int *algo);
 /* so initialised with s's shared settings and the progress bar in ud. */
-void synth_search_opts(ms_synth_opts *so, const synth_search_args *s, int algo, synth_run_ud *ud);
+void synth_search_opts(ms_synth_options *so, const synth_search_args *s, int algo, synth_run_ud *ud);
 /* The knobs of the command line set in so, over the game's own defaults (so they are applied last). */
-void synth_search_knobs(ms_synth_opts *so, const synth_search_args *s);
+void synth_search_knobs(ms_synth_options *so, const synth_search_args *s);
 /* The last value given to knob `name` (e.g. "--restart"), or NULL. */
 const char *synth_search_knob(const synth_search_args *s, const char *name);
 /* The paragraph on the knobs, from the library's table (every game's and selfplay's help). */
@@ -173,7 +173,7 @@ void synth_command_line(char *out, size_t size, int argc, char **argv);
 
 int synth_on_progress(void *ud, const ms_synth_stats *st);
 /* so's progress callback: ud's bar on stderr (drawn if on) and Ctrl-C as a clean stop. */
-void synth_progress_init(ms_synth_opts *so, synth_run_ud *ud, int on);
+void synth_progress_init(ms_synth_options *so, synth_run_ud *ud, int on);
 void synth_signals_catch(void);
 void synth_signals_release(void);
 
@@ -186,7 +186,7 @@ int synth_fail_as(const char *cmd, ms_ctx *ctx, const char *what);
  * 0's search: then 0 with *s NULL and the exit status in *exit_rc. On
  * errors -1 with the status in *exit_rc (the message on stderr).
  */
-int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_synth_opts *o, int *exit_rc);
+int synth_new(ms_ctx *ctx, ms_synth **s, const ms_synth_problem *pb, const ms_synth_options *o, int *exit_rc);
 /*
  * Runs a prepared search with Ctrl-C as a clean stop and fills *st: CLI_OK
  * when it ended with a best program; otherwise what to exit with, the

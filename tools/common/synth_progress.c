@@ -80,7 +80,7 @@ static int write_line(void *ud, const ms_synth_stats *st)
 }
 
 int synth_progress_open(synth_progress *p, const char *cmd, const char *path, const synth_progress_head *h,
-			ms_synth_opts *so, ms_synth *const *s)
+			ms_synth_options *so, ms_synth *const *s)
 {
 	memset(p, 0, sizeof *p);
 	p->vs = h->vs, p->vs_ud = h->vs_ud, p->n_vs = h->vs ? h->n_opponents : 0;

@@ -46,7 +46,7 @@ typedef struct synth_progress {
  * A CLI code; the message on stderr.
  */
 int synth_progress_open(synth_progress *p, const char *cmd, const char *path, const synth_progress_head *h,
-			ms_synth_opts *so, ms_synth *const *s);
+			ms_synth_options *so, ms_synth *const *s);
 void synth_progress_close(synth_progress *p);
 
 #endif

@@ -43,7 +43,7 @@ int gdl_stat_option(ms_gdl_stat_options *o, const char *opt, const char *val)
 
 void gdl_agent_opts_default(gdl_agent_opts *a)
 {
-	ms_gdl_player_opts_init(a, MS_GDL_PLAYER_OPTS_VERSION);
+	ms_gdl_player_options_init(a, MS_GDL_PLAYER_OPTIONS_VERSION);
 }
 
 static int parse_double(const char *opt, const char *val, double min, double *out)

@@ -5,7 +5,7 @@
 #include "microsynth/gdl.h"
 
 /* A UCT, GUCT or SGUCT player's knobs, as the command line sets them: the library's (gdl.h). */
-typedef ms_gdl_player_opts gdl_agent_opts;
+typedef ms_gdl_player_options gdl_agent_opts;
 
 void gdl_agent_opts_default(gdl_agent_opts *a);
 

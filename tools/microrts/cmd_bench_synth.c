@@ -58,7 +58,7 @@ static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, 
 {
 	const ms_rts_state *init = ms_match_initial_state(m);
 	const ms_rts_utt *utt = ms_match_utt(m);
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .full_paths = full, .every_decision = full,
+	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .full_paths = full, .every_decision = full,
 			      .path_memo = full ? NULL : memo };
 	int w, h;
 
@@ -68,7 +68,7 @@ static int eval_paths(ms_ctx *ctx, ms_match *m, const ms_dsl_prog *p, int full, 
 			ms_bot *b[2] = { NULL, NULL };
 			ms_rts_state *s = NULL;
 			int winner = -1, rc;
-			rc = ms_rts_dsl_bot_new_opts(ctx, &b[seat], p, utt, 0, &o);
+			rc = ms_rts_dsl_bot_new_options(ctx, &b[seat], p, utt, 0, &o);
 			if (!rc && !(rc = ms_bot_make(ctx, &b[1 - seat], opp[k], utt, 0)))
 				rc = ms_bot_set_memo(b[1 - seat], o.path_memo);
 			if (!rc)
@@ -97,7 +97,7 @@ static int bench_paths(ms_ctx *ctx, ms_dsl_prog *start, const char **maps, int n
 	printf("map opponents old_evals_s new_evals_s speedup evals memo_hits\n");
 	for (int i = 0; i < n_maps; i++)
 		for (int f = 0; f < 2; f++) {
-			ms_match_opts no = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = maps[i] };
+			ms_match_options no = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_NATIVE, .map = maps[i] };
 			ms_match *m = NULL;
 			ms_memo *memo = NULL;
 			ms_memo_stats st;
@@ -266,8 +266,8 @@ int cmd_bench_synth(int argc, char **argv)
 	}
 	printf("map native_mps official_mps ratio coac_mps dropin_s java_s jvm_overhead cycles\n");
 	for (int i = 0; i < n_maps; i++) {
-		ms_match_opts no = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = maps[i] };
-		ms_match_opts oo = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_OFFICIAL, .map = maps[i],
+		ms_match_options no = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_NATIVE, .map = maps[i] };
+		ms_match_options oo = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_OFFICIAL, .map = maps[i],
 				     .harness_jar = jar };
 		ms_match *nat = NULL, *off = NULL;
 		ms_match_player vs_rush[2] = { ms_match_player_program(p), ms_match_player_spec("WorkerRush") };

@@ -256,7 +256,7 @@ static int proof_fail(ms_ctx *ctx)
 
 static int proof_open(ms_ctx *ctx, const proof_args *a, ms_rts_proof **pr)
 {
-	ms_rts_proof_opts o = { .version = MS_RTS_PROOF_OPTS_VERSION,
+	ms_rts_proof_options o = { .version = MS_RTS_PROOF_OPTIONS_VERSION,
 				.maps = a->maps,
 				.n_maps = a->n_maps,
 				.opponents = a->opps,
@@ -392,7 +392,7 @@ static int cmd_simplify(ms_ctx *ctx, ms_dsl_prog *p, const proof_args *a)
 {
 	ms_rts_proof *pr = NULL;
 	ms_rts_simplify_stats st;
-	ms_rts_simplify_opts so = { .version = MS_RTS_SIMPLIFY_OPTS_VERSION };
+	ms_rts_simplify_options so = { .version = MS_RTS_SIMPLIFY_OPTIONS_VERSION };
 	char desc[2048], header[4096];
 	double t0 = cli_now();
 	int rc = CLI_OK;

@@ -205,7 +205,7 @@ int cmd_pregame(int argc, char **argv)
 	ms_ctx *ctx = NULL;
 	ms_rts_utt *utt = NULL;
 	ms_rts_state *first = NULL;
-	ms_rts_pregame_opts o;
+	ms_rts_pregame_options o;
 	ms_rts_pregame_result r;
 
 	memset(texts, 0, sizeof texts);
@@ -228,7 +228,7 @@ int cmd_pregame(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", CMD, ms_ctx_last_error(ctx));
 		goto done;
 	}
-	ms_rts_pregame_opts_init(&o, MS_RTS_PREGAME_OPTS_VERSION);
+	ms_rts_pregame_options_init(&o, MS_RTS_PREGAME_OPTIONS_VERSION);
 	o.seconds = a.seconds;
 	o.max_evals = a.evals;
 	o.threads = (int)a.threads;

@@ -259,14 +259,14 @@ static int rf_decide(rf_replay *r, int threw)
 /* "program SEAT SALVE": LLD's tokens, read with the grammar that has inf. */
 static int rf_program(rf_replay *r, const char *l)
 {
-	ms_rts_dsl_opts plain;
+	ms_rts_dsl_options plain;
 	const char *salve = strchr(l + 8, ' ');
 
 	if (sscanf(l + 8, "%d", &r->seat) != 1 || r->seat < 0 || r->seat > 1 || !salve) {
 		fprintf(stderr, "microsynth refdiff: %s:%d: bad program line\n", r->path, r->lineno);
 		return CLI_USAGE;
 	}
-	ms_rts_dsl_opts_init(&plain, MS_RTS_DSL_OPTS_VERSION);
+	ms_rts_dsl_options_init(&plain, MS_RTS_DSL_OPTIONS_VERSION);
 	plain.full_loops = plain.full_paths = plain.every_decision = 1;
 	if (ms_rts_dsl_grammar_new(r->ctx, &r->g, MS_RTS_DSL_GRAMMAR_LLD) || ms_dsl_prog_new(r->ctx, &r->prog, r->g) ||
 	    ms_rts_dsl_parse(r->prog, r->path, salve + 1, strlen(salve + 1), MS_RTS_DSL_PARSE_UNBOUND) ||

@@ -346,7 +346,7 @@ static void rts_problem_opts(const rts_run *r, ms_rts_synth_options *out)
 	*out = po;
 }
 
-static void rts_search(void *g, ms_synth_opts *so, synth_run_ud *ud)
+static void rts_search(void *g, ms_synth_options *so, synth_run_ud *ud)
 {
 	const rts_run *r = g;
 	const args *a = &r->a;
@@ -444,7 +444,7 @@ static void rts_simplify(rts_run *r, ms_dsl_prog *prog, rts_final *f)
 				 "opponent %s plays in the JVM, whose matches cannot be replayed cycle by cycle", a->opps[k]);
 			return;
 		}
-	ms_rts_proof_opts po = { .version = MS_RTS_PROOF_OPTS_VERSION,
+	ms_rts_proof_options po = { .version = MS_RTS_PROOF_OPTIONS_VERSION,
 				 .maps = a->maps,
 				 .n_maps = a->n_maps,
 				 .opponents = a->opps,
@@ -579,7 +579,7 @@ static void rts_fault_counts(void *user, int64_t out[SYNTH_MPI_COUNTS])
 }
 
 /* --progress-json FILE with a problem per opponent for the W/D/L, and the serving ranks' fault counts; a CLI code. */
-static int rts_attach(void *g, ms_synth_opts *so, ms_synth *const *s)
+static int rts_attach(void *g, ms_synth_options *so, ms_synth *const *s)
 {
 	rts_run *r = g;
 	const args *a = &r->a;
@@ -723,7 +723,7 @@ static int rts_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *o
 	return CLI_OK;
 }
 
-static void rts_sp_br_options(void *g, ms_synth_opts *br)
+static void rts_sp_br_options(void *g, ms_synth_options *br)
 {
 	(void)g;
 	br->sa_neighbours = 20;
@@ -777,7 +777,7 @@ static void rts_sp_simplify(void *g, ms_ctx *ctx, ms_dsl_prog *p, const ms_dsl_p
 	ms_rts_proof *pr = NULL;
 	ms_dsl_prog *work = NULL;
 	ms_rts_simplify_stats ss;
-	ms_rts_proof_opts po = { .version = MS_RTS_PROOF_OPTS_VERSION, .maps = r->maps, .n_maps = r->n_maps,
+	ms_rts_proof_options po = { .version = MS_RTS_PROOF_OPTIONS_VERSION, .maps = r->maps, .n_maps = r->n_maps,
 				 .n_opponents = r->n_opps + n_pop, .utt = r->base.utt, .conflict = r->base.conflict,
 				 .max_cycles = (int)r->max_cycles, .edition = r->base.edition };
 	double t0 = cli_now();

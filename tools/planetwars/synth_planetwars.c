@@ -144,13 +144,13 @@ static int pws_problem(void *g, ms_ctx *ctx, int algo, const ms_synth_problem **
 	return rc ? synth_fail(ctx, "--initial") : CLI_OK;
 }
 
-static void pws_search(void *g, ms_synth_opts *so, synth_run_ud *ud)
+static void pws_search(void *g, ms_synth_options *so, synth_run_ud *ud)
 {
 	(void)ud;
 	so->initial = ((pws_run *)g)->init;
 }
 
-static int pws_attach(void *g, ms_synth_opts *so, ms_synth *const *s)
+static int pws_attach(void *g, ms_synth_options *so, ms_synth *const *s)
 {
 	pws_run *r = g;
 	const char *maps[1] = { r->label };

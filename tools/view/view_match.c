@@ -109,7 +109,7 @@ static const ms_bot_ops prog_ops = { "Program", "ai.microsynth.Program", prog_re
 /* Parses the program as ms_rts_dsl_bot_from_text does (default grammar and flags), maps its lines. */
 static int prog_load(ms_ctx *ctx, view_prog *vp, const char *what, const char *text, size_t len, int64_t seed)
 {
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .every_decision = 1 };
+	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .every_decision = 1 };
 	int rc;
 
 	if ((rc = ms_rts_dsl_grammar_new(ctx, &vp->g, 0)) || (rc = ms_dsl_prog_new(ctx, &vp->p, vp->g)) ||

@@ -43,7 +43,7 @@ static const ms_bot_ops prog_ops = {
 
 /* A bot around an interpreter of `p`; takes ownership of `g` (may be NULL). */
 static int make(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, ms_dsl_grammar *g, const ms_rts_utt *utt,
-		int64_t seed, const ms_rts_dsl_opts *opts)
+		int64_t seed, const ms_rts_dsl_options *opts)
 {
 	ms_bot *b;
 	prog_bot *pb;
@@ -73,8 +73,8 @@ int ms_rts_dsl_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms
 	return make(ctx, out, p, NULL, utt, seed, NULL);
 }
 
-int ms_rts_dsl_bot_new_opts(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt, int64_t seed,
-			    const ms_rts_dsl_opts *opts)
+int ms_rts_dsl_bot_new_options(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt, int64_t seed,
+			    const ms_rts_dsl_options *opts)
 {
 	return make(ctx, out, p, NULL, utt, seed, opts);
 }
@@ -128,7 +128,7 @@ int ms_rts_dsl_bot_from_spec(ms_ctx *ctx, ms_bot **out, const char *spec, const 
 	return ms_rts_bot_from_spec_text(ctx, out, spec, "program", ms_rts_dsl_bot_from_text, utt, seed);
 }
 
-int ms_rts_dsl_opts_init(ms_rts_dsl_opts *opts, unsigned int version)
+int ms_rts_dsl_options_init(ms_rts_dsl_options *opts, unsigned int version)
 {
-	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_DSL_OPTS_VERSION);
+	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_DSL_OPTIONS_VERSION);
 }

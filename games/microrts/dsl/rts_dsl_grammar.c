@@ -240,10 +240,10 @@ int rd_op_uses_unit(int op)
 
 static int gen_nt(ms_dsl_prog *scratch, int nt, ms_jrandom *rng, int budget)
 {
-	ms_dsl_gen_opts o;
+	ms_dsl_gen_options o;
 
 	memset(&o, 0, sizeof(o));
-	o.version = MS_DSL_GEN_OPTS_VERSION;
+	o.version = MS_DSL_GEN_OPTIONS_VERSION;
 	o.budget = budget;
 	return ms_dsl_generate(scratch, nt, rng, &o);
 }

@@ -50,7 +50,7 @@ struct ms_rts_dsl_interp {
 	rd_for *fors;
 	int n_code, cap_code;
 	ms_jrandom rng;
-	ms_rts_dsl_opts opts;
+	ms_rts_dsl_options opts;
 	rd_layer L;
 	/* the unit type table the ids below belong to */
 	const ms_rts_utt *utt;
@@ -165,13 +165,13 @@ void ms_rts_dsl_interp_seed(ms_rts_dsl_interp *it, int64_t seed)
 }
 
 int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_prog *p, int64_t seed,
-			  const ms_rts_dsl_opts *opts)
+			  const ms_rts_dsl_options *opts)
 {
 	ms_rts_dsl_interp *it;
 	int rc;
 
 	*out = NULL;
-	if (opts && opts->version != MS_RTS_DSL_OPTS_VERSION && opts->version != 2)
+	if (opts && opts->version != MS_RTS_DSL_OPTIONS_VERSION && opts->version != 2)
 		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: unknown options version %d", opts->version);
 	if (opts && opts->for_order != MS_RTS_DSL_FOR_LIST && opts->for_order != MS_RTS_DSL_FOR_BIL)
 		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: unknown for order %d", opts->for_order);
@@ -180,8 +180,8 @@ int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_pro
 	it->ctx = ctx;
 	/* version 2 callers' structs end before `reach` */
 	if (opts)
-		memcpy(&it->opts, opts, opts->version == 2 ? offsetof(ms_rts_dsl_opts, reach) : sizeof(*opts));
-	it->opts.version = MS_RTS_DSL_OPTS_VERSION;
+		memcpy(&it->opts, opts, opts->version == 2 ? offsetof(ms_rts_dsl_options, reach) : sizeof(*opts));
+	it->opts.version = MS_RTS_DSL_OPTIONS_VERSION;
 	rd_layer_init(&it->L, ctx);
 	ms_jrandom_init(&it->rng, seed);
 	if ((rc = compile(it, p))) {
@@ -230,7 +230,7 @@ static void bind_utt(ms_rts_dsl_interp *it, const ms_rts_utt *utt)
 
 /* ---- evaluation ------------------------------------------------------------ */
 
-/* Reach marks (ms_rts_dsl_opts.reach): node i read (-1: none), nodes [i, end) read, i a busy loop-free subtree. */
+/* Reach marks (ms_rts_dsl_options.reach): node i read (-1: none), nodes [i, end) read, i a busy loop-free subtree. */
 static inline void reach_node(ms_rts_dsl_interp *it, int i)
 {
 	if (it->opts.reach && i >= 0)

@@ -265,7 +265,7 @@ static const ms_bot_ops pf_ops = { "Program", "ai.microsynth.Program", pf_reset,
 static int pf_bot_new(ms_rts_proof *pr, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt, int64_t seed)
 {
 	ms_ctx *ctx = pr->ctx;
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .path_memo = pr->memo };
+	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .path_memo = pr->memo };
 	ms_bot *b = ms_ctx_calloc(ctx, 1, sizeof *b);
 	pf_bot *pb = ms_ctx_calloc(ctx, 1, sizeof *pb);
 	int rc;
@@ -329,24 +329,24 @@ void ms_rts_proof_free(ms_rts_proof *pr)
 }
 
 /* The options' players (version 2), or NULL. */
-static const ms_match_player *players(const ms_rts_proof_opts *o)
+static const ms_match_player *players(const ms_rts_proof_options *o)
 {
 	return o->version >= 2 ? o->players : NULL;
 }
 
 /* Opponent k's spec (NULL for a program in memory) and program in memory (NULL for a spec). */
-static const char *opp_spec(const ms_rts_proof_opts *o, int k)
+static const char *opp_spec(const ms_rts_proof_options *o, int k)
 {
 	return players(o) ? players(o)[k].spec : o->opponents[k];
 }
 
-static const ms_dsl_prog *opp_program(const ms_rts_proof_opts *o, int k)
+static const ms_dsl_prog *opp_program(const ms_rts_proof_options *o, int k)
 {
 	return players(o) && !players(o)[k].spec ? players(o)[k].program : NULL;
 }
 
 /* Opponent k kept: its spec, or a copy of its program named by its hash. */
-static int add_opponent(ms_rts_proof *pr, const ms_rts_proof_opts *o, int k)
+static int add_opponent(ms_rts_proof *pr, const ms_rts_proof_options *o, int k)
 {
 	const ms_dsl_prog *p = opp_program(o, k);
 	char name[40];
@@ -361,13 +361,13 @@ static int add_opponent(ms_rts_proof *pr, const ms_rts_proof_opts *o, int k)
 	return MS_OK;
 }
 
-int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *o)
+int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_options *o)
 {
 	ms_rts_proof *pr;
 	int rc = MS_OK, n = 0, cells = 0;
 
 	*out = NULL;
-	if (!o || o->version < 1 || o->version > MS_RTS_PROOF_OPTS_VERSION)
+	if (!o || o->version < 1 || o->version > MS_RTS_PROOF_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "proof: unknown options version %d", o ? o->version : -1);
 	if (o->n_maps < 1 || !o->maps)
 		return ms_ctx_error(ctx, MS_EINVAL, "proof: no map");
@@ -404,7 +404,7 @@ int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *o
 		if ((rc = add_opponent(pr, o, k)))
 			goto fail;
 	for (int i = 0; i < o->n_maps; i++) {
-		ms_match_opts mo = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = o->maps[i],
+		ms_match_options mo = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_NATIVE, .map = o->maps[i],
 				     .utt = o->utt, .conflict = o->conflict, .edition = o->edition };
 		int w, h;
 		if (!o->maps[i]) {
@@ -701,7 +701,7 @@ int ms_rts_proof_explain(ms_rts_proof *pr, const ms_dsl_prog *p, long *counts)
 	return MS_OK;
 }
 
-int ms_rts_proof_opts_init(ms_rts_proof_opts *opts, unsigned int version)
+int ms_rts_proof_options_init(ms_rts_proof_options *opts, unsigned int version)
 {
-	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_PROOF_OPTS_VERSION);
+	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_PROOF_OPTIONS_VERSION);
 }

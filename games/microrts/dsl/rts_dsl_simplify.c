@@ -472,7 +472,7 @@ static int program_lines(const ms_dsl_prog *p)
 	return ms_rts_dsl_line_map(p, NULL, &n) ? -1 : n;
 }
 
-int ms_rts_simplify(ms_rts_proof *pr, ms_dsl_prog *p, const ms_rts_simplify_opts *opts, ms_rts_simplify_stats *st)
+int ms_rts_simplify(ms_rts_proof *pr, ms_dsl_prog *p, const ms_rts_simplify_options *opts, ms_rts_simplify_stats *st)
 {
 	ms_ctx *ctx = rd_proof_ctx(pr);
 	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
@@ -484,7 +484,7 @@ int ms_rts_simplify(ms_rts_proof *pr, ms_dsl_prog *p, const ms_rts_simplify_opts
 	ms_rts_proof_diff diff;
 
 	memset(st, 0, sizeof *st);
-	if (opts && opts->version != MS_RTS_SIMPLIFY_OPTS_VERSION)
+	if (opts && opts->version != MS_RTS_SIMPLIFY_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "simplify: unknown options version %d", opts->version);
 	st->nodes_before = ms_dsl_prog_len(p);
 	st->lines_before = program_lines(p);
@@ -569,7 +569,7 @@ done:
 	return rc;
 }
 
-int ms_rts_simplify_opts_init(ms_rts_simplify_opts *opts, unsigned int version)
+int ms_rts_simplify_options_init(ms_rts_simplify_options *opts, unsigned int version)
 {
-	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_SIMPLIFY_OPTS_VERSION);
+	return MS_OPTS_INIT_ZERO(opts, version, MS_RTS_SIMPLIFY_OPTIONS_VERSION);
 }

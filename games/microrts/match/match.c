@@ -26,7 +26,7 @@
 
 struct ms_match {
 	ms_ctx *ctx;
-	ms_match_opts o;
+	ms_match_options o;
 	char *map;               /* resolved map path */
 	char *harness_jar, *harness_dir;
 	/* native */
@@ -73,15 +73,15 @@ static int resolve_map(ms_match *m, const char *map)
 			    base[0] ? " at " : "", base);
 }
 
-int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
+int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_options *opts)
 {
 	ms_match *m;
 	int rc = MS_OK;
 
 	*out = NULL;
-	if (!opts || opts->version < 2 || opts->version > MS_MATCH_OPTS_VERSION)
+	if (!opts || opts->version < 2 || opts->version > MS_MATCH_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: options version %d (expected 2..%d)",
-				    opts ? opts->version : -1, MS_MATCH_OPTS_VERSION);
+				    opts ? opts->version : -1, MS_MATCH_OPTIONS_VERSION);
 	const ms_rts_state *given = opts->version >= 3 ? opts->initial : NULL;
 	if (!opts->map && !given)
 		return ms_ctx_error(ctx, MS_EINVAL, "ms_match_new: no map");
@@ -140,7 +140,7 @@ int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts)
 			goto fail;
 #ifdef MS_HAVE_JVM
 		static const char *const quiet[] = { "-Dmicrosynth.quiet=true" };
-		ms_jvm_opts jo = { .version = MS_JVM_OPTS_VERSION, .harness_jar = m->harness_jar,
+		ms_jvm_options jo = { .version = MS_JVM_OPTIONS_VERSION, .harness_jar = m->harness_jar,
 				   .harness_dir = m->harness_dir, .vm_options = quiet,
 				   .n_vm_options = m->o.jvm_verbose ? 0 : 1 };
 		if (!m->harness_jar) {
@@ -244,12 +244,12 @@ static int memo_table(ms_match *m, ms_memo **out)
 /* A program player's bot, with the match context's memo table. */
 static int program_bot(ms_match *m, ms_bot **out, const ms_dsl_prog *p, uint8_t *reach, int64_t seed)
 {
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .reach = reach };
+	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .reach = reach };
 	int rc;
 
 	if ((rc = memo_table(m, &o.path_memo)))
 		return rc;
-	return ms_rts_dsl_bot_new_opts(m->ctx, out, p, m->table, seed, &o);
+	return ms_rts_dsl_bot_new_options(m->ctx, out, p, m->table, seed, &o);
 }
 
 static int play_native(ms_match *m, const ms_match_player players[2], const char *trace, const ms_bot_hooks *h,
@@ -317,7 +317,7 @@ done:
 static int play_official(ms_match *m, const ms_match_player players[2], const char *trace, ms_match_result *res)
 {
 	static const char prefix[] = "program-text:";
-	ms_jvm_match_opts jm = { .version = MS_JVM_MATCH_OPTS_VERSION };
+	ms_jvm_match_options jm = { .version = MS_JVM_MATCH_OPTIONS_VERSION };
 	ms_jvm_result jr;
 	char *spec[2] = { NULL, NULL };
 	const char *name[2];
@@ -433,7 +433,7 @@ const ms_rts_utt *ms_match_utt(const ms_match *m)
 	return m ? m->table : NULL;
 }
 
-int ms_match_opts_init(ms_match_opts *opts, unsigned int version)
+int ms_match_options_init(ms_match_options *opts, unsigned int version)
 {
-	return MS_OPTS_INIT_ZERO(opts, version, MS_MATCH_OPTS_VERSION);
+	return MS_OPTS_INIT_ZERO(opts, version, MS_MATCH_OPTIONS_VERSION);
 }

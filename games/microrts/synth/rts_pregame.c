@@ -55,9 +55,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int ms_rts_pregame_opts_init(ms_rts_pregame_opts *o, unsigned int version)
+int ms_rts_pregame_options_init(ms_rts_pregame_options *o, unsigned int version)
 {
-	if (!MS_OPTS_VERSION_OK(version, MS_RTS_PREGAME_OPTS_VERSION))
+	if (!MS_OPTS_VERSION_OK(version, MS_RTS_PREGAME_OPTIONS_VERSION))
 		return MS_EINVAL;
 	memset(o, 0, sizeof *o);
 	o->version = version;
@@ -74,7 +74,7 @@ int ms_rts_pregame_opts_init(ms_rts_pregame_opts *o, unsigned int version)
 	return MS_OK;
 }
 
-static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o)
+static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o)
 {
 	if (!first)
 		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: no first state");
@@ -101,7 +101,7 @@ static int check_opts(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_prega
 }
 
 /* The field the options name, else the default one; its size into *n. */
-static const char *const *field_of(const ms_rts_pregame_opts *o, int *n)
+static const char *const *field_of(const ms_rts_pregame_options *o, int *n)
 {
 	*n = o->field ? o->n_field : (int)(sizeof default_field / sizeof *default_field);
 	return o->field ? o->field : default_field;
@@ -111,7 +111,7 @@ static const char *const *field_of(const ms_rts_pregame_opts *o, int *n)
  * The problem on `first` against `opps`, with `seeds` seeds per seat for the
  * bots that draw (0: none); with a `prefix`, our side plays it until `cycle`.
  */
-static int new_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o,
+static int new_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o,
 		       const char *const *opps, int n_opps, int seeds, const ms_dsl_prog *prefix, int cycle,
 		       ms_rts_synth **out)
 {
@@ -133,7 +133,7 @@ static int new_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_preg
 }
 
 /* The field problem on `first`, with `seeds` seeds per seat for the bots that draw (0: none). */
-static int make_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int seeds,
+static int make_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o, int seeds,
 			ms_rts_synth **out)
 {
 	int n_field;
@@ -142,7 +142,7 @@ static int make_problem(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 }
 
 /* 1 when a bot of the field draws unseeded numbers in its jar (a second stage can tell seeds apart). */
-static int field_draws(const ms_rts_pregame_opts *o)
+static int field_draws(const ms_rts_pregame_options *o)
 {
 	int n;
 	const char *const *f = field_of(o, &n);
@@ -174,7 +174,7 @@ typedef struct run_state {
 } run_state;
 
 /* The number of archetypes the options screen after the candidates. */
-static int n_archetypes(const ms_rts_pregame_opts *o)
+static int n_archetypes(const ms_rts_pregame_options *o)
 {
 	int n = 0;
 	while (o->archetypes && ms_rts_archetype(n))
@@ -188,7 +188,7 @@ static int n_archetypes(const ms_rts_pregame_opts *o)
  * best (ties: the first) into *best (NULL when none parsed or the clock ran
  * out first).
  */
-static int screen(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts *o, run_state *rst,
+static int screen(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_options *o, run_state *rst,
 		  ms_dsl_prog **best, ms_rts_pregame_result *res, double *batch_s)
 {
 	const ms_synth_problem *pb = ms_rts_synth_problem(rs);
@@ -296,11 +296,11 @@ static int regrammar(ms_ctx *ctx, const ms_rts_synth *rs, const ms_dsl_prog *p, 
  * seconds; the margin is taken off here) or `evals` evaluations; the best
  * program into *out (a copy), its score into *psi.
  */
-static int sa_stage(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts *o, const ms_dsl_prog *from,
+static int sa_stage(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_options *o, const ms_dsl_prog *from,
 		    double until, long long evals, double margin, uint64_t seed, ms_dsl_prog **out, double *psi,
 		    long long *made)
 {
-	ms_synth_opts so;
+	ms_synth_options so;
 	ms_synth *s = NULL;
 	ms_synth_stats st;
 	int rc;
@@ -308,7 +308,7 @@ static int sa_stage(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_op
 	*out = NULL;
 	*psi = -1;
 	*made = 0;
-	ms_synth_opts_init(&so, MS_SYNTH_OPTS_VERSION);
+	ms_synth_options_init(&so, MS_SYNTH_OPTIONS_VERSION);
 	so.algo = MS_SYNTH_SA;
 	so.seed = seed;
 	so.threads = o->threads;
@@ -352,14 +352,14 @@ typedef struct check_set {
 } check_set;
 
 /* Seeds a field bot plays in the check and in its case search (0: one reproducible game a seat). */
-static int seeds_of(const ms_rts_pregame_opts *o, const char *bot)
+static int seeds_of(const ms_rts_pregame_options *o, const char *bot)
 {
 	return o->opponent_seeds >= 2 && ms_bot_draws_unseeded(bot) ? o->opponent_seeds : 0;
 }
 
 /* The check's games, in the order they are played (as ms_rts_synth_score seeds them); 0 when more
  * than a switch can hold (then no switch is made). */
-static int plan_checks(const ms_rts_pregame_opts *o, check_set *cs)
+static int plan_checks(const ms_rts_pregame_options *o, check_set *cs)
 {
 	int n_field;
 	const char *const *field = field_of(o, &n_field);
@@ -405,12 +405,12 @@ static int watch_features(void *ud, const ms_rts_state *s)
  * `spec`) and fills the scores; with `features`, what our side saw at the
  * switch cycle too. The sum of the scores into *total.
  */
-static int play_checks(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+static int play_checks(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o, int max_cycles,
 		       const ms_dsl_prog *prog, const char *spec, int features, check_set *cs, double *total)
 {
 	int n_field;
 	const char *const *field = field_of(o, &n_field);
-	ms_match_opts mo = { .version = MS_MATCH_OPTS_VERSION, .backend = MS_MATCH_NATIVE, .map = "the game's map",
+	ms_match_options mo = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_NATIVE, .map = "the game's map",
 			     .max_cycles = max_cycles, .edition = o->edition, .initial = first };
 	ms_match *m = NULL;
 	int rc;
@@ -495,7 +495,7 @@ static int salve_text(ms_ctx *ctx, const ms_dsl_prog *p, char **out)
 }
 
 /* The switch text: `before` until the cycle, then each seen check game's bot's case (or `before`). */
-static int compose_switch(const ms_rts_pregame_opts *o, const check_set *cs, int c, const char *before,
+static int compose_switch(const ms_rts_pregame_options *o, const check_set *cs, int c, const char *before,
 			  char *const *cases, const int *has_case, double least, ms_buf *b)
 {
 	int n_field;
@@ -526,7 +526,7 @@ static int compose_switch(const ms_rts_pregame_opts *o, const check_set *cs, int
 }
 
 /* One case search: `bot` alone, our side playing `before` until the switch cycle, from `before`. */
-static int case_search(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, const char *bot,
+static int case_search(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o, const char *bot,
 		       int cycle, const ms_dsl_prog *before, double until, long long evals, double margin, uint64_t seed,
 		       char **out, double *score, long long *made)
 {
@@ -557,7 +557,7 @@ done:
 }
 
 /* 1 when bot a's case should be searched before bot b's (see switch_stage). */
-static int case_before(const ms_rts_pregame_opts *o, const check_set *cs, const char *const *field, int a, int b)
+static int case_before(const ms_rts_pregame_options *o, const check_set *cs, const char *const *field, int a, int b)
 {
 	int na, nb;
 	double ra = bot_score(cs, a, &na), rb = bot_score(cs, b, &nb);
@@ -599,7 +599,7 @@ static int separable(const check_set *cs, int k, int c)
  * unseeded numbers (one game a seat to win, not one per seed), then the
  * field's order.
  */
-static int choose_cases(const ms_rts_pregame_opts *o, const check_set *cs, int max_cycles, const int *lost,
+static int choose_cases(const ms_rts_pregame_options *o, const check_set *cs, int max_cycles, const int *lost,
 			int *weak, int *n)
 {
 	int n_field, c = 0;
@@ -630,7 +630,7 @@ static int choose_cases(const ms_rts_pregame_opts *o, const check_set *cs, int m
 }
 
 /* Plays the switch `text` against the check games; their score into *total. */
-static int check_switch(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+static int check_switch(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o, int max_cycles,
 			const ms_buf *text, check_set *cs, double *total)
 {
 	size_t plen = strlen("switch-text:");
@@ -654,7 +654,7 @@ static int check_switch(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
  * scores more than `prog` alone. *searched: 0 when no case was searched
  * (no such bot), so the caller can spend the time otherwise.
  */
-static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o, int max_cycles,
 			const ms_dsl_prog *prog, check_set **given, double base, double check_s, double deadline,
 			long long evals, double margin, run_state *rst, ms_rts_pregame_result *res, int *searched)
 {
@@ -752,14 +752,14 @@ done:
 }
 
 /* Options of any known version as the current one (version 1 makes no switch, 1 and 2 screen no archetype). */
-static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_opts *given, ms_rts_pregame_opts *o)
+static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_options *given, ms_rts_pregame_options *o)
 {
-	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTS_VERSION)
+	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: options missing or of an unknown version");
 	/* the fields each version has, over the defaults; then what the older versions did not do */
-	ms_rts_pregame_opts_init(o, MS_RTS_PREGAME_OPTS_VERSION);
-	memcpy(o, given, given->version == 1   ? offsetof(ms_rts_pregame_opts, case_share)
-			 : given->version == 2 ? offsetof(ms_rts_pregame_opts, archetypes)
+	ms_rts_pregame_options_init(o, MS_RTS_PREGAME_OPTIONS_VERSION);
+	memcpy(o, given, given->version == 1   ? offsetof(ms_rts_pregame_options, case_share)
+			 : given->version == 2 ? offsetof(ms_rts_pregame_options, archetypes)
 					       : sizeof *o);
 	if (given->version < 2)
 		o->case_share = 0;
@@ -773,7 +773,7 @@ static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_opts *given, ms_rts_pr
  * our side saw at the switch cycles: into *out (NULL when the field is too
  * large to check), its total score into *total and its time into *secs.
  */
-static int run_check(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o, int max_cycles,
+static int run_check(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o, int max_cycles,
 		     const ms_dsl_prog *prog, check_set **out, double *total, double *secs)
 {
 	check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
@@ -794,13 +794,13 @@ static int run_check(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregam
 }
 
 /* 1 when the budget has room for one more batch (its time: `margin`). */
-static int budget_left(const ms_rts_pregame_opts *o, const run_state *rst, double margin)
+static int budget_left(const ms_rts_pregame_options *o, const run_state *rst, double margin)
 {
 	return rst->deadline > 0 ? now_s() + margin < rst->deadline : o->max_evals - rst->evals > 0;
 }
 
 /* SA on `rs` from *best with the rest of the budget; *best and *psi take its result when it scores more. */
-static int go_on(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts *o, run_state *rst, double margin,
+static int go_on(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_options *o, run_state *rst, double margin,
 		 uint64_t seed, ms_dsl_prog **best, double *psi, long long *made)
 {
 	ms_dsl_prog *more = NULL;
@@ -819,11 +819,11 @@ static int go_on(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opts 
 	return MS_OK;
 }
 
-int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *given,
+int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *given,
 		   ms_rts_pregame_result *res)
 {
-	ms_rts_pregame_opts opts;
-	const ms_rts_pregame_opts *o = &opts;
+	ms_rts_pregame_options opts;
+	const ms_rts_pregame_options *o = &opts;
 	ms_rts_synth *rs = NULL, *rs2 = NULL;
 	ms_dsl_prog *start = NULL, *best1 = NULL, *best2 = NULL, *from2 = NULL;
 	check_set *cs = NULL; /* the program's check, passed on to the switch stage */

@@ -340,7 +340,7 @@ static int replay_begin(rts_reach_prog *q)
 		return rc;
 	if (q->it)
 		return ms_rts_dsl_interp_set_program(q->it, q->p);
-	ms_rts_dsl_opts o = { .version = MS_RTS_DSL_OPTS_VERSION, .path_memo = q->memo };
+	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .path_memo = q->memo };
 	return ms_rts_dsl_interp_new(q->ctx, &q->it, q->p, 0, &o);
 }
 

@@ -61,7 +61,7 @@ static void fc_put(ms_rts_synth *rs, uint64_t hash, int opponent, int shard, con
 
 int rts_synth_open_match(const ms_rts_synth *rs, ms_ctx *ctx, int map, int official, ms_match **out)
 {
-	ms_match_opts mo = { .version = MS_MATCH_OPTS_VERSION,
+	ms_match_options mo = { .version = MS_MATCH_OPTIONS_VERSION,
 			     .backend = official ? MS_MATCH_OFFICIAL : MS_MATCH_NATIVE,
 			     .map = rs->maps[map],
 			     .initial = rs->states && !official ? rs->states[map] : NULL,

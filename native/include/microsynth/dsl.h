@@ -224,20 +224,20 @@ MS_EXTERN int ms_dsl_parse_tokens(ms_dsl_prog *p, const char *text, size_t len, 
 /* ---- random generation and mutation ------------------------------------- */
 
 /** Limits of random generation; zero-initialise, set version, then fields. */
-typedef struct ms_dsl_gen_opts {
-	int version;   /**< MS_DSL_GEN_OPTS_VERSION */
+typedef struct ms_dsl_gen_options {
+	int version;   /**< MS_DSL_GEN_OPTIONS_VERSION */
 	int max_depth; /**< default sampler: beyond it only leaf-most productions (0: 4) */
 	int budget;    /**< passed to game samplers as their size budget */
 	int max_nodes; /**< hard cap on the generated subtree's nodes (0: 10,000) */
-} ms_dsl_gen_opts;
+} ms_dsl_gen_options;
 
 /**
- * Zero-initialises `opts` and sets its version (MS_DSL_GEN_OPTS_VERSION): 0, or MS_EINVAL for a
+ * Zero-initialises `opts` and sets its version (MS_DSL_GEN_OPTIONS_VERSION): 0, or MS_EINVAL for a
  * version this build does not know.
  */
-MS_EXTERN int ms_dsl_gen_opts_init(ms_dsl_gen_opts *opts, unsigned int version);
+MS_EXTERN int ms_dsl_gen_options_init(ms_dsl_gen_options *opts, unsigned int version);
 
-#define MS_DSL_GEN_OPTS_VERSION 1
+#define MS_DSL_GEN_OPTIONS_VERSION 1
 
 /**
  * Generates a random program of non-terminal `nt` into `p` (cleared
@@ -246,7 +246,7 @@ MS_EXTERN int ms_dsl_gen_opts_init(ms_dsl_gen_opts *opts, unsigned int version);
  * those with one child, else among all (as the Can't Stop reference does).
  * Game samplers take over for the non-terminals they are installed on.
  */
-MS_EXTERN int ms_dsl_generate(ms_dsl_prog *p, int nt, ms_jrandom *rng, const ms_dsl_gen_opts *opts);
+MS_EXTERN int ms_dsl_generate(ms_dsl_prog *p, int nt, ms_jrandom *rng, const ms_dsl_gen_options *opts);
 
 /**
  * The neighbourhood of local search: replaces the subtree at node `i` with
@@ -254,14 +254,14 @@ MS_EXTERN int ms_dsl_generate(ms_dsl_prog *p, int nt, ms_jrandom *rng, const ms_
  * `opts` as a whole new program would be (the references give the new
  * subtree its own depth or size budget, so programs may grow).
  */
-MS_EXTERN int ms_dsl_regenerate(ms_dsl_prog *p, int i, ms_jrandom *rng, const ms_dsl_gen_opts *opts);
+MS_EXTERN int ms_dsl_regenerate(ms_dsl_prog *p, int i, ms_jrandom *rng, const ms_dsl_gen_options *opts);
 
 /**
  * A mutation as most references do it: a node drawn uniformly among the
  * nodes whose production size is > 0 (all nodes when `all_nodes`), then
  * ms_dsl_regenerate there. `*at` (may be NULL) receives the node index.
  */
-MS_EXTERN int ms_dsl_mutate(ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_opts *opts, int all_nodes, int *at);
+MS_EXTERN int ms_dsl_mutate(ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_options *opts, int all_nodes, int *at);
 
 /* For game samplers: emit one production or hole, recurse into a child. */
 MS_EXTERN int ms_dsl_gen_emit(ms_dsl_gen *gen, ms_dsl_sym sym);

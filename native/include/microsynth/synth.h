@@ -102,7 +102,7 @@ typedef struct ms_synth_problem {
 	const char *fingerprint;
 	const ms_dsl_grammar *grammar;
 	int start;                     /**< non-terminal of whole programs; -1: the grammar's start */
-	ms_dsl_gen_opts gen;           /**< generation and mutation limits (version 0: dsl.h defaults) */
+	ms_dsl_gen_options gen;           /**< generation and mutation limits (version 0: dsl.h defaults) */
 	int shards[2];                 /**< shards of Psi and of C (0 means 1) */
 	int has_c;                     /**< 1 if kind MS_SYNTH_C is defined (needed by sketch searches) */
 	void *user;
@@ -329,14 +329,14 @@ typedef int (*ms_synth_progress_fn)(void *ud, const ms_synth_stats *st);
  * struct while it still said 1, so options declaring 1 are refused rather
  * than read past their end).
  */
-#define MS_SYNTH_OPTS_VERSION 2
+#define MS_SYNTH_OPTIONS_VERSION 2
 
 /**
- * Search settings. ms_synth_opts_init fills the reference code's values
+ * Search settings. ms_synth_options_init fills the reference code's values
  * (spec/cantstop.md 7); change fields after it.
  */
-typedef struct ms_synth_opts {
-	int version;             /**< MS_SYNTH_OPTS_VERSION */
+typedef struct ms_synth_options {
+	int version;             /**< MS_SYNTH_OPTIONS_VERSION */
 	int algo;                /**< ms_synth_algo */
 	uint64_t seed;
 	int threads;             /**< evaluation threads (1) */
@@ -424,13 +424,13 @@ typedef struct ms_synth_opts {
 	 * score, as the other algorithms).
 	 */
 	int hss_confirm;
-} ms_synth_opts;
+} ms_synth_options;
 
 /**
- * Fills the defaults above (version: MS_SYNTH_OPTS_VERSION); 0, or MS_EINVAL for a version this
+ * Fills the defaults above (version: MS_SYNTH_OPTIONS_VERSION); 0, or MS_EINVAL for a version this
  * build does not know.
  */
-MS_EXTERN int ms_synth_opts_init(ms_synth_opts *opts, unsigned int version);
+MS_EXTERN int ms_synth_options_init(ms_synth_options *opts, unsigned int version);
 
 /* ---- knobs: the algorithms' settings by name ---------------------------------- */
 
@@ -444,7 +444,7 @@ typedef enum ms_synth_knob_type {
 } ms_synth_knob_type;
 
 /**
- * One named setting of ms_synth_opts, published by the option family that
+ * One named setting of ms_synth_options, published by the option family that
  * owns it (SA, UCT, sketch learning, HSS), so front ends set any
  * algorithm's settings from a name without knowing them.
  */
@@ -453,7 +453,7 @@ typedef struct ms_synth_knob {
 	int type;             /**< ms_synth_knob_type */
 	double lo, hi;        /**< the range of INT, LONG and REAL values */
 	int open_lo;          /**< REAL: 1 excludes lo */
-	size_t offset;        /**< of the field in ms_synth_opts */
+	size_t offset;        /**< of the field in ms_synth_options */
 	unsigned int algos;   /**< the algorithms it applies to: bit 1u << ms_synth_algo */
 	const char *choices;  /**< CHOICE: the values, '|'-separated ("code|best|pass") */
 	const char *arg;      /**< the value's placeholder in help ("N", "X", "FILE") */
@@ -469,7 +469,7 @@ MS_EXTERN const ms_synth_knob *ms_synth_knob_find(const char *name);
  * MS_EINVAL with a message naming the flag and the value (an unknown name,
  * a value out of range or not of the knob's type).
  */
-MS_EXTERN int ms_synth_opts_set(ms_ctx *ctx, ms_synth_opts *o, const char *name, const char *value);
+MS_EXTERN int ms_synth_options_set(ms_ctx *ctx, ms_synth_options *o, const char *name, const char *value);
 /**
  * 0 if the knob `name` applies to algorithm `algo`; else MS_EINVAL with the
  * one message "--X applies to A, B only" (MS_ENOTFOUND for an unknown name).
@@ -484,7 +484,7 @@ typedef struct ms_synth ms_synth;
  * `resume` is set and the file exists; its settings must match) and the
  * CSV log. Errors name the option or file at fault.
  */
-MS_EXTERN int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const ms_synth_opts *o);
+MS_EXTERN int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const ms_synth_options *o);
 
 /**
  * Runs until the budget is spent (returns 0), the progress callback stops
@@ -540,10 +540,10 @@ typedef struct ms_synth_selfplay_iter {
 	ms_synth_stats stats;            /**< its search's statistics */
 } ms_synth_selfplay_iter;
 
-#define MS_SYNTH_SELFPLAY_OPTS_VERSION 2 /* 2 added on_search; 1 is still accepted */
+#define MS_SYNTH_SELFPLAY_OPTIONS_VERSION 2 /* 2 added on_search; 1 is still accepted */
 
 /**
- * Self-play settings; ms_synth_selfplay_opts_init fills the defaults.
+ * Self-play settings; ms_synth_selfplay_options_init fills the defaults.
  *
  * Iteration 0 answers the fixed opponents (weight 1 each). Iteration i > 0
  * answers programs of earlier iterations, plus every fixed opponent with
@@ -562,12 +562,12 @@ typedef struct ms_synth_selfplay_iter {
  * log per iteration (iter-NNN.log), so a killed loop resumes by replaying
  * them.
  */
-typedef struct ms_synth_selfplay_opts {
-	int version;             /**< MS_SYNTH_SELFPLAY_OPTS_VERSION */
+typedef struct ms_synth_selfplay_options {
+	int version;             /**< MS_SYNTH_SELFPLAY_OPTIONS_VERSION */
 	int loop;                /**< ms_synth_loop */
 	int iterations;          /**< at least 1 */
 	double fixed_weight;     /**< weight of the fixed opponents after iteration 0 (0: left out) */
-	ms_synth_opts br;        /**< the best-response search (budget per iteration); population, initial,
+	ms_synth_options br;        /**< the best-response search (budget per iteration); population, initial,
 				      checkpoint and resume are the loop's */
 	const char *checkpoint_dir; /**< existing directory for the iterations' logs (NULL: none) */
 	int resume;              /**< 1: replay the logs found there */
@@ -583,13 +583,13 @@ typedef struct ms_synth_selfplay_opts {
 	 * that build the same problem from the same programs.
 	 */
 	int (*on_search)(void *ud, ms_synth *s, const ms_synth_problem *pb, const ms_dsl_prog *const *progs, int n);
-} ms_synth_selfplay_opts;
+} ms_synth_selfplay_options;
 
 /**
- * Fills the defaults above (version: MS_SYNTH_SELFPLAY_OPTS_VERSION); 0, or MS_EINVAL for a
+ * Fills the defaults above (version: MS_SYNTH_SELFPLAY_OPTIONS_VERSION); 0, or MS_EINVAL for a
  * version this build does not know.
  */
-MS_EXTERN int ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *opts, unsigned int version);
+MS_EXTERN int ms_synth_selfplay_options_init(ms_synth_selfplay_options *opts, unsigned int version);
 
 /**
  * Runs the loop. progs[0 .. iterations) are programs of the game's grammar
@@ -597,7 +597,7 @@ MS_EXTERN int ms_synth_selfplay_opts_init(ms_synth_selfplay_opts *opts, unsigned
  * (the callback, or a search's progress callback, asked to stop: the
  * checkpoint logs are complete), or a negative error.
  */
-MS_EXTERN int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *game, const ms_synth_selfplay_opts *o,
+MS_EXTERN int ms_synth_selfplay(ms_ctx *ctx, const ms_synth_selfplay_game *game, const ms_synth_selfplay_options *o,
 				ms_dsl_prog *const *progs);
 
 /* ---- a progress bar -------------------------------------------------------- */

@@ -157,7 +157,7 @@ MS_EXTERN const ms_dsl_grammar *ms_cs_dsl_grammar(const ms_cs_dsl *d);
  * on this grammar. Its game sampler is installed on every non-terminal,
  * so those calls generate as the reference does.
  */
-MS_EXTERN const ms_dsl_gen_opts *ms_cs_dsl_gen_opts(const ms_cs_dsl *d);
+MS_EXTERN const ms_dsl_gen_options *ms_cs_dsl_gen_options(const ms_cs_dsl *d);
 MS_EXTERN const ms_cs_dsl_options *ms_cs_dsl_get_options(const ms_cs_dsl *d);
 
 /* ---- random programs and mutation (spec 5.9) ---------------------------- */

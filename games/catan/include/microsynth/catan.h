@@ -239,10 +239,10 @@ MS_EXTERN uint32_t ms_catan_rand(uint64_t *rng, uint32_t n);
  * choice when one resource is scarcest, the Largest-Army checks that stop
  * buying and using cards, the forced Knight before the roll.
  */
-#define MS_CATAN_SIMPLE_OPTS_VERSION 1
+#define MS_CATAN_SIMPLE_OPTIONS_VERSION 1
 
-typedef struct ms_catan_simple_opts {
-	unsigned int version; /**< MS_CATAN_SIMPLE_OPTS_VERSION */
+typedef struct ms_catan_simple_options {
+	unsigned int version; /**< MS_CATAN_SIMPLE_OPTIONS_VERSION */
 	int port_clause;
 	int yop_lumber_bug;
 	int army_blocks_cards;
@@ -250,20 +250,20 @@ typedef struct ms_catan_simple_opts {
 	/** Playouts of a searching agent's own seat (spec 5.3.d): its bank trade is the first
 	 *  tree trade, Monopoly and Year of Plenty uniform among the tree's 5 and 25 options. */
 	int tree_variants;
-} ms_catan_simple_opts;
+} ms_catan_simple_options;
 
 /**
- * Every quirk on, tree_variants off (version: MS_CATAN_SIMPLE_OPTS_VERSION); 0, or MS_EINVAL for a
+ * Every quirk on, tree_variants off (version: MS_CATAN_SIMPLE_OPTIONS_VERSION); 0, or MS_EINVAL for a
  * version this build does not know.
  */
-MS_EXTERN int ms_catan_simple_opts_init(ms_catan_simple_opts *opts, unsigned int version);
+MS_EXTERN int ms_catan_simple_options_init(ms_catan_simple_options *opts, unsigned int version);
 
 /**
  * The Simple agent's choice for the seat to move (spec 5.1), drawing from
  * *rng. `self_has_army`: whether the searching agent holds Largest Army (in
  * a Simple agent's own games: the seat itself; -1 means "the seat itself").
  */
-MS_EXTERN void ms_catan_simple_act(const ms_catan_state *s, const ms_catan_simple_opts *o, int self_has_army,
+MS_EXTERN void ms_catan_simple_act(const ms_catan_state *s, const ms_catan_simple_options *o, int self_has_army,
 				   uint64_t *rng, ms_catan_action *out);
 
 /** The thesis's fast estimate E of an action (spec 5.3.c), from the state after it. */

@@ -375,21 +375,21 @@ MS_EXTERN const char *ms_gdl_player_name(int kind);
 /** GDL's agent table (microsynth/spec.h), *n rows in the order of MS_GDL_PLAYER_* from 1. */
 MS_EXTERN const ms_spec_form *ms_gdl_players(int *n);
 
-#define MS_GDL_PLAYER_OPTS_VERSION 1
+#define MS_GDL_PLAYER_OPTIONS_VERSION 1
 
-/** A player's knobs; ms_gdl_player_opts_init fills the defaults given here. */
-typedef struct ms_gdl_player_opts {
-	int version;              /**< MS_GDL_PLAYER_OPTS_VERSION */
+/** A player's knobs; ms_gdl_player_options_init fills the defaults given here. */
+typedef struct ms_gdl_player_options {
+	int version;              /**< MS_GDL_PLAYER_OPTIONS_VERSION */
 	ms_gdl_uct_options uo;    /**< uct, guct, sguct: the search (its seed is each game's) */
 	ms_gdl_stat_options so;   /**< guct, sguct: the statistical analysis (its seed is the player's) */
 	ms_gdl_sguct_options sgo; /**< sguct: the evolution */
 	long sguct_sims;          /**< sguct: simulations of the offline search from the initial state (10000) */
 	int online;               /**< sguct: generations after each of its searches (0: offline only) */
 	double seconds;           /**< per move, searches of uo.simulations grow one tree this long (0: one search) */
-} ms_gdl_player_opts;
+} ms_gdl_player_options;
 
 /** Fills the defaults (each family's own init); 0, or MS_EINVAL for a version this build does not know. */
-MS_EXTERN int ms_gdl_player_opts_init(ms_gdl_player_opts *opts, unsigned int version);
+MS_EXTERN int ms_gdl_player_options_init(ms_gdl_player_options *opts, unsigned int version);
 
 typedef struct ms_gdl_player ms_gdl_player;
 
@@ -400,7 +400,7 @@ typedef struct ms_gdl_player ms_gdl_player;
  * what failed.
  */
 MS_EXTERN int ms_gdl_player_new(ms_ctx *ctx, ms_gdl_player **out, const ms_gdl *g, int kind,
-				const ms_gdl_player_opts *o, uint64_t seed);
+				const ms_gdl_player_options *o, uint64_t seed);
 /** A new game: a fresh search seeded by `seed` (random: its generator; sguct online: a copy of its function). */
 MS_EXTERN int ms_gdl_player_start(ms_gdl_player *p, uint64_t seed);
 /** Role `role`'s move in the machine's current state `st` (the machine set to it). */

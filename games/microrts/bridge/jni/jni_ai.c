@@ -463,7 +463,7 @@ int ms_jni_ai_buffers(ms_jni_ai *ai, int in_len, int out_len, int32_t **in, int3
 	return MS_OK;
 }
 
-int ms_jni_ai_pregame(ms_jni_ai *ai, const int32_t *state, int len, const ms_rts_pregame_opts *o,
+int ms_jni_ai_pregame(ms_jni_ai *ai, const int32_t *state, int len, const ms_rts_pregame_options *o,
 		      ms_rts_pregame_result *res)
 {
 	ms_rts_state *first = NULL;

@@ -112,9 +112,9 @@ int ms_jni_ai_buffers(ms_jni_ai *ai, int in_len, int out_len, int32_t **in, int3
  * (ms_ctx_mfree(ms_jni_ai_ctx(ai), ...)). On failure the message is in
  * ms_jni_ai_error and nothing changed.
  */
-struct ms_rts_pregame_opts;
+struct ms_rts_pregame_options;
 struct ms_rts_pregame_result;
-int ms_jni_ai_pregame(ms_jni_ai *ai, const int32_t *state, int len, const struct ms_rts_pregame_opts *o,
+int ms_jni_ai_pregame(ms_jni_ai *ai, const int32_t *state, int len, const struct ms_rts_pregame_options *o,
 		      struct ms_rts_pregame_result *res);
 
 /** Counters since creation: decisions made, pairs dropped by the reply rules. */

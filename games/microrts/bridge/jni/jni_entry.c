@@ -379,7 +379,7 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, 
 								   jlongArray settings, jdoubleArray figures)
 {
 	ms_jni_ai *ai = handle(h);
-	ms_rts_pregame_opts o;
+	ms_rts_pregame_options o;
 	ms_rts_pregame_result res;
 	jlong set[11];
 	char **texts = NULL, **bots = NULL;
@@ -399,7 +399,7 @@ JNIEXPORT jstring JNICALL Java_ai_microsynth_MicrosynthAI_nPregame(JNIEnv *env, 
 	}
 	jsize n_set = (*env)->GetArrayLength(env, settings), n_fig = (*env)->GetArrayLength(env, figures);
 	(*env)->GetLongArrayRegion(env, settings, 0, n_set >= 11 ? 11 : 8, set);
-	ms_rts_pregame_opts_init(&o, MS_RTS_PREGAME_OPTS_VERSION);
+	ms_rts_pregame_options_init(&o, MS_RTS_PREGAME_OPTIONS_VERSION);
 	o.case_share = 0;
 	if (n_set >= 11) {
 		o.case_share = set[8] >= 0 && set[8] < 1000 ? (double)set[8] / 1000.0 : 0;

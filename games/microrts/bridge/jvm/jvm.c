@@ -161,7 +161,7 @@ static int load_embedded(ms_jvm *j, JNIEnv *env, const char *jar)
 	return j->embedded ? 0 : java_error(j->ctx, env, MS_ENOMEM, "global reference");
 }
 
-static int find_or_create_vm(ms_jvm *j, const ms_jvm_opts *o)
+static int find_or_create_vm(ms_jvm *j, const ms_jvm_options *o)
 {
 	/* Inside a JVM already (or a VM we started for another handle)? */
 	created_vms_fn created = (created_vms_fn)dlsym(RTLD_DEFAULT, "JNI_GetCreatedJavaVMs");
@@ -210,10 +210,10 @@ void ms_jvm_close(ms_jvm *j)
 	ms_ctx_mfree(j->ctx, j);
 }
 
-int ms_jvm_open(ms_ctx *ctx, ms_jvm **out, const ms_jvm_opts *o)
+int ms_jvm_open(ms_ctx *ctx, ms_jvm **out, const ms_jvm_options *o)
 {
 	*out = NULL;
-	if (!o || o->version != MS_JVM_OPTS_VERSION)
+	if (!o || o->version != MS_JVM_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "jvm: unknown options version");
 	if (!o->harness_jar || !is_file(o->harness_jar))
 		return ms_ctx_error(ctx, MS_ENOTFOUND, "jvm: harness jar %s not found",
@@ -258,9 +258,9 @@ static int parse_result(ms_ctx *ctx, const char *text, ms_jvm_result *res)
 	return 0;
 }
 
-int ms_jvm_match(ms_jvm *j, const ms_jvm_match_opts *m, ms_jvm_result *res)
+int ms_jvm_match(ms_jvm *j, const ms_jvm_match_options *m, ms_jvm_result *res)
 {
-	if (!m || m->version != MS_JVM_MATCH_OPTS_VERSION)
+	if (!m || m->version != MS_JVM_MATCH_OPTIONS_VERSION)
 		return ms_ctx_error(j->ctx, MS_EINVAL, "jvm match: unknown options version");
 	if (!m->map || !m->p0 || !m->p1)
 		return ms_ctx_error(j->ctx, MS_EINVAL, "jvm match: map, p0 and p1 are required");
@@ -328,12 +328,12 @@ out:
 	return rc;
 }
 
-int ms_jvm_opts_init(ms_jvm_opts *opts, unsigned int version)
+int ms_jvm_options_init(ms_jvm_options *opts, unsigned int version)
 {
-	return MS_OPTS_INIT_ZERO(opts, version, MS_JVM_OPTS_VERSION);
+	return MS_OPTS_INIT_ZERO(opts, version, MS_JVM_OPTIONS_VERSION);
 }
 
-int ms_jvm_match_opts_init(ms_jvm_match_opts *opts, unsigned int version)
+int ms_jvm_match_options_init(ms_jvm_match_options *opts, unsigned int version)
 {
-	return MS_OPTS_INIT_ZERO(opts, version, MS_JVM_MATCH_OPTS_VERSION);
+	return MS_OPTS_INIT_ZERO(opts, version, MS_JVM_MATCH_OPTIONS_VERSION);
 }

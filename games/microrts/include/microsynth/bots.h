@@ -130,7 +130,7 @@ MS_EXTERN int ms_bot_set_stochastic(ms_bot *bot, int on);
  * whose inputs it met before takes the answer from the table, so the
  * decisions are those without it. The table may serve every bot of one
  * thread, from match to match; the caller frees it after them. Program
- * bots take theirs in ms_rts_dsl_opts.
+ * bots take theirs in ms_rts_dsl_options.
  */
 MS_EXTERN int ms_bot_set_memo(ms_bot *bot, ms_memo *memo);
 

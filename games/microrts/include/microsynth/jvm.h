@@ -30,35 +30,35 @@ extern "C" {
 typedef struct ms_jvm ms_jvm;
 
 /** Options of ms_jvm_open; zero-initialise, set version. */
-typedef struct ms_jvm_opts {
-	int version;              /**< MS_JVM_OPTS_VERSION */
+typedef struct ms_jvm_options {
+	int version;              /**< MS_JVM_OPTIONS_VERSION */
 	const char *harness_jar;  /**< microsynth-harness.jar (required) */
 	const char *harness_dir;  /**< harness cache; NULL: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness */
 	const char *java_home;    /**< NULL: $JAVA_HOME, else the `java` found on PATH */
 	const char *const *vm_options; /**< extra VM options ("-Xmx2g"), n_vm_options of them */
 	int n_vm_options;
-} ms_jvm_opts;
+} ms_jvm_options;
 
 /**
- * Zero-initialises `opts` and sets its version (MS_JVM_OPTS_VERSION): 0, or MS_EINVAL for a
+ * Zero-initialises `opts` and sets its version (MS_JVM_OPTIONS_VERSION): 0, or MS_EINVAL for a
  * version this build does not know.
  */
-MS_EXTERN int ms_jvm_opts_init(ms_jvm_opts *opts, unsigned int version);
+MS_EXTERN int ms_jvm_options_init(ms_jvm_options *opts, unsigned int version);
 
-#define MS_JVM_OPTS_VERSION 1
+#define MS_JVM_OPTIONS_VERSION 1
 
 /**
  * Starts (or joins) the process's VM. MS_ENOTFOUND when no libjvm or jar
  * is found, MS_ERROR when the VM does not start; the message says which.
  */
-MS_EXTERN int ms_jvm_open(ms_ctx *ctx, ms_jvm **out, const ms_jvm_opts *opts);
+MS_EXTERN int ms_jvm_open(ms_ctx *ctx, ms_jvm **out, const ms_jvm_options *opts);
 
 /** Frees the handle (the VM lives on, as the JNI requires). */
 MS_EXTERN void ms_jvm_close(ms_jvm *jvm);
 
 /** One official match; zero-initialise, set version and the names. */
-typedef struct ms_jvm_match_opts {
-	int version;         /**< MS_JVM_MATCH_OPTS_VERSION */
+typedef struct ms_jvm_match_options {
+	int version;         /**< MS_JVM_MATCH_OPTIONS_VERSION */
 	const char *map;     /**< path, or name inside the harness's maps/ */
 	const char *p0, *p1; /**< class name, program:FILE or socket:HOST:PORT */
 	int utt;             /**< unit type table 1..3 (0: 2) */
@@ -70,15 +70,15 @@ typedef struct ms_jvm_match_opts {
 	int64_t seed;
 	const char *trace;   /**< write the official trace here (NULL: none) */
 	int hang_ms;         /**< a getAction still running after this many ms loses as timed out (0: no limit) */
-} ms_jvm_match_opts;
+} ms_jvm_match_options;
 
 /**
- * Zero-initialises `opts` and sets its version (MS_JVM_MATCH_OPTS_VERSION): 0, or MS_EINVAL for a
+ * Zero-initialises `opts` and sets its version (MS_JVM_MATCH_OPTIONS_VERSION): 0, or MS_EINVAL for a
  * version this build does not know.
  */
-MS_EXTERN int ms_jvm_match_opts_init(ms_jvm_match_opts *opts, unsigned int version);
+MS_EXTERN int ms_jvm_match_options_init(ms_jvm_match_options *opts, unsigned int version);
 
-#define MS_JVM_MATCH_OPTS_VERSION 1
+#define MS_JVM_MATCH_OPTIONS_VERSION 1
 
 typedef struct ms_jvm_result {
 	int winner;  /**< 0, 1, or -1 for a draw */
@@ -92,7 +92,7 @@ typedef struct ms_jvm_result {
  * `microsynth match` plays it). MS_EINVAL for bad settings or unknown AIs
  * (the message is the harness's), MS_ERROR when the VM fails.
  */
-MS_EXTERN int ms_jvm_match(ms_jvm *jvm, const ms_jvm_match_opts *m, ms_jvm_result *res);
+MS_EXTERN int ms_jvm_match(ms_jvm *jvm, const ms_jvm_match_options *m, ms_jvm_result *res);
 
 #ifdef __cplusplus
 }

@@ -184,11 +184,11 @@ typedef enum ms_match_backend {
 } ms_match_backend;
 
 /* Version 3 adds `initial`; version 2 options are still accepted. */
-#define MS_MATCH_OPTS_VERSION 3
+#define MS_MATCH_OPTIONS_VERSION 3
 
 /** Settings of a match context; zero-initialise, set version and map (or initial). */
-typedef struct ms_match_opts {
-	int version;             /**< MS_MATCH_OPTS_VERSION */
+typedef struct ms_match_options {
+	int version;             /**< MS_MATCH_OPTIONS_VERSION */
 	int backend;             /**< ms_match_backend */
 	/** Map file; a relative path that does not exist is looked up in the harness's maps/. With
 	 *  `initial`, only the map's name in messages (may be NULL). */
@@ -220,13 +220,13 @@ typedef struct ms_match_opts {
 	 *  must outlive the context, and `utt`/`conflict` are then the table's. Builds without map
 	 *  files (the drop-in bot's library) take only this form. */
 	const ms_rts_state *initial;
-} ms_match_opts;
+} ms_match_options;
 
 /**
- * Zero-initialises `opts` and sets its version (MS_MATCH_OPTS_VERSION): 0, or MS_EINVAL for a
+ * Zero-initialises `opts` and sets its version (MS_MATCH_OPTIONS_VERSION): 0, or MS_EINVAL for a
  * version this build does not know.
  */
-MS_EXTERN int ms_match_opts_init(ms_match_opts *opts, unsigned int version);
+MS_EXTERN int ms_match_options_init(ms_match_options *opts, unsigned int version);
 
 /** The end of one match. */
 typedef struct ms_match_result {
@@ -243,14 +243,14 @@ typedef struct ms_match ms_match;
  * backend) or starts/joins the process's JVM (official backend). Errors name
  * the map or the JVM's problem.
  */
-MS_EXTERN int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_opts *opts);
+MS_EXTERN int ms_match_new(ms_ctx *ctx, ms_match **out, const ms_match_options *opts);
 MS_EXTERN void ms_match_free(ms_match *m);
 
 /** The counters of the match context's memo table (all 0 before a native match, or without a table). */
 MS_EXTERN void ms_match_memo_stats(const ms_match *m, ms_memo_stats *out);
 
 /**
- * Seeds the following matches as ms_match_opts.seed would (the engine's
+ * Seeds the following matches as ms_match_options.seed would (the engine's
  * and the bots' generators); stochastic = 1 makes native bots draw where
  * the Java bots draw unseeded numbers (ms_bot_set_stochastic).
  */

@@ -169,8 +169,8 @@ enum {
 };
 
 /** Interpreter options; zero-initialise, set version, then fields. */
-typedef struct ms_rts_dsl_opts {
-	int version;    /**< MS_RTS_DSL_OPTS_VERSION */
+typedef struct ms_rts_dsl_options {
+	int version;    /**< MS_RTS_DSL_OPTIONS_VERSION */
 	int for_order;  /**< MS_RTS_DSL_FOR_* */
 	int full_loops; /**< run every loop in full as Java does (slower, same decisions; for tests) */
 	int full_paths; /**< run every path search in full, even one that cannot reach its goal (slower, same
@@ -190,18 +190,18 @@ typedef struct ms_rts_dsl_opts {
 	/* version 3 */
 	uint8_t *reach; /**< NULL, or one byte per node of the program that the interpreter ORs
 			     MS_RTS_DSL_REACH_* into as it runs (the caller owns and clears it) */
-} ms_rts_dsl_opts;
+} ms_rts_dsl_options;
 
 /**
- * Zero-initialises `opts` and sets its version (MS_RTS_DSL_OPTS_VERSION): 0, or MS_EINVAL for a
+ * Zero-initialises `opts` and sets its version (MS_RTS_DSL_OPTIONS_VERSION): 0, or MS_EINVAL for a
  * version this build does not know.
  */
-MS_EXTERN int ms_rts_dsl_opts_init(ms_rts_dsl_opts *opts, unsigned int version);
+MS_EXTERN int ms_rts_dsl_options_init(ms_rts_dsl_options *opts, unsigned int version);
 
-#define MS_RTS_DSL_OPTS_VERSION 3
+#define MS_RTS_DSL_OPTIONS_VERSION 3
 
 /**
- * What a run read of a program (ms_rts_dsl_opts.reach), for a Random-free
+ * What a run read of a program (ms_rts_dsl_options.reach), for a Random-free
  * program: another program that has the same symbol at every READ node's
  * place (the same path of child indices from the root) and no `for` in the
  * subtree at every BUSY node's place makes the same decisions in the same
@@ -224,7 +224,7 @@ MS_EXTERN int ms_rts_dsl_draws_random(const ms_dsl_prog *p);
  * Random cannot match Java runs). `opts` may be NULL.
  */
 MS_EXTERN int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_prog *p, int64_t seed,
-				    const ms_rts_dsl_opts *opts);
+				    const ms_rts_dsl_options *opts);
 MS_EXTERN void ms_rts_dsl_interp_free(ms_rts_dsl_interp *it);
 
 /** Replaces the program (same rules as ms_rts_dsl_interp_new); keeps the scratch memory. */
@@ -292,8 +292,8 @@ MS_EXTERN int ms_rts_dsl_bot_new(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p
 				 int64_t seed);
 
 /** ms_rts_dsl_bot_new with interpreter options (`opts` may be NULL), e.g. full_paths for `bench synth`. */
-MS_EXTERN int ms_rts_dsl_bot_new_opts(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt,
-				      int64_t seed, const ms_rts_dsl_opts *opts);
+MS_EXTERN int ms_rts_dsl_bot_new_options(ms_ctx *ctx, ms_bot **out, const ms_dsl_prog *p, const ms_rts_utt *utt,
+				      int64_t seed, const ms_rts_dsl_options *opts);
 
 /**
  * A bot from a program's text (any text form of ms_rts_dsl_parse, default
@@ -385,8 +385,8 @@ MS_EXTERN int ms_rts_dsl_simplify_static(ms_dsl_prog *p, const ms_rts_utt *utt);
 struct ms_match_player;
 
 /** The matches of one evaluation, as `synth --game microrts` plays them; zero-initialise, set version. */
-typedef struct ms_rts_proof_opts {
-	int version;                  /**< MS_RTS_PROOF_OPTS_VERSION */
+typedef struct ms_rts_proof_options {
+	int version;                  /**< MS_RTS_PROOF_OPTIONS_VERSION */
 	const char *const *maps;      /**< map files (or names under the harness's maps/) */
 	int n_maps;
 	const char *const *opponents; /**< native bots or program:FILE (ms_bot_spec_native); Java classes are refused */
@@ -400,16 +400,16 @@ typedef struct ms_rts_proof_opts {
 	/** NULL, or the n_opponents opponents as players (match.h), read instead of `opponents`: a spec, or a
 	 *  program in memory (copied; named "program HASH" in messages); prefix and reach are not read. */
 	const struct ms_match_player *players;
-} ms_rts_proof_opts;
+} ms_rts_proof_options;
 
 /**
- * Zero-initialises `opts` and sets its version (MS_RTS_PROOF_OPTS_VERSION): 0, or MS_EINVAL for a
+ * Zero-initialises `opts` and sets its version (MS_RTS_PROOF_OPTIONS_VERSION): 0, or MS_EINVAL for a
  * version this build does not know.
  */
-MS_EXTERN int ms_rts_proof_opts_init(ms_rts_proof_opts *opts, unsigned int version);
+MS_EXTERN int ms_rts_proof_options_init(ms_rts_proof_options *opts, unsigned int version);
 
 /* Version 2 adds `players`; version 1 is still accepted. */
-#define MS_RTS_PROOF_OPTS_VERSION 2
+#define MS_RTS_PROOF_OPTIONS_VERSION 2
 
 typedef struct ms_rts_proof ms_rts_proof;
 
@@ -419,7 +419,7 @@ typedef struct ms_rts_proof ms_rts_proof;
  * Errors name the map or opponent (MS_ENOTFOUND for an opponent that is no
  * native bot).
  */
-MS_EXTERN int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_opts *opts);
+MS_EXTERN int ms_rts_proof_new(ms_ctx *ctx, ms_rts_proof **out, const ms_rts_proof_options *opts);
 MS_EXTERN void ms_rts_proof_free(ms_rts_proof *pr);
 /** Number of matches. */
 MS_EXTERN int ms_rts_proof_count(const ms_rts_proof *pr);
@@ -498,19 +498,19 @@ typedef struct ms_rts_simplify_stats {
 typedef void (*ms_rts_simplify_log)(void *ud, const ms_dsl_prog *p, int at, int keep, const ms_rts_proof_diff *diff);
 
 /** Options of ms_rts_simplify; zero-initialise, set version. */
-typedef struct ms_rts_simplify_opts {
-	int version;             /**< MS_RTS_SIMPLIFY_OPTS_VERSION */
+typedef struct ms_rts_simplify_options {
+	int version;             /**< MS_RTS_SIMPLIFY_OPTIONS_VERSION */
 	ms_rts_simplify_log log; /**< NULL: none */
 	void *ud;
-} ms_rts_simplify_opts;
+} ms_rts_simplify_options;
 
 /**
- * Zero-initialises `opts` and sets its version (MS_RTS_SIMPLIFY_OPTS_VERSION): 0, or MS_EINVAL for
+ * Zero-initialises `opts` and sets its version (MS_RTS_SIMPLIFY_OPTIONS_VERSION): 0, or MS_EINVAL for
  * a version this build does not know.
  */
-MS_EXTERN int ms_rts_simplify_opts_init(ms_rts_simplify_opts *opts, unsigned int version);
+MS_EXTERN int ms_rts_simplify_options_init(ms_rts_simplify_options *opts, unsigned int version);
 
-#define MS_RTS_SIMPLIFY_OPTS_VERSION 1
+#define MS_RTS_SIMPLIFY_OPTIONS_VERSION 1
 
 /**
  * Simplifies `p` in place and proves it: records `p` as the reference, applies
@@ -521,7 +521,7 @@ MS_EXTERN int ms_rts_simplify_opts_init(ms_rts_simplify_opts *opts, unsigned int
  * kept; the result is compared once more on every match. A program whose
  * commands all lie inside loops keeps them there. `opts` may be NULL.
  */
-MS_EXTERN int ms_rts_simplify(ms_rts_proof *pr, ms_dsl_prog *p, const ms_rts_simplify_opts *opts,
+MS_EXTERN int ms_rts_simplify(ms_rts_proof *pr, ms_dsl_prog *p, const ms_rts_simplify_options *opts,
 			       ms_rts_simplify_stats *st);
 
 /**

@@ -87,7 +87,7 @@ typedef struct ms_rts_synth_options {
 	int opponent_seeds;
 	int java_hang_ms;               /**< a Java opponent's decision running this long loses as timed out (0: 10,000) */
 	/* ---- version 3 ---- */
-	/** NULL, or n_maps first states in memory (match.h's ms_match_opts.initial): map i is played from
+	/** NULL, or n_maps first states in memory (match.h's ms_match_options.initial): map i is played from
 	 *  states[i] (borrowed; it and its table must outlive the problem) and maps[i] only names it. Native
 	 *  opponents only; `utt` and `conflict` are then the states' tables'. */
 	const ms_rts_state *const *states;
@@ -207,11 +207,11 @@ MS_EXTERN int ms_rts_synth_score(ms_ctx *ctx, const ms_rts_synth *rs, const ms_d
 
 /* Version 3 adds `archetypes`, version 2 the opponent switch (case_share, max_cases, switch_cycle).
  * Older options are still accepted: version 1 makes no switch, versions 1 and 2 screen no archetype. */
-#define MS_RTS_PREGAME_OPTS_VERSION 3
+#define MS_RTS_PREGAME_OPTIONS_VERSION 3
 
-/** Settings of ms_rts_pregame; ms_rts_pregame_opts_init fills the defaults given here. */
-typedef struct ms_rts_pregame_opts {
-	int version;                   /**< MS_RTS_PREGAME_OPTS_VERSION */
+/** Settings of ms_rts_pregame; ms_rts_pregame_options_init fills the defaults given here. */
+typedef struct ms_rts_pregame_options {
+	int version;                   /**< MS_RTS_PREGAME_OPTIONS_VERSION */
 	const char *const *field;      /**< native opponents (NULL: CoacAI, mayari, TMA and the four rushes) */
 	int n_field;
 	int edition;                   /**< the field's path finding (MS_PATH_EDITION_2023) */
@@ -245,7 +245,7 @@ typedef struct ms_rts_pregame_opts {
 	/** 1 (the default): the library's archetypes (ms_rts_archetype, rts_dsl.h) are screened after the candidates, so
 	 *  a map unlike every shipped program's still starts from a plain rush that works there; 0: none. */
 	int archetypes;
-} ms_rts_pregame_opts;
+} ms_rts_pregame_options;
 
 #define MS_RTS_PREGAME_BOTS 16
 
@@ -283,10 +283,10 @@ typedef struct ms_rts_pregame_result {
 } ms_rts_pregame_result;
 
 /**
- * Fills the defaults of ms_rts_pregame_opts (version: MS_RTS_PREGAME_OPTS_VERSION); 0, or
+ * Fills the defaults of ms_rts_pregame_options (version: MS_RTS_PREGAME_OPTIONS_VERSION); 0, or
  * MS_EINVAL for a version this build does not know.
  */
-MS_EXTERN int ms_rts_pregame_opts_init(ms_rts_pregame_opts *opts, unsigned int version);
+MS_EXTERN int ms_rts_pregame_options_init(ms_rts_pregame_options *opts, unsigned int version);
 
 
 /**
@@ -300,7 +300,7 @@ MS_EXTERN int ms_rts_pregame_opts_init(ms_rts_pregame_opts *opts, unsigned int v
  * before the deadline. MS_ERANGE when the budget ended before any program
  * was scored; other errors name what failed.
  */
-MS_EXTERN int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_opts *o,
+MS_EXTERN int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_options *o,
 			     ms_rts_pregame_result *res);
 
 #ifdef __cplusplus
