@@ -582,8 +582,9 @@ int ms_gdl_uct_search(ms_gdl_uct *u, const uint64_t *state, int *joint)
 
 void ms_gdl_uct_played(ms_gdl_uct *u, const int *joint)
 {
+	/* 0 (the joint move was never expanded) leaves an empty tree: the next search starts afresh */
 	if (u->o.keep_tree)
-		ms_mcts_advance(u->m, joint);
+		(void)ms_mcts_advance(u->m, joint);
 }
 
 void ms_gdl_uct_root_stats(const ms_gdl_uct *u, int r, int mv, long *visits, double *mean)
