@@ -56,13 +56,13 @@ for map in $maps; do
 			line=$("$bin" "${args[@]}" 2> "$out/$tag.err" | tail -n 1) || { echo "$tag: failed (see $tag.err)" >&2; continue; }
 			psi=$(sed -nE 's/.*psi=([0-9.]+) harness_psi.*/\1/p' <<< "$line")
 			hpsi=$(sed -nE 's/.*harness_psi=([0-9.-]+).*/\1/p' <<< "$line")
-			evals=$(sed -nE 's/.*evals=([0-9]+).*/\1/p' <<< "$line")
+			done_evals=$(sed -nE 's/.*evals=([0-9]+).*/\1/p' <<< "$line")
 			secs=$(sed -nE 's/.*seconds=([0-9.]+).*/\1/p' <<< "$line")
 			# first CSV line whose best Psi reaches 1 (both seats won; with tie-breaks Psi may exceed 1 a little)
 			first=$(awk -F, 'NR > 1 && $2 >= 1 { print $1; exit }' "$out/$tag.csv")
-			echo "$name,$cfg,$seed,${first:--},$psi,$hpsi,$evals,$secs" >> "$out/runs.csv"
-			echo "| $name | $cfg | $seed | ${first:-not found} | $psi | $hpsi | $evals | $secs |" >> "$out/table.md"
-			echo "$name $cfg seed $seed: first win ${first:-none} s, psi $psi, harness_psi $hpsi, evals $evals"
+			echo "$name,$cfg,$seed,${first:--},$psi,$hpsi,$done_evals,$secs" >> "$out/runs.csv"
+			echo "| $name | $cfg | $seed | ${first:-not found} | $psi | $hpsi | $done_evals | $secs |" >> "$out/table.md"
+			echo "$name $cfg seed $seed: first win ${first:-none} s, psi $psi, harness_psi $hpsi, evals $done_evals"
 		done
 	done
 done
