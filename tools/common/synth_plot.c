@@ -216,11 +216,8 @@ static int parse_plot(int argc, char **argv, plot_args *a)
 		} else if (!strcmp(opt, "--title")) {
 			a->title = val;
 		} else if (!strcmp(opt, "--until") || !strcmp(opt, "--step")) {
-			char *end;
-			double d = strtod(val, &end);
-			if (*end || !(d > 0))
-				return cli_usage_error(CMD " plot", "%s wants a positive number, not '%s'", opt, val);
-			*(opt[2] == 'u' ? &a->until : &a->step) = d;
+			if (cli_parse_real(CMD " plot", opt, val, 0, HUGE_VAL, 1, opt[2] == 'u' ? &a->until : &a->step))
+				return CLI_USAGE;
 		} else if (!strcmp(val, "seconds") || !strcmp(val, "evals")) {
 			a->use_evals = !strcmp(val, "evals");
 		} else {
