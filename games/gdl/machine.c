@@ -5,11 +5,13 @@
 #include <string.h>
 
 #include "gdl_internal.h"
+#include "microsynth/arena.h"
 #include "gdl_net.h"
 
 struct ms_gdl_machine {
 	ms_ctx *ctx;
 	ms_gdl *g;
+	ms_arena *mem;    /* every array below but the fallback's store: sized once, freed at once */
 	uint8_t *val;     /* grounded: one byte per proposition */
 	int *dirty;       /* grounded: what the network set since the state was set */
 	int nstate, ndirty; /* dirty[0, nstate): by the state; [nstate, ndirty): by the move */
@@ -30,22 +32,10 @@ void ms_gdl_machine_free(ms_gdl_machine *m)
 {
 	if (!m)
 		return;
-	ms_ctx *ctx = m->ctx;
-	ms_ctx_mfree(ctx, m->val);
-	ms_ctx_mfree(ctx, m->dirty);
-	ms_ctx_mfree(ctx, m->fluent_prop);
-	ms_ctx_mfree(ctx, m->next_prop);
-	ms_ctx_mfree(ctx, m->legal_prop);
-	ms_ctx_mfree(ctx, m->does_prop);
-	ms_ctx_mfree(ctx, m->slots);
 	if (m->fo.atoms)
-		gdl_store_free(ctx, &m->fo);
-	ms_ctx_mfree(ctx, m->fo_rules);
-	ms_ctx_mfree(ctx, m->fo_start);
-	ms_ctx_mfree(ctx, m->legal);
-	ms_ctx_mfree(ctx, m->nlegal);
-	ms_ctx_mfree(ctx, m->state);
-	ms_ctx_mfree(ctx, m);
+		gdl_store_free(m->ctx, &m->fo);
+	ms_arena_free(m->mem);
+	ms_ctx_mfree(m->ctx, m);
 }
 
 static int fallback_init(ms_gdl_machine *m)
@@ -54,8 +44,8 @@ static int fallback_init(ms_gdl_machine *m)
 	int rc = gdl_store_init(m->ctx, &m->fo, g->nrels);
 	if (rc)
 		return rc;
-	m->fo_rules = ms_ctx_malloc(m->ctx, (size_t)(g->nrules + 1) * sizeof *m->fo_rules);
-	m->fo_start = ms_ctx_calloc(m->ctx, (size_t)g->ncomp_b + 1, sizeof *m->fo_start);
+	m->fo_rules = ms_arena_alloc(m->mem, (size_t)(g->nrules + 1) * sizeof *m->fo_rules);
+	m->fo_start = ms_arena_calloc(m->mem, (size_t)g->ncomp_b + 1, sizeof *m->fo_start);
 	if (!m->fo_rules || !m->fo_start)
 		return MS_ENOMEM;
 	int n = 0;
@@ -75,13 +65,13 @@ static int net_init(ms_gdl_machine *m)
 	const ms_gdl *g = m->g;
 	const gdl_net *n = g->net;
 	int nf = g->fluents.n, nm = g->move_term.n;
-	m->val = ms_ctx_calloc(m->ctx, (size_t)n->nprops, 1);
-	m->dirty = ms_ctx_malloc(m->ctx, (size_t)(n->nheads + 1) * sizeof *m->dirty);
-	m->fluent_prop = ms_ctx_malloc(m->ctx, (size_t)(nf + 1) * sizeof *m->fluent_prop);
-	m->next_prop = ms_ctx_malloc(m->ctx, (size_t)(nf + 1) * sizeof *m->next_prop);
-	m->legal_prop = ms_ctx_malloc(m->ctx, (size_t)(nm + 1) * sizeof *m->legal_prop);
-	m->does_prop = ms_ctx_malloc(m->ctx, (size_t)(nm + 1) * sizeof *m->does_prop);
-	m->slots = ms_ctx_calloc(m->ctx, (size_t)g->nroles, sizeof *m->slots);
+	m->val = ms_arena_calloc(m->mem, (size_t)n->nprops, 1);
+	m->dirty = ms_arena_alloc(m->mem, (size_t)(n->nheads + 1) * sizeof *m->dirty);
+	m->fluent_prop = ms_arena_alloc(m->mem, (size_t)(nf + 1) * sizeof *m->fluent_prop);
+	m->next_prop = ms_arena_alloc(m->mem, (size_t)(nf + 1) * sizeof *m->next_prop);
+	m->legal_prop = ms_arena_alloc(m->mem, (size_t)(nm + 1) * sizeof *m->legal_prop);
+	m->does_prop = ms_arena_alloc(m->mem, (size_t)(nm + 1) * sizeof *m->does_prop);
+	m->slots = ms_arena_calloc(m->mem, (size_t)g->nroles, sizeof *m->slots);
 	if (!m->val || !m->dirty || !m->fluent_prop || !m->next_prop || !m->legal_prop || !m->does_prop || !m->slots)
 		return MS_ENOMEM;
 	m->val[0] = 1;
@@ -107,10 +97,14 @@ int ms_gdl_machine_new(ms_ctx *ctx, ms_gdl_machine **out, const ms_gdl *gc)
 		return MS_ENOMEM;
 	m->ctx = ctx;
 	m->g = (ms_gdl *)gc; /* the fallback reads terms and rules, never changes them */
-	int rc = MS_OK, nm = gc->move_term.n;
-	m->legal = ms_ctx_malloc(ctx, (size_t)(nm + 1) * sizeof *m->legal);
-	m->nlegal = ms_ctx_calloc(ctx, (size_t)gc->nroles, sizeof *m->nlegal);
-	m->state = ms_ctx_calloc(ctx, ms_gdl_state_words(gc), sizeof *m->state);
+	int rc = ms_arena_new(&m->mem, ctx, 0), nm = gc->move_term.n;
+	if (rc) {
+		ms_ctx_mfree(ctx, m);
+		return rc;
+	}
+	m->legal = ms_arena_alloc(m->mem, (size_t)(nm + 1) * sizeof *m->legal);
+	m->nlegal = ms_arena_calloc(m->mem, (size_t)gc->nroles, sizeof *m->nlegal);
+	m->state = ms_arena_calloc(m->mem, ms_gdl_state_words(gc), sizeof *m->state);
 	if (!m->legal || !m->nlegal || !m->state)
 		rc = MS_ENOMEM;
 	else if (gc->net)

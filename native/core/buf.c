@@ -11,6 +11,7 @@ void ms_buf_init(ms_buf *b, ms_ctx *ctx)
 	b->data = NULL;
 	b->len = 0;
 	b->cap = 0;
+	b->status = MS_OK;
 }
 
 void ms_buf_dispose(ms_buf *b)
@@ -19,13 +20,21 @@ void ms_buf_dispose(ms_buf *b)
 	ms_buf_init(b, b->ctx);
 }
 
+static int fail(ms_buf *b, int rc)
+{
+	b->status = rc;
+	return rc;
+}
+
 static int reserve(ms_buf *b, size_t extra)
 {
 	size_t want, cap;
 	char *p;
 
+	if (b->status)
+		return b->status;
 	if (extra > SIZE_MAX - b->len - 1)
-		return ms_ctx_error(b->ctx, MS_ENOMEM, "buffer of %zu bytes cannot grow by %zu", b->len, extra);
+		return fail(b, ms_ctx_error(b->ctx, MS_ENOMEM, "buffer of %zu bytes cannot grow by %zu", b->len, extra));
 	want = b->len + extra + 1;
 	if (want <= b->cap)
 		return MS_OK;
@@ -34,7 +43,7 @@ static int reserve(ms_buf *b, size_t extra)
 		cap = cap > SIZE_MAX / 2 ? want : cap * 2;
 	p = ms_ctx_realloc(b->ctx, b->data, cap);
 	if (!p)
-		return MS_ENOMEM;
+		return fail(b, MS_ENOMEM);
 	b->data = p;
 	b->cap = cap;
 	return MS_OK;
@@ -65,8 +74,10 @@ int ms_buf_printf(ms_buf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
+	if (b->status)
+		return b->status;
 	if (n < 0)
-		return ms_ctx_error(b->ctx, MS_EINVAL, "bad format string '%s'", fmt);
+		return fail(b, ms_ctx_error(b->ctx, MS_EINVAL, "bad format string '%s'", fmt));
 	rc = reserve(b, (size_t)n);
 	if (rc)
 		return rc;
@@ -85,6 +96,24 @@ char *ms_buf_detach(ms_buf *b)
 		p = ms_ctx_strdup(b->ctx, "");
 	ms_buf_init(b, b->ctx);
 	return p;
+}
+
+int ms_buf_status(const ms_buf *b)
+{
+	return b->status;
+}
+
+int ms_buf_finish(ms_buf *b, char **out)
+{
+	int rc = b->status;
+
+	*out = NULL;
+	if (rc) {
+		ms_buf_dispose(b);
+		return rc;
+	}
+	*out = ms_buf_detach(b);
+	return *out ? MS_OK : MS_ENOMEM;
 }
 
 int ms_buf_read_line(ms_buf *b, FILE *f)

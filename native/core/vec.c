@@ -76,3 +76,14 @@ int ms_vec_grow_big(ms_ctx *ctx, void **v, size_t *cap, size_t need, size_t elem
 	*cap = c;
 	return MS_OK;
 }
+
+void ms_vec_dispose_cols(ms_ctx *ctx, const ms_vec_col *cols, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (ctx)
+			ms_ctx_mfree(ctx, *cols[k].v);
+		else
+			free(*cols[k].v);
+		*cols[k].v = NULL;
+	}
+}

@@ -40,6 +40,13 @@ typedef struct ms_vec_col {
 int ms_vec_grow_cols(ms_ctx *ctx, int *cap, long long need, const ms_vec_col *cols, int n);
 
 /*
+ * Frees every column and sets its pointer to NULL. Given the same list as
+ * ms_vec_grow_cols, an owner frees what it grew without a second list to
+ * keep in step.
+ */
+void ms_vec_dispose_cols(ms_ctx *ctx, const ms_vec_col *cols, int n);
+
+/*
  * For blocks whose size may pass an int's (a byte buffer, a pool of
  * symbols): makes *cap >= need by doubling from at least `min`, never past
  * `max` (0: no bound; the last step stops at max). 0, MS_EINVAL when need is

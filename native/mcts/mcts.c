@@ -2,6 +2,7 @@
  * (states, Q vectors, moves and untried-move lists side by side, each grown
  * by core/vec.h with a capacity of its own), rebuilt by every search. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 #include "microsynth/mcts.h"
 #include "core/hash.h"
@@ -26,12 +27,12 @@ struct ms_mcts {
 	node *nodes;
 	unsigned char *states, *moves, *upool;
 	double *q;
-	int n_nodes;
-	int cap_nodes, cap_states, cap_moves, cap_q; /* in nodes */
-	int upool_len, upool_cap;                    /* in moves */
-	unsigned char *scratch;   /* a playout state */
-	unsigned char *legal_buf; /* MS_MCTS_MAX_MOVES moves */
-	double *r;
+	int n_nodes, cap_nodes;    /* the four per-node arrays share one capacity */
+	int upool_len, upool_cap;  /* in moves */
+	unsigned char *fixed;      /* one block: legal_buf, then scratch */
+	unsigned char *legal_buf;  /* MS_MCTS_MAX_MOVES moves */
+	unsigned char *scratch;    /* a playout state */
+	double r[MS_MCTS_MAX_PLAYERS];
 	/* `choose`'s own move (ms_mcts_choose_own), valid for the call that set it */
 	unsigned char own[MS_MCTS_MAX_MOVE_SIZE];
 	int have_own;
@@ -48,6 +49,16 @@ int ms_mcts_options_init(ms_mcts_options *o, unsigned int version)
 	o->c = 1.0;
 	o->seed = 1;
 	return MS_OK;
+}
+
+/* The per-node arrays, one list for growing and freeing them. */
+static int node_cols(ms_mcts *m, ms_vec_col *c)
+{
+	c[0] = (ms_vec_col){ (void **)&m->nodes, sizeof(node) };
+	c[1] = (ms_vec_col){ (void **)&m->states, m->g.state_size };
+	c[2] = (ms_vec_col){ (void **)&m->moves, m->g.move_size };
+	c[3] = (ms_vec_col){ (void **)&m->q, sizeof(double) * (size_t)m->g.n_players };
+	return 4;
 }
 
 int ms_mcts_new(ms_ctx *ctx, ms_mcts **out, const ms_mcts_game *g, const ms_mcts_options *o)
@@ -68,13 +79,15 @@ int ms_mcts_new(ms_ctx *ctx, ms_mcts **out, const ms_mcts_game *g, const ms_mcts
 	m->g = *g;
 	m->o = *o;
 	m->rng = o->seed;
-	m->scratch = ms_ctx_malloc(ctx, g->state_size);
-	m->legal_buf = ms_ctx_malloc(ctx, g->move_size * MS_MCTS_MAX_MOVES);
-	m->r = ms_ctx_calloc(ctx, (size_t)g->n_players, sizeof(double));
-	if (!m->scratch || !m->legal_buf || !m->r) {
+	/* the scratch state starts on a boundary fit for any type the game keeps in it */
+	size_t lb = (g->move_size * MS_MCTS_MAX_MOVES + _Alignof(max_align_t) - 1) & ~(_Alignof(max_align_t) - 1);
+	m->fixed = ms_ctx_malloc(ctx, lb + g->state_size);
+	if (!m->fixed) {
 		ms_mcts_free(m);
 		return ms_ctx_error(ctx, MS_ENOMEM, "mcts: out of memory");
 	}
+	m->legal_buf = m->fixed;
+	m->scratch = m->fixed + lb;
 	*out = m;
 	return MS_OK;
 }
@@ -93,16 +106,11 @@ void ms_mcts_free(ms_mcts *m)
 	if (!m)
 		return;
 	release_states(m);
-	ms_ctx *ctx = m->ctx;
-	ms_ctx_mfree(ctx, m->nodes);
-	ms_ctx_mfree(ctx, m->states);
-	ms_ctx_mfree(ctx, m->moves);
-	ms_ctx_mfree(ctx, m->upool);
-	ms_ctx_mfree(ctx, m->q);
-	ms_ctx_mfree(ctx, m->scratch);
-	ms_ctx_mfree(ctx, m->legal_buf);
-	ms_ctx_mfree(ctx, m->r);
-	ms_ctx_mfree(ctx, m);
+	ms_vec_col cols[4];
+	ms_vec_dispose_cols(m->ctx, cols, node_cols(m, cols));
+	ms_ctx_mfree(m->ctx, m->upool);
+	ms_ctx_mfree(m->ctx, m->fixed);
+	ms_ctx_mfree(m->ctx, m);
 }
 
 uint64_t *ms_mcts_rng(ms_mcts *m)
@@ -114,13 +122,11 @@ uint64_t *ms_mcts_rng(ms_mcts *m)
 static int reserve_node(ms_mcts *m)
 {
 	int n = m->n_nodes;
-	if (n < m->cap_nodes && n < m->cap_states && n < m->cap_moves && n < m->cap_q)
+	if (n < m->cap_nodes)
 		return MS_OK;
 	long long need = n < 1024 ? 1024 : (long long)n + 1;
-	if (ms_vec_grow(m->ctx, (void **)&m->nodes, &m->cap_nodes, need, sizeof(node)) ||
-	    ms_vec_grow(m->ctx, (void **)&m->states, &m->cap_states, need, m->g.state_size) ||
-	    ms_vec_grow(m->ctx, (void **)&m->moves, &m->cap_moves, need, m->g.move_size) ||
-	    ms_vec_grow(m->ctx, (void **)&m->q, &m->cap_q, need, sizeof(double) * (size_t)m->g.n_players))
+	ms_vec_col cols[4];
+	if (ms_vec_grow_cols(m->ctx, &m->cap_nodes, need, cols, node_cols(m, cols)))
 		return ms_ctx_error(m->ctx, MS_ENOMEM, "mcts: no room for %lld nodes: %s", need, ms_ctx_last_error(m->ctx));
 	return MS_OK;
 }

@@ -48,6 +48,7 @@ typedef struct uct {
 	ms_arena *edges;
 
 	/* completion tables, per non-terminal */
+	ms_arena *tab; /* the tables below, made once from the grammar */
 	uint16_t **leafish, **small, **minimal;
 	int *n_leafish, *n_small, *n_minimal;
 	int n_nts;
@@ -85,21 +86,19 @@ static int tables(uct *u)
 {
 	const ms_dsl_grammar *g = u->g;
 	ms_ctx *ctx = u->s->ctx;
+	ms_arena *tab = u->tab;
 	int nts = ms_dsl_nt_count(g), prods = ms_dsl_prod_count(g);
 	u->n_nts = nts;
-	u->leafish = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->leafish);
-	u->small = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->small);
-	u->minimal = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->minimal);
-	u->n_leafish = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->n_leafish);
-	u->n_small = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->n_small);
-	u->n_minimal = ms_ctx_calloc(ctx, (size_t)nts, sizeof *u->n_minimal);
-	int *minh = ms_ctx_malloc(ctx, sizeof *minh * (size_t)nts);
-	int *ph = ms_ctx_malloc(ctx, sizeof *ph * (size_t)prods);
-	int rc = 0;
-	if (!u->leafish || !u->small || !u->minimal || !u->n_leafish || !u->n_small || !u->n_minimal || !minh || !ph) {
-		rc = ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
-		goto done;
-	}
+	u->leafish = ms_arena_calloc(tab, (size_t)nts, sizeof *u->leafish);
+	u->small = ms_arena_calloc(tab, (size_t)nts, sizeof *u->small);
+	u->minimal = ms_arena_calloc(tab, (size_t)nts, sizeof *u->minimal);
+	u->n_leafish = ms_arena_calloc(tab, (size_t)nts, sizeof *u->n_leafish);
+	u->n_small = ms_arena_calloc(tab, (size_t)nts, sizeof *u->n_small);
+	u->n_minimal = ms_arena_calloc(tab, (size_t)nts, sizeof *u->n_minimal);
+	int *minh = ms_arena_alloc(tab, sizeof *minh * (size_t)nts);
+	int *ph = ms_arena_alloc(tab, sizeof *ph * (size_t)prods);
+	if (!u->leafish || !u->small || !u->minimal || !u->n_leafish || !u->n_small || !u->n_minimal || !minh || !ph)
+		return ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
 	/* least derivation heights, by fixpoint (the grammar guarantees every one is finite) */
 	for (int i = 0; i < nts; i++)
 		minh[i] = 1 << 28;
@@ -127,13 +126,11 @@ static int tables(uct *u)
 	for (int nt = 0; nt < nts; nt++) {
 		int n;
 		const uint16_t *alts = ms_dsl_nt_alts(g, nt, &n);
-		u->leafish[nt] = ms_ctx_malloc(ctx, sizeof(uint16_t) * (size_t)(n ? n : 1));
-		u->small[nt] = ms_ctx_malloc(ctx, sizeof(uint16_t) * (size_t)(n ? n : 1));
-		u->minimal[nt] = ms_ctx_malloc(ctx, sizeof(uint16_t) * (size_t)(n ? n : 1));
-		if (!u->leafish[nt] || !u->small[nt] || !u->minimal[nt]) {
-			rc = ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
-			goto done;
-		}
+		u->leafish[nt] = ms_arena_alloc(tab, sizeof(uint16_t) * (size_t)(n ? n : 1));
+		u->small[nt] = ms_arena_alloc(tab, sizeof(uint16_t) * (size_t)(n ? n : 1));
+		u->minimal[nt] = ms_arena_alloc(tab, sizeof(uint16_t) * (size_t)(n ? n : 1));
+		if (!u->leafish[nt] || !u->small[nt] || !u->minimal[nt])
+			return ms_ctx_error(ctx, MS_ENOMEM, "UCT: out of memory");
 		for (int a = 0; a < n; a++) {
 			int p = alts[a], ar = ms_dsl_prod_arity(g, p);
 			if (is_leafish(g, p))
@@ -144,10 +141,7 @@ static int tables(uct *u)
 				u->minimal[nt][u->n_minimal[nt]++] = (uint16_t)p;
 		}
 	}
-done:
-	ms_ctx_mfree(ctx, minh);
-	ms_ctx_mfree(ctx, ph);
-	return rc;
+	return 0;
 }
 
 /*
@@ -511,20 +505,7 @@ static void uct_free(uct *u)
 	tree_clear(u);
 	ms_vec_dispose(ctx, &u->node);
 	ms_arena_free(u->edges);
-	for (int nt = 0; nt < u->n_nts; nt++) {
-		if (u->leafish)
-			ms_ctx_mfree(ctx, u->leafish[nt]);
-		if (u->small)
-			ms_ctx_mfree(ctx, u->small[nt]);
-		if (u->minimal)
-			ms_ctx_mfree(ctx, u->minimal[nt]);
-	}
-	ms_ctx_mfree(ctx, u->leafish);
-	ms_ctx_mfree(ctx, u->small);
-	ms_ctx_mfree(ctx, u->minimal);
-	ms_ctx_mfree(ctx, u->n_leafish);
-	ms_ctx_mfree(ctx, u->n_small);
-	ms_ctx_mfree(ctx, u->n_minimal);
+	ms_arena_free(u->tab);
 	ms_dsl_prog_free(u->best);
 	ms_dsl_prog_free(u->psi_best);
 	ms_dsl_prog_free(u->full);
@@ -543,7 +524,7 @@ static int uct_init(uct *u, ms_synth *s)
 	u->g = s->pb->grammar;
 	u->best_score = u->psi_best_score = -1;
 	int rc;
-	if ((rc = ms_arena_new(&u->edges, s->ctx, 0)) < 0 || (rc = tables(u)) < 0 || (rc = syn_prog_new(s, &u->best)) < 0 || (rc = syn_prog_new(s, &u->psi_best)) < 0 ||
+	if ((rc = ms_arena_new(&u->edges, s->ctx, 0)) < 0 || (rc = ms_arena_new(&u->tab, s->ctx, 0)) < 0 || (rc = tables(u)) < 0 || (rc = syn_prog_new(s, &u->best)) < 0 || (rc = syn_prog_new(s, &u->psi_best)) < 0 ||
 	    (rc = syn_prog_new(s, &u->full)) < 0 || (rc = syn_prog_new(s, &u->sub)) < 0 ||
 	    (rc = syn_prog_new(s, &u->old)) < 0)
 		return rc;

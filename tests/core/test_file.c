@@ -123,6 +123,49 @@ static void test_file__lines_of_any_length_are_read_whole(void **state)
 	ms_ctx_free(ctx);
 }
 
+/* After a failed append the buffer ignores the rest; finish reports the first failure once. */
+static void test_file__buffer_errors_are_sticky_until_finish(void **state)
+{
+	ms_test_alloc t = {0};
+	ms_allocator al;
+	ms_ctx *ctx = ms_test_ctx_with(&t, &al);
+	ms_buf b;
+	char *out = (char *)1, big[200];
+
+	(void)state;
+	assert_non_null(ctx);
+	long live0 = t.live;
+	memset(big, 'y', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	ms_buf_init(&b, ctx);
+	assert_int_equal(ms_buf_puts(&b, "ok "), MS_OK);
+	assert_int_equal(ms_buf_printf(&b, "%d", 42), MS_OK);
+	assert_int_equal(ms_buf_finish(&b, &out), MS_OK);
+	assert_string_equal(out, "ok 42");
+	ms_ctx_mfree(ctx, out);
+	assert_int_equal(ms_buf_status(&b), MS_OK);
+	ms_buf_puts(&b, "a");
+	t.fail_at = t.calls + 1; /* the next growth fails */
+	assert_int_equal(ms_buf_puts(&b, big), MS_ENOMEM);
+	t.fail_at = 0;
+	/* memory is back, yet every later append is refused with the first status */
+	assert_int_equal(ms_buf_puts(&b, "b"), MS_ENOMEM);
+	assert_int_equal(ms_buf_printf(&b, "%s", "c"), MS_ENOMEM);
+	assert_int_equal(ms_buf_append(&b, "d", 1), MS_ENOMEM);
+	assert_int_equal(ms_buf_status(&b), MS_ENOMEM);
+	assert_string_equal(b.data, "a");
+	assert_int_equal(ms_buf_finish(&b, &out), MS_ENOMEM);
+	assert_null(out);
+	/* finished, the buffer is empty and usable again */
+	assert_int_equal(ms_buf_status(&b), MS_OK);
+	assert_int_equal(ms_buf_puts(&b, "again"), MS_OK);
+	assert_int_equal(ms_buf_finish(&b, &out), MS_OK);
+	assert_string_equal(out, "again");
+	ms_ctx_mfree(ctx, out);
+	assert_int_equal(t.live, live0); /* nothing left behind */
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_file__missing_and_damaged_files_are_named_errors),
 		cmocka_unit_test(test_file__gzip_without_its_trailer_is_refused),
 		cmocka_unit_test(test_file__lines_of_any_length_are_read_whole),
+		cmocka_unit_test(test_file__buffer_errors_are_sticky_until_finish),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

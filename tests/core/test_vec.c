@@ -110,6 +110,7 @@ static void test_vec__columns_share_one_capacity_and_a_failed_growth_keeps_it(vo
 
 	(void)state;
 	assert_non_null(ctx);
+	long live0 = t.live;
 	assert_int_equal(ms_vec_grow_cols(ctx, &cap, 20, cols, 2), MS_OK);
 	assert_int_equal(cap, 32); /* 16, doubled once */
 	for (int i = 0; i < cap; i++)
@@ -127,8 +128,10 @@ static void test_vec__columns_share_one_capacity_and_a_failed_growth_keeps_it(vo
 	assert_int_equal(ms_vec_grow_cols(ctx, &cap, (long long)INT_MAX + 1, cols, 2), MS_ENOMEM);
 	assert_non_null(strstr(ms_ctx_last_error(ctx), "overflows"));
 	assert_int_equal(cap, 64);
-	ms_ctx_mfree(ctx, a);
-	ms_ctx_mfree(ctx, b);
+	ms_vec_dispose_cols(ctx, cols, 2);
+	assert_null(a);
+	assert_null(b);
+	assert_int_equal(t.live, live0); /* both columns freed */
 	ms_ctx_free(ctx);
 }
 

@@ -32,15 +32,28 @@ void cmd_tournament_usage(FILE *out)
 		"games=N crashes=C timeouts=T wins_0=W0 wins_1=W1 ...\n");
 }
 
-/* Options with a value, and flags; both are passed on unchanged. */
-static const char *const t_valued[] = { "--ai", "--opponent", "--map", "--iterations", "--utt", "--conflict",
-					"--max-cycles", "--time-budget", "--iterations-budget", "--pregame-ms", "--pregame-later-ms",
-					"--traces", "--bots", NULL };
-static const char *const t_flags[] = { "--partially-observable", "--self-matches", "--timeout-check", NULL };
-static const char *const w_valued[] = { "--p0", "--p1", "--map", "--utt", "--conflict", "--max-cycles",
-					"--time-budget", "--delay", "--size", "--screenshot", "--screenshot-at",
-					"--bots", NULL };
-static const char *const w_flags[] = { "--keep-open", NULL };
+/* The harness settings tournament, evaluate and league all pass on. */
+static const char *const shared_valued[] = { "--utt", "--conflict", "--max-cycles", "--time-budget",
+					     "--iterations-budget", "--pregame-ms", "--pregame-later-ms", "--bots",
+					     NULL };
+static const char *const shared_flags[] = { "--partially-observable", "--timeout-check", NULL };
+static const char *const none[] = { NULL };
+
+/*
+ * A command that hands its options to a Java runner: its own options with a
+ * value and flags (each also takes the shared ones when `shared` is set),
+ * what it requires, and what it adds to the runner's arguments.
+ */
+typedef struct java_cmd {
+	const char *name, *java_class;
+	const char *const *valued, *const *flags;
+	int shared, gui;
+	const char *required[4]; /* options that must be given (each at least min_count times) */
+	int min_count;
+	const char *missing;     /* the usage error when one is not */
+	/* adds at most two arguments to args[*n] (NULL: none) */
+	void (*extra)(int argc, char **argv, const char **args, int *n);
+} java_cmd;
 
 static int in(const char *const *set, const char *s)
 {
@@ -48,33 +61,6 @@ static int in(const char *const *set, const char *s)
 		if (!strcmp(set[i], s))
 			return 1;
 	return 0;
-}
-
-/* Checks the options (so typos cost no JVM start) and collects them. */
-static int collect(const char *cmd, int argc, char **argv, const char *const *valued, const char *const *flags,
-		   const char ***out, int *n)
-{
-	const char **args = calloc((size_t)argc + 8, sizeof(*args));
-	if (!args)
-		return CLI_FAIL;
-	*n = 0;
-	for (int i = 1; i < argc; i++) {
-		if (in(flags, argv[i])) {
-			args[(*n)++] = argv[i];
-		} else if (in(valued, argv[i])) {
-			if (i + 1 >= argc) {
-				free(args);
-				return cli_usage_error(cmd, "%s needs a value", argv[i]);
-			}
-			args[(*n)++] = argv[i];
-			args[(*n)++] = argv[++i];
-		} else {
-			free(args);
-			return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
-		}
-	}
-	*out = args;
-	return CLI_OK;
 }
 
 static int count_opt(int argc, char **argv, const char *name)
@@ -85,20 +71,54 @@ static int count_opt(int argc, char **argv, const char *name)
 	return c;
 }
 
-int cmd_tournament(int argc, char **argv)
+/* Checks the options (so a typo costs no JVM start), then runs the runner with them unchanged. */
+static int run_java_cmd(const java_cmd *c, int argc, char **argv)
 {
-	const char **args;
-	int n, rc;
+	const char *const *sv = c->shared ? shared_valued : none, *const *sf = c->shared ? shared_flags : none;
+	const char **args = calloc((size_t)argc + 8, sizeof(*args));
+	int n = 0, rc;
 
-	if ((rc = collect("tournament", argc, argv, t_valued, t_flags, &args, &n)))
-		return rc;
-	if (count_opt(argc, argv, "--map") == 0 || count_opt(argc, argv, "--ai") == 0) {
-		free(args);
-		return cli_usage_error("tournament", "at least one --ai and one --map are required");
+	if (!args)
+		return CLI_FAIL;
+	for (int i = 1; i < argc; i++) {
+		if (in(c->flags, argv[i]) || in(sf, argv[i])) {
+			args[n++] = argv[i];
+		} else if (in(c->valued, argv[i]) || in(sv, argv[i])) {
+			if (i + 1 >= argc) {
+				free(args);
+				return cli_usage_error(c->name, "%s needs a value", argv[i]);
+			}
+			args[n++] = argv[i];
+			args[n++] = argv[++i];
+		} else {
+			free(args);
+			return cli_usage_error(c->name, "unknown option '%s'", argv[i]);
+		}
 	}
-	rc = cli_run_java("tournament", "ai.microsynth.harness.Tournament", args, n, 1);
+	for (int k = 0; k < 4 && c->required[k]; k++)
+		if (count_opt(argc, argv, c->required[k]) < (c->min_count ? c->min_count : 1)) {
+			free(args);
+			return cli_usage_error(c->name, "%s", c->missing);
+		}
+	if (c->gui && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+		free(args);
+		fprintf(stderr, "microsynth %s: no display (set DISPLAY, or run under xvfb-run -a)\n", c->name);
+		return CLI_USAGE;
+	}
+	if (c->extra)
+		c->extra(argc, argv, args, &n);
+	rc = cli_run_java(c->name, c->java_class, args, n, !c->gui);
 	free(args);
 	return rc;
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+	static const char *const valued[] = { "--ai", "--opponent", "--map", "--iterations", "--traces", NULL };
+	static const char *const flags[] = { "--self-matches", NULL };
+	static const java_cmd c = { "tournament", "ai.microsynth.harness.Tournament", valued, flags, 1, 0,
+				    { "--map", "--ai" }, 1, "at least one --ai and one --map are required", NULL };
+	return run_java_cmd(&c, argc, argv);
 }
 
 void cmd_watch_usage(FILE *out)
@@ -117,23 +137,13 @@ void cmd_watch_usage(FILE *out)
 
 int cmd_watch(int argc, char **argv)
 {
-	const char **args;
-	int n, rc;
-
-	if ((rc = collect("watch", argc, argv, w_valued, w_flags, &args, &n)))
-		return rc;
-	if (!count_opt(argc, argv, "--p0") || !count_opt(argc, argv, "--p1") || !count_opt(argc, argv, "--map")) {
-		free(args);
-		return cli_usage_error("watch", "--p0, --p1 and --map are required");
-	}
-	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-		free(args);
-		fprintf(stderr, "microsynth watch: no display (set DISPLAY, or run under xvfb-run -a)\n");
-		return CLI_USAGE;
-	}
-	rc = cli_run_java("watch", "ai.microsynth.harness.Watch", args, n, 0);
-	free(args);
-	return rc;
+	static const char *const valued[] = { "--p0", "--p1", "--map", "--utt", "--conflict", "--max-cycles",
+					      "--time-budget", "--delay", "--size", "--screenshot", "--screenshot-at",
+					      "--bots", NULL };
+	static const char *const flags[] = { "--keep-open", NULL };
+	static const java_cmd c = { "watch", "ai.microsynth.harness.Watch", valued, flags, 0, 1,
+				    { "--p0", "--p1", "--map" }, 1, "--p0, --p1 and --map are required", NULL };
+	return run_java_cmd(&c, argc, argv);
 }
 
 void cmd_evaluate_usage(FILE *out)
@@ -173,21 +183,9 @@ void cmd_evaluate_usage(FILE *out)
 		" pregame_switches=W]\n");
 }
 
-int cmd_evaluate(int argc, char **argv)
+/* The harness's edition, so Evaluate can warn about programs made for another. */
+static void evaluate_edition(int argc, char **argv, const char **args, int *n)
 {
-	static const char *const valued[] = { "--ai", "--field", "--maps", "--iterations", "--max-cycles", "--map-dir",
-					      "--index", "--utt", "--conflict", "--time-budget", "--iterations-budget",
-					      "--pregame-ms", "--pregame-later-ms", "--keep-folders", "--bots", "--harness",
-					      NULL };
-	static const char *const flags[] = { "--held-out", "--round-robin", "--partially-observable",
-					     "--timeout-check", NULL };
-	const char **args;
-	int n, rc;
-
-	if ((rc = collect("evaluate", argc, argv, valued, flags, &args, &n)))
-		return rc;
-	/* the harness's edition, so Evaluate can warn about programs made for
-	 * another (collect left room for these two) */
 	char dir[4096] = "", jar[4200], why[512];
 	const char *harness = NULL;
 	int edition, have_dir = 0;
@@ -200,12 +198,19 @@ int cmd_evaluate(int argc, char **argv)
 		have_dir = cli_harness_dir(dir, sizeof dir) == 0;
 	snprintf(jar, sizeof jar, "%s/microrts.jar", dir);
 	if (have_dir && edition_of_jar(jar, &edition, why, sizeof why) == 0) {
-		args[n++] = "--harness-edition";
-		args[n++] = edition_name(edition);
+		args[(*n)++] = "--harness-edition";
+		args[(*n)++] = edition_name(edition);
 	}
-	rc = cli_run_java("evaluate", "ai.microsynth.harness.Evaluate", args, n, 1);
-	free(args);
-	return rc;
+}
+
+int cmd_evaluate(int argc, char **argv)
+{
+	static const char *const valued[] = { "--ai", "--field", "--maps", "--iterations", "--map-dir", "--index",
+					      "--keep-folders", "--harness", NULL };
+	static const char *const flags[] = { "--held-out", "--round-robin", NULL };
+	static const java_cmd c = { "evaluate", "ai.microsynth.harness.Evaluate", valued, flags, 1, 0,
+				    { NULL }, 0, NULL, evaluate_edition };
+	return run_java_cmd(&c, argc, argv);
 }
 
 void cmd_league_usage(FILE *out)
@@ -227,20 +232,9 @@ void cmd_league_usage(FILE *out)
 
 int cmd_league(int argc, char **argv)
 {
-	static const char *const valued[] = { "--ai", "--name", "--map", "--maps", "--iterations", "--max-cycles",
-					      "--svg", "--map-dir", "--utt", "--conflict", "--time-budget",
-					      "--iterations-budget", "--pregame-ms", "--pregame-later-ms", "--bots", "--harness", NULL };
-	static const char *const flags[] = { "--partially-observable", "--timeout-check", NULL };
-	const char **args;
-	int n, rc;
-
-	if ((rc = collect("league", argc, argv, valued, flags, &args, &n)))
-		return rc;
-	if (count_opt(argc, argv, "--ai") < 2) {
-		free(args);
-		return cli_usage_error("league", "at least two --ai are required");
-	}
-	rc = cli_run_java("league", "ai.microsynth.harness.League", args, n, 1);
-	free(args);
-	return rc;
+	static const char *const valued[] = { "--ai", "--name", "--map", "--maps", "--iterations", "--svg",
+					      "--map-dir", "--harness", NULL };
+	static const java_cmd c = { "league", "ai.microsynth.harness.League", valued, none, 1, 0,
+				    { "--ai" }, 2, "at least two --ai are required", NULL };
+	return run_java_cmd(&c, argc, argv);
 }

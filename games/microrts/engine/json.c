@@ -11,120 +11,97 @@
 #include "core/json.h"
 #include "games/microrts/engine/rts.h"
 
-/* Hands the text over on success, frees it on failure. */
-static int finish(ms_buf *b, int rc, char **out)
+/* The builders below append without checking: the buffer's error is
+ * sticky, and each public function asks it once, at ms_buf_finish. */
+static void put_action(ms_buf *b, const ms_rts_utt *utt, const ms_rts_action *a)
 {
-	if (rc) {
-		ms_buf_dispose(b);
-		return rc;
-	}
-	*out = ms_buf_detach(b);
-	return *out ? MS_OK : MS_ENOMEM;
-}
-
-static int put_action(ms_buf *b, const ms_rts_utt *utt, const ms_rts_action *a)
-{
-	int rc = ms_buf_printf(b, "{\"type\":%d", a->type);
-
-	if (rc)
-		return rc;
+	ms_buf_printf(b, "{\"type\":%d", a->type);
 	if (a->type == MS_RTS_ATTACK) {
-		rc = ms_buf_printf(b, ", \"x\":%d,\"y\":%d", a->x, a->y);
+		ms_buf_printf(b, ", \"x\":%d,\"y\":%d", a->x, a->y);
 	} else {
 		if (a->parameter != -1)
-			rc = ms_buf_printf(b, ", \"parameter\":%d", a->parameter);
-		if (!rc && a->unit_type >= 0 && a->unit_type < utt->n_types)
-			rc = ms_buf_printf(b, ", \"unitType\":\"%s\"", utt->types[a->unit_type].name);
+			ms_buf_printf(b, ", \"parameter\":%d", a->parameter);
+		if (a->unit_type >= 0 && a->unit_type < utt->n_types)
+			ms_buf_printf(b, ", \"unitType\":\"%s\"", utt->types[a->unit_type].name);
 	}
-	return rc ? rc : ms_buf_puts(b, "}");
+	ms_buf_puts(b, "}");
 }
 
 /* Java's run-length encoder, including its quirk: a final run of length 1
  * is not written at all. */
-static int put_compressed_terrain(ms_buf *b, const ms_rts_state *s)
+static void put_compressed_terrain(ms_buf *b, const ms_rts_state *s)
 {
 	const uint8_t *t = rts_cterrain(s);
-	int i = 0, rc = MS_OK;
+	int i = 0;
 
-	while (i < s->cells && !rc) {
+	while (i < s->cells) {
 		int j = i;
 		while (j < s->cells && (t[j] != 0) == (t[i] != 0))
 			j++;
 		if (j - i == 1) {
 			if (j < s->cells)
-				rc = ms_buf_puts(b, t[i] ? "B" : "A");
+				ms_buf_puts(b, t[i] ? "B" : "A");
 		} else {
-			rc = ms_buf_printf(b, "%c%d", t[i] ? 'B' : 'A', j - i);
+			ms_buf_printf(b, "%c%d", t[i] ? 'B' : 'A', j - i);
 		}
 		i = j;
 	}
-	return rc;
 }
 
-static int put_pgs(ms_buf *b, const ms_rts_state *s, int flags)
+static void put_pgs(ms_buf *b, const ms_rts_state *s, int flags)
 {
 	const rts_unit *us = rts_cunits(s);
-	int rc = ms_buf_puts(b, "{");
 
-	if (!rc && (flags & MS_RTS_JSON_CONSTANTS)) {
-		rc = ms_buf_printf(b, "\"width\":%d,\"height\":%d,\"terrain\":\"", s->width, s->height);
-		if (!rc && (flags & MS_RTS_JSON_COMPRESS_TERRAIN)) {
-			rc = put_compressed_terrain(b, s);
+	ms_buf_puts(b, "{");
+	if (flags & MS_RTS_JSON_CONSTANTS) {
+		ms_buf_printf(b, "\"width\":%d,\"height\":%d,\"terrain\":\"", s->width, s->height);
+		if (flags & MS_RTS_JSON_COMPRESS_TERRAIN) {
+			put_compressed_terrain(b, s);
 		} else {
-			for (int i = 0; i < s->cells && !rc; i++) {
+			for (int i = 0; i < s->cells; i++) {
 				char c = (char)('0' + rts_cterrain(s)[i]);
-				rc = ms_buf_append(b, &c, 1);
+				ms_buf_append(b, &c, 1);
 			}
 		}
-		if (!rc)
-			rc = ms_buf_puts(b, "\",");
+		ms_buf_puts(b, "\",");
 	}
-	if (!rc)
-		rc = ms_buf_printf(b, "\"players\":[{\"ID\":0, \"resources\":%d},{\"ID\":1, \"resources\":%d}],\"units\":[",
-				   s->resources[0], s->resources[1]);
-	for (int i = 0; i < s->n_units && !rc; i++) {
+	ms_buf_printf(b, "\"players\":[{\"ID\":0, \"resources\":%d},{\"ID\":1, \"resources\":%d}],\"units\":[",
+		      s->resources[0], s->resources[1]);
+	for (int i = 0; i < s->n_units && !ms_buf_status(b); i++) {
 		const ms_rts_unit *u = &us[i].u;
-		rc = ms_buf_printf(b, "%s{\"type\":\"%s\", \"ID\":%lld, \"player\":%d, \"x\":%d, \"y\":%d, "
-				      "\"resources\":%d, \"hitpoints\":%d}",
-				   i ? "," : "", s->utt->types[u->type].name, (long long)u->id, u->player, u->x, u->y,
-				   u->resources, u->hitpoints);
+		ms_buf_printf(b, "%s{\"type\":\"%s\", \"ID\":%lld, \"player\":%d, \"x\":%d, \"y\":%d, "
+				 "\"resources\":%d, \"hitpoints\":%d}",
+			      i ? "," : "", s->utt->types[u->type].name, (long long)u->id, u->player, u->x, u->y,
+			      u->resources, u->hitpoints);
 	}
-	return rc ? rc : ms_buf_puts(b, "]}");
+	ms_buf_puts(b, "]}");
 }
 
 int ms_rts_state_to_json(ms_ctx *ctx, char **out, const ms_rts_state *s, int flags)
 {
 	const rts_assign *as = rts_cassigns(s);
 	ms_buf b;
-	int rc;
 
-	*out = NULL;
 	ms_buf_init(&b, ctx);
-	rc = ms_buf_printf(&b, "{\"time\":%d,\"pgs\":", s->time);
-	if (!rc)
-		rc = put_pgs(&b, s, flags);
-	if (!rc)
-		rc = ms_buf_puts(&b, ",\"actions\":[");
-	for (int k = 0; k < s->n_assign && !rc; k++) {
-		rc = ms_buf_printf(&b, "%s{\"ID\":%lld, \"time\":%d, \"action\":", k ? "," : "",
-				   (long long)rts_cunits(s)[as[k].unit].u.id, as[k].time);
-		if (!rc)
-			rc = put_action(&b, s->utt, &as[k].action);
-		if (!rc)
-			rc = ms_buf_puts(&b, "}");
+	ms_buf_printf(&b, "{\"time\":%d,\"pgs\":", s->time);
+	put_pgs(&b, s, flags);
+	ms_buf_puts(&b, ",\"actions\":[");
+	for (int k = 0; k < s->n_assign && !ms_buf_status(&b); k++) {
+		ms_buf_printf(&b, "%s{\"ID\":%lld, \"time\":%d, \"action\":", k ? "," : "",
+			      (long long)rts_cunits(s)[as[k].unit].u.id, as[k].time);
+		put_action(&b, s->utt, &as[k].action);
+		ms_buf_puts(&b, "}");
 	}
-	if (!rc)
-		rc = ms_buf_puts(&b, "]}");
-	return finish(&b, rc, out);
+	ms_buf_puts(&b, "]}");
+	return ms_buf_finish(&b, out);
 }
 
-static int put_names(ms_buf *b, const ms_rts_utt *utt, const int *ids, int n)
+static void put_names(ms_buf *b, const ms_rts_utt *utt, const int *ids, int n)
 {
-	int rc = ms_buf_puts(b, "[");
-
-	for (int i = 0; i < n && !rc; i++)
-		rc = ms_buf_printf(b, "%s\"%s\"", i ? ", " : "", utt->types[ids[i]].name);
-	return rc ? rc : ms_buf_puts(b, "]");
+	ms_buf_puts(b, "[");
+	for (int i = 0; i < n; i++)
+		ms_buf_printf(b, "%s\"%s\"", i ? ", " : "", utt->types[ids[i]].name);
+	ms_buf_puts(b, "]");
 }
 
 static const char *tf(int v)
@@ -135,55 +112,43 @@ static const char *tf(int v)
 int ms_rts_utt_to_json(ms_ctx *ctx, char **out, const ms_rts_utt *utt)
 {
 	ms_buf b;
-	int rc;
 
-	*out = NULL;
 	ms_buf_init(&b, ctx);
-	rc = ms_buf_printf(&b, "{\"moveConflictResolutionStrategy\":%d,\"unitTypes\":[", utt->conflict_policy);
-	for (int i = 0; i < utt->n_types && !rc; i++) {
+	ms_buf_printf(&b, "{\"moveConflictResolutionStrategy\":%d,\"unitTypes\":[", utt->conflict_policy);
+	for (int i = 0; i < utt->n_types; i++) {
 		const ms_rts_unit_type *t = &utt->types[i];
-		rc = ms_buf_printf(&b,
-				   "%s{\"ID\":%d, \"name\":\"%s\", \"cost\":%d, \"hp\":%d, \"minDamage\":%d, "
-				   "\"maxDamage\":%d, \"attackRange\":%d, \"produceTime\":%d, \"moveTime\":%d, "
-				   "\"attackTime\":%d, \"harvestTime\":%d, \"returnTime\":%d, \"harvestAmount\":%d, "
-				   "\"sightRadius\":%d, \"isResource\":%s, \"isStockpile\":%s, \"canHarvest\":%s, "
-				   "\"canMove\":%s, \"canAttack\":%s, \"produces\":",
-				   i ? ", " : "", t->id, t->name, t->cost, t->hp, t->min_damage, t->max_damage,
-				   t->attack_range, t->produce_time, t->move_time, t->attack_time, t->harvest_time,
-				   t->return_time, t->harvest_amount, t->sight_radius, tf(t->is_resource),
-				   tf(t->is_stockpile), tf(t->can_harvest), tf(t->can_move), tf(t->can_attack));
-		if (!rc)
-			rc = put_names(&b, utt, t->produces, t->n_produces);
-		if (!rc)
-			rc = ms_buf_puts(&b, ", \"producedBy\":");
-		if (!rc)
-			rc = put_names(&b, utt, t->produced_by, t->n_produced_by);
-		if (!rc)
-			rc = ms_buf_puts(&b, "}");
+		ms_buf_printf(&b,
+			      "%s{\"ID\":%d, \"name\":\"%s\", \"cost\":%d, \"hp\":%d, \"minDamage\":%d, "
+			      "\"maxDamage\":%d, \"attackRange\":%d, \"produceTime\":%d, \"moveTime\":%d, "
+			      "\"attackTime\":%d, \"harvestTime\":%d, \"returnTime\":%d, \"harvestAmount\":%d, "
+			      "\"sightRadius\":%d, \"isResource\":%s, \"isStockpile\":%s, \"canHarvest\":%s, "
+			      "\"canMove\":%s, \"canAttack\":%s, \"produces\":",
+			      i ? ", " : "", t->id, t->name, t->cost, t->hp, t->min_damage, t->max_damage,
+			      t->attack_range, t->produce_time, t->move_time, t->attack_time, t->harvest_time,
+			      t->return_time, t->harvest_amount, t->sight_radius, tf(t->is_resource),
+			      tf(t->is_stockpile), tf(t->can_harvest), tf(t->can_move), tf(t->can_attack));
+		put_names(&b, utt, t->produces, t->n_produces);
+		ms_buf_puts(&b, ", \"producedBy\":");
+		put_names(&b, utt, t->produced_by, t->n_produced_by);
+		ms_buf_puts(&b, "}");
 	}
-	if (!rc)
-		rc = ms_buf_puts(&b, "]}");
-	return finish(&b, rc, out);
+	ms_buf_puts(&b, "]}");
+	return ms_buf_finish(&b, out);
 }
 
 int ms_rts_player_action_to_json(ms_ctx *ctx, char **out, const ms_rts_state *s, const ms_rts_pair *pairs, int n)
 {
 	ms_buf b;
-	int rc;
 
-	*out = NULL;
 	ms_buf_init(&b, ctx);
-	rc = ms_buf_puts(&b, "[");
-	for (int i = 0; i < n && !rc; i++) {
-		rc = ms_buf_printf(&b, "%s{\"unitID\":%lld, \"unitAction\":", i ? " ," : "", (long long)pairs[i].unit.id);
-		if (!rc)
-			rc = put_action(&b, s->utt, &pairs[i].action);
-		if (!rc)
-			rc = ms_buf_puts(&b, "}");
+	ms_buf_puts(&b, "[");
+	for (int i = 0; i < n && !ms_buf_status(&b); i++) {
+		ms_buf_printf(&b, "%s{\"unitID\":%lld, \"unitAction\":", i ? " ," : "", (long long)pairs[i].unit.id);
+		put_action(&b, s->utt, &pairs[i].action);
+		ms_buf_puts(&b, "}");
 	}
-	if (!rc)
-		rc = ms_buf_puts(&b, "]");
-	return finish(&b, rc, out);
+	ms_buf_puts(&b, "]");
+	return ms_buf_finish(&b, out);
 }
 
 /* minimal-json getters with Java's defaults for missing keys. */

@@ -14,11 +14,17 @@
 extern "C" {
 #endif
 
+/*
+ * The error is sticky (as SQLite's sqlite3_str): once an append fails,
+ * later ones do nothing and return the same status, so a builder may make
+ * all its appends and ask once, at ms_buf_status or ms_buf_finish.
+ */
 typedef struct ms_buf {
 	ms_ctx *ctx;
 	char *data; /* always NUL-terminated once anything was appended */
 	size_t len;
 	size_t cap;
+	int status; /* 0, or the first append's failure */
 } ms_buf;
 
 MS_EXTERN void ms_buf_init(ms_buf *b, ms_ctx *ctx);
@@ -28,6 +34,14 @@ MS_EXTERN int ms_buf_puts(ms_buf *b, const char *s);
 MS_EXTERN int ms_buf_printf(ms_buf *b, const char *fmt, ...) MS_PRINTF(2, 3);
 /** Hands the string to the caller (free with ms_ctx_mfree); leaves b empty. */
 MS_EXTERN char *ms_buf_detach(ms_buf *b);
+/** 0, or the status of the first append that failed since init. */
+MS_EXTERN int ms_buf_status(const ms_buf *b);
+/**
+ * Ends a build: with no failed append, the text into *out (free with
+ * ms_ctx_mfree) and 0; otherwise *out NULL, the text freed, and the first
+ * failure's status. b is empty and reusable either way.
+ */
+MS_EXTERN int ms_buf_finish(ms_buf *b, char **out);
 
 /**
  * The next line of text[*at..len) into [*ls, *le), without its newline (nor
