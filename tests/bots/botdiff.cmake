@@ -3,11 +3,8 @@ cmake_minimum_required(VERSION 3.20)
 # native bots named for the seats must then return the recorded action at
 # every cycle (on its own view when PO is set). Skips without the harness,
 # fails under CI instead.
-set(NEEDS "${HARNESS}/microrts.jar" "${JAR}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${HARNESS}/microrts.jar" "${JAR}")
 file(REMOVE_RECURSE "${OUT}")
 if(NOT DEFINED SEED)
   set(SEED 0)

@@ -9,11 +9,8 @@ cmake_minimum_required(VERSION 3.20)
 # or 2; RandomBiasedAI draws from a generator play seeds as the recorder
 # does) with the recorded winner and cycle count, while 2022 misses some.
 # Maps are read from MAPS. Skips without REC, fails under CI.
-set(NEEDS "${REC}" "${MAPS}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${REC}" "${MAPS}")
 file(GLOB recs "${REC}/*.rec.gz")
 list(SORT recs)
 list(LENGTH recs nrecs)

@@ -6,11 +6,8 @@ cmake_minimum_required(VERSION 3.20)
 # RandomBiasedAI against OPPONENT, the official match (Match --digest) and
 # the native one must end with the same winner, cycle count and final
 # state (digest = SHA-256 of GameState.toJSON). Skips without the harness.
-set(NEEDS "${HARNESS}/microrts.jar" "${JAR}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${HARNESS}/microrts.jar" "${JAR}")
 string(REPLACE "," ";" MAPS "${MAPS}")
 string(REPLACE "," ";" SEEDS "${SEEDS}")
 file(MAKE_DIRECTORY "${OUT}")

@@ -19,14 +19,10 @@ set -u
 exe=${1:?EXE} harness=${2:?HARNESS} out=${3:?OUT}
 export MICROSYNTH_HARNESS=${MICROSYNTH_HARNESS:-$harness}
 
-if [ -z "${MICROSYNTH_TMA:-}" ]; then
-	echo "skipped: MICROSYNTH_TMA is not set (TMA is built by the user: docs/harness.md, section 11)"
-	exit 77
-fi
-if [ ! -e "$MICROSYNTH_TMA" ]; then
-	echo "tma_botdiff: MICROSYNTH_TMA=$MICROSYNTH_TMA does not exist" >&2
-	exit 1
-fi
+. "$(dirname "$0")/../support/outside_build.sh"
+needs_outside_build "${MICROSYNTH_TMA:-}" \
+	"MICROSYNTH_TMA is not set (TMA is built by the user: docs/harness.md, section 11)" \
+	"${MICROSYNTH_TMA:-}" "tma_botdiff: MICROSYNTH_TMA=${MICROSYNTH_TMA:-} does not exist"
 if ! "$exe" harness 2>/dev/null | grep -q ' ok=1 edition=2023$'; then
 	echo "skipped: $MICROSYNTH_HARNESS is not the current official harness (edition 2023) TMA is built against"
 	exit 77

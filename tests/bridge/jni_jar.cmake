@@ -4,11 +4,8 @@ cmake_minimum_required(VERSION 3.20)
 # classes are Java 8 class files like microrts.jar's; the library inside
 # passes jni_lib.cmake. Usage: cmake -DJAR=... -DJAR_TOOL=jar
 # -DPLATFORM=linux-x86_64 -DLIBNAME=libmicrosynth_jni.so -DOUT=dir -P jni_jar.cmake
-set(NEEDS "${JAR}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${JAR}")
 execute_process(COMMAND ${JAR_TOOL} tf ${JAR} RESULT_VARIABLE rc OUTPUT_VARIABLE listing)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "jar tf failed")

@@ -8,11 +8,8 @@ cmake_minimum_required(VERSION 3.20)
 # program, and elsewhere the `unseen` portfolio opening with the shipped
 # program (the nearest).
 #   cmake -DJAVA= -DJAR_TOOL= -DHARNESS= -DBOT_JAR= -DTOOLS= -DPROGRAM=file -DOUT=dir -P jni_jar_programs.cmake
-set(NEEDS "${HARNESS}/microrts.jar" "${BOT_JAR}" "${TOOLS}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${HARNESS}/microrts.jar" "${BOT_JAR}" "${TOOLS}")
 set(map 8x8/basesWorkers8x8A.xml)
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}/stage/programs")

@@ -4,9 +4,7 @@ cmake_minimum_required(VERSION 3.20)
 # path of NEEDS is absent, fails instead under CI (guard.cmake).
 #   cmake "-DNEEDS=a;b" "-DCMD=java;-cp;...;Main;args" -DLAST=RE -DWORKDIR=dir [-DTIMEOUT=s] -P jni_java.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without(${NEEDS})
 if(NOT TIMEOUT)
   set(TIMEOUT 600)
 endif()

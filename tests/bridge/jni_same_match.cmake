@@ -7,11 +7,8 @@ cmake_minimum_required(VERSION 3.20)
 #   CASES: NAME|MAP|P0|P1|MAX_CYCLES;...  where a player is jni:SPEC (our bot
 #   playing SPEC, natively the same SPEC) or java:NAME (a Java bot in the jar,
 #   natively the native bot of that name). One JNI spec per match.
-set(NEEDS "${HARNESS}/microrts.jar" "${HARNESS_JAR}" "${BOT_JAR}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${HARNESS}/microrts.jar" "${HARNESS_JAR}" "${BOT_JAR}")
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 set(bad 0)

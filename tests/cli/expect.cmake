@@ -1,6 +1,15 @@
 cmake_minimum_required(VERSION 3.20)
-# Runs CMD with ARGS and checks its exit code and that stderr mentions EXPECT_ERR.
-execute_process(COMMAND ${CMD} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# Runs CMD with ARGS (stdin from INPUT when given) and checks its exit code
+# (EXPECT_RC), that stderr mentions EXPECT_ERR and that stdout matches
+# EXPECT_OUT, each when given. With ECHO the output goes to the test's log.
+set(input)
+if(DEFINED INPUT)
+  set(input INPUT_FILE ${INPUT})
+endif()
+execute_process(COMMAND ${CMD} ${ARGS} ${input} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(ECHO)
+  message("${out}${err}")
+endif()
 if(NOT rc STREQUAL "${EXPECT_RC}")
   message(FATAL_ERROR "exit ${rc}, expected ${EXPECT_RC}\nstdout: ${out}\nstderr: ${err}")
 endif()

@@ -20,14 +20,9 @@ set -u
 exe=${1:?EXE} jar=${2:?RECORDER_JAR} refcp=${3?CLASSPATH} committed=${4:?COMMITTED_DIR} out=${5:?OUT}
 shift 5
 
-if [ -z "$refcp" ]; then
-	echo "skipped: MICROSYNTH_DSL_REFERENCE was not set when configuring (the reference interpreter is built by the user: docs/dsl-reference.md)"
-	exit 77
-fi
-if [ ! -f "$jar" ]; then
-	echo "refdiff_fresh: $jar was not built" >&2
-	exit 1
-fi
+. "$(dirname "$0")/../support/outside_build.sh"
+needs_outside_build "$refcp" "MICROSYNTH_DSL_REFERENCE was not set when configuring (the reference interpreter is \
+built by the user: docs/dsl-reference.md)" "$jar" "refdiff_fresh: $jar was not built"
 cp="$jar:$refcp"
 maps=()
 for m in "$@"; do

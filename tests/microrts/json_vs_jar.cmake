@@ -3,11 +3,8 @@ cmake_minimum_required(VERSION 3.20)
 # players' partially observable views) and unit type table must equal,
 # byte for byte, what the official jar writes. Skips (77) without the
 # harness, fails instead under CI.
-set(NEEDS "${HARNESS}/microrts.jar")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${HARNESS}/microrts.jar")
 file(GLOB_RECURSE maps "${HARNESS}/maps/*.xml")
 list(SORT maps)
 list(LENGTH maps nmaps)

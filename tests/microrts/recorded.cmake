@@ -3,11 +3,8 @@ cmake_minimum_required(VERSION 3.20)
 # (plan PLAN), caching the recordings in the build tree by harness and
 # recorder version; then `microsynth diff` replays them natively and every
 # cycle must match. Skips (77) without the harness, fails under CI instead.
-set(NEEDS "${HARNESS}/microrts.jar" "${JAR}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${HARNESS}/microrts.jar" "${JAR}")
 file(SHA256 "${HARNESS}/microrts.jar" jar_sum)
 file(SHA256 "${JAR}" rec_sum)
 string(SUBSTRING "${jar_sum}" 0 12 jar_sum)

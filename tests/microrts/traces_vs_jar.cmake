@@ -2,11 +2,8 @@ cmake_minimum_required(VERSION 3.20)
 # Traces written natively must be the bytes the jar writes (Trace.toxml):
 # the recorder writes the official trace of a few matches, `microsynth diff
 # --write-traces` writes its own from the recordings, and they must match.
-set(NEEDS "${HARNESS}/microrts.jar" "${JAR}")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${HARNESS}/microrts.jar" "${JAR}")
 set(dir "${OUT}/traces-vs-jar")
 file(REMOVE_RECURSE "${dir}")
 file(MAKE_DIRECTORY "${dir}/java" "${dir}/native")

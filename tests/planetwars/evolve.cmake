@@ -1,11 +1,8 @@
 cmake_minimum_required(VERSION 3.20)
 # The GA command: one thread in one go and two threads with a resume give the same
 # checkpoint, best parameters and CSV figures; a checkpoint of another population is refused.
-set(NEEDS "${SHARED}/data/planetwars/maps")
 include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-if(MS_SKIP)
-  return()
-endif()
+ms_skip_without("${SHARED}/data/planetwars/maps")
 set(common --maps ${SHARED}/data/planetwars/maps --seed 7 --population 8 --players 3 --maps-per-pair 2
   --champions 3 --crossovers 5 --eval-maps 4 --max-turns 100)
 file(REMOVE_RECURSE ${OUT}/a ${OUT}/b)

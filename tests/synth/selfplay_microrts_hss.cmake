@@ -4,12 +4,8 @@ cmake_minimum_required(VERSION 3.20)
 # loop's population (IBR: the previous program; FP: all earlier ones) and share one program library;
 # a run budgeted by evaluations gives the same programs on 2 threads as on 1.
 # Inputs: CMD (microsynth), DIR (scratch directory), MAPS (the harness's maps folder).
-if(NOT EXISTS "${MAPS}/8x8/basesWorkers8x8A.xml")
-  message("SKIP: no harness maps in ${MAPS}")
-  return()
-endif()
-file(REMOVE_RECURSE "${DIR}")
-file(MAKE_DIRECTORY "${DIR}")
+include(${CMAKE_CURRENT_LIST_DIR}/synth_common.cmake)
+synth_start(NEED_MAPS)
 
 function(selfplay loop out threads)
   execute_process(COMMAND ${CMD} selfplay --game microrts --map ${MAPS}/8x8/basesWorkers8x8A.xml

@@ -6,8 +6,8 @@ cmake_minimum_required(VERSION 3.20)
 # only what no match read; a replay where the changed places decided alike).
 # With --opponent-seeds 2 each stochastic opponent's seed is a match of its own.
 # MODES, EVALS and SEEDS make a light run of it (check alone under the sanitizers).
-file(REMOVE_RECURSE ${DIR})
-file(MAKE_DIRECTORY ${DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/synth_common.cmake)
+synth_start()
 if(NOT DEFINED MODES)
   set(MODES off on check)
 endif()
@@ -32,12 +32,8 @@ endfunction()
 foreach(seeds IN LISTS SEEDS)
   foreach(mode IN LISTS MODES)
     set(tag ${mode}-${seeds})
-    execute_process(COMMAND ${CMD} ${common} --opponent-seeds ${seeds} --match-memo ${mode}
-      --checkpoint ${DIR}/${tag}.ckpt -o ${DIR}/${tag}.ms
-      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(NOT rc EQUAL 0)
-      message(FATAL_ERROR "--match-memo ${mode} --opponent-seeds ${seeds}: exit ${rc}\n${out}\n${err}")
-    endif()
+    synth_run("--match-memo ${mode} --opponent-seeds ${seeds}" ${CMD} ${common} --opponent-seeds ${seeds}
+      --match-memo ${mode} --checkpoint ${DIR}/${tag}.ckpt -o ${DIR}/${tag}.ms)
     if(NOT out MATCHES "match_memo: lookups=([0-9]+) hits=([0-9]+) replays=([0-9]+) replay_hits=([0-9]+)")
       message(FATAL_ERROR "no match_memo line:\n${out}")
     endif()

@@ -3,46 +3,18 @@ cmake_minimum_required(VERSION 3.20)
 # checkpoint and resumed on another thread count ends with the program, summary and program library
 # of an uninterrupted run; a second call starts from that library (transfer). Native opponents only.
 # Inputs: CMD (microsynth), KILL (kill_after), DIR (scratch directory), MAPS (the harness's maps folder).
-if(NOT EXISTS "${MAPS}/8x8/basesWorkers8x8A.xml")
-  message("SKIP: no harness maps in ${MAPS}")
-  return()
-endif()
-file(REMOVE_RECURSE "${DIR}")
-file(MAKE_DIRECTORY "${DIR}")
+include(${CMAKE_CURRENT_LIST_DIR}/synth_common.cmake)
+synth_start(NEED_MAPS)
 set(common synth --game microrts --map ${MAPS}/8x8/basesWorkers8x8A.xml --opponent WorkerRush --opponent LightRush
   --algo hss --evals 400 --seed 2 --no-progress --no-harness)
 
-function(run name)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${name}: exit ${rc}\nstdout: ${out}\nstderr: ${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-endfunction()
+# The summary line without its time.
+set(summary "psi=[0-9.]+ harness_psi=- evals=[0-9]+")
 
-# The summary line without its time, and the program (the output's lines that are not '#' header lines).
-function(summary var text)
-  string(REGEX MATCH "psi=[0-9.]+ harness_psi=- evals=[0-9]+" s "${text}")
-  if(NOT s)
-    message(FATAL_ERROR "no summary line in: ${text}")
-  endif()
-  set(${var} "${s}" PARENT_SCOPE)
-endfunction()
-function(program var path)
-  file(STRINGS "${path}" lines)
-  set(p "")
-  foreach(l IN LISTS lines)
-    if(NOT l MATCHES "^#")
-      string(APPEND p "${l}\n")
-    endif()
-  endforeach()
-  set(${var} "${p}" PARENT_SCOPE)
-endfunction()
-
-run(whole ${CMD} ${common} --threads 1 -o "${DIR}/whole.txt" --checkpoint "${DIR}/whole.ckpt"
+synth_run(whole ${CMD} ${common} --threads 1 -o "${DIR}/whole.txt" --checkpoint "${DIR}/whole.ckpt"
   --hss-library "${DIR}/whole.lib")
-summary(want "${out}")
-program(want_prog "${DIR}/whole.txt")
+synth_summary(want "${summary}" "${out}")
+synth_program(want_prog "${DIR}/whole.txt")
 file(READ "${DIR}/whole.lib" want_lib)
 if(NOT want_lib MATCHES "^microsynth-hss-library 1\ngrammar [^\n]+\nfeatures 11\n[0-9.]+( [0-9]+)+ ")
   message(FATAL_ERROR "the library lacks its header or a program line with 11 features:\n${want_lib}")
@@ -50,15 +22,15 @@ endif()
 file(SIZE "${DIR}/whole.ckpt" size)
 math(EXPR at "${size} * 2 / 3")
 
-run(killed ${KILL} "${DIR}/cut.ckpt" ${at} ${CMD} ${common} --threads 2 -o "${DIR}/cut.txt"
+synth_run(killed ${KILL} "${DIR}/cut.ckpt" ${at} ${CMD} ${common} --threads 2 -o "${DIR}/cut.txt"
   --checkpoint "${DIR}/cut.ckpt" --hss-library "${DIR}/cut.lib")
 if(EXISTS "${DIR}/cut.txt" OR EXISTS "${DIR}/cut.lib")
   message(FATAL_ERROR "the killed run wrote its output or library: it was not killed mid-run")
 endif()
-run(resumed ${CMD} ${common} --threads 2 -o "${DIR}/cut.txt" --checkpoint "${DIR}/cut.ckpt"
+synth_run(resumed ${CMD} ${common} --threads 2 -o "${DIR}/cut.txt" --checkpoint "${DIR}/cut.ckpt"
   --hss-library "${DIR}/cut.lib" --resume)
-summary(got "${out}")
-program(got_prog "${DIR}/cut.txt")
+synth_summary(got "${summary}" "${out}")
+synth_program(got_prog "${DIR}/cut.txt")
 file(READ "${DIR}/cut.lib" got_lib)
 if(NOT got STREQUAL want OR NOT got_prog STREQUAL want_prog)
   message(FATAL_ERROR "resumed run: '${got}'\n${got_prog}uninterrupted run: '${want}'\n${want_prog}")
@@ -68,7 +40,7 @@ if(NOT got_lib STREQUAL want_lib)
 endif()
 
 # Transfer: a second call reads the library (and rewrites it, longer or as long).
-run(again ${CMD} ${common} --seed 3 --threads 1 -o "${DIR}/again.txt" --hss-library "${DIR}/whole.lib")
+synth_run(again ${CMD} ${common} --seed 3 --threads 1 -o "${DIR}/again.txt" --hss-library "${DIR}/whole.lib")
 file(SIZE "${DIR}/whole.lib" lib2)
 string(LENGTH "${want_lib}" lib1)
 if(lib2 LESS lib1)

@@ -26,9 +26,7 @@ if(GAME STREQUAL "planetwars")
   # Planet Wars' maps are reference data of ../shared (SHARED): skipped without it, failed under CI
   set(NEEDS "${SHARED}/data/planetwars/maps")
   include(${CMAKE_CURRENT_LIST_DIR}/../guard.cmake)
-  if(MS_SKIP)
-    return()
-  endif()
+  ms_skip_without(${NEEDS})
   set(args synth --game planetwars --algo sa --evals 20 --seed 1 --train-maps 2 --maps ${NEEDS} --threads 1
       --no-progress)
   set(ms_skip "^# command: |^# algorithm ") # its header gives the time on the algorithm's line
