@@ -12,7 +12,6 @@ import java.lang.reflect.Modifier;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -32,6 +31,10 @@ import ai.core.AIWithComputationBudget;
 import ai.microsynth.harness.Options.BotMode;
 import ai.microsynth.harness.Options.UsageException;
 import ai.socket.SocketAI;
+import rts.GameState;
+import rts.PlayerAction;
+import rts.Trace;
+import rts.TraceEntry;
 import rts.units.UnitTypeTable;
 
 /**
@@ -437,17 +440,17 @@ final class Harness {
         }
     }
 
-    /** Jar (file name) or directory a loaded class came from. */
-    static String where(Class<?> c) {
-        CodeSource cs = c.getProtectionDomain() == null ? null : c.getProtectionDomain().getCodeSource();
-        if (cs == null || cs.getLocation() == null) {
-            return "jdk";
+    /**
+     * Adds a cycle to an official trace (none: null) as the tournaments do:
+     * only a cycle in which a player acted, with the state before the actions.
+     */
+    static void traceCycle(Trace trace, GameState gs, PlayerAction[] pa) {
+        if (trace != null && (!pa[0].isEmpty() || !pa[1].isEmpty())) {
+            TraceEntry te = new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime());
+            te.addPlayerAction(pa[0].clone());
+            te.addPlayerAction(pa[1].clone());
+            trace.addEntry(te);
         }
-        String path = cs.getLocation().getPath();
-        if (path.endsWith("/")) {
-            path = path.substring(0, path.length() - 1);
-        }
-        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     /** Builds an AI through its public (UnitTypeTable) constructor. */
@@ -465,14 +468,7 @@ final class Harness {
         try {
             return (AI) k.newInstance(utt);
         } catch (InvocationTargetException e) {
-            Throwable t = e.getCause();
-            if (t instanceof Exception) {
-                throw (Exception) t;
-            }
-            if (t instanceof Error) {
-                throw (Error) t;
-            }
-            throw e;
+            throw TournamentApi.thrown(e);
         }
     }
 

@@ -152,8 +152,8 @@ public final class Match {
                 Harness.seedAI(ai1, seed * 2 + 2);
             }
             out.println("match map=" + map + " utt=" + utt + " conflict=" + conflict + " max_cycles=" + maxCycles
-                    + " po=" + po + " p0=" + k0.getName() + "(" + Harness.where(k0) + ") p1=" + k1.getName() + "("
-                    + Harness.where(k1) + ")");
+                    + " po=" + po + " p0=" + k0.getName() + "(" + TournamentApi.where(k0) + ") p1=" + k1.getName() + "("
+                    + TournamentApi.where(k1) + ")");
             out.flush();
 
             AI[] ai = { ai0, ai1 };
@@ -227,12 +227,7 @@ public final class Match {
                 if (crashed >= 0 || timedout >= 0) {
                     break;
                 }
-                if (trace != null && (!pa[0].isEmpty() || !pa[1].isEmpty())) {
-                    TraceEntry te = new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime());
-                    te.addPlayerAction(pa[0].clone());
-                    te.addPlayerAction(pa[1].clone());
-                    trace.addEntry(te);
-                }
+                Harness.traceCycle(trace, gs, pa);
                 for (int p = 0; p < 2; p++) {
                     try {
                         gs.issueSafe(pa[p]);

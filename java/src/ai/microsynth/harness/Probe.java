@@ -219,7 +219,7 @@ public final class Probe {
             } catch (Throwable e) {
                 return "failed " + fqn + ": " + Harness.reason(e);
             }
-            String jar = Harness.where(cls);
+            String jar = TournamentApi.where(cls);
             UnitTypeTable table = new UnitTypeTable(utt, UnitTypeTable.MOVE_CONFLICT_RESOLUTION_CANCEL_BOTH);
             AI ai;
             try {
@@ -273,7 +273,7 @@ public final class Probe {
                 return "";
             }
             for (Class<?> s = cls.getSuperclass(); s != null && s != Object.class; s = s.getSuperclass()) {
-                String w = Harness.where(s);
+                String w = TournamentApi.where(s);
                 if (!w.equals(jar) && own.classes().containsKey(s.getName().replace('.', '/'))) {
                     return " [extends " + s.getName() + " from " + w + ", not the copy in " + jar + "]";
                 }
@@ -381,7 +381,7 @@ public final class Probe {
                         Class<?> c = env.load(n);
                         Method m = c.getMethod("main", String[].class);
                         if (Modifier.isStatic(m.getModifiers()) && m.getDeclaringClass() == c) {
-                            out.println("main " + n + " (" + Harness.where(c) + ")");
+                            out.println("main " + n + " (" + TournamentApi.where(c) + ")");
                         }
                     } catch (NoSuchMethodException e) {
                         // not an entry point

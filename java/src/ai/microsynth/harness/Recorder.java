@@ -288,12 +288,7 @@ public final class Recorder {
                         break;
                     }
                     rec.write("R " + Unit.next_ID + " " + damage.state() + " " + conflicts.state() + "\n");
-                    if (trace != null && (!pa[0].isEmpty() || !pa[1].isEmpty())) {
-                        TraceEntry te = new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime());
-                        te.addPlayerAction(pa[0].clone());
-                        te.addPlayerAction(pa[1].clone());
-                        trace.addEntry(te);
-                    }
+                    Harness.traceCycle(trace, gs, pa);
                     for (int p = 0; p < 2; p++) {
                         rec.write(RecordingLines.pairs(p, pa[p], line, parameter).append('\n').toString());
                     }

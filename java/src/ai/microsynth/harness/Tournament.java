@@ -143,8 +143,8 @@ public final class Tournament {
                     .pregame(Math.max(pregame, 0), pregame < 0 ? 0 : sh.pregameLater()).utt(table).traces(traces).out(tee)
                     .progress(progress).rwFolder(rw.getPath());
             TournamentApi.Shape shape = call.shape(UnitTypeTable.class.getClassLoader(), UnitTypeTable.class);
-            out.println("tournament_api=" + shape.name() + " class=" + call.className() + "(" + Harness.where(shape.cls)
-                    + ")");
+            out.println("tournament_api=" + shape.name() + " class=" + call.className() + "("
+                    + TournamentApi.where(shape.cls) + ")");
             call.run(shape);
             tee.flush();
             summarize(log.toString(), ais, against.isEmpty() ? ais : opponents, out);
