@@ -42,11 +42,45 @@ public final class Evaluate {
     private Evaluate() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: Evaluate [--ai SPEC] [--field default|all|FILE] [--maps SET] [--held-out] [options]",
+            "  --ai SPEC               the AI scored (default microsynth:auto, the drop-in bot",
+            "                          choosing its program by map); any spec Tournament takes",
+            "  --field default|all|tma|FILE  opponents: default = CoacAI, mayari and the four rushes;",
+            "                          all = also the other lib/bots; tma = default and TMA (the",
+            "                          jar $MICROSYNTH_TMA names); FILE = one spec per line",
+            "  --maps SET              2025 (ten 16x16 maps, 5000 cycles), 2023 (open maps),",
+            "                          2023-hidden, held-out, or a FILE with one map per line;",
+            "                          repeatable",
+            "  --held-out              same as --maps held-out",
+            "  --map-dir DIR           also look for maps here (repeatable; e.g. the maps/ of the",
+            "                          current official repository for basesWorkers32x32A.xml)",
+            "  --index FILE            program index whose 'trained' lines --held-out checks and",
+            "                          whose 'made-for' lines the edition warning reads",
+            "                          (default: the one in microsynth.jar)",
+            "  --harness-edition 2022|2023  the harness's bot edition (`microsynth evaluate` reads",
+            "                          it from the jar): a warning names the programs (index",
+            "                          'made-for' lines, a program's header) made for another one",
+            "  --iterations N          games per pairing, map and seat (default 1)",
+            "  --max-cycles N          game length (default: 5000 for the 2025 maps, else the",
+            "                          competition's by map size: 3000 up to 8x8, 4000 to 16x16,",
+            "                          5000 to 24x24, 6000 to 32x32, 8000 above)",
+            "  --round-robin           the official round robin over the AI and the field",
+            "  --pregame-ms MS         pre-game budget of the AI's first game on a map (default -1:",
+            "                          no preGameAnalysis call); the drop-in bot synthesizes in it",
+            "                          on maps it has no program for",
+            "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
+            "  --keep-folders DIR      the bots' read/write folders live in DIR and are kept (default:",
+            "                          a fresh temporary folder per run)",
+            "  --utt, --conflict, --time-budget, --iterations-budget,",
+            "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
+            "output: per map and per opponent W/D/L and mean score; decision times of the",
+            "drop-in bot; last line 'games=N wins=W draws=D losses=L score=X crashes=C timeouts=T ...'",
+            "(with a pre-game budget also pregame_calls, pregame_ms, pregame_searches, pregame_evals,",
+            "pregame_reused, pregame_failed, pregame_switches: the drop-in bot's pre-game figures)");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(Evaluate.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(Evaluate.class, USAGE, args, () -> Run::run);
     }
 
     /** The default field: the two strongest competition bots and the four rushes. */
@@ -57,47 +91,6 @@ public final class Evaluate {
 
     static final class Run {
         private Run() {
-        }
-
-        static final String USAGE = String.join("\n",
-                "usage: Evaluate [--ai SPEC] [--field default|all|FILE] [--maps SET] [--held-out] [options]",
-                "  --ai SPEC               the AI scored (default microsynth:auto, the drop-in bot",
-                "                          choosing its program by map); any spec Tournament takes",
-                "  --field default|all|tma|FILE  opponents: default = CoacAI, mayari and the four rushes;",
-                "                          all = also the other lib/bots; tma = default and TMA (the",
-                "                          jar $MICROSYNTH_TMA names); FILE = one spec per line",
-                "  --maps SET              2025 (ten 16x16 maps, 5000 cycles), 2023 (open maps),",
-                "                          2023-hidden, held-out, or a FILE with one map per line;",
-                "                          repeatable",
-                "  --held-out              same as --maps held-out",
-                "  --map-dir DIR           also look for maps here (repeatable; e.g. the maps/ of the",
-                "                          current official repository for basesWorkers32x32A.xml)",
-                "  --index FILE            program index whose 'trained' lines --held-out checks and",
-                "                          whose 'made-for' lines the edition warning reads",
-                "                          (default: the one in microsynth.jar)",
-                "  --harness-edition 2022|2023  the harness's bot edition (`microsynth evaluate` reads",
-                "                          it from the jar): a warning names the programs (index",
-                "                          'made-for' lines, a program's header) made for another one",
-                "  --iterations N          games per pairing, map and seat (default 1)",
-                "  --max-cycles N          game length (default: 5000 for the 2025 maps, else the",
-                "                          competition's by map size: 3000 up to 8x8, 4000 to 16x16,",
-                "                          5000 to 24x24, 6000 to 32x32, 8000 above)",
-                "  --round-robin           the official round robin over the AI and the field",
-                "  --pregame-ms MS         pre-game budget of the AI's first game on a map (default -1:",
-                "                          no preGameAnalysis call); the drop-in bot synthesizes in it",
-                "                          on maps it has no program for",
-                "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
-                "  --keep-folders DIR      the bots' read/write folders live in DIR and are kept (default:",
-                "                          a fresh temporary folder per run)",
-                "  --utt, --conflict, --time-budget, --iterations-budget,",
-                "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
-                "output: per map and per opponent W/D/L and mean score; decision times of the",
-                "drop-in bot; last line 'games=N wins=W draws=D losses=L score=X crashes=C timeouts=T ...'",
-                "(with a pre-game budget also pregame_calls, pregame_ms, pregame_searches, pregame_evals,",
-                "pregame_reused, pregame_failed, pregame_switches: the drop-in bot's pre-game figures)");
-
-        public static void main(String[] args) {
-            Harness.runMain("Evaluate", USAGE, args, Run::run);
         }
 
         /** Results of the scored AI, per map and per opponent. */
@@ -198,9 +191,9 @@ public final class Evaluate {
                     loaded.add(s);
                 } catch (Exception | LinkageError e) {
                     if (!field.equals("all")) {
-                        throw new Options.UsageException("field bot '" + s + "' does not load: " + Harness.reason(e));
+                        throw new Options.UsageException("field bot '" + s + "' does not load: " + Launcher.reason(e));
                     }
-                    System.err.println("evaluate: skipping " + s + " (does not load: " + Harness.reason(e) + ")");
+                    System.err.println("evaluate: skipping " + s + " (does not load: " + Launcher.reason(e) + ")");
                 }
             }
             if (harnessEdition != null) {

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
@@ -472,37 +471,6 @@ final class Harness {
         }
     }
 
-    /** The body of a runner: parses its arguments, prints to {@code out}, returns the exit status. */
-    interface Body {
-        int run(String[] args, PrintStream out) throws Exception;
-    }
-
-    /**
-     * The common main of every runner: stdout captured (bots print to it),
-     * a usage error exits 2 with the usage text, a failure exits 1 with its
-     * reason, and the JVM exits even if bots left threads behind.
-     */
-    static void runMain(String name, String usage, String[] args, Body body) {
-        PrintStream out = captureStdout();
-        int rc;
-        try {
-            rc = body.run(args, out);
-        } catch (UsageException e) {
-            System.err.println(name + ": " + e.getMessage());
-            if (usage != null) {
-                System.err.println(usage);
-            }
-            rc = 2;
-        } catch (Throwable t) {
-            System.err.println(name + ": " + reason(t));
-            t.printStackTrace();
-            rc = 1;
-        }
-        out.flush();
-        System.err.flush();
-        System.exit(rc);
-    }
-
     /** Class of the drop-in bot in microsynth.jar (see {@link Launcher}). */
     static final String DROP_IN_CLASS = "ai.microsynth.MicrosynthAI";
 
@@ -610,37 +578,10 @@ final class Harness {
         }
     }
 
-    /** One-line description of a failure, cause included. */
-    static String reason(Throwable t) {
-        StringBuilder sb = new StringBuilder();
-        int depth = 0;
-        while (t != null && depth++ < 4) {
-            if (sb.length() > 0) {
-                sb.append(" <- ");
-            }
-            sb.append(t.getClass().getName());
-            if (t.getMessage() != null) {
-                sb.append(": ").append(t.getMessage().replace('\n', ' '));
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-            t = t.getCause();
-        }
-        return sb.toString();
-    }
-
     /** Where in the code a throwable was raised (first frame), for reports. */
     static String origin(Throwable t) {
         StackTraceElement[] st = t.getStackTrace();
         return st.length == 0 ? "?" : st[0].toString();
-    }
-
-    /** Bots print freely; keep the runner's own stdout clean by sending System.out to stderr. */
-    static PrintStream captureStdout() {
-        PrintStream real = System.out;
-        System.setOut(System.err);
-        return real;
     }
 
     /** Replaces every java.util.Random instance field of an AI (superclasses included). */
@@ -659,7 +600,7 @@ final class Harness {
                     }
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     System.err.println("Match: cannot seed " + c.getName() + "." + f.getName() + ": "
-                            + reason(e));
+                            + Launcher.reason(e));
                 }
             }
         }

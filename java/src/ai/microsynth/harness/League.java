@@ -26,32 +26,25 @@ public final class League {
     private League() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: League --ai SPEC --ai SPEC ... (--map PATH ... | --maps SET) [options]",
+            "  --ai SPEC               an entrant: Java class, program:FILE, index:FILE, microsynth:NATIVEBOT, ...",
+            "  --name NAME             a display name for the --ai just before it",
+            "  --map PATH, --maps SET  maps (SET as for Evaluate: 2025, 2023, 2023-hidden, held-out, FILE)",
+            "  --iterations N          rounds (default 1)",
+            "  --max-cycles N          game length (default: the competition's by map size)",
+            "  --svg PREFIX            write PREFIX-heatmap.svg and PREFIX-ranking.svg",
+            "  --map-dir DIR           also look for maps here",
+            "  --utt, --conflict, --time-budget, --iterations-budget, --pregame-ms, --pregame-later-ms,",
+            "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
+            "last line: 'games=N crashes=C timeouts=T best=NAME best_score=X'");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(League.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(League.class, USAGE, args, () -> Run::run);
     }
 
     static final class Run {
         private Run() {
-        }
-
-        static final String USAGE = String.join("\n",
-                "usage: League --ai SPEC --ai SPEC ... (--map PATH ... | --maps SET) [options]",
-                "  --ai SPEC               an entrant: Java class, program:FILE, index:FILE, microsynth:NATIVEBOT, ...",
-                "  --name NAME             a display name for the --ai just before it",
-                "  --map PATH, --maps SET  maps (SET as for Evaluate: 2025, 2023, 2023-hidden, held-out, FILE)",
-                "  --iterations N          rounds (default 1)",
-                "  --max-cycles N          game length (default: the competition's by map size)",
-                "  --svg PREFIX            write PREFIX-heatmap.svg and PREFIX-ranking.svg",
-                "  --map-dir DIR           also look for maps here",
-                "  --utt, --conflict, --time-budget, --iterations-budget, --pregame-ms, --pregame-later-ms,",
-                "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
-                "last line: 'games=N crashes=C timeouts=T best=NAME best_score=X'");
-
-        public static void main(String[] args) {
-            Harness.runMain("League", USAGE, args, Run::run);
         }
 
         static int run(String[] args, PrintStream out) throws Exception {

@@ -46,44 +46,37 @@ public final class Match {
     private Match() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: Match --map PATH --p0 CLASS --p1 CLASS [options]",
+            "  --map PATH              map XML; also looked up in the harness dir and its maps/",
+            "                          (e.g. maps/8x8/basesWorkers8x8A.xml or 8x8/basesWorkers8x8A.xml)",
+            "  --p0 SPEC, --p1 SPEC    AI classes, fully qualified or short (WorkerRush, CoacAI, mayari),",
+            "                          program:FILE (microsynth.jar) or socket:HOST:PORT[:json|xml]",
+            "  --utt 1|2|3             unit type table: 1 original, 2 finetuned, 3 non-deterministic (default 2)",
+            "  --conflict 1|2|3        move conflicts: 1 cancel both, 2 cancel random, 3 alternate (default 1)",
+            "  --max-cycles N          game length limit; a game reaching it is a draw (default 5000)",
+            "  --partially-observable  each AI sees a PartiallyObservableGameState",
+            "  --seed N                seed the engine's static generators and the AIs' Random fields",
+            "  --time-budget MS        TIME_BUDGET of AIWithComputationBudget bots (default 100)",
+            "  --iterations-budget N   ITERATIONS_BUDGET (default -1, unbounded)",
+            "  --pregame-ms MS         preGameAnalysis budget; -1 skips the call (default 1000)",
+            "  --timeout-check         a getAction longer than the time budget + 20 ms loses",
+            "  --hang-ms MS            a getAction still running after MS ms loses as timed out (the call is",
+            "                          interrupted and left on a daemon thread: Java cannot stop it); 0: off",
+            "  --digest                print digest=HEX (SHA-256 of the final state JSON) before the summary",
+            "  --trace FILE            write the match's official trace (Trace.toxml) to FILE",
+            "  --harness DIR           harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
+            "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
+            "output: the last stdout line is 'winner=W cycles=C' (W = 0, 1, or -1 for a draw);",
+            "exit 0 when the match ran, 1 when it could not start, 2 on bad usage.");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(Match.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(Match.class, USAGE, args, () -> Run::run);
     }
 
     /** The runner proper; it needs MicroRTS on the class path (see Launcher). */
     static final class Run {
         private Run() {
-        }
-
-        static final String USAGE = String.join("\n",
-                "usage: Match --map PATH --p0 CLASS --p1 CLASS [options]",
-                "  --map PATH              map XML; also looked up in the harness dir and its maps/",
-                "                          (e.g. maps/8x8/basesWorkers8x8A.xml or 8x8/basesWorkers8x8A.xml)",
-                "  --p0 SPEC, --p1 SPEC    AI classes, fully qualified or short (WorkerRush, CoacAI, mayari),",
-                "                          program:FILE (microsynth.jar) or socket:HOST:PORT[:json|xml]",
-                "  --utt 1|2|3             unit type table: 1 original, 2 finetuned, 3 non-deterministic (default 2)",
-                "  --conflict 1|2|3        move conflicts: 1 cancel both, 2 cancel random, 3 alternate (default 1)",
-                "  --max-cycles N          game length limit; a game reaching it is a draw (default 5000)",
-                "  --partially-observable  each AI sees a PartiallyObservableGameState",
-                "  --seed N                seed the engine's static generators and the AIs' Random fields",
-                "  --time-budget MS        TIME_BUDGET of AIWithComputationBudget bots (default 100)",
-                "  --iterations-budget N   ITERATIONS_BUDGET (default -1, unbounded)",
-                "  --pregame-ms MS         preGameAnalysis budget; -1 skips the call (default 1000)",
-                "  --timeout-check         a getAction longer than the time budget + 20 ms loses",
-                "  --hang-ms MS            a getAction still running after MS ms loses as timed out (the call is",
-                "                          interrupted and left on a daemon thread: Java cannot stop it); 0: off",
-                "  --digest                print digest=HEX (SHA-256 of the final state JSON) before the summary",
-                "  --trace FILE            write the match's official trace (Trace.toxml) to FILE",
-                "  --harness DIR           harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
-                "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
-                "output: the last stdout line is 'winner=W cycles=C' (W = 0, 1, or -1 for a draw);",
-                "exit 0 when the match ran, 1 when it could not start, 2 on bad usage.");
-
-        public static void main(String[] args) {
-            Harness.runMain("Match", USAGE, args, Run::run);
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
@@ -261,7 +254,7 @@ public final class Match {
                 try {
                     a.gameOver(winner);
                 } catch (Throwable t) {
-                    System.err.println("Match: gameOver of " + a + ": " + Harness.reason(t));
+                    System.err.println("Match: gameOver of " + a + ": " + Launcher.reason(t));
                 }
             }
             if (trace != null) {
@@ -280,7 +273,7 @@ public final class Match {
         }
 
         private static void report(int player, String where, Throwable t) {
-            System.err.println("Match: player " + player + " crashed in " + where + ": " + Harness.reason(t));
+            System.err.println("Match: player " + player + " crashed in " + where + ": " + Launcher.reason(t));
             t.printStackTrace();
         }
 
@@ -315,7 +308,7 @@ public final class Match {
                     f.set(null, new Random(seed * 1000003L + k));
                     done.add(cf[0] + "." + cf[1]);
                 } catch (ReflectiveOperationException | RuntimeException e) {
-                    System.err.println("Match: cannot seed " + cf[0] + "." + cf[1] + ": " + Harness.reason(e));
+                    System.err.println("Match: cannot seed " + cf[0] + "." + cf[1] + ": " + Launcher.reason(e));
                 }
             }
             System.err.println("Match: seeded " + done);

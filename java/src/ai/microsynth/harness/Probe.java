@@ -29,37 +29,30 @@ public final class Probe {
     private Probe() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: Probe [options] [CLASS...]",
+            "  CLASS                 fully qualified or short name; default: the built-in scripted bots",
+            "                        and every AI class found in the harness lib/bots/*.jar",
+            "  --harness DIR         harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
+            "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
+            "  --cycles N            after loading, play N cycles as player 0 (default 0: only construct)",
+            "  --opponent CLASS      opponent for --cycles (default ai.abstraction.WorkerRush)",
+            "  --map PATH            map for --cycles (default maps/8x8/basesWorkers8x8A.xml)",
+            "  --utt 1|2|3           unit type table version (default 2)",
+            "  --timeout-ms MS       give up on one class after MS (default 60000)",
+            "  --require CLASS       exit 1 unless CLASS loads (and plays); repeatable",
+            "  --jars                print 'jar NAME classes=N ai=K majors=...' per jar",
+            "  --clashes             print classes that one jar shadows in another",
+            "  --mains               print 'main CLASS (jar)' for every MicroRTS class with main(String[])",
+            "  --verbose             list every clashing class");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(Probe.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(Probe.class, USAGE, args, () -> Run::run);
     }
 
     /** The probe proper; it needs MicroRTS on the class path (see Launcher). */
     static final class Run {
         private Run() {
-        }
-
-        static final String USAGE = String.join("\n",
-                "usage: Probe [options] [CLASS...]",
-                "  CLASS                 fully qualified or short name; default: the built-in scripted bots",
-                "                        and every AI class found in the harness lib/bots/*.jar",
-                "  --harness DIR         harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
-                "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
-                "  --cycles N            after loading, play N cycles as player 0 (default 0: only construct)",
-                "  --opponent CLASS      opponent for --cycles (default ai.abstraction.WorkerRush)",
-                "  --map PATH            map for --cycles (default maps/8x8/basesWorkers8x8A.xml)",
-                "  --utt 1|2|3           unit type table version (default 2)",
-                "  --timeout-ms MS       give up on one class after MS (default 60000)",
-                "  --require CLASS       exit 1 unless CLASS loads (and plays); repeatable",
-                "  --jars                print 'jar NAME classes=N ai=K majors=...' per jar",
-                "  --clashes             print classes that one jar shadows in another",
-                "  --mains               print 'main CLASS (jar)' for every MicroRTS class with main(String[])",
-                "  --verbose             list every clashing class");
-
-        public static void main(String[] args) {
-            Harness.runMain("Probe", USAGE, args, Run::run);
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
@@ -217,7 +210,7 @@ public final class Probe {
             try {
                 cls = env.load(fqn);
             } catch (Throwable e) {
-                return "failed " + fqn + ": " + Harness.reason(e);
+                return "failed " + fqn + ": " + Launcher.reason(e);
             }
             String jar = TournamentApi.where(cls);
             UnitTypeTable table = new UnitTypeTable(utt, UnitTypeTable.MOVE_CONFLICT_RESOLUTION_CANCEL_BOTH);
@@ -225,7 +218,7 @@ public final class Probe {
             try {
                 ai = Harness.construct(cls, table);
             } catch (Throwable e) {
-                return "failed " + fqn + ": " + Harness.reason(e) + " (class from " + jar + ")";
+                return "failed " + fqn + ": " + Launcher.reason(e) + " (class from " + jar + ")";
             }
             String mixed = mixedSuper(env, cls, jar);
             if (cycles <= 0) {
@@ -251,7 +244,7 @@ public final class Probe {
                     }
                 }
             } catch (Throwable e) {
-                return "failed " + fqn + ": loaded from " + jar + " but cycle " + cycle + " threw " + Harness.reason(e)
+                return "failed " + fqn + ": loaded from " + jar + " but cycle " + cycle + " threw " + Launcher.reason(e)
                         + " at " + Harness.origin(e);
             }
             return "loaded " + fqn + " (" + jar + ")" + mixed + " played " + cycle + " cycles";
@@ -386,7 +379,7 @@ public final class Probe {
                     } catch (NoSuchMethodException e) {
                         // not an entry point
                     } catch (Throwable e) {
-                        out.println("main? " + n + ": cannot inspect: " + Harness.reason(e));
+                        out.println("main? " + n + ": cannot inspect: " + Launcher.reason(e));
                     }
                 }
             }

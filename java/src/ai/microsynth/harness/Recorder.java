@@ -53,31 +53,14 @@ public final class Recorder {
     }
 
     public static void main(String[] args) {
-        if (Launcher.relaunch(Recorder.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        // A long run of matches: a failure is one line, and a usage error does not repeat the usage.
+        Launcher.main(Recorder.class, null, false,
+                (name, t, out) -> System.err.println(name + ": " + Launcher.reason(t)), args, () -> Run::run);
     }
 
     /** The recorder proper; it needs MicroRTS on the class path (see Launcher). */
     static final class Run {
         private Run() {
-        }
-
-        static void main(String[] args) {
-            PrintStream out = Harness.captureStdout();
-            int rc;
-            try {
-                rc = run(args, out);
-            } catch (Options.UsageException e) {
-                System.err.println("Recorder: " + e.getMessage());
-                rc = 2;
-            } catch (Throwable t) {
-                System.err.println("Recorder: " + Harness.reason(t));
-                rc = 1;
-            }
-            out.flush();
-            System.exit(rc);
         }
 
         static final String[] MAPS = {
@@ -191,7 +174,7 @@ public final class Recorder {
                     record(job, harness, extraMaps, env, dir, timeBudget, traces, out);
                 } catch (Exception | LinkageError e) {
                     failed++;
-                    System.err.println("Recorder: " + job + ": " + Harness.reason(e));
+                    System.err.println("Recorder: " + job + ": " + Launcher.reason(e));
                 }
             }
             out.println("matches=" + jobs.size() + " failed=" + failed);
@@ -281,7 +264,7 @@ public final class Recorder {
                         } catch (Exception | LinkageError e) {
                             crashed = p;
                             System.err.println("Recorder: " + name + ": player " + p + " crashed at cycle "
-                                    + gs.getTime() + ": " + Harness.reason(e));
+                                    + gs.getTime() + ": " + Launcher.reason(e));
                         }
                     }
                     if (crashed >= 0) {

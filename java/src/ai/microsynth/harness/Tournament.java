@@ -25,42 +25,35 @@ public final class Tournament {
     private Tournament() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: Tournament --ai SPEC --ai SPEC ... --map PATH ... [options]",
+            "  --ai SPEC               an AI: a class name (full or short), program:FILE, or",
+            "                          socket:HOST:PORT[:json|xml]; repeat for each AI",
+            "  --opponent SPEC         fixed-opponents mode: every --ai plays every --opponent",
+            "  --map PATH              a map (repeatable); also looked up in the harness's maps/",
+            "  --iterations N          rounds over all maps and pairings (default 1)",
+            "  --utt 1|2|3             unit type table (default 2)",
+            "  --conflict 1|2|3        move conflict policy (default 1)",
+            "  --max-cycles N          game length limit, a draw when reached (default 3000)",
+            "  --time-budget MS        per-decision time budget (default 100)",
+            "  --iterations-budget N   per-decision iterations budget (default -1)",
+            "  --pregame-ms MS         preGameAnalysis budget of an AI's first game on a map; -1",
+            "                          disables it (default -1)",
+            "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
+            "  --partially-observable  partial observability",
+            "  --self-matches          round robin: also AI i against itself",
+            "  --timeout-check         a decision over budget + tolerance loses the game",
+            "  --traces DIR            write the official trace of every game into DIR",
+            "  --harness DIR, --bots flat|isolated|none  as for Match",
+            "output: the official log, a W/T/L table, then the summary line",
+            "'games=N crashes=C timeouts=T' with one 'wins_I=W' per AI.");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(Tournament.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(Tournament.class, USAGE, args, () -> Run::run);
     }
 
     static final class Run {
         private Run() {
-        }
-
-        static final String USAGE = String.join("\n",
-                "usage: Tournament --ai SPEC --ai SPEC ... --map PATH ... [options]",
-                "  --ai SPEC               an AI: a class name (full or short), program:FILE, or",
-                "                          socket:HOST:PORT[:json|xml]; repeat for each AI",
-                "  --opponent SPEC         fixed-opponents mode: every --ai plays every --opponent",
-                "  --map PATH              a map (repeatable); also looked up in the harness's maps/",
-                "  --iterations N          rounds over all maps and pairings (default 1)",
-                "  --utt 1|2|3             unit type table (default 2)",
-                "  --conflict 1|2|3        move conflict policy (default 1)",
-                "  --max-cycles N          game length limit, a draw when reached (default 3000)",
-                "  --time-budget MS        per-decision time budget (default 100)",
-                "  --iterations-budget N   per-decision iterations budget (default -1)",
-                "  --pregame-ms MS         preGameAnalysis budget of an AI's first game on a map; -1",
-                "                          disables it (default -1)",
-                "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
-                "  --partially-observable  partial observability",
-                "  --self-matches          round robin: also AI i against itself",
-                "  --timeout-check         a decision over budget + tolerance loses the game",
-                "  --traces DIR            write the official trace of every game into DIR",
-                "  --harness DIR, --bots flat|isolated|none  as for Match",
-                "output: the official log, a W/T/L table, then the summary line",
-                "'games=N crashes=C timeouts=T' with one 'wins_I=W' per AI.");
-
-        public static void main(String[] args) {
-            Harness.runMain("Tournament", USAGE, args, Run::run);
         }
 
         static int run(String[] args, PrintStream out) throws Exception {

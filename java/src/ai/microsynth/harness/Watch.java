@@ -31,10 +31,7 @@ public final class Watch {
     }
 
     public static void main(String[] args) {
-        if (Launcher.relaunch(Watch.class, args, false)) {
-            return;
-        }
-        Harness.runMain("Watch", USAGE, args, Watch::run);
+        Launcher.main(Watch.class, USAGE, args, () -> Watch::run);
     }
 
     static final String USAGE = String.join("\n",
@@ -117,7 +114,7 @@ public final class Watch {
                     pa[p] = ai[p].getAction(p, gs);
                 } catch (Exception e) {
                     System.err.println("Watch: player " + p + " crashed at cycle " + gs.getTime() + ": "
-                            + Harness.reason(e));
+                            + Launcher.reason(e));
                     crashed = p;
                 }
             }
