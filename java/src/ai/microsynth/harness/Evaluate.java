@@ -106,63 +106,26 @@ public final class Evaluate {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String aiSpec = "microsynth:auto", indexFile = null, harnessEdition = null;
-            List<String> sets = new ArrayList<>();
-            String field = "default";
-            int iterations = 1;
-            Integer maxCycles = null;
-            boolean roundRobin = false;
-            String keepFolders = null;
-            List<File> mapDirs = new ArrayList<>();
-            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
-            Options o = new Options(args);
-            while (o.next()) {
-                if (o.flag().equals("--max-cycles")) {
-                    maxCycles = o.intAtLeast(1);
-                    continue;
-                }
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                switch (o.flag()) {
-                case "--ai":
-                    aiSpec = o.value();
-                    break;
-                case "--field":
-                    field = o.value();
-                    break;
-                case "--maps":
-                    sets.add(o.value());
-                    break;
-                case "--held-out":
-                    sets.add("held-out");
-                    break;
-                case "--map-dir":
-                    mapDirs.add(new File(o.value()));
-                    break;
-                case "--index":
-                    indexFile = o.value();
-                    break;
-                case "--harness-edition":
-                    harnessEdition = o.value();
-                    break;
-                case "--iterations":
-                    iterations = o.intAtLeast(1);
-                    break;
-                case "--round-robin":
-                    roundRobin = true;
-                    break;
-                case "--keep-folders":
-                    keepFolders = o.value();
-                    break;
-                default:
-                    throw o.unknown();
-                }
+            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT).with("--ai", "--maps", "--map-dir",
+                    "--iterations");
+            List<String> sets = sh.sets;
+            // --max-cycles of its own: by default the set's or the competition's length
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .keep("--max-cycles", o -> o.intAtLeast(1))
+                    .values("--field", "--index", "--harness-edition", "--keep-folders")
+                    .flags("--round-robin")
+                    .on("--held-out", o -> sets.add("held-out"));
+            if (!opts.parse(args, out)) {
+                return 0;
             }
+            String aiSpec = sh.ai("microsynth:auto");
+            String indexFile = opts.get("--index", null), harnessEdition = opts.get("--harness-edition", null);
+            String field = opts.get("--field", "default");
+            int iterations = sh.iterations;
+            Integer maxCycles = opts.get("--max-cycles", null);
+            boolean roundRobin = opts.has("--round-robin");
+            String keepFolders = opts.get("--keep-folders", null);
+            List<File> mapDirs = sh.mapDirs;
             if (sets.isEmpty()) {
                 sets.add("2025");
             }

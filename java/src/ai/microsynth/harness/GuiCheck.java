@@ -43,30 +43,15 @@ public final class GuiCheck {
     }
 
     static int run(String[] args, PrintStream out) throws Exception {
-        String until = null;
-        int seconds = 30;
-        long settle = 1500;
-        Options o = new Options(args);
-        while (o.nextOption()) {
-            switch (o.flag()) {
-            case "--until":
-                until = o.value();
-                break;
-            case "--seconds":
-                seconds = o.intValue();
-                break;
-            case "--harness":
-            case "--bots":
-                o.value(); // used by Launcher
-                break;
-            case "--settle":
-                settle = o.longValue();
-                break;
-            default:
-                throw o.unknown();
-            }
-        }
-        String[] tail = o.rest();
+        Options.Parser opts = new Options.Parser(new Options.Shared("--harness", "--bots")).wordEnds()
+                .values("--until")
+                .keep("--seconds", Options::intValue)
+                .keep("--settle", Options::longValue);
+        opts.parse(args, out);
+        String until = opts.get("--until", null);
+        int seconds = opts.get("--seconds", 30);
+        long settle = opts.get("--settle", 1500L);
+        String[] tail = opts.rest();
         if (tail.length == 0) {
             throw new Options.UsageException("MAINCLASS is required");
         }

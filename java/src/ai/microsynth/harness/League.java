@@ -48,56 +48,31 @@ public final class League {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            List<String> specs = new ArrayList<>(), names = new ArrayList<>(), maps = new ArrayList<>();
-            List<File> mapDirs = new ArrayList<>();
-            List<String> sets = new ArrayList<>();
-            int iterations = 1;
-            Integer maxCycles = null;
-            String svg = null;
-            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
-            Options o = new Options(args);
-            while (o.next()) {
-                if (o.flag().equals("--max-cycles")) {
-                    maxCycles = o.intAtLeast(1);
-                    continue;
-                }
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                switch (o.flag()) {
-                case "--ai":
-                    specs.add(o.value());
-                    names.add(null);
-                    break;
-                case "--name":
-                    if (specs.isEmpty()) {
-                        throw new Options.UsageException("--name must follow an --ai");
-                    }
-                    names.set(names.size() - 1, o.value());
-                    break;
-                case "--map":
-                    maps.add(o.value());
-                    break;
-                case "--maps":
-                    sets.add(o.value());
-                    break;
-                case "--map-dir":
-                    mapDirs.add(new File(o.value()));
-                    break;
-                case "--iterations":
-                    iterations = o.intAtLeast(1);
-                    break;
-                case "--svg":
-                    svg = o.value();
-                    break;
-                default:
-                    throw o.unknown();
-                }
+            List<String> specs = new ArrayList<>(), names = new ArrayList<>();
+            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT).with("--map", "--maps", "--map-dir",
+                    "--iterations");
+            // --max-cycles of its own: by default each map's competition length
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .keep("--max-cycles", o -> o.intAtLeast(1))
+                    .values("--svg")
+                    .on("--ai", o -> {
+                        specs.add(o.value());
+                        names.add(null);
+                    })
+                    .on("--name", o -> {
+                        if (specs.isEmpty()) {
+                            throw new Options.UsageException("--name must follow an --ai");
+                        }
+                        names.set(names.size() - 1, o.value());
+                    });
+            if (!opts.parse(args, out)) {
+                return 0;
             }
+            List<String> maps = sh.maps, sets = sh.sets;
+            List<File> mapDirs = sh.mapDirs;
+            int iterations = sh.iterations;
+            Integer maxCycles = opts.get("--max-cycles", null);
+            String svg = opts.get("--svg", null);
             File harness = sh.harnessDir();
             Harness.Env env = new Harness.Env(harness, sh.bots);
             for (String set : sets) {

@@ -80,47 +80,20 @@ public final class Match {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String map = null, p0 = null, p1 = null, tracePath = null;
-            boolean digest = false;
-            int hangMs = 0;
             Options.Shared sh = new Options.Shared(Options.Shared.MATCH);
             sh.maxCycles = 5000;
             sh.pregameMs = 1000;
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                switch (o.flag()) {
-                case "--map":
-                    map = o.value();
-                    break;
-                case "--p0":
-                    p0 = o.value();
-                    break;
-                case "--p1":
-                    p1 = o.value();
-                    break;
-                case "--digest":
-                    digest = true;
-                    break;
-                case "--trace":
-                    tracePath = o.value();
-                    break;
-                case "--hang-ms":
-                    hangMs = o.intValue();
-                    break;
-                default:
-                    throw o.unknown();
-                }
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .flags("--digest")
+                    .values("--trace")
+                    .keep("--hang-ms", Options::intValue);
+            if (!opts.parse(args, out)) {
+                return 0;
             }
-            if (map == null || p0 == null || p1 == null) {
-                throw new Options.UsageException("--map, --p0 and --p1 are required");
-            }
+            sh.requireGame();
+            String map = sh.map(null), p0 = sh.p0, p1 = sh.p1, tracePath = opts.get("--trace", null);
+            boolean digest = opts.has("--digest");
+            int hangMs = opts.get("--hang-ms", 0);
             int utt = sh.utt, conflict = sh.conflict, maxCycles = sh.maxCycles, timeBudget = sh.timeBudget;
             int iterationsBudget = sh.iterationsBudget;
             long pregameMs = sh.pregameMs;

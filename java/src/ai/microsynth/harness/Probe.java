@@ -56,58 +56,30 @@ public final class Probe {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String map = "maps/8x8/basesWorkers8x8A.xml", opponent = "ai.abstraction.WorkerRush";
-            int cycles = 0;
-            long timeoutMs = 60000;
-            boolean jars = false, clashes = false, mains = false, verbose = false;
             List<String> names = new ArrayList<>();
-            List<String> require = new ArrayList<>();
-            Options.Shared sh = new Options.Shared("--harness", "--bots", "--utt");
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                String a = o.flag();
-                switch (a) {
-                case "--cycles":
-                    cycles = o.intValue();
-                    break;
-                case "--opponent":
-                    opponent = o.value();
-                    break;
-                case "--map":
-                    map = o.value();
-                    break;
-                case "--timeout-ms":
-                    timeoutMs = o.longValue();
-                    break;
-                case "--require":
-                    require.add(o.value());
-                    break;
-                case "--jars":
-                    jars = true;
-                    break;
-                case "--clashes":
-                    clashes = true;
-                    break;
-                case "--mains":
-                    mains = true;
-                    break;
-                case "--verbose":
-                    verbose = true;
-                    break;
-                default:
-                    if (a.startsWith("-")) {
-                        throw new Options.UsageException("unknown option '" + a + "'");
-                    }
-                    names.add(a);
-                }
+            Options.Shared sh = new Options.Shared("--harness", "--bots", "--utt", "--map");
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .keep("--cycles", Options::intValue)
+                    .keep("--timeout-ms", Options::longValue)
+                    .values("--opponent")
+                    .add("--require", Options::value)
+                    .flags("--jars", "--clashes", "--mains", "--verbose")
+                    .other(o -> {
+                        if (o.flag().startsWith("-")) {
+                            throw new Options.UsageException("unknown option '" + o.flag() + "'");
+                        }
+                        names.add(o.flag());
+                    });
+            if (!opts.parse(args, out)) {
+                return 0;
             }
+            String map = sh.map("maps/8x8/basesWorkers8x8A.xml");
+            String opponent = opts.get("--opponent", "ai.abstraction.WorkerRush");
+            int cycles = opts.get("--cycles", 0);
+            long timeoutMs = opts.get("--timeout-ms", 60000L);
+            boolean jars = opts.has("--jars"), clashes = opts.has("--clashes");
+            boolean mains = opts.has("--mains"), verbose = opts.has("--verbose");
+            List<String> require = opts.list("--require");
             int utt = sh.utt;
 
             File harness = sh.harnessDir();

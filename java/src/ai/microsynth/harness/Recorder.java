@@ -128,36 +128,17 @@ public final class Recorder {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String outDir = null, extraMaps = null;
-            boolean traces = false;
             List<String> jobs = new ArrayList<>();
             Options.Shared sh = new Options.Shared("--harness", "--bots", "--time-budget");
             sh.timeBudget = 20;
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                switch (o.flag()) {
-                case "--out":
-                    outDir = o.value();
-                    break;
-                case "--traces":
-                    traces = true;
-                    break;
-                case "--extra-maps":
-                    extraMaps = o.value();
-                    break;
-                case "--plan":
-                    jobs.addAll(plan(o.value()));
-                    break;
-                case "--job":
-                    jobs.add(o.value());
-                    break;
-                default:
-                    throw o.unknown();
-                }
-            }
+            Options.Parser opts = new Options.Parser(sh)
+                    .values("--out", "--extra-maps")
+                    .flags("--traces")
+                    .on("--plan", o -> jobs.addAll(plan(o.value())))
+                    .on("--job", o -> jobs.add(o.value()));
+            opts.parse(args, out);
+            String outDir = opts.get("--out", null), extraMaps = opts.get("--extra-maps", null);
+            boolean traces = opts.has("--traces");
             int timeBudget = sh.timeBudget;
             if (outDir == null || jobs.isEmpty()) {
                 throw new Options.UsageException("--out and at least one --plan or --job are required");

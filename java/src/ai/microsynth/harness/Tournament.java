@@ -57,43 +57,18 @@ public final class Tournament {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            List<String> ais = new ArrayList<>(), opponents = new ArrayList<>(), maps = new ArrayList<>();
-            int iterations = 1;
-            boolean selfMatches = false;
-            String traces = null;
-            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                switch (o.flag()) {
-                case "--ai":
-                    ais.add(o.value());
-                    break;
-                case "--opponent":
-                    opponents.add(o.value());
-                    break;
-                case "--map":
-                    maps.add(o.value());
-                    break;
-                case "--iterations":
-                    iterations = o.intAtLeast(1);
-                    break;
-                case "--self-matches":
-                    selfMatches = true;
-                    break;
-                case "--traces":
-                    traces = o.value();
-                    break;
-                default:
-                    throw o.unknown();
-                }
+            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT).with("--ai", "--map", "--iterations");
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .add("--opponent", Options::value)
+                    .flags("--self-matches")
+                    .values("--traces");
+            if (!opts.parse(args, out)) {
+                return 0;
             }
+            List<String> ais = sh.ais, opponents = opts.list("--opponent"), maps = sh.maps;
+            int iterations = sh.iterations;
+            boolean selfMatches = opts.has("--self-matches");
+            String traces = opts.get("--traces", null);
             int utt = sh.utt, conflict = sh.conflict, maxCycles = sh.maxCycles, timeBudget = sh.timeBudget;
             int iterationsBudget = sh.iterationsBudget;
             long pregame = sh.pregameMs;
