@@ -121,8 +121,7 @@ public final class Tournament {
 
         /** Reads the per-game lines back ("iteration map ai1 ai2 time winner crashed timedout"). */
         static void summarize(String log, List<String> rows, List<String> cols, PrintStream out) {
-            int[][] win = new int[rows.size()][cols.size()], tie = new int[rows.size()][cols.size()],
-                    loss = new int[rows.size()][cols.size()];
+            int[][][] wtl = new int[3][rows.size()][cols.size()]; // wins, ties, losses of the row AI
             int games = 0, crashes = 0, timeouts = 0;
             int[] winsRow = new int[rows.size()];
             for (int[] g : TournamentLog.games(log)) {
@@ -134,24 +133,14 @@ public final class Tournament {
                 crashes += crashed >= 0 ? 1 : 0;
                 timeouts += timedout >= 0 ? 1 : 0;
                 // a1 played as player 0 and a2 as player 1
-                if (winner == 0) {
-                    win[a1][a2]++;
-                    winsRow[a1]++;
-                } else if (winner == 1) {
-                    loss[a1][a2]++;
-                } else {
-                    tie[a1][a2]++;
-                }
+                int k = outcome(winner, 0);
+                wtl[k][a1][a2]++;
+                winsRow[a1] += k == 0 ? 1 : 0;
                 if (rows == cols && a1 != a2) {
                     // round robin: also count the game from a2's side
-                    if (winner == 1) {
-                        win[a2][a1]++;
-                        winsRow[a2]++;
-                    } else if (winner == 0) {
-                        loss[a2][a1]++;
-                    } else {
-                        tie[a2][a1]++;
-                    }
+                    k = outcome(winner, 1);
+                    wtl[k][a2][a1]++;
+                    winsRow[a2] += k == 0 ? 1 : 0;
                 }
             }
             out.println();
@@ -164,7 +153,7 @@ public final class Tournament {
             for (int i = 0; i < rows.size(); i++) {
                 StringBuilder sb = new StringBuilder(String.format("%-28s", "[" + i + "] " + shorten(rows.get(i))));
                 for (int j = 0; j < cols.size(); j++) {
-                    sb.append(String.format(" %14s", win[i][j] + "/" + tie[i][j] + "/" + loss[i][j]));
+                    sb.append(String.format(" %14s", wtl[0][i][j] + "/" + wtl[1][i][j] + "/" + wtl[2][i][j]));
                 }
                 out.println(sb);
             }
@@ -178,6 +167,11 @@ public final class Tournament {
                 last.append(" wins_").append(i).append('=').append(winsRow[i]);
             }
             out.println(last);
+        }
+
+        /** The game for the AI in {@code seat}: 0 a win, 1 a tie (a draw or no winner), 2 a loss. */
+        private static int outcome(int winner, int seat) {
+            return winner == seat ? 0 : winner == 1 - seat ? 2 : 1;
         }
 
         private static String shorten(String s) {
