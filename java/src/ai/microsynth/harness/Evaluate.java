@@ -42,11 +42,45 @@ public final class Evaluate {
     private Evaluate() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: Evaluate [--ai SPEC] [--field default|all|FILE] [--maps SET] [--held-out] [options]",
+            "  --ai SPEC               the AI scored (default microsynth:auto, the drop-in bot",
+            "                          choosing its program by map); any spec Tournament takes",
+            "  --field default|all|tma|FILE  opponents: default = CoacAI, mayari and the four rushes;",
+            "                          all = also the other lib/bots; tma = default and TMA (the",
+            "                          jar $MICROSYNTH_TMA names); FILE = one spec per line",
+            "  --maps SET              2025 (ten 16x16 maps, 5000 cycles), 2023 (open maps),",
+            "                          2023-hidden, held-out, or a FILE with one map per line;",
+            "                          repeatable",
+            "  --held-out              same as --maps held-out",
+            "  --map-dir DIR           also look for maps here (repeatable; e.g. the maps/ of the",
+            "                          current official repository for basesWorkers32x32A.xml)",
+            "  --index FILE            program index whose 'trained' lines --held-out checks and",
+            "                          whose 'made-for' lines the edition warning reads",
+            "                          (default: the one in microsynth.jar)",
+            "  --harness-edition 2022|2023  the harness's bot edition (`microsynth evaluate` reads",
+            "                          it from the jar): a warning names the programs (index",
+            "                          'made-for' lines, a program's header) made for another one",
+            "  --iterations N          games per pairing, map and seat (default 1)",
+            "  --max-cycles N          game length (default: 5000 for the 2025 maps, else the",
+            "                          competition's by map size: 3000 up to 8x8, 4000 to 16x16,",
+            "                          5000 to 24x24, 6000 to 32x32, 8000 above)",
+            "  --round-robin           the official round robin over the AI and the field",
+            "  --pregame-ms MS         pre-game budget of the AI's first game on a map (default -1:",
+            "                          no preGameAnalysis call); the drop-in bot synthesizes in it",
+            "                          on maps it has no program for",
+            "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
+            "  --keep-folders DIR      the bots' read/write folders live in DIR and are kept (default:",
+            "                          a fresh temporary folder per run)",
+            "  --utt, --conflict, --time-budget, --iterations-budget,",
+            "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
+            "output: per map and per opponent W/D/L and mean score; decision times of the",
+            "drop-in bot; last line 'games=N wins=W draws=D losses=L score=X crashes=C timeouts=T ...'",
+            "(with a pre-game budget also pregame_calls, pregame_ms, pregame_searches, pregame_evals,",
+            "pregame_reused, pregame_failed, pregame_switches: the drop-in bot's pre-game figures)");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(Evaluate.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(Evaluate.class, USAGE, args, () -> Run::run);
     }
 
     /** The default field: the two strongest competition bots and the four rushes. */
@@ -57,47 +91,6 @@ public final class Evaluate {
 
     static final class Run {
         private Run() {
-        }
-
-        static final String USAGE = String.join("\n",
-                "usage: Evaluate [--ai SPEC] [--field default|all|FILE] [--maps SET] [--held-out] [options]",
-                "  --ai SPEC               the AI scored (default microsynth:auto, the drop-in bot",
-                "                          choosing its program by map); any spec Tournament takes",
-                "  --field default|all|tma|FILE  opponents: default = CoacAI, mayari and the four rushes;",
-                "                          all = also the other lib/bots; tma = default and TMA (the",
-                "                          jar $MICROSYNTH_TMA names); FILE = one spec per line",
-                "  --maps SET              2025 (ten 16x16 maps, 5000 cycles), 2023 (open maps),",
-                "                          2023-hidden, held-out, or a FILE with one map per line;",
-                "                          repeatable",
-                "  --held-out              same as --maps held-out",
-                "  --map-dir DIR           also look for maps here (repeatable; e.g. the maps/ of the",
-                "                          current official repository for basesWorkers32x32A.xml)",
-                "  --index FILE            program index whose 'trained' lines --held-out checks and",
-                "                          whose 'made-for' lines the edition warning reads",
-                "                          (default: the one in microsynth.jar)",
-                "  --harness-edition 2022|2023  the harness's bot edition (`microsynth evaluate` reads",
-                "                          it from the jar): a warning names the programs (index",
-                "                          'made-for' lines, a program's header) made for another one",
-                "  --iterations N          games per pairing, map and seat (default 1)",
-                "  --max-cycles N          game length (default: 5000 for the 2025 maps, else the",
-                "                          competition's by map size: 3000 up to 8x8, 4000 to 16x16,",
-                "                          5000 to 24x24, 6000 to 32x32, 8000 above)",
-                "  --round-robin           the official round robin over the AI and the field",
-                "  --pregame-ms MS         pre-game budget of the AI's first game on a map (default -1:",
-                "                          no preGameAnalysis call); the drop-in bot synthesizes in it",
-                "                          on maps it has no program for",
-                "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
-                "  --keep-folders DIR      the bots' read/write folders live in DIR and are kept (default:",
-                "                          a fresh temporary folder per run)",
-                "  --utt, --conflict, --time-budget, --iterations-budget,",
-                "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
-                "output: per map and per opponent W/D/L and mean score; decision times of the",
-                "drop-in bot; last line 'games=N wins=W draws=D losses=L score=X crashes=C timeouts=T ...'",
-                "(with a pre-game budget also pregame_calls, pregame_ms, pregame_searches, pregame_evals,",
-                "pregame_reused, pregame_failed, pregame_switches: the drop-in bot's pre-game figures)");
-
-        public static void main(String[] args) {
-            Harness.runMain("Evaluate", USAGE, args, Run::run);
         }
 
         /** Results of the scored AI, per map and per opponent. */
@@ -113,63 +106,26 @@ public final class Evaluate {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String aiSpec = "microsynth:auto", indexFile = null, harnessEdition = null;
-            List<String> sets = new ArrayList<>();
-            String field = "default";
-            int iterations = 1;
-            Integer maxCycles = null;
-            boolean roundRobin = false;
-            String keepFolders = null;
-            List<File> mapDirs = new ArrayList<>();
-            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
-            Options o = new Options(args);
-            while (o.next()) {
-                if (o.flag().equals("--max-cycles")) {
-                    maxCycles = o.intAtLeast(1);
-                    continue;
-                }
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                switch (o.flag()) {
-                case "--ai":
-                    aiSpec = o.value();
-                    break;
-                case "--field":
-                    field = o.value();
-                    break;
-                case "--maps":
-                    sets.add(o.value());
-                    break;
-                case "--held-out":
-                    sets.add("held-out");
-                    break;
-                case "--map-dir":
-                    mapDirs.add(new File(o.value()));
-                    break;
-                case "--index":
-                    indexFile = o.value();
-                    break;
-                case "--harness-edition":
-                    harnessEdition = o.value();
-                    break;
-                case "--iterations":
-                    iterations = o.intAtLeast(1);
-                    break;
-                case "--round-robin":
-                    roundRobin = true;
-                    break;
-                case "--keep-folders":
-                    keepFolders = o.value();
-                    break;
-                default:
-                    throw o.unknown();
-                }
+            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT).with("--ai", "--maps", "--map-dir",
+                    "--iterations");
+            List<String> sets = sh.sets;
+            // --max-cycles of its own: by default the set's or the competition's length
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .keep("--max-cycles", o -> o.intAtLeast(1))
+                    .values("--field", "--index", "--harness-edition", "--keep-folders")
+                    .flags("--round-robin")
+                    .on("--held-out", o -> sets.add("held-out"));
+            if (!opts.parse(args, out)) {
+                return 0;
             }
+            String aiSpec = sh.ai("microsynth:auto");
+            String indexFile = opts.get("--index", null), harnessEdition = opts.get("--harness-edition", null);
+            String field = opts.get("--field", "default");
+            int iterations = sh.iterations;
+            Integer maxCycles = opts.get("--max-cycles", null);
+            boolean roundRobin = opts.has("--round-robin");
+            String keepFolders = opts.get("--keep-folders", null);
+            List<File> mapDirs = sh.mapDirs;
             if (sets.isEmpty()) {
                 sets.add("2025");
             }
@@ -198,9 +154,9 @@ public final class Evaluate {
                     loaded.add(s);
                 } catch (Exception | LinkageError e) {
                     if (!field.equals("all")) {
-                        throw new Options.UsageException("field bot '" + s + "' does not load: " + Harness.reason(e));
+                        throw new Options.UsageException("field bot '" + s + "' does not load: " + Launcher.reason(e));
                     }
-                    System.err.println("evaluate: skipping " + s + " (does not load: " + Harness.reason(e) + ")");
+                    System.err.println("evaluate: skipping " + s + " (does not load: " + Launcher.reason(e) + ")");
                 }
             }
             if (harnessEdition != null) {

@@ -37,50 +37,21 @@ public final class GuiCheck {
             "exit 0 gui ok, 1 failed, 2 bad usage, 3 no display");
 
     public static void main(String[] args) {
-        if (Launcher.relaunch(GuiCheck.class, args, true)) {
-            return;
-        }
-        PrintStream out = Harness.captureStdout();
-        int rc;
-        try {
-            rc = run(args, out);
-        } catch (Options.UsageException e) {
-            System.err.println("GuiCheck: " + e.getMessage());
-            System.err.println(USAGE);
-            rc = 2;
-        } catch (Throwable t) {
-            out.println("gui failed: " + Harness.reason(t));
-            rc = 1;
-        }
-        out.flush();
-        System.exit(rc);
+        // The options end at MAINCLASS; a failure is the report's last line.
+        Launcher.main(GuiCheck.class, USAGE, true,
+                (name, t, out) -> out.println("gui failed: " + Launcher.reason(t)), args, () -> GuiCheck::run);
     }
 
     static int run(String[] args, PrintStream out) throws Exception {
-        String until = null;
-        int seconds = 30;
-        long settle = 1500;
-        Options o = new Options(args);
-        while (o.nextOption()) {
-            switch (o.flag()) {
-            case "--until":
-                until = o.value();
-                break;
-            case "--seconds":
-                seconds = o.intValue();
-                break;
-            case "--harness":
-            case "--bots":
-                o.value(); // used by Launcher
-                break;
-            case "--settle":
-                settle = o.longValue();
-                break;
-            default:
-                throw o.unknown();
-            }
-        }
-        String[] tail = o.rest();
+        Options.Parser opts = new Options.Parser(new Options.Shared("--harness", "--bots")).wordEnds()
+                .values("--until")
+                .keep("--seconds", Options::intValue)
+                .keep("--settle", Options::longValue);
+        opts.parse(args, out);
+        String until = opts.get("--until", null);
+        int seconds = opts.get("--seconds", 30);
+        long settle = opts.get("--settle", 1500L);
+        String[] tail = opts.rest();
         if (tail.length == 0) {
             throw new Options.UsageException("MAINCLASS is required");
         }
@@ -95,7 +66,7 @@ public final class GuiCheck {
 
         final List<String> problems = Collections.synchronizedList(new ArrayList<>());
         Thread.setDefaultUncaughtExceptionHandler((th, ex) -> {
-            String msg = "exception " + th.getName() + ": " + Harness.reason(ex) + " at " + Harness.origin(ex);
+            String msg = "exception " + th.getName() + ": " + Launcher.reason(ex) + " at " + Harness.origin(ex);
             problems.add(msg);
             synchronized (out) {
                 out.println(msg);

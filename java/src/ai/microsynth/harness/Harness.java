@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
@@ -12,7 +11,6 @@ import java.lang.reflect.Modifier;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -32,6 +30,10 @@ import ai.core.AIWithComputationBudget;
 import ai.microsynth.harness.Options.BotMode;
 import ai.microsynth.harness.Options.UsageException;
 import ai.socket.SocketAI;
+import rts.GameState;
+import rts.PlayerAction;
+import rts.Trace;
+import rts.TraceEntry;
 import rts.units.UnitTypeTable;
 
 /**
@@ -437,17 +439,17 @@ final class Harness {
         }
     }
 
-    /** Jar (file name) or directory a loaded class came from. */
-    static String where(Class<?> c) {
-        CodeSource cs = c.getProtectionDomain() == null ? null : c.getProtectionDomain().getCodeSource();
-        if (cs == null || cs.getLocation() == null) {
-            return "jdk";
+    /**
+     * Adds a cycle to an official trace (none: null) as the tournaments do:
+     * only a cycle in which a player acted, with the state before the actions.
+     */
+    static void traceCycle(Trace trace, GameState gs, PlayerAction[] pa) {
+        if (trace != null && (!pa[0].isEmpty() || !pa[1].isEmpty())) {
+            TraceEntry te = new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime());
+            te.addPlayerAction(pa[0].clone());
+            te.addPlayerAction(pa[1].clone());
+            trace.addEntry(te);
         }
-        String path = cs.getLocation().getPath();
-        if (path.endsWith("/")) {
-            path = path.substring(0, path.length() - 1);
-        }
-        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     /** Builds an AI through its public (UnitTypeTable) constructor. */
@@ -465,46 +467,8 @@ final class Harness {
         try {
             return (AI) k.newInstance(utt);
         } catch (InvocationTargetException e) {
-            Throwable t = e.getCause();
-            if (t instanceof Exception) {
-                throw (Exception) t;
-            }
-            if (t instanceof Error) {
-                throw (Error) t;
-            }
-            throw e;
+            throw TournamentApi.thrown(e);
         }
-    }
-
-    /** The body of a runner: parses its arguments, prints to {@code out}, returns the exit status. */
-    interface Body {
-        int run(String[] args, PrintStream out) throws Exception;
-    }
-
-    /**
-     * The common main of every runner: stdout captured (bots print to it),
-     * a usage error exits 2 with the usage text, a failure exits 1 with its
-     * reason, and the JVM exits even if bots left threads behind.
-     */
-    static void runMain(String name, String usage, String[] args, Body body) {
-        PrintStream out = captureStdout();
-        int rc;
-        try {
-            rc = body.run(args, out);
-        } catch (UsageException e) {
-            System.err.println(name + ": " + e.getMessage());
-            if (usage != null) {
-                System.err.println(usage);
-            }
-            rc = 2;
-        } catch (Throwable t) {
-            System.err.println(name + ": " + reason(t));
-            t.printStackTrace();
-            rc = 1;
-        }
-        out.flush();
-        System.err.flush();
-        System.exit(rc);
     }
 
     /** Class of the drop-in bot in microsynth.jar (see {@link Launcher}). */
@@ -614,37 +578,10 @@ final class Harness {
         }
     }
 
-    /** One-line description of a failure, cause included. */
-    static String reason(Throwable t) {
-        StringBuilder sb = new StringBuilder();
-        int depth = 0;
-        while (t != null && depth++ < 4) {
-            if (sb.length() > 0) {
-                sb.append(" <- ");
-            }
-            sb.append(t.getClass().getName());
-            if (t.getMessage() != null) {
-                sb.append(": ").append(t.getMessage().replace('\n', ' '));
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-            t = t.getCause();
-        }
-        return sb.toString();
-    }
-
     /** Where in the code a throwable was raised (first frame), for reports. */
     static String origin(Throwable t) {
         StackTraceElement[] st = t.getStackTrace();
         return st.length == 0 ? "?" : st[0].toString();
-    }
-
-    /** Bots print freely; keep the runner's own stdout clean by sending System.out to stderr. */
-    static PrintStream captureStdout() {
-        PrintStream real = System.out;
-        System.setOut(System.err);
-        return real;
     }
 
     /** Replaces every java.util.Random instance field of an AI (superclasses included). */
@@ -663,7 +600,7 @@ final class Harness {
                     }
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     System.err.println("Match: cannot seed " + c.getName() + "." + f.getName() + ": "
-                            + reason(e));
+                            + Launcher.reason(e));
                 }
             }
         }

@@ -45,36 +45,17 @@ public final class JniTournament {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> maps = new ArrayList<>(), names = new ArrayList<>();
-        int iterations = 1;
-        String out = null;
-        Options.Shared sh = new Options.Shared("--harness", "--utt", "--conflict", "--max-cycles", "--time-budget");
+        Options.Shared sh = new Options.Shared("--map", "--ai", "--iterations", "--harness", "--utt", "--conflict",
+                "--max-cycles", "--time-budget");
+        Options.Parser opts = new Options.Parser(sh).values("--out");
         try {
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                switch (o.flag()) {
-                case "--map":
-                    maps.add(o.value());
-                    break;
-                case "--ai":
-                    names.add(o.value());
-                    break;
-                case "--iterations":
-                    iterations = o.intAtLeast(1);
-                    break;
-                case "--out":
-                    out = o.value();
-                    break;
-                default:
-                    throw o.unknown();
-                }
-            }
+            opts.parse(args, System.out);
         } catch (Options.UsageException e) {
             usage(e.getMessage());
         }
+        List<String> maps = sh.maps, names = sh.ais;
+        int iterations = sh.iterations;
+        String out = opts.get("--out", null);
         if (maps.isEmpty() || names.size() < 2) {
             usage("at least one --map and two --ai are needed");
         }

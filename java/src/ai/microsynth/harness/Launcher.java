@@ -1,6 +1,7 @@
 package ai.microsynth.harness;
 
 import java.io.File;
+import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.MalformedURLException;
@@ -8,6 +9,7 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Builds the class path of a runner from the harness directory, so that
@@ -18,6 +20,10 @@ import java.util.List;
  * exactly as with {@code -cp microrts.jar:Coac.jar:...}; this matters because
  * Coac.jar puts its own classes into MicroRTS's package ai.abstraction and
  * uses package-private members, which only works within one loader.
+ *
+ * Every runner's main is one call of {@link #main}:
+ * {@code Launcher.main(Match.class, USAGE, args, () -> Run::run)}; the
+ * runner's body sits in a nested class (Run) that alone refers to MicroRTS.
  *
  * This class must not refer to MicroRTS classes: it runs before they are on
  * any class path.
@@ -35,6 +41,90 @@ final class Launcher {
         HarnessLoader(URL[] urls, ClassLoader parent) {
             super(urls, parent);
         }
+    }
+
+    /** The body of a runner: parses its arguments, prints to {@code out}, returns the exit status. */
+    interface Body {
+        int run(String[] args, PrintStream out) throws Exception;
+    }
+
+    /**
+     * The main of every runner of this jar: {@link #relaunch} when needed,
+     * then the runner's body with stdout captured (bots print to it); a
+     * usage error exits 2 with the usage text (none when {@code usage} is
+     * null), a failure exits 1 with its reason, and the JVM exits even if
+     * bots left threads behind. The body is asked for only once inside the
+     * harness loader: the runner class it comes from refers to MicroRTS.
+     *
+     * @param optionsEnd as for {@link #relaunch}
+     * @param failure how the failure is reported, for a runner with its own way
+     */
+    static void main(Class<?> self, String usage, boolean optionsEnd, Failure failure, String[] args,
+            Supplier<Body> body) {
+        if (relaunch(self, args, optionsEnd)) {
+            return;
+        }
+        String name = self.getSimpleName();
+        PrintStream out = captureStdout();
+        int rc;
+        try {
+            rc = body.get().run(args, out);
+        } catch (Options.UsageException e) {
+            System.err.println(name + ": " + e.getMessage());
+            if (usage != null) {
+                System.err.println(usage);
+            }
+            rc = 2;
+        } catch (Throwable t) {
+            failure.report(name, t, out);
+            rc = 1;
+        }
+        out.flush();
+        System.err.flush();
+        System.exit(rc);
+    }
+
+    /** {@link #main} of most runners: options anywhere, a failure reported with its stack. */
+    static void main(Class<?> self, String usage, String[] args, Supplier<Body> body) {
+        main(self, usage, false, Launcher::failedWithStack, args, body);
+    }
+
+    /** How a runner reports the failure that ends it (exit 1). */
+    interface Failure {
+        void report(String name, Throwable t, PrintStream out);
+    }
+
+    /** The usual report: the reason on one line, then the stack for whoever has to dig. */
+    static void failedWithStack(String name, Throwable t, PrintStream out) {
+        System.err.println(name + ": " + reason(t));
+        t.printStackTrace();
+    }
+
+    /** Sends System.out to stderr (bots print to it) and returns the real stdout. */
+    static PrintStream captureStdout() {
+        PrintStream real = System.out;
+        System.setOut(System.err);
+        return real;
+    }
+
+    /** One line for a throwable and up to three causes. */
+    static String reason(Throwable t) {
+        StringBuilder sb = new StringBuilder();
+        int depth = 0;
+        while (t != null && depth++ < 4) {
+            if (sb.length() > 0) {
+                sb.append(" <- ");
+            }
+            sb.append(t.getClass().getName());
+            if (t.getMessage() != null) {
+                sb.append(": ").append(t.getMessage().replace('\n', ' '));
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+            t = t.getCause();
+        }
+        return sb.toString();
     }
 
     static boolean insideHarnessLoader(Class<?> c) {
@@ -102,7 +192,7 @@ final class Launcher {
      * IllegalStateException naming what is missing.
      */
     static HarnessLoader buildLoader(Class<?> self, String harnessFlag, boolean flat) {
-        File harness = harnessDirNoMicrorts(harnessFlag);
+        File harness = Options.harnessDir(harnessFlag);
         File microrts = new File(harness, "microrts.jar");
         if (!microrts.isFile()) {
             throw new IllegalStateException("no microrts.jar in " + harness
@@ -153,19 +243,6 @@ final class Launcher {
         } catch (ReflectiveOperationException e) {
             return null;
         }
-    }
-
-    // Same rules as Harness.harnessDir / Harness.botJars, restated here so that
-    // this class loads nothing that touches MicroRTS types.
-    private static File harnessDirNoMicrorts(String flag) {
-        if (flag != null && !flag.isEmpty()) {
-            return new File(flag);
-        }
-        String env = System.getenv("MICROSYNTH_HARNESS");
-        if (env != null && !env.isEmpty()) {
-            return new File(env);
-        }
-        return new File(new File(new File(System.getProperty("user.home"), ".cache"), "microsynth"), "harness");
     }
 
     static List<File> botJarsNoMicrorts(File harness) {

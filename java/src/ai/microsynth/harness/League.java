@@ -26,85 +26,53 @@ public final class League {
     private League() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: League --ai SPEC --ai SPEC ... (--map PATH ... | --maps SET) [options]",
+            "  --ai SPEC               an entrant: Java class, program:FILE, index:FILE, microsynth:NATIVEBOT, ...",
+            "  --name NAME             a display name for the --ai just before it",
+            "  --map PATH, --maps SET  maps (SET as for Evaluate: 2025, 2023, 2023-hidden, held-out, FILE)",
+            "  --iterations N          rounds (default 1)",
+            "  --max-cycles N          game length (default: the competition's by map size)",
+            "  --svg PREFIX            write PREFIX-heatmap.svg and PREFIX-ranking.svg",
+            "  --map-dir DIR           also look for maps here",
+            "  --utt, --conflict, --time-budget, --iterations-budget, --pregame-ms, --pregame-later-ms,",
+            "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
+            "last line: 'games=N crashes=C timeouts=T best=NAME best_score=X'");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(League.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(League.class, USAGE, args, () -> Run::run);
     }
 
     static final class Run {
         private Run() {
         }
 
-        static final String USAGE = String.join("\n",
-                "usage: League --ai SPEC --ai SPEC ... (--map PATH ... | --maps SET) [options]",
-                "  --ai SPEC               an entrant: Java class, program:FILE, index:FILE, microsynth:NATIVEBOT, ...",
-                "  --name NAME             a display name for the --ai just before it",
-                "  --map PATH, --maps SET  maps (SET as for Evaluate: 2025, 2023, 2023-hidden, held-out, FILE)",
-                "  --iterations N          rounds (default 1)",
-                "  --max-cycles N          game length (default: the competition's by map size)",
-                "  --svg PREFIX            write PREFIX-heatmap.svg and PREFIX-ranking.svg",
-                "  --map-dir DIR           also look for maps here",
-                "  --utt, --conflict, --time-budget, --iterations-budget, --pregame-ms, --pregame-later-ms,",
-                "  --partially-observable, --timeout-check, --harness, --bots   as for Tournament",
-                "last line: 'games=N crashes=C timeouts=T best=NAME best_score=X'");
-
-        public static void main(String[] args) {
-            Harness.runMain("League", USAGE, args, Run::run);
-        }
-
         static int run(String[] args, PrintStream out) throws Exception {
-            List<String> specs = new ArrayList<>(), names = new ArrayList<>(), maps = new ArrayList<>();
-            List<File> mapDirs = new ArrayList<>();
-            List<String> sets = new ArrayList<>();
-            int iterations = 1;
-            Integer maxCycles = null;
-            String svg = null;
-            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
-            Options o = new Options(args);
-            while (o.next()) {
-                if (o.flag().equals("--max-cycles")) {
-                    maxCycles = o.intAtLeast(1);
-                    continue;
-                }
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                switch (o.flag()) {
-                case "--ai":
-                    specs.add(o.value());
-                    names.add(null);
-                    break;
-                case "--name":
-                    if (specs.isEmpty()) {
-                        throw new Options.UsageException("--name must follow an --ai");
-                    }
-                    names.set(names.size() - 1, o.value());
-                    break;
-                case "--map":
-                    maps.add(o.value());
-                    break;
-                case "--maps":
-                    sets.add(o.value());
-                    break;
-                case "--map-dir":
-                    mapDirs.add(new File(o.value()));
-                    break;
-                case "--iterations":
-                    iterations = o.intAtLeast(1);
-                    break;
-                case "--svg":
-                    svg = o.value();
-                    break;
-                default:
-                    throw o.unknown();
-                }
+            List<String> specs = new ArrayList<>(), names = new ArrayList<>();
+            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT).with("--map", "--maps", "--map-dir",
+                    "--iterations");
+            // --max-cycles of its own: by default each map's competition length
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .keep("--max-cycles", o -> o.intAtLeast(1))
+                    .values("--svg")
+                    .on("--ai", o -> {
+                        specs.add(o.value());
+                        names.add(null);
+                    })
+                    .on("--name", o -> {
+                        if (specs.isEmpty()) {
+                            throw new Options.UsageException("--name must follow an --ai");
+                        }
+                        names.set(names.size() - 1, o.value());
+                    });
+            if (!opts.parse(args, out)) {
+                return 0;
             }
+            List<String> maps = sh.maps, sets = sh.sets;
+            List<File> mapDirs = sh.mapDirs;
+            int iterations = sh.iterations;
+            Integer maxCycles = opts.get("--max-cycles", null);
+            String svg = opts.get("--svg", null);
             File harness = sh.harnessDir();
             Harness.Env env = new Harness.Env(harness, sh.bots);
             for (String set : sets) {

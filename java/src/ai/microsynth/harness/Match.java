@@ -46,11 +46,32 @@ public final class Match {
     private Match() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: Match --map PATH --p0 CLASS --p1 CLASS [options]",
+            "  --map PATH              map XML; also looked up in the harness dir and its maps/",
+            "                          (e.g. maps/8x8/basesWorkers8x8A.xml or 8x8/basesWorkers8x8A.xml)",
+            "  --p0 SPEC, --p1 SPEC    AI classes, fully qualified or short (WorkerRush, CoacAI, mayari),",
+            "                          program:FILE (microsynth.jar) or socket:HOST:PORT[:json|xml]",
+            "  --utt 1|2|3             unit type table: 1 original, 2 finetuned, 3 non-deterministic (default 2)",
+            "  --conflict 1|2|3        move conflicts: 1 cancel both, 2 cancel random, 3 alternate (default 1)",
+            "  --max-cycles N          game length limit; a game reaching it is a draw (default 5000)",
+            "  --partially-observable  each AI sees a PartiallyObservableGameState",
+            "  --seed N                seed the engine's static generators and the AIs' Random fields",
+            "  --time-budget MS        TIME_BUDGET of AIWithComputationBudget bots (default 100)",
+            "  --iterations-budget N   ITERATIONS_BUDGET (default -1, unbounded)",
+            "  --pregame-ms MS         preGameAnalysis budget; -1 skips the call (default 1000)",
+            "  --timeout-check         a getAction longer than the time budget + 20 ms loses",
+            "  --hang-ms MS            a getAction still running after MS ms loses as timed out (the call is",
+            "                          interrupted and left on a daemon thread: Java cannot stop it); 0: off",
+            "  --digest                print digest=HEX (SHA-256 of the final state JSON) before the summary",
+            "  --trace FILE            write the match's official trace (Trace.toxml) to FILE",
+            "  --harness DIR           harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
+            "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
+            "output: the last stdout line is 'winner=W cycles=C' (W = 0, 1, or -1 for a draw);",
+            "exit 0 when the match ran, 1 when it could not start, 2 on bad usage.");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(Match.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(Match.class, USAGE, args, () -> Run::run);
     }
 
     /** The runner proper; it needs MicroRTS on the class path (see Launcher). */
@@ -58,76 +79,21 @@ public final class Match {
         private Run() {
         }
 
-        static final String USAGE = String.join("\n",
-                "usage: Match --map PATH --p0 CLASS --p1 CLASS [options]",
-                "  --map PATH              map XML; also looked up in the harness dir and its maps/",
-                "                          (e.g. maps/8x8/basesWorkers8x8A.xml or 8x8/basesWorkers8x8A.xml)",
-                "  --p0 SPEC, --p1 SPEC    AI classes, fully qualified or short (WorkerRush, CoacAI, mayari),",
-                "                          program:FILE (microsynth.jar) or socket:HOST:PORT[:json|xml]",
-                "  --utt 1|2|3             unit type table: 1 original, 2 finetuned, 3 non-deterministic (default 2)",
-                "  --conflict 1|2|3        move conflicts: 1 cancel both, 2 cancel random, 3 alternate (default 1)",
-                "  --max-cycles N          game length limit; a game reaching it is a draw (default 5000)",
-                "  --partially-observable  each AI sees a PartiallyObservableGameState",
-                "  --seed N                seed the engine's static generators and the AIs' Random fields",
-                "  --time-budget MS        TIME_BUDGET of AIWithComputationBudget bots (default 100)",
-                "  --iterations-budget N   ITERATIONS_BUDGET (default -1, unbounded)",
-                "  --pregame-ms MS         preGameAnalysis budget; -1 skips the call (default 1000)",
-                "  --timeout-check         a getAction longer than the time budget + 20 ms loses",
-                "  --hang-ms MS            a getAction still running after MS ms loses as timed out (the call is",
-                "                          interrupted and left on a daemon thread: Java cannot stop it); 0: off",
-                "  --digest                print digest=HEX (SHA-256 of the final state JSON) before the summary",
-                "  --trace FILE            write the match's official trace (Trace.toxml) to FILE",
-                "  --harness DIR           harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
-                "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
-                "output: the last stdout line is 'winner=W cycles=C' (W = 0, 1, or -1 for a draw);",
-                "exit 0 when the match ran, 1 when it could not start, 2 on bad usage.");
-
-        public static void main(String[] args) {
-            Harness.runMain("Match", USAGE, args, Run::run);
-        }
-
         static int run(String[] args, PrintStream out) throws Exception {
-            String map = null, p0 = null, p1 = null, tracePath = null;
-            boolean digest = false;
-            int hangMs = 0;
             Options.Shared sh = new Options.Shared(Options.Shared.MATCH);
             sh.maxCycles = 5000;
             sh.pregameMs = 1000;
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                switch (o.flag()) {
-                case "--map":
-                    map = o.value();
-                    break;
-                case "--p0":
-                    p0 = o.value();
-                    break;
-                case "--p1":
-                    p1 = o.value();
-                    break;
-                case "--digest":
-                    digest = true;
-                    break;
-                case "--trace":
-                    tracePath = o.value();
-                    break;
-                case "--hang-ms":
-                    hangMs = o.intValue();
-                    break;
-                default:
-                    throw o.unknown();
-                }
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .flags("--digest")
+                    .values("--trace")
+                    .keep("--hang-ms", Options::intValue);
+            if (!opts.parse(args, out)) {
+                return 0;
             }
-            if (map == null || p0 == null || p1 == null) {
-                throw new Options.UsageException("--map, --p0 and --p1 are required");
-            }
+            sh.requireGame();
+            String map = sh.map(null), p0 = sh.p0, p1 = sh.p1, tracePath = opts.get("--trace", null);
+            boolean digest = opts.has("--digest");
+            int hangMs = opts.get("--hang-ms", 0);
             int utt = sh.utt, conflict = sh.conflict, maxCycles = sh.maxCycles, timeBudget = sh.timeBudget;
             int iterationsBudget = sh.iterationsBudget;
             long pregameMs = sh.pregameMs;
@@ -152,8 +118,8 @@ public final class Match {
                 Harness.seedAI(ai1, seed * 2 + 2);
             }
             out.println("match map=" + map + " utt=" + utt + " conflict=" + conflict + " max_cycles=" + maxCycles
-                    + " po=" + po + " p0=" + k0.getName() + "(" + Harness.where(k0) + ") p1=" + k1.getName() + "("
-                    + Harness.where(k1) + ")");
+                    + " po=" + po + " p0=" + k0.getName() + "(" + TournamentApi.where(k0) + ") p1=" + k1.getName() + "("
+                    + TournamentApi.where(k1) + ")");
             out.flush();
 
             AI[] ai = { ai0, ai1 };
@@ -227,12 +193,7 @@ public final class Match {
                 if (crashed >= 0 || timedout >= 0) {
                     break;
                 }
-                if (trace != null && (!pa[0].isEmpty() || !pa[1].isEmpty())) {
-                    TraceEntry te = new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime());
-                    te.addPlayerAction(pa[0].clone());
-                    te.addPlayerAction(pa[1].clone());
-                    trace.addEntry(te);
-                }
+                Harness.traceCycle(trace, gs, pa);
                 for (int p = 0; p < 2; p++) {
                     try {
                         gs.issueSafe(pa[p]);
@@ -266,7 +227,7 @@ public final class Match {
                 try {
                     a.gameOver(winner);
                 } catch (Throwable t) {
-                    System.err.println("Match: gameOver of " + a + ": " + Harness.reason(t));
+                    System.err.println("Match: gameOver of " + a + ": " + Launcher.reason(t));
                 }
             }
             if (trace != null) {
@@ -285,7 +246,7 @@ public final class Match {
         }
 
         private static void report(int player, String where, Throwable t) {
-            System.err.println("Match: player " + player + " crashed in " + where + ": " + Harness.reason(t));
+            System.err.println("Match: player " + player + " crashed in " + where + ": " + Launcher.reason(t));
             t.printStackTrace();
         }
 
@@ -320,7 +281,7 @@ public final class Match {
                     f.set(null, new Random(seed * 1000003L + k));
                     done.add(cf[0] + "." + cf[1]);
                 } catch (ReflectiveOperationException | RuntimeException e) {
-                    System.err.println("Match: cannot seed " + cf[0] + "." + cf[1] + ": " + Harness.reason(e));
+                    System.err.println("Match: cannot seed " + cf[0] + "." + cf[1] + ": " + Launcher.reason(e));
                 }
             }
             System.err.println("Match: seeded " + done);

@@ -29,11 +29,25 @@ public final class Probe {
     private Probe() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: Probe [options] [CLASS...]",
+            "  CLASS                 fully qualified or short name; default: the built-in scripted bots",
+            "                        and every AI class found in the harness lib/bots/*.jar",
+            "  --harness DIR         harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
+            "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
+            "  --cycles N            after loading, play N cycles as player 0 (default 0: only construct)",
+            "  --opponent CLASS      opponent for --cycles (default ai.abstraction.WorkerRush)",
+            "  --map PATH            map for --cycles (default maps/8x8/basesWorkers8x8A.xml)",
+            "  --utt 1|2|3           unit type table version (default 2)",
+            "  --timeout-ms MS       give up on one class after MS (default 60000)",
+            "  --require CLASS       exit 1 unless CLASS loads (and plays); repeatable",
+            "  --jars                print 'jar NAME classes=N ai=K majors=...' per jar",
+            "  --clashes             print classes that one jar shadows in another",
+            "  --mains               print 'main CLASS (jar)' for every MicroRTS class with main(String[])",
+            "  --verbose             list every clashing class");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(Probe.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(Probe.class, USAGE, args, () -> Run::run);
     }
 
     /** The probe proper; it needs MicroRTS on the class path (see Launcher). */
@@ -41,80 +55,31 @@ public final class Probe {
         private Run() {
         }
 
-        static final String USAGE = String.join("\n",
-                "usage: Probe [options] [CLASS...]",
-                "  CLASS                 fully qualified or short name; default: the built-in scripted bots",
-                "                        and every AI class found in the harness lib/bots/*.jar",
-                "  --harness DIR         harness cache (default $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness)",
-                "  --bots flat|isolated|none  how lib/bots/*.jar join the class path (default flat)",
-                "  --cycles N            after loading, play N cycles as player 0 (default 0: only construct)",
-                "  --opponent CLASS      opponent for --cycles (default ai.abstraction.WorkerRush)",
-                "  --map PATH            map for --cycles (default maps/8x8/basesWorkers8x8A.xml)",
-                "  --utt 1|2|3           unit type table version (default 2)",
-                "  --timeout-ms MS       give up on one class after MS (default 60000)",
-                "  --require CLASS       exit 1 unless CLASS loads (and plays); repeatable",
-                "  --jars                print 'jar NAME classes=N ai=K majors=...' per jar",
-                "  --clashes             print classes that one jar shadows in another",
-                "  --mains               print 'main CLASS (jar)' for every MicroRTS class with main(String[])",
-                "  --verbose             list every clashing class");
-
-        public static void main(String[] args) {
-            Harness.runMain("Probe", USAGE, args, Run::run);
-        }
-
         static int run(String[] args, PrintStream out) throws Exception {
-            String map = "maps/8x8/basesWorkers8x8A.xml", opponent = "ai.abstraction.WorkerRush";
-            int cycles = 0;
-            long timeoutMs = 60000;
-            boolean jars = false, clashes = false, mains = false, verbose = false;
             List<String> names = new ArrayList<>();
-            List<String> require = new ArrayList<>();
-            Options.Shared sh = new Options.Shared("--harness", "--bots", "--utt");
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                String a = o.flag();
-                switch (a) {
-                case "--cycles":
-                    cycles = o.intValue();
-                    break;
-                case "--opponent":
-                    opponent = o.value();
-                    break;
-                case "--map":
-                    map = o.value();
-                    break;
-                case "--timeout-ms":
-                    timeoutMs = o.longValue();
-                    break;
-                case "--require":
-                    require.add(o.value());
-                    break;
-                case "--jars":
-                    jars = true;
-                    break;
-                case "--clashes":
-                    clashes = true;
-                    break;
-                case "--mains":
-                    mains = true;
-                    break;
-                case "--verbose":
-                    verbose = true;
-                    break;
-                default:
-                    if (a.startsWith("-")) {
-                        throw new Options.UsageException("unknown option '" + a + "'");
-                    }
-                    names.add(a);
-                }
+            Options.Shared sh = new Options.Shared("--harness", "--bots", "--utt", "--map");
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .keep("--cycles", Options::intValue)
+                    .keep("--timeout-ms", Options::longValue)
+                    .values("--opponent")
+                    .add("--require", Options::value)
+                    .flags("--jars", "--clashes", "--mains", "--verbose")
+                    .other(o -> {
+                        if (o.flag().startsWith("-")) {
+                            throw new Options.UsageException("unknown option '" + o.flag() + "'");
+                        }
+                        names.add(o.flag());
+                    });
+            if (!opts.parse(args, out)) {
+                return 0;
             }
+            String map = sh.map("maps/8x8/basesWorkers8x8A.xml");
+            String opponent = opts.get("--opponent", "ai.abstraction.WorkerRush");
+            int cycles = opts.get("--cycles", 0);
+            long timeoutMs = opts.get("--timeout-ms", 60000L);
+            boolean jars = opts.has("--jars"), clashes = opts.has("--clashes");
+            boolean mains = opts.has("--mains"), verbose = opts.has("--verbose");
+            List<String> require = opts.list("--require");
             int utt = sh.utt;
 
             File harness = sh.harnessDir();
@@ -217,15 +182,15 @@ public final class Probe {
             try {
                 cls = env.load(fqn);
             } catch (Throwable e) {
-                return "failed " + fqn + ": " + Harness.reason(e);
+                return "failed " + fqn + ": " + Launcher.reason(e);
             }
-            String jar = Harness.where(cls);
+            String jar = TournamentApi.where(cls);
             UnitTypeTable table = new UnitTypeTable(utt, UnitTypeTable.MOVE_CONFLICT_RESOLUTION_CANCEL_BOTH);
             AI ai;
             try {
                 ai = Harness.construct(cls, table);
             } catch (Throwable e) {
-                return "failed " + fqn + ": " + Harness.reason(e) + " (class from " + jar + ")";
+                return "failed " + fqn + ": " + Launcher.reason(e) + " (class from " + jar + ")";
             }
             String mixed = mixedSuper(env, cls, jar);
             if (cycles <= 0) {
@@ -251,7 +216,7 @@ public final class Probe {
                     }
                 }
             } catch (Throwable e) {
-                return "failed " + fqn + ": loaded from " + jar + " but cycle " + cycle + " threw " + Harness.reason(e)
+                return "failed " + fqn + ": loaded from " + jar + " but cycle " + cycle + " threw " + Launcher.reason(e)
                         + " at " + Harness.origin(e);
             }
             return "loaded " + fqn + " (" + jar + ")" + mixed + " played " + cycle + " cycles";
@@ -273,7 +238,7 @@ public final class Probe {
                 return "";
             }
             for (Class<?> s = cls.getSuperclass(); s != null && s != Object.class; s = s.getSuperclass()) {
-                String w = Harness.where(s);
+                String w = TournamentApi.where(s);
                 if (!w.equals(jar) && own.classes().containsKey(s.getName().replace('.', '/'))) {
                     return " [extends " + s.getName() + " from " + w + ", not the copy in " + jar + "]";
                 }
@@ -381,12 +346,12 @@ public final class Probe {
                         Class<?> c = env.load(n);
                         Method m = c.getMethod("main", String[].class);
                         if (Modifier.isStatic(m.getModifiers()) && m.getDeclaringClass() == c) {
-                            out.println("main " + n + " (" + Harness.where(c) + ")");
+                            out.println("main " + n + " (" + TournamentApi.where(c) + ")");
                         }
                     } catch (NoSuchMethodException e) {
                         // not an entry point
                     } catch (Throwable e) {
-                        out.println("main? " + n + ": cannot inspect: " + Harness.reason(e));
+                        out.println("main? " + n + ": cannot inspect: " + Launcher.reason(e));
                     }
                 }
             }

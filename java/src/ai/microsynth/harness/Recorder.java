@@ -53,31 +53,14 @@ public final class Recorder {
     }
 
     public static void main(String[] args) {
-        if (Launcher.relaunch(Recorder.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        // A long run of matches: a failure is one line, and a usage error does not repeat the usage.
+        Launcher.main(Recorder.class, null, false,
+                (name, t, out) -> System.err.println(name + ": " + Launcher.reason(t)), args, () -> Run::run);
     }
 
     /** The recorder proper; it needs MicroRTS on the class path (see Launcher). */
     static final class Run {
         private Run() {
-        }
-
-        static void main(String[] args) {
-            PrintStream out = Harness.captureStdout();
-            int rc;
-            try {
-                rc = run(args, out);
-            } catch (Options.UsageException e) {
-                System.err.println("Recorder: " + e.getMessage());
-                rc = 2;
-            } catch (Throwable t) {
-                System.err.println("Recorder: " + Harness.reason(t));
-                rc = 1;
-            }
-            out.flush();
-            System.exit(rc);
         }
 
         static final String[] MAPS = {
@@ -145,36 +128,17 @@ public final class Recorder {
         }
 
         static int run(String[] args, PrintStream out) throws Exception {
-            String outDir = null, extraMaps = null;
-            boolean traces = false;
             List<String> jobs = new ArrayList<>();
             Options.Shared sh = new Options.Shared("--harness", "--bots", "--time-budget");
             sh.timeBudget = 20;
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                switch (o.flag()) {
-                case "--out":
-                    outDir = o.value();
-                    break;
-                case "--traces":
-                    traces = true;
-                    break;
-                case "--extra-maps":
-                    extraMaps = o.value();
-                    break;
-                case "--plan":
-                    jobs.addAll(plan(o.value()));
-                    break;
-                case "--job":
-                    jobs.add(o.value());
-                    break;
-                default:
-                    throw o.unknown();
-                }
-            }
+            Options.Parser opts = new Options.Parser(sh)
+                    .values("--out", "--extra-maps")
+                    .flags("--traces")
+                    .on("--plan", o -> jobs.addAll(plan(o.value())))
+                    .on("--job", o -> jobs.add(o.value()));
+            opts.parse(args, out);
+            String outDir = opts.get("--out", null), extraMaps = opts.get("--extra-maps", null);
+            boolean traces = opts.has("--traces");
             int timeBudget = sh.timeBudget;
             if (outDir == null || jobs.isEmpty()) {
                 throw new Options.UsageException("--out and at least one --plan or --job are required");
@@ -191,7 +155,7 @@ public final class Recorder {
                     record(job, harness, extraMaps, env, dir, timeBudget, traces, out);
                 } catch (Exception | LinkageError e) {
                     failed++;
-                    System.err.println("Recorder: " + job + ": " + Harness.reason(e));
+                    System.err.println("Recorder: " + job + ": " + Launcher.reason(e));
                 }
             }
             out.println("matches=" + jobs.size() + " failed=" + failed);
@@ -281,19 +245,14 @@ public final class Recorder {
                         } catch (Exception | LinkageError e) {
                             crashed = p;
                             System.err.println("Recorder: " + name + ": player " + p + " crashed at cycle "
-                                    + gs.getTime() + ": " + Harness.reason(e));
+                                    + gs.getTime() + ": " + Launcher.reason(e));
                         }
                     }
                     if (crashed >= 0) {
                         break;
                     }
                     rec.write("R " + Unit.next_ID + " " + damage.state() + " " + conflicts.state() + "\n");
-                    if (trace != null && (!pa[0].isEmpty() || !pa[1].isEmpty())) {
-                        TraceEntry te = new TraceEntry(gs.getPhysicalGameState().clone(), gs.getTime());
-                        te.addPlayerAction(pa[0].clone());
-                        te.addPlayerAction(pa[1].clone());
-                        trace.addEntry(te);
-                    }
+                    Harness.traceCycle(trace, gs, pa);
                     for (int p = 0; p < 2; p++) {
                         rec.write(RecordingLines.pairs(p, pa[p], line, parameter).append('\n').toString());
                     }

@@ -25,82 +25,50 @@ public final class Tournament {
     private Tournament() {
     }
 
+    static final String USAGE = String.join("\n",
+            "usage: Tournament --ai SPEC --ai SPEC ... --map PATH ... [options]",
+            "  --ai SPEC               an AI: a class name (full or short), program:FILE, or",
+            "                          socket:HOST:PORT[:json|xml]; repeat for each AI",
+            "  --opponent SPEC         fixed-opponents mode: every --ai plays every --opponent",
+            "  --map PATH              a map (repeatable); also looked up in the harness's maps/",
+            "  --iterations N          rounds over all maps and pairings (default 1)",
+            "  --utt 1|2|3             unit type table (default 2)",
+            "  --conflict 1|2|3        move conflict policy (default 1)",
+            "  --max-cycles N          game length limit, a draw when reached (default 3000)",
+            "  --time-budget MS        per-decision time budget (default 100)",
+            "  --iterations-budget N   per-decision iterations budget (default -1)",
+            "  --pregame-ms MS         preGameAnalysis budget of an AI's first game on a map; -1",
+            "                          disables it (default -1)",
+            "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
+            "  --partially-observable  partial observability",
+            "  --self-matches          round robin: also AI i against itself",
+            "  --timeout-check         a decision over budget + tolerance loses the game",
+            "  --traces DIR            write the official trace of every game into DIR",
+            "  --harness DIR, --bots flat|isolated|none  as for Match",
+            "output: the official log, a W/T/L table, then the summary line",
+            "'games=N crashes=C timeouts=T' with one 'wins_I=W' per AI.");
+
     public static void main(String[] args) {
-        if (Launcher.relaunch(Tournament.class, args, false)) {
-            return;
-        }
-        Run.main(args);
+        Launcher.main(Tournament.class, USAGE, args, () -> Run::run);
     }
 
     static final class Run {
         private Run() {
         }
 
-        static final String USAGE = String.join("\n",
-                "usage: Tournament --ai SPEC --ai SPEC ... --map PATH ... [options]",
-                "  --ai SPEC               an AI: a class name (full or short), program:FILE, or",
-                "                          socket:HOST:PORT[:json|xml]; repeat for each AI",
-                "  --opponent SPEC         fixed-opponents mode: every --ai plays every --opponent",
-                "  --map PATH              a map (repeatable); also looked up in the harness's maps/",
-                "  --iterations N          rounds over all maps and pairings (default 1)",
-                "  --utt 1|2|3             unit type table (default 2)",
-                "  --conflict 1|2|3        move conflict policy (default 1)",
-                "  --max-cycles N          game length limit, a draw when reached (default 3000)",
-                "  --time-budget MS        per-decision time budget (default 100)",
-                "  --iterations-budget N   per-decision iterations budget (default -1)",
-                "  --pregame-ms MS         preGameAnalysis budget of an AI's first game on a map; -1",
-                "                          disables it (default -1)",
-                "  --pregame-later-ms MS   the budget of its later games on that map (default: --pregame-ms)",
-                "  --partially-observable  partial observability",
-                "  --self-matches          round robin: also AI i against itself",
-                "  --timeout-check         a decision over budget + tolerance loses the game",
-                "  --traces DIR            write the official trace of every game into DIR",
-                "  --harness DIR, --bots flat|isolated|none  as for Match",
-                "output: the official log, a W/T/L table, then the summary line",
-                "'games=N crashes=C timeouts=T' with one 'wins_I=W' per AI.");
-
-        public static void main(String[] args) {
-            Harness.runMain("Tournament", USAGE, args, Run::run);
-        }
-
         static int run(String[] args, PrintStream out) throws Exception {
-            List<String> ais = new ArrayList<>(), opponents = new ArrayList<>(), maps = new ArrayList<>();
-            int iterations = 1;
-            boolean selfMatches = false;
-            String traces = null;
-            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT);
-            Options o = new Options(args);
-            while (o.next()) {
-                if (sh.read(o)) {
-                    continue;
-                }
-                if (o.isHelp()) {
-                    out.println(USAGE);
-                    return 0;
-                }
-                switch (o.flag()) {
-                case "--ai":
-                    ais.add(o.value());
-                    break;
-                case "--opponent":
-                    opponents.add(o.value());
-                    break;
-                case "--map":
-                    maps.add(o.value());
-                    break;
-                case "--iterations":
-                    iterations = o.intAtLeast(1);
-                    break;
-                case "--self-matches":
-                    selfMatches = true;
-                    break;
-                case "--traces":
-                    traces = o.value();
-                    break;
-                default:
-                    throw o.unknown();
-                }
+            Options.Shared sh = new Options.Shared(Options.Shared.TOURNAMENT).with("--ai", "--map", "--iterations");
+            Options.Parser opts = new Options.Parser(sh).help(USAGE)
+                    .add("--opponent", Options::value)
+                    .flags("--self-matches")
+                    .values("--traces");
+            if (!opts.parse(args, out)) {
+                return 0;
             }
+            List<String> ais = sh.ais, opponents = opts.list("--opponent"), maps = sh.maps;
+            int iterations = sh.iterations;
+            boolean selfMatches = opts.has("--self-matches");
+            String traces = opts.get("--traces", null);
             int utt = sh.utt, conflict = sh.conflict, maxCycles = sh.maxCycles, timeBudget = sh.timeBudget;
             int iterationsBudget = sh.iterationsBudget;
             long pregame = sh.pregameMs;
@@ -143,8 +111,8 @@ public final class Tournament {
                     .pregame(Math.max(pregame, 0), pregame < 0 ? 0 : sh.pregameLater()).utt(table).traces(traces).out(tee)
                     .progress(progress).rwFolder(rw.getPath());
             TournamentApi.Shape shape = call.shape(UnitTypeTable.class.getClassLoader(), UnitTypeTable.class);
-            out.println("tournament_api=" + shape.name() + " class=" + call.className() + "(" + Harness.where(shape.cls)
-                    + ")");
+            out.println("tournament_api=" + shape.name() + " class=" + call.className() + "("
+                    + TournamentApi.where(shape.cls) + ")");
             call.run(shape);
             tee.flush();
             summarize(log.toString(), ais, against.isEmpty() ? ais : opponents, out);
@@ -153,8 +121,7 @@ public final class Tournament {
 
         /** Reads the per-game lines back ("iteration map ai1 ai2 time winner crashed timedout"). */
         static void summarize(String log, List<String> rows, List<String> cols, PrintStream out) {
-            int[][] win = new int[rows.size()][cols.size()], tie = new int[rows.size()][cols.size()],
-                    loss = new int[rows.size()][cols.size()];
+            int[][][] wtl = new int[3][rows.size()][cols.size()]; // wins, ties, losses of the row AI
             int games = 0, crashes = 0, timeouts = 0;
             int[] winsRow = new int[rows.size()];
             for (int[] g : TournamentLog.games(log)) {
@@ -166,24 +133,14 @@ public final class Tournament {
                 crashes += crashed >= 0 ? 1 : 0;
                 timeouts += timedout >= 0 ? 1 : 0;
                 // a1 played as player 0 and a2 as player 1
-                if (winner == 0) {
-                    win[a1][a2]++;
-                    winsRow[a1]++;
-                } else if (winner == 1) {
-                    loss[a1][a2]++;
-                } else {
-                    tie[a1][a2]++;
-                }
+                int k = outcome(winner, 0);
+                wtl[k][a1][a2]++;
+                winsRow[a1] += k == 0 ? 1 : 0;
                 if (rows == cols && a1 != a2) {
                     // round robin: also count the game from a2's side
-                    if (winner == 1) {
-                        win[a2][a1]++;
-                        winsRow[a2]++;
-                    } else if (winner == 0) {
-                        loss[a2][a1]++;
-                    } else {
-                        tie[a2][a1]++;
-                    }
+                    k = outcome(winner, 1);
+                    wtl[k][a2][a1]++;
+                    winsRow[a2] += k == 0 ? 1 : 0;
                 }
             }
             out.println();
@@ -196,7 +153,7 @@ public final class Tournament {
             for (int i = 0; i < rows.size(); i++) {
                 StringBuilder sb = new StringBuilder(String.format("%-28s", "[" + i + "] " + shorten(rows.get(i))));
                 for (int j = 0; j < cols.size(); j++) {
-                    sb.append(String.format(" %14s", win[i][j] + "/" + tie[i][j] + "/" + loss[i][j]));
+                    sb.append(String.format(" %14s", wtl[0][i][j] + "/" + wtl[1][i][j] + "/" + wtl[2][i][j]));
                 }
                 out.println(sb);
             }
@@ -210,6 +167,11 @@ public final class Tournament {
                 last.append(" wins_").append(i).append('=').append(winsRow[i]);
             }
             out.println(last);
+        }
+
+        /** The game for the AI in {@code seat}: 0 a win, 1 a tie (a draw or no winner), 2 a loss. */
+        private static int outcome(int winner, int seat) {
+            return winner == seat ? 0 : winner == 1 - seat ? 2 : 1;
         }
 
         private static String shorten(String s) {

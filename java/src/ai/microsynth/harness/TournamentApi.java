@@ -117,7 +117,7 @@ final class TournamentApi {
                 + rest.length + " parameters); this harness's tournament API is not supported");
     }
 
-    /** Jar file name a class came from (Harness.where, which this jar does not hold). */
+    /** Jar (file name) or directory a loaded class came from; here as both jars hold this class. */
     static String where(Class<?> c) {
         java.security.CodeSource cs = c.getProtectionDomain() == null ? null : c.getProtectionDomain().getCodeSource();
         if (cs == null || cs.getLocation() == null) {
@@ -246,14 +246,19 @@ final class TournamentApi {
                 shape.method.invoke(t, rest);
             }
         } catch (InvocationTargetException e) {
-            Throwable c = e.getCause();
-            if (c instanceof Exception) {
-                throw (Exception) c;
-            }
-            if (c instanceof Error) {
-                throw (Error) c;
-            }
-            throw e;
+            throw thrown(e);
         }
+    }
+
+    /**
+     * What a reflective call threw, to be rethrown as if the call had been
+     * direct: its Exception is returned, its Error thrown from here.
+     */
+    static Exception thrown(InvocationTargetException e) {
+        Throwable c = e.getCause();
+        if (c instanceof Error) {
+            throw (Error) c;
+        }
+        return c instanceof Exception ? (Exception) c : e;
     }
 }

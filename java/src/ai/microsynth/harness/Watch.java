@@ -31,10 +31,7 @@ public final class Watch {
     }
 
     public static void main(String[] args) {
-        if (Launcher.relaunch(Watch.class, args, false)) {
-            return;
-        }
-        Harness.runMain("Watch", USAGE, args, Watch::run);
+        Launcher.main(Watch.class, USAGE, args, () -> Watch::run);
     }
 
     static final String USAGE = String.join("\n",
@@ -49,48 +46,19 @@ public final class Watch {
             "output: last line 'winner=W cycles=C' (and 'screenshot=FILE colors=K' before it)");
 
     static int run(String[] args, PrintStream out) throws Exception {
-        String map = null, p0 = null, p1 = null, shot = null;
-        int delay = 20, size = 640, shotAt = -1;
-        boolean keepOpen = false;
-        Options.Shared sh = new Options.Shared("--harness", "--bots", "--utt", "--conflict", "--max-cycles",
-                "--time-budget");
-        Options o = new Options(args);
-        while (o.next()) {
-            if (sh.read(o)) {
-                continue;
-            }
-            switch (o.flag()) {
-            case "--map":
-                map = o.value();
-                break;
-            case "--p0":
-                p0 = o.value();
-                break;
-            case "--p1":
-                p1 = o.value();
-                break;
-            case "--delay":
-                delay = o.intValue();
-                break;
-            case "--size":
-                size = o.intAtLeast(64);
-                break;
-            case "--screenshot":
-                shot = o.value();
-                break;
-            case "--screenshot-at":
-                shotAt = o.intValue();
-                break;
-            case "--keep-open":
-                keepOpen = true;
-                break;
-            default:
-                throw o.unknown();
-            }
-        }
-        if (map == null || p0 == null || p1 == null) {
-            throw new Options.UsageException("--map, --p0 and --p1 are required");
-        }
+        Options.Shared sh = new Options.Shared("--map", "--p0", "--p1", "--harness", "--bots", "--utt", "--conflict",
+                "--max-cycles", "--time-budget");
+        Options.Parser opts = new Options.Parser(sh)
+                .keep("--delay", Options::intValue)
+                .keep("--size", o -> o.intAtLeast(64))
+                .values("--screenshot")
+                .keep("--screenshot-at", Options::intValue)
+                .flags("--keep-open");
+        opts.parse(args, out);
+        sh.requireGame();
+        String map = sh.map(null), p0 = sh.p0, p1 = sh.p1, shot = opts.get("--screenshot", null);
+        int delay = opts.get("--delay", 20), size = opts.get("--size", 640), shotAt = opts.get("--screenshot-at", -1);
+        boolean keepOpen = opts.has("--keep-open");
         int utt = sh.utt, conflict = sh.conflict, maxCycles = sh.maxCycles, timeBudget = sh.timeBudget;
         Options.BotMode mode = sh.bots;
         if (GraphicsEnvironment.isHeadless()) {
@@ -117,7 +85,7 @@ public final class Watch {
                     pa[p] = ai[p].getAction(p, gs);
                 } catch (Exception e) {
                     System.err.println("Watch: player " + p + " crashed at cycle " + gs.getTime() + ": "
-                            + Harness.reason(e));
+                            + Launcher.reason(e));
                     crashed = p;
                 }
             }
