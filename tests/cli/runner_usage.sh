@@ -19,12 +19,15 @@ check() { # CMD, then its options
 	[ "$n" -gt 3 ] || { echo "$cmd: found only $n options in $src"; bad=1; }
 	echo "$cmd: $n options"
 }
+# the harness settings tournament, evaluate and league take besides their own
+shared=$(options '^static const char \*const shared_valued' '^static const char \*const shared_flags.*NULL };')
+own() { options "^int cmd_$1\\(" 'run_java_cmd\('; }
+# shellcheck disable=SC2046,SC2086
+check tournament $(own tournament) $shared
 # shellcheck disable=SC2046
-check tournament $(options '^static const char \*const t_valued' '^static const char \*const t_flags.*NULL };')
-# shellcheck disable=SC2046
-check watch $(options '^static const char \*const w_valued' '^static const char \*const w_flags.*NULL };')
-# shellcheck disable=SC2046
-check evaluate $(options '^int cmd_evaluate\(' 'collect\(')
-# shellcheck disable=SC2046
-check league $(options '^int cmd_league\(' 'collect\(')
+check watch $(own watch)
+# shellcheck disable=SC2046,SC2086
+check evaluate $(own evaluate) $shared
+# shellcheck disable=SC2046,SC2086
+check league $(own league) $shared
 [ "$bad" = 0 ] && echo "every option passed on is in its command's usage"

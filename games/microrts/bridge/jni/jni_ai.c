@@ -145,6 +145,14 @@ fail:
 	return rc;
 }
 
+/* The reply pairs and their units' marks: one capacity, grown and freed from this list. */
+static int reply_cols(ms_jni_ai *ai, ms_vec_col *c)
+{
+	c[0] = (ms_vec_col){ (void **)&ai->pairs, sizeof *ai->pairs };
+	c[1] = (ms_vec_col){ (void **)&ai->taken, sizeof *ai->taken };
+	return 2;
+}
+
 void ms_jni_ai_free(ms_jni_ai *ai)
 {
 	ms_ctx *ctx;
@@ -157,8 +165,8 @@ void ms_jni_ai_free(ms_jni_ai *ai)
 	ms_rts_utt_free(ai->utt);
 	ms_ctx_mfree(ctx, ai->spec);
 	ms_ctx_mfree(ctx, ai->terrain);
-	ms_ctx_mfree(ctx, ai->pairs);
-	ms_ctx_mfree(ctx, ai->taken);
+	ms_vec_col cols[2];
+	ms_vec_dispose_cols(ctx, cols, reply_cols(ai, cols));
 	ms_ctx_mfree(ctx, ai->in);
 	ms_ctx_mfree(ctx, ai->out);
 	ms_ctx_mfree(ctx, ai);
@@ -277,18 +285,11 @@ static int prepare(ms_jni_ai *ai)
 		return rc;
 	if (ai->cap < cells) {
 		/* At most one unit per cell, and a bot answers once per unit. */
-		ms_rts_pair *p = ms_ctx_malloc(ai->ctx, (size_t)cells * sizeof(*p));
-		uint8_t *t = ms_ctx_calloc(ai->ctx, (size_t)cells, 1);
-		if (!p || !t) {
-			ms_ctx_mfree(ai->ctx, p);
-			ms_ctx_mfree(ai->ctx, t);
+		int old = ai->cap;
+		ms_vec_col cols[2];
+		if (ms_vec_grow_cols(ai->ctx, &ai->cap, cells, cols, reply_cols(ai, cols)) < 0)
 			return ms_ctx_error(ai->ctx, MS_ENOMEM, "out of memory for %d units", cells);
-		}
-		ms_ctx_mfree(ai->ctx, ai->pairs);
-		ms_ctx_mfree(ai->ctx, ai->taken);
-		ai->pairs = p;
-		ai->taken = t;
-		ai->cap = cells;
+		memset(ai->taken + old, 0, (size_t)(ai->cap - old)); /* marks are cleared after each use */
 	}
 	return MS_OK;
 }
