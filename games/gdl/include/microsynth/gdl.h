@@ -57,18 +57,21 @@ typedef struct ms_gdl_options {
 	 * rules are rejected (MS_ERANGE, naming the relation with the most facts
 	 * and an estimate of its size); 0: 50,000,000. Since version 2. */
 	long max_terms;
-	/** Seconds grounding may take (the domain analysis while it records
-	 * ground rules, then the network's compilation); past them grounding is
-	 * abandoned, everything it built freed, and the rules load on the
-	 * fallback as above the size bound. The analysis the fallback needs
-	 * still runs to its end. 0: no bound. Since version 3. */
+	/** Seconds from the start of loading within which grounding (the
+	 * domain analysis while it records ground rules, then the network's
+	 * compilation) must end; past them grounding is abandoned, everything
+	 * it built freed, and the rules load on the fallback as above the size
+	 * bound. The analysis the fallback needs still runs to its end (it is
+	 * most of chess's load). 0: no bound; negative or NaN: MS_EINVAL.
+	 * Since version 3. */
 	double ground_seconds;
 	/** When the rules ground: seconds at most that random playouts from the
 	 * initial state are timed on each representation (2,000 steps at most,
-	 * the same moves on both), keeping the faster; answers are the same
-	 * either way, only speed differs. 0 or negative: not timed, the network
-	 * kept (the default: a zeroed struct loads with no timing, so small
-	 * games load in milliseconds; MS_GDL_CHOOSE_SECONDS is the tools'
+	 * the same moves on both; a step begun is finished), keeping the
+	 * faster; answers are the same either way, only speed differs. 0 or
+	 * negative: not timed, the network kept (the default: a zeroed struct
+	 * loads with no timing, so small games load in milliseconds and always
+	 * on the same representation; MS_GDL_CHOOSE_SECONDS is the tools'
 	 * value). Since version 3. */
 	double choose_seconds;
 } ms_gdl_options;
