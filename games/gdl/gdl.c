@@ -190,10 +190,17 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 		return MS_ENOMEM;
 	g->ctx = ctx;
 	snprintf(g->name, sizeof g->name, "%s", name ? name : "<rules>");
-	/* version 1 callers' structs end before max_terms */
+	/* older callers' structs end before the fields their version lacks */
+	static const size_t size_of[] = { 0, offsetof(ms_gdl_options, max_terms),
+					  offsetof(ms_gdl_options, ground_seconds), sizeof(ms_gdl_options) };
 	if (opts)
-		memcpy(&g->opts, opts, opts->version == 1 ? offsetof(ms_gdl_options, max_terms) : sizeof *opts);
+		memcpy(&g->opts, opts, size_of[opts->version]);
 	g->opts.version = MS_GDL_OPTIONS_VERSION;
+	if (!(g->opts.ground_seconds >= 0)) { /* NaN too */
+		ms_gdl_free(g);
+		return ms_ctx_error(ctx, MS_EINVAL, "ms_gdl_parse: %s: ground_seconds %g, expected 0 (no bound) or more",
+				    name ? name : "<rules>", opts->ground_seconds);
+	}
 	if (g->opts.max_terms <= 0)
 		g->opts.max_terms = 50000000L;
 	if (g->opts.ground_bound <= 0)
@@ -201,6 +208,10 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 	if (g->opts.relax_bound <= 0)
 		g->opts.relax_bound = 1000000000L;
 	g->grounding = !g->opts.force_fallback;
+	g->rep = g->opts.force_fallback ? MS_GDL_REP_FORCED : MS_GDL_REP_NETWORK;
+	double t0 = gdl_now();
+	if (g->opts.ground_seconds > 0)
+		g->deadline = t0 + g->opts.ground_seconds;
 	int rc;
 	if ((rc = known_relations(g)) || (rc = gdl_kif_parse(g, text, len)) || (rc = gdl_check(g)) ||
 	    (rc = gdl_relax(g)))
@@ -211,8 +222,11 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 	}
 	if (g->grounding && !g->overflow && (rc = gdl_net_build(g)))
 		goto fail;
-	g->grounding = 0;
-	if ((rc = build_tables(g)) || (rc = build_goals_and_initial(g)))
+	if (g->net && g->deadline > 0 && gdl_now() >= g->deadline)
+		gdl_ground_stop(g, MS_GDL_REP_TIME); /* built, but late: the caller's bound holds */
+	gdl_ground_stop(g, MS_GDL_REP_NETWORK);      /* done: its ground rules live on in the network */
+	g->load_s = gdl_now() - t0;
+	if ((rc = build_tables(g)) || (rc = build_goals_and_initial(g)) || (rc = gdl_choose(g)))
 		goto fail;
 	*out = g;
 	return MS_OK;
@@ -257,6 +271,17 @@ int ms_gdl_role_index(const ms_gdl *g, const char *name)
 int ms_gdl_is_grounded(const ms_gdl *g)
 {
 	return g->net != NULL;
+}
+
+int ms_gdl_representation(const ms_gdl *g, double *network_rate, double *fallback_rate, double *ground_seconds)
+{
+	if (network_rate)
+		*network_rate = g->rate_net;
+	if (fallback_rate)
+		*fallback_rate = g->rate_fo;
+	if (ground_seconds)
+		*ground_seconds = g->load_s;
+	return g->rep;
 }
 
 int ms_gdl_num_fluents(const ms_gdl *g)

@@ -14,7 +14,9 @@
  * player goes on.
  *
  * A match is run by a worker, a thread the caller lends (ms_gdl_ggp_worker,
- * e.g. as a job of ms_pool_for): it loads and grounds the rules, builds the
+ * e.g. as a job of ms_pool_for): it loads and grounds the rules (grounding
+ * within half of the start clock, else on the fallback; the faster of the
+ * two kept after at most 0.1 s of timed playouts each), builds the
  * searcher (UCT, or GUCT or SGUCT with their analysis within the start
  * clock), and searches until the clock less a margin, keeping its tree
  * between moves (advanced by the joint move the next message reports). A

@@ -8,6 +8,7 @@
  * (pondering). All the reasoner's objects belong to this thread.
  */
 #define _POSIX_C_SOURCE 200809L /* strcasecmp, clock_gettime */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,7 +187,14 @@ static const char *const player_names[] = { "", "uct", "guct", "sguct" };
 static void metagame(ggp_match *m, ggp_cmd *c)
 {
 	const ms_gdl_ggp_options *o = &m->owner->o;
-	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = o->fallback };
+	/* grounding may take half of what the start clock leaves (a game slow to
+	 * ground plays on the fallback, the rest of the clock for the analysis
+	 * and search); timing the two representations a twentieth, 0.1 s at most */
+	double left = c->target - ggp_now();
+	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION,
+			      .force_fallback = o->fallback,
+			      .ground_seconds = left > 0.002 ? left / 2 : 0.001,
+			      .choose_seconds = fmin(MS_GDL_CHOOSE_SECONDS, left / 20) };
 	char name[GGP_ID_MAX + 16];
 	snprintf(name, sizeof name, "START %s", m->id);
 	if (ms_gdl_parse(m->ctx, &m->g, c->rules, c->rules_len, name, &go) < 0)
@@ -235,9 +243,12 @@ static void metagame(ggp_match *m, ggp_cmd *c)
 		snprintf(how, sizeof how, " (StatGUCT on %d sequences%s", m->sequences, m->offline ? "" : ")");
 	if (m->offline)
 		snprintf(how + strlen(how), sizeof how - strlen(how), ", SGUCT offline on %ld simulations)", m->offline);
-	ggp_log(m->owner, "match %s: START as %s (%d role%s), %s, %s%s%s, %.0f simulations/s, ready after %.2f s of %g s",
+	static const char *const why[] = { "", " (forced)", " (size bound)", " (time bound)", " (faster)" };
+	int rep = ms_gdl_representation(m->g, NULL, NULL, NULL);
+	ggp_log(m->owner, "match %s: START as %s (%d role%s), %s%s, %s%s%s, %.0f simulations/s, ready after %.2f s of %g s",
 		m->id, ms_gdl_role_name(m->g, m->role), m->nr, m->nr == 1 ? "" : "s",
-		ms_gdl_is_grounded(m->g) ? "ground network" : "first-order fallback", player_names[o->player], how,
+		ms_gdl_is_grounded(m->g) ? "ground network" : "first-order fallback", rep >= 0 && rep <= 4 ? why[rep] : "",
+		player_names[o->player], how,
 		o->player > MS_GDL_GGP_UCT && !m->eval ? " (as uct)" : "", rate, ggp_now() - c->t0, c->start_clock);
 	ggp_reply_finish(c->reply, "ready");
 }

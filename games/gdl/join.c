@@ -159,10 +159,8 @@ static int record_ground(join *J, int head)
 	if ((rc = gdl_ivec_push(g->ctx, &g->gr_head, head)) || (rc = gdl_ivec_push(g->ctx, &g->gr_start, start)))
 		return rc;
 	g->ground_lits += g->gr_lits.n - start + 1;
-	if (g->ground_lits > g->opts.ground_bound) {
-		g->overflow = 1;
-		g->grounding = 0;
-	}
+	if (g->ground_lits > g->opts.ground_bound)
+		gdl_ground_stop(g, MS_GDL_REP_SIZE);
 	return MS_OK;
 }
 
@@ -210,6 +208,8 @@ static int relax_step(join *J)
 				    "whose domain is unbounded, through recursion on function terms?)",
 				    g->name, J->r->line, g->opts.relax_bound, g->opts.max_terms);
 	}
+	if (gdl_ground_late(g))
+		gdl_ground_stop(g, MS_GDL_REP_TIME);
 	if (g->overflow && g->rels[J->r->head_rel].needed == 2)
 		return GDL_ABANDON; /* only a network reads it, and there will be none */
 	if (g->terms.n > g->opts.max_terms) {
@@ -472,9 +472,7 @@ int gdl_relax(ms_gdl *g)
 		return rc;
 	for (int i = 0; i < g->nrules; i++)
 		if (!g->rels[g->rules[i].head_rel].needed)
-			g->overflow = 1; /* its atoms stay unknown: no ground network */
-	if (g->overflow)
-		g->grounding = 0;
+			gdl_ground_stop(g, MS_GDL_REP_SIZE); /* its atoms stay unknown: no ground network */
 	int *list = ms_ctx_malloc(g->ctx, (size_t)(g->nrules + 1) * sizeof *list);
 	if (!list)
 		return MS_ENOMEM;

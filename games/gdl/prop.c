@@ -169,7 +169,8 @@ int gdl_net_build(ms_gdl *g)
 	gdl_ivec buf = { 0 };
 	if (!cr)
 		return MS_ENOMEM;
-	for (int k = 0; k < nr && !rc; k++)
+	/* a network finished past the deadline is freed by the caller: stop early */
+	for (int k = 0; k < nr && !rc && !gdl_ground_late(g); k++)
 		if (!(rc = compile_rule(g, n, k, &buf, &cr[m])) && cr[m].n >= 0)
 			m++;
 	for (int i = 0; i < m; i++)
@@ -178,7 +179,7 @@ int gdl_net_build(ms_gdl *g)
 		qsort(cr, (size_t)m, sizeof *cr, cmp_crule);
 		rc = count_heads(g, n, cr, m);
 	}
-	for (int a = 0, b; a < m && !rc; a = b) {
+	for (int a = 0, b; a < m && !rc && !gdl_ground_late(g); a = b) {
 		for (b = a + 1; b < m && cr[b].key == cr[a].key;)
 			b++;
 		rc = emit_segment(g, n, cr, a, b);

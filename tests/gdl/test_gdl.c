@@ -1,7 +1,8 @@
 /*
  * The GDL reasoner: parse and check errors naming file and line, the
- * meaning of small rule sets (CRLF, negation, goals ill defined), and the
- * ground network against the first-order fallback on random playouts.
+ * meaning of small rule sets (CRLF, negation, goals ill defined), the
+ * ground network against the first-order fallback on random playouts, and
+ * the choice between them by time (a grounding bound, timed playouts).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -234,10 +235,61 @@ static void test_gdl__counter_game_legal_next_terminal_goal(void **state)
 	}
 }
 
-/* The ground network and the fallback give the same legal sets, states and goals
- * (every game here is grounded; breakthrough and checkers read relations only
- * under negation). From each state the network first plays another random joint
- * move, so what one move derived must not leak into the next. */
+/* Random playouts on two rule sets (one grounded, one on the fallback) give the
+ * same legal sets, states and goals. From each state the first plays another
+ * random joint move, so what one move derived must not leak into the next. */
+static void agree_on_playouts(ms_ctx *ctx, const ms_gdl *g0, const ms_gdl *g1, int playouts)
+{
+	const ms_gdl *g[2] = { g0, g1 };
+	ms_gdl_machine *m[2];
+	for (int k = 0; k < 2; k++)
+		assert_int_equal(ms_gdl_machine_new(ctx, &m[k], g[k]), MS_OK);
+	assert_int_equal(ms_gdl_num_moves(g[0]), ms_gdl_num_moves(g[1]));
+	ms_jrandom rng;
+	ms_jrandom_init(&rng, 7);
+	size_t w = ms_gdl_state_words(g[0]);
+	uint64_t *st = calloc(w, 8), *n0 = calloc(w, 8), *n1 = calloc(w, 8);
+	for (int p = 0; p < playouts; p++) {
+		ms_gdl_initial(g[0], st);
+		for (;;) {
+			assert_int_equal(ms_gdl_machine_set(m[0], st), MS_OK);
+			assert_int_equal(ms_gdl_machine_set(m[1], st), MS_OK);
+			assert_int_equal(ms_gdl_terminal(m[0]), ms_gdl_terminal(m[1]));
+			int nr = ms_gdl_num_roles(g[0]), joint[8], other[8];
+			for (int r = 0; r < nr; r++) {
+				const int *a, *b;
+				int na = ms_gdl_legal(m[0], r, &a), nb = ms_gdl_legal(m[1], r, &b), k;
+				assert_int_equal(na, nb);
+				assert_memory_equal(a, b, (size_t)na * sizeof *a);
+				if (na) {
+					assert_int_equal(ms_jrandom_next_int_bounded(&rng, na, &k), MS_OK), joint[r] = a[k];
+					assert_int_equal(ms_jrandom_next_int_bounded(&rng, na, &k), MS_OK), other[r] = a[k];
+				}
+			}
+			if (ms_gdl_terminal(m[0])) {
+				for (int r = 0; r < nr; r++) {
+					int v0 = -1, v1 = -1;
+					assert_int_equal(ms_gdl_goal(m[0], r, &v0), ms_gdl_goal(m[1], r, &v1));
+					assert_int_equal(v0, v1);
+				}
+				break;
+			}
+			assert_int_equal(ms_gdl_next(m[0], other, n0), MS_OK);
+			assert_int_equal(ms_gdl_next(m[0], joint, n0), MS_OK);
+			assert_int_equal(ms_gdl_next(m[1], joint, n1), MS_OK);
+			assert_memory_equal(n0, n1, w * 8);
+			memcpy(st, n0, w * 8);
+		}
+	}
+	free(st);
+	free(n0);
+	free(n1);
+	for (int k = 0; k < 2; k++)
+		ms_gdl_machine_free(m[k]);
+}
+
+/* The network and the fallback agree (every game here is grounded; breakthrough
+ * and checkers read relations only under negation). */
 static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void **state)
 {
 	(void)state;
@@ -253,61 +305,122 @@ static void test_gdl__ground_network_and_fallback_agree_on_random_playouts(void 
 		snprintf(path, sizeof path, "%s/data/gdl/kif/rulesheets-2010/%s.kif", shared, games[gi]);
 		ms_ctx *ctx;
 		ms_gdl *g[2];
-		ms_gdl_machine *m[2];
 		assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 		for (int k = 0; k < 2; k++) {
 			ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = k };
 			assert_int_equal(ms_gdl_load(ctx, &g[k], path, &o), MS_OK);
-			assert_int_equal(ms_gdl_machine_new(ctx, &m[k], g[k]), MS_OK);
 		}
 		assert_int_equal(ms_gdl_is_grounded(g[0]), 1);
 		assert_int_equal(ms_gdl_is_grounded(g[1]), 0);
-		assert_int_equal(ms_gdl_num_moves(g[0]), ms_gdl_num_moves(g[1]));
-		ms_jrandom rng;
-		ms_jrandom_init(&rng, 7);
-		size_t w = ms_gdl_state_words(g[0]);
-		uint64_t *st = calloc(w, 8), *n0 = calloc(w, 8), *n1 = calloc(w, 8);
-		for (int p = 0; p < 5; p++) {
-			ms_gdl_initial(g[0], st);
-			for (;;) {
-				assert_int_equal(ms_gdl_machine_set(m[0], st), MS_OK);
-				assert_int_equal(ms_gdl_machine_set(m[1], st), MS_OK);
-				assert_int_equal(ms_gdl_terminal(m[0]), ms_gdl_terminal(m[1]));
-				int nr = ms_gdl_num_roles(g[0]), joint[8], other[8];
-				for (int r = 0; r < nr; r++) {
-					const int *a, *b;
-					int na = ms_gdl_legal(m[0], r, &a), nb = ms_gdl_legal(m[1], r, &b), k;
-					assert_int_equal(na, nb);
-					assert_memory_equal(a, b, (size_t)na * sizeof *a);
-					if (na) {
-						assert_int_equal(ms_jrandom_next_int_bounded(&rng, na, &k), MS_OK), joint[r] = a[k];
-						assert_int_equal(ms_jrandom_next_int_bounded(&rng, na, &k), MS_OK), other[r] = a[k];
-					}
-				}
-				if (ms_gdl_terminal(m[0])) {
-					for (int r = 0; r < nr; r++) {
-						int v0 = -1, v1 = -1;
-						assert_int_equal(ms_gdl_goal(m[0], r, &v0), ms_gdl_goal(m[1], r, &v1));
-						assert_int_equal(v0, v1);
-					}
-					break;
-				}
-				assert_int_equal(ms_gdl_next(m[0], other, n0), MS_OK);
-				assert_int_equal(ms_gdl_next(m[0], joint, n0), MS_OK);
-				assert_int_equal(ms_gdl_next(m[1], joint, n1), MS_OK);
-				assert_memory_equal(n0, n1, w * 8);
-				memcpy(st, n0, w * 8);
-			}
-		}
-		free(st);
-		free(n0);
-		free(n1);
-		for (int k = 0; k < 2; k++) {
-			ms_gdl_machine_free(m[k]);
+		agree_on_playouts(ctx, g[0], g[1], 5);
+		for (int k = 0; k < 2; k++)
 			ms_gdl_free(g[k]);
-		}
 		ms_ctx_free(ctx);
 	}
+}
+
+/* ---- the representation by time (issue 46, item 2), on rules/ ---------- */
+
+/* Loads rules/`name` and returns what ms_gdl_representation says (the rates
+ * into rn and rf); the rule set into *keep if given, else freed. */
+static int rep_of(ms_ctx *ctx, const char *name, const ms_gdl_options *o, double *rn, double *rf, ms_gdl **keep)
+{
+	char path[4096];
+	ms_gdl *g = NULL;
+	snprintf(path, sizeof path, "%s/%s", GDL_RULES_DIR, name);
+	assert_int_equal(ms_gdl_load(ctx, &g, path, o), MS_OK);
+	*rn = *rf = -1;
+	int rep = ms_gdl_representation(g, rn, rf, NULL);
+	assert_int_equal(ms_gdl_is_grounded(g), rep == MS_GDL_REP_NETWORK);
+	if (keep)
+		*keep = g;
+	else
+		ms_gdl_free(g);
+	return rep;
+}
+
+/* Loads rules/`name` untimed (on the network) and with options `o`, whose
+ * representation it returns (rates into rn, rf); both play the same games. */
+static int against_network(ms_ctx *ctx, const char *name, const ms_gdl_options *o, double *rn, double *rf)
+{
+	ms_gdl *g[2];
+	ms_gdl_options plain;
+	double pn, pf;
+	assert_int_equal(ms_gdl_options_init(&plain, MS_GDL_OPTIONS_VERSION), MS_OK);
+	assert_int_equal(rep_of(ctx, name, &plain, &pn, &pf, &g[0]), MS_GDL_REP_NETWORK);
+	int rep = rep_of(ctx, name, o, rn, rf, &g[1]);
+	agree_on_playouts(ctx, g[0], g[1], 20); /* whichever it kept, the answers are the same */
+	for (int k = 0; k < 2; k++)
+		ms_gdl_free(g[k]);
+	return rep;
+}
+
+/* A grounding time bound that has passed loads the fallback, which plays as the network does. */
+static void test_gdl__a_passed_time_bound_loads_the_fallback_which_plays_the_same(void **state)
+{
+	(void)state;
+	static const char *const files[] = { "trap.kif", "dominant.kif", "switches.kif", "four_bids.kif" };
+	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .ground_seconds = 1e-9 }; /* passed at once */
+	ms_ctx *ctx;
+	double rn, rf;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		assert_int_equal(against_network(ctx, files[i], &o, &rn, &rf), MS_GDL_REP_TIME);
+		assert_true(rn == 0 && rf == 0);
+	}
+	ms_ctx_free(ctx);
+}
+
+/* Timed playouts give two rates and keep the faster; forced or untimed, none are measured. */
+static void test_gdl__timed_playouts_report_two_rates_and_keep_the_faster(void **state)
+{
+	(void)state;
+	ms_ctx *ctx;
+	ms_gdl_options o;
+	double rn, rf;
+	assert_int_equal(ms_gdl_options_init(&o, MS_GDL_OPTIONS_VERSION), MS_OK);
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	o.choose_seconds = 0.05;
+	int rep = against_network(ctx, "trap.kif", &o, &rn, &rf);
+	assert_true(rn > 0 && rf > 0);
+	assert_int_equal(rep, rn >= rf ? MS_GDL_REP_NETWORK : MS_GDL_REP_FASTER);
+	o.force_fallback = 1;
+	assert_int_equal(rep_of(ctx, "trap.kif", &o, &rn, &rf, NULL), MS_GDL_REP_FORCED);
+	assert_true(rn == 0 && rf == 0);
+	o.force_fallback = 0;
+	o.choose_seconds = -1;
+	assert_int_equal(rep_of(ctx, "trap.kif", &o, &rn, &rf, NULL), MS_GDL_REP_NETWORK);
+	assert_true(rn == 0 && rf == 0);
+	ms_ctx_free(ctx);
+}
+
+/* A version 2 caller's struct ends before ground_seconds: what lies after it is never read;
+ * a bad bound from a version 3 caller is refused naming the file and the field. */
+static void test_gdl__version_2_options_load_as_before_and_bad_bounds_are_refused(void **state)
+{
+	(void)state;
+	ms_ctx *ctx;
+	ms_gdl *g = NULL;
+	ms_gdl_options o;
+	double rn, rf;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_gdl_options_init(&o, 2), MS_OK);
+	assert_int_equal(o.version, 2);
+	o.ground_seconds = -1; /* stand for whatever follows a version 2 struct */
+	o.choose_seconds = 1;
+	assert_int_equal(rep_of(ctx, "trap.kif", &o, &rn, &rf, NULL), MS_GDL_REP_NETWORK);
+	assert_true(rn == 0 && rf == 0);
+	assert_int_equal(ms_gdl_options_init(&o, MS_GDL_OPTIONS_VERSION + 1), MS_EINVAL);
+	assert_int_equal(ms_gdl_options_init(&o, MS_GDL_OPTIONS_VERSION), MS_OK);
+	const double bad[] = { -1, -1e-9, strtod("nan", NULL) };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		o.ground_seconds = bad[i];
+		assert_int_equal(ms_gdl_load(ctx, &g, GDL_RULES_DIR "/trap.kif", &o), MS_EINVAL);
+		assert_null(g);
+		if (!strstr(ms_ctx_last_error(ctx), "trap.kif: ground_seconds"))
+			fail_msg("'%s' does not name the file and ground_seconds", ms_ctx_last_error(ctx));
+	}
+	ms_ctx_free(ctx);
 }
 
 int main(void)
@@ -321,6 +434,9 @@ int main(void)
 		cmocka_unit_test(test_gdl__ill_defined_goals_are_errors_naming_role_and_state),
 		cmocka_unit_test(test_gdl__counter_game_legal_next_terminal_goal),
 		cmocka_unit_test(test_gdl__ground_network_and_fallback_agree_on_random_playouts),
+		cmocka_unit_test(test_gdl__a_passed_time_bound_loads_the_fallback_which_plays_the_same),
+		cmocka_unit_test(test_gdl__timed_playouts_report_two_rates_and_keep_the_faster),
+		cmocka_unit_test(test_gdl__version_2_options_load_as_before_and_bad_bounds_are_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

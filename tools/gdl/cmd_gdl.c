@@ -17,6 +17,7 @@
 #include "microsynth/gdl.h"
 #include "microsynth/jrandom.h"
 #include "cli.h"
+#include "gdl_common.h"
 #include "recording.h"
 
 #define CMD "gdl"
@@ -24,8 +25,8 @@
 void cmd_gdl_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: microsynth gdl replay RECORD.jsonl.gz... [--fallback] [--kif-dir DIR] [-v]\n"
-		"       microsynth gdl bench KIF... [--seconds S] [--seed S] [--baseline FILE] [--fallback]\n"
+		"Usage: microsynth gdl replay RECORD.jsonl.gz... [--fallback] [--kif-dir DIR] [-v] [LOAD]\n"
+		"       microsynth gdl bench KIF... [--seconds S] [--seed S] [--baseline FILE] [--fallback] [LOAD]\n"
 		"       microsynth gdl play KIF --p0 AGENT --p1 AGENT [--pN ...] [--games N]\n"
 		"              [--sims S] [--time T] [--c C] [--seed S] [--swap] [--keep 0|1] [--playout-limit L]\n"
 		"              [--history 0|1] [--tau T] [--transpositions N] [--fallback] [--ci] [-v]\n"
@@ -36,13 +37,18 @@ void cmd_gdl_usage(FILE *out)
 		"              [--ponder 0|1] [--max-nodes N] [--max-matches N] [--name NAME] [--seed S]\n"
 		"              [--fallback] [--quiet] [-v] [searcher options of play]\n"
 		"       STATS: [--sequences N] [--positions P] [--gap G] [--playouts K] [--keep K]\n"
-		"              [--differences 0|1] [--max-features F] [--stability-k K]\n\n"
+		"              [--differences 0|1] [--max-features F] [--stability-k K]\n"
+		"       LOAD (replay, bench, play, features): [--ground-seconds S] [--choose-seconds S]\n\n"
 		"replay  replays matches recorded with ggp-base's ProverStateMachine (format:\n"
 		"        ../shared/data/gdl/README.md) and compares, at every step, the true facts,\n"
 		"        the legal moves of every role, the terminal flag and the goals (a goal the\n"
 		"        prover could not define must be an error here too). The rule file is the\n"
 		"        header's `kif`, relative to the records folder's parent (or --kif-dir).\n"
 		"        --fallback: first-order evaluation instead of the ground network.\n"
+		"        LOAD: grounding past --ground-seconds (default 0: no bound) is abandoned\n"
+		"        for the fallback; when the rules ground, random playouts are timed on\n"
+		"        both for up to --choose-seconds each and the faster kept (default 0.1;\n"
+		"        replay: 0, it checks the network). -v and bench's lines tell which.\n"
 		"        Last line: files= games= steps= divergences= goal_errors= failed= (files\n"
 		"        whose record or rules could not be read or loaded; exit 1 if any)\n"
 		"bench   random playouts as ggp-base's baseline defines them (java.util.Random picks\n"
@@ -76,18 +82,6 @@ void cmd_gdl_usage(FILE *out)
 		"        joint moves apart, 10 playouts each, S = TV/(TV+10 SV), 30 kept;\n"
 		"        --sguct-sims S: refined by SGUCT on a search of S simulations first\n");
 	cmd_gdl_serve_usage(out);
-}
-
-/* Loads a rule file; a message on stderr and NULL if it fails. */
-static ms_gdl *gdl_cli_load(ms_ctx *ctx, const char *path, int fallback)
-{
-	ms_gdl_options o = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = fallback };
-	ms_gdl *g = NULL;
-	if (ms_gdl_load(ctx, &g, path, &o)) {
-		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
-		return NULL;
-	}
-	return g;
 }
 
 typedef struct replay_stats {
@@ -224,7 +218,7 @@ static void kif_path(const char *record, const char *kif_dir, const char *kif, c
 	snprintf(out, size, "%s/../%s", dir, kif);
 }
 
-static int replay_file(ms_ctx *ctx, const char *path, const char *kif_dir, int fallback, replay_stats *s)
+static int replay_file(ms_ctx *ctx, const char *path, const char *kif_dir, const gdl_load_opts *lo, replay_stats *s)
 {
 	gzFile f = gzopen(path, "rb");
 	if (!f)
@@ -244,7 +238,7 @@ static int replay_file(ms_ctx *ctx, const char *path, const char *kif_dir, int f
 	}
 	char kp[4096];
 	kif_path(path, kif_dir, kif->valuestring, kp, sizeof kp);
-	if (!(g = gdl_cli_load(ctx, kp, fallback)) || ms_gdl_machine_new(ctx, &m, g))
+	if (!(g = gdl_load_rules(ctx, kp, lo)) || ms_gdl_machine_new(ctx, &m, g))
 		goto done;
 	size_t words = ms_gdl_state_words(g);
 	st = calloc(words, sizeof *st);
@@ -283,9 +277,12 @@ static int replay_file(ms_ctx *ctx, const char *path, const char *kif_dir, int f
 		cJSON_Delete(j);
 	}
 	rc = 0;
-	if (s->verbose)
-		printf("%s games=%ld steps=%ld divergences=%ld fallback=%d\n", path, s->games - games0, s->steps - steps0,
-		       s->divergences - div0, !ms_gdl_is_grounded(g));
+	if (s->verbose) {
+		char rep[300];
+		gdl_representation_text(g, rep, sizeof rep);
+		printf("%s games=%ld steps=%ld divergences=%ld fallback=%d%s\n", path, s->games - games0, s->steps - steps0,
+		       s->divergences - div0, !ms_gdl_is_grounded(g), rep);
+	}
 done:
 	cJSON_Delete(h);
 	free(st);
@@ -300,11 +297,16 @@ done:
 static int gdl_replay(int argc, char **argv)
 {
 	replay_stats s = { 0 };
-	int fallback = 0, files = 0, first = -1, failed = 0;
+	gdl_load_opts lo = { 0 }; /* replay checks the representation asked for: untimed */
+	int files = 0, first = -1, failed = 0, r;
 	const char *kif_dir = NULL;
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--fallback"))
-			fallback = 1;
+		if ((r = gdl_load_option(&lo, argv[i], i + 1 < argc ? argv[i + 1] : NULL)) != 0) {
+			if (r < 0)
+				return CLI_USAGE;
+			i++;
+		} else if (!strcmp(argv[i], "--fallback"))
+			lo.fallback = 1;
 		else if (!strcmp(argv[i], "-v"))
 			s.verbose = 1;
 		else if (!strcmp(argv[i], "--kif-dir") && i + 1 < argc)
@@ -329,7 +331,8 @@ static int gdl_replay(int argc, char **argv)
 	}
 	for (int i = first; i < argc; i++) {
 		if (argv[i][0] == '-')
-			i += !strcmp(argv[i], "--kif-dir");
+			i += !strcmp(argv[i], "--kif-dir") || !strcmp(argv[i], "--ground-seconds") ||
+			     !strcmp(argv[i], "--choose-seconds");
 		else
 			args[na++] = argv[i];
 	}
@@ -340,7 +343,7 @@ static int gdl_replay(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	for (size_t i = 0; i < np; i++) {
-		failed += replay_file(ctx, paths[i], kif_dir, fallback, &s) != 0;
+		failed += replay_file(ctx, paths[i], kif_dir, &lo, &s) != 0;
 		files++;
 		free(paths[i]);
 	}
@@ -464,11 +467,16 @@ static int gdl_bench(int argc, char **argv)
 {
 	double secs = 5, min_speedup = -1, min_cpu_speedup = -1;
 	long seed = 1;
-	int fallback = 0, games = 0, rc = CLI_OK;
+	gdl_load_opts lo = { .choose_seconds = MS_GDL_CHOOSE_SECONDS };
+	int games = 0, rc = CLI_OK, r;
 	const char *baseline = NULL;
 	for (int i = 2; i < argc; i++) {
 		long v;
-		if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+		if ((r = gdl_load_option(&lo, argv[i], i + 1 < argc ? argv[i + 1] : NULL)) != 0) {
+			if (r < 0)
+				return CLI_USAGE;
+			i++;
+		} else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
 			if (cli_parse_int(CMD, "--seconds", argv[++i], 1, 3600, &v))
 				return CLI_USAGE;
 			secs = (double)v;
@@ -478,7 +486,7 @@ static int gdl_bench(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--baseline") && i + 1 < argc) {
 			baseline = argv[++i];
 		} else if (!strcmp(argv[i], "--fallback")) {
-			fallback = 1;
+			lo.fallback = 1;
 		} else if (argv[i][0] == '-') {
 			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
 		}
@@ -491,7 +499,7 @@ static int gdl_bench(int argc, char **argv)
 			i += strcmp(argv[i], "--fallback") != 0;
 			continue;
 		}
-		ms_gdl *g = gdl_cli_load(ctx, argv[i], fallback);
+		ms_gdl *g = gdl_load_rules(ctx, argv[i], &lo);
 		ms_gdl_machine *m = NULL;
 		if (!g || ms_gdl_machine_new(ctx, &m, g)) {
 			ms_gdl_free(g);
@@ -510,8 +518,10 @@ static int gdl_bench(int argc, char **argv)
 				snprintf(bfile, sizeof bfile, "%s", baseline);
 			else
 				default_baseline(argv[i], bfile, sizeof bfile);
-			printf("kif=%s grounded=%d steps_per_s=%.0f cpu_steps_per_s=%.0f playouts_per_s=%.2f plies=%.1f",
-			       argv[i], ms_gdl_is_grounded(g), sps, cpu_sps, pps, plies);
+			char rep[300];
+			gdl_representation_text(g, rep, sizeof rep);
+			printf("kif=%s grounded=%d steps_per_s=%.0f cpu_steps_per_s=%.0f playouts_per_s=%.2f plies=%.1f%s",
+			       argv[i], ms_gdl_is_grounded(g), sps, cpu_sps, pps, plies, rep);
 			if (baseline_for(bfile, argv[i], &bs, &bp, game, sizeof game)) {
 				double sp = sps / bs, csp = cpu_sps / bs;
 				printf(" game=%s ggp_steps_per_s=%.0f ggp_playouts_per_s=%.2f speedup=%.1f cpu_speedup=%.1f", game,

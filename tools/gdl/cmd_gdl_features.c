@@ -10,6 +10,7 @@
 
 #include "microsynth/gdl.h"
 #include "cli.h"
+#include "gdl_common.h"
 
 #define CMD "gdl"
 
@@ -49,9 +50,12 @@ int cmd_gdl_features(int argc, char **argv)
 	ms_gdl_stat_options_init(&so, MS_GDL_STAT_OPTIONS_VERSION);
 	const char *kif = NULL, *role = NULL;
 	long seed = 1, sims = 0, gens = 5;
+	gdl_load_opts lo = { .choose_seconds = MS_GDL_CHOOSE_SECONDS };
 	for (int i = 2; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int r = gdl_stat_option(&so, argv[i], val);
+		if (!r)
+			r = gdl_load_option(&lo, argv[i], val);
 		if (r < 0)
 			return CLI_USAGE;
 		if (r > 0) {
@@ -80,12 +84,10 @@ int cmd_gdl_features(int argc, char **argv)
 	ms_ctx *ctx;
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
-	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION };
-	ms_gdl *g = NULL;
+	ms_gdl *g = gdl_load_rules(ctx, kif, &lo);
 	ms_gdl_eval *e = NULL;
 	int rc = CLI_OK, ri = -1;
-	if (ms_gdl_load(ctx, &g, kif, &go)) {
-		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
+	if (!g) {
 		rc = CLI_USAGE;
 	} else if (role && (ri = ms_gdl_role_index(g, role)) < 0) {
 		rc = cli_usage_error(CMD, "features: %s has no role '%s'", kif, role);

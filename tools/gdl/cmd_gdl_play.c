@@ -24,7 +24,8 @@ typedef struct play_args {
 	int agent[MS_MCTS_MAX_PLAYERS];
 	long games;
 	long seed;
-	int swap, verbose, fallback, ci;
+	int swap, verbose, ci;
+	gdl_load_opts load;
 	double seconds; /* --time: per UCT move, in chunks of --sims; 0: --sims once */
 	gdl_agent_opts ag;
 } play_args;
@@ -94,18 +95,20 @@ static int parse_play(play_args *a, int argc, char **argv)
 	memset(a, 0, sizeof *a);
 	a->games = 1;
 	a->seed = 1;
+	a->load.choose_seconds = MS_GDL_CHOOSE_SECONDS;
 	gdl_agent_opts_default(&a->ag);
 	for (int i = 2; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 		int r;
-		if ((r = parse_agent(a, argv[i], val)) != 0 || (r = parse_number(a, argv[i], val)) != 0) {
+		if ((r = parse_agent(a, argv[i], val)) != 0 || (r = parse_number(a, argv[i], val)) != 0 ||
+		    (r = gdl_load_option(&a->load, argv[i], val)) != 0) {
 			if (r < 0)
 				return CLI_USAGE;
 			i++;
 		} else if (!strcmp(argv[i], "--swap")) {
 			a->swap = 1;
 		} else if (!strcmp(argv[i], "--fallback")) {
-			a->fallback = 1;
+			a->load.fallback = 1;
 		} else if (!strcmp(argv[i], "-v")) {
 			a->verbose = 1;
 		} else if (!strcmp(argv[i], "--ci")) {
@@ -221,10 +224,8 @@ int cmd_gdl_play(int argc, char **argv)
 	ms_ctx *ctx;
 	if (ms_ctx_new(&ctx, NULL))
 		return CLI_FAIL;
-	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION, .force_fallback = a.fallback };
-	ms_gdl *g = NULL;
-	if (ms_gdl_load(ctx, &g, a.kif, &go)) {
-		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
+	ms_gdl *g = gdl_load_rules(ctx, a.kif, &a.load);
+	if (!g) {
 		ms_ctx_free(ctx);
 		return CLI_USAGE;
 	}

@@ -1,9 +1,10 @@
 /*
- * Helpers shared by the gdl commands: the options of StatGUCT's statistics,
- * read by `gdl features`, and of the UCT, GUCT and SGUCT players, read by
- * `gdl play` and `gdl serve`.
+ * Helpers shared by the gdl commands: how rules load; the options of
+ * StatGUCT's statistics, read by `gdl features`, and of the UCT, GUCT and
+ * SGUCT players, read by `gdl play` and `gdl serve`.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,40 @@
 #include "gdl_common.h"
 
 #define CMD "gdl"
+
+int gdl_load_option(gdl_load_opts *l, const char *opt, const char *val)
+{
+	int ground = !strcmp(opt, "--ground-seconds");
+	if (!ground && strcmp(opt, "--choose-seconds"))
+		return 0;
+	return cli_parse_real(CMD, opt, val, 0, 86400, 0, ground ? &l->ground_seconds : &l->choose_seconds) ? -1 : 1;
+}
+
+ms_gdl *gdl_load_rules(ms_ctx *ctx, const char *path, const gdl_load_opts *l)
+{
+	ms_gdl_options o;
+	ms_gdl_options_init(&o, MS_GDL_OPTIONS_VERSION);
+	o.force_fallback = l->fallback;
+	o.ground_seconds = l->ground_seconds;
+	o.choose_seconds = l->choose_seconds;
+	ms_gdl *g = NULL;
+	if (ms_gdl_load(ctx, &g, path, &o)) {
+		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
+		return NULL;
+	}
+	return g;
+}
+
+void gdl_representation_text(const ms_gdl *g, char *out, size_t size)
+{
+	static const char *const why[] = { "grounded", "forced", "size_bound", "time_bound", "faster" };
+	double net, fo, secs;
+	int rep = ms_gdl_representation(g, &net, &fo, &secs);
+	int n = snprintf(out, size, " representation=%s why=%s ground_s=%.3f",
+			 ms_gdl_is_grounded(g) ? "network" : "fallback", rep >= 0 && rep <= 4 ? why[rep] : "?", secs);
+	if ((net > 0 || fo > 0) && n >= 0 && (size_t)n < size)
+		snprintf(out + n, size - (size_t)n, " network_steps_per_s=%.0f fallback_steps_per_s=%.0f", net, fo);
+}
 
 int gdl_stat_option(ms_gdl_stat_options *o, const char *opt, const char *val)
 {

@@ -5,9 +5,10 @@
  * keywords), analysed for the domain of every relation (a relaxed bottom-up
  * fixpoint that ignores negation on relations that depend on the state) and
  * grounded to propositional rules evaluated bottom-up; a state is a bitset
- * over the fluents that domain analysis found. Above a grounding-size bound
- * the same rules are evaluated first-order on each state instead (the
- * fallback), with identical answers.
+ * over the fluents that domain analysis found. Above a grounding-size bound,
+ * past a grounding time bound, or when timed playouts at load find it
+ * faster, the same rules are evaluated first-order on each state instead
+ * (the fallback), with identical answers.
  *
  * Semantics are those of ggp-base's ProverStateMachine, including on the
  * unsafe test files it still plays (see docs/gdl.md); a goal relation that
@@ -29,7 +30,10 @@ typedef struct ms_gdl ms_gdl;
 /** Scratch space for reasoning about one state at a time (one per thread). */
 typedef struct ms_gdl_machine ms_gdl_machine;
 
-#define MS_GDL_OPTIONS_VERSION 2
+#define MS_GDL_OPTIONS_VERSION 3
+
+/** The tools' default for ms_gdl_options.choose_seconds: short beside a start clock. */
+#define MS_GDL_CHOOSE_SECONDS 0.1
 
 /** Options for ms_gdl_load; zero-initialise then set `version`. */
 typedef struct ms_gdl_options {
@@ -53,6 +57,23 @@ typedef struct ms_gdl_options {
 	 * rules are rejected (MS_ERANGE, naming the relation with the most facts
 	 * and an estimate of its size); 0: 50,000,000. Since version 2. */
 	long max_terms;
+	/** Seconds from the start of loading within which grounding (the
+	 * domain analysis while it records ground rules, then the network's
+	 * compilation) must end; past them grounding is abandoned, everything
+	 * it built freed, and the rules load on the fallback as above the size
+	 * bound. The analysis the fallback needs still runs to its end (it is
+	 * most of chess's load). 0: no bound; negative or NaN: MS_EINVAL.
+	 * Since version 3. */
+	double ground_seconds;
+	/** When the rules ground: seconds at most that random playouts from the
+	 * initial state are timed on each representation (2,000 steps at most,
+	 * the same moves on both; a step begun is finished), keeping the
+	 * faster; answers are the same either way, only speed differs. 0 or
+	 * negative: not timed, the network kept (the default: a zeroed struct
+	 * loads with no timing, so small games load in milliseconds and always
+	 * on the same representation; MS_GDL_CHOOSE_SECONDS is the tools'
+	 * value). Since version 3. */
+	double choose_seconds;
 } ms_gdl_options;
 
 /**
@@ -83,6 +104,24 @@ MS_EXTERN int ms_gdl_role_index(const ms_gdl *g, const char *name);
 
 /** 1 if the rules were grounded, 0 if the first-order fallback is in use. */
 MS_EXTERN int ms_gdl_is_grounded(const ms_gdl *g);
+
+/** Why a rule set evaluates the way it does (ms_gdl_representation). */
+enum {
+	MS_GDL_REP_NETWORK = 0,  /**< grounded (and not slower than the fallback, if timed) */
+	MS_GDL_REP_FORCED,       /**< force_fallback */
+	MS_GDL_REP_SIZE,         /**< the size bound, or a relation the analysis leaves unknown */
+	MS_GDL_REP_TIME,         /**< ground_seconds passed */
+	MS_GDL_REP_FASTER        /**< grounded, but timed playouts ran faster on the fallback */
+};
+
+/**
+ * What the load decided, as MS_GDL_REP_*; with the steps per second that
+ * timed playouts measured on the network and on the fallback (0 and 0 when
+ * nothing was timed) and the seconds the analysis and grounding took
+ * (pointers may be NULL).
+ */
+MS_EXTERN int ms_gdl_representation(const ms_gdl *g, double *network_rate, double *fallback_rate,
+				    double *ground_seconds);
 
 /** Number of fluents (possible `true` facts) and of 64-bit words in a state. */
 MS_EXTERN int ms_gdl_num_fluents(const ms_gdl *g);
