@@ -3,24 +3,16 @@
  * timed on the network and on the fallback and the faster is kept. On
  * othello the network ran slower than the fallback; answers are identical
  * either way, so only speed depends on the choice. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <string.h>
-#include <time.h>
 
 #include "gdl_internal.h"
 #include "microsynth/rng.h"
+#include "core/clock.h"
 
 enum {
 	CHOOSE_STEPS = 2000, /* steps timed at most per representation: small games choose in milliseconds */
 	CHOOSE_PLIES = 200   /* a playout restarts from the initial state after this many */
 };
-
-double gdl_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* What grounding recorded, once compiled or abandoned. */
 static void ground_rules_free(ms_gdl *g)
@@ -49,7 +41,7 @@ int gdl_ground_late(ms_gdl *g)
 	if (!g->grounding || g->deadline <= 0)
 		return 0;
 	if (!g->late && !(++g->ticks & 1023u))
-		g->late = gdl_now() >= g->deadline;
+		g->late = ms_now() >= g->deadline;
 	return g->late;
 }
 
@@ -65,10 +57,10 @@ static double time_playouts(ms_gdl *g, ms_gdl_machine *m, double secs, long max)
 	uint64_t rng = 46;
 	long steps = 0;
 	int plies = 0, ok = st && nx && joint;
-	double t0 = gdl_now(), el = 0;
+	double t0 = ms_now(), el = 0;
 	if (ok)
 		ms_gdl_initial(g, st);
-	while (ok && steps < max && (el = gdl_now() - t0) < secs) {
+	while (ok && steps < max && (el = ms_now() - t0) < secs) {
 		if (ms_gdl_machine_set(m, st)) {
 			ok = 0;
 			break;
@@ -96,7 +88,7 @@ static double time_playouts(ms_gdl *g, ms_gdl_machine *m, double secs, long max)
 		steps++;
 		plies++;
 	}
-	el = gdl_now() - t0;
+	el = ms_now() - t0;
 	ms_ctx_mfree(g->ctx, st);
 	ms_ctx_mfree(g->ctx, nx);
 	ms_ctx_mfree(g->ctx, joint);

@@ -10,6 +10,7 @@
 #include "gdl_internal.h"
 #include "gdl_net.h"
 #include "core/opts.h"
+#include "core/clock.h"
 
 void ms_gdl_free(ms_gdl *g)
 {
@@ -209,7 +210,7 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 		g->opts.relax_bound = 1000000000L;
 	g->grounding = !g->opts.force_fallback;
 	g->rep = g->opts.force_fallback ? MS_GDL_REP_FORCED : MS_GDL_REP_NETWORK;
-	double t0 = gdl_now();
+	double t0 = ms_now();
 	if (g->opts.ground_seconds > 0)
 		g->deadline = t0 + g->opts.ground_seconds;
 	int rc;
@@ -222,10 +223,10 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 	}
 	if (g->grounding && !g->overflow && (rc = gdl_net_build(g)))
 		goto fail;
-	if (g->net && g->deadline > 0 && gdl_now() >= g->deadline)
+	if (g->net && g->deadline > 0 && ms_now() >= g->deadline)
 		gdl_ground_stop(g, MS_GDL_REP_TIME); /* built, but late: the caller's bound holds */
 	gdl_ground_stop(g, MS_GDL_REP_NETWORK);      /* done: its ground rules live on in the network */
-	g->load_s = gdl_now() - t0;
+	g->load_s = ms_now() - t0;
 	if ((rc = build_tables(g)) || (rc = build_goals_and_initial(g)) || (rc = gdl_choose(g)))
 		goto fail;
 	*out = g;

@@ -143,7 +143,7 @@ struct ms_gdl {
 	int overflow;    /* grounding bound exceeded, or a dynamic relation outside the relaxation */
 	struct gdl_net *net;
 	/* the choice of representation (choose.c) */
-	double deadline;  /* gdl_now() past which grounding is abandoned; 0: none */
+	double deadline;  /* ms_now() past which grounding is abandoned; 0: none */
 	unsigned ticks;   /* join steps since the clock was last read */
 	int late;         /* the deadline was seen passed (it stays passed) */
 	int rep;          /* MS_GDL_REP_* */
@@ -168,13 +168,12 @@ int gdl_instance(ms_gdl *g, int node, const int *bind, int intern, int *out);
 /* prop.c: the ground network and machines. */
 int gdl_net_build(ms_gdl *g);
 void gdl_net_free(ms_gdl *g);
-/* choose.c: a monotonic clock in seconds; grounding stopped, its ground rules
+/* choose.c: grounding stopped, its ground rules
  * freed, and for a reason `why` (MS_GDL_REP_*) other than _NETWORK (done) the
  * network too; 1 while grounding once its deadline has passed (the clock
  * read every 1,024 calls); the timed choice between the network
  * and the fallback (opts.choose_seconds), which frees the network if the
  * fallback ran faster. */
-double gdl_now(void);
 void gdl_ground_stop(ms_gdl *g, int why);
 int gdl_ground_late(ms_gdl *g);
 int gdl_choose(ms_gdl *g);

@@ -99,6 +99,5 @@ void ggp_error_text(const char *what, char *buf, size_t size);
 
 /* ggp_match.c: runs the match's commands until it is over (or the player quits), then frees its reasoner. */
 void ggp_match_run(ggp_match *m);
-double ggp_now(void);
 
 #endif

@@ -7,28 +7,21 @@
  * chunk, for the deadline). Between messages the same tree grows on
  * (pondering). All the reasoner's objects belong to this thread.
  */
-#define _POSIX_C_SOURCE 200809L /* strcasecmp, clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* strcasecmp */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "core/hash.h"
 #include "microsynth/mcts.h"
 #include "ggp_internal.h"
+#include "core/clock.h"
 
 #define CHUNK_S 0.01 /* one search chunk: deadlines and cancellation are seen this often */
 #define PROBE_S 0.03 /* the speed probe at START */
-
-double ggp_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Move mv's text into buf (GGP_ANSWER_MAX); 0, or -1 if it does not fit. */
 static int move_text(const ms_gdl *g, int mv, char *buf)
@@ -126,7 +119,7 @@ static double probe(ggp_match *m, const ms_gdl_eval *eval)
 	ms_gdl_uct *u;
 	int joint[MS_MCTS_MAX_PLAYERS];
 	long n = 0;
-	double t0 = ggp_now(), el;
+	double t0 = ms_now(), el;
 	uo.simulations = 1, uo.eval = eval, uo.seed = m->seed ^ MS_SPLITMIX_GAMMA;
 	if (ms_gdl_uct_new(m->ctx, &u, m->g, &uo) < 0)
 		return -1;
@@ -136,7 +129,7 @@ static double probe(ggp_match *m, const ms_gdl_eval *eval)
 			return -1;
 		}
 		n++;
-	} while ((el = ggp_now() - t0) < PROBE_S && n < 1000000);
+	} while ((el = ms_now() - t0) < PROBE_S && n < 1000000);
 	ms_gdl_uct_free(u);
 	return (double)n / (el > 1e-6 ? el : 1e-6);
 }
@@ -146,7 +139,7 @@ static void analyse(ggp_match *m, const ggp_cmd *c, double rate)
 {
 	const ms_gdl_ggp_options *o = &m->owner->o;
 	ms_gdl_stat_options so = o->stat;
-	double left = c->target - ggp_now(), per_sequence = (so.playouts + 1.5) / rate;
+	double left = c->target - ms_now(), per_sequence = (so.playouts + 1.5) / rate;
 	long fit = (long)(0.35 * left / per_sequence);
 	if (fit < 3) {
 		ggp_log(m->owner, "match %s: no time for StatGUCT's analysis (%.2f s left): plays UCT", m->id, left);
@@ -163,7 +156,7 @@ static void analyse(ggp_match *m, const ggp_cmd *c, double rate)
 	if (o->player != MS_GDL_GGP_SGUCT)
 		return;
 	double guided = probe(m, m->eval); /* cut-offs make GUCT's simulations shorter than UCT's */
-	left = c->target - ggp_now();
+	left = c->target - ms_now();
 	long sims = (long)(0.4 * left * (guided > 0 ? guided : rate));
 	sims = sims > o->sguct_sims ? o->sguct_sims : sims;
 	if (sims < 100) {
@@ -190,7 +183,7 @@ static void metagame(ggp_match *m, ggp_cmd *c)
 	/* grounding may take half of what the start clock leaves (a game slow to
 	 * ground plays on the fallback, the rest of the clock for the analysis
 	 * and search); timing the two representations a twentieth, 0.1 s at most */
-	double left = c->target - ggp_now();
+	double left = c->target - ms_now();
 	ms_gdl_options go = { .version = MS_GDL_OPTIONS_VERSION,
 			      .force_fallback = o->fallback,
 			      .ground_seconds = left > 0.002 ? left / 2 : 0.001,
@@ -249,7 +242,7 @@ static void metagame(ggp_match *m, ggp_cmd *c)
 		m->id, ms_gdl_role_name(m->g, m->role), m->nr, m->nr == 1 ? "" : "s",
 		ms_gdl_is_grounded(m->g) ? "ground network" : "first-order fallback", rep >= 0 && rep <= 4 ? why[rep] : "",
 		player_names[o->player], how,
-		o->player > MS_GDL_GGP_UCT && !m->eval ? " (as uct)" : "", rate, ggp_now() - c->t0, c->start_clock);
+		o->player > MS_GDL_GGP_UCT && !m->eval ? " (as uct)" : "", rate, ms_now() - c->t0, c->start_clock);
 	ggp_reply_finish(c->reply, "ready");
 }
 
@@ -257,7 +250,7 @@ static void metagame(ggp_match *m, ggp_cmd *c)
 static int search_until(ggp_match *m, ggp_cmd *c, int once, long *sims)
 {
 	int joint[MS_MCTS_MAX_PLAYERS], best = -1;
-	while ((!once || !*sims) && ggp_now() < c->target && !atomic_load(&m->cancel) && !ggp_reply_is_done(c->reply)) {
+	while ((!once || !*sims) && ms_now() < c->target && !atomic_load(&m->cancel) && !ggp_reply_is_done(c->reply)) {
 		if (ms_gdl_uct_search(m->uct, m->st, joint) < 0) {
 			ggp_log(m->owner, "match %s: the search failed: %s", m->id, ms_ctx_last_error(m->ctx));
 			break;
@@ -314,7 +307,7 @@ static void play(ggp_match *m, ggp_cmd *c)
 	ggp_reply_finish(c->reply, t);
 	if (m->owner->o.verbose)
 		ggp_log(m->owner, "match %s: move %d: %s after %ld simulations in %.3f s, %d nodes", m->id, m->plays + 1, t,
-			sims, ggp_now() - c->t0, ms_gdl_uct_nodes(m->uct));
+			sims, ms_now() - c->t0, ms_gdl_uct_nodes(m->uct));
 	learn_online(m);
 }
 

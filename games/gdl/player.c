@@ -5,9 +5,7 @@
  * for every game, asked for a move, told the joint move played. `gdl play`
  * seats them; the GGP server (ggp_match.c) runs its own, under clocks.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <string.h>
-#include <time.h>
 
 #include "microsynth/gdl.h"
 #include "microsynth/mcts.h"
@@ -16,6 +14,7 @@
 #include "core/internal.h"
 #include "core/opts.h"
 #include "microsynth/rng.h"
+#include "core/clock.h"
 
 struct ms_gdl_player {
 	ms_ctx *ctx;
@@ -130,22 +129,15 @@ int ms_gdl_player_start(ms_gdl_player *p, uint64_t seed)
 	return MS_OK;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int ms_gdl_player_move(ms_gdl_player *p, ms_gdl_machine *mm, const uint64_t *st, int role, int *move)
 {
 	if (p->uct) {
 		int want[MS_MCTS_MAX_PLAYERS];
-		double t0 = now();
+		double t0 = ms_now();
 		do {
 			if (ms_gdl_uct_search(p->uct, st, want) < 0)
 				return MS_ERROR;
-		} while (now() - t0 < p->o.seconds);
+		} while (ms_now() - t0 < p->o.seconds);
 		if (p->game_eval) { /* SGUCT online: learn from this tree before the next move */
 			if (ms_gdl_sguct_learn(p->ctx, p->game_eval, p->uct, &p->sgo_online, NULL) < 0)
 				return MS_ERROR;

@@ -22,13 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "microsynth/arena.h"
 #include "games/planetwars/pw_internal.h"
 #include "core/hash.h"
 #include "core/pool.h"
 #include "core/opts.h"
+#include "core/clock.h"
 
 /* ---- xoshiro256** with splitmix64 seeding ---- */
 
@@ -134,13 +134,6 @@ int ms_pw_play_many(ms_ctx *ctx, const ms_pw_state *const *maps, const int *map,
 }
 
 /* ---- the GA ---- */
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int check_options(ms_ctx *ctx, const ms_pw_ga_options *o, int nmaps)
 {
@@ -384,7 +377,7 @@ int ms_pw_ga_run(ms_ctx *ctx, const ms_pw_ga_options *o, const ms_pw_state *cons
 	if ((rc = ms_arena_new(&a, ctx, 0)) || (rc = ga_buffers(&r, a)))
 		goto done;
 	for (int gen = first_generation; gen < first_generation + generations; gen++) {
-		double t0 = now_s(), brate, vs;
+		double t0 = ms_now(), brate, vs;
 		int bi;
 		if ((rc = ga_tournaments(&r)))
 			goto done;
@@ -394,7 +387,7 @@ int ms_pw_ga_run(ms_ctx *ctx, const ms_pw_ga_options *o, const ms_pw_state *cons
 			goto done;
 		ms_pw_ga_generation info = { .generation = gen, .games = r.ngames + r.neval, .best = bi,
 					     .best_rate = brate, .best_params = r.best, .vs_original = vs,
-					     .diversity = ga_diversity(&r), .seconds = now_s() - t0,
+					     .diversity = ga_diversity(&r), .seconds = ms_now() - t0,
 					     .population = population, .rng = rng };
 		if (cb && (rc = cb(cb_ud, &info)))
 			goto done;

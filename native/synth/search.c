@@ -18,6 +18,7 @@
 
 #include "synth_internal.h"
 #include "core/opts.h"
+#include "core/clock.h"
 
 int ms_synth_options_init(ms_synth_options *o, unsigned int version)
 {
@@ -212,7 +213,7 @@ int ms_synth_run(ms_synth *s)
 	if (s->ran)
 		return ms_ctx_error(s->ctx, MS_EINVAL, "search: ms_synth_run called twice");
 	s->ran = 1;
-	s->t_start = syn_now();
+	s->t_start = ms_now();
 	if (s->log.rec.n == 0)
 		syn_start_live_clock(s);
 	int rc = syn_algo_get(s->o.algo)->run(s);

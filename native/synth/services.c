@@ -13,13 +13,7 @@
 #include <time.h>
 
 #include "synth_internal.h"
-
-double syn_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "core/clock.h"
 
 int syn_replaying(const ms_synth *s)
 {
@@ -30,7 +24,7 @@ double syn_elapsed(ms_synth *s)
 {
 	if (syn_replaying(s))
 		return s->next_index > 0 ? (double)s->log.rec.v[s->next_index - 1].ms / 1000.0 : 0.0;
-	return s->t_offset + (syn_now() - s->t_start);
+	return s->t_offset + (ms_now() - s->t_start);
 }
 
 /* Called when replay ends: live time continues from the log's last time. */
@@ -43,7 +37,7 @@ void syn_start_live_clock(ms_synth *s)
 		if ((double)s->log.evt.v[i].ms / 1000.0 > last)
 			last = (double)s->log.evt.v[i].ms / 1000.0;
 	s->t_offset = last;
-	s->t_start = syn_now();
+	s->t_start = ms_now();
 }
 
 double syn_uniform(ms_synth *s)

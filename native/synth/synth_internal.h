@@ -155,7 +155,6 @@ struct ms_synth {
 int syn_listen(ms_synth *s, syn_listener_fn fn, void *ud);
 void syn_unlisten(ms_synth *s, syn_listener_fn fn, void *ud);
 /* Monotonic seconds. */
-double syn_now(void);
 /* Called when replay ends: live time continues from the log's last time. */
 void syn_start_live_clock(ms_synth *s);
 /* The problem's generation options (NULL: dsl.h defaults). */

@@ -44,18 +44,17 @@
  *   before NAME           the opening until then (or throughout with choose-opening 0;
  *                         default: the first program)
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "microsynth/match.h"
 #include "microsynth/rts_dsl.h"
 #include "core/buf.h"
 #include "core/internal.h"
+#include "core/clock.h"
 
 #define PF_MAX_PROGS 64
 #define PF_MAX_OPPS 8
@@ -110,14 +109,6 @@ enum { PF_NOT_YET = -1, PF_NONE = -2 };
 
 static const char *const default_field[] = { "CoacAI", "mayari", "WorkerRush", "LightRush", "HeavyRush",
 					     "RangedRush" };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void end_sim(ms_bot *b)
 {
@@ -297,11 +288,11 @@ static int sim_step(ms_bot *b)
 static int simulate(ms_bot *b)
 {
 	pf_bot *pf = b->impl;
-	int64_t deadline = now_ns() + (int64_t)(pf->budget_ms * 1e6);
+	int64_t deadline = ms_now_ns() + (int64_t)(pf->budget_ms * 1e6);
 	long steps = 0;
 	int rc = MS_OK;
 
-	while (pf->budget_cycles > 0 ? steps < pf->budget_cycles : now_ns() < deadline) {
+	while (pf->budget_cycles > 0 ? steps < pf->budget_cycles : ms_now_ns() < deadline) {
 		if (!pf->sim && !start_job(b, &rc))
 			return rc;
 		if ((rc = sim_step(b)))

@@ -24,13 +24,11 @@
  * ends a margin before the deadline: the time one batch took in the
  * screening, scaled to SA's batch, so a big map does not overrun.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "microsynth/rts_synth.h"
 #include "microsynth/rts_dsl.h"
@@ -39,6 +37,7 @@
 #include "core/buf.h"
 #include "core/internal.h"
 #include "core/opts.h"
+#include "core/clock.h"
 
 #define MAX_CASES 8
 #define MAX_CHECK 64 /* check games (field bots x seats x seeds): a switch holds 64 cases */
@@ -47,13 +46,6 @@
 /* The competitions' field: the 2020, 2021 and 2024 winners (TMA: docs/tma.md) and the four rushes. */
 static const char *const default_field[] = { "CoacAI", "mayari", "TMA", "WorkerRush", "LightRush", "HeavyRush",
 					     "RangedRush" };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int ms_rts_pregame_options_init(ms_rts_pregame_options *o, unsigned int version)
 {
@@ -235,7 +227,7 @@ static int screen(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opti
 		double scores[256];
 		int failed[256];
 		uint64_t seeds[256];
-		double t0 = now_s();
+		double t0 = ms_now();
 		if (rst->deadline > 0 && t0 + *batch_s >= rst->deadline)
 			break;
 		for (int j = 0; j < k; j++)
@@ -243,7 +235,7 @@ static int screen(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_opti
 		if ((rc = ms_synth_eval_programs(ev, (const ms_dsl_prog *const *)progs + at, k, MS_SYNTH_PSI, seeds,
 						 scores, failed, NULL, NULL)))
 			goto done;
-		double took = now_s() - t0;
+		double took = ms_now() - t0;
 		if (took > *batch_s)
 			*batch_s = took;
 		rst->evals += k;
@@ -318,7 +310,7 @@ static int sa_stage(ms_ctx *ctx, const ms_rts_synth *rs, const ms_rts_pregame_op
 	so.initial = from;
 	so.max_evals = evals;
 	if (until > 0) {
-		so.max_seconds = until - now_s() - margin;
+		so.max_seconds = until - ms_now() - margin;
 		if (so.max_seconds < 0.05)
 			return MS_OK; /* no time for a batch */
 	}
@@ -697,8 +689,8 @@ static int switch_stage(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pre
 		double until = 0, score;
 		long long quota = 0, made;
 		if (deadline > 0) {
-			until = now_s() + (deadline - reserve - now_s()) / (n_weak - i);
-			if (until - margin - now_s() < 0.05)
+			until = ms_now() + (deadline - reserve - ms_now()) / (n_weak - i);
+			if (until - margin - ms_now() < 0.05)
 				break;
 		}
 		if (evals > 0) {
@@ -777,7 +769,7 @@ static int run_check(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregam
 		     const ms_dsl_prog *prog, check_set **out, double *total, double *secs)
 {
 	check_set *cs = ms_ctx_calloc(ctx, 1, sizeof *cs);
-	double t0 = now_s();
+	double t0 = ms_now();
 	int rc = MS_OK;
 
 	*out = NULL;
@@ -788,7 +780,7 @@ static int run_check(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregam
 		ms_ctx_mfree(ctx, cs);
 		return rc;
 	}
-	*secs = now_s() - t0;
+	*secs = ms_now() - t0;
 	*out = cs;
 	return MS_OK;
 }
@@ -796,7 +788,7 @@ static int run_check(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregam
 /* 1 when the budget has room for one more batch (its time: `margin`). */
 static int budget_left(const ms_rts_pregame_options *o, const run_state *rst, double margin)
 {
-	return rst->deadline > 0 ? now_s() + margin < rst->deadline : o->max_evals - rst->evals > 0;
+	return rst->deadline > 0 ? ms_now() + margin < rst->deadline : o->max_evals - rst->evals > 0;
 }
 
 /* SA on `rs` from *best with the rest of the budget; *best and *psi take its result when it scores more. */
@@ -837,7 +829,7 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	res->start_psi = res->psi = res->check_switch = -1;
 	if ((rc = upgrade_opts(ctx, given, &opts)) || (rc = check_opts(ctx, first, o)))
 		return rc;
-	rst.start = now_s();
+	rst.start = ms_now();
 	rst.deadline = o->seconds > 0 ? rst.start + o->seconds : 0;
 	if ((rc = make_problem(ctx, first, o, 0, &rs)) ||
 	    (rc = screen(ctx, rs, o, &rst, &start, res, &batch_s)))
@@ -876,7 +868,7 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 	}
 	long long evals2 = o->max_evals > 0 ? (share_c > 0 ? (long long)(left * share2) : o->max_evals - rst.evals) : 0;
 	double stage2_end = rst.deadline > 0 && share_c > 0 ? rst.start + o->seconds * (1 - share_c) : rst.deadline;
-	if (two && best1 && (rst.deadline <= 0 || now_s() + margin * o->opponent_seeds < stage2_end) &&
+	if (two && best1 && (rst.deadline <= 0 || ms_now() + margin * o->opponent_seeds < stage2_end) &&
 	    (o->max_evals <= 0 || evals2 > 0)) {
 		double psi2 = -1;
 		if ((rc = make_problem(ctx, first, o, o->opponent_seeds, &rs2)) ||
@@ -921,7 +913,7 @@ int ms_rts_pregame(ms_ctx *ctx, const ms_rts_state *first, const ms_rts_pregame_
 		goto done;
 	}
 	res->evals = rst.evals;
-	res->seconds = now_s() - rst.start;
+	res->seconds = ms_now() - rst.start;
 done:
 	if (rc) {
 		ms_ctx_mfree(ctx, res->switch_text);

@@ -5,19 +5,18 @@
  * state. Bots keep per-game memory keyed by unit id, and the ids are the
  * Java ones, so rebuilding the state every decision loses nothing.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include "jni_ai.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/vec.h"
 #include "microsynth/match.h"
 #include "microsynth/bots.h"
 #include "microsynth/rts_import.h"
 #include "microsynth/rts_synth.h"
+#include "core/clock.h"
 
 struct ms_jni_ai {
 	ms_ctx *ctx;
@@ -36,14 +35,6 @@ struct ms_jni_ai {
 	int32_t *in, *out; /* ms_jni_ai_buffers */
 	int in_cap, out_cap;
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* The table's stats as packed by the Java side, checked field by field. */
 static int unpack_utt(ms_ctx *ctx, ms_rts_utt **out, const int32_t *p, int len, const char *const *names,
@@ -404,9 +395,9 @@ int ms_jni_ai_decide(ms_jni_ai *ai, int player, const int32_t *state, int len, i
 		return ms_ctx_error(ai->ctx, MS_EINVAL, "player %d (expected 0 or 1)", player);
 	if ((rc = prepare(ai)) || (rc = import_state(ai, state, len)))
 		return rc;
-	t0 = now_ns();
+	t0 = ms_now_ns();
 	rc = ms_bot_decide(ai->bot, player, ai->state, ai->pairs, ai->cap, &n);
-	ai->decide_ns = now_ns() - t0;
+	ai->decide_ns = ms_now_ns() - t0;
 	if (rc) {
 		char msg[400];
 		snprintf(msg, sizeof(msg), "%s", ms_ctx_last_error(ai->ctx));

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libwebsockets.h>
@@ -25,6 +24,7 @@
 #include "core/internal.h"
 #include "server_internal.h"
 #include "core/opts.h"
+#include "core/clock.h"
 
 #define WS_PROTOCOL "microrts.v1"
 #define OUT_HIGH ((size_t)8 << 20) /* pause reading past this many queued reply bytes */
@@ -434,14 +434,6 @@ int ms_server_ws_port(const ms_server *s)
 	return s->ws_port;
 }
 
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int ms_server_run(ms_server *s)
 {
 	double deadline;
@@ -455,8 +447,8 @@ int ms_server_run(ms_server *s)
 	/* Let replies already queued go out (the ack of the gameOver that made
 	 * the caller stop, say), for at most a second: a client that does not
 	 * read does not hold the stop up. */
-	deadline = seconds() + 1.0;
-	while (s->queued && seconds() < deadline) {
+	deadline = ms_now() + 1.0;
+	while (s->queued && ms_now() < deadline) {
 		lws_cancel_service(s->lws); /* so that lws_service returns once the writes are done */
 		if (lws_service(s->lws, 0) < 0)
 			break;
