@@ -174,19 +174,26 @@ int ms_synth_options_set(ms_ctx *ctx, ms_synth_options *o, const char *name, con
 	return 0;
 }
 
+void ms_synth_knob_algo_list(const ms_synth_knob *k, char *out, size_t size)
+{
+	size_t used = 0;
+
+	if (size)
+		out[0] = 0;
+	for (size_t i = 0; i < sizeof table / sizeof *table && used < size; i++)
+		if (k->algos & SYN_ALGO(table[i].id))
+			used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", table[i].name);
+}
+
 int ms_synth_knob_applies(ms_ctx *ctx, const char *name, int algo)
 {
 	const ms_synth_knob *k = ms_synth_knob_find(name);
-	char list[128] = "";
-	size_t used = 0;
+	char list[128];
 
 	if (!k)
 		return ms_ctx_error(ctx, MS_ENOTFOUND, "unknown search option '%s'", name ? name : "(null)");
 	if (algo >= 0 && algo < 32 && (k->algos & SYN_ALGO(algo)))
 		return 0;
-	for (size_t i = 0; i < sizeof table / sizeof *table && used < sizeof list; i++)
-		if (k->algos & SYN_ALGO(table[i].id))
-			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
-						 table[i].name);
+	ms_synth_knob_algo_list(k, list, sizeof list);
 	return ms_ctx_error(ctx, MS_EINVAL, "%s applies to %s only", k->name, list);
 }

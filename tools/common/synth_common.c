@@ -195,14 +195,8 @@ void synth_knobs_usage(FILE *out)
 	fprintf(out, "Search knobs (every game; each applies to the algorithms named, a game may set other "
 		     "defaults):\n");
 	for (size_t i = 0; (k = ms_synth_knob_at(i)); i++) {
-		char algos[128] = "";
-		size_t used = 0;
-		for (int a = 0; a < ms_synth_algo_count() && used < sizeof algos; a++) {
-			const char *name = ms_synth_algo_name_at(a);
-			if (k->algos & (1u << ms_synth_algo_from_name(name)))
-				used += (size_t)snprintf(algos + used, sizeof algos - used, "%s%s", used ? ", " : "",
-							 name);
-		}
+		char algos[128];
+		ms_synth_knob_algo_list(k, algos, sizeof algos);
 		fprintf(out, "  %s %s (%s)\n      %s\n", k->name, k->arg, algos, k->help);
 	}
 }

@@ -346,17 +346,24 @@ static void rts_problem_opts(const rts_run *r, ms_rts_synth_options *out)
 	*out = po;
 }
 
+/* MicroRTS's own knob defaults, for synth's search and selfplay's best responses alike (the command
+ * line's knobs are applied after them): 20 neighbours as the MicroRTS references; matches are
+ * deterministic, so a program seen before scores as it did and re-scoring a best confirms nothing. */
+static void rts_knob_defaults(ms_synth_options *o)
+{
+	o->sa_neighbours = 20;
+	o->sa_cache = 1;
+	o->hss_confirm = 0;
+}
+
 static void rts_search(void *g, ms_synth_options *so, synth_run_ud *ud)
 {
 	const rts_run *r = g;
 	const args *a = &r->a;
 	(void)ud;
-	so->sa_neighbours = 20; /* as the MicroRTS references */
-	so->sa_cache = 1;	/* matches are deterministic: a program seen before scores as it did */
+	rts_knob_defaults(so);
 	so->initial = r->initial;
 	so->hss_feature_opponent = a->feature_opp ? (int)a->feature_opp - 1 : 0;
-	/* a program's matches are deterministic: re-scoring the iteration's best would repeat its score */
-	so->hss_confirm = 0;
 }
 
 /* The final scores: ours without tie-breaks, the official harness's (if played), the opponents' faults. */
@@ -723,15 +730,12 @@ static int rts_sp_game(void *g, ms_ctx *ctx, int algo, ms_synth_selfplay_game *o
 	return CLI_OK;
 }
 
+/* F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
+ * opponent outside the population would cost two matches per map for every program scored. */
 static void rts_sp_br_options(void *g, ms_synth_options *br)
 {
 	(void)g;
-	br->sa_neighbours = 20;
-	/* matches are deterministic: a program seen before scores as it did, and re-scoring confirms nothing;
-	 * F(p) against the population's first opponent reuses its Psi matches (rts_synth.c), where a fixed
-	 * opponent outside the population would cost two matches per map for every program scored */
-	br->sa_cache = 1;
-	br->hss_confirm = 0;
+	rts_knob_defaults(br);
 }
 
 static int rts_sp_vs_fixed(void *g, ms_ctx *ctx, void *probe, const ms_dsl_prog *p, int threads, double *out)

@@ -470,6 +470,8 @@ MS_EXTERN const ms_synth_knob *ms_synth_knob_find(const char *name);
  * a value out of range or not of the knob's type).
  */
 MS_EXTERN int ms_synth_options_set(ms_ctx *ctx, ms_synth_options *o, const char *name, const char *value);
+/** The names of the algorithms knob k applies to, "a, b, c" in the table's order, into out (cut to size). */
+MS_EXTERN void ms_synth_knob_algo_list(const ms_synth_knob *k, char *out, size_t size);
 /**
  * 0 if the knob `name` applies to algorithm `algo`; else MS_EINVAL with the
  * one message "--X applies to A, B only" (MS_ENOTFOUND for an unknown name).
