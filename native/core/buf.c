@@ -155,6 +155,28 @@ int ms_text_next_line(const char *text, size_t len, size_t *at, size_t *ls, size
 	return 1;
 }
 
+int ms_text_next_content_line(ms_ctx *ctx, const char *what, const char *text, size_t len, size_t *at,
+			      int *line, char *buf, size_t size)
+{
+	size_t ls, le;
+
+	while (ms_text_next_line(text, len, at, &ls, &le)) {
+		size_t n = le - ls;
+		const char *p;
+		++*line;
+		if (n >= size)
+			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: longer than %zu characters", what, *line,
+					    size - 1);
+		memcpy(buf, text + ls, n);
+		buf[n] = 0;
+		for (p = buf; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p && *p != '#')
+			return 1;
+	}
+	return 0;
+}
+
 int ms_read_all(ms_ctx *ctx, ms_read_fn rd, void *src, size_t max, const char *what, const char *path, char **out,
 		size_t *len)
 {

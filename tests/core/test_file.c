@@ -166,6 +166,40 @@ static void test_file__buffer_errors_are_sticky_until_finish(void **state)
 	ms_ctx_free(ctx);
 }
 
+/* Blank and comment lines are passed over but counted; a long line is refused by name and number. */
+static void test_file__content_lines_skip_blanks_and_comments(void **state)
+{
+	static const char lines[] = "# head\n\n  \t\r\nfirst 1\r\n   # indented comment\n\tsecond #not a comment\nlast";
+	ms_ctx *ctx;
+	size_t at = 0;
+	int line = 0;
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_text_next_content_line(ctx, "t", lines, sizeof lines - 1, &at, &line, buf, sizeof buf), 1);
+	assert_string_equal(buf, "first 1");
+	assert_int_equal(line, 4);
+	assert_int_equal(ms_text_next_content_line(ctx, "t", lines, sizeof lines - 1, &at, &line, buf, sizeof buf), 1);
+	assert_string_equal(buf, "\tsecond #not a comment");
+	assert_int_equal(line, 6);
+	assert_int_equal(ms_text_next_content_line(ctx, "t", lines, sizeof lines - 1, &at, &line, buf, sizeof buf), 1);
+	assert_string_equal(buf, "last");
+	assert_int_equal(line, 7);
+	assert_int_equal(ms_text_next_content_line(ctx, "t", lines, sizeof lines - 1, &at, &line, buf, sizeof buf), 0);
+	assert_int_equal(line, 7);
+
+	/* 8 characters do not fit 8 bytes with the NUL; 7 do */
+	at = 0;
+	line = 0;
+	assert_int_equal(ms_text_next_content_line(ctx, "map.sw", "1234567\n12345678\n", 17, &at, &line, buf, 8), 1);
+	assert_string_equal(buf, "1234567");
+	assert_int_equal(ms_text_next_content_line(ctx, "map.sw", "1234567\n12345678\n", 17, &at, &line, buf, 8),
+			 MS_EPARSE);
+	assert_string_equal(ms_ctx_last_error(ctx), "map.sw: line 2: longer than 7 characters");
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_file__gzip_without_its_trailer_is_refused),
 		cmocka_unit_test(test_file__lines_of_any_length_are_read_whole),
 		cmocka_unit_test(test_file__buffer_errors_are_sticky_until_finish),
+		cmocka_unit_test(test_file__content_lines_skip_blanks_and_comments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -205,17 +205,10 @@ static int find_prog(const sw_bot *sw, const char *name)
 	return -1;
 }
 
-static int blank_or_comment(const char *l)
-{
-	while (*l == ' ' || *l == '\t')
-		l++;
-	return !*l || *l == '#';
-}
-
 static int parse(ms_ctx *ctx, sw_bot *sw, const char *what, const char *text, size_t len, const ms_rts_utt *utt,
 		 int64_t seed)
 {
-	size_t at = 0, ls, le;
+	size_t at = 0;
 	int line = 0, have_magic = 0, have_before = 0, have_default = 0, rc;
 	char buf[512];
 
@@ -223,17 +216,8 @@ static int parse(ms_ctx *ctx, sw_bot *sw, const char *what, const char *text, si
 	sw->radius = HUGE_VAL;
 	if ((rc = ms_rts_dsl_grammar_new(ctx, &sw->g, 0)))
 		return rc;
-	while (ms_text_next_line(text, len, &at, &ls, &le)) {
-		size_t n = le - ls;
+	while ((rc = ms_text_next_content_line(ctx, what, text, len, &at, &line, buf, sizeof buf)) > 0) {
 		char word[32], name[SW_LABEL_MAX], extra[2];
-		line++;
-		if (n >= sizeof(buf))
-			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: longer than %zu characters", what, line,
-					    sizeof(buf) - 1);
-		memcpy(buf, text + ls, n);
-		buf[n] = 0;
-		if (blank_or_comment(buf))
-			continue;
 		if (sscanf(buf, "%31s", word) != 1)
 			continue;
 		if (!have_magic) {
@@ -251,7 +235,7 @@ static int parse(ms_ctx *ctx, sw_bot *sw, const char *what, const char *text, si
 				return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: expected 'radius R' with R >= 0", what,
 						    line);
 		} else if (!strcmp(word, "program")) {
-			size_t start = at, end = at;
+			size_t start = at, end = at, ls, le;
 			ms_dsl_prog *p = NULL;
 			int first = line, closed = 0;
 			if (sscanf(buf, "%*s %63s %1s", name, extra) != 1)
@@ -319,6 +303,8 @@ static int parse(ms_ctx *ctx, sw_bot *sw, const char *what, const char *text, si
 			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: unknown item '%s'", what, line, word);
 		}
 	}
+	if (rc < 0)
+		return rc;
 	if (!have_magic)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: empty (expected 'microsynth-switch 1')", what);
 	if (sw->cycle < 0)

@@ -621,20 +621,13 @@ static int setting(ms_ctx *ctx, pf_bot *pf, const char *what, int line, const ch
 static int parse(ms_ctx *ctx, pf_bot *pf, const char *what, const char *text, size_t len, const ms_rts_utt *utt,
 		 int64_t seed)
 {
-	size_t at = 0, ls, le;
+	size_t at = 0;
 	int line = 0, have_magic = 0, rc;
 	char buf[512], before[PF_NAME_MAX] = "";
 
-	while (ms_text_next_line(text, len, &at, &ls, &le)) {
-		size_t n = le - ls;
+	while ((rc = ms_text_next_content_line(ctx, what, text, len, &at, &line, buf, sizeof buf)) > 0) {
 		char word[32], name[PF_NAME_MAX], extra[2];
-		line++;
-		if (n >= sizeof(buf))
-			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: longer than %zu characters", what, line,
-					    sizeof(buf) - 1);
-		memcpy(buf, text + ls, n);
-		buf[n] = 0;
-		if (sscanf(buf, "%31s", word) != 1 || word[0] == '#')
+		if (sscanf(buf, "%31s", word) != 1)
 			continue;
 		if (!have_magic) {
 			int v;
@@ -659,6 +652,8 @@ static int parse(ms_ctx *ctx, pf_bot *pf, const char *what, const char *text, si
 			return ms_ctx_error(ctx, MS_EPARSE, "%s: line %d: unknown item '%s'", what, line, word);
 		}
 	}
+	if (rc < 0)
+		return rc;
 	if (!have_magic)
 		return ms_ctx_error(ctx, MS_EPARSE, "%s: empty (expected 'microsynth-portfolio 1')", what);
 	if (pf->archetypes && (rc = add_archetypes(ctx, pf, what, utt, seed)))

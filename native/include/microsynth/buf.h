@@ -50,6 +50,16 @@ MS_EXTERN int ms_buf_finish(ms_buf *b, char **out);
 MS_EXTERN int ms_text_next_line(const char *text, size_t len, size_t *at, size_t *ls, size_t *le);
 
 /**
+ * The next line of text[*at..len) that holds something other than blanks
+ * and is not a comment ('#' first after them), copied NUL-terminated into
+ * buf (size bytes); *line counts every line read. 1, 0 at the end of the
+ * text, or MS_EPARSE for a line of size bytes or more, reported as
+ * "WHAT: line N: longer than ... characters".
+ */
+MS_EXTERN int ms_text_next_content_line(ms_ctx *ctx, const char *what, const char *text, size_t len, size_t *at,
+					int *line, char *buf, size_t size);
+
+/**
  * Reads a whole file of at most 16 MiB into a NUL-terminated string (free
  * with ms_ctx_mfree); errors name `what` and `path`.
  */
