@@ -22,6 +22,7 @@ struct ms_gdl_machine {
 	gdl_store fo;     /* fallback: dynamic facts of the current state */
 	int *fo_rules;    /* fallback: non-synthetic rules sorted by component */
 	int *fo_start;    /* per component of graph B: first rule */
+	gdl_td *td;       /* fallback of a goal-directed load: queries instead of the components */
 	int *legal;       /* per role, a slice of nmoves: legal move ids */
 	int *nlegal;
 	int terminal;
@@ -34,6 +35,7 @@ void ms_gdl_machine_free(ms_gdl_machine *m)
 		return;
 	if (m->fo.atoms)
 		gdl_store_free(m->ctx, &m->fo);
+	gdl_td_free(m->td);
 	ms_arena_free(m->mem);
 	ms_ctx_mfree(m->ctx, m);
 }
@@ -42,7 +44,7 @@ static int fallback_init(ms_gdl_machine *m)
 {
 	ms_gdl *g = m->g;
 	int rc = gdl_store_init(m->ctx, &m->fo, g->nrels);
-	if (rc)
+	if (rc || (g->goal_directed && (rc = gdl_td_new(m->ctx, &m->td, g))))
 		return rc;
 	m->fo_rules = ms_arena_alloc(m->mem, (size_t)(g->nrules + 1) * sizeof *m->fo_rules);
 	m->fo_start = ms_arena_calloc(m->mem, (size_t)g->ncomp_b + 1, sizeof *m->fo_start);
@@ -161,6 +163,8 @@ static int fo_run(ms_gdl_machine *m, int phase, const int *joint)
 			if ((rc = gdl_store_add(m->ctx, &m->fo, &g->terms, g->r_does, g->does_atom.v[joint[r]], &added)))
 				return rc;
 	}
+	if (m->td)
+		return gdl_td_run(m->td, &m->fo, phase);
 	for (int c = 0; c < g->ncomp_b; c++) {
 		int n = m->fo_start[c + 1] - m->fo_start[c];
 		if (!n)
