@@ -256,6 +256,7 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 		if ((rc = gdl_relax(g)) == GDL_RETRY) {
 			restart(g, 0, MS_GDL_REP_NETWORK);
 			rc = gdl_relax(g);
+			g->top_down = 1; /* unless it grounds, the fallback evaluates top-down all the same */
 		}
 	}
 	if (rc)

@@ -155,6 +155,7 @@ struct ms_gdl {
 	int rep;          /* MS_GDL_REP_* */
 	int goal_directed; /* the domain analysis skipped the deferred relations; top-down fallback */
 	int budgeted;      /* this analysis gives up (GDL_RETRY) past opts.goal_directed_steps */
+	int top_down;      /* the fallback evaluates states top-down (always when goal_directed) */
 	int relax_terms0;  /* terms when this analysis began */
 	double rate_net, rate_fo, load_s;
 };

@@ -1,6 +1,8 @@
 /* Machines: the current state's legal moves, terminal flag and goals, and
  * next states, from the ground network or, above the grounding bound, from
- * first-order evaluation of the rules on a per-machine fact store. */
+ * first-order evaluation of the rules on a per-machine fact store: bottom-up
+ * by components, or top-down from the queries (topdown.c) after a
+ * goal-directed load or an analysis past its budget. */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +24,7 @@ struct ms_gdl_machine {
 	gdl_store fo;     /* fallback: dynamic facts of the current state */
 	int *fo_rules;    /* fallback: non-synthetic rules sorted by component */
 	int *fo_start;    /* per component of graph B: first rule */
-	gdl_td *td;       /* fallback of a goal-directed load: queries instead of the components */
+	gdl_td *td;       /* top-down fallback (g->goal_directed or g->top_down): queries, not components */
 	int *legal;       /* per role, a slice of nmoves: legal move ids */
 	int *nlegal;
 	int terminal;
@@ -44,7 +46,7 @@ static int fallback_init(ms_gdl_machine *m)
 {
 	ms_gdl *g = m->g;
 	int rc = gdl_store_init(m->ctx, &m->fo, g->nrels);
-	if (rc || (g->goal_directed && (rc = gdl_td_new(m->ctx, &m->td, g))))
+	if (rc || ((g->goal_directed || g->top_down) && (rc = gdl_td_new(m->ctx, &m->td, g))))
 		return rc;
 	m->fo_rules = ms_arena_alloc(m->mem, (size_t)(g->nrules + 1) * sizeof *m->fo_rules);
 	m->fo_start = ms_arena_calloc(m->mem, (size_t)g->ncomp_b + 1, sizeof *m->fo_start);

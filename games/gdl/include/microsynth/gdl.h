@@ -82,7 +82,9 @@ typedef struct ms_gdl_options {
 	 * network. 0: only when the plain analysis takes more than
 	 * goal_directed_steps join steps or makes a fifth of that in terms (and
 	 * the goal-directed one does not; past both, the plain analysis runs
-	 * again to its end, as with -1); 1: always; -1: never. Since version 4. */
+	 * again to its end, and if the rules do not ground the fallback still
+	 * evaluates top-down, as chess does); 1: always; -1: never (the plain
+	 * analysis, and the fallback bottom-up). Since version 4. */
 	int goal_directed;
 	/** The budget of goal_directed 0, in join steps of each analysis;
 	 * 0: 10,000,000 (a few seconds). Since version 4. */
