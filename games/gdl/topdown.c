@@ -742,11 +742,9 @@ static int ask(gdl_td *T, int rel)
 	int call, p, tb, rc, added;
 	if (R->arity < 0)
 		rc = gdl_term_intern(T->ctx, &T->g.terms, R->sym, -1, NULL, &call);
-	else {
-		int holes[64];
-		for (int i = 0; i < R->arity && i < 64; i++)
-			holes[i] = T->hole;
-		rc = gdl_term_intern(T->ctx, &T->g.terms, R->sym, R->arity, holes, &call);
+	else { /* legal, goal: 2; next: 1 */
+		int holes[2] = { T->hole, T->hole };
+		rc = gdl_term_intern(T->ctx, &T->g.terms, R->sym, R->arity < 2 ? R->arity : 2, holes, &call);
 	}
 	if (rc || (rc = td_call(T, call, rel, &p, &tb)))
 		return rc;
