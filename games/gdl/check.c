@@ -156,7 +156,7 @@ static int add_synthetic(ms_gdl *g, int head_rel, int body_rel, int nargs)
 		node[k] = g->npn++;
 	}
 	uint64_t vm = nargs == 2 ? 3 : 1;
-	g->lits[g->nlits] = (gdl_lit){ LIT_POS, node[1], -1, body_rel, vm };
+	g->lits[g->nlits] = (gdl_lit){ LIT_POS, node[1], -1, body_rel, vm, 0 };
 	g->rules[g->nrules++] = (gdl_rule){ .head = node[0], .head_rel = head_rel, .lit0 = g->nlits++, .nlits = 1,
 					    .nvars = nargs, .synthetic = 1, .bound = vm, .head_vars = vm };
 	return MS_OK;

@@ -23,11 +23,8 @@ void ms_gdl_free(ms_gdl *g)
 		ms_ctx_mfree(ctx, g->syms.name[i]);
 	ms_ctx_mfree(ctx, g->syms.name);
 	ms_ctx_mfree(ctx, g->syms.hash);
-	ms_ctx_mfree(ctx, g->terms.sym);
-	ms_ctx_mfree(ctx, g->terms.nargs);
-	ms_ctx_mfree(ctx, g->terms.args);
-	ms_ctx_mfree(ctx, g->terms.hash);
-	gdl_ivec *vecs[] = { &g->terms.pool, &g->pargs, &g->varsyms, &g->consts, &g->fluents, &g->fluent_atom,
+	gdl_terms_free(ctx, &g->terms);
+	gdl_ivec *vecs[] = { &g->pargs, &g->varsyms, &g->consts, &g->fluents, &g->fluent_atom,
 			     &g->next_atom, &g->move_term, &g->move_role, &g->does_atom, &g->legal_atom,
 			     &g->goal_atom, &g->goal_role, &g->goal_val, &g->gr_head, &g->gr_start, &g->gr_lits };
 	for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
@@ -178,6 +175,36 @@ static int build_goals_and_initial(ms_gdl *g)
 	return MS_OK;
 }
 
+/*
+ * Starts the domain analysis over: goal-directed (the analysis leaves out what
+ * queries can answer, topdown.c; the fallback evaluates states top-down; no
+ * network) or plain again (everything as a first attempt would, unbudgeted).
+ * Whatever the attempt before stored or grounded is dropped; its terms stay.
+ */
+static void restart(ms_gdl *g, int goal_dir, int why)
+{
+	gdl_ground_stop(g, why);
+	gdl_store_free(g->ctx, &g->st);
+	g->relax_steps = g->relax_work = 0;
+	g->relax_terms0 = g->terms.n;
+	g->goal_directed = goal_dir;
+	if (goal_dir) {
+		g->grounding = 0;
+		g->rep = why;
+		gdl_defer(g);
+		return;
+	}
+	g->budgeted = 0;
+	g->overflow = 0;
+	g->ground_lits = 0;
+	g->grounding = !g->opts.force_fallback;
+	g->rep = g->opts.force_fallback ? MS_GDL_REP_FORCED : MS_GDL_REP_NETWORK;
+	for (int r = 0; r < g->nrels; r++)
+		g->rels[r].deferred = 0;
+	for (int i = 0; i < g->nlits; i++)
+		g->lits[i].dropped = 0;
+}
+
 int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const char *name, const ms_gdl_options *opts)
 {
 	if (!ctx || !out || (!text && len))
@@ -193,7 +220,8 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 	snprintf(g->name, sizeof g->name, "%s", name ? name : "<rules>");
 	/* older callers' structs end before the fields their version lacks */
 	static const size_t size_of[] = { 0, offsetof(ms_gdl_options, max_terms),
-					  offsetof(ms_gdl_options, ground_seconds), sizeof(ms_gdl_options) };
+					  offsetof(ms_gdl_options, ground_seconds),
+					  offsetof(ms_gdl_options, goal_directed), sizeof(ms_gdl_options) };
 	if (opts)
 		memcpy(&g->opts, opts, size_of[opts->version]);
 	g->opts.version = MS_GDL_OPTIONS_VERSION;
@@ -208,14 +236,30 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 		g->opts.ground_bound = 4000000;
 	if (g->opts.relax_bound <= 0)
 		g->opts.relax_bound = 1000000000L;
+	if (g->opts.goal_directed_steps <= 0)
+		g->opts.goal_directed_steps = 10000000L;
 	g->grounding = !g->opts.force_fallback;
 	g->rep = g->opts.force_fallback ? MS_GDL_REP_FORCED : MS_GDL_REP_NETWORK;
 	double t0 = ms_now();
 	if (g->opts.ground_seconds > 0)
 		g->deadline = t0 + g->opts.ground_seconds;
 	int rc;
-	if ((rc = known_relations(g)) || (rc = gdl_kif_parse(g, text, len)) || (rc = gdl_check(g)) ||
-	    (rc = gdl_relax(g)))
+	if ((rc = known_relations(g)) || (rc = gdl_kif_parse(g, text, len)) || (rc = gdl_check(g)))
+		goto fail;
+	/* goal_directed 0: a plain analysis past its budget starts over goal-directed,
+	 * and one past it again (chess: the widened domains cost more joins) plainly */
+	g->budgeted = !g->opts.goal_directed;
+	if (g->opts.goal_directed > 0)
+		restart(g, 1, MS_GDL_REP_FORCED);
+	if ((rc = gdl_relax(g)) == GDL_RETRY) {
+		restart(g, 1, MS_GDL_REP_LARGE);
+		if ((rc = gdl_relax(g)) == GDL_RETRY) {
+			restart(g, 0, MS_GDL_REP_NETWORK);
+			rc = gdl_relax(g);
+			g->top_down = 1; /* unless it grounds, the fallback evaluates top-down all the same */
+		}
+	}
+	if (rc)
 		goto fail;
 	if (!g->nroles) {
 		rc = ms_ctx_error(ctx, MS_EINVAL, "%s: no role", g->name);

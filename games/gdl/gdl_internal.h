@@ -32,6 +32,9 @@ typedef struct gdl_terms {
 } gdl_terms;
 int gdl_term_intern(ms_ctx *ctx, gdl_terms *t, int sym, int nargs, const int *args, int *out);
 int gdl_term_find(const gdl_terms *t, int sym, int nargs, const int *args);
+/* dst (empty or a previous copy, whose storage is reused or freed) becomes a copy of src. */
+int gdl_terms_copy(ms_ctx *ctx, gdl_terms *dst, const gdl_terms *src);
+void gdl_terms_free(ms_ctx *ctx, gdl_terms *t);
 /* Prints term `id` compactly into buf (returns the length needed). */
 int gdl_term_text(const gdl_terms *t, const gdl_syms *s, int id, char *buf, size_t size);
 
@@ -45,6 +48,7 @@ enum { LIT_POS, LIT_NEG, LIT_DISTINCT, LIT_SAME }; /* LIT_SAME: (not (distinct a
 typedef struct gdl_lit {
 	int kind, atom, atom2, rel; /* atom, atom2: pattern nodes; rel for POS/NEG */
 	uint64_t vars;              /* variables occurring in it */
+	int dropped;                /* goal-directed mode: left out of the domain analysis (topdown.c) */
 } gdl_lit;
 
 typedef struct gdl_rule {
@@ -68,6 +72,7 @@ typedef struct gdl_rel {
 	int needed;     /* relaxed: 1 static, or reached positively from true, does, goal, terminal;
 			 * 2 (grounding only) reached through negation alone */
 	int first_line;
+	int deferred;   /* goal-directed mode: not analysed, answered on demand (topdown.c) */
 } gdl_rel;
 
 /* Argument index: (rel, position, value) -> atom list; a position is an
@@ -139,6 +144,7 @@ struct ms_gdl {
 	gdl_ivec gr_head, gr_start, gr_lits; /* gr_lits: term<<1 | negated */
 	long ground_lits;
 	long relax_steps; /* join steps of the domain analysis, against opts.relax_bound */
+	long relax_work;  /* candidates it tried to match, against opts.goal_directed_steps */
 	int grounding;   /* recording ground rules now */
 	int overflow;    /* grounding bound exceeded, or a dynamic relation outside the relaxation */
 	struct gdl_net *net;
@@ -147,6 +153,10 @@ struct ms_gdl {
 	unsigned ticks;   /* join steps since the clock was last read */
 	int late;         /* the deadline was seen passed (it stays passed) */
 	int rep;          /* MS_GDL_REP_* */
+	int goal_directed; /* the domain analysis skipped the deferred relations; top-down fallback */
+	int budgeted;      /* this analysis gives up (GDL_RETRY) past opts.goal_directed_steps */
+	int top_down;      /* the fallback evaluates states top-down (always when goal_directed) */
+	int relax_terms0;  /* terms when this analysis began */
 	double rate_net, rate_fo, load_s;
 };
 
@@ -160,6 +170,9 @@ int gdl_rel_get(ms_gdl *g, int sym, int arity, int line, int *out);
 /* Evaluates one component's rules semi-naively into `dyn` (relaxed: negation on
  * dynamic relations ignored, ground rules recorded when g->grounding). */
 int gdl_eval_component(ms_gdl *g, gdl_store *dyn, int comp, int use_b, int relaxed, const int *rules, int nrules);
+/* A budgeted analysis passed opts.goal_directed_steps join steps, or made a
+ * fifth of that in terms: gdl_relax returns this, and loading starts over. */
+enum { GDL_RETRY = 2 };
 int gdl_relax(ms_gdl *g);
 /* Matches pattern `node` against ground term `term`, binding variables (recorded in trail). */
 int gdl_match(const ms_gdl *g, int node, int term, int *bind, int *trail, int *ntrail);
@@ -177,5 +190,15 @@ void gdl_net_free(ms_gdl *g);
 void gdl_ground_stop(ms_gdl *g, int why);
 int gdl_ground_late(ms_gdl *g);
 int gdl_choose(ms_gdl *g);
+/* topdown.c: goal-directed evaluation for the fallback. gdl_defer marks the
+ * relations the domain analysis may leave to on-demand queries and the
+ * literals it then drops; a gdl_td (one per machine) answers the open queries
+ * of legal, goal, terminal (phase 0) or next (phase 1) into `facts`, which holds
+ * the state's true (and the joint move's does) facts. */
+void gdl_defer(ms_gdl *g);
+typedef struct gdl_td gdl_td;
+int gdl_td_new(ms_ctx *ctx, gdl_td **out, const ms_gdl *g);
+void gdl_td_free(gdl_td *td);
+int gdl_td_run(gdl_td *td, gdl_store *facts, int phase);
 
 #endif

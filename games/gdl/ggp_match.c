@@ -236,11 +236,12 @@ static void metagame(ggp_match *m, ggp_cmd *c)
 		snprintf(how, sizeof how, " (StatGUCT on %d sequences%s", m->sequences, m->offline ? "" : ")");
 	if (m->offline)
 		snprintf(how + strlen(how), sizeof how - strlen(how), ", SGUCT offline on %ld simulations)", m->offline);
-	static const char *const why[] = { "", " (forced)", " (size bound)", " (time bound)", " (faster)" };
+	static const char *const why[] = { "", " (forced)", " (size bound)", " (time bound)", " (faster)",
+					   " (goal-directed: a large analysis)" };
 	int rep = ms_gdl_representation(m->g, NULL, NULL, NULL);
 	ggp_log(m->owner, "match %s: START as %s (%d role%s), %s%s, %s%s%s, %.0f simulations/s, ready after %.2f s of %g s",
 		m->id, ms_gdl_role_name(m->g, m->role), m->nr, m->nr == 1 ? "" : "s",
-		ms_gdl_is_grounded(m->g) ? "ground network" : "first-order fallback", rep >= 0 && rep <= 4 ? why[rep] : "",
+		ms_gdl_is_grounded(m->g) ? "ground network" : "first-order fallback", rep >= 0 && rep <= 5 ? why[rep] : "",
 		player_names[o->player], how,
 		o->player > MS_GDL_GGP_UCT && !m->eval ? " (as uct)" : "", rate, ms_now() - c->t0, c->start_clock);
 	ggp_reply_finish(c->reply, "ready");

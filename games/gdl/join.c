@@ -212,6 +212,9 @@ static int relax_step(join *J)
 		gdl_ground_stop(g, MS_GDL_REP_TIME);
 	if (g->overflow && g->rels[J->r->head_rel].needed == 2)
 		return GDL_ABANDON; /* only a network reads it, and there will be none */
+	if (g->budgeted && (g->relax_work > g->opts.goal_directed_steps ||
+			    g->terms.n - g->relax_terms0 > g->opts.goal_directed_steps / 5))
+		return GDL_RETRY;
 	if (g->terms.n > g->opts.max_terms) {
 		char why[300];
 		blame_relation(J, why, sizeof why);
@@ -361,6 +364,8 @@ static int join_rec(join *J, uint64_t todo, uint64_t bound, uint64_t checked)
 	}
 	if (best.n == 0)
 		return MS_OK;
+	if (J->relaxed)
+		J->g->relax_work += best.n; /* matches tried, failed ones too: the budget's measure */
 	const gdl_lit *l = &J->lits[pick];
 	gdl_store *st = store_of(J, l->rel);
 	int trail[64];
@@ -389,7 +394,7 @@ static int join_rule(join *J, const gdl_rule *r)
 		J->bind[v] = -1;
 	uint64_t todo = 0;
 	for (int i = 0; i < r->nlits; i++)
-		if (J->lits[i].kind == LIT_POS)
+		if (J->lits[i].kind == LIT_POS && !J->lits[i].dropped)
 			todo |= 1ull << i;
 	return join_rec(J, todo, 0, 0);
 }
@@ -430,7 +435,7 @@ int gdl_eval_component(ms_gdl *g, gdl_store *dyn, int comp, int use_b, int relax
 			const gdl_rule *r = &g->rules[rules[k]];
 			const gdl_lit *lits = g->lits + r->lit0;
 			for (int d = 0; d < r->nlits; d++) {
-				if (lits[d].kind != LIT_POS || comp_of(g, lits[d].rel, use_b) != comp)
+				if (lits[d].kind != LIT_POS || lits[d].dropped || comp_of(g, lits[d].rel, use_b) != comp)
 					continue;
 				for (int i = 0; i < r->nlits; i++) {
 					int in = lits[i].kind == LIT_POS && comp_of(g, lits[i].rel, use_b) == comp;
@@ -485,7 +490,7 @@ int gdl_relax(ms_gdl *g)
 			int n = 0;
 			for (int i = 0; i < g->nrules; i++) {
 				const gdl_rel *h = &g->rels[g->rules[i].head_rel];
-				if (h->scc_a == c && h->needed == pass)
+				if (h->scc_a == c && h->needed == pass && !h->deferred)
 					list[n++] = i;
 			}
 			rc = gdl_eval_component(g, &g->st, c, 0, 1, list, n);

@@ -1,6 +1,8 @@
 /* Machines: the current state's legal moves, terminal flag and goals, and
  * next states, from the ground network or, above the grounding bound, from
- * first-order evaluation of the rules on a per-machine fact store. */
+ * first-order evaluation of the rules on a per-machine fact store: bottom-up
+ * by components, or top-down from the queries (topdown.c) after a
+ * goal-directed load or an analysis past its budget. */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +24,7 @@ struct ms_gdl_machine {
 	gdl_store fo;     /* fallback: dynamic facts of the current state */
 	int *fo_rules;    /* fallback: non-synthetic rules sorted by component */
 	int *fo_start;    /* per component of graph B: first rule */
+	gdl_td *td;       /* top-down fallback (g->goal_directed or g->top_down): queries, not components */
 	int *legal;       /* per role, a slice of nmoves: legal move ids */
 	int *nlegal;
 	int terminal;
@@ -34,6 +37,7 @@ void ms_gdl_machine_free(ms_gdl_machine *m)
 		return;
 	if (m->fo.atoms)
 		gdl_store_free(m->ctx, &m->fo);
+	gdl_td_free(m->td);
 	ms_arena_free(m->mem);
 	ms_ctx_mfree(m->ctx, m);
 }
@@ -42,7 +46,7 @@ static int fallback_init(ms_gdl_machine *m)
 {
 	ms_gdl *g = m->g;
 	int rc = gdl_store_init(m->ctx, &m->fo, g->nrels);
-	if (rc)
+	if (rc || ((g->goal_directed || g->top_down) && (rc = gdl_td_new(m->ctx, &m->td, g))))
 		return rc;
 	m->fo_rules = ms_arena_alloc(m->mem, (size_t)(g->nrules + 1) * sizeof *m->fo_rules);
 	m->fo_start = ms_arena_calloc(m->mem, (size_t)g->ncomp_b + 1, sizeof *m->fo_start);
@@ -161,6 +165,8 @@ static int fo_run(ms_gdl_machine *m, int phase, const int *joint)
 			if ((rc = gdl_store_add(m->ctx, &m->fo, &g->terms, g->r_does, g->does_atom.v[joint[r]], &added)))
 				return rc;
 	}
+	if (m->td)
+		return gdl_td_run(m->td, &m->fo, phase);
 	for (int c = 0; c < g->ncomp_b; c++) {
 		int n = m->fo_start[c + 1] - m->fo_start[c];
 		if (!n)

@@ -147,6 +147,49 @@ int gdl_term_intern(ms_ctx *ctx, gdl_terms *t, int sym, int nargs, const int *ar
 	return MS_OK;
 }
 
+void gdl_terms_free(ms_ctx *ctx, gdl_terms *t)
+{
+	ms_ctx_mfree(ctx, t->sym);
+	ms_ctx_mfree(ctx, t->nargs);
+	ms_ctx_mfree(ctx, t->args);
+	ms_ctx_mfree(ctx, t->hash);
+	gdl_ivec_free(ctx, &t->pool);
+	memset(t, 0, sizeof *t);
+}
+
+/* Each array to its own capacity (the ones intern grows), so the copy grows as the original. */
+static int copy_ints(ms_ctx *ctx, int **dst, int *cap, const int *src, int n)
+{
+	if (ms_vec_grow(ctx, (void **)dst, cap, n > 0 ? n : 1, sizeof **dst))
+		return MS_ENOMEM;
+	if (n > 0)
+		memcpy(*dst, src, (size_t)n * sizeof **dst);
+	return MS_OK;
+}
+
+int gdl_terms_copy(ms_ctx *ctx, gdl_terms *dst, const gdl_terms *src)
+{
+	int hcap = dst->hcap;
+	if (copy_ints(ctx, &dst->sym, &dst->cap, src->sym, src->n) ||
+	    copy_ints(ctx, &dst->nargs, &dst->cap_nargs, src->nargs, src->n) ||
+	    copy_ints(ctx, &dst->args, &dst->cap_args, src->args, src->n) ||
+	    copy_ints(ctx, &dst->pool.v, &dst->pool.cap, src->pool.v, src->pool.n))
+		return MS_ENOMEM;
+	if (hcap != src->hcap) {
+		ms_ctx_mfree(ctx, dst->hash);
+		if (!(dst->hash = ms_ctx_malloc(ctx, (size_t)(src->hcap ? src->hcap : 1) * sizeof *dst->hash))) {
+			dst->hcap = 0;
+			return MS_ENOMEM;
+		}
+	}
+	if (src->hcap)
+		memcpy(dst->hash, src->hash, (size_t)src->hcap * sizeof *dst->hash);
+	dst->hcap = src->hcap;
+	dst->n = src->n;
+	dst->pool.n = src->pool.n;
+	return MS_OK;
+}
+
 static void put(char *buf, size_t size, size_t *pos, const char *s)
 {
 	size_t len = strlen(s);

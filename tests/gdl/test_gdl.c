@@ -423,6 +423,110 @@ static void test_gdl__version_2_options_load_as_before_and_bad_bounds_are_refuse
 	ms_ctx_free(ctx);
 }
 
+/* ---- goal-directed loading (issue 46, item 2), on rules/ ------------- */
+
+/* Machine m's state as text: its true fluents, every role's legal moves, the
+ * terminal flag and the goals (tables are sorted by text, so two rule sets
+ * whose answers agree print the same whatever their numbering). */
+static void describe(const ms_gdl *g, ms_gdl_machine *m, const uint64_t *st, ms_buf *out)
+{
+	char t[256];
+	out->len = 0;
+	ms_buf_puts(out, "");
+	for (int f = 0; f < ms_gdl_num_fluents(g); f++)
+		if (ms_gdl_state_has(st, f)) {
+			ms_gdl_fluent_text(g, f, t, sizeof t);
+			ms_buf_printf(out, "%s ", t);
+		}
+	for (int r = 0; r < ms_gdl_num_roles(g); r++) {
+		const int *mv;
+		int n = ms_gdl_legal(m, r, &mv), v = -1;
+		ms_buf_printf(out, "| %s:", ms_gdl_role_name(g, r));
+		for (int i = 0; i < n; i++) {
+			ms_gdl_move_text(g, mv[i], t, sizeof t);
+			ms_buf_printf(out, " %s", t);
+		}
+		assert_int_equal(ms_gdl_goal(m, r, &v), MS_OK);
+		ms_buf_printf(out, " goal %d", v);
+	}
+	ms_buf_printf(out, " | terminal %d", ms_gdl_terminal(m));
+}
+
+/* rules/walk_large.kif reads a static relation of about 3.6e8 facts (closer/6,
+ * over dist/5's 810,000) only with all arguments bound: a plain analysis is
+ * refused at a million terms, naming one of them; by default the load starts
+ * over goal-directed, and plays as walk_inline.kif (the same game with the
+ * distance inlined into the one rule that reads it, grounded) on random
+ * playouts, state by state. */
+static void test_gdl__a_large_static_relation_loads_goal_directed_and_plays_as_its_inlined_form(void **state)
+{
+	(void)state;
+	ms_ctx *ctx;
+	ms_gdl *g[2] = { NULL, NULL };
+	ms_gdl_machine *m[2];
+	ms_gdl_options o;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_gdl_options_init(&o, MS_GDL_OPTIONS_VERSION), MS_OK);
+	o.goal_directed = -1;
+	o.max_terms = 1000000;
+	assert_int_equal(ms_gdl_load(ctx, &g[0], GDL_RULES_DIR "/walk_large.kif", &o), MS_ERANGE);
+	const char *e = ms_ctx_last_error(ctx);
+	if (!strstr(e, "walk_large.kif:") || (!strstr(e, "relation dist/5 ") && !strstr(e, "relation closer/6 ")))
+		fail_msg("%s", e);
+	assert_int_equal(ms_gdl_options_init(&o, MS_GDL_OPTIONS_VERSION), MS_OK);
+	assert_int_equal(ms_gdl_load(ctx, &g[0], GDL_RULES_DIR "/walk_large.kif", &o), MS_OK);
+	assert_int_equal(ms_gdl_representation(g[0], NULL, NULL, NULL), MS_GDL_REP_LARGE);
+	assert_int_equal(ms_gdl_is_grounded(g[0]), 0);
+	assert_int_equal(ms_gdl_load(ctx, &g[1], GDL_RULES_DIR "/walk_inline.kif", &o), MS_OK);
+	assert_int_equal(ms_gdl_representation(g[1], NULL, NULL, NULL), MS_GDL_REP_NETWORK);
+	ms_buf d[2];
+	uint64_t *st[2], *nx[2];
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(ms_gdl_machine_new(ctx, &m[k], g[k]), MS_OK);
+		ms_buf_init(&d[k], ctx);
+		st[k] = calloc(ms_gdl_state_words(g[k]), 8);
+		nx[k] = calloc(ms_gdl_state_words(g[k]), 8);
+	}
+	ms_jrandom rng;
+	ms_jrandom_init(&rng, 46);
+	int goals[3] = { 0, 0, 0 }; /* how often each goal value (0, 50, 100) was seen */
+	for (int p = 0; p < 40; p++) {
+		for (int k = 0; k < 2; k++)
+			ms_gdl_initial(g[k], st[k]);
+		for (;;) {
+			for (int k = 0; k < 2; k++) {
+				assert_int_equal(ms_gdl_machine_set(m[k], st[k]), MS_OK);
+				describe(g[k], m[k], st[k], &d[k]);
+			}
+			assert_int_equal(ms_buf_status(&d[0]) | ms_buf_status(&d[1]), MS_OK);
+			assert_string_equal(d[0].data, d[1].data);
+			int v;
+			assert_int_equal(ms_gdl_goal(m[0], 0, &v), MS_OK);
+			goals[v / 50]++;
+			if (ms_gdl_terminal(m[0]))
+				break;
+			int pick, joint[2];
+			const int *mv;
+			assert_int_equal(ms_jrandom_next_int_bounded(&rng, ms_gdl_legal(m[0], 0, &mv), &pick), MS_OK);
+			for (int k = 0; k < 2; k++) {
+				ms_gdl_legal(m[k], 0, &mv);
+				joint[0] = mv[pick];
+				assert_int_equal(ms_gdl_next(m[k], joint, nx[k]), MS_OK);
+				memcpy(st[k], nx[k], ms_gdl_state_words(g[k]) * 8);
+			}
+		}
+	}
+	assert_true(goals[0] > 0 && goals[1] > 0); /* both sides of closer/6 were asked */
+	for (int k = 0; k < 2; k++) {
+		ms_gdl_machine_free(m[k]);
+		ms_gdl_free(g[k]);
+		ms_buf_dispose(&d[k]);
+		free(st[k]);
+		free(nx[k]);
+	}
+	ms_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_gdl__a_passed_time_bound_loads_the_fallback_which_plays_the_same),
 		cmocka_unit_test(test_gdl__timed_playouts_report_two_rates_and_keep_the_faster),
 		cmocka_unit_test(test_gdl__version_2_options_load_as_before_and_bad_bounds_are_refused),
+		cmocka_unit_test(test_gdl__a_large_static_relation_loads_goal_directed_and_plays_as_its_inlined_form),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

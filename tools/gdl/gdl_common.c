@@ -17,6 +17,15 @@
 int gdl_load_option(gdl_load_opts *l, const char *opt, const char *val)
 {
 	int ground = !strcmp(opt, "--ground-seconds");
+	if (!strcmp(opt, "--goal-directed")) {
+		static const char *const modes[] = { "never", "auto", "always" };
+		for (int i = 0; val && i < 3; i++)
+			if (!strcmp(val, modes[i])) {
+				l->goal_directed = i - 1;
+				return 1;
+			}
+		return cli_usage_error(CMD, "--goal-directed: '%s' is not auto, always or never", val ? val : ""), -1;
+	}
 	if (!ground && strcmp(opt, "--choose-seconds"))
 		return 0;
 	return cli_parse_real(CMD, opt, val, 0, 86400, 0, ground ? &l->ground_seconds : &l->choose_seconds) ? -1 : 1;
@@ -29,6 +38,7 @@ ms_gdl *gdl_load_rules(ms_ctx *ctx, const char *path, const gdl_load_opts *l)
 	o.force_fallback = l->fallback;
 	o.ground_seconds = l->ground_seconds;
 	o.choose_seconds = l->choose_seconds;
+	o.goal_directed = l->goal_directed;
 	ms_gdl *g = NULL;
 	if (ms_gdl_load(ctx, &g, path, &o)) {
 		fprintf(stderr, "microsynth gdl: %s\n", ms_ctx_last_error(ctx));
@@ -39,11 +49,11 @@ ms_gdl *gdl_load_rules(ms_ctx *ctx, const char *path, const gdl_load_opts *l)
 
 void gdl_representation_text(const ms_gdl *g, char *out, size_t size)
 {
-	static const char *const why[] = { "grounded", "forced", "size_bound", "time_bound", "faster" };
+	static const char *const why[] = { "grounded", "forced", "size_bound", "time_bound", "faster", "large_analysis" };
 	double net, fo, secs;
 	int rep = ms_gdl_representation(g, &net, &fo, &secs);
 	int n = snprintf(out, size, " representation=%s why=%s ground_s=%.3f",
-			 ms_gdl_is_grounded(g) ? "network" : "fallback", rep >= 0 && rep <= 4 ? why[rep] : "?", secs);
+			 ms_gdl_is_grounded(g) ? "network" : "fallback", rep >= 0 && rep <= 5 ? why[rep] : "?", secs);
 	if ((net > 0 || fo > 0) && n >= 0 && (size_t)n < size)
 		snprintf(out + n, size - (size_t)n, " network_steps_per_s=%.0f fallback_steps_per_s=%.0f", net, fo);
 }

@@ -22,10 +22,11 @@ int gdl_agent_option(gdl_agent_opts *a, const char *opt, const char *val);
 typedef struct gdl_load_opts {
 	int fallback;
 	double ground_seconds, choose_seconds;
+	int goal_directed; /* --goal-directed auto|always|never: 0, 1, -1 */
 } gdl_load_opts;
 
-/* 1 if `opt` is --ground-seconds or --choose-seconds (its value `val` used),
- * -1 (reported) if its value is bad, 0 if it is neither. */
+/* 1 if `opt` is --ground-seconds, --choose-seconds or --goal-directed (its value
+ * `val` used), -1 (reported) if its value is bad, 0 if it is none of them. */
 int gdl_load_option(gdl_load_opts *l, const char *opt, const char *val);
 
 /* Loads a rule file so; NULL after "microsynth gdl: <the error>" on stderr. */

@@ -30,7 +30,7 @@ typedef struct ms_gdl ms_gdl;
 /** Scratch space for reasoning about one state at a time (one per thread). */
 typedef struct ms_gdl_machine ms_gdl_machine;
 
-#define MS_GDL_OPTIONS_VERSION 3
+#define MS_GDL_OPTIONS_VERSION 4
 
 /** The tools' default for ms_gdl_options.choose_seconds: short beside a start clock. */
 #define MS_GDL_CHOOSE_SECONDS 0.1
@@ -74,6 +74,21 @@ typedef struct ms_gdl_options {
 	 * on the same representation; MS_GDL_CHOOSE_SECONDS is the tools'
 	 * value). Since version 3. */
 	double choose_seconds;
+	/** Goal-directed loading (issue 46, item 2): the domain analysis leaves
+	 * out the relations every query binds (hex's lists of cells, morris's
+	 * stone count), and the fallback evaluates a state top-down from the
+	 * queries of legal, goal, terminal and next, answering static relations
+	 * on demand and keeping their answers for the machine's life; no
+	 * network. 0: only when the plain analysis takes more than
+	 * goal_directed_steps join steps or makes a fifth of that in terms (and
+	 * the goal-directed one does not; past both, the plain analysis runs
+	 * again to its end, and if the rules do not ground the fallback still
+	 * evaluates top-down, as chess does); 1: always; -1: never (the plain
+	 * analysis, and the fallback bottom-up). Since version 4. */
+	int goal_directed;
+	/** The budget of goal_directed 0, in join steps of each analysis;
+	 * 0: 10,000,000 (a few seconds). Since version 4. */
+	long goal_directed_steps;
 } ms_gdl_options;
 
 /**
@@ -111,7 +126,8 @@ enum {
 	MS_GDL_REP_FORCED,       /**< force_fallback */
 	MS_GDL_REP_SIZE,         /**< the size bound, or a relation the analysis leaves unknown */
 	MS_GDL_REP_TIME,         /**< ground_seconds passed */
-	MS_GDL_REP_FASTER        /**< grounded, but timed playouts ran faster on the fallback */
+	MS_GDL_REP_FASTER,       /**< grounded, but timed playouts ran faster on the fallback */
+	MS_GDL_REP_LARGE         /**< the plain analysis passed goal_directed_steps: goal-directed fallback */
 };
 
 /**
