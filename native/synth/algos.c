@@ -19,10 +19,11 @@ static const syn_algo table[] = {
 	{ MS_SYNTH_SKETCH_UCT, "sketch-uct", 1, syn_run_sketch_uct, syn_setup_sketch_uct },
 	{ MS_SYNTH_RANDOM, "random", 0, syn_run_random, NULL },
 	{ MS_SYNTH_HSS, "hss", 0, syn_run_hss, NULL },
+	{ MS_SYNTH_RACE, "race", 0, syn_run_race, NULL },
 };
 
 /* The option families, in the order of their checks and header lines. */
-static const syn_opts_part *const parts[] = { &syn_sa_part, &syn_uct_part, &syn_sketch_part, &syn_hss_part };
+static const syn_opts_part *const parts[] = { &syn_sa_part, &syn_uct_part, &syn_sketch_part, &syn_hss_part, &syn_race_part };
 #define N_PARTS (sizeof parts / sizeof *parts)
 
 void syn_opts_defaults(ms_synth_options *o)

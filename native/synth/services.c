@@ -232,6 +232,16 @@ void syn_unlisten(ms_synth *s, syn_listener_fn fn, void *ud)
 		}
 }
 
+int syn_set_best(ms_synth *s, const ms_dsl_prog *p, double score)
+{
+	int rc = ms_dsl_prog_copy(s->best[MS_SYNTH_PSI], p);
+	if (rc < 0)
+		return rc;
+	s->own_best = 1;
+	s->best_score[MS_SYNTH_PSI] = score;
+	return syn_replaying(s) ? 0 : syn_csv_line(s, syn_elapsed(s));
+}
+
 /* ---- evaluation ---- */
 
 /* Room for a batch of n requests (each array has its own capacity: a failure leaves all valid). */
@@ -249,7 +259,7 @@ static int account(ms_synth *s, long long index, const ms_dsl_prog *p, int kind,
 {
 	int rc;
 	s->evals[kind]++;
-	int improved = s->best_score[kind] < 0 || score > s->best_score[kind];
+	int improved = !(s->own_best && kind == MS_SYNTH_PSI) && (s->best_score[kind] < 0 || score > s->best_score[kind]);
 	if (improved) {
 		if ((rc = ms_dsl_prog_copy(s->best[kind], p)) < 0)
 			return rc;
@@ -299,7 +309,9 @@ static void live_done(void *ud, int j, double score, int failed)
 	lc->rc = account(s, lc->first + j, p, lc->kind, score, failed, 1);
 }
 
-int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_cache, double *scores, int *n_done)
+/* syn_eval, and syn_eval_seeded when `given` holds the seeds (never with the cache: a score is then the seed's). */
+static int eval_batch(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_cache, const uint64_t *given,
+		      double *scores, int *n_done)
 {
 	int rc, outcome = 0, m = 0, reached = 0;
 	long long first = -1;
@@ -339,7 +351,7 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 		if (first < 0)
 			first = index;
 		s->batch.v[m] = p;
-		s->seeds.v[m] = ms_synth_eval_seed(s->o.seed, (uint64_t)index);
+		s->seeds.v[m] = given ? given[i] : ms_synth_eval_seed(s->o.seed, (uint64_t)index);
 		s->slot.v[m] = i;
 		s->pending[kind]++;
 		m++;
@@ -373,6 +385,17 @@ int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_ca
 	if (s->stop_asked)
 		return SYN_STOP;
 	return outcome;
+}
+
+int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_cache, double *scores, int *n_done)
+{
+	return eval_batch(s, progs, n, kind, use_cache, NULL, scores, n_done);
+}
+
+int syn_eval_seeded(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, const uint64_t *seeds, double *scores,
+		    int *n_done)
+{
+	return eval_batch(s, progs, n, kind, 0, seeds, scores, n_done);
 }
 
 int syn_eval1(ms_synth *s, ms_dsl_prog *p, int kind, int use_cache, double *score)

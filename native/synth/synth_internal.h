@@ -116,6 +116,7 @@ struct ms_synth {
 	ms_dsl_prog *best[2];
 	double best_score[2];
 	int improved;
+	int own_best;               /* the algorithm sets the best Psi (syn_set_best), not its luckiest score */
 
 	/* the current phase */
 	int phase;                  /* MS_SYNTH_PHASE_* */
@@ -161,6 +162,11 @@ void syn_start_live_clock(ms_synth *s);
 const ms_dsl_gen_options *syn_gen_opts(const ms_synth *s);
 /* One CSV line of the current bests. */
 int syn_csv_line(ms_synth *s, double elapsed);
+/*
+ * The search's best Psi is `p` with `score`, from now on set only this way:
+ * for algorithms whose best is not their luckiest single score. A CSV line.
+ */
+int syn_set_best(ms_synth *s, const ms_dsl_prog *p, double score);
 /* Elapsed seconds of the search (from the log while replaying). */
 double syn_elapsed(ms_synth *s);
 int syn_replaying(const ms_synth *s);
@@ -172,6 +178,14 @@ int syn_replaying(const ms_synth *s);
  */
 int syn_eval(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, int use_cache, double *scores,
 	     int *n_done);
+/*
+ * As syn_eval without the cache, program i scored on seeds[i] instead of
+ * its evaluation index's seed: two programs given one seed play the same
+ * matches (paired comparisons). Each score still takes an evaluation
+ * index, so budgets, logs and replays count it as any other.
+ */
+int syn_eval_seeded(ms_synth *s, ms_dsl_prog *const *progs, int n, int kind, const uint64_t *seeds, double *scores,
+		    int *n_done);
 /* One program. */
 int syn_eval1(ms_synth *s, ms_dsl_prog *p, int kind, int use_cache, double *score);
 /* The budget check alone (for loops that may not evaluate): 0, SYN_STOP or SYN_PHASE. */
@@ -225,7 +239,7 @@ typedef struct syn_opts_part {
 /* A knob's algorithm mask bit. */
 #define SYN_ALGO(a) (1u << (a))
 
-extern const syn_opts_part syn_sa_part, syn_uct_part, syn_sketch_part, syn_hss_part;
+extern const syn_opts_part syn_sa_part, syn_uct_part, syn_sketch_part, syn_hss_part, syn_race_part;
 
 /* Every family in the table's order (algos.c). */
 void syn_opts_defaults(ms_synth_options *o);
@@ -255,6 +269,7 @@ int syn_run_random(ms_synth *s);
 int syn_run_uct(ms_synth *s);
 int syn_run_sketch_uct(ms_synth *s);
 int syn_run_hss(ms_synth *s);
+int syn_run_race(ms_synth *s);
 /* The checkpoint header's HSS line (appended to `header` by search.c): settings and library digest. */
 
 /* Checkpoint log (ckpt.c). */

@@ -582,7 +582,8 @@ static void test_synth_checkpoint__a_damaged_last_line_costs_one_evaluation(void
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "damaged"));
 }
 
-/* Options of the layout before version 2 lack fields the search reads: refused, not read past. */
+/* Options of an older layout (version 1 before the hss_* fields, 2 before race_*) lack fields the
+ * search reads: refused, not read past. */
 static void test_synth_search__options_of_an_older_version_are_refused(void **state)
 {
 	fixture *f = *state;
@@ -590,7 +591,9 @@ static void test_synth_search__options_of_an_older_version_are_refused(void **st
 	ms_synth *s = NULL;
 
 	ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
-	assert_int_equal(o.version, 2);
+	assert_int_equal(o.version, 3);
+	o.version = 2;
+	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
 	o.version = 1;
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
 	assert_null(s);

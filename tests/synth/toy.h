@@ -125,4 +125,27 @@ static int toy_problem(ms_ctx *ctx, toy *t, ms_synth_problem *pb)
 	return 0;
 }
 
+/* A test's context and toy problem, opened and closed together. */
+typedef struct toy_env {
+	ms_ctx *ctx;
+	toy t;
+	ms_synth_problem pb;
+} toy_env;
+
+static inline int toy_env_open(toy_env *e, int noisy, int points)
+{
+	memset(e, 0, sizeof *e);
+	if (ms_ctx_new(&e->ctx, NULL) < 0)
+		return -1;
+	e->t.noisy = noisy;
+	e->t.points = points;
+	return toy_problem(e->ctx, &e->t, &e->pb) < 0 ? -1 : 0;
+}
+
+static inline void toy_env_close(toy_env *e)
+{
+	ms_dsl_grammar_free(e->t.g);
+	ms_ctx_free(e->ctx);
+}
+
 #endif

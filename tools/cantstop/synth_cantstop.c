@@ -23,7 +23,7 @@
 static void synth_cantstop_usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: microsynth synth --game cantstop --algo sa|uct|sketch-sa|sketch-uct|random|hss\n"
+		"Usage: microsynth synth --game cantstop --algo sa|uct|sketch-sa|sketch-uct|random|hss|race\n"
 		"                        [--score A|O] [--oracle random|ga] (--evals N | --time T)\n"
 		"                        --seed S [--threads K] -o FILE [--csv FILE] [--checkpoint FILE]\n"
 		"                        [--resume] [--keep-raw] [--no-simplify] [--no-progress]\n"
@@ -53,7 +53,7 @@ static void synth_cantstop_usage(FILE *out)
 		"Last stdout line: psi=X search_psi=Y evals=N evals_c=M seconds=T.\n\n"
 		"More options: --matches N (Psi matches, 1000), --data-matches N (3), --data-seed S (1),\n"
 		"--data FILE (a data set file instead of --oracle), --era A|B (A),\n"
-		"--initial FILE|couto (sa, uct: start from this program, e.g. the published one;\n"
+		"--initial FILE|couto (sa, uct, race: start from this program, e.g. the published one;\n"
 		"SA then restarts from it, as the reference code does), --common-matches\n"
 		"(every Psi evaluation plays the same matches, drawn from --seed: paired comparisons,\n"
 		"not the reference's protocol; the final evaluation still plays fresh matches).\n"
@@ -122,8 +122,8 @@ static int cs_option(void *g, int argc, char **argv, int *i)
 /* Checks what needs the whole command line; fills the problem's options. */
 static int check_args(const synth_args *a, const int *algo, ms_cs_synth_options *po)
 {
-	if (a->s.initial && *algo != MS_SYNTH_SA && *algo != MS_SYNTH_UCT)
-		return cli_usage_error(CMD, "--initial applies to sa and uct only (a sketch search starts from its sketch)");
+	if (a->s.initial && *algo != MS_SYNTH_SA && *algo != MS_SYNTH_UCT && *algo != MS_SYNTH_RACE)
+		return cli_usage_error(CMD, "--initial applies to sa, uct and race only (a sketch search starts from its sketch)");
 	if (a->common && a->s.seed == a->final_seed)
 		return cli_usage_error(CMD, "--common-matches plays the matches of --seed %ld: the final evaluation "
 				       "needs another --final-seed to play fresh ones", a->s.seed);
@@ -299,7 +299,7 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 		 "algorithm: %s; score: %s; oracle: %s; Psi: %ld %smatches per evaluation; era %c\n"
 		 "seed: %ld; threads: %ld; budget: %s; initial program: %s; SA restarts: %s\n"
 		 "evaluations: Psi %lld, C %lld, cache hits %lld; elapsed %.1f s\n"
-		 "best search estimate: Psi %.4f (%s of %ld-match evaluations, optimistic)\n"
+		 "best search estimate: Psi %.4f (%s of %ld-match evaluations%s)\n"
 		 "%s\n"
 		 "%s\n"
 		 "fingerprint: %s",
@@ -310,8 +310,9 @@ static void cs_header(char *header, size_t size, const cs_final *f, const ms_cs_
 		 po->era == MS_CS_ERA_B ? 'B' : 'A', a->s.seed,
 		 a->s.threads, budget, a->s.initial ? a->s.initial : "none (from scratch)",
 		 restart ? restart : "code", st->evals_psi, st->evals_c, st->cache_hits, st->elapsed, f->search_psi,
-		 f->algo == MS_SYNTH_HSS && f->so->hss_confirm > 0 ? "the best mean of a few" : "the best single one",
-		 po->matches,
+		 f->algo == MS_SYNTH_RACE ? "the incumbent's mean, on seeds drawn after its acceptance,"
+		 : f->algo == MS_SYNTH_HSS && f->so->hss_confirm > 0 ? "the best mean of a few" : "the best single one",
+		 po->matches, f->algo == MS_SYNTH_RACE ? "" : ", optimistic",
 		 st->timed ? "NOT reproducible: budgeted by time (how far a run gets depends on the machine)"
 			   : "reproducible: the same command gives the same program for any --threads",
 		 simp, ms_cs_synth_fingerprint(cs));

@@ -248,10 +248,17 @@ typedef enum ms_synth_algo {
 	MS_SYNTH_SKETCH_UCT = 3, /**< UCT on C, then UCT on Psi from a tree holding the sketch's branch */
 	MS_SYNTH_RANDOM = 4,     /**< random programs: the baseline any search must beat */
 	/** hierarchical synthesis search: a bandit over feature vectors picks where SA starts (needs features) */
-	MS_SYNTH_HSS = 5
+	MS_SYNTH_HSS = 5,
+	/**
+	 * raced hill climbing: a mutation of the incumbent plays the incumbent's
+	 * matches (paired scores) and is dropped as soon as it is not ahead; one
+	 * that stays ahead replaces the incumbent only if it is ahead again on
+	 * fresh matches (race_* options)
+	 */
+	MS_SYNTH_RACE = 6
 } ms_synth_algo;
 
-/** "sa", "uct", "sketch-sa", "sketch-uct", "random", "hss"; NULL for unknown values. */
+/** "sa", "uct", "sketch-sa", "sketch-uct", "random", "hss", "race"; NULL for unknown values. */
 MS_EXTERN const char *ms_synth_algo_name(int algo);
 /** The algorithm of a name above, or MS_ENOTFOUND. */
 MS_EXTERN int ms_synth_algo_from_name(const char *name);
@@ -325,11 +332,11 @@ typedef struct ms_synth_stats {
 typedef int (*ms_synth_progress_fn)(void *ud, const ms_synth_stats *st);
 
 /*
- * Version 2: the layout below (the hss_* and population fields joined the
- * struct while it still said 1, so options declaring 1 are refused rather
- * than read past their end).
+ * Version 2: the hss_* and population fields (they joined the struct while
+ * it still said 1, so options declaring 1 are refused rather than read past
+ * their end); version 3: the race_* fields.
  */
-#define MS_SYNTH_OPTIONS_VERSION 2
+#define MS_SYNTH_OPTIONS_VERSION 3
 
 /**
  * Search settings. ms_synth_options_init fills the reference code's values
@@ -424,6 +431,25 @@ typedef struct ms_synth_options {
 	 * score, as the other algorithms).
 	 */
 	int hss_confirm;
+
+	/*
+	 * Raced hill climbing (MS_SYNTH_RACE). The incumbent has scores on
+	 * `race_blocks` evaluations' seeds, drawn afresh whenever it changes.
+	 * A mutation of it is scored on the same seeds one at a time (the same
+	 * matches: paired) and dropped as soon as its summed gain over the
+	 * incumbent is not above 0; one that stays ahead through all of them
+	 * is scored with the incumbent on `race_confirm` fresh seeds, and
+	 * replaces it when its mean gain there exceeds `race_margin` by
+	 * `race_z` standard errors (from the spread of those gains). The
+	 * scores a candidate was selected on never decide its acceptance, so
+	 * the best of thousands of lucky scores is not taken for a better
+	 * program. The search's best Psi (ms_synth_best) is the incumbent,
+	 * scored by its mean over its race seeds, drawn after it was accepted.
+	 */
+	int race_blocks;         /**< paired evaluations of the race (4) */
+	int race_confirm;        /**< fresh paired evaluations of the confirmation (16) */
+	double race_margin;      /**< mean gain per evaluation the confirmation needs (0) */
+	double race_z;           /**< standard errors it must clear the margin by (2; 0: the mean alone) */
 } ms_synth_options;
 
 /**
