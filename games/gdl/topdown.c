@@ -32,6 +32,7 @@
 
 #include "gdl_internal.h"
 #include "core/hash.h"
+#include "microsynth/arena.h"
 
 /* ---- which relations the analysis leaves to queries ---- */
 
@@ -129,6 +130,7 @@ struct gdl_td {
 	ms_gdl g;           /* a shallow copy of the rules whose terms are this machine's own */
 	int base_terms;     /* terms of the rules' own table */
 	int hole;
+	ms_arena *mem;      /* the four tables below: sized once, freed at once */
 	int *kind, *pool;   /* per relation */
 	int *rstart, *rlist; /* per relation: its rules (synthetic ones left out) */
 	td_pool p[NPOOL];
@@ -681,7 +683,7 @@ int gdl_td_new(ms_ctx *ctx, gdl_td **out, const ms_gdl *g)
 {
 	gdl_td *T = ms_ctx_calloc(ctx, 1, sizeof *T);
 	if (!T)
-		return MS_ENOMEM;
+		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for the top-down evaluation", g->name);
 	T->ctx = ctx;
 	T->g0 = g;
 	T->g = *g;
@@ -689,13 +691,17 @@ int gdl_td_new(ms_ctx *ctx, gdl_td **out, const ms_gdl *g)
 	memset(&T->g.terms, 0, sizeof T->g.terms);
 	T->base_terms = g->terms.n;
 	int n = g->nrels, rc = MS_OK;
-	T->kind = ms_ctx_calloc(ctx, (size_t)n + 1, sizeof *T->kind);
-	T->pool = ms_ctx_calloc(ctx, (size_t)n + 1, sizeof *T->pool);
-	T->rstart = ms_ctx_calloc(ctx, (size_t)n + 2, sizeof *T->rstart);
-	T->rlist = ms_ctx_calloc(ctx, (size_t)g->nrules + 1, sizeof *T->rlist);
+	if ((rc = ms_arena_new(&T->mem, ctx, 0)) < 0) {
+		gdl_td_free(T);
+		return rc;
+	}
+	T->kind = ms_arena_calloc(T->mem, (size_t)n + 1, sizeof *T->kind);
+	T->pool = ms_arena_calloc(T->mem, (size_t)n + 1, sizeof *T->pool);
+	T->rstart = ms_arena_calloc(T->mem, (size_t)n + 2, sizeof *T->rstart);
+	T->rlist = ms_arena_calloc(T->mem, (size_t)g->nrules + 1, sizeof *T->rlist);
 	if (!T->kind || !T->pool || !T->rstart || !T->rlist) {
 		gdl_td_free(T);
-		return MS_ENOMEM;
+		return ms_ctx_error(ctx, MS_ENOMEM, "%s: out of memory for the top-down evaluation", g->name);
 	}
 	for (int r = 0; r < n; r++) {
 		const gdl_rel *R = &g->rels[r];
@@ -728,10 +734,7 @@ void gdl_td_free(gdl_td *T)
 	ms_vec_dispose(ctx, &T->stack);
 	ms_vec_dispose(ctx, &T->scc);
 	gdl_terms_free(ctx, &T->g.terms);
-	ms_ctx_mfree(ctx, T->kind);
-	ms_ctx_mfree(ctx, T->pool);
-	ms_ctx_mfree(ctx, T->rstart);
-	ms_ctx_mfree(ctx, T->rlist);
+	ms_arena_free(T->mem);
 	ms_ctx_mfree(ctx, T);
 }
 

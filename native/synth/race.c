@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "synth_internal.h"
+#include "microsynth/arena.h"
 
 /* Seeds of race and confirmation evaluations: their own stream, apart from the search's index seeds. */
 #define RACE_SEED_TAG UINT64_C(0x7261636573656564)
@@ -36,6 +37,7 @@ typedef struct race {
 	ms_synth *s;
 	ms_dsl_prog *inc, *cand;
 	int k, c;
+	ms_arena *mem;         /* the five tables below: sized once, freed at once */
 	uint64_t *race_seed;   /* k: the incumbent's race seeds */
 	double *inc_score;     /* k: its scores on them */
 	uint64_t *pair_seed;   /* 2c: a confirmation's seeds, each twice (incumbent, candidate) */
@@ -51,14 +53,9 @@ static uint64_t fresh_seed(race *r)
 
 static void race_free(race *r)
 {
-	ms_synth *s = r->s;
 	ms_dsl_prog_free(r->inc);
 	ms_dsl_prog_free(r->cand);
-	ms_ctx_mfree(s->ctx, r->race_seed);
-	ms_ctx_mfree(s->ctx, r->inc_score);
-	ms_ctx_mfree(s->ctx, r->pair_seed);
-	ms_ctx_mfree(s->ctx, r->pair);
-	ms_ctx_mfree(s->ctx, r->pair_score);
+	ms_arena_free(r->mem);
 }
 
 static int race_init(race *r, ms_synth *s)
@@ -68,13 +65,14 @@ static int race_init(race *r, ms_synth *s)
 	r->k = s->o.race_blocks;
 	r->c = s->o.race_confirm;
 	int rc;
-	if ((rc = syn_prog_new(s, &r->inc)) < 0 || (rc = syn_prog_new(s, &r->cand)) < 0)
+	if ((rc = syn_prog_new(s, &r->inc)) < 0 || (rc = syn_prog_new(s, &r->cand)) < 0 ||
+	    (rc = ms_arena_new(&r->mem, s->ctx, 0)) < 0)
 		return rc;
-	r->race_seed = ms_ctx_calloc(s->ctx, (size_t)r->k, sizeof *r->race_seed);
-	r->inc_score = ms_ctx_calloc(s->ctx, (size_t)r->k, sizeof *r->inc_score);
-	r->pair_seed = ms_ctx_calloc(s->ctx, (size_t)r->c * 2, sizeof *r->pair_seed);
-	r->pair = ms_ctx_calloc(s->ctx, (size_t)(r->c * 2 > r->k ? r->c * 2 : r->k), sizeof *r->pair);
-	r->pair_score = ms_ctx_calloc(s->ctx, (size_t)r->c * 2, sizeof *r->pair_score);
+	r->race_seed = ms_arena_calloc(r->mem, (size_t)r->k, sizeof *r->race_seed);
+	r->inc_score = ms_arena_calloc(r->mem, (size_t)r->k, sizeof *r->inc_score);
+	r->pair_seed = ms_arena_calloc(r->mem, (size_t)r->c * 2, sizeof *r->pair_seed);
+	r->pair = ms_arena_calloc(r->mem, (size_t)(r->c * 2 > r->k ? r->c * 2 : r->k), sizeof *r->pair);
+	r->pair_score = ms_arena_calloc(r->mem, (size_t)r->c * 2, sizeof *r->pair_score);
 	if (!r->race_seed || !r->inc_score || !r->pair_seed || !r->pair || !r->pair_score)
 		return ms_ctx_error(s->ctx, MS_ENOMEM, "race: out of memory");
 	return 0;
