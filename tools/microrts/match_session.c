@@ -127,9 +127,26 @@ static char *random_map(reader *r, int w, int h, int pct, int want, int stock)
 	return xml;
 }
 
-/* A bot for `which`: a native bot, or (program) a random DSL program. */
+/* The deepest nesting of loops in `p` (0: none). */
+static int loop_depth(const ms_dsl_prog *p, const ms_dsl_grammar *g)
+{
+	const ms_dsl_sym *sym = ms_dsl_prog_nodes(p);
+	int n = ms_dsl_prog_len(p), deepest = 0;
+
+	for (int i = 0; i < n; i++) {
+		int d = 0;
+		for (int a = i; a >= 0; a = ms_dsl_parent(p, a, NULL))
+			d += !ms_dsl_is_hole(sym[a]) && ms_dsl_prod_op(g, sym[a]) == MS_RTS_DSL_S_FOR;
+		if (d > deepest)
+			deepest = d;
+	}
+	return deepest;
+}
+
+/* A bot for `which`: a native bot, or (program) a random DSL program, whose
+ * loop nesting goes to *depth. */
 static int make_bot(ms_ctx *ctx, reader *r, ms_bot **out, int program, unsigned which, const ms_rts_utt *utt,
-		    int edition, int64_t seed)
+		    int edition, int64_t seed, int *depth)
 {
 	const char *const *names = ms_bot_names();
 	int n_names = 0, rc;
@@ -154,8 +171,10 @@ static int make_bot(ms_ctx *ctx, reader *r, ms_bot **out, int program, unsigned 
 			if (!rc && !ms_rts_dsl_check_bound(p, NULL))
 				break;
 		}
-		if (!rc)
+		if (!rc) {
+			*depth = loop_depth(p, g);
 			rc = ms_rts_dsl_bot_new(ctx, out, p, utt, seed);
+		}
 		ms_dsl_prog_free(p);
 		ms_dsl_grammar_free(g);
 		return rc;
@@ -234,7 +253,7 @@ int ms_session_play(const uint8_t *data, size_t size, ms_session_stats *st)
 	ms_rts_utt *utt = NULL;
 	ms_bot *b[2] = { NULL, NULL };
 	unsigned version, policy, flags, bot0, bot1, n_matches;
-	int edition, po, reset, program[2], rc = 0;
+	int edition, po, reset, program[2], depth = 0, rc = 0;
 	long budget = SESSION_MAX_CYCLES, unit_budget = SESSION_MAX_WORK;
 	int64_t seed = fnv(data, size);
 
@@ -256,8 +275,8 @@ int ms_session_play(const uint8_t *data, size_t size, ms_session_stats *st)
 		return -1;
 	}
 	if (ms_rts_utt_new(ctx, &utt, (int)version, (int)policy) ||
-	    make_bot(ctx, &r, &b[0], program[0], bot0, utt, edition, seed) ||
-	    make_bot(ctx, &r, &b[1], program[1], bot1, utt, edition, seed + 1)) {
+	    make_bot(ctx, &r, &b[0], program[0], bot0, utt, edition, seed, &depth) ||
+	    make_bot(ctx, &r, &b[1], program[1], bot1, utt, edition, seed + 1, &depth)) {
 		/* a random program may be rejected by the interpreter; nothing else should fail */
 		if (!program[0] || !b[1]) {
 			note(st, "session setup: %s", ms_ctx_last_error(ctx));
@@ -280,9 +299,16 @@ int ms_session_play(const uint8_t *data, size_t size, ms_session_stats *st)
 			cycles = (int)budget;
 		/* a cycle's work, about a microsecond per unit (measured under
 		 * ASan): the bots compare units with units and search paths over
-		 * the map for units (mayari: every combat unit), a program's loops
-		 * over units nest and pick targets among units */
-		long u1 = want + 1, per = program[0] ? u1 * u1 * u1 / 12 : u1 * u1 / 8 + u1 * w * h / 32;
+		 * the map for units (mayari: every combat unit); a program picks
+		 * targets among units in loops over units, nested `depth` deep.
+		 * The interpreter skips most reruns of inner loops, but not those
+		 * drawing Random targets, which cost units^depth. */
+		long u1 = want + 1, per = u1 * u1 / 8 + u1 * w * h / 32;
+		if (program[0]) {
+			per = u1 * u1 / 12;
+			for (int k = depth < 2 ? 1 : depth - 1; k > 0 && per <= unit_budget; k--)
+				per *= u1;
+		}
 		if (cycles * per > unit_budget)
 			cycles = (int)(unit_budget / per) + 1;
 		if (!(xml = random_map(&r, w, h, pct, want, stock))) {
