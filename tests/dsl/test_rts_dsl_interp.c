@@ -550,6 +550,123 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_ctx_free(ctx);
 }
 
+/* An 8x8 map: our base, `workers` workers of ours in rows from (0, 2), an enemy base and worker. */
+static char *crowded_map(int workers)
+{
+	char *xml = malloc(4096 + (size_t)workers * 160), *q = xml;
+	q += sprintf(q, "<rts.PhysicalGameState width=\"8\" height=\"8\"><terrain>%s</terrain><players>"
+			"<rts.Player ID=\"0\" resources=\"5\"></rts.Player><rts.Player ID=\"1\" resources=\"5\">"
+			"</rts.Player></players><units>"
+			"<rts.units.Unit type=\"Base\" ID=\"1\" player=\"0\" x=\"0\" y=\"0\" resources=\"0\" "
+			"hitpoints=\"10\"></rts.units.Unit>"
+			"<rts.units.Unit type=\"Base\" ID=\"2\" player=\"1\" x=\"7\" y=\"0\" resources=\"0\" "
+			"hitpoints=\"10\"></rts.units.Unit>"
+			"<rts.units.Unit type=\"Worker\" ID=\"3\" player=\"1\" x=\"6\" y=\"0\" resources=\"0\" "
+			"hitpoints=\"1\"></rts.units.Unit>",
+		     "0000000000000000000000000000000000000000000000000000000000000000");
+	for (int k = 0; k < workers; k++)
+		q += sprintf(q,
+			     "<rts.units.Unit type=\"Worker\" ID=\"%d\" player=\"0\" x=\"%d\" y=\"%d\" "
+			     "resources=\"0\" hitpoints=\"1\"></rts.units.Unit>",
+			     10 + k, k % 8, 2 + k / 8);
+	strcpy(q, "</units></rts.PhysicalGameState>");
+	return xml;
+}
+
+/*
+ * Loops drawing Random targets are never skipped, so nested ones cost
+ * units^depth: the loop budget stops such a decision. What it assigned
+ * until then is exactly the start of what the whole decision assigns, and
+ * a decision within the budget is not touched.
+ */
+static void test_rts_dsl_interp__loop_budget_stops_a_decision_where_it_ends(void **state)
+{
+	static const char *const progs[] = {
+		"for(Unit u){for(Unit u){for(Unit u){u.moveToUnit(Ally,Random)} u.harvest(3)} u.attack(Random)}",
+		"for(Unit u){u.idle() for(Unit u){u.moveToUnit(Enemy,Random) for(Unit u){u.attack(Random)}}}",
+		"for(Unit u){for(Unit u){for(Unit u){for(Unit u){for(Unit u){u.moveToUnit(Ally,Random)}}}}}",
+	};
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_rts_state *s;
+	ms_dsl_grammar *g;
+	ms_dsl_prog *p;
+	ms_rts_pair pa[128], pb[128];
+	char *xml = crowded_map(40);
+	int cut_with_actions = 0, whole = 0;
+	(void)state;
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "crowded", xml, strlen(xml), 0), MS_OK);
+	assert_int_equal(ms_rts_dsl_grammar_new(ctx, &g, 0), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(ctx, &p, g), MS_OK);
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(ms_rts_dsl_parse(p, "test", progs[k], strlen(progs[k]), 0), MS_OK);
+		for (long budget = 1; budget <= 300000; budget = budget * 3 + 1) {
+			ms_rts_dsl_options ob = { .version = MS_RTS_DSL_OPTIONS_VERSION, .every_decision = 1,
+						  .loop_budget = budget };
+			ms_rts_dsl_options oa = { .version = MS_RTS_DSL_OPTIONS_VERSION, .every_decision = 1 };
+			ms_rts_dsl_interp *a, *b;
+			const ms_rts_dsl_assignment *xa, *xb;
+			int na, nb, ka, kb;
+			assert_int_equal(ms_rts_dsl_interp_new(ctx, &a, p, 5, &oa), MS_OK);
+			assert_int_equal(ms_rts_dsl_interp_new(ctx, &b, p, 5, &ob), MS_OK);
+			assert_int_equal(ms_rts_dsl_decide(a, 0, s, pa, 128, &na), MS_OK);
+			assert_int_equal(ms_rts_dsl_decide(b, 0, s, pb, 128, &nb), MS_OK);
+			assert_int_equal(ms_rts_dsl_cuts(a), 0);
+			xa = ms_rts_dsl_assignments(a, &ka);
+			xb = ms_rts_dsl_assignments(b, &kb);
+			assert_true(kb <= ka);
+			for (int j = 0; j < kb; j++) {
+				assert_int_equal(xa[j].unit, xb[j].unit);
+				assert_int_equal(xa[j].kind, xb[j].kind);
+				assert_int_equal(xa[j].target, xb[j].target);
+				assert_int_equal(xa[j].node, xb[j].node);
+			}
+			if (ms_rts_dsl_cuts(b)) {
+				assert_int_equal(ms_rts_dsl_cuts(b), 1);
+				cut_with_actions += kb > 0 && kb < ka;
+			} else {
+				assert_int_equal(kb, ka);
+				whole++;
+			}
+			ms_rts_dsl_interp_free(a);
+			ms_rts_dsl_interp_free(b);
+		}
+	}
+	assert_true(cut_with_actions >= 4);
+	assert_true(whole >= 1);
+	/* 41 units, loops five deep: 41^5 iterations without the default budget */
+	{
+		ms_rts_dsl_interp *it;
+		int n, k;
+		assert_int_equal(ms_rts_dsl_parse(p, "test", progs[2], strlen(progs[2]), 0), MS_OK);
+		assert_int_equal(ms_rts_dsl_interp_new(ctx, &it, p, 5, NULL), MS_OK);
+		assert_int_equal(ms_rts_dsl_decide(it, 0, s, pa, 128, &n), MS_OK);
+		assert_int_equal(ms_rts_dsl_cuts(it), 1);
+		ms_rts_dsl_assignments(it, &k);
+		assert_true(k > 0);
+		ms_rts_dsl_interp_free(it);
+	}
+	/* a negative budget is refused; a version 3 struct has none and gets the default */
+	{
+		ms_rts_dsl_interp *it = NULL;
+		ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .loop_budget = -1 };
+		assert_int_equal(ms_rts_dsl_interp_new(ctx, &it, p, 5, &o), MS_EINVAL);
+		assert_null(it);
+		assert_non_null(strstr(ms_ctx_last_error(ctx), "loop budget -1"));
+		o.version = 3;
+		assert_int_equal(ms_rts_dsl_interp_new(ctx, &it, p, 5, &o), MS_OK);
+		ms_rts_dsl_interp_free(it);
+	}
+	ms_dsl_prog_free(p);
+	ms_dsl_grammar_free(g);
+	ms_rts_state_free(s);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+	free(xml);
+}
+
 /*
  * A decision with no unit of the player free answers empty without running
  * the program (every_decision off), and one with a unit free runs it; a
@@ -814,6 +931,7 @@ int main(void)
 		cmocka_unit_test(test_rts_dsl_interp__translate),
 		cmocka_unit_test(test_rts_dsl_interp__loop_shortcut_changes_no_decision),
 		cmocka_unit_test(test_rts_dsl_interp__no_unit_free_answers_empty),
+		cmocka_unit_test(test_rts_dsl_interp__loop_budget_stops_a_decision_where_it_ends),
 		cmocka_unit_test(test_rts_dsl_interp__region_test_and_repeated_views_change_no_decision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,6 +61,8 @@ typedef struct rd_aa {
  * harness see the same bot.
  */
 #define RD_ASTAR_BUDGET 400000L
+/* loop iterations per decision (ms_rts_dsl_options.loop_budget) */
+#define RD_LOOP_BUDGET 250000L
 
 typedef struct rd_layer {
 	ms_ctx *ctx;

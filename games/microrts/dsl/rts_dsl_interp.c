@@ -15,149 +15,18 @@
  * nothing again, so it is skipped (unless it draws Random targets). This
  * is exact, and turns the units^depth cost of nested loops into a small
  * multiple of the units.
+ *
+ * Loops drawing Random targets cannot be skipped, so their cost stays
+ * units^depth: a decision stops once it has run `loop_budget` iterations
+ * (far above any real program's hundreds), which bounds a decision a
+ * search's mutation made pathological without changing any other.
  */
 #include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
-#include "rts_dsl_internal.h"
+#include "rts_dsl_interp.h"
 #include "core/vec.h"
-
-typedef struct rd_node {
-	int op;
-	int k[3];  /* children: S/B nodes, or parameter nodes */
-	int t;     /* T value index, -1 none */
-	int d;     /* D value index */
-	int n;     /* N value */
-	int o;     /* Op value index */
-	int tp;    /* Tp value index */
-	int at, ad, an, ao, atp; /* the nodes holding T, D, N, Op and Tp (reach marks), -1 none */
-	int end;   /* one past the subtree */
-	int rnd;   /* subtree draws Random targets */
-	int inner; /* a for whose body holds another for */
-	int loops; /* the subtree holds a for (itself included) */
-} rd_node;
-
-/* Memory of a for node within a tick (see the header comment). */
-typedef struct rd_for {
-	uint32_t tick;
-	uint32_t v0, v1;
-} rd_for;
-
-struct ms_rts_dsl_interp {
-	ms_ctx *ctx;
-	rd_node *code;
-	rd_for *fors;
-	int n_code, cap_code;
-	ms_jrandom rng;
-	ms_rts_dsl_options opts;
-	rd_layer L;
-	/* the unit type table the ids below belong to */
-	const ms_rts_utt *utt;
-	int tmap[RD_T_COUNT]; /* DSL type -> table id, -1 when absent */
-	int id_worker, id_base, id_barracks, id_light, id_heavy, id_ranged;
-	/* per tick */
-	uint32_t tick, version;
-	int player, R;
-	int n_own[MS_RTS_MAX_TYPES], n_other[MS_RTS_MAX_TYPES];
-	int n_build[MS_RTS_MAX_TYPES], n_train[MS_RTS_MAX_TYPES];
-	int n_harvest, n_attack;
-	int any_enemy, any_opponent;
-	/* This decision's unit lists (indices in list order, so every scan
-	 * meets its units in the order a scan of the whole list would):
-	 * units with an owner, ours, the others', resources, our stockpiles.
-	 * Big maps hold mostly resources, which most scans skip. */
-	int *live, *own, *enemy, *res, *stock;
-	int n_live, n_own_ix, n_enemy, n_res, n_stock, cap_ix;
-	/* Per unit, computed on first use in a decision (stamp == dec): the
-	 * nearest enemy's and opponent's squared distance, and whether an
-	 * enemy has the unit in its attack range. The state does not change
-	 * during a decision, so neither do they. */
-	uint32_t *stamp;
-	int *enemy_d2, *opp_d2, *in_range;
-	uint32_t dec;
-	int min_enemy_hp, max_enemy_damage;
-	ms_rts_dsl_assignment *pub;
-	int n_pub, cap_pub;
-	rd_view view; /* the last decision's, for a decision that repeats it */
-	long repeats;
-	long skips;   /* decisions with no unit free, answered empty */
-};
-
-/* ---- compiling ----------------------------------------------------------- */
-
-static int compile(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
-{
-	const ms_dsl_grammar *g = ms_dsl_prog_grammar(p);
-	const ms_dsl_sym *nodes = ms_dsl_prog_nodes(p);
-	const int32_t *ends = ms_dsl_prog_ends(p);
-	int n = ms_dsl_prog_len(p);
-
-	if (!ms_rts_dsl_grammar_is(g) || ms_dsl_prog_nt(p) != RD_NT_S || n < 1)
-		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL interpreter: not a finished MicroRTS DSL program");
-	if (ms_dsl_hole_count(p) > 0)
-		return ms_ctx_error(it->ctx, MS_EINVAL, "DSL interpreter: the program has holes (node %d)",
-				    ms_dsl_first_hole(p));
-	if (n > it->cap_code) {
-		const ms_vec_col cols[] = {MS_VEC_COL(it->code), MS_VEC_COL(it->fors)};
-		if (ms_vec_grow_cols(it->ctx, &it->cap_code, n, cols, 2) < 0)
-			return ms_ctx_error(it->ctx, MS_ENOMEM, "DSL interpreter: out of memory");
-	}
-	for (int i = 0; i < n; i++) {
-		rd_node *c = &it->code[i];
-		int arity = ms_dsl_prod_arity(g, nodes[i]);
-		memset(c, 0, sizeof(*c));
-		c->op = ms_dsl_prod_op(g, nodes[i]);
-		c->t = c->d = c->o = c->tp = -1;
-		c->at = c->ad = c->an = c->ao = c->atp = -1;
-		c->end = ends[i];
-		for (int k = 0; k < arity && k < 3; k++) {
-			int ch = ms_dsl_child(p, i, k), op = ms_dsl_prod_op(g, nodes[ch]);
-			c->k[k] = ch;
-			switch (MS_RTS_DSL_VAL_KIND(op)) {
-			case MS_RTS_DSL_VAL_T:
-				c->t = MS_RTS_DSL_VAL_INDEX(op);
-				c->at = ch;
-				break;
-			case MS_RTS_DSL_VAL_N:
-				c->n = MS_RTS_DSL_VAL_INDEX(op) == RD_N_INF ? RD_N_INF_VALUE : MS_RTS_DSL_VAL_INDEX(op);
-				c->an = ch;
-				break;
-			case MS_RTS_DSL_VAL_D:
-				c->d = MS_RTS_DSL_VAL_INDEX(op);
-				c->ad = ch;
-				break;
-			case MS_RTS_DSL_VAL_OP:
-				c->o = MS_RTS_DSL_VAL_INDEX(op);
-				c->ao = ch;
-				break;
-			case MS_RTS_DSL_VAL_TP:
-				c->tp = MS_RTS_DSL_VAL_INDEX(op);
-				c->atp = ch;
-				break;
-			default:
-				break;
-			}
-		}
-	}
-	/* Random anywhere below a node makes its loops draw numbers. Bottom up
-	 * over the children (each next one at its sibling's end): a program is
-	 * compiled for every match, so this stays linear. */
-	for (int i = n - 1; i >= 0; i--) {
-		rd_node *c = &it->code[i];
-		int below = 0; /* a for strictly inside the subtree */
-		c->rnd = c->o == RD_OP_RANDOM;
-		for (int j = i + 1; j < c->end; j = it->code[j].end) {
-			c->rnd |= it->code[j].rnd;
-			below |= it->code[j].loops;
-		}
-		c->inner = c->op == MS_RTS_DSL_S_FOR && below;
-		c->loops = c->op == MS_RTS_DSL_S_FOR || below;
-		it->fors[i].tick = 0;
-	}
-	it->n_code = n;
-	return MS_OK;
-}
 
 void ms_rts_dsl_interp_seed(ms_rts_dsl_interp *it, int64_t seed)
 {
@@ -171,20 +40,25 @@ int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_pro
 	int rc;
 
 	*out = NULL;
-	if (opts && opts->version != MS_RTS_DSL_OPTIONS_VERSION && opts->version != 2)
+	if (opts && (opts->version < 2 || opts->version > MS_RTS_DSL_OPTIONS_VERSION))
 		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: unknown options version %d", opts->version);
 	if (opts && opts->for_order != MS_RTS_DSL_FOR_LIST && opts->for_order != MS_RTS_DSL_FOR_BIL)
 		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: unknown for order %d", opts->for_order);
+	if (opts && opts->version >= 4 && opts->loop_budget < 0)
+		return ms_ctx_error(ctx, MS_EINVAL, "DSL interpreter: loop budget %ld is negative", opts->loop_budget);
 	if (!(it = ms_ctx_calloc(ctx, 1, sizeof(*it))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "DSL interpreter: out of memory");
 	it->ctx = ctx;
-	/* version 2 callers' structs end before `reach` */
+	/* older callers' structs end before `reach` (version 2) or `loop_budget` (3) */
 	if (opts)
-		memcpy(&it->opts, opts, opts->version == 2 ? offsetof(ms_rts_dsl_options, reach) : sizeof(*opts));
+		memcpy(&it->opts, opts,
+		       opts->version == 2   ? offsetof(ms_rts_dsl_options, reach)
+		       : opts->version == 3 ? offsetof(ms_rts_dsl_options, loop_budget)
+					    : sizeof(*opts));
 	it->opts.version = MS_RTS_DSL_OPTIONS_VERSION;
 	rd_layer_init(&it->L, ctx);
 	ms_jrandom_init(&it->rng, seed);
-	if ((rc = compile(it, p))) {
+	if ((rc = rd_compile(it, p))) {
 		ms_rts_dsl_interp_free(it);
 		return rc;
 	}
@@ -195,7 +69,7 @@ int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_pro
 int ms_rts_dsl_interp_set_program(ms_rts_dsl_interp *it, const ms_dsl_prog *p)
 {
 	it->view.answered = 0;
-	return compile(it, p);
+	return rd_compile(it, p);
 }
 
 void ms_rts_dsl_interp_free(ms_rts_dsl_interp *it)
@@ -683,6 +557,8 @@ static int exec_for(ms_rts_dsl_interp *it, int i)
 	uint32_t v0 = it->version;
 	int rc = MS_OK, passes = it->opts.for_order == MS_RTS_DSL_FOR_BIL ? 4 : 1, full;
 
+	if (it->cut)
+		return MS_OK;
 	reach_node(it, i);
 	if (f->tick == it->tick && f->v0 == f->v1 && f->v1 == v0 && !c->rnd && !it->opts.full_loops)
 		return MS_OK;
@@ -693,10 +569,15 @@ static int exec_for(ms_rts_dsl_interp *it, int i)
 	 * once all of ours have one. The rest of such runs is skipped. */
 	full = it->opts.full_loops;
 	for (int pass = 0; pass < passes && !rc && (full || it->L.n_aa < it->n_own_ix); pass++)
-		for (int k = 0; k < it->n_own_ix && !rc; k++) {
+		for (int k = 0; k < it->n_own_ix && !rc && !it->cut; k++) {
 			int j = it->own[k];
 			if (passes > 1 && !bil_pass(it, pass, UNIT(it, j)->type))
 				continue;
+			if (++it->iters > it->loop_budget && !full) {
+				it->cut = 1;
+				it->cuts++;
+				break;
+			}
 			if (full || !has_action(it, j))
 				rc = exec_stmt(it, c->k[0], j);
 			else if (c->inner)
@@ -721,6 +602,8 @@ static int exec_residual(ms_rts_dsl_interp *it, int i, int ui)
 	const rd_node *c = &it->code[i];
 	int rc, v;
 
+	if (it->cut)
+		return MS_OK;
 	if (!c->loops) {
 		reach_busy(it, i);
 		return MS_OK;
@@ -751,6 +634,8 @@ static int exec_stmt(ms_rts_dsl_interp *it, int i, int ui)
 	const rd_node *c = &it->code[i];
 	int rc, v;
 
+	if (it->cut) /* the loop budget ended the decision */
+		return MS_OK;
 	/* the unit got its action earlier in this body: the rest runs as a residual (exec_for's comment) */
 	if (ui >= 0 && !it->opts.full_loops && has_action(it, ui))
 		return exec_residual(it, i, ui);
@@ -933,6 +818,9 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 	it->player = player;
 	it->R = s->resources[player];
 	it->version = 0;
+	it->iters = 0;
+	it->cut = 0;
+	it->loop_budget = it->opts.loop_budget > 0 ? it->opts.loop_budget : RD_LOOP_BUDGET;
 	it->n_harvest = it->n_attack = 0;
 	it->any_enemy = it->any_opponent = 0;
 	memset(it->n_own, 0, sizeof(it->n_own));
@@ -971,6 +859,11 @@ long ms_rts_dsl_path_expansions(const ms_rts_dsl_interp *it)
 long ms_rts_dsl_skips(const ms_rts_dsl_interp *it)
 {
 	return it->skips;
+}
+
+long ms_rts_dsl_cuts(const ms_rts_dsl_interp *it)
+{
+	return it->cuts;
 }
 
 long ms_rts_dsl_repeats(const ms_rts_dsl_interp *it)

@@ -190,6 +190,10 @@ typedef struct ms_rts_dsl_options {
 	/* version 3 */
 	uint8_t *reach; /**< NULL, or one byte per node of the program that the interpreter ORs
 			     MS_RTS_DSL_REACH_* into as it runs (the caller owns and clears it) */
+	/* version 4 */
+	long loop_budget; /**< loop iterations per decision; 0: the default 250,000. A decision that
+			       would run more stops where the budget ends, keeping what it assigned so far
+			       (nested loops cost units^depth, Java's time; ignored with full_loops) */
 } ms_rts_dsl_options;
 
 /**
@@ -198,7 +202,7 @@ typedef struct ms_rts_dsl_options {
  */
 MS_EXTERN int ms_rts_dsl_options_init(ms_rts_dsl_options *opts, unsigned int version);
 
-#define MS_RTS_DSL_OPTIONS_VERSION 3
+#define MS_RTS_DSL_OPTIONS_VERSION 4
 
 /**
  * What a run read of a program (ms_rts_dsl_options.reach), for a Random-free
@@ -279,6 +283,8 @@ MS_EXTERN long ms_rts_dsl_repeats(const ms_rts_dsl_interp *it);
  * abstract-action map and expansion count are empty (tests count them).
  */
 MS_EXTERN long ms_rts_dsl_skips(const ms_rts_dsl_interp *it);
+/** Decisions stopped by the loop budget (ms_rts_dsl_options.loop_budget). */
+MS_EXTERN long ms_rts_dsl_cuts(const ms_rts_dsl_interp *it);
 
 MS_EXTERN const ms_rts_dsl_assignment *ms_rts_dsl_assignments(const ms_rts_dsl_interp *it, int *n);
 
