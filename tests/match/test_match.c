@@ -174,6 +174,75 @@ static void test_match__native_program_in_memory_plays_as_ms_bot_play(void **sta
 	ms_ctx_free(ctx);
 }
 
+/*
+ * A program whose loops draw Random targets five deep over 41 units would
+ * run 41^5 iterations a decision: natively its first decision stops at the
+ * loop budget and the match is its loss, as a bot the harness's time check
+ * stops; a program within the budget plays the same state as usual.
+ */
+static void test_match__a_decision_past_the_loop_budget_loses_the_match(void **state)
+{
+	static const char deep[] =
+		"for(Unit u){for(Unit u){for(Unit u){for(Unit u){for(Unit u){u.moveToUnit(Ally,Random)}}}}}";
+	static const char plain[] = "for(Unit u){u.harvest(2) u.moveToUnit(Enemy,Closest)}";
+	char xml[16384], *q = xml;
+	ms_ctx *ctx;
+	ms_rts_utt *utt;
+	ms_rts_state *s;
+	ms_dsl_grammar *g;
+	ms_dsl_prog *p;
+	ms_match *m;
+	ms_match_options o = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_NATIVE, .max_cycles = 200 };
+	(void)state;
+
+	q += sprintf(q, "<rts.PhysicalGameState width=\"16\" height=\"16\"><terrain>");
+	for (int c = 0; c < 256; c++)
+		*q++ = '0';
+	q += sprintf(q, "</terrain><players><rts.Player ID=\"0\" resources=\"5\"></rts.Player>"
+			"<rts.Player ID=\"1\" resources=\"5\"></rts.Player></players><units>"
+			"<rts.units.Unit type=\"Base\" ID=\"1\" player=\"0\" x=\"0\" y=\"0\" resources=\"0\" "
+			"hitpoints=\"10\"></rts.units.Unit>"
+			"<rts.units.Unit type=\"Base\" ID=\"2\" player=\"1\" x=\"15\" y=\"15\" resources=\"0\" "
+			"hitpoints=\"10\"></rts.units.Unit>");
+	for (int k = 0; k < 40; k++)
+		q += sprintf(q, "<rts.units.Unit type=\"Worker\" ID=\"%d\" player=\"0\" x=\"%d\" y=\"%d\" "
+				"resources=\"0\" hitpoints=\"1\"></rts.units.Unit>", 10 + k, k % 8, 2 + k / 8);
+	strcpy(q, "</units></rts.PhysicalGameState>");
+	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
+	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
+	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "crowded", xml, strlen(xml), 0), MS_OK);
+	assert_int_equal(ms_rts_dsl_grammar_new(ctx, &g, 0), MS_OK);
+	assert_int_equal(ms_dsl_prog_new(ctx, &p, g), MS_OK);
+	o.initial = s;
+	o.map = "crowded";
+	assert_int_equal(ms_match_new(ctx, &m, &o), MS_OK);
+	for (int k = 0; k < 2; k++) {
+		ms_match_player pl[2] = { ms_match_player_program(p), ms_match_player_spec("WorkerRush") };
+		ms_match_result res;
+		int rc;
+		const char *text = k ? plain : deep;
+		assert_int_equal(ms_rts_dsl_parse(p, "test", text, strlen(text), 0), MS_OK);
+		rc = ms_match_play(m, pl, NULL, &res);
+		if (k) {
+			assert_int_equal(rc, MS_OK);
+			assert_int_equal(res.crashed, -1);
+			assert_true(res.cycles > 0);
+		} else {
+			assert_int_equal(rc, MS_EILLEGAL);
+			assert_int_equal(res.crashed, 0);
+			assert_int_equal(res.winner, 1);
+			assert_int_equal(res.cycles, 0);
+			assert_non_null(strstr(ms_ctx_last_error(ctx), "250000 loop iterations"));
+		}
+	}
+	ms_match_free(m);
+	ms_dsl_prog_free(p);
+	ms_dsl_grammar_free(g);
+	ms_rts_state_free(s);
+	ms_rts_utt_free(utt);
+	ms_ctx_free(ctx);
+}
+
 static void test_match__bad_settings_and_players_are_errors(void **state)
 {
 	ms_ctx *ctx;
@@ -264,6 +333,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_match__factory_makes_every_kind_of_spec),
 		cmocka_unit_test(test_match__factory_errors_name_the_spec),
 		cmocka_unit_test(test_match__native_program_in_memory_plays_as_ms_bot_play),
+		cmocka_unit_test(test_match__a_decision_past_the_loop_budget_loses_the_match),
 		cmocka_unit_test(test_match__bad_settings_and_players_are_errors),
 		cmocka_unit_test(test_match__competition_table_is_complete),
 	};

@@ -831,6 +831,11 @@ int ms_rts_dsl_decide(ms_rts_dsl_interp *it, int player, const ms_rts_state *s, 
 		return rc;
 	if ((rc = exec_stmt(it, 0, -1)))
 		return rc;
+	if (it->cut && it->opts.cut_fails)
+		return ms_ctx_error(it->ctx, MS_EILLEGAL,
+				    "DSL: the decision at cycle %d ran past its budget of %ld loop iterations (nested "
+				    "loops over %d units; a time check would stop it: the match counts as a loss)",
+				    ms_rts_state_time(s), it->loop_budget, it->n_own_ix);
 	if ((rc = publish(it)))
 		return rc;
 	if ((rc = rd_layer_translate(&it->L, out, max, n)))

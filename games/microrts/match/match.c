@@ -241,10 +241,12 @@ static int memo_table(ms_match *m, ms_memo **out)
 	return MS_OK;
 }
 
-/* A program player's bot, with the match context's memo table. */
+/* A program player's bot, with the match context's memo table; a decision
+ * past the loop budget loses the match, so that a search's pathological
+ * mutant costs one decision, not a whole match of them. */
 static int program_bot(ms_match *m, ms_bot **out, const ms_dsl_prog *p, uint8_t *reach, int64_t seed)
 {
-	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .reach = reach };
+	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .reach = reach, .cut_fails = 1 };
 	int rc;
 
 	if ((rc = memo_table(m, &o.path_memo)))

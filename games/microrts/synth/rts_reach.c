@@ -340,7 +340,7 @@ static int replay_begin(rts_reach_prog *q)
 		return rc;
 	if (q->it)
 		return ms_rts_dsl_interp_set_program(q->it, q->p);
-	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .path_memo = q->memo };
+	ms_rts_dsl_options o = { .version = MS_RTS_DSL_OPTIONS_VERSION, .path_memo = q->memo, .cut_fails = 1 };
 	return ms_rts_dsl_interp_new(q->ctx, &q->it, q->p, 0, &o);
 }
 
@@ -366,8 +366,9 @@ static int replay(const entry *e, rts_reach_prog *q, const diff_at *d, int nd)
 			const ms_rts_pair *p = e->pairs + ev->off;
 			int n;
 			if (ev->dec >= 0 && touched(e, ev->dec, d, nd)) {
+				/* a decision past the loop budget: the match is played, and lost */
 				if ((rc = ms_rts_dsl_decide(q->it, e->seat, q->s, q->buf, max, &n)))
-					return rc;
+					return rc == MS_EILLEGAL ? 0 : rc;
 				if (!same_pairs(q->buf, n, p + (e->seat ? ev->n[0] : 0), ev->n[e->seat]))
 					return 0;
 			}

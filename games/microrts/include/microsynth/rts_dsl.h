@@ -194,6 +194,8 @@ typedef struct ms_rts_dsl_options {
 	long loop_budget; /**< loop iterations per decision; 0: the default 250,000. A decision that
 			       would run more stops where the budget ends, keeping what it assigned so far
 			       (nested loops cost units^depth, Java's time; ignored with full_loops) */
+	int cut_fails; /**< a decision the loop budget stops fails with MS_EILLEGAL instead (native matches
+			    score it as the harness scores a bot its time check stops: a loss) */
 } ms_rts_dsl_options;
 
 /**
