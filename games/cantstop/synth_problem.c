@@ -391,6 +391,18 @@ static int cs_mutate(void *user, ms_dsl_prog *prog, ms_jrandom *rng)
 	return rc < 0 ? rc : 0;
 }
 
+/*
+ * The static check local mutations are filtered by: well typed (so it
+ * never fails at run time, cantstop_dsl.h) and within max_nodes.
+ */
+static int cs_check(void *user, const ms_dsl_prog *prog)
+{
+	const cs_half *h = user;
+	if (h->cs->o.max_nodes > 0 && ms_dsl_prog_len(prog) > h->cs->o.max_nodes)
+		return 0;
+	return ms_cs_dsl_typecheck(h->cs->dsl, prog, NULL);
+}
+
 /* FNV-1a over the data set's text form: the fingerprint names the data, not only how it was made. */
 static uint64_t cs_dataset_digest(const ms_cs_dataset *ds)
 {
@@ -523,6 +535,7 @@ static void cs_fill_problem(ms_cs_synth *cs, int which)
 	pb->eval = cs_eval;
 	pb->generate = cs_generate;
 	pb->mutate = cs_mutate;
+	pb->check = cs_check;
 	pb->n_features = MS_CS_FEATURES;
 	pb->feature_values = cs_feature_values;
 	pb->feature_names = cs_feature_names;

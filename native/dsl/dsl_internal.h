@@ -47,6 +47,19 @@ struct ms_dsl_prog {
 int dsl_prog_reserve(ms_dsl_prog *p, int need);
 /* Recomputes end[] for a program known to be well formed. */
 void dsl_prog_index(ms_dsl_prog *p);
+/*
+ * Replaces the subtree at node i of a finished program with the len
+ * symbols of seq, which must form one tree that fits node i's slot
+ * (unchecked); seq may point into p itself.
+ */
+int dsl_prog_splice(ms_dsl_prog *p, int i, const ms_dsl_sym *seq, int len);
+/* Whether sym may stand where a program of nt is expected. */
+static inline int dsl_fits(const ms_dsl_grammar *g, int nt, ms_dsl_sym sym)
+{
+	if (ms_dsl_is_hole(sym))
+		return ms_dsl_hole_nt(sym) == nt;
+	return sym < g->n_prods && g->nts[nt].member[sym];
+}
 /* Arity of a symbol (0 for holes). */
 static inline int dsl_arity(const ms_dsl_grammar *g, ms_dsl_sym s)
 {

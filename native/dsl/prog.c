@@ -112,13 +112,6 @@ static const char *sym_name(const ms_dsl_grammar *g, ms_dsl_sym s)
 }
 
 /* Is `sym` allowed where a program of `nt` is expected? */
-static int fits(const ms_dsl_grammar *g, int nt, ms_dsl_sym sym)
-{
-	if (ms_dsl_is_hole(sym))
-		return ms_dsl_hole_nt(sym) == nt;
-	return sym < g->n_prods && g->nts[nt].member[sym];
-}
-
 int ms_dsl_prog_finish(ms_dsl_prog *p, int nt)
 {
 	const ms_dsl_grammar *g = p->g;
@@ -144,7 +137,7 @@ int ms_dsl_prog_finish(ms_dsl_prog *p, int nt)
 					  sym_name(g, s), g->nts[nt].name);
 			goto done;
 		}
-		if (!fits(g, want, s)) {
+		if (!dsl_fits(g, want, s)) {
 			if (parent < 0)
 				rc = ms_ctx_error(p->ctx, MS_EPARSE, "program: node 0 (%s) is not a %s", sym_name(g, s),
 						  g->nts[want].name);
@@ -286,14 +279,20 @@ int ms_dsl_replace(ms_dsl_prog *p, int i, const ms_dsl_prog *src, int j)
 	if (i < 0 || i >= p->n || j < 0 || j >= src->n)
 		return ms_ctx_error(p->ctx, MS_ERANGE, "program replace: node %d or %d out of range", i, j);
 	int nt = ms_dsl_node_nt(p, i);
-	if (!fits(p->g, nt, src->node[j]))
+	if (!dsl_fits(p->g, nt, src->node[j]))
 		return ms_ctx_error(p->ctx, MS_EINVAL, "program replace: %s cannot stand where a %s is expected",
 				    sym_name(p->g, src->node[j]), p->g->nts[nt].name);
-	int old_len = p->end[i] - i, new_len = src->end[j] - j;
+	return dsl_prog_splice(p, i, src->node + j, src->end[j] - j);
+}
+
+int dsl_prog_splice(ms_dsl_prog *p, int i, const ms_dsl_sym *seq, int new_len)
+{
+	int old_len = p->end[i] - i;
 	int n = p->n - old_len + new_len;
 	ms_dsl_sym *tmp = NULL;
-	const ms_dsl_sym *from = src->node + j;
-	if (src == p) {
+	const ms_dsl_sym *from = seq;
+	/* The sequence may lie inside p's own arrays, which the move below shifts. */
+	if ((uintptr_t)seq >= (uintptr_t)p->node && (uintptr_t)seq < (uintptr_t)(p->node + p->cap)) {
 		tmp = ms_ctx_malloc(p->ctx, sizeof *tmp * (size_t)new_len);
 		if (!tmp)
 			return ms_ctx_error(p->ctx, MS_ENOMEM, "program replace: out of memory");

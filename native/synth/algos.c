@@ -23,7 +23,8 @@ static const syn_algo table[] = {
 };
 
 /* The option families, in the order of their checks and header lines. */
-static const syn_opts_part *const parts[] = { &syn_sa_part, &syn_uct_part, &syn_sketch_part, &syn_hss_part, &syn_race_part };
+static const syn_opts_part *const parts[] = { &syn_sa_part,  &syn_uct_part,  &syn_sketch_part,
+					      &syn_hss_part, &syn_race_part, &syn_mutation_part };
 #define N_PARTS (sizeof parts / sizeof *parts)
 
 void syn_opts_defaults(ms_synth_options *o)
@@ -145,6 +146,9 @@ int ms_synth_options_set(ms_ctx *ctx, ms_synth_options *o, const char *name, con
 		return ms_ctx_error(ctx, MS_EINVAL, "unknown search option '%s'", name ? name : "(null)");
 	if (!value || !*value)
 		return ms_ctx_error(ctx, MS_EINVAL, "%s needs a value", k->name);
+	if (o->version >= 1 && k->offset >= syn_options_size(o->version))
+		return ms_ctx_error(ctx, MS_EINVAL, "%s needs search options of version %d (these are version %d)", k->name,
+				    MS_SYNTH_OPTIONS_VERSION, o->version);
 	at += k->offset;
 	errno = 0;
 	if (k->type == MS_SYNTH_KNOB_STRING) {

@@ -44,6 +44,8 @@ typedef struct race {
 	ms_dsl_prog **pair;    /* 2c: inc, cand, inc, cand, ...; or k: inc (its race seeds' batch) */
 	double *pair_score;
 	uint64_t next_seed;    /* seeds drawn so far */
+	int dedupe;            /* local or mixed mutation: each distinct mutant races once per incumbent */
+	syn_cache seen;        /* the mutants raced against the current incumbent (scores unused) */
 } race;
 
 static uint64_t fresh_seed(race *r)
@@ -56,6 +58,7 @@ static void race_free(race *r)
 	ms_dsl_prog_free(r->inc);
 	ms_dsl_prog_free(r->cand);
 	ms_arena_free(r->mem);
+	syn_cache_dispose(&r->seen);
 }
 
 static int race_init(race *r, ms_synth *s)
@@ -64,6 +67,8 @@ static int race_init(race *r, ms_synth *s)
 	r->s = s;
 	r->k = s->o.race_blocks;
 	r->c = s->o.race_confirm;
+	r->dedupe = s->o.mutation != MS_SYNTH_MUTATION_SUBTREE;
+	syn_cache_init(&r->seen, s->ctx);
 	int rc;
 	if ((rc = syn_prog_new(s, &r->inc)) < 0 || (rc = syn_prog_new(s, &r->cand)) < 0 ||
 	    (rc = ms_arena_new(&r->mem, s->ctx, 0)) < 0)
@@ -185,6 +190,7 @@ static int confirm(race *r)
 	ms_dsl_prog *t = r->inc;
 	r->inc = r->cand;
 	r->cand = t;
+	syn_cache_dispose(&r->seen); /* empties it */
 	return new_race_seeds(r);
 }
 
@@ -197,7 +203,12 @@ static int climb(race *r)
 	for (;;) {
 		if ((rc = ms_dsl_prog_copy(r->cand, r->inc)) < 0 || (rc = syn_mutate(s, r->cand)) < 0)
 			return rc;
-		if (ms_dsl_equal(r->cand, r->inc)) {
+		double unused;
+		int again = r->dedupe && syn_cache_get(&r->seen, r->cand, &unused);
+		if (!again && r->dedupe && (rc = syn_cache_put(&r->seen, r->cand, 0)) < 0)
+			return rc;
+		/* On the incumbent's race seeds a mutant raced before would score as it did. */
+		if (again || ms_dsl_equal(r->cand, r->inc)) {
 			if ((rc = syn_idle(s)) != 0 || (rc = syn_check(s, MS_SYNTH_PSI)) != 0)
 				return rc;
 			continue;

@@ -22,13 +22,24 @@
 
 int ms_synth_options_init(ms_synth_options *o, unsigned int version)
 {
+	ms_synth_options full;
 	if (!MS_OPTS_VERSION_OK(version, MS_SYNTH_OPTIONS_VERSION))
 		return MS_EINVAL;
-	memset(o, 0, sizeof *o);
-	o->version = version;
-	o->threads = 1;
-	syn_opts_defaults(o);
+	memset(&full, 0, sizeof full);
+	full.version = version;
+	full.threads = 1;
+	syn_opts_defaults(&full);
+	/* An older struct is shorter: its fields only. */
+	memcpy(o, &full, syn_options_size(version));
 	return MS_OK;
+}
+
+/* `o` of any accepted version as the current layout, later fields at their defaults. */
+static void upgrade_opts(const ms_synth_options *o, ms_synth_options *full)
+{
+	ms_synth_options_init(full, MS_SYNTH_OPTIONS_VERSION);
+	memcpy(full, o, syn_options_size(o->version));
+	full->version = MS_SYNTH_OPTIONS_VERSION;
 }
 
 static int check_opts(ms_ctx *ctx, const ms_synth_problem *pb, const ms_synth_options *o, int start_nt)
@@ -144,6 +155,7 @@ void ms_synth_free(ms_synth *s)
 		ms_dsl_prog_free(s->best[k]);
 		syn_cache_dispose(&s->cache[k]);
 	}
+	ms_dsl_prog_free(s->mut_parent);
 	ms_ctx_mfree(s->ctx, s->header);
 	ms_vec_dispose(s->ctx, &s->batch);
 	ms_vec_dispose(s->ctx, &s->seeds);
@@ -165,6 +177,12 @@ int ms_synth_new(ms_ctx *ctx, ms_synth **out, const ms_synth_problem *pb, const 
 	if (pb->gen.version != 0 && pb->gen.version != MS_DSL_GEN_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "search: problem %s: generation options of an unknown version",
 				    pb->name ? pb->name : "?");
+	/* Version 1 declared the version-2 layout without it (synth.h): refused. */
+	if (!o || o->version < 2 || o->version > MS_SYNTH_OPTIONS_VERSION)
+		return ms_ctx_error(ctx, MS_EINVAL, "search options: missing or of an unknown version");
+	ms_synth_options full;
+	upgrade_opts(o, &full);
+	o = &full;
 	int rc = check_opts(ctx, pb, o, start_nt);
 	if (rc < 0)
 		return rc;

@@ -64,28 +64,19 @@ const ms_dsl_gen_options *syn_gen_opts(const ms_synth *s)
 	return s->pb->gen.version == MS_DSL_GEN_OPTIONS_VERSION ? &s->pb->gen : NULL;
 }
 
-int syn_generate(ms_synth *s, ms_dsl_prog *p)
+int syn_problem_gave(ms_synth *s, int rc, const ms_dsl_prog *p, const char *hook)
 {
-	if (s->pb->generate) {
-		int rc = s->pb->generate(s->pb->user, p, &s->rng);
-		if (rc == 0 && (ms_dsl_prog_nt(p) != s->start_nt))
-			return ms_ctx_error(s->ctx, MS_EINVAL, "problem %s: generate gave no finished program of the start symbol",
-					    s->pb->name ? s->pb->name : "?");
-		return rc;
-	}
-	return ms_dsl_generate(p, s->start_nt, &s->rng, syn_gen_opts(s));
+	if (rc == 0 && ms_dsl_prog_nt(p) != s->start_nt)
+		return ms_ctx_error(s->ctx, MS_EINVAL, "problem %s: %s gave no finished program of the start symbol",
+				    s->pb->name ? s->pb->name : "?", hook);
+	return rc;
 }
 
-int syn_mutate(ms_synth *s, ms_dsl_prog *p)
+int syn_generate(ms_synth *s, ms_dsl_prog *p)
 {
-	if (s->pb->mutate) {
-		int rc = s->pb->mutate(s->pb->user, p, &s->rng);
-		if (rc == 0 && (ms_dsl_prog_nt(p) != s->start_nt))
-			return ms_ctx_error(s->ctx, MS_EINVAL, "problem %s: mutate gave no finished program of the start symbol",
-					    s->pb->name ? s->pb->name : "?");
-		return rc;
-	}
-	return ms_dsl_mutate(p, &s->rng, syn_gen_opts(s), 0, NULL);
+	if (s->pb->generate)
+		return syn_problem_gave(s, s->pb->generate(s->pb->user, p, &s->rng), p, "generate");
+	return ms_dsl_generate(p, s->start_nt, &s->rng, syn_gen_opts(s));
 }
 
 void syn_phase(ms_synth *s, int phase, int phase_id, long long c_limit, double deadline)

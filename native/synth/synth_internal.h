@@ -42,6 +42,11 @@ static inline int syn_problem_features(const ms_synth_problem *pb)
 {
 	return pb->version >= 3 && pb->features && pb->feature_values ? pb->n_features : 0;
 }
+/* Version-4 field: the static check (NULL when absent). */
+static inline int (*syn_problem_check(const ms_synth_problem *pb))(void *, const ms_dsl_prog *)
+{
+	return pb->version >= 4 ? pb->check : NULL;
+}
 static inline int syn_problem_version_ok(const ms_synth_problem *pb)
 {
 	return pb->version >= 1 && pb->version <= MS_SYNTH_PROBLEM_VERSION;
@@ -148,6 +153,8 @@ struct ms_synth {
 	MS_VEC(uint64_t) seeds;
 	MS_VEC(int) slot;           /* which request each live evaluation answers */
 	MS_VEC(uint8_t) fresh;      /* per request: 1 if it took an evaluation index (not a cache hit) */
+
+	ms_dsl_prog *mut_parent;    /* local mutation's copy of the program it edits (made on first use) */
 };
 
 /* ---- services (services.c): what algorithms call, one way ---- */
@@ -200,6 +207,9 @@ void syn_phase(ms_synth *s, int phase, int phase_id, long long c_limit, double d
 /* Programs of the search's grammar. */
 int syn_prog_new(ms_synth *s, ms_dsl_prog **out);
 int syn_generate(ms_synth *s, ms_dsl_prog *p);
+/* rc of a problem's `hook` (generate, mutate) that filled p: an error unless p is a whole program. */
+int syn_problem_gave(ms_synth *s, int rc, const ms_dsl_prog *p, const char *hook);
+/* A neighbour of p, in place, as ms_synth_options.mutation says (mutate.c). */
 int syn_mutate(ms_synth *s, ms_dsl_prog *p);
 /* Uniform double in [0, 1). */
 double syn_uniform(ms_synth *s);
@@ -239,7 +249,11 @@ typedef struct syn_opts_part {
 /* A knob's algorithm mask bit. */
 #define SYN_ALGO(a) (1u << (a))
 
-extern const syn_opts_part syn_sa_part, syn_uct_part, syn_sketch_part, syn_hss_part, syn_race_part;
+extern const syn_opts_part syn_sa_part, syn_uct_part, syn_sketch_part, syn_hss_part, syn_race_part,
+	syn_mutation_part;
+
+/* Bytes of ms_synth_options that a struct of `version` holds (mutate.c): later fields lie past its end. */
+size_t syn_options_size(unsigned int version);
 
 /* Every family in the table's order (algos.c). */
 void syn_opts_defaults(ms_synth_options *o);

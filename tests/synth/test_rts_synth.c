@@ -267,7 +267,7 @@ static void test_rts_synth__features_tell_a_rush_from_a_passive_program(void **s
 		skip();
 	assert_int_equal(ms_rts_synth_new(f->ctx, &rs, &o), MS_OK);
 	const ms_synth_problem *pb = ms_rts_synth_problem(rs);
-	assert_int_equal(pb->version, 3);
+	assert_int_equal(pb->version, MS_SYNTH_PROBLEM_VERSION);
 	assert_true(pb->n_features > 0 && pb->n_features <= 16);
 	for (int j = 0; j < pb->n_features; j++)
 		for (int k = 0; k < 3; k++)

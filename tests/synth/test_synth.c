@@ -582,18 +582,25 @@ static void test_synth_checkpoint__a_damaged_last_line_costs_one_evaluation(void
 	assert_non_null(strstr(ms_ctx_last_error(f->ctx), "damaged"));
 }
 
-/* Options of an older layout (version 1 before the hss_* fields, 2 before race_*) lack fields the
- * search reads: refused, not read past. */
-static void test_synth_search__options_of_an_older_version_are_refused(void **state)
+/* Options of an older layout (2 before race_*, 3 before mutation) run with the later fields at their
+ * defaults, never read past their end; version 1 (the version-2 layout while it still said 1) is refused. */
+static void test_synth_search__options_of_an_older_version_run_or_are_refused(void **state)
 {
 	fixture *f = *state;
 	ms_synth_options o;
 	ms_synth *s = NULL;
 
 	ms_synth_options_init(&o, MS_SYNTH_OPTIONS_VERSION);
-	assert_int_equal(o.version, 3);
-	o.version = 2;
-	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
+	assert_int_equal(o.version, 4);
+	for (unsigned int v = 2; v <= 3; v++) {
+		assert_int_equal(ms_synth_options_init(&o, v), 0);
+		o.max_evals = 20;
+		o.mutation = 99; /* past a version-2 or 3 struct's end: never read */
+		assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), 0);
+		assert_int_equal(ms_synth_run(s), 0);
+		ms_synth_free(s);
+		s = NULL;
+	}
 	o.version = 1;
 	assert_int_equal(ms_synth_new(f->ctx, &s, &f->pb, &o), MS_EINVAL);
 	assert_null(s);
@@ -922,7 +929,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_synth_eval__any_thread_count_gives_the_same_scores, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_synth_eval__remote_workers_give_the_local_scores, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_synth_search__options_of_an_older_version_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_synth_search__options_of_an_older_version_run_or_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_synth_search__sa_and_uct_beat_random_sampling_on_the_same_budget, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_synth_search__same_seed_same_result_for_any_thread_count, setup,

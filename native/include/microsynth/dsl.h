@@ -263,6 +263,31 @@ MS_EXTERN int ms_dsl_regenerate(ms_dsl_prog *p, int i, ms_jrandom *rng, const ms
  */
 MS_EXTERN int ms_dsl_mutate(ms_dsl_prog *p, ms_jrandom *rng, const ms_dsl_gen_options *opts, int all_nodes, int *at);
 
+/** The edits of ms_dsl_mutate_local. */
+typedef enum ms_dsl_edit {
+	MS_DSL_EDIT_RELABEL = 0,  /**< a node's production becomes another alternative with the same child slots */
+	MS_DSL_EDIT_TERMINAL = 1, /**< a leaf (or a production over one leaf) becomes another such subtree */
+	MS_DSL_EDIT_WRAP = 2,     /**< x becomes op(..., x, ...), op's other slots terminal-like (as above) */
+	MS_DSL_EDIT_UNWRAP = 3,   /**< a node gives its place to a descendant that fits its slot */
+	MS_DSL_EDIT_SWAP = 4,     /**< two children of a node change places (each fits the other's slot) */
+	MS_DSL_EDIT_COUNT
+} ms_dsl_edit;
+
+/**
+ * A local edit of a finished program, in place: the gentle neighbourhood
+ * beside ms_dsl_mutate's subtree regeneration (one operator, leaf or
+ * operand changes; the rest stays). The kind is drawn uniformly among the
+ * kinds that apply somewhere in `p`, the node uniformly among those it
+ * applies to, the variant uniformly; new subtrees (a terminal, a wrapper's
+ * other operands) are drawn uniformly among the slot's terminal-like
+ * subtrees. Only the grammar decides what applies, so a mutant may still
+ * be ill typed for the game: a search filters with its problem's check.
+ * The result always differs from `p`. `*at` and `*edit` (may be NULL) receive the
+ * node and the ms_dsl_edit. MS_ENOTFOUND when no edit applies anywhere
+ * (e.g. a lone leaf that has no alternative).
+ */
+MS_EXTERN int ms_dsl_mutate_local(ms_dsl_prog *p, ms_jrandom *rng, int *at, int *edit);
+
 /* For game samplers: emit one production or hole, recurse into a child. */
 MS_EXTERN int ms_dsl_gen_emit(ms_dsl_gen *gen, ms_dsl_sym sym);
 /** Generates a subtree of `nt` (through its sampler) at `depth`. */

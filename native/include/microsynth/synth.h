@@ -60,10 +60,11 @@ enum {
 
 /**
  * Version 2 adds opponents (`n_opponents`, `eval_vs`); version 3 adds
- * behavioural features (`n_features`, `feature_values`, `features`).
- * Version 1 and 2 problems are still accepted.
+ * behavioural features (`n_features`, `feature_values`, `features`);
+ * version 4 a static check (`check`). Problems of versions 1 to 3 are
+ * still accepted.
  */
-#define MS_SYNTH_PROBLEM_VERSION 3
+#define MS_SYNTH_PROBLEM_VERSION 4
 
 /**
  * Whom Psi is measured against. A problem may number its opponents
@@ -156,6 +157,17 @@ typedef struct ms_synth_problem {
 	 */
 	int (*features)(void *user, void *state, ms_ctx *ctx, const ms_dsl_prog *prog, int opponent, uint64_t seed,
 			int *out, int n);
+
+	/* ---- version 4 ---- */
+	/**
+	 * A static check of a whole program (may be NULL: every program
+	 * passes): 1 if it is worth evaluating, 0 if not (e.g. ill typed, so
+	 * likely to fail at run time, or too large), or a negative error.
+	 * Called on the search's thread, with no evaluation running. Local
+	 * mutations (ms_synth_options.mutation) draw again while a mutant
+	 * fails it and its parent passed.
+	 */
+	int (*check)(void *user, const ms_dsl_prog *prog);
 } ms_synth_problem;
 
 /* ---- the evaluator: a thread pool over shards -------------------------------- */
@@ -331,12 +343,27 @@ typedef struct ms_synth_stats {
  */
 typedef int (*ms_synth_progress_fn)(void *ud, const ms_synth_stats *st);
 
+/** How a search's mutations change a program (ms_synth_options.mutation). */
+typedef enum ms_synth_mutation {
+	/** the problem's mutation (a subtree regrown, as the references do); the default */
+	MS_SYNTH_MUTATION_SUBTREE = 0,
+	/**
+	 * local edits (ms_dsl_mutate_local): one, then each further one with
+	 * probability 1/2 (at most 4), drawn again (up to 100 times) while the
+	 * problem's `check` refuses the mutant and passed its parent
+	 */
+	MS_SYNTH_MUTATION_LOCAL = 1,
+	MS_SYNTH_MUTATION_MIXED = 2 /**< each mutation local or subtree with probability 1/2 */
+} ms_synth_mutation;
+
 /*
  * Version 2: the hss_* and population fields (they joined the struct while
  * it still said 1, so options declaring 1 are refused rather than read past
- * their end); version 3: the race_* fields.
+ * their end); version 3: the race_* fields; version 4: `mutation`. Options
+ * of versions 2 and 3 are still accepted (the later fields take their
+ * defaults).
  */
-#define MS_SYNTH_OPTIONS_VERSION 3
+#define MS_SYNTH_OPTIONS_VERSION 4
 
 /**
  * Search settings. ms_synth_options_init fills the reference code's values
@@ -450,6 +477,16 @@ typedef struct ms_synth_options {
 	int race_confirm;        /**< fresh paired evaluations of the confirmation (16) */
 	double race_margin;      /**< mean gain per evaluation the confirmation needs (0) */
 	double race_z;           /**< standard errors it must clear the margin by (2; 0: the mean alone) */
+
+	/* ---- version 4 ---- */
+	/**
+	 * ms_synth_mutation: the neighbours of SA, Sketch-SA, HSS and the race
+	 * (MS_SYNTH_MUTATION_SUBTREE). Under local or mixed mutation the race
+	 * scores each distinct mutant once per incumbent: a local neighbourhood
+	 * is small, so the same mutant comes back often, and on the same race
+	 * seeds it would score the same.
+	 */
+	int mutation;
 } ms_synth_options;
 
 /**
