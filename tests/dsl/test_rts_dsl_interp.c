@@ -550,29 +550,6 @@ static void test_rts_dsl_interp__loop_shortcut_changes_no_decision(void **state)
 	ms_ctx_free(ctx);
 }
 
-/* An 8x8 map: our base, `workers` workers of ours in rows from (0, 2), an enemy base and worker. */
-static char *crowded_map(int workers)
-{
-	char *xml = malloc(4096 + (size_t)workers * 160), *q = xml;
-	q += sprintf(q, "<rts.PhysicalGameState width=\"8\" height=\"8\"><terrain>%s</terrain><players>"
-			"<rts.Player ID=\"0\" resources=\"5\"></rts.Player><rts.Player ID=\"1\" resources=\"5\">"
-			"</rts.Player></players><units>"
-			"<rts.units.Unit type=\"Base\" ID=\"1\" player=\"0\" x=\"0\" y=\"0\" resources=\"0\" "
-			"hitpoints=\"10\"></rts.units.Unit>"
-			"<rts.units.Unit type=\"Base\" ID=\"2\" player=\"1\" x=\"7\" y=\"0\" resources=\"0\" "
-			"hitpoints=\"10\"></rts.units.Unit>"
-			"<rts.units.Unit type=\"Worker\" ID=\"3\" player=\"1\" x=\"6\" y=\"0\" resources=\"0\" "
-			"hitpoints=\"1\"></rts.units.Unit>",
-		     "0000000000000000000000000000000000000000000000000000000000000000");
-	for (int k = 0; k < workers; k++)
-		q += sprintf(q,
-			     "<rts.units.Unit type=\"Worker\" ID=\"%d\" player=\"0\" x=\"%d\" y=\"%d\" "
-			     "resources=\"0\" hitpoints=\"1\"></rts.units.Unit>",
-			     10 + k, k % 8, 2 + k / 8);
-	strcpy(q, "</units></rts.PhysicalGameState>");
-	return xml;
-}
-
 /*
  * Loops drawing Random targets are never skipped, so nested ones cost
  * units^depth: the loop budget stops such a decision. What it assigned
@@ -592,9 +569,10 @@ static void test_rts_dsl_interp__loop_budget_stops_a_decision_where_it_ends(void
 	ms_dsl_grammar *g;
 	ms_dsl_prog *p;
 	ms_rts_pair pa[128], pb[128];
-	char *xml = crowded_map(40);
+	char *xml = ms_test_crowded_map(8, 8, 40);
 	int cut_with_actions = 0, whole = 0;
 	(void)state;
+	assert_non_null(xml);
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
 	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "crowded", xml, strlen(xml), 0), MS_OK);

@@ -185,7 +185,7 @@ static void test_match__a_decision_past_the_loop_budget_loses_the_match(void **s
 	static const char deep[] =
 		"for(Unit u){for(Unit u){for(Unit u){for(Unit u){for(Unit u){u.moveToUnit(Ally,Random)}}}}}";
 	static const char plain[] = "for(Unit u){u.harvest(2) u.moveToUnit(Enemy,Closest)}";
-	char xml[16384], *q = xml;
+	char *xml = ms_test_crowded_map(16, 16, 40);
 	ms_ctx *ctx;
 	ms_rts_utt *utt;
 	ms_rts_state *s;
@@ -194,20 +194,8 @@ static void test_match__a_decision_past_the_loop_budget_loses_the_match(void **s
 	ms_match *m;
 	ms_match_options o = { .version = MS_MATCH_OPTIONS_VERSION, .backend = MS_MATCH_NATIVE, .max_cycles = 200 };
 	(void)state;
+	assert_non_null(xml);
 
-	q += sprintf(q, "<rts.PhysicalGameState width=\"16\" height=\"16\"><terrain>");
-	for (int c = 0; c < 256; c++)
-		*q++ = '0';
-	q += sprintf(q, "</terrain><players><rts.Player ID=\"0\" resources=\"5\"></rts.Player>"
-			"<rts.Player ID=\"1\" resources=\"5\"></rts.Player></players><units>"
-			"<rts.units.Unit type=\"Base\" ID=\"1\" player=\"0\" x=\"0\" y=\"0\" resources=\"0\" "
-			"hitpoints=\"10\"></rts.units.Unit>"
-			"<rts.units.Unit type=\"Base\" ID=\"2\" player=\"1\" x=\"15\" y=\"15\" resources=\"0\" "
-			"hitpoints=\"10\"></rts.units.Unit>");
-	for (int k = 0; k < 40; k++)
-		q += sprintf(q, "<rts.units.Unit type=\"Worker\" ID=\"%d\" player=\"0\" x=\"%d\" y=\"%d\" "
-				"resources=\"0\" hitpoints=\"1\"></rts.units.Unit>", 10 + k, k % 8, 2 + k / 8);
-	strcpy(q, "</units></rts.PhysicalGameState>");
 	assert_int_equal(ms_ctx_new(&ctx, NULL), MS_OK);
 	assert_int_equal(ms_rts_utt_new(ctx, &utt, 2, 1), MS_OK);
 	assert_int_equal(ms_rts_state_from_map_xml(ctx, &s, utt, "crowded", xml, strlen(xml), 0), MS_OK);
@@ -241,6 +229,7 @@ static void test_match__a_decision_past_the_loop_budget_loses_the_match(void **s
 	ms_rts_state_free(s);
 	ms_rts_utt_free(utt);
 	ms_ctx_free(ctx);
+	free(xml);
 }
 
 static void test_match__bad_settings_and_players_are_errors(void **state)

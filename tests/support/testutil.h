@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -103,6 +104,31 @@ static inline int ms_test_have_maps(const char *dir)
 		fail_msg("the harness maps are absent but CI is set");
 	print_message("skipped: harness maps absent (tools/setup.sh)\n");
 	return 0;
+}
+
+/*
+ * A w x h MicroRTS map without walls (malloc'd XML; free it): player 0's
+ * base at (0, 0) and `workers` workers of its own in rows of 8 from (0, 2),
+ * player 1's base at (w - 1, 0) and one worker beside it. Nested loops over
+ * a crowd cost the interpreter units^depth (the loop budget's tests).
+ */
+static inline char *ms_test_crowded_map(int w, int h, int workers)
+{
+	char *xml = malloc(512 + (size_t)w * (size_t)h + (size_t)(workers + 3) * 160), *q = xml;
+	q += sprintf(q, "<rts.PhysicalGameState width=\"%d\" height=\"%d\"><terrain>", w, h);
+	memset(q, '0', (size_t)w * (size_t)h);
+	q += w * h;
+	q += sprintf(q, "</terrain><players><rts.Player ID=\"0\" resources=\"5\"></rts.Player>"
+			"<rts.Player ID=\"1\" resources=\"5\"></rts.Player></players><units>");
+	static const char unit[] = "<rts.units.Unit type=\"%s\" ID=\"%d\" player=\"%d\" x=\"%d\" y=\"%d\" "
+				   "resources=\"0\" hitpoints=\"%d\"></rts.units.Unit>";
+	q += sprintf(q, unit, "Base", 1, 0, 0, 0, 10);
+	q += sprintf(q, unit, "Base", 2, 1, w - 1, 0, 10);
+	q += sprintf(q, unit, "Worker", 3, 1, w - 2, 0, 1);
+	for (int k = 0; k < workers; k++)
+		q += sprintf(q, unit, "Worker", 10 + k, 0, k % 8, 2 + k / 8, 1);
+	strcpy(q, "</units></rts.PhysicalGameState>");
+	return xml;
 }
 
 #endif
