@@ -83,6 +83,7 @@ endforeach()
 # a bad --edition is bad usage for every command that takes one
 foreach(cmd "play;--edition;2021;--map;${MAP};--p0;WorkerRush;--p1;PassiveAI"
     "botdiff;--edition;2021;--p0;WorkerRush;x.rec.gz" "bench;bots;--edition;2021;x.xml"
+    "bench;fair;--edition;2021"
     "serve;--edition;2021;--port;-1")
   run(2022 ${cmd})
   if(NOT rc EQUAL 2 OR NOT err MATCHES "--edition needs 2022 or 2023")

@@ -19,7 +19,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root/tools"
 JAVA_LIBRARY="MapFingerprint"
 SHARED="common/cli.c common/cli_lws.c common/synth_common.c common/synth_progress.c common/synth_mpi.c common/svg.c
-	microrts/synth_microrts.c microrts/edition.c microrts/match_session.c microrts/recording.c microrts/recording_files.c cantstop/synth_cantstop.c
+	microrts/synth_microrts.c microrts/bench_java.c microrts/edition.c microrts/match_session.c microrts/recording.c microrts/recording_files.c cantstop/synth_cantstop.c
 	planetwars/synth_planetwars.c planetwars/pw_common.c gdl/gdl_common.c kit/kit.c kit/proc.c"
 # the folders of commands: tools/<game>/ and tools/common/
 DIRS="common microrts cantstop catan gdl planetwars"

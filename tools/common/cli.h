@@ -3,6 +3,7 @@
 #define MS_TOOLS_CLI_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Exit codes of the Contracts: 0 held, 1 ran and failed, 2 bad usage or input. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -41,6 +42,15 @@ int cli_is_file(const char *path);
 
 /* Monotonic clock, in seconds. */
 double cli_now(void);
+
+/* CPU time of the calling thread, in seconds: what a benchmark on a shared machine times. */
+double cli_thread_cpu(void);
+
+/* qsort's comparison of doubles, ascending. */
+int cli_cmp_double(const void *a, const void *b);
+
+/* The median of v[0..n) (sorts v; v[0] is then the least); 0 when n <= 0. */
+double cli_median(double *v, int n);
 
 /* Harness cache directory: $MICROSYNTH_HARNESS or ~/.cache/microsynth/harness. */
 int cli_harness_dir(char *out, size_t size);
@@ -128,6 +138,13 @@ void cmd_bench_synth_usage(FILE *out);
 /* microsynth bench synth --mpi (tools/microrts/cmd_bench_mpi.c): one synthesis on 1, 2, 4 ... ranks. */
 int cmd_bench_synth_mpi(int argc, char **argv);
 int cmd_bench_field(int argc, char **argv);
+/* microsynth bench fair (tools/microrts/cmd_bench_fair.c): engine and bots vs the jar, the JVM at its best. */
+int cmd_bench_fair(int argc, char **argv);
+void cmd_bench_fair_usage(FILE *out);
+/* `java -cp <tools jar>:<harness jars> CLASS ARGS...` with stdout on the returned pipe (NULL after a message);
+ * bench_java_close waits for it: 0 when the JVM exited cleanly. */
+FILE *bench_java_open(const char *main_class, const char *const *extra, int nextra, pid_t *pid);
+int bench_java_close(FILE *in, pid_t pid);
 void cmd_bench_field_usage(FILE *out);
 void cmd_synth_usage(FILE *out);
 int cmd_selfplay(int argc, char **argv);

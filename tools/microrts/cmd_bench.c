@@ -3,19 +3,14 @@
  * replay the same recorded matches (the official traces) in one run; per
  * map, cycles per second of each, and the median ratio native / Java.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "microsynth/bots.h"
 #include "microsynth/microrts.h"
 #include "cli.h"
 #include "edition.h"
-#include "kit/proc.h"
 
 
 /* The map a trace belongs to: .../traces/<map path>/<bot>/trace_0.zip */
@@ -41,12 +36,6 @@ typedef struct map_row {
 	double native_cycles, native_s, java_cycles, java_s;
 } map_row;
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static map_row *row_for(map_row *rows, int *n, const char *path)
 {
 	char name[256];
@@ -58,61 +47,6 @@ static map_row *row_for(map_row *rows, int *n, const char *path)
 	memset(&rows[*n], 0, sizeof(rows[*n]));
 	snprintf(rows[*n].name, sizeof(rows[*n].name), "%s", name);
 	return &rows[(*n)++];
-}
-
-/*
- * Starts `java -cp <tools jar>:microrts.jar CLASS ARGS...` with its stdout
- * on a pipe; returns the read end, or NULL (with a message) on failure.
- */
-static FILE *java_open(const char *main_class, const char *const *extra, int nextra, pid_t *pid)
-{
-	char dir[4096], jar[4200], cp[16384];
-	static const proc_io io = { .out = PROC_PIPE };
-	const char **args;
-	FILE *in;
-	int fd, rc, n = 0;
-
-	if (cli_harness_dir(dir, sizeof(dir)) || cli_find_tools_jar(jar, sizeof(jar))) {
-		fprintf(stderr, "microsynth bench: needs the harness (tools/setup.sh) and microsynth-harness.jar\n");
-		return NULL;
-	}
-	/* Coac.jar after microrts.jar (the flat arrangement, docs/harness.md) for ai.coac.CoacAI; mayariBot.mayari;
-	 * a TMA jar the user built ($MICROSYNTH_TMA, docs/harness.md section 11) last */
-	const char *tma = getenv("MICROSYNTH_TMA");
-	struct stat st;
-	int tma_dir = tma && *tma && stat(tma, &st) == 0 && S_ISDIR(st.st_mode);
-	snprintf(cp, sizeof(cp), "%s:%s/microrts.jar:%s/lib/bots/Coac.jar:%s/lib/bots/mayariBot.jar%s%s%s", jar, dir,
-		 dir, dir, tma && *tma ? ":" : "", tma && *tma ? tma : "", tma_dir ? "/*" : "");
-	args = calloc((size_t)nextra + 5, sizeof(*args));
-	if (!args)
-		return NULL;
-	args[n++] = "java";
-	args[n++] = "-cp";
-	args[n++] = cp;
-	args[n++] = main_class;
-	for (int i = 0; i < nextra; i++)
-		args[n++] = extra[i];
-	args[n] = NULL;
-	rc = proc_spawn((char *const *)args, &io, pid, &fd);
-	free(args);
-	if (rc) {
-		fprintf(stderr, "microsynth bench: cannot start java: %s\n", strerror(errno));
-		return NULL;
-	}
-	in = fdopen(fd, "r");
-	if (!in) {
-		close(fd);
-		proc_kill(*pid);
-	}
-	return in;
-}
-
-/* Closes the pipe and waits; 0 when the JVM exited cleanly. */
-static int java_close(FILE *in, pid_t pid)
-{
-	if (in)
-		fclose(in);
-	return proc_wait(pid, -1) == 0 ? 0 : -1;
 }
 
 /* Runs the Java side and adds its timings to the rows. */
@@ -132,7 +66,7 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 	args[n++] = warm;
 	for (int i = 0; i < nfiles; i++)
 		args[n++] = files[i];
-	in = java_open("ai.microsynth.bench.ReplayBench", args, n, &pid);
+	in = bench_java_open("ai.microsynth.bench.ReplayBench", args, n, &pid);
 	free(args);
 	if (!in)
 		return -1;
@@ -145,7 +79,7 @@ static int run_java(char **files, int nfiles, int repeat, int warmup, map_row *r
 			r->java_s += nanos * 1e-9;
 		}
 	}
-	return java_close(in, pid);
+	return bench_java_close(in, pid);
 }
 
 void cmd_bench_usage(FILE *out)
@@ -153,6 +87,9 @@ void cmd_bench_usage(FILE *out)
 	fprintf(out, "Usage: microsynth bench bots [--repeat N] [--warmup N] [--max-cycles N]\n"
 		     "                            [--edition 2022|2023] [--bots LIST] [--against LIST] MAP...\n"
 		     "       microsynth bench engine [--repeat N] [--warmup N] [--native-only] TRACE_PATH...\n"
+		     "       microsynth bench fair [options]     (engine and bots vs the jar, the JVM at its best:\n"
+		     "                                           best repetition by thread CPU after a quiet JIT;\n"
+		     "                                           below)\n"
 		     "       microsynth bench dsl [options]      (DSL decision time per step; see `bench dsl --help`)\n"
 		     "       microsynth bench synth [options]    (synthesis matches: native vs hosted JVM, CoacAI,\n"
 		     "                                           the JNI path's overhead; `bench synth --help`)\n"
@@ -189,7 +126,8 @@ void cmd_bench_usage(FILE *out)
 		     "each run's --csv and --progress-json (each serving rank's tasks) are named on stderr as it\n"
 		     "starts, for `microsynth view --follow` while it runs.\n"
 		     "Last line: same_program=yes|no speedup=X (the last run's) ranks=... threads=K; runs on an\n"
-		     "evaluation budget that write different programs fail (exit 1).\n");
+		     "evaluation budget that write different programs fail (exit 1).\n\n");
+	cmd_bench_fair_usage(out);
 }
 
 /* Bytes of a state on an empty side x side map, and what a clone copies
@@ -308,7 +246,7 @@ static int bench_engine(int argc, char **argv)
 		ratios[i] = nat / jav;
 		printf("%-48s %14.0f %14.0f %8.1f\n", rows[i].name, nat, jav, ratios[i]);
 	}
-	qsort(ratios, (size_t)nrows, sizeof(*ratios), cmp_double);
+	qsort(ratios, (size_t)nrows, sizeof(*ratios), cli_cmp_double);
 	ratio = nrows % 2 ? ratios[nrows / 2] : (ratios[nrows / 2 - 1] + ratios[nrows / 2]) / 2;
 	printf("maps=%d traces=%zu repeat=%ld ratio=%.1f\n", nrows, nfiles, repeat, ratio);
 	for (size_t k = 0; k < nfiles; k++) {
@@ -358,15 +296,6 @@ static int bench_bot_list(const char *opt, const char *arg, char out[][32], int 
 	return 0;
 }
 
-/* CPU time of the calling thread, in seconds. */
-static double thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Runs BotBench in one JVM; fills the cycles, wall seconds and thread CPU
  * seconds (-1: unknown) per job (map-major). */
 static int run_java_bots(char **maps, int nmaps, const bench_pairs *pp, int repeat, int warmup, int max_cycles,
@@ -404,7 +333,7 @@ static int run_java_bots(char **maps, int nmaps, const bench_pairs *pp, int repe
 			args[n++] = job;
 		}
 	if (!rc)
-		in = java_open("ai.microsynth.bench.BotBench", args, n, &pid);
+		in = bench_java_open("ai.microsynth.bench.BotBench", args, n, &pid);
 	if (in) {
 		for (int j = 0; j < njobs && fgets(line, sizeof(line), in);) {
 			const char *c = strstr(line, " cycles ");
@@ -417,7 +346,7 @@ static int run_java_bots(char **maps, int nmaps, const bench_pairs *pp, int repe
 				j++;
 			}
 		}
-		rc = java_close(in, pid);
+		rc = bench_java_close(in, pid);
 	} else {
 		rc = -1;
 	}
@@ -426,13 +355,6 @@ static int run_java_bots(char **maps, int nmaps, const bench_pairs *pp, int repe
 	free(jobs);
 	free(args);
 	return rc;
-}
-
-/* Median of v[0..n) (sorts v); n > 0. */
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The options of 'bench bots'; maps are argv[first..argc). */
@@ -518,7 +440,7 @@ static int bench_native_map(ms_ctx *ctx, ms_rts_utt *utt, const bench_bots_opts 
 		for (long r = -o->warmup; r < o->repeat && rc == CLI_OK; r++) {
 			if (r == 0) {
 				t0 = cli_now();
-				c0 = thread_cpu();
+				c0 = cli_thread_cpu();
 			}
 			ms_rts_state_copy(s, initial);
 			ms_bot_reset(bots[0]);
@@ -531,7 +453,7 @@ static int bench_native_map(ms_ctx *ctx, ms_rts_utt *utt, const bench_bots_opts 
 				bt->ncyc[m * pp->n + k] += ms_rts_state_time(s);
 		}
 		bt->nsec[m * pp->n + k] = cli_now() - t0;
-		bt->ncpu[m * pp->n + k] = thread_cpu() - c0;
+		bt->ncpu[m * pp->n + k] = cli_thread_cpu() - c0;
 		ms_bot_free(bots[0]);
 		ms_bot_free(bots[1]);
 	}
@@ -586,8 +508,8 @@ static void bench_bots_report(char **maps, int nmaps, const bench_pairs *pp, lon
 	 * compiler threads (which only lowers the Java side's cost). */
 	if (ncpu_ratios)
 		printf("cpu_ratio=%.1f (median of native / Java over the playing thread's CPU time)\n",
-		       median(bt->cpu_ratios, ncpu_ratios));
-	printf("maps=%d pairings=%d repeat=%ld ratio=%.1f\n", nmaps, pp->n, repeat, median(bt->ratios, njobs));
+		       cli_median(bt->cpu_ratios, ncpu_ratios));
+	printf("maps=%d pairings=%d repeat=%ld ratio=%.1f\n", nmaps, pp->n, repeat, cli_median(bt->ratios, njobs));
 }
 
 static int bench_bots(int argc, char **argv)
@@ -638,6 +560,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_engine(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "bots"))
 		return bench_bots(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "fair"))
+		return cmd_bench_fair(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "bridge"))
 		return cmd_bench_bridge(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "synth")) {

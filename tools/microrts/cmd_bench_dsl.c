@@ -43,27 +43,6 @@ static const bench_map default_maps[] = {
 static const char *const paper_files[] = { "sketch-sa-o-16x16.txt", "sketch-sa-o-24x24.txt", "sketch-sa-o-32x32.txt",
 					    "sketch-sa-o-64x64.txt" };
 
-/* CPU time of this thread: the machine may be shared, and a decision is
- * too short for wall-clock time not to count other processes' slices. */
-static double thread_cpu(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int is_dir(const char *p)
 {
 	struct stat st;
@@ -236,7 +215,7 @@ static int bench_dsl_time(const bench_dsl_run *br, ms_rts_dsl_interp *it, ms_rts
 			ms_rts_dsl_decide(it, p, states[k], pa, max, &n);
 	for (int ch = 0; ch < CHUNKS; ch++) {
 		long before = *decisions;
-		double t0 = thread_cpu();
+		double t0 = cli_thread_cpu();
 		for (long r = 0; r < repeat; r++)
 			for (int k = 0; k < nstates; k++)
 				for (int p = 0; p < 2; p++) {
@@ -246,10 +225,10 @@ static int bench_dsl_time(const bench_dsl_run *br, ms_rts_dsl_interp *it, ms_rts
 					}
 					(*decisions)++;
 				}
-		double dt = thread_cpu() - t0;
+		double dt = cli_thread_cpu() - t0;
 		chunk_us[ch] = dt * 1e6 / (double)(*decisions - before);
 	}
-	*us = median(chunk_us, CHUNKS);
+	*us = cli_median(chunk_us, CHUNKS);
 	return rc;
 }
 
@@ -287,7 +266,7 @@ static int bench_dsl_map(const bench_dsl_run *br, const bench_dsl_opts *opt, int
 	for (int k = 0; k < nstates; k++)
 		ms_rts_state_free(states[k]);
 	if (rc == CLI_OK) {
-		*map_us = median(per_prog, br->nprogs);
+		*map_us = cli_median(per_prog, br->nprogs);
 		printf("%-34s %-28s %7s %7s %12s %9.2f  ratio %.1f\n", map, "(median over programs)", "", "", "", *map_us,
 		       JAVA_ANCHOR_US / *map_us);
 	}
@@ -309,7 +288,7 @@ static int bench_dsl_maps(const bench_dsl_run *br, const bench_dsl_opts *opt)
 	for (int m = 0; m < opt->nmaps && rc == CLI_OK; m++)
 		rc = bench_dsl_map(br, opt, m, &map_us[m]);
 	if (rc == CLI_OK) {
-		double us = median(map_us, opt->nmaps), ratio = JAVA_ANCHOR_US / us;
+		double us = cli_median(map_us, opt->nmaps), ratio = JAVA_ANCHOR_US / us;
 		printf("maps=%d programs=%d repeat=%ld native_us=%.2f java_us=%.0f ratio=%.1f\n", opt->nmaps, br->nprogs,
 		       opt->repeat, us, JAVA_ANCHOR_US, ratio);
 	}

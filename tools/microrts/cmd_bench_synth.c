@@ -194,18 +194,6 @@ static int measure(ms_ctx *ctx, ms_match *m, const ms_match_player pl[2], int re
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int cmd_bench_synth(int argc, char **argv)
 {
 	static const char *const default_maps[] = { "16x16/basesWorkers16x16A.xml", "BroodWar/(4)BloodBath.scmB.xml" };
@@ -304,8 +292,8 @@ int cmd_bench_synth(int argc, char **argv)
 		       1 / tj.mps, overhead[i], tn.last.cycles);
 		fflush(stdout);
 	}
-	printf("ratio=%.1f jvm_overhead=%.3f coac_mps=%.2f maps=%d repeat=%ld\n", median(ratio, n_maps),
-	       median(overhead, n_maps), median(coac, n_maps), n_maps, repeat);
+	printf("ratio=%.1f jvm_overhead=%.3f coac_mps=%.2f maps=%d repeat=%ld\n", cli_median(ratio, n_maps),
+	       cli_median(overhead, n_maps), cli_median(coac, n_maps), n_maps, repeat);
 	rc = CLI_OK;
 done:
 	ms_dsl_prog_free(p);

@@ -58,6 +58,11 @@ int ms_rts_trace_entry_count(const ms_rts_trace *t)
 	return t->n_entries;
 }
 
+const ms_rts_state *ms_rts_trace_initial(const ms_rts_trace *t)
+{
+	return t->initial;
+}
+
 int rts_action_from_xml(ms_ctx *ctx, const ms_rts_utt *utt, const char *what, xmlNodePtr node,
 			ms_rts_action *out)
 {

@@ -319,6 +319,8 @@ typedef struct ms_rts_trace ms_rts_trace;
 MS_EXTERN int ms_rts_trace_load(ms_ctx *ctx, ms_rts_trace **out, const char *path);
 MS_EXTERN void ms_rts_trace_free(ms_rts_trace *t);
 MS_EXTERN int ms_rts_trace_entry_count(const ms_rts_trace *t);
+/** The state a trace starts from (its map): valid while `t` lives. */
+MS_EXTERN const ms_rts_state *ms_rts_trace_initial(const ms_rts_trace *t);
 
 /** Outcome of replaying a trace against the recorded states. */
 typedef struct ms_rts_replay_result {

@@ -6,9 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import ai.core.AI;
-import rts.GameState;
 import rts.PhysicalGameState;
-import rts.PlayerAction;
 import rts.units.UnitTypeTable;
 
 /**
@@ -26,27 +24,6 @@ public final class BotBench {
     private BotBench() {
     }
 
-    static AI make(String name, UnitTypeTable utt) throws Exception {
-        String cls = name.contains(".") ? name : "ai.abstraction." + name;
-        return (AI) Class.forName(cls).getConstructor(UnitTypeTable.class).newInstance(utt);
-    }
-
-    /** The official loop (as Match plays it); returns the cycles played. */
-    static int play(PhysicalGameState map, UnitTypeTable utt, AI a0, AI a1, int maxCycles) throws Exception {
-        GameState gs = new GameState(map.cloneIncludingTerrain(), utt);
-        a0.reset();
-        a1.reset();
-        boolean gameover = false;
-        while (!gameover && gs.getTime() < maxCycles) {
-            PlayerAction p0 = a0.getAction(0, gs);
-            PlayerAction p1 = a1.getAction(1, gs);
-            gs.issueSafe(p0);
-            gs.issueSafe(p1);
-            gameover = gs.cycle();
-        }
-        return gs.getTime();
-    }
-
     public static void main(String[] args) throws Exception {
         int repeat = Integer.parseInt(args[0]);
         int warmup = Integer.parseInt(args[1]);
@@ -61,7 +38,7 @@ public final class BotBench {
         }
         for (int r = 0; r < warmup; r++) {
             for (int j = 0; j < jobs.size(); j++) {
-                play(maps.get(j), utt, make(jobs.get(j)[1], utt), make(jobs.get(j)[2], utt), maxCycles);
+                BenchJobs.play(maps.get(j), utt, BenchJobs.make(jobs.get(j)[1], utt), BenchJobs.make(jobs.get(j)[2], utt), maxCycles);
             }
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -69,10 +46,10 @@ public final class BotBench {
         StringBuilder out = new StringBuilder();
         for (int j = 0; j < jobs.size(); j++) {
             String[] w = jobs.get(j);
-            AI a0 = make(w[1], utt), a1 = make(w[2], utt);
+            AI a0 = BenchJobs.make(w[1], utt), a1 = BenchJobs.make(w[2], utt);
             long cycles = 0, start = System.nanoTime(), cpuStart = cpu ? threads.getCurrentThreadCpuTime() : 0;
             for (int r = 0; r < repeat; r++) {
-                cycles += play(maps.get(j), utt, a0, a1, maxCycles);
+                cycles += BenchJobs.play(maps.get(j), utt, a0, a1, maxCycles);
             }
             long nanos = System.nanoTime() - start;
             long cpuNanos = cpu ? threads.getCurrentThreadCpuTime() - cpuStart : -1;
