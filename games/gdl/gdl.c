@@ -219,11 +219,10 @@ int ms_gdl_parse(ms_ctx *ctx, ms_gdl **out, const char *text, size_t len, const 
 	g->ctx = ctx;
 	snprintf(g->name, sizeof g->name, "%s", name ? name : "<rules>");
 	/* older callers' structs end before the fields their version lacks */
-	static const size_t size_of[] = { 0, offsetof(ms_gdl_options, max_terms),
-					  offsetof(ms_gdl_options, ground_seconds),
-					  offsetof(ms_gdl_options, goal_directed), sizeof(ms_gdl_options) };
+	static const size_t ends[] = { offsetof(ms_gdl_options, max_terms), offsetof(ms_gdl_options, ground_seconds),
+				       offsetof(ms_gdl_options, goal_directed) };
 	if (opts)
-		memcpy(&g->opts, opts, size_of[opts->version]);
+		memcpy(&g->opts, opts, ms_opts_size(opts->version, ends, sizeof ends / sizeof *ends, sizeof *opts));
 	g->opts.version = MS_GDL_OPTIONS_VERSION;
 	if (!(g->opts.ground_seconds >= 0)) { /* NaN too */
 		ms_gdl_free(g);

@@ -6,6 +6,8 @@
  * version; a version of 0 or newer than this build's is MS_EINVAL, as
  * libgit2's GIT_ERROR_CHECK_VERSION. These are the two halves every init
  * function shares; tools/structure.sh checks the spelling (opts_init=).
+ * An older caller's struct is shorter than this build's: ms_opts_size says
+ * how much of it there is to read.
  */
 #ifndef MS_CORE_OPTS_H
 #define MS_CORE_OPTS_H
@@ -22,5 +24,17 @@
 	(!MS_OPTS_VERSION_OK((version), (current))                                           \
 		 ? MS_EINVAL                                                                 \
 		 : (memset((o), 0, sizeof *(o)), (o)->version = (version), MS_OK))
+
+/*
+ * The bytes a struct of `version` holds, the fields past them being a later
+ * version's: ends[v - 1] is where version v ended (offsetof the first field
+ * the next version added), for v = 1 to n_ends; any other version holds all
+ * `full` bytes. A caller keeps its table of offsets beside its struct and
+ * copies this many bytes over its defaults.
+ */
+static inline size_t ms_opts_size(unsigned int version, const size_t *ends, size_t n_ends, size_t full)
+{
+	return version >= 1 && version <= n_ends ? ends[version - 1] : full;
+}
 
 #endif

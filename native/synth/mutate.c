@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "synth_internal.h"
+#include "core/opts.h"
 
 /* Local edits drawn again while the problem's check refuses the mutant (then the last draw stands). */
 #define MUT_TRIES 100
@@ -75,15 +76,10 @@ int syn_mutate(ms_synth *s, ms_dsl_prog *p)
 
 size_t syn_options_size(unsigned int version)
 {
-	switch (version) {
-	case 1: /* laid out as version 2 (synth.h) */
-	case 2:
-		return offsetof(ms_synth_options, race_blocks);
-	case 3:
-		return offsetof(ms_synth_options, mutation);
-	default:
-		return sizeof(ms_synth_options);
-	}
+	/* version 1 was laid out as version 2 (synth.h) */
+	static const size_t ends[] = { offsetof(ms_synth_options, race_blocks), offsetof(ms_synth_options, race_blocks),
+				       offsetof(ms_synth_options, mutation) };
+	return ms_opts_size(version, ends, sizeof ends / sizeof *ends, sizeof(ms_synth_options));
 }
 
 static void mutation_defaults(ms_synth_options *o)

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "rts_dsl_interp.h"
+#include "core/opts.h"
 #include "core/vec.h"
 
 void ms_rts_dsl_interp_seed(ms_rts_dsl_interp *it, int64_t seed)
@@ -49,12 +50,11 @@ int ms_rts_dsl_interp_new(ms_ctx *ctx, ms_rts_dsl_interp **out, const ms_dsl_pro
 	if (!(it = ms_ctx_calloc(ctx, 1, sizeof(*it))))
 		return ms_ctx_error(ctx, MS_ENOMEM, "DSL interpreter: out of memory");
 	it->ctx = ctx;
-	/* older callers' structs end before `reach` (version 2) or `loop_budget` (3) */
+	/* older callers' structs end before `reach` (version 2) or `loop_budget` (3); 1 is refused above */
+	static const size_t ends[] = { 0, offsetof(ms_rts_dsl_options, reach),
+				       offsetof(ms_rts_dsl_options, loop_budget) };
 	if (opts)
-		memcpy(&it->opts, opts,
-		       opts->version == 2   ? offsetof(ms_rts_dsl_options, reach)
-		       : opts->version == 3 ? offsetof(ms_rts_dsl_options, loop_budget)
-					    : sizeof(*opts));
+		memcpy(&it->opts, opts, ms_opts_size(opts->version, ends, sizeof ends / sizeof *ends, sizeof *opts));
 	it->opts.version = MS_RTS_DSL_OPTIONS_VERSION;
 	rd_layer_init(&it->L, ctx);
 	ms_jrandom_init(&it->rng, seed);

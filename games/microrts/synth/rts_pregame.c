@@ -746,13 +746,13 @@ done:
 /* Options of any known version as the current one (version 1 makes no switch, 1 and 2 screen no archetype). */
 static int upgrade_opts(ms_ctx *ctx, const ms_rts_pregame_options *given, ms_rts_pregame_options *o)
 {
+	static const size_t ends[] = { offsetof(ms_rts_pregame_options, case_share),
+				       offsetof(ms_rts_pregame_options, archetypes) };
 	if (!given || given->version < 1 || given->version > MS_RTS_PREGAME_OPTIONS_VERSION)
 		return ms_ctx_error(ctx, MS_EINVAL, "pre-game synthesis: options missing or of an unknown version");
 	/* the fields each version has, over the defaults; then what the older versions did not do */
 	ms_rts_pregame_options_init(o, MS_RTS_PREGAME_OPTIONS_VERSION);
-	memcpy(o, given, given->version == 1   ? offsetof(ms_rts_pregame_options, case_share)
-			 : given->version == 2 ? offsetof(ms_rts_pregame_options, archetypes)
-					       : sizeof *o);
+	memcpy(o, given, ms_opts_size(given->version, ends, sizeof ends / sizeof *ends, sizeof *o));
 	if (given->version < 2)
 		o->case_share = 0;
 	if (given->version < 3)
