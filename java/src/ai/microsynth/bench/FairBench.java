@@ -17,7 +17,8 @@ import rts.units.UnitTypeTable;
 /**
  * The Java half of `microsynth bench fair`: the official engine's replay of
  * traces and its scripted bots' matches, measured so that the JVM is at its
- * best. Rounds of every job run untimed until a round compiles nothing more
+ * best (`microsynth bench fair` runs several such JVMs, as JMH forks).
+ * Rounds of every job run untimed until a round compiles nothing more
  * (the JIT is quiet) or MAXWARM rounds have run; then each job runs REPEAT
  * times, each repetition timed alone by the CPU time of this thread (the
  * collector's and the compiler's threads left out) and by the wall clock.
@@ -109,6 +110,8 @@ public final class FairBench {
             quiet = before >= 0 && jitMillis(jit) == before;
         }
         long jitWarm = jitMillis(jit) - jitStart;
+        gc(); /* the management beans' first calls load classes: not inside the timed part */
+        processCpu();
         long jit0 = jitMillis(jit), proc0 = processCpu(), cpu0 = threads.getCurrentThreadCpuTime();
         long[] gc0 = gc();
         long wall0 = System.nanoTime();
