@@ -46,6 +46,7 @@ typedef struct fjob {
 	ms_rts_trace *trace;
 	/* per repetition: native cycles, decisions with a free unit; best and median thread CPU seconds */
 	double cycles, decisions, n_best, n_median, n_wall_best, n_wall_worst;
+	int n_rounds; /* native rounds run: one before each JVM of its part and one after the last */
 	/* Java's, from the fork whose best repetition ran fastest; the slowest fork's rate */
 	double j_cycles, j_best, j_median, j_wall_best, j_wall_worst, j_rate_worst;
 	int j_forks;
@@ -75,7 +76,7 @@ void cmd_bench_fair_usage(FILE *out)
 		"--max-warmup, default 8); then each job runs --repeat times (default 5), each repetition\n"
 		"timed alone by the CPU time of the thread that plays and by the wall clock. Java gets\n"
 		"each job's best repetition in its fastest fork; the native side (--min-warmup runs,\n"
-		"then the same repetitions) its best repetition.\n"
+		"then the same repetitions, before each JVM and after the last) its best repetition.\n"
 		"Printed: per JVM, its warm-up rounds, the compiler's and collector's milliseconds inside\n"
 		"the timed part and its process's CPU time against the playing thread's (the other\n"
 		"threads' share is not charged to Java); per part and map size, the native cycles/s and\n"
@@ -314,12 +315,16 @@ static int native_job(ms_ctx *ctx, ms_rts_utt *utt, const fair_opts *o, fjob *j)
 	if (rc) {
 		fprintf(stderr, "microsynth %s: %s: %s\n", CMD, j->path, ms_ctx_last_error(ctx));
 	} else {
+		int first = !j->n_rounds++;
 		j->cycles = cycles;
 		j->n_median = cli_median(cpu, (int)o->repeat); /* sorts: cpu[0] is the best */
-		j->n_best = cpu[0];
 		qsort(wall, (size_t)o->repeat, sizeof(*wall), cli_cmp_double);
-		j->n_wall_best = wall[0];
-		j->n_wall_worst = wall[o->repeat - 1];
+		if (first || cpu[0] < j->n_best)
+			j->n_best = cpu[0];
+		if (first || wall[0] < j->n_wall_best)
+			j->n_wall_best = wall[0];
+		if (first || wall[o->repeat - 1] > j->n_wall_worst)
+			j->n_wall_worst = wall[o->repeat - 1];
 	}
 	if (bots[1]) {
 		snprintf(j->j0, sizeof(j->j0), "%s", bots[0]->ops->java_class);
@@ -493,20 +498,23 @@ int cmd_bench_fair(int argc, char **argv)
 			rc = match_jobs(ctx, utt, &o, kind, o.first < 0 ? default_maps[m] : argv[o.first + m], &jobs,
 					&n, &cap);
 	}
-	for (int k = 0; k < n && !rc; k++)
-		rc = native_job(ctx, utt, &o, &jobs[k]);
-	/* one JVM per part and fork, each warmed on its own jobs: a JVM's compiled code differs from run to run */
+	/* One JVM per part and fork, each warmed on its own jobs: a JVM's compiled code differs from run to
+	 * run. The native rounds go between them, so that both sides sample the same stretch of the machine's
+	 * time (its other tenants move even CPU time by tens of percent over minutes). */
 	for (int kind = 0; kind < JOB_KINDS && !rc; kind++) {
 		int a = 0, b;
 		while (a < n && jobs[a].kind != kind)
 			a++;
 		for (b = a; b < n && jobs[b].kind == kind; b++)
 			;
-		for (long f = 0; f < o.forks && b > a && !rc; f++)
-			if (java_part(&o, jobs + a, b - a, kind_name[kind], (int)f)) {
+		for (long f = 0; f <= o.forks && b > a && !rc; f++) {
+			for (int k = a; k < b && !rc; k++)
+				rc = native_job(ctx, utt, &o, &jobs[k]);
+			if (!rc && f < o.forks && java_part(&o, jobs + a, b - a, kind_name[kind], (int)f)) {
 				fprintf(stderr, "microsynth %s: the Java side of '%s' failed\n", CMD, kind_name[kind]);
 				rc = CLI_FAIL;
 			}
+		}
 	}
 	if (!rc) {
 		double all[4096], part[JOB_KINDS] = { 0 }, *scratch = NULL;
