@@ -3,13 +3,15 @@
  * jar's, under a protocol that gives the JVM its best case (issue 39, item 3).
  *
  * On two cores a JVM's wall clock is not its engine's cost: its compiler
- * and collector threads run beside the measured thread, and a compile or a
- * collection lands in whichever repetition it falls on. So both sides here
- * run the same jobs (trace replays, bot matches), the JVM warms up until a
- * whole round compiles nothing, every repetition is timed alone by the CPU
- * time of the thread that plays, and each side is credited with its best
- * repetition: load, compiles and collections only ever add time. What the
- * JVM's other threads cost is printed beside it, not charged to Java.
+ * and collector threads run beside the measured thread, a compile or a
+ * collection lands in whichever repetition it falls on, and what one JVM
+ * compiles differs from the next's. So both sides run the same jobs (trace
+ * replays, bot matches); per part, several JVMs (JMH's forks) each warm up
+ * until a whole round compiles nothing; every repetition is timed alone by
+ * the CPU time of the thread that plays; Java is credited with its fastest
+ * JVM's best repetition, and the native side, run between the JVMs so that
+ * both sample the same stretch of a shared host's time, with its best. What
+ * the JVM's other threads cost is printed beside it, not charged to Java.
  */
 #include <stdio.h>
 #include <stdlib.h>
