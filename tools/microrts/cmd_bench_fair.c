@@ -95,7 +95,7 @@ static int fair_args(int argc, char **argv, fair_opts *o)
 	*o = (fair_opts){ .repeat = 5, .min_warm = 2, .max_warm = 8, .max_cycles = 3000, .forks = 3, .first = -1,
 			  .engine = 1, .bots = 1, .field = 1 };
 	o->edition = edition_of_harness(NULL);
-	for (int i = 2; i < argc; i++) {
+	for (int i = 2; i < argc; i += 2) { /* every option takes a value */
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--repeat")) {
 			if (cli_parse_int(CMD, a, v, 1, FAIR_MAX_REPEAT, &o->repeat))
@@ -134,7 +134,6 @@ static int fair_args(int argc, char **argv, fair_opts *o)
 			o->first = i;
 			break;
 		}
-		i++;
 	}
 	if (o->min_warm > o->max_warm)
 		return cli_usage_error(CMD, "--min-warmup %ld is above --max-warmup %ld", o->min_warm, o->max_warm);
@@ -215,8 +214,7 @@ static int trace_jobs(ms_ctx *ctx, const fair_opts *o, fjob **jobs, int *n, int 
 }
 
 /* The matches of one part on one map: the rushes' pairings, or the field bots against each rush in both seats. */
-static int match_jobs(ms_ctx *ctx, ms_rts_utt *utt, const fair_opts *o, int kind, const char *map, fjob **jobs,
-		      int *n, int *cap)
+static int match_jobs(ms_ctx *ctx, ms_rts_utt *utt, int kind, const char *map, fjob **jobs, int *n, int *cap)
 {
 	char path[4096];
 	ms_rts_state *s;
@@ -497,7 +495,7 @@ int cmd_bench_fair(int argc, char **argv)
 		if (kind == JOB_RUSHES ? !o.bots : !o.field)
 			continue;
 		for (int m = 0; m < nm && !rc; m++)
-			rc = match_jobs(ctx, utt, &o, kind, o.first < 0 ? default_maps[m] : argv[o.first + m], &jobs,
+			rc = match_jobs(ctx, utt, kind, o.first < 0 ? default_maps[m] : argv[o.first + m], &jobs,
 					&n, &cap);
 	}
 	/* One JVM per part and fork, each warmed on its own jobs: a JVM's compiled code differs from run to
