@@ -107,7 +107,7 @@ static inline int ms_test_have_maps(const char *dir)
 }
 
 /*
- * A w x h MicroRTS map without walls (malloc'd XML; free it): player 0's
+ * A w x h MicroRTS map without walls (malloc'd XML, NULL when out of memory; free it): player 0's
  * base at (0, 0) and `workers` workers of its own in rows of 8 from (0, 2),
  * player 1's base at (w - 1, 0) and one worker beside it. Nested loops over
  * a crowd cost the interpreter units^depth (the loop budget's tests).
@@ -115,6 +115,8 @@ static inline int ms_test_have_maps(const char *dir)
 static inline char *ms_test_crowded_map(int w, int h, int workers)
 {
 	char *xml = malloc(512 + (size_t)w * (size_t)h + (size_t)(workers + 3) * 160), *q = xml;
+	if (!xml)
+		return NULL;
 	q += sprintf(q, "<rts.PhysicalGameState width=\"%d\" height=\"%d\"><terrain>", w, h);
 	memset(q, '0', (size_t)w * (size_t)h);
 	q += w * h;

@@ -557,8 +557,7 @@ static int exec_for(ms_rts_dsl_interp *it, int i)
 	uint32_t v0 = it->version;
 	int rc = MS_OK, passes = it->opts.for_order == MS_RTS_DSL_FOR_BIL ? 4 : 1, full;
 
-	if (it->cut)
-		return MS_OK;
+	/* no test of it->cut: exec_stmt and exec_residual, its only callers, make it */
 	reach_node(it, i);
 	if (f->tick == it->tick && f->v0 == f->v1 && f->v1 == v0 && !c->rnd && !it->opts.full_loops)
 		return MS_OK;
