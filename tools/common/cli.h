@@ -145,6 +145,8 @@ void cmd_bench_fair_usage(FILE *out);
  * bench_java_close waits for it: 0 when the JVM exited cleanly. */
 FILE *bench_java_open(const char *main_class, const char *const *extra, int nextra, pid_t *pid);
 int bench_java_close(FILE *in, pid_t pid);
+/* The map a trace belongs to, from its path: .../traces/<map path>/<bot>/trace_0.zip gives <map path>. */
+void bench_trace_map(const char *path, char *out, size_t size);
 void cmd_bench_field_usage(FILE *out);
 void cmd_synth_usage(FILE *out);
 int cmd_selfplay(int argc, char **argv);

@@ -2,7 +2,8 @@
  * The JVM the benchmarks compare against: one `java` child with the
  * harness's class path (microrts.jar, the bots' jars, a TMA build the user
  * named) and this project's runners, its stdout on a pipe. Shared by
- * `bench engine`, `bench bots` and `bench fair`.
+ * `bench engine`, `bench bots` and `bench fair`, as is the name of the map
+ * a trace belongs to.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -67,4 +68,19 @@ int bench_java_close(FILE *in, pid_t pid)
 	if (in)
 		fclose(in);
 	return proc_wait(pid, -1) == 0 ? 0 : -1;
+}
+
+void bench_trace_map(const char *path, char *out, size_t size)
+{
+	const char *p = strstr(path, "/traces/");
+
+	snprintf(out, size, "%s", p ? p + 8 : path);
+	for (int k = 0; k < 2; k++) { /* drop the file and the bot's folder */
+		char *slash = strrchr(out, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	if (!*out)
+		snprintf(out, size, "%s", path);
 }

@@ -13,24 +13,6 @@
 #include "edition.h"
 
 
-/* The map a trace belongs to: .../traces/<map path>/<bot>/trace_0.zip */
-static void map_of(const char *path, char *out, size_t size)
-{
-	const char *p = strstr(path, "/traces/");
-	size_t n;
-
-	snprintf(out, size, "%s", p ? p + 8 : path);
-	for (int k = 0; k < 2; k++) { /* drop the file and the bot folder */
-		char *slash = strrchr(out, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
-	}
-	n = strlen(out);
-	if (n == 0)
-		snprintf(out, size, "%s", path);
-}
-
 typedef struct map_row {
 	char name[256];
 	double native_cycles, native_s, java_cycles, java_s;
@@ -40,7 +22,7 @@ static map_row *row_for(map_row *rows, int *n, const char *path)
 {
 	char name[256];
 
-	map_of(path, name, sizeof(name));
+	bench_trace_map(path, name, sizeof(name));
 	for (int i = 0; i < *n; i++)
 		if (!strcmp(rows[i].name, name))
 			return &rows[i];

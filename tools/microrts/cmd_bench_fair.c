@@ -47,10 +47,10 @@ typedef struct fjob {
 	char j0[64], j1[64]; /* the official classes they reproduce */
 	ms_rts_trace *trace;
 	/* per repetition: native cycles, decisions with a free unit; best and median thread CPU seconds */
-	double cycles, decisions, n_best, n_median, n_wall_best, n_wall_worst;
+	double cycles, decisions, n_best, n_wall_best, n_wall_worst;
 	int n_rounds; /* native rounds run: one before each JVM of its part and one after the last */
 	/* Java's, from the fork whose best repetition ran fastest; the slowest fork's rate */
-	double j_cycles, j_best, j_median, j_wall_best, j_wall_worst, j_rate_worst;
+	double j_cycles, j_best, j_wall_best, j_wall_worst, j_rate_worst;
 	int j_forks;
 } fjob;
 
@@ -137,6 +137,9 @@ static int fair_args(int argc, char **argv, fair_opts *o)
 	}
 	if (o->min_warm > o->max_warm)
 		return cli_usage_error(CMD, "--min-warmup %ld is above --max-warmup %ld", o->min_warm, o->max_warm);
+	if (o->first >= 0 && !o->bots && !o->field)
+		return cli_usage_error(CMD, "maps are played by the bots and field parts; --only engine replays traces "
+					    "(--traces DIR), not '%s'", argv[o->first]);
 	return CLI_OK;
 }
 
@@ -155,17 +158,6 @@ static fjob *add_job(fjob **jobs, int *n, int *cap)
 		return NULL;
 	memset(&(*jobs)[*n], 0, sizeof(fjob));
 	return &(*jobs)[(*n)++];
-}
-
-/* A trace's map: its path without the file and the bot's folder (.../traces/<map>/<bot>/trace.zip). */
-static void trace_map(const char *path, char *out, size_t size)
-{
-	snprintf(out, size, "%s", path);
-	for (int k = 0; k < 2; k++) {
-		char *slash = strrchr(out, '/');
-		if (slash && slash != out)
-			*slash = '\0';
-	}
 }
 
 /* The engine's jobs: every trace found; a CLI code. */
@@ -190,25 +182,29 @@ static int trace_jobs(ms_ctx *ctx, const fair_opts *o, fjob **jobs, int *n, int 
 		fprintf(stderr, "microsynth %s: no trace (.zip or .xml) under %s\n", CMD, dir);
 		rc = CLI_USAGE;
 	}
-	for (size_t k = 0; k < nfiles; k++) {
-		fjob *j = rc ? NULL : add_job(jobs, n, cap);
-		if (!rc && !j)
+	/* a job owns its path; the files after the first failure are only freed */
+	for (size_t k = 0; k < nfiles && !rc; k++) {
+		fjob *j = add_job(jobs, n, cap);
+		if (!j) {
 			rc = CLI_FAIL;
-		else if (!rc && (java_safe(files[k]) || ms_rts_trace_load(ctx, &j->trace, files[k]))) {
+			break;
+		}
+		if (java_safe(files[k]) || ms_rts_trace_load(ctx, &j->trace, files[k])) {
 			if (ms_ctx_last_status(ctx))
 				fprintf(stderr, "microsynth %s: %s\n", CMD, ms_ctx_last_error(ctx));
 			rc = CLI_USAGE;
-		} else if (!rc) {
-			j->kind = JOB_TRACE;
-			j->path = files[k];
-			j->w = ms_rts_state_width(ms_rts_trace_initial(j->trace));
-			j->h = ms_rts_state_height(ms_rts_trace_initial(j->trace));
-			j->decisions = ms_rts_trace_entry_count(j->trace);
-			trace_map(files[k], j->map, sizeof(j->map));
-			files[k] = NULL;
+			break;
 		}
-		free(files[k]);
+		j->kind = JOB_TRACE;
+		j->path = files[k];
+		files[k] = NULL;
+		j->w = ms_rts_state_width(ms_rts_trace_initial(j->trace));
+		j->h = ms_rts_state_height(ms_rts_trace_initial(j->trace));
+		j->decisions = ms_rts_trace_entry_count(j->trace);
+		bench_trace_map(j->path, j->map, sizeof(j->map));
 	}
+	for (size_t k = 0; k < nfiles; k++)
+		free(files[k]);
 	free(files);
 	return rc;
 }
@@ -317,7 +313,7 @@ static int native_job(ms_ctx *ctx, ms_rts_utt *utt, const fair_opts *o, fjob *j)
 	} else {
 		int first = !j->n_rounds++;
 		j->cycles = cycles;
-		j->n_median = cli_median(cpu, (int)o->repeat); /* sorts: cpu[0] is the best */
+		qsort(cpu, (size_t)o->repeat, sizeof(*cpu), cli_cmp_double);
 		qsort(wall, (size_t)o->repeat, sizeof(*wall), cli_cmp_double);
 		if (first || cpu[0] < j->n_best)
 			j->n_best = cpu[0];
@@ -373,10 +369,11 @@ static int java_part(const fair_opts *o, fjob *jobs, int n, const char *part, in
 	if (!rc) {
 		while (fgets(line, sizeof(line), in)) {
 			int k;
-			double cyc, cb, cm, wb, wm, ww;
-			if (sscanf(line, "fair %d cycles %lf cpu_best %lf cpu_median %lf wall_best %lf wall_median %lf "
+			double cyc, cb, wb, ww;
+			/* the medians the runner prints are not used: each side is judged by its best */
+			if (sscanf(line, "fair %d cycles %lf cpu_best %lf cpu_median %*f wall_best %lf wall_median %*f "
 					 "wall_worst %lf",
-				   &k, &cyc, &cb, &cm, &wb, &wm, &ww) == 7 &&
+				   &k, &cyc, &cb, &wb, &ww) == 5 &&
 			    k >= 0 && k < n) {
 				fjob *j = &jobs[k];
 				double rate = cyc / (cb * 1e-9);
@@ -384,7 +381,6 @@ static int java_part(const fair_opts *o, fjob *jobs, int n, const char *part, in
 				if (!j->j_forks || rate > j->j_cycles / j->j_best) {
 					j->j_cycles = cyc;
 					j->j_best = cb * 1e-9;
-					j->j_median = cm * 1e-9;
 					j->j_wall_best = wb * 1e-9;
 					j->j_wall_worst = ww * 1e-9;
 				}
