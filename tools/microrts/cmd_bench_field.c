@@ -65,7 +65,9 @@ void cmd_bench_field_usage(FILE *out)
 		     "of the one this executable was built in), 1500, 600, 200, 100 and 30 evaluations;\n"
 		     "--evals N sets every budget not given by @N (default 300). --repeat R runs each search R\n"
 		     "times per build, the builds taking turns, and keeps each build's least CPU time (a busy\n"
-		     "machine only adds time; every run's records are compared). Last line:\n"
+		     "machine only adds time; every run's records are compared); new_spread and old_spread\n"
+		     "are each build's most over least CPU time of the same search (1.00 with one run).\n"
+		     "Last line:\n"
 		     "speedup=X (new / old evaluations per CPU second, smallest over maps; 0 without --old)\n"
 		     "records_equal=0|1 maps=M\n");
 }
@@ -272,10 +274,11 @@ int cmd_bench_field(int argc, char **argv)
 		fprintf(stderr, "microsynth %s: mkdtemp: %s\n", CMD, strerror(errno));
 		return CLI_FAIL;
 	}
-	printf("map evals new_cpu_s new_evals_per_s%s\n", old ? " old_cpu_s old_evals_per_s speedup records_equal" : "");
+	printf("map evals new_cpu_s new_evals_per_s%s\n",
+	       old ? " old_cpu_s old_evals_per_s speedup records_equal new_spread old_spread" : " new_spread");
 	for (int i = 0; i < n_maps; i++) {
 		char ck[2][4200], out[2][4200], log[2][4200];
-		double cpu[2] = { 0, 0 };
+		double cpu[2] = { 0, 0 }, most[2] = { 0, 0 }; /* each build's least and most CPU time */
 		int same = 1;
 		for (int k = 0; k < 2; k++) {
 			snprintf(ck[k], sizeof ck[k], "%s/%d.%s.ckpt", dir, i, k ? "old" : "new");
@@ -291,6 +294,7 @@ int cmd_bench_field(int argc, char **argv)
 				if (run_search(exe[k], r, seed, ck[k], out[k], log[k], &c))
 					return CLI_FAIL;
 				cpu[k] = t == 0 || c < cpu[k] ? c : cpu[k];
+				most[k] = c > most[k] ? c : most[k];
 				if (old && j == 1)
 					same &= same_records(ck[0], ck[1]);
 			}
@@ -301,6 +305,9 @@ int cmd_bench_field(int argc, char **argv)
 			worst = i == 0 || s < worst ? s : worst;
 			printf(" %.2f %.1f %.2f %d", cpu[1], r->evals / (cpu[1] > 0 ? cpu[1] : 1e-9), s, same);
 		}
+		/* the same search's most over least CPU time: what this machine's noise did to the figures */
+		for (int k = 0; k < (old ? 2 : 1); k++)
+			printf(" %.2f", cpu[k] > 0 ? most[k] / cpu[k] : 0);
 		printf("\n");
 		fflush(stdout);
 		for (int k = 0; k < 2; k++) {
