@@ -46,7 +46,7 @@ typedef struct fjob {
 	char p0[32], p1[32]; /* native bots (matches) */
 	char j0[64], j1[64]; /* the official classes they reproduce */
 	ms_rts_trace *trace;
-	/* per repetition: native cycles, decisions with a free unit; best and median thread CPU seconds */
+	/* per repetition: native cycles, decisions with a free unit; the best thread CPU seconds, wall extremes */
 	double cycles, decisions, n_best, n_wall_best, n_wall_worst;
 	int n_rounds; /* native rounds run: one before each JVM of its part and one after the last */
 	/* Java's, from the fork whose best repetition ran fastest; the slowest fork's rate */
