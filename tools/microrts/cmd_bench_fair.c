@@ -370,10 +370,8 @@ static int java_part(const fair_opts *o, fjob *jobs, int n, const char *part, in
 		while (fgets(line, sizeof(line), in)) {
 			int k;
 			double cyc, cb, wb, ww;
-			/* the medians the runner prints are not used: each side is judged by its best */
-			if (sscanf(line, "fair %d cycles %lf cpu_best %lf cpu_median %*f wall_best %lf wall_median %*f "
-					 "wall_worst %lf",
-				   &k, &cyc, &cb, &wb, &ww) == 5 &&
+			if (sscanf(line, "fair %d cycles %lf cpu_best %lf wall_best %lf wall_worst %lf", &k, &cyc, &cb,
+				   &wb, &ww) == 5 &&
 			    k >= 0 && k < n) {
 				fjob *j = &jobs[k];
 				double rate = cyc / (cb * 1e-9);

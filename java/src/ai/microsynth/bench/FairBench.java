@@ -26,8 +26,8 @@ import rts.units.UnitTypeTable;
  *   FairBench REPEAT MINWARM MAXWARM JOB...
  *   JOB: "trace PATH" or "match MAP P0 P1 MAXCYCLES"
  *
- * Prints per job "fair K cycles C cpu_best N cpu_median N wall_best N
- * wall_median N wall_worst N" (C the cycles of one repetition, times in ns),
+ * Prints per job "fair K cycles C cpu_best N wall_best N wall_worst N" (C the
+ * cycles of one repetition, times in ns: each side is judged by its best),
  * then one "jvm ..." line: the warm-up rounds and whether they ended quiet,
  * the compiler's and collector's milliseconds during the timed part, and the
  * process's CPU time against this thread's over it.
@@ -128,8 +128,7 @@ public final class FairBench {
             Arrays.sort(cpu);
             Arrays.sort(wall);
             out.append("fair ").append(k).append(" cycles ").append(cycles)
-               .append(" cpu_best ").append(cpu[0]).append(" cpu_median ").append(cpu[repeat / 2])
-               .append(" wall_best ").append(wall[0]).append(" wall_median ").append(wall[repeat / 2])
+               .append(" cpu_best ").append(cpu[0]).append(" wall_best ").append(wall[0])
                .append(" wall_worst ").append(wall[repeat - 1]).append('\n');
         }
         long[] gc1 = gc();
